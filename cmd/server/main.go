@@ -1,0 +1,132 @@
+// Command server serves the GraphQL API over one DynamoDB table.
+//
+//	go run ./cmd/server [-create-table] [-seed] [flags]
+//
+// Configuration comes from the environment (PORT, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB,
+// DYNAMODB_TABLE, ORDER_STATUS_SHARDS, CURSOR_SECRET, ...) and flags, which override it; run with
+// -h for the list.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"singletable/loaders"
+	"singletable/repository"
+	"singletable/server"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "server:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// run starts the server and blocks until ctx is cancelled (SIGINT/SIGTERM), then shuts down
+// gracefully: it stops accepting connections and lets in-flight requests finish. listening, if
+// not nil, receives the address the server listens on (tests start it on port 0).
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, listening func(addr string)) error {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+
+	repo, err := repository.New(ctx, repository.Config{
+		Table:             cfg.table,
+		Region:            cfg.region,
+		Endpoint:          cfg.endpoint,
+		CursorSecret:      []byte(cfg.cursorSecret),
+		OrderStatusShards: cfg.shards,
+		Logger:            log,
+	})
+	if err != nil {
+		return err
+	}
+	if cfg.cursorSecret == "" {
+		log.Warn("CURSOR_SECRET is not set: using a random secret, so cursors break on restart and differ between instances; set it in production")
+	}
+	if cfg.createTable {
+		if err := repo.CreateTable(ctx, 2*time.Minute); err != nil {
+			return err
+		}
+		log.Info("table ready", "table", cfg.table)
+	}
+	if cfg.seed {
+		st, err := repo.Seed(ctx)
+		if err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+		log.Info("sample data", "alreadyLoaded", st.AlreadyLoaded, "items", st.Items)
+	}
+	if err := repo.Ready(ctx); err != nil {
+		log.Warn("table not ready; /readyz will fail until it is", "error", err.Error())
+	}
+
+	handler := server.New(repo, server.Config{
+		Introspection:   cfg.introspection,
+		ComplexityLimit: cfg.complexityLimit,
+		CORSOrigins:     cfg.corsOrigins,
+		Loaders:         loaders.Options{Wait: cfg.loaderWait},
+		Logger:          log,
+	})
+	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.port)))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "table", cfg.table, "playground", "http://"+displayAddr(ln.Addr())+"/")
+	if listening != nil {
+		listening(ln.Addr().String())
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing in-flight requests", "timeout", cfg.shutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func displayAddr(a net.Addr) string {
+	if t, ok := a.(*net.TCPAddr); ok && (t.IP == nil || t.IP.IsUnspecified()) {
+		return net.JoinHostPort("localhost", strconv.Itoa(t.Port))
+	}
+	return a.String()
+}

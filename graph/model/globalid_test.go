@@ -1,0 +1,51 @@
+package model
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"singletable/repository"
+)
+
+func TestGlobalIDRoundTrip(t *testing.T) {
+	id := EncodeID(TypeUser, "01J00000000000000000000001", "01J00000000000000000000002")
+	typ, parts, err := DecodeID("id", id)
+	if err != nil || typ != TypeUser || !slices.Equal(parts, []string{"01J00000000000000000000001", "01J00000000000000000000002"}) {
+		t.Fatalf("DecodeID = %q %q %v", typ, parts, err)
+	}
+	if strings.Contains(id, "User") || strings.Contains(id, "#") {
+		t.Fatalf("global id %q is not opaque", id)
+	}
+}
+
+func TestDecodeIDRejectsMalformedIDs(t *testing.T) {
+	for _, bad := range []string{
+		"", "not base64!", EncodeID("Nope", "x"), EncodeID(TypeUser, "only-one"),
+		EncodeID(TypeOrganization, "a", "b"), EncodeID(TypeTicket, ""), strings.Repeat("A", 300),
+	} {
+		_, _, err := DecodeID("id", bad)
+		if repository.ErrorCode(err) != repository.CodeBadUserInput {
+			t.Errorf("DecodeID(%q) err = %v, want BAD_USER_INPUT", bad, err)
+		}
+	}
+	if _, err := DecodeIDOf("organizationId", EncodeID(TypeTicket, "x"), TypeOrganization); repository.ErrorCode(err) != repository.CodeBadUserInput {
+		t.Errorf("a ticket id where an organization id is due: err = %v", err)
+	}
+}
+
+// FuzzDecodeID: no input makes DecodeID panic, and every accepted ID re-encodes to itself.
+func FuzzDecodeID(f *testing.F) {
+	f.Add(EncodeID(TypeOrganization, "01J00000000000000000000001"))
+	f.Add(EncodeID(TypeUser, "a", "b"))
+	f.Add("")
+	f.Fuzz(func(t *testing.T, id string) {
+		typ, parts, err := DecodeID("id", id)
+		if err != nil {
+			return
+		}
+		if again := EncodeID(typ, parts...); again != id {
+			t.Fatalf("DecodeID accepted %q, which encodes as %q", id, again)
+		}
+	})
+}

@@ -1,0 +1,171 @@
+// Package loaders holds the per-request dataloaders (graph-gophers/dataloader v7) and the
+// per-request memo of list queries. A fresh set is built for every HTTP request by Middleware and
+// found with For(ctx): loaders cache what one request read, and sharing them across requests would
+// leak one caller's data and context into another's.
+//
+// Every lookup by key, whatever the entity type, goes through ONE key loader, so that all the
+// lookups of one level of a query (a ticket's reporter and its organization, say) share the same
+// BatchGetItem calls: ⌈unique keys / 100⌉ per level (DESIGN.md §5). Typed methods (User,
+// Organization, ...) wrap it. Items read by a Query are primed into it and cost nothing later.
+package loaders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"singletable/repository"
+)
+
+// DefaultWait is how long the key loader collects keys before it sends a batch. gqlgen resolves
+// the fields of sibling objects in goroutines started within microseconds of each other, so a
+// short window catches a whole level; the wait is paid once per level of a query. The value is
+// chosen by measurement: see the README ("Choosing the dataloader wait") and BenchmarkLoaderWait.
+const DefaultWait = 500 * time.Microsecond
+
+// Options configure the loaders of a request.
+type Options struct {
+	// Wait is the batch window of the key loader (DefaultWait when zero).
+	Wait time.Duration
+}
+
+// Loaders are the loaders of one request.
+type Loaders struct {
+	repo *repository.Repo
+	keys *dataloader.Loader[repository.Key, repository.Entity]
+	memo memo
+}
+
+// New builds the loaders for one request.
+func New(repo *repository.Repo, opts Options) *Loaders {
+	if opts.Wait <= 0 {
+		opts.Wait = DefaultWait
+	}
+	l := &Loaders{repo: repo}
+	l.keys = dataloader.NewBatchedLoader(l.batchGet,
+		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
+		dataloader.WithBatchCapacity[repository.Key, repository.Entity](100),
+	)
+	return l
+}
+
+type ctxKey struct{}
+
+// Middleware builds fresh loaders for every request and puts them into its context.
+func Middleware(repo *repository.Repo, opts Options) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), New(repo, opts))))
+		})
+	}
+}
+
+// NewContext returns ctx carrying l.
+func NewContext(ctx context.Context, l *Loaders) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// For returns the loaders of the request ctx belongs to. It panics if Middleware did not run,
+// which is a wiring bug, not a runtime condition.
+func For(ctx context.Context) *Loaders {
+	l, ok := ctx.Value(ctxKey{}).(*Loaders)
+	if !ok {
+		panic("loaders: no loaders in context; is loaders.Middleware installed?")
+	}
+	return l
+}
+
+// errMissing marks a key whose item does not exist; typed lookups turn it into NOT_FOUND with
+// the entity's name.
+var errMissing = errors.New("loaders: no item at key")
+
+// batchGet is the key loader's batch function: one result per key, in key order, whatever order
+// BatchGetItem returned the items in.
+func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*dataloader.Result[repository.Entity] {
+	results := make([]*dataloader.Result[repository.Entity], len(keys))
+	found, err := l.repo.BatchGet(ctx, keys)
+	for i, k := range keys {
+		switch e, ok := found[k]; {
+		case err != nil:
+			results[i] = &dataloader.Result[repository.Entity]{Error: err}
+		case !ok:
+			results[i] = &dataloader.Result[repository.Entity]{Error: errMissing}
+		default:
+			results[i] = &dataloader.Result[repository.Entity]{Data: e}
+		}
+	}
+	return results
+}
+
+// load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.
+func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.Key, kind string) (T, error) {
+	var zero T
+	e, err := l.keys.Load(ctx, key)()
+	if errors.Is(err, errMissing) {
+		return zero, repository.NotFound(kind)
+	}
+	if err != nil {
+		return zero, err
+	}
+	v, ok := e.(T)
+	if !ok {
+		return zero, repository.NotFound(kind)
+	}
+	return v, nil
+}
+
+// prime stores entities read by a Query in the key loader, so that later lookups of the same keys
+// in this request cost no call.
+func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
+	for _, e := range items {
+		l.keys.Prime(ctx, e.Key(), e)
+	}
+}
+
+// memo runs each distinct list query of a request once: when the same collection page is asked
+// for twice in one operation (the same user reached through two tickets, say), the second caller
+// waits for and shares the first caller's result.
+type memo struct {
+	mu sync.Mutex
+	m  map[string]*memoEntry
+}
+
+type memoEntry struct {
+	done chan struct{}
+	v    any
+	err  error
+}
+
+func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
+	m.mu.Lock()
+	if m.m == nil {
+		m.m = map[string]*memoEntry{}
+	}
+	e, ok := m.m[key]
+	if !ok {
+		e = &memoEntry{done: make(chan struct{})}
+		m.m[key] = e
+	}
+	m.mu.Unlock()
+	if !ok {
+		func() {
+			defer close(e.done)
+			defer func() {
+				// A panicking query fails its waiters too, instead of leaving them blocked.
+				if p := recover(); p != nil {
+					e.err = fmt.Errorf("loaders: list query panicked: %v", p)
+					panic(p)
+				}
+			}()
+			e.v, e.err = fn()
+		}()
+	}
+	<-e.done
+	v, _ := e.v.(T)
+	return v, e.err
+}

@@ -1,0 +1,124 @@
+package repository
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// maxBatchGetKeys is BatchGetItem's limit of keys per call.
+const maxBatchGetKeys = 100
+
+// BatchGet reads the items at keys and decodes each into its entity. It removes duplicate keys,
+// sends ⌈unique keys / 100⌉ BatchGetItem calls concurrently, and retries UnprocessedKeys with
+// exponential backoff and full jitter up to a bound (then UNAVAILABLE). BatchGetItem returns items
+// in no particular order, so the result is keyed: callers look their keys up in it to answer in
+// key order. A key whose item does not exist is absent from the map.
+func (r *Repo) BatchGet(ctx context.Context, keys []Key) (map[Key]Entity, error) {
+	unique := make([]Key, 0, len(keys))
+	seen := make(map[Key]struct{}, len(keys))
+	for _, k := range keys {
+		if _, dup := seen[k]; !dup {
+			seen[k] = struct{}{}
+			unique = append(unique, k)
+		}
+	}
+	found := make(map[Key]Entity, len(unique))
+	if len(unique) == 0 {
+		return found, nil
+	}
+	var (
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		firstErr error
+	)
+	for start := 0; start < len(unique); start += maxBatchGetKeys {
+		chunk := unique[start:min(start+maxBatchGetKeys, len(unique))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			items, err := r.batchGetChunk(ctx, chunk)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			for k, e := range items {
+				found[k] = e
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return found, nil
+}
+
+func (r *Repo) batchGetChunk(ctx context.Context, keys []Key) (map[Key]Entity, error) {
+	req := make([]map[string]types.AttributeValue, len(keys))
+	for i, k := range keys {
+		req[i] = k.attributes()
+	}
+	found := make(map[Key]Entity, len(keys))
+	for attempt := 0; ; attempt++ {
+		out, err := r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req}},
+		})
+		if err != nil {
+			return nil, mapError("batch get", err)
+		}
+		for _, item := range out.Responses[r.table] {
+			e, err := decodeEntity(item)
+			if err != nil {
+				return nil, err
+			}
+			found[e.Key()] = e
+		}
+		req = out.UnprocessedKeys[r.table].Keys
+		if len(req) == 0 {
+			return found, nil
+		}
+		if attempt+1 >= r.attempts {
+			return nil, &Error{Code: CodeUnavailable, Message: "the database is busy; retry later"}
+		}
+		if err := sleepCtx(ctx, r.backoffFn(attempt)); err != nil {
+			return nil, mapError("batch get backoff", err)
+		}
+	}
+}
+
+// backoff is "full jitter" exponential backoff: a random wait in [0, min(cap, base·2^attempt)).
+func backoff(attempt int) time.Duration {
+	const base, ceiling = 25 * time.Millisecond, 2 * time.Second
+	d := ceiling
+	if attempt < 16 {
+		d = min(ceiling, base<<attempt)
+	}
+	return rand.N(d) + time.Millisecond
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (k Key) attributes() map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		attrPK: &types.AttributeValueMemberS{Value: k.PK},
+		attrSK: &types.AttributeValueMemberS{Value: k.SK},
+	}
+}

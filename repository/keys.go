@@ -1,0 +1,155 @@
+package repository
+
+import (
+	"strings"
+)
+
+// Key formats. This file is the only place that knows how keys are spelled; everything else
+// calls these builders. One table holds every entity (DESIGN.md §4), so each key starts with an
+// entity prefix, and any user-supplied value inside a key is escaped (see esc) so that it can never
+// produce another entity's key or fall inside another prefix's begins_with range.
+
+// Attribute names of the table and its indexes.
+const (
+	attrPK     = "PK"
+	attrSK     = "SK"
+	attrGSI1PK = "GSI1PK"
+	attrGSI1SK = "GSI1SK"
+	attrGSI2PK = "GSI2PK"
+	attrGSI2SK = "GSI2SK"
+	attrGSI3PK = "GSI3PK"
+	attrGSI3SK = "GSI3SK"
+	attrType   = "type"
+)
+
+// Index names, declared once with the table in table.go.
+const (
+	// gsi1 is the overloaded "collections" index: a user's tickets (AP5) and, for the HR and
+	// commerce domains, the inverted relationship index and other one-to-many collections.
+	gsi1 = "GSI1"
+	// gsi2 is the overloaded "entity type" index: one partition per listed entity type (AP7),
+	// sorted by a per-type sort value (a name, or a hire date for AP13).
+	gsi2 = "GSI2"
+	// gsi3 is the write-sharded order-status index (AP20).
+	gsi3 = "GSI3"
+)
+
+// Item type names, stored in the `type` attribute of every item.
+const (
+	typeOrganization = "Organization"
+	typeUser         = "User"
+	typeUserEmail    = "UserEmail"
+	typeTicket       = "Ticket"
+	typeSeedMarker   = "SeedMarker"
+)
+
+// Key is the primary key of one item.
+type Key struct {
+	PK string
+	SK string
+}
+
+const delim = "#"
+
+// esc makes a user-supplied value safe inside a key: '%' becomes "%25" and '#' becomes "%23".
+// The result never contains the delimiter, so "a#b" as one value cannot be confused with the two
+// segments "a" and "b", and a begins_with prefix that ends in a delimiter matches exactly one
+// value of the segment before it.
+func esc(s string) string {
+	if !strings.ContainsAny(s, "%#") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%':
+			b.WriteString("%25")
+		case '#':
+			b.WriteString("%23")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// unesc reverses esc. ok is false for a string esc cannot have produced.
+func unesc(s string) (string, bool) {
+	if !strings.ContainsAny(s, "%#") {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#':
+			return "", false
+		case '%':
+			if i+3 > len(s) {
+				return "", false
+			}
+			switch s[i+1 : i+3] {
+			case "25":
+				b.WriteByte('%')
+			case "23":
+				b.WriteByte('#')
+			default:
+				return "", false
+			}
+			i += 2
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String(), true
+}
+
+// join builds a key from segments that are already safe (prefixes, ids, escaped values).
+func join(parts ...string) string { return strings.Join(parts, delim) }
+
+// foldKey is the form of a user-supplied value used where keys must compare case-insensitively
+// (unique emails, sort-by-name indexes): trimmed, lower case, escaped.
+func foldKey(s string) string { return esc(strings.ToLower(strings.TrimSpace(s))) }
+
+// --- SaaS: Organization → Users → Tickets (seed 000, strategies 3 and 4) ---
+
+func orgPK(org string) string { return join("ORG", org) }
+
+// orgKey: the organization's own item sorts first in its collection (METADATA < USER).
+func orgKey(org string) Key { return Key{PK: orgPK(org), SK: join("METADATA", org)} }
+
+const userSKPrefix = "USER#"
+
+func userKey(org, user string) Key { return Key{PK: orgPK(org), SK: userSKPrefix + user} }
+
+// userCollectionPK is a user's item collection on GSI1: the user item and its tickets.
+func userCollectionPK(org, user string) string { return join("ORG", org, "USER", user) }
+
+// The user item's GSI1 sort key sorts after every ticket's ("USER#" > "TICKET#"), so a
+// newest-first Query (ScanIndexForward=false) reads the user first and then its newest tickets.
+func userGSI1SK(user string) string { return userSKPrefix + user }
+
+const ticketSKPrefix = "TICKET#"
+
+func ticketKey(ticket string) Key {
+	return Key{PK: ticketSKPrefix + ticket, SK: ticketSKPrefix + ticket}
+}
+
+func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
+
+// emailGuardKey is the item that makes an email unique inside one organization. It lives in its
+// own partition, not in the organization's collection, so that AP2's Query of the collection
+// reads only the organization and its users.
+func emailGuardKey(org, email string) Key {
+	pk := join("USEREMAIL", org, foldKey(email))
+	return Key{PK: pk, SK: "USEREMAIL"}
+}
+
+// typePK is the GSI2 partition that lists all entities of one type (AP7).
+func typePK(entityType string) string { return join("TYPE", entityType) }
+
+// nameSortKey sorts a listing by case-folded name, ties broken by id.
+func nameSortKey(name, id string) string { return join(foldKey(name), id) }
+
+// seedMarkerKey records that the sample dataset of a given version was loaded.
+func seedMarkerKey(version string) Key { return Key{PK: "SEED", SK: join("VERSION", esc(version))} }

@@ -1,0 +1,173 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Paging limits of every connection (DESIGN.md §3).
+const (
+	DefaultPageSize = 20
+	MaxPageSize     = 100
+)
+
+// PageArgs are a connection's `first` and `after` arguments.
+type PageArgs struct {
+	First int
+	After string
+}
+
+// Validate checks First (1..100) and fills in the default.
+func (a *PageArgs) Validate() error {
+	if a.First == 0 {
+		a.First = DefaultPageSize
+	}
+	if a.First < 1 || a.First > MaxPageSize {
+		return InvalidInput("first", "first must be between 1 and %d", MaxPageSize)
+	}
+	return nil
+}
+
+// Page is one page of a list, ready to become a Relay connection.
+type Page[T any] struct {
+	Items []T
+	// Cursors[i] is the opaque cursor of Items[i].
+	Cursors         []string
+	HasNextPage     bool
+	HasPreviousPage bool
+}
+
+// pageQuery describes one list: a Query on the table or an index, its key condition, and the
+// scope that binds its cursors.
+type pageQuery struct {
+	index string // "" for the table itself
+	// scope identifies the list: index, partition and sort key range, filter. Cursors are only
+	// valid within the scope they were made in.
+	scope      string
+	keyCond    string
+	filter     string
+	names      map[string]string
+	values     map[string]types.AttributeValue
+	descending bool
+}
+
+// keyAttrs are the attributes that make up an item's position in an index: the index key
+// followed by the table key, as ExclusiveStartKey requires.
+func keyAttrs(index string) []string {
+	for _, ix := range tableIndexes {
+		if ix.name == index {
+			return []string{ix.pk, ix.sk, attrPK, attrSK}
+		}
+	}
+	return []string{attrPK, attrSK}
+}
+
+// queryPage reads one page of q: at most args.First items of type T after the cursor args.After,
+// plus one more item to learn whether a next page exists. Without a filter that is a single Query
+// with Limit = first+1; with a filter DynamoDB may return fewer matches than it read, and the
+// Query continues from LastEvaluatedKey until the page is full or the range is exhausted.
+func queryPage[T Entity](ctx context.Context, r *Repo, q pageQuery, args PageArgs) (Page[T], error) {
+	if err := args.Validate(); err != nil {
+		return Page[T]{}, err
+	}
+	attrs := keyAttrs(q.index)
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		KeyConditionExpression:    aws.String(q.keyCond),
+		ExpressionAttributeNames:  q.names,
+		ExpressionAttributeValues: q.values,
+		ScanIndexForward:          aws.Bool(!q.descending),
+		Limit:                     aws.Int32(int32(args.First + 1)),
+	}
+	if q.index != "" {
+		in.IndexName = aws.String(q.index)
+	}
+	if q.filter != "" {
+		in.FilterExpression = aws.String(q.filter)
+		// A filter drops items after they are read; read more per call so that a selective
+		// filter does not turn one page into many round trips.
+		in.Limit = aws.Int32(int32(min(4*(args.First+1), 1000)))
+	}
+	if args.After != "" {
+		vals, err := r.cursors.decode(q.scope, args.After, len(attrs))
+		if err != nil {
+			return Page[T]{}, err
+		}
+		in.ExclusiveStartKey = make(map[string]types.AttributeValue, len(attrs))
+		for i, a := range attrs {
+			in.ExclusiveStartKey[a] = &types.AttributeValueMemberS{Value: vals[i]}
+		}
+	}
+	raw, err := r.queryItems(ctx, in, args.First+1)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	items, err := decodeAll[T](raw)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	return finishPage(r, q.scope, attrs, items, raw, args), nil
+}
+
+// finishPage trims a page read with one extra item and computes the cursors of the rest.
+func finishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []map[string]types.AttributeValue, args PageArgs) Page[T] {
+	p := Page[T]{HasPreviousPage: args.After != ""}
+	if len(items) > args.First {
+		p.HasNextPage = true
+		items, raw = items[:args.First], raw[:args.First]
+	}
+	p.Items = items
+	p.Cursors = make([]string, len(items))
+	vals := make([]string, len(attrs))
+	for i, item := range raw {
+		for j, a := range attrs {
+			vals[j] = stringAttr(item, a)
+		}
+		p.Cursors[i] = r.cursors.encode(scope, vals)
+	}
+	return p
+}
+
+func stringAttr(item map[string]types.AttributeValue, name string) string {
+	if s, ok := item[name].(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// queryItems runs a Query until it has read want items or the key range is exhausted, following
+// LastEvaluatedKey (a Query stops at its Limit, at 1 MB, or, with a filter, with fewer matches
+// than it read). It returns at most want items.
+func (r *Repo) queryItems(ctx context.Context, in *dynamodb.QueryInput, want int) ([]map[string]types.AttributeValue, error) {
+	var items []map[string]types.AttributeValue
+	for {
+		out, err := r.db.Query(ctx, in)
+		if err != nil {
+			return nil, mapError("query", err)
+		}
+		items = append(items, out.Items...)
+		if len(items) >= want {
+			return items[:want], nil
+		}
+		if out.LastEvaluatedKey == nil {
+			return items, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// decodeAll decodes items that must all be T.
+func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
+	out := make([]T, len(items))
+	for i, item := range items {
+		v, err := decodeAs[T](item)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}

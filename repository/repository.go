@@ -1,0 +1,202 @@
+// Package repository is the storage layer: the one DynamoDB table, its indexes and key formats,
+// and every read and write the API makes. It is the only package that imports the AWS SDK.
+// Everything above it sees entities (Organization, User, ...), keys it cannot spell itself, opaque
+// cursors and errors with codes.
+package repository
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
+	"github.com/aws/smithy-go/middleware"
+)
+
+// Config configures a Repo.
+type Config struct {
+	// Table is the name of the one table (DYNAMODB_TABLE).
+	Table string
+	// Region overrides the SDK's region resolution (AWS_REGION) when set.
+	Region string
+	// Endpoint overrides the SDK's endpoint resolution (AWS_ENDPOINT_URL_DYNAMODB) when set.
+	Endpoint string
+	// CursorSecret keys the HMAC of pagination cursors. Empty means a random per-process secret:
+	// cursors then do not survive a restart and are not shared between instances.
+	CursorSecret []byte
+	// OrderStatusShards is N of the write-sharded order status index (AP20).
+	OrderStatusShards int
+	// MaxBatchAttempts bounds how often BatchGetItem is retried for UnprocessedKeys (default 8).
+	MaxBatchAttempts int
+	// Clock returns the current time; tests may replace it (default time.Now).
+	Clock func() time.Time
+	// AddedLatency delays every DynamoDB call by this much. DynamoDB Local answers in well under a
+	// millisecond, far closer than a real AWS region; tests and benchmarks add latency to model
+	// the network distance, which makes sequential calls visible. Zero in production.
+	AddedLatency time.Duration
+	// Logger receives the SDK's own log messages (slog.Default when nil).
+	Logger *slog.Logger
+}
+
+// Repo reads and writes the table. It is safe for concurrent use.
+type Repo struct {
+	db        *dynamodb.Client
+	table     string
+	cursors   cursorCodec
+	shards    int
+	attempts  int
+	now       func() time.Time
+	backoffFn func(attempt int) time.Duration
+}
+
+// New connects to DynamoDB with the SDK's default credential and region chain, overridden by cfg.
+func New(ctx context.Context, cfg Config) (*Repo, error) {
+	if cfg.Table == "" {
+		return nil, errors.New("repository: table name is empty")
+	}
+	opts := []func(*config.LoadOptions) error{
+		// Sibling fields resolve concurrently, so a request may have dozens of calls in flight:
+		// keep enough idle connections to reuse them instead of re-dialling every time.
+		config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+			t.MaxIdleConns = 256
+			t.MaxIdleConnsPerHost = 256
+		}).WithDialerOptions(func(d *net.Dialer) { d.KeepAlive = 30 * time.Second })),
+	}
+	if cfg.Region != "" {
+		opts = append(opts, config.WithRegion(cfg.Region))
+	}
+	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("repository: load AWS config: %w", err)
+	}
+	if awsCfg.Region == "" {
+		return nil, errors.New("repository: no AWS region: set AWS_REGION")
+	}
+	client := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		if cfg.Endpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.Endpoint)
+		}
+		o.APIOptions = append(o.APIOptions, meterMiddleware)
+		if cfg.AddedLatency > 0 {
+			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency))
+		}
+		o.Logger = sdkLogger(cfg.Logger)
+	})
+	return newRepo(client, cfg)
+}
+
+func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
+	secret := cfg.CursorSecret
+	if len(secret) == 0 {
+		secret = make([]byte, 32)
+		if _, err := rand.Read(secret); err != nil {
+			return nil, fmt.Errorf("repository: cursor secret: %w", err)
+		}
+	}
+	r := &Repo{
+		db:       client,
+		table:    cfg.Table,
+		cursors:  newCursorCodec(secret),
+		shards:   cfg.OrderStatusShards,
+		attempts: cfg.MaxBatchAttempts,
+		now:      cfg.Clock,
+	}
+	if r.shards <= 0 {
+		r.shards = DefaultOrderStatusShards
+	}
+	if r.attempts <= 0 {
+		r.attempts = 8
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	r.backoffFn = backoff
+	return r, nil
+}
+
+// DefaultOrderStatusShards is N for the order status index when ORDER_STATUS_SHARDS is unset.
+const DefaultOrderStatusShards = 4
+
+// Table returns the table name.
+func (r *Repo) Table() string { return r.table }
+
+// mapError turns an SDK error into an *Error: throttling and network failures (after the SDK's
+// own retries) become UNAVAILABLE, a cancelled request keeps its context error, anything else is
+// internal. Messages never carry table names, keys or request ids.
+func mapError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeUnavailable, Message: "the request was cancelled or timed out", Cause: fmt.Errorf("%s: %w", op, err)}
+	}
+	var (
+		throughput *types.ProvisionedThroughputExceededException
+		limit      *types.RequestLimitExceeded
+		throttle   *types.ThrottlingException
+		apiErr     smithy.APIError
+	)
+	switch {
+	case errors.As(err, &throughput), errors.As(err, &limit), errors.As(err, &throttle):
+		return &Error{Code: CodeUnavailable, Message: "the database is busy; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
+	case errors.As(err, &apiErr):
+		switch apiErr.ErrorCode() {
+		case "ServiceUnavailable", "InternalServerError", "ThrottlingException":
+			return &Error{Code: CodeUnavailable, Message: "the database is unavailable; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
+		}
+		return internal(op, err)
+	}
+	var netErr net.Error
+	var opErr *net.OpError
+	var reqErr *awshttp.ResponseError
+	if errors.As(err, &netErr) || errors.As(err, &opErr) || (errors.As(err, &reqErr) && reqErr.HTTPStatusCode() >= 500) {
+		return &Error{Code: CodeUnavailable, Message: "the database is unreachable; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
+	}
+	return internal(op, err)
+}
+
+// sdkLogger sends the SDK's log lines to slog. The SDK warns when it closes the body of an error
+// response (a failed condition, say) without reading it to the end, which fails the CRC32 check
+// of a body it did not need; that is expected and goes to debug.
+func sdkLogger(l *slog.Logger) logging.Logger {
+	if l == nil {
+		l = slog.Default()
+	}
+	return logging.LoggerFunc(func(c logging.Classification, format string, v ...any) {
+		msg := fmt.Sprintf(format, v...)
+		level := slog.LevelWarn
+		if c == logging.Debug || strings.HasPrefix(msg, "failed to close HTTP response body") {
+			level = slog.LevelDebug
+		}
+		l.Log(context.Background(), level, "aws sdk", "message", msg)
+	})
+}
+
+// latencyMiddleware delays each call by d (see Config.AddedLatency).
+func latencyMiddleware(d time.Duration) func(*middleware.Stack) error {
+	return func(stack *middleware.Stack) error {
+		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("AddedLatency",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				if err := sleepCtx(ctx, d); err != nil {
+					return middleware.InitializeOutput{}, middleware.Metadata{}, err
+				}
+				return next.HandleInitialize(ctx, in)
+			}), middleware.After)
+	}
+}

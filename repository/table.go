@@ -1,0 +1,103 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// tableIndexes declares every global secondary index of the design, once. All are overloaded:
+// the meaning of their key attributes depends on the item type (see keys.go). They project all
+// attributes so that an entity read through an index needs no second read.
+var tableIndexes = []struct{ name, pk, sk string }{
+	{gsi1, attrGSI1PK, attrGSI1SK},
+	{gsi2, attrGSI2PK, attrGSI2SK},
+	{gsi3, attrGSI3PK, attrGSI3SK},
+}
+
+func createTableInput(table string) *dynamodb.CreateTableInput {
+	attrs := []types.AttributeDefinition{
+		{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS},
+		{AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS},
+	}
+	var gsis []types.GlobalSecondaryIndex
+	for _, ix := range tableIndexes {
+		attrs = append(attrs,
+			types.AttributeDefinition{AttributeName: aws.String(ix.pk), AttributeType: types.ScalarAttributeTypeS},
+			types.AttributeDefinition{AttributeName: aws.String(ix.sk), AttributeType: types.ScalarAttributeTypeS})
+		gsis = append(gsis, types.GlobalSecondaryIndex{
+			IndexName: aws.String(ix.name),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(ix.pk), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(ix.sk), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		})
+	}
+	return &dynamodb.CreateTableInput{
+		TableName:            aws.String(table),
+		AttributeDefinitions: attrs,
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: gsis,
+		BillingMode:            types.BillingModePayPerRequest,
+	}
+}
+
+// CreateTable creates the table and all its indexes if the table does not exist, and waits until
+// it is active. An existing table is left as it is, but must have every index of the design.
+func (r *Repo) CreateTable(ctx context.Context, maxWait time.Duration) error {
+	_, err := r.db.CreateTable(ctx, createTableInput(r.table))
+	var inUse *types.ResourceInUseException
+	if err != nil && !errors.As(err, &inUse) {
+		return fmt.Errorf("create table %s: %w", r.table, err)
+	}
+	waiter := dynamodb.NewTableExistsWaiter(r.db, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 100 * time.Millisecond
+		o.MaxDelay = 2 * time.Second
+	})
+	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)}, maxWait); err != nil {
+		return fmt.Errorf("wait for table %s: %w", r.table, err)
+	}
+	return r.Ready(ctx)
+}
+
+// DeleteTable deletes the table (tests use it to clean up).
+func (r *Repo) DeleteTable(ctx context.Context) error {
+	_, err := r.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(r.table)})
+	return err
+}
+
+// Ready reports whether the table is usable: it exists, is active, and has every index the
+// design needs, each active. It is the readiness probe.
+func (r *Repo) Ready(ctx context.Context) error {
+	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	if err != nil {
+		return mapError("describe table", err)
+	}
+	t := out.Table
+	if t.TableStatus != types.TableStatusActive {
+		return fmt.Errorf("table %s is %s", r.table, t.TableStatus)
+	}
+	have := map[string]types.IndexStatus{}
+	for _, g := range t.GlobalSecondaryIndexes {
+		have[aws.ToString(g.IndexName)] = g.IndexStatus
+	}
+	for _, ix := range tableIndexes {
+		st, ok := have[ix.name]
+		if !ok {
+			return fmt.Errorf("table %s lacks index %s: recreate it with -create-table", r.table, ix.name)
+		}
+		if st != types.IndexStatusActive {
+			return fmt.Errorf("index %s of table %s is %s", ix.name, r.table, st)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+package repository
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// maxTransactItems is TransactWriteItems' limit of actions per transaction.
+const maxTransactItems = 100
+
+// txItem is one action of a transaction and the error to report when its condition fails.
+type txItem struct {
+	item        types.TransactWriteItem
+	onCondition error
+}
+
+// transact runs the actions as one TransactWriteItems. When DynamoDB cancels the transaction, the
+// error of the first action whose condition failed is returned; a conflict with a concurrent
+// transaction is CONFLICT.
+func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
+	if len(items) > maxTransactItems {
+		return InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), maxTransactItems)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: make([]types.TransactWriteItem, len(items))}
+	for i, it := range items {
+		in.TransactItems[i] = it.item
+	}
+	_, err := r.db.TransactWriteItems(ctx, in)
+	if err == nil {
+		return nil
+	}
+	var tc *types.TransactionCanceledException
+	if errors.As(err, &tc) {
+		for i, reason := range tc.CancellationReasons {
+			if aws.ToString(reason.Code) == "ConditionalCheckFailed" && i < len(items) && items[i].onCondition != nil {
+				return items[i].onCondition
+			}
+		}
+		for _, reason := range tc.CancellationReasons {
+			if aws.ToString(reason.Code) == "TransactionConflict" {
+				return &Error{Code: CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
+			}
+		}
+	}
+	var inProgress *types.TransactionInProgressException
+	if errors.As(err, &inProgress) {
+		return &Error{Code: CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
+	}
+	return mapError(op, err)
+}
+
+// putNew is a Put that fails if an item with the same key exists.
+func (r *Repo) putNew(item map[string]types.AttributeValue, onExists error) txItem {
+	return txItem{
+		item: types.TransactWriteItem{Put: &types.Put{
+			TableName:           aws.String(r.table),
+			Item:                item,
+			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		}},
+		onCondition: onExists,
+	}
+}
+
+// mustExist is a ConditionCheck that the item at k exists.
+func (r *Repo) mustExist(k Key, onMissing error) txItem {
+	return txItem{
+		item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName:           aws.String(r.table),
+			Key:                 k.attributes(),
+			ConditionExpression: aws.String("attribute_exists(PK)"),
+		}},
+		onCondition: onMissing,
+	}
+}

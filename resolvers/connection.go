@@ -1,0 +1,77 @@
+package resolvers
+
+import (
+	"encoding/json"
+
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+// pageArgs turns a connection's `first` and `after` arguments into repository.PageArgs; the
+// repository validates them.
+func pageArgs(first *int, after *string) repository.PageArgs {
+	a := repository.PageArgs{}
+	if first != nil {
+		a.First = *first
+		if a.First == 0 {
+			a.First = -1 // an explicit 0 is out of range, not "use the default"
+		}
+	}
+	if after != nil {
+		a.After = *after
+	}
+	return a
+}
+
+func pageInfo[T any](p repository.Page[T]) *model.PageInfo {
+	pi := &model.PageInfo{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}
+	if n := len(p.Cursors); n > 0 {
+		pi.StartCursor, pi.EndCursor = &p.Cursors[0], &p.Cursors[n-1]
+	}
+	return pi
+}
+
+// edges builds one edge per item with the item's cursor.
+func edges[T, E any](p repository.Page[T], edge func(cursor string, item T) E) []E {
+	out := make([]E, len(p.Items))
+	for i, item := range p.Items {
+		out[i] = edge(p.Cursors[i], item)
+	}
+	return out
+}
+
+func organizationConnection(p repository.Page[*repository.Organization]) *model.OrganizationConnection {
+	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, o *repository.Organization) *model.OrganizationEdge {
+		return &model.OrganizationEdge{Cursor: c, Node: &model.Organization{Organization: o}}
+	})}
+}
+
+func userConnection(p repository.Page[*repository.User]) *model.UserConnection {
+	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, u *repository.User) *model.UserEdge {
+		return &model.UserEdge{Cursor: c, Node: &model.User{User: u}}
+	})}
+}
+
+func ticketConnection(p repository.Page[*repository.Ticket]) *model.TicketConnection {
+	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, t *repository.Ticket) *model.TicketEdge {
+		return &model.TicketEdge{Cursor: c, Node: &model.Ticket{Ticket: t}}
+	})}
+}
+
+// intArg reads an Int argument from a collected field (after variables and defaults).
+func intArg(args map[string]any, name string) (int, bool) {
+	switch v := args[name].(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(v), true
+	case int32:
+		return int(v), true
+	case float64:
+		return int(v), v == float64(int(v))
+	case json.Number:
+		n, err := v.Int64()
+		return int(n), err == nil
+	}
+	return 0, false
+}

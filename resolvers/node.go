@@ -1,0 +1,153 @@
+package resolvers
+
+import (
+	"context"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"singletable/graph/model"
+	"singletable/loaders"
+	"singletable/repository"
+)
+
+// maxNodes bounds the IDs one `nodes` call may ask for.
+const maxNodes = 100
+
+// readAhead says which child lists of an object fetched by ID can be read in the same Query as
+// the object itself, found by looking at the fields the operation asks for:
+//
+//   - Organization.users without `after`: the organization's item collection (AP2);
+//   - User.tickets without `after` or filters: the user's GSI1 collection read backwards (AP5).
+//
+// Zero means "not asked, or asked in a form the combined Query cannot answer".
+type readAhead struct {
+	orgUsersFirst    int
+	userTicketsFirst int
+}
+
+// readAheadFor inspects the selection set of the current field (node, nodes, organization, ...).
+func readAheadFor(ctx context.Context) readAhead {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil {
+		return readAhead{}
+	}
+	opCtx := graphql.GetOperationContext(ctx)
+	var ra readAhead
+	for _, typ := range []string{model.TypeOrganization, model.TypeUser} {
+		for _, f := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{typ, "Node"}) {
+			args := f.ArgumentMap(opCtx.Variables)
+			switch {
+			case typ == model.TypeOrganization && f.Name == "users" && ra.orgUsersFirst == 0 && args["after"] == nil:
+				ra.orgUsersFirst = firstArg(args)
+			case typ == model.TypeUser && f.Name == "tickets" && ra.userTicketsFirst == 0 &&
+				args["after"] == nil && args["status"] == nil && args["createdAfter"] == nil && args["createdBefore"] == nil:
+				ra.userTicketsFirst = firstArg(args)
+			}
+		}
+	}
+	return ra
+}
+
+// firstArg is `first` if it is a valid page size, else 0 (the field's own resolver will then
+// report the error).
+func firstArg(args map[string]any) int {
+	n, ok := intArg(args, "first")
+	if !ok {
+		return repository.DefaultPageSize
+	}
+	if n < 1 || n > repository.MaxPageSize {
+		return 0
+	}
+	return n
+}
+
+// resolveNode fetches the object a global ID names.
+func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhead) (model.Node, error) {
+	typ, parts, err := model.DecodeID(field, id)
+	if err != nil {
+		return nil, err
+	}
+	l := loaders.For(ctx)
+	switch typ {
+	case model.TypeOrganization:
+		o, err := r.organization(ctx, parts[0], ra)
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
+	case model.TypeUser:
+		if ra.userTicketsFirst > 0 {
+			u, tickets, err := l.UserWithTickets(ctx, parts[0], parts[1], ra.userTicketsFirst)
+			if err != nil {
+				return nil, err
+			}
+			return &model.User{User: u, TicketsAhead: &tickets, TicketsAheadFirst: ra.userTicketsFirst}, nil
+		}
+		u, err := l.User(ctx, parts[0], parts[1])
+		if err != nil {
+			return nil, err
+		}
+		return &model.User{User: u}, nil
+	case model.TypeTicket:
+		t, err := l.Ticket(ctx, parts[0])
+		if err != nil {
+			return nil, err
+		}
+		return &model.Ticket{Ticket: t}, nil
+	}
+	return nil, repository.InvalidInput(field, "%s is not a valid ID", field)
+}
+
+func (r *Resolver) organization(ctx context.Context, id string, ra readAhead) (*model.Organization, error) {
+	l := loaders.For(ctx)
+	if ra.orgUsersFirst > 0 {
+		o, users, err := l.OrganizationWithUsers(ctx, id, ra.orgUsersFirst)
+		if err != nil {
+			return nil, err
+		}
+		return &model.Organization{Organization: o, UsersAhead: &users, UsersAheadFirst: ra.orgUsersFirst}, nil
+	}
+	o, err := l.Organization(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Organization{Organization: o}, nil
+}
+
+// resolveNodes fetches several objects concurrently, so that key lookups land in one batch and
+// read-ahead Queries run side by side. A failed entry is null with its own error at its index.
+func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
+	if len(ids) > maxNodes {
+		return nil, repository.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
+	}
+	ra := readAheadFor(ctx)
+	out := make([]model.Node, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				// gqlgen recovers panics only on its own goroutines.
+				if p := recover(); p != nil {
+					errs[i] = graphql.GetOperationContext(ctx).Recover(ctx, p)
+				}
+			}()
+			out[i], errs[i] = r.resolveNode(ctx, "ids", id, ra)
+		}()
+	}
+	wg.Wait()
+	path := graphql.GetPath(ctx)
+	for i, err := range errs {
+		if err != nil {
+			out[i] = nil
+			p := append(ast.Path{}, path...)
+			graphql.AddError(ctx, &gqlerror.Error{Err: err, Message: err.Error(), Path: append(p, ast.PathIndex(i))})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,11 @@
+// Package resolvers implements the GraphQL schema (gqlgen, follow-schema layout: one
+// <schema>.resolvers.go per graph/<schema>.graphqls). Resolvers read through the per-request
+// loaders and write through the repository; they never build DynamoDB expressions.
+package resolvers
+
+import "singletable/repository"
+
+// Resolver is the root resolver. It holds what every request shares.
+type Resolver struct {
+	Repo *repository.Repo
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# DynamoDB Local: AWS's own engine (DynamoDBLocal.jar), taken from the npm package
+# amplify-dynamodb-simulator (folder emulator/) because the npm registry is the one place every
+# machine of ours can download from. Unpacked once into a user cache folder so fresh clones reuse it.
+#
+#   scripts/dynamodb-local.sh install          fetch the jar (npm) and Java 17 (apt) if missing
+#   scripts/dynamodb-local.sh start PORT PIDFILE  start in memory on 127.0.0.1:PORT, wait until it answers
+#   scripts/dynamodb-local.sh stop PIDFILE     stop what start started
+#   scripts/dynamodb-local.sh freeport         print a TCP port nobody listens on
+set -euo pipefail
+
+PKG_VERSION=2.9.30
+CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/singletable/dynamodb-local"
+DIR="$CACHE_ROOT/amplify-dynamodb-simulator-$PKG_VERSION/emulator"
+
+log() { echo "dynamodb-local: $*" >&2; }
+
+have_java17() {
+  command -v java >/dev/null 2>&1 || return 1
+  local v
+  v=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)
+  [[ -n "$v" && "$v" -ge 17 ]]
+}
+
+install_java() {
+  have_java17 && return 0
+  log "installing openjdk-17-jre-headless with apt"
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+  have_java17 || { log "java 17 is still missing after apt-get install"; exit 1; }
+}
+
+install_jar() {
+  [[ -f "$DIR/DynamoDBLocal.jar" ]] && return 0
+  command -v npm >/dev/null 2>&1 || { log "npm is needed to fetch DynamoDB Local"; exit 1; }
+  log "fetching amplify-dynamodb-simulator@$PKG_VERSION from the npm registry into $CACHE_ROOT"
+  mkdir -p "$CACHE_ROOT"
+  local tmp
+  tmp=$(mktemp -d "$CACHE_ROOT/.tmp.XXXXXX")
+  # npm checks the tarball against the registry's integrity hash.
+  (cd "$tmp" && npm pack --silent "amplify-dynamodb-simulator@$PKG_VERSION" >/dev/null)
+  tar -xzf "$tmp"/amplify-dynamodb-simulator-$PKG_VERSION.tgz -C "$tmp" package/emulator
+  [[ -f "$tmp/package/emulator/DynamoDBLocal.jar" ]] || { log "the package holds no emulator/DynamoDBLocal.jar"; exit 1; }
+  mkdir -p "$(dirname "$DIR")"
+  # A rename is atomic: two concurrent installs never leave a half-unpacked folder behind.
+  mv "$tmp/package/emulator" "$DIR.partial.$$"
+  mv -T "$DIR.partial.$$" "$DIR" 2>/dev/null || rm -rf "$DIR.partial.$$"
+  rm -rf "$tmp"
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+start() {
+  local port=$1 pidfile=$2
+  install_java
+  install_jar
+  if port_open "$port"; then
+    log "port $port is already in use; set AWS_ENDPOINT_URL_DYNAMODB to use a DynamoDB that already runs"
+    exit 1
+  fi
+  local logfile="${pidfile%.pid}.log"
+  (cd "$DIR" && exec java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar \
+      -inMemory -sharedDb -disableTelemetry -port "$port" >"$logfile" 2>&1) &
+  echo $! >"$pidfile"
+  for _ in $(seq 1 150); do
+    if port_open "$port"; then
+      log "listening on 127.0.0.1:$port (pid $(cat "$pidfile"), log $logfile)"
+      return 0
+    fi
+    if ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+      log "exited at start:"; cat "$logfile" >&2; exit 1
+    fi
+    sleep 0.2
+  done
+  log "did not answer on port $port within 30 s"; cat "$logfile" >&2
+  stop "$pidfile"; exit 1
+}
+
+stop() {
+  local pidfile=$1
+  [[ -f "$pidfile" ]] || return 0
+  local pid
+  pid=$(cat "$pidfile")
+  if kill "$pid" 2>/dev/null; then
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
+
+freeport() {
+  local p
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 40000))
+    port_open "$p" || { echo "$p"; return 0; }
+  done
+  log "found no free port"; exit 1
+}
+
+case "${1:-}" in
+  install) install_java; install_jar ;;
+  start) start "$2" "$3" ;;
+  stop) stop "$2" ;;
+  freeport) freeport ;;
+  *) echo "usage: $0 install | start PORT PIDFILE | stop PIDFILE | freeport" >&2; exit 2 ;;
+esac
