@@ -32,13 +32,19 @@ const DefaultWait = 500 * time.Microsecond
 type Options struct {
 	// Wait is the batch window of the key loader (DefaultWait when zero).
 	Wait time.Duration
+	// PerParent switches batching off: every lookup is its own GetItem, nothing read is primed
+	// or shared, and no child list is read ahead with its parent. It reproduces how per-field
+	// resolvers (AppSync/Amplify style) behave, for benchmarks and tests only; it is not a user
+	// setting.
+	PerParent bool
 }
 
 // Loaders are the loaders of one request.
 type Loaders struct {
-	repo *repository.Repo
-	keys *dataloader.Loader[repository.Key, repository.Entity]
-	memo memo
+	repo      *repository.Repo
+	keys      *dataloader.Loader[repository.Key, repository.Entity]
+	memo      memo
+	perParent bool
 }
 
 // New builds the loaders for one request.
@@ -46,7 +52,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	l := &Loaders{repo: repo}
+	l := &Loaders{repo: repo, perParent: opts.PerParent, memo: memo{off: opts.PerParent}}
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
 		dataloader.WithBatchCapacity[repository.Key, repository.Entity](100),
@@ -102,11 +108,23 @@ func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*datalo
 	return results
 }
 
+// ReadAhead reports whether a parent may be read together with its first page of children in one
+// Query (AP2, AP5); false in per-parent mode.
+func (l *Loaders) ReadAhead() bool { return !l.perParent }
+
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.
 func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.Key, kind string) (T, error) {
 	var zero T
-	e, err := l.keys.Load(ctx, key)()
-	if errors.Is(err, errMissing) {
+	var (
+		e   repository.Entity
+		err error
+	)
+	if l.perParent {
+		e, err = l.repo.Get(ctx, key)
+	} else {
+		e, err = l.keys.Load(ctx, key)()
+	}
+	if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
 		return zero, repository.NotFound(kind)
 	}
 	if err != nil {
@@ -122,6 +140,9 @@ func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.K
 // prime stores entities read by a Query in the key loader, so that later lookups of the same keys
 // in this request cost no call.
 func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
+	if l.perParent {
+		return
+	}
 	for _, e := range items {
 		l.keys.Prime(ctx, e.Key(), e)
 	}
@@ -131,8 +152,9 @@ func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
 // for twice in one operation (the same user reached through two tickets, say), the second caller
 // waits for and shares the first caller's result.
 type memo struct {
-	mu sync.Mutex
-	m  map[string]*memoEntry
+	off bool // per-parent mode: every caller runs its own query
+	mu  sync.Mutex
+	m   map[string]*memoEntry
 }
 
 type memoEntry struct {
@@ -142,6 +164,9 @@ type memoEntry struct {
 }
 
 func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
+	if m.off {
+		return fn()
+	}
 	m.mu.Lock()
 	if m.m == nil {
 		m.m = map[string]*memoEntry{}

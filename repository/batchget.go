@@ -62,6 +62,19 @@ func (r *Repo) BatchGet(ctx context.Context, keys []Key) (map[Key]Entity, error)
 	return found, nil
 }
 
+// Get reads one item with GetItem. The API itself always batches lookups; Get serves the
+// per-parent mode that benchmarks compare against.
+func (r *Repo) Get(ctx context.Context, k Key) (Entity, error) {
+	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &r.table, Key: k.attributes()})
+	if err != nil {
+		return nil, mapError("get item", err)
+	}
+	if out.Item == nil {
+		return nil, NotFound("item")
+	}
+	return decodeEntity(out.Item)
+}
+
 func (r *Repo) batchGetChunk(ctx context.Context, keys []Key) (map[Key]Entity, error) {
 	req := make([]map[string]types.AttributeValue, len(keys))
 	for i, k := range keys {

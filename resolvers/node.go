@@ -31,7 +31,7 @@ type readAhead struct {
 // readAheadFor inspects the selection set of the current field (node, nodes, organization, ...).
 func readAheadFor(ctx context.Context) readAhead {
 	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Field.Field == nil {
+	if fc == nil || fc.Field.Field == nil || !loaders.For(ctx).ReadAhead() {
 		return readAhead{}
 	}
 	opCtx := graphql.GetOperationContext(ctx)

@@ -15,7 +15,9 @@ import (
 //
 //	base64url("Organization:<org>"), base64url("User:<org>:<user>"), base64url("Ticket:<ticket>")
 //
-// They are not secret and not signed: an ID names an object, it does not grant access to it.
+// Key parts may be user-supplied text (a location's country or city): ':' and '%' inside a part are
+// percent-escaped, so parts never run into each other. They are not secret and not signed: an ID
+// names an object, it does not grant access to it.
 
 // Node type names, as in the schema.
 const (
@@ -36,8 +38,19 @@ const maxGlobalIDLen = 256
 
 // EncodeID returns the global ID of an object of type typ whose key parts are parts.
 func EncodeID(typ string, parts ...string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(typ + ":" + strings.Join(parts, ":")))
+	var b strings.Builder
+	b.WriteString(typ)
+	for _, p := range parts {
+		b.WriteByte(':')
+		idEscaper.WriteString(&b, p)
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(b.String()))
 }
+
+var (
+	idEscaper   = strings.NewReplacer("%", "%25", ":", "%3A")
+	idUnescaper = strings.NewReplacer("%25", "%", "%3A", ":")
+)
 
 // DecodeID splits a global ID into its type and key parts. The parts are checked only for their
 // number; the repository validates their form when it builds keys. A malformed ID is
@@ -57,12 +70,15 @@ func DecodeID(field, id string) (typ string, parts []string, err error) {
 	if !ok || len(fields) != n+1 {
 		return "", nil, bad
 	}
-	for _, p := range fields[1:] {
-		if p == "" {
+	parts = make([]string, n)
+	for i, p := range fields[1:] {
+		parts[i] = idUnescaper.Replace(p)
+		// Only the spelling EncodeID produces is accepted ("%3a", "%41" and stray '%' are not).
+		if p == "" || idEscaper.Replace(parts[i]) != p {
 			return "", nil, bad
 		}
 	}
-	return fields[0], fields[1:], nil
+	return fields[0], parts, nil
 }
 
 // DecodeIDOf decodes a global ID that must be of type want.

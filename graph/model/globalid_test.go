@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/base64"
 	"slices"
 	"strings"
 	"testing"
@@ -19,10 +20,21 @@ func TestGlobalIDRoundTrip(t *testing.T) {
 	}
 }
 
+func TestGlobalIDPartsMayHoldSeparators(t *testing.T) {
+	parts := []string{"a:b", "100%", "%3A", ":"}
+	idParts["Test"] = len(parts)
+	defer delete(idParts, "Test")
+	typ, got, err := DecodeID("id", EncodeID("Test", parts...))
+	if err != nil || typ != "Test" || !slices.Equal(got, parts) {
+		t.Fatalf("DecodeID = %q %q %v", typ, got, err)
+	}
+}
+
 func TestDecodeIDRejectsMalformedIDs(t *testing.T) {
 	for _, bad := range []string{
 		"", "not base64!", EncodeID("Nope", "x"), EncodeID(TypeUser, "only-one"),
 		EncodeID(TypeOrganization, "a", "b"), EncodeID(TypeTicket, ""), strings.Repeat("A", 300),
+		raw("Ticket:a%3ab"), raw("Ticket:a%b"), raw("Ticket:%41"),
 	} {
 		_, _, err := DecodeID("id", bad)
 		if repository.ErrorCode(err) != repository.CodeBadUserInput {
@@ -34,11 +46,14 @@ func TestDecodeIDRejectsMalformedIDs(t *testing.T) {
 	}
 }
 
+func raw(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+
 // FuzzDecodeID: no input makes DecodeID panic, and every accepted ID re-encodes to itself.
 func FuzzDecodeID(f *testing.F) {
 	f.Add(EncodeID(TypeOrganization, "01J00000000000000000000001"))
 	f.Add(EncodeID(TypeUser, "a", "b"))
 	f.Add("")
+	f.Add(raw("Ticket:a%3Ab"))
 	f.Fuzz(func(t *testing.T, id string) {
 		typ, parts, err := DecodeID("id", id)
 		if err != nil {
