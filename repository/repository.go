@@ -48,6 +48,9 @@ type Config struct {
 	AddedLatency time.Duration
 	// Logger receives the SDK's own log messages (slog.Default when nil).
 	Logger *slog.Logger
+
+	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
+	apiOptions []func(*middleware.Stack) error
 }
 
 // Repo reads and writes the table. It is safe for concurrent use.
@@ -93,6 +96,7 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency))
 		}
 		o.Logger = sdkLogger(cfg.Logger)
+		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
 	})
 	return newRepo(client, cfg)
 }

@@ -124,6 +124,19 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 		return nil, repository.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
 	}
 	ra := readAheadFor(ctx)
+	// Queue every plain key lookup first, in one loop, so they share one batch (loaders.Prefetch).
+	var keys []repository.Key
+	for _, id := range ids {
+		typ, parts, err := model.DecodeID("ids", id)
+		if err != nil || (typ == model.TypeOrganization && ra.orgUsersFirst > 0) || (typ == model.TypeUser && ra.userTicketsFirst > 0) {
+			continue
+		}
+		if k, ok := nodeKey(typ, parts); ok {
+			keys = append(keys, k)
+		}
+	}
+	loaders.For(ctx).Prefetch(ctx, keys...)
+
 	out := make([]model.Node, len(ids))
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
@@ -142,12 +155,24 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	}
 	wg.Wait()
 	path := graphql.GetPath(ctx)
+	var tickets []*repository.Ticket
+	var users []*repository.User
 	for i, err := range errs {
 		if err != nil {
 			out[i] = nil
 			p := append(ast.Path{}, path...)
 			graphql.AddError(ctx, &gqlerror.Error{Err: err, Message: err.Error(), Path: append(p, ast.PathIndex(i))})
+			continue
+		}
+		switch n := out[i].(type) {
+		case *model.Ticket:
+			tickets = append(tickets, n.Ticket)
+		case *model.User:
+			users = append(users, n.User)
 		}
 	}
+	// The next level: the to-one fields selected on these nodes, in one batch.
+	prefetchRefs(ctx, listSelection(ctx, model.TypeTicket), tickets)
+	prefetchRefs(ctx, listSelection(ctx, model.TypeUser), users)
 	return out, nil
 }

@@ -60,12 +60,14 @@ func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateT
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
 	if obj.UsersAhead != nil && after == nil && first != nil && *first == obj.UsersAheadFirst {
+		prefetchRefs(ctx, connectionSelection(ctx, model.TypeUser), obj.UsersAhead.Items)
 		return userConnection(*obj.UsersAhead), nil
 	}
 	p, err := loaders.For(ctx).UsersOfOrganization(ctx, obj.ID, pageArgs(first, after))
 	if err != nil {
 		return nil, err
 	}
+	prefetchRefs(ctx, connectionSelection(ctx, model.TypeUser), p.Items)
 	return userConnection(p), nil
 }
 
@@ -110,16 +112,17 @@ func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*mode
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	if obj.TicketsAhead != nil && after == nil && status == nil && createdAfter == nil && createdBefore == nil &&
-		first != nil && *first == obj.TicketsAheadFirst {
-		return ticketConnection(*obj.TicketsAhead), nil
+	p := obj.TicketsAhead
+	if p == nil || after != nil || status != nil || createdAfter != nil || createdBefore != nil || first == nil || *first != obj.TicketsAheadFirst {
+		f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
+		page, err := loaders.For(ctx).TicketsOfUser(ctx, obj.OrgID, obj.ID, f, pageArgs(first, after))
+		if err != nil {
+			return nil, err
+		}
+		p = &page
 	}
-	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
-	p, err := loaders.For(ctx).TicketsOfUser(ctx, obj.OrgID, obj.ID, f, pageArgs(first, after))
-	if err != nil {
-		return nil, err
-	}
-	return ticketConnection(p), nil
+	prefetchRefs(ctx, connectionSelection(ctx, model.TypeTicket), p.Items)
+	return ticketConnection(*p), nil
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }

@@ -1,0 +1,177 @@
+package loaders
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+func createOrgs(t *testing.T, repo *repository.Repo, n int) []*repository.Organization {
+	t.Helper()
+	var orgs []*repository.Organization
+	for i := range n {
+		o, err := repo.CreateOrganization(context.Background(), fmt.Sprintf("org %d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orgs = append(orgs, o)
+	}
+	return orgs
+}
+
+// The batch function answers one result per key, in key order, whatever order BatchGetItem used,
+// and a missing key is an error for that key only.
+func TestBatchGetAnswersInKeyOrder(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 30)
+	l := New(repo, Options{})
+	missing := repository.Key{PK: "ORG#01J00000000000000000000000", SK: "METADATA#01J00000000000000000000000"}
+	var keys []repository.Key
+	for i := len(orgs) - 1; i >= 0; i-- {
+		keys = append(keys, orgs[i].Key())
+		if i == 10 {
+			keys = append(keys, missing)
+		}
+	}
+	results := l.batchGet(context.Background(), keys)
+	if len(results) != len(keys) {
+		t.Fatalf("%d results for %d keys", len(results), len(keys))
+	}
+	for i, k := range keys {
+		r := results[i]
+		if k == missing {
+			if r.Error != errMissing {
+				t.Fatalf("missing key: %+v", r)
+			}
+			continue
+		}
+		if r.Error != nil || r.Data.Key() != k {
+			t.Fatalf("result %d is for %v, want %v (err %v)", i, r.Data, k, r.Error)
+		}
+	}
+}
+
+func TestLookupsAtOneLevelShareOneBatchGetItem(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 40)
+	ctx, m := repository.WithMeter(context.Background())
+	// A window long enough for 80 goroutines to start even under the race detector: this test is
+	// about what one batch holds, not about timing (that is BenchmarkLoaderWait's job).
+	l := New(repo, Options{Wait: 100 * time.Millisecond})
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*len(orgs))
+	for _, o := range append(orgs, orgs...) { // every organization asked for twice
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := l.Organization(ctx, o.ID)
+			if err == nil && got.Name != o.Name {
+				err = fmt.Errorf("got %q, want %q", got.Name, o.Name)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := m.Usage().Calls["BatchGetItem"]; c != 1 {
+		t.Fatalf("BatchGetItem calls = %d, want 1 for 40 unique keys", c)
+	}
+	// Asked again in the same request: cached, no call.
+	if _, err := l.Organization(ctx, orgs[3].ID); err != nil || m.Usage().TotalCalls != 1 {
+		t.Fatalf("second lookup: err %v, calls %v", err, m.Usage().Calls)
+	}
+	_, err := l.Organization(ctx, "01J00000000000000000000000")
+	if repository.ErrorCode(err) != repository.CodeNotFound || err.Error() != "NOT_FOUND: organization not found" {
+		t.Fatalf("missing organization: %v", err)
+	}
+}
+
+// Prefetched keys form one batch with the default window, however slowly the goroutines that
+// then ask for them start.
+func TestPrefetchedKeysShareOneBatch(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 40)
+	ctx, m := repository.WithMeter(context.Background())
+	l := New(repo, Options{})
+	var keys []repository.Key
+	for _, o := range orgs {
+		keys = append(keys, o.Key())
+	}
+	l.Prefetch(ctx, keys...)
+	var wg sync.WaitGroup
+	for _, o := range orgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(5 * time.Millisecond) // far beyond the window
+			if _, err := l.Organization(ctx, o.ID); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if c := m.Usage().Calls["BatchGetItem"]; c != 1 {
+		t.Fatalf("BatchGetItem calls = %d, want 1", c)
+	}
+}
+
+func TestListsPrimeTheKeyLoader(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 3)
+	ctx, m := repository.WithMeter(context.Background())
+	l := New(repo, Options{})
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range orgs {
+		if _, err := l.Organization(ctx, o.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if u := m.Usage(); u.TotalCalls != 1 || u.Calls["Query"] != 1 {
+		t.Fatalf("calls %v: lookups of listed organizations must cost nothing", u.Calls)
+	}
+	// The same list asked twice in one request runs once.
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil || m.Usage().TotalCalls != 1 {
+		t.Fatalf("repeated list: err %v, calls %v", err, m.Usage().Calls)
+	}
+	// Another request has its own loaders: nothing is shared.
+	ctx2, m2 := repository.WithMeter(context.Background())
+	if _, err := New(repo, Options{}).Organization(ctx2, orgs[0].ID); err != nil || m2.Usage().Calls["BatchGetItem"] != 1 {
+		t.Fatalf("fresh request: err %v, calls %v", err, m2.Usage().Calls)
+	}
+}
+
+func TestPerParentModeIssuesOneGetItemPerLookup(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 3)
+	ctx, m := repository.WithMeter(context.Background())
+	l := New(repo, Options{PerParent: true})
+	if l.ReadAhead() {
+		t.Fatal("per-parent mode must not read children ahead")
+	}
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range append(orgs, orgs[0]) {
+		if _, err := l.Organization(ctx, o.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Organization(ctx, "01J00000000000000000000000"); repository.ErrorCode(err) != repository.CodeNotFound {
+		t.Fatalf("missing: %v", err)
+	}
+	if u := m.Usage(); u.Calls["GetItem"] != 5 || u.Calls["BatchGetItem"] != 0 {
+		t.Fatalf("calls %v, want 5 GetItem", u.Calls)
+	}
+}

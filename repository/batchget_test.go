@@ -1,0 +1,191 @@
+package repository
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+)
+
+// newLocalRepo is repotest.NewRepo for this package's own tests (repotest imports this package,
+// so it cannot be used here): a fresh table on DynamoDB Local.
+func newLocalRepo(t *testing.T, cfg Config) *Repo {
+	t.Helper()
+	ep := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	if ep == "" {
+		t.Fatal("AWS_ENDPOINT_URL_DYNAMODB is not set: run the tests with `make test`, which starts DynamoDB Local")
+	}
+	cfg.Table = fmt.Sprintf("t_internal_%d_%d", os.Getpid(), time.Now().UnixNano())
+	cfg.Region, cfg.Endpoint = "us-east-1", ep
+	r, err := New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.CreateTable(context.Background(), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.DeleteTable(context.Background()) })
+	return r
+}
+
+// throttleBatchGets makes DynamoDB Local behave like a throttled table: for the first `times`
+// BatchGetItem calls, half of the items it returns are moved to UnprocessedKeys, as DynamoDB does
+// when a call exceeds the provisioned throughput or the 16 MB response limit.
+func throttleBatchGets(times int64) (func(*middleware.Stack) error, *atomic.Int64) {
+	var n atomic.Int64
+	return func(stack *middleware.Stack) error {
+		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("InjectUnprocessedKeys",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleInitialize(ctx, in)
+				res, ok := out.Result.(*dynamodb.BatchGetItemOutput)
+				if err != nil || !ok || n.Add(1) > times {
+					return out, md, err
+				}
+				for table, items := range res.Responses {
+					keep, drop := items[:len(items)/2], items[len(items)/2:]
+					res.Responses[table] = keep
+					var keys []map[string]types.AttributeValue
+					for _, item := range drop {
+						keys = append(keys, map[string]types.AttributeValue{attrPK: item[attrPK], attrSK: item[attrSK]})
+					}
+					if len(keys) > 0 {
+						res.UnprocessedKeys = map[string]types.KeysAndAttributes{table: {Keys: keys}}
+					}
+				}
+				return out, md, err
+			}), middleware.Before)
+	}, &n
+}
+
+func createOrgs(t *testing.T, r *Repo, n int) []*Organization {
+	t.Helper()
+	orgs := make([]*Organization, n)
+	for i := range orgs {
+		o, err := r.CreateOrganization(context.Background(), fmt.Sprintf("org %03d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orgs[i] = o
+	}
+	return orgs
+}
+
+// BatchGet removes duplicates, sends ⌈unique keys / 100⌉ calls, and leaves missing keys out.
+func TestBatchGetChunksAndDeduplicates(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	orgs := createOrgs(t, r, 250)
+	var keys []Key
+	for _, o := range orgs {
+		keys = append(keys, o.Key(), o.Key()) // every key twice
+	}
+	missing := orgKey("01J00000000000000000000000")
+	keys = append(keys, missing)
+	ctx, m := WithMeter(context.Background())
+	got, err := r.BatchGet(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 250 {
+		t.Fatalf("got %d entities, want 250", len(got))
+	}
+	for _, o := range orgs {
+		if e, ok := got[o.Key()].(*Organization); !ok || e.Name != o.Name {
+			t.Fatalf("entity for %v: %#v", o.Key(), got[o.Key()])
+		}
+	}
+	if _, ok := got[missing]; ok {
+		t.Fatal("a missing key must be absent from the result")
+	}
+	if c := m.Usage().Calls["BatchGetItem"]; c != 3 {
+		t.Fatalf("BatchGetItem calls = %d, want ⌈251/100⌉ = 3", c)
+	}
+}
+
+func TestBatchGetRetriesUnprocessedKeys(t *testing.T) {
+	inject, injected := throttleBatchGets(3)
+	r := newLocalRepo(t, Config{apiOptions: []func(*middleware.Stack) error{inject}})
+	var waits []time.Duration
+	r.backoffFn = func(attempt int) time.Duration {
+		d := backoff(attempt)
+		waits = append(waits, d)
+		return time.Millisecond
+	}
+	orgs := createOrgs(t, r, 8)
+	var keys []Key
+	for _, o := range orgs {
+		keys = append(keys, o.Key())
+	}
+	ctx, m := WithMeter(context.Background())
+	got, err := r.BatchGet(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 8 {
+		t.Fatalf("got %d of 8 entities after retries", len(got))
+	}
+	// 8 keys: 4 unprocessed, then 2, then 1, then none.
+	if c := m.Usage().Calls["BatchGetItem"]; c != 4 || injected.Load() != 4 {
+		t.Fatalf("BatchGetItem calls = %d, want 4", c)
+	}
+	if len(waits) != 3 {
+		t.Fatalf("backed off %d times, want 3", len(waits))
+	}
+}
+
+func TestBatchGetGivesUpAfterItsBound(t *testing.T) {
+	inject, _ := throttleBatchGets(1000)
+	r := newLocalRepo(t, Config{MaxBatchAttempts: 3, apiOptions: []func(*middleware.Stack) error{inject}})
+	r.backoffFn = func(int) time.Duration { return time.Millisecond }
+	orgs := createOrgs(t, r, 4)
+	_, err := r.BatchGet(context.Background(), []Key{orgs[0].Key(), orgs[1].Key(), orgs[2].Key(), orgs[3].Key()})
+	if ErrorCode(err) != CodeUnavailable {
+		t.Fatalf("err = %v, want UNAVAILABLE once the retries are spent", err)
+	}
+}
+
+func TestBackoffIsBoundedFullJitter(t *testing.T) {
+	for attempt := range 40 {
+		ceiling := min(2*time.Second, (25*time.Millisecond)<<min(attempt, 16))
+		for range 50 {
+			if d := backoff(attempt); d <= 0 || d > ceiling+time.Millisecond {
+				t.Fatalf("backoff(%d) = %v, want in (0, %v]", attempt, d, ceiling)
+			}
+		}
+	}
+}
+
+func TestSeedIsIdempotent(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	first, err := r.Seed(ctx)
+	if err != nil || first.AlreadyLoaded || first.Items == 0 {
+		t.Fatalf("first seed: %+v %v", first, err)
+	}
+	again, err := r.Seed(ctx)
+	if err != nil || !again.AlreadyLoaded {
+		t.Fatalf("second seed: %+v %v", again, err)
+	}
+	orgs, err := r.ListOrganizations(ctx, PageArgs{First: 100})
+	if err != nil || len(orgs.Items) != 3 {
+		t.Fatalf("organizations after two seeds: %d %v", len(orgs.Items), err)
+	}
+	// A crash before the marker: the rerun rewrites the same items, nothing is duplicated.
+	if _, err := r.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &r.table, Key: seedMarkerKey(SeedVersion).attributes()}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := r.Seed(ctx); err != nil || st.AlreadyLoaded {
+		t.Fatalf("reseed: %+v %v", st, err)
+	}
+	if orgs, _ := r.ListOrganizations(ctx, PageArgs{First: 100}); len(orgs.Items) != 3 {
+		t.Fatalf("organizations after a reseed: %d", len(orgs.Items))
+	}
+	if err := r.CreateTable(ctx, time.Minute); err != nil {
+		t.Fatalf("CreateTable on an existing table: %v", err)
+	}
+}

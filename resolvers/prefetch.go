@@ -1,0 +1,111 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"singletable/graph/model"
+	"singletable/loaders"
+	"singletable/repository"
+)
+
+// selection lists the fields an operation selects on objects of one type at one place of the
+// query, fragments and aliases resolved.
+type selection map[string]bool
+
+// collect returns the fields selected in sels on an object of type typ.
+func collect(ctx context.Context, sels ast.SelectionSet, typ string) selection {
+	out := selection{}
+	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), sels, []string{typ, "Node"}) {
+		out[f.Name] = true
+	}
+	return out
+}
+
+// listSelection is what the current field (a plain list or nodes(ids:)) selects on elements of
+// type typ.
+func listSelection(ctx context.Context, typ string) selection {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil {
+		return selection{}
+	}
+	return collect(ctx, fc.Field.Selections, typ)
+}
+
+// connectionSelection is what the current connection field selects on its nodes:
+// edges { node { … } }.
+func connectionSelection(ctx context.Context, nodeType string) selection {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil {
+		return selection{}
+	}
+	opCtx := graphql.GetOperationContext(ctx)
+	out := selection{}
+	for _, edges := range graphql.CollectFields(opCtx, fc.Field.Selections, nil) {
+		if edges.Name != "edges" {
+			continue
+		}
+		for _, node := range graphql.CollectFields(opCtx, edges.Selections, nil) {
+			if node.Name != "node" {
+				continue
+			}
+			for name := range collect(ctx, node.Selections, nodeType) {
+				out[name] = true
+			}
+		}
+	}
+	return out
+}
+
+// prefetchRefs queues, for each entity of a list, the key lookups of the to-one fields the
+// operation selects on it, so that the whole level lands in one BatchGetItem (see
+// loaders.Prefetch). Keys already read in this request cost nothing.
+func prefetchRefs[T any](ctx context.Context, sel selection, items []T) {
+	if len(items) == 0 || len(sel) == 0 {
+		return
+	}
+	var keys []repository.Key
+	add := func(k repository.Key, err error) {
+		if err == nil {
+			keys = append(keys, k)
+		}
+	}
+	for _, item := range items {
+		switch e := any(item).(type) {
+		case *repository.Ticket:
+			if sel["reporter"] {
+				add(repository.UserKey(e.OrgID, e.ReporterID))
+			}
+			if sel["organization"] {
+				add(repository.OrganizationKey(e.OrgID))
+			}
+		case *repository.User:
+			if sel["organization"] {
+				add(repository.OrganizationKey(e.OrgID))
+			}
+		}
+	}
+	loaders.For(ctx).Prefetch(ctx, keys...)
+}
+
+// nodeKey is the key of the entity a decoded global ID names, for the types that are plain key
+// lookups; ok is false for other types.
+func nodeKey(typ string, parts []string) (repository.Key, bool) {
+	var (
+		k   repository.Key
+		err error
+	)
+	switch typ {
+	case model.TypeOrganization:
+		k, err = repository.OrganizationKey(parts[0])
+	case model.TypeUser:
+		k, err = repository.UserKey(parts[0], parts[1])
+	case model.TypeTicket:
+		k, err = repository.TicketKey(parts[0])
+	default:
+		return k, false
+	}
+	return k, err == nil
+}
