@@ -9,7 +9,7 @@ STATE := .local
 # Test credentials for DynamoDB Local; it accepts any.
 LOCAL_AWS := AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=$${AWS_REGION:-us-east-1}
 
-.PHONY: help run test deps generate check-generate lint bench fuzz
+.PHONY: help run test deps generate check-generate lint bench-wait fuzz
 
 help:
 	@echo "make run       start DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB is set), create the table, load sample data, serve on :8080"
@@ -17,6 +17,7 @@ help:
 	@echo "make generate  regenerate the GraphQL code (gqlgen)"
 	@echo "make lint      gofmt, go vet, staticcheck"
 	@echo "make fuzz      run each fuzz test for FUZZTIME (default 10s)"
+	@echo "make bench-wait  measure the dataloader batch window (BenchmarkLoaderWait)"
 
 deps:
 	@go mod download
@@ -34,11 +35,11 @@ run: deps
 	fi
 
 test: deps check-generate lint
-	@mkdir -p $(STATE)
-	@port=$$($(DDB) freeport); pid=$(STATE)/test-ddb-$$port.pid; \
-	trap '$(DDB) stop '"$$pid" EXIT; \
-	$(DDB) start $$port $$pid; \
-	$(LOCAL_AWS) AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:$$port go test -race -count=1 ./...
+	scripts/with-dynamodb-local.sh go test -race -count=1 ./...
+
+# The measurement behind loaders.DefaultWait (README, "Choosing the dataloader wait").
+bench-wait: deps
+	scripts/with-dynamodb-local.sh go test ./server -run '^$$' -bench LoaderWait -benchtime 200x
 
 generate:
 	go generate ./...

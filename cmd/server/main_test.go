@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+// env returns a getenv for a fresh table on DynamoDB Local; the table is deleted when the test
+// ends.
+func env(t *testing.T, extra map[string]string) func(string) string {
+	vars := map[string]string{
+		"AWS_ENDPOINT_URL_DYNAMODB": repotest.Endpoint(t),
+		"AWS_REGION":                "us-east-1",
+		"DYNAMODB_TABLE":            repotest.TableName(t),
+		"CURSOR_SECRET":             repotest.CursorSecret,
+		"PORT":                      "0",
+	}
+	for k, v := range extra {
+		vars[k] = v
+	}
+	t.Cleanup(func() {
+		r, err := repository.New(context.Background(), repository.Config{Table: vars["DYNAMODB_TABLE"], Region: "us-east-1", Endpoint: vars["AWS_ENDPOINT_URL_DYNAMODB"]})
+		if err == nil {
+			_ = r.DeleteTable(context.Background())
+		}
+	})
+	return func(k string) string { return vars[k] }
+}
+
+// syncBuffer collects the server's log lines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// start runs the real server (run, as main does) on a free port and returns its address, its
+// log, a function that stops it as SIGTERM would, and the channel run's result arrives on.
+func start(t *testing.T, args []string, getenv func(string) string) (addr string, logs *syncBuffer, stop func(), done chan error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	logs = &syncBuffer{}
+	addrCh := make(chan string, 1)
+	done = make(chan error, 1)
+	go func() { done <- run(ctx, args, getenv, logs, func(a string) { addrCh <- a }) }()
+	select {
+	case addr = <-addrCh:
+	case err := <-done:
+		cancel()
+		t.Fatalf("run: %v\n%s", err, logs.String())
+	case <-time.After(60 * time.Second):
+		cancel()
+		t.Fatal("server did not start")
+	}
+	t.Cleanup(cancel)
+	if h, p, err := net.SplitHostPort(addr); err == nil && (h == "::" || h == "0.0.0.0" || h == "") {
+		addr = net.JoinHostPort("127.0.0.1", p)
+	}
+	return addr, logs, cancel, done
+}
+
+func TestServerStartsCreatesSeedsAndServes(t *testing.T) {
+	getenv := env(t, nil)
+	addr, logs, stop, done := start(t, []string{"-create-table", "-seed"}, getenv)
+	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready", "/": "graphiql"} {
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Fatalf("GET %s = %d %.80q", path, resp.StatusCode, b)
+		}
+	}
+	body := `{"operationName":"Orgs","query":"query Orgs { organizations { edges { node { name } } } }"}`
+	resp, err := http.Post("http://"+addr+"/query", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "Acme Corporation") {
+		t.Fatalf("the sample data is not served: %s", b)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("run returned %v after SIGTERM", err)
+	}
+	// One JSON log line per request, with the operation name and its DynamoDB calls.
+	var found bool
+	sc := bufio.NewScanner(strings.NewReader(logs.String()))
+	for sc.Scan() {
+		var line map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("log line is not JSON: %s", sc.Text())
+		}
+		if line["msg"] == "request" && line["operation"] == "Orgs" {
+			found = true
+			if line["dynamodbCalls"].(float64) != 1 || line["status"].(float64) != 200 || line["durationMs"] == nil {
+				t.Fatalf("request log line: %v", line)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no request log line for the operation:\n%s", logs.String())
+	}
+}
+
+// SIGTERM lets a request that is in flight finish: here a request whose body is still arriving
+// when the shutdown begins.
+func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
+	getenv := env(t, nil)
+	addr, _, stop, done := start(t, []string{"-create-table"}, getenv)
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"query":"{ organizations { edges { cursor } } }"}`
+	fmt.Fprintf(conn, "POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
+	time.Sleep(100 * time.Millisecond) // the server has read the headers: the request is in flight
+	stop()
+	select {
+	case err := <-done:
+		t.Fatalf("run returned (%v) while a request was in flight", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	fmt.Fprint(conn, body[10:])
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"organizations"`) {
+		t.Fatalf("in-flight request: %d %s", resp.StatusCode, b)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not stop after the last request finished")
+	}
+}
+
+func TestConfigIsValidatedWithClearMessages(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"PORT": "eighty"}, nil, `PORT="eighty" is not a whole number`},
+		{map[string]string{"PORT": "70000"}, nil, "port 70000 is out of range"},
+		{map[string]string{"ORDER_STATUS_SHARDS": "0"}, nil, "order status shards 0 must be between 1 and 1000"},
+		{map[string]string{"CURSOR_SECRET": "short"}, nil, "CURSOR_SECRET must have at least 32 characters"},
+		{map[string]string{"DYNAMODB_TABLE": "a"}, nil, `table name "a" must be 3 to 255`},
+		{map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "localhost:8000"}, nil, "is not an http(s) URL"},
+		{map[string]string{"GRAPHQL_INTROSPECTION": "maybe"}, nil, `GRAPHQL_INTROSPECTION="maybe" is not true or false`},
+		{map[string]string{"DATALOADER_WAIT": "5"}, nil, "DATALOADER_WAIT"},
+		{nil, []string{"-log-level", "loud"}, `log level "loud"`},
+		{nil, []string{"stray"}, `unexpected argument "stray"`},
+		{map[string]string{"PORT": "-1", "ORDER_STATUS_SHARDS": "x"}, nil, "port -1 is out of range"},
+	}
+	for _, c := range cases {
+		vars := map[string]string{"CURSOR_SECRET": repotest.CursorSecret}
+		for k, v := range c.env {
+			vars[k] = v
+		}
+		_, err := parseConfig(c.args, func(k string) string { return vars[k] }, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("env %v args %v: err = %v, want it to mention %q", c.env, c.args, err, c.want)
+		}
+	}
+	// Flags override the environment.
+	cfg, err := parseConfig([]string{"-port", "9090", "-table", "flagged"}, func(k string) string {
+		return map[string]string{"PORT": "8081", "DYNAMODB_TABLE": "fromenv"}[k]
+	}, io.Discard)
+	if err != nil || cfg.port != 9090 || cfg.table != "flagged" || !cfg.introspection {
+		t.Fatalf("cfg %+v, err %v", cfg, err)
+	}
+}
