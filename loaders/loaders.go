@@ -194,3 +194,39 @@ func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
 	v, _ := e.v.(T)
 	return v, e.err
 }
+
+// loadMany looks several entities up through the key loader at once, so that they join the same
+// batch as every other lookup of their level; results are in key order. kind names the entity in
+// a NOT_FOUND error.
+func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repository.Key, kind string) ([]T, error) {
+	out := make([]T, len(keys))
+	if l.perParent {
+		for i, k := range keys {
+			v, err := load[T](ctx, l, k, kind)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	values, errs := l.keys.LoadMany(ctx, keys)()
+	for i := range keys {
+		var err error
+		if i < len(errs) {
+			err = errs[i]
+		}
+		if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
+			return nil, repository.NotFound(kind)
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, ok := values[i].(T)
+		if !ok {
+			return nil, repository.NotFound(kind)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
