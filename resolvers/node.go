@@ -21,11 +21,15 @@ const maxNodes = 100
 //
 //   - Organization.users without `after`: the organization's item collection (AP2);
 //   - User.tickets without `after` or filters: the user's GSI1 collection read backwards (AP5).
+//   - Customer.orders without `after` or filters: the customer's collection read backwards, with
+//     the orders' items (AP15–AP17).
 //
 // Zero means "not asked, or asked in a form the combined Query cannot answer".
 type readAhead struct {
 	orgUsersFirst    int
 	userTicketsFirst int
+
+	customerOrdersFirst int
 }
 
 // readAheadFor inspects the selection set of the current field (node, nodes, organization, ...).
@@ -48,6 +52,7 @@ func readAheadFor(ctx context.Context) readAhead {
 			}
 		}
 	}
+	ra.customerOrdersFirst = customerOrdersReadAhead(opCtx, fc.Field.Selections)
 	return ra
 }
 
@@ -97,6 +102,18 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 			return nil, err
 		}
 		return &model.Ticket{Ticket: t}, nil
+	case model.TypeCustomer:
+		c, err := r.customer(ctx, parts[0], ra)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case model.TypeOrder:
+		o, err := r.order(ctx, parts[0], parts[1])
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
 	}
 	return nil, repository.InvalidInput(field, "%s is not a valid ID", field)
 }
