@@ -210,19 +210,22 @@ func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repos
 		}
 		return out, nil
 	}
-	values, errs := l.keys.LoadMany(ctx, keys)()
-	for i := range keys {
-		var err error
-		if i < len(errs) {
-			err = errs[i]
-		}
+	// Load enqueues its key before it returns, so enqueueing every key first puts them all into
+	// the current batch at once (the loader's LoadMany would start a goroutine per key instead,
+	// and a slow one could miss the batch window).
+	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
+	for i, k := range keys {
+		thunks[i] = l.keys.Load(ctx, k)
+	}
+	for i, thunk := range thunks {
+		e, err := thunk()
 		if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
 			return nil, repository.NotFound(kind)
 		}
 		if err != nil {
 			return nil, err
 		}
-		v, ok := values[i].(T)
+		v, ok := e.(T)
 		if !ok {
 			return nil, repository.NotFound(kind)
 		}

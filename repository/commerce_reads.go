@@ -178,29 +178,36 @@ func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
 	return false, nil
 }
 
-// limit is the Limit of the next Query call: enough records for the orders still wanted plus the
-// one record that tells whether more exist, estimated from what was read so far.
-func (g *orderGrouper) limit() int32 {
-	want := g.first - len(g.orders)
-	perOrder := float64(1 + assumedItemsPerOrder)
-	if len(g.orders) > 0 {
-		perOrder = float64(g.records) / float64(len(g.orders))
-	} else if g.records > 0 {
-		perOrder = 2 * float64(g.records) // one large order still being read
-	}
-	n := int(math.Ceil(float64(want)*perOrder*1.25)) + 1
+// limit is the Limit of the next Query call: the records of the orders still wanted plus the one
+// record that tells whether more exist. An order being read is counted exactly: newest first, its
+// highest line comes first, so the lowest line read so far is the number of its records still to
+// come (the lower lines and the order itself). Orders not started yet are estimated from the
+// complete ones read so far, or assumedItemsPerOrder.
+func (g *orderGrouper) limit() int {
+	n := 1
 	if g.head && !g.started {
 		n++
 	}
-	return int32(min(max(n, 2), 10000))
+	want := g.first - len(g.orders)
+	if len(g.pending) > 0 && want > 0 {
+		n += g.pending[len(g.pending)-1].Line
+		want--
+	}
+	perOrder := float64(1 + assumedItemsPerOrder)
+	if len(g.orders) > 0 {
+		perOrder = float64(g.records-len(g.pending)) / float64(len(g.orders))
+	}
+	n += int(math.Ceil(float64(want) * perOrder * 1.25))
+	return min(n, 10000)
 }
 
 // readOrderGroups runs the Query, continuing from LastEvaluatedKey, until g has its page or the
 // key range ends. Usually one call: the first Limit fits orders of up to assumedItemsPerOrder
-// items.
+// items (with headroom); a page of larger orders takes a second call sized from what the first
+// one read.
 func (r *Repo) readOrderGroups(ctx context.Context, in *dynamodb.QueryInput, g *orderGrouper) error {
 	for {
-		in.Limit = aws.Int32(g.limit())
+		in.Limit = aws.Int32(int32(g.limit()))
 		out, err := r.db.Query(ctx, in)
 		if err != nil {
 			return mapError("query orders", err)
