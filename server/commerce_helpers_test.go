@@ -87,9 +87,10 @@ func (c orderConn) ids() []string {
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
 // newServerURL serves the API over repo (another view of a test's table, say) for the test.
-func newServerURL(t *testing.T, repo *repository.Repo) string {
+func newServerURL(t *testing.T, repo *repository.Repo, cfg server.Config) string {
 	t.Helper()
-	ts := httptest.NewServer(server.New(repo, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	ts := httptest.NewServer(server.New(repo, cfg))
 	t.Cleanup(ts.Close)
 	return ts.URL
 }

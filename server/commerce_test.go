@@ -775,7 +775,7 @@ func TestOrdersByStatusCursorIsBoundToShardCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &api{t: t, repo: other, url: newServerURL(t, other)}
+	b := &api{t: t, repo: other, url: newServerURL(t, other, server.Config{})}
 	r := b.query(`query($after: String) { ordersByStatus(status: OPEN, first: 1, after: $after) { edges { node { id } } } }`, map[string]any{"after": *out.OrdersByStatus.PageInfo.EndCursor})
 	if c := r.code(t); c != "BAD_USER_INPUT" {
 		t.Fatalf("cursor of N=4 with N=7: %q", c)
