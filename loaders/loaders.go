@@ -220,3 +220,42 @@ func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
 	v, _ := e.v.(T)
 	return v, e.err
 }
+
+// loadMany looks several entities up through the key loader at once, so that they join the same
+// batch as every other lookup of their level; results are in key order. kind names the entity in
+// a NOT_FOUND error.
+func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repository.Key, kind string) ([]T, error) {
+	out := make([]T, len(keys))
+	if l.perParent {
+		for i, k := range keys {
+			v, err := load[T](ctx, l, k, kind)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	// Load enqueues its key before it returns, so enqueueing every key first puts them all into
+	// the current batch at once (the loader's LoadMany would start a goroutine per key instead,
+	// and a slow one could miss the batch window).
+	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
+	for i, k := range keys {
+		thunks[i] = l.keys.Load(ctx, k)
+	}
+	for i, thunk := range thunks {
+		e, err := thunk()
+		if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
+			return nil, repository.NotFound(kind)
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, ok := e.(T)
+		if !ok {
+			return nil, repository.NotFound(kind)
+		}
+		out[i] = v
+	}
+	return out, nil
+}

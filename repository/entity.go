@@ -18,6 +18,9 @@ var decoders = map[string]func(map[string]types.AttributeValue) (Entity, error){
 	typeOrganization: decodeInto[Organization],
 	typeUser:         decodeInto[User],
 	typeTicket:       decodeInto[Ticket],
+	typeCustomer:     decodeInto[Customer],
+	typeOrder:        decodeInto[Order],
+	typeOrderItem:    decodeInto[OrderItem],
 }
 
 func decodeInto[T any, PT interface {

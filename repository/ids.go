@@ -67,3 +67,41 @@ func clampIDTime(t time.Time) time.Time {
 	}
 	return t
 }
+
+// idRange is the inclusive range [lo, hi] of the ids created strictly after `after` and strictly
+// before `before` (nil: unbounded), for key conditions on time-sortable ids (BETWEEN lo AND hi).
+// Ids have millisecond precision: "after t" starts at the next whole millisecond and "before t"
+// ends at the last whole millisecond before t. ok is false when no id can fall in the range.
+func idRange(after, before *time.Time) (lo, hi string, ok bool) {
+	from, to := time.UnixMilli(0), ulid.Time(ulid.MaxTime())
+	if after != nil {
+		from = after.Truncate(time.Millisecond).Add(time.Millisecond)
+	}
+	if before != nil {
+		to = before.Truncate(time.Millisecond)
+		if to.Equal(*before) {
+			to = to.Add(-time.Millisecond)
+		}
+	}
+	if from.After(to) || to.Before(time.UnixMilli(0)) || from.After(ulid.Time(ulid.MaxTime())) {
+		return "", "", false
+	}
+	return lowestIDAt(from), highestIDAt(to), true
+}
+
+// idBefore is the id immediately before id in sort order (ok is false for the smallest id), so
+// that "id < x" can be written as the key condition bound "<= idBefore(x)".
+func idBefore(id string) (string, bool) {
+	u, err := ulid.ParseStrict(id)
+	if err != nil {
+		return "", false
+	}
+	for i := len(u) - 1; i >= 0; i-- {
+		if u[i] > 0 {
+			u[i]--
+			return u.String(), true
+		}
+		u[i] = 0xFF
+	}
+	return "", false
+}

@@ -130,7 +130,8 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	return r, nil
 }
 
-// DefaultOrderStatusShards is N for the order status index when ORDER_STATUS_SHARDS is unset.
+// DefaultOrderStatusShards is N for the order status index when ORDER_STATUS_SHARDS is unset,
+// chosen with seed 001's formula (see commerce_status.go). It must not shrink on a live table.
 const DefaultOrderStatusShards = 4
 
 // Table returns the table name.

@@ -358,25 +358,17 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 		descending: true,
 		values:     map[string]types.AttributeValue{":pk": s(pk)},
 	}
-	lo, hi := ticketSKPrefix, ticketSKPrefix+"\xff"
-	if f.CreatedAfter != nil {
-		// Ids have millisecond precision: "after t" starts at the next whole millisecond.
-		lo = ticketGSI1SK(lowestIDAt(f.CreatedAfter.Truncate(time.Millisecond).Add(time.Millisecond)))
-	}
-	if f.CreatedBefore != nil {
-		b := *f.CreatedBefore
-		end := b.Truncate(time.Millisecond)
-		if end.Equal(b) {
-			end = end.Add(-time.Millisecond)
-		}
-		hi = ticketGSI1SK(highestIDAt(end))
+	lo, hi, empty := ticketSKPrefix, ticketSKPrefix+"\xff", false
+	if f.CreatedAfter != nil || f.CreatedBefore != nil {
+		loID, hiID, ok := idRange(f.CreatedAfter, f.CreatedBefore)
+		lo, hi, empty = ticketGSI1SK(loID), ticketGSI1SK(hiID), !ok
 	}
 	scope := join("tickets", pk, esc(lo), esc(hi))
 	if f.CreatedAfter == nil && f.CreatedBefore == nil {
 		q.keyCond = "GSI1PK = :pk AND begins_with(GSI1SK, :lo)"
 		q.values[":lo"] = s(ticketSKPrefix)
 	} else {
-		if lo > hi {
+		if empty {
 			return q, false, nil
 		}
 		q.keyCond = "GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi"

@@ -14,7 +14,7 @@ import (
 )
 
 // SeedVersion names the sample dataset; bump it when the dataset changes.
-const SeedVersion = "2026-11-saas-v1"
+const SeedVersion = "2026-11-saas-v1+commerce-v1"
 
 // SeedStats says what Seed did.
 type SeedStats struct {
@@ -34,7 +34,7 @@ func (r *Repo) Seed(ctx context.Context) (SeedStats, error) {
 	if out.Item != nil {
 		return SeedStats{AlreadyLoaded: true}, nil
 	}
-	items, err := sampleItems()
+	items, err := sampleItems(r.shards)
 	if err != nil {
 		return SeedStats{}, err
 	}
@@ -85,8 +85,8 @@ func seedID(t time.Time, label string) string {
 }
 
 // sampleItems is the sample dataset: three organizations with four users each, every user with
-// five tickets spread over the past weeks.
-func sampleItems() ([]map[string]types.AttributeValue, error) {
+// five tickets spread over the past weeks; and the commerce sample (orders sharded for N = shards).
+func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	orgs := []struct {
 		name   string
@@ -134,6 +134,11 @@ func sampleItems() ([]map[string]types.AttributeValue, error) {
 			}
 		}
 	}
+	commerce, err := commerceSampleItems(shards)
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, commerce...)
 	if len(items) == 0 {
 		return nil, errors.New("empty sample dataset")
 	}

@@ -16,16 +16,30 @@ const maxTransactItems = 100
 type txItem struct {
 	item        types.TransactWriteItem
 	onCondition error
+	// onConditionOld, when set, builds that error from the item as it was (the action asks for
+	// ReturnValuesOnConditionCheckFailure=ALL_OLD; old is nil if there was no item).
+	onConditionOld func(old map[string]types.AttributeValue) error
 }
 
 // transact runs the actions as one TransactWriteItems. When DynamoDB cancels the transaction, the
 // error of the first action whose condition failed is returned; a conflict with a concurrent
 // transaction is CONFLICT.
 func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
+	return r.transactWithToken(ctx, op, "", items)
+}
+
+// transactWithToken is transact with a ClientRequestToken (none when empty): for ten minutes,
+// DynamoDB answers a repeat of the same call (the SDK's own retry after a lost response, say) with
+// success instead of applying it twice, and the same token with other parameters with
+// IdempotentParameterMismatchException.
+func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []txItem) error {
 	if len(items) > maxTransactItems {
 		return InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), maxTransactItems)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: make([]types.TransactWriteItem, len(items))}
+	if token != "" {
+		in.ClientRequestToken = aws.String(token)
+	}
 	for i, it := range items {
 		in.TransactItems[i] = it.item
 	}
@@ -36,7 +50,13 @@ func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
 	var tc *types.TransactionCanceledException
 	if errors.As(err, &tc) {
 		for i, reason := range tc.CancellationReasons {
-			if aws.ToString(reason.Code) == "ConditionalCheckFailed" && i < len(items) && items[i].onCondition != nil {
+			if aws.ToString(reason.Code) != "ConditionalCheckFailed" || i >= len(items) {
+				continue
+			}
+			if items[i].onConditionOld != nil {
+				return items[i].onConditionOld(reason.Item)
+			}
+			if items[i].onCondition != nil {
 				return items[i].onCondition
 			}
 		}
@@ -74,5 +94,19 @@ func (r *Repo) mustExist(k Key, onMissing error) txItem {
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
 		onCondition: onMissing,
+	}
+}
+
+// putNewOrOld is a Put that fails if an item with the same key exists, reporting the error that
+// onExists builds from the existing item.
+func (r *Repo) putNewOrOld(item map[string]types.AttributeValue, onExists func(old map[string]types.AttributeValue) error) txItem {
+	return txItem{
+		item: types.TransactWriteItem{Put: &types.Put{
+			TableName:                           aws.String(r.table),
+			Item:                                item,
+			ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}},
+		onConditionOld: onExists,
 	}
 }

@@ -21,11 +21,15 @@ const maxNodes = 100
 //
 //   - Organization.users without `after`: the organization's item collection (AP2);
 //   - User.tickets without `after` or filters: the user's GSI1 collection read backwards (AP5).
+//   - Customer.orders without `after` or filters: the customer's collection read backwards, with
+//     the orders' items (AP15–AP17).
 //
 // Zero means "not asked, or asked in a form the combined Query cannot answer".
 type readAhead struct {
 	orgUsersFirst    int
 	userTicketsFirst int
+
+	customerOrdersFirst int
 }
 
 // readAheadFor inspects the selection set of the current field (node, nodes, organization, ...).
@@ -48,6 +52,7 @@ func readAheadFor(ctx context.Context) readAhead {
 			}
 		}
 	}
+	ra.customerOrdersFirst = customerOrdersReadAhead(opCtx, fc.Field.Selections)
 	return ra
 }
 
@@ -97,6 +102,18 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 			return nil, err
 		}
 		return &model.Ticket{Ticket: t}, nil
+	case model.TypeCustomer:
+		c, err := r.customer(ctx, parts[0], ra)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case model.TypeOrder:
+		o, err := r.order(ctx, parts[0], parts[1])
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
 	}
 	return nil, repository.InvalidInput(field, "%s is not a valid ID", field)
 }
@@ -128,7 +145,8 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	var keys []repository.Key
 	for _, id := range ids {
 		typ, parts, err := model.DecodeID("ids", id)
-		if err != nil || (typ == model.TypeOrganization && ra.orgUsersFirst > 0) || (typ == model.TypeUser && ra.userTicketsFirst > 0) {
+		if err != nil || (typ == model.TypeOrganization && ra.orgUsersFirst > 0) || (typ == model.TypeUser && ra.userTicketsFirst > 0) ||
+			(typ == model.TypeCustomer && ra.customerOrdersFirst > 0) {
 			continue
 		}
 		if k, ok := nodeKey(typ, parts); ok {
@@ -157,6 +175,7 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	path := graphql.GetPath(ctx)
 	var tickets []*repository.Ticket
 	var users []*repository.User
+	var orders []*repository.Order
 	for i, err := range errs {
 		if err != nil {
 			out[i] = nil
@@ -169,10 +188,13 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 			tickets = append(tickets, n.Ticket)
 		case *model.User:
 			users = append(users, n.User)
+		case *model.Order:
+			orders = append(orders, n.Order)
 		}
 	}
 	// The next level: the to-one fields selected on these nodes, in one batch.
 	prefetchRefs(ctx, listSelection(ctx, model.TypeTicket), tickets)
 	prefetchRefs(ctx, listSelection(ctx, model.TypeUser), users)
+	prefetchRefs(ctx, listSelection(ctx, model.TypeOrder), orders)
 	return out, nil
 }

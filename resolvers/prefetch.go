@@ -85,6 +85,13 @@ func prefetchRefs[T any](ctx context.Context, sel selection, items []T) {
 			if sel["organization"] {
 				add(repository.OrganizationKey(e.OrgID))
 			}
+		case *repository.Order:
+			if sel["customer"] {
+				add(repository.CustomerKey(e.CustomerID))
+			}
+			if sel["items"] {
+				keys = append(keys, e.ItemKeys()...)
+			}
 		}
 	}
 	loaders.For(ctx).Prefetch(ctx, keys...)
@@ -104,6 +111,10 @@ func nodeKey(typ string, parts []string) (repository.Key, bool) {
 		k, err = repository.UserKey(parts[0], parts[1])
 	case model.TypeTicket:
 		k, err = repository.TicketKey(parts[0])
+	case model.TypeCustomer:
+		k, err = repository.CustomerKey(parts[0])
+	case model.TypeOrder:
+		k, err = repository.OrderKey(parts[0], parts[1])
 	default:
 		return k, false
 	}

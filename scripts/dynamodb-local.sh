@@ -60,7 +60,9 @@ start() {
     log "port $port is already in use; set AWS_ENDPOINT_URL_DYNAMODB to use a DynamoDB that already runs"
     exit 1
   fi
-  local logfile="${pidfile%.pid}.log"
+  # Absolute: java runs from $DIR, and the pid file may be relative (make passes .local/…).
+  local logfile
+  logfile="$(cd "$(dirname "$pidfile")" && pwd)/$(basename "${pidfile%.pid}").log"
   (cd "$DIR" && exec java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar \
       -inMemory -sharedDb -disableTelemetry -port "$port" >"$logfile" 2>&1) &
   echo $! >"$pidfile"

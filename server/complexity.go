@@ -18,6 +18,13 @@ func complexity() graph.ComplexityRoot {
 	c.User.Tickets = func(child int, first *int, _ *string, _ *repository.TicketStatus, _, _ *time.Time) int {
 		return list(child, first)
 	}
+	c.Query.Customers = func(child int, first *int, _ *string) int { return list(child, first) }
+	c.Customer.Orders = func(child int, first *int, _ *string, _ *repository.OrderStatus, _, _ *time.Time) int {
+		return list(child, first)
+	}
+	c.Query.OrdersByStatus = func(child int, _ repository.OrderStatus, _, _ *time.Time, first *int, _ *string) int {
+		return list(child, first)
+	}
 	return c
 }
 

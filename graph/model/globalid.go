@@ -24,6 +24,8 @@ const (
 	TypeOrganization = "Organization"
 	TypeUser         = "User"
 	TypeTicket       = "Ticket"
+	TypeCustomer     = "Customer"
+	TypeOrder        = "Order"
 )
 
 // idParts is how many key parts a global ID of each type carries.
@@ -31,6 +33,8 @@ var idParts = map[string]int{
 	TypeOrganization: 1,
 	TypeUser:         2,
 	TypeTicket:       1,
+	TypeCustomer:     1,
+	TypeOrder:        2,
 }
 
 // maxGlobalIDLen bounds the work spent on a client-supplied ID.

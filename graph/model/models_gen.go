@@ -13,6 +13,20 @@ type Node interface {
 	GetID() string
 }
 
+type AddMailingAddressInput struct {
+	CustomerID string               `json:"customerId"`
+	Address    *MailingAddressInput `json:"address"`
+}
+
+type CreateCustomerInput struct {
+	// 1 to 200 characters.
+	Name string `json:"name"`
+	// Unique across customers, compared without regard to case.
+	Email string `json:"email"`
+	// At most 20.
+	MailingAddresses []*MailingAddressInput `json:"mailingAddresses,omitempty"`
+}
+
 type CreateOrganizationInput struct {
 	// 1 to 200 characters.
 	Name string `json:"name"`
@@ -35,7 +49,55 @@ type CreateUserInput struct {
 	Email string `json:"email"`
 }
 
+type CustomerConnection struct {
+	Edges    []*CustomerEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type CustomerEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Customer `json:"node"`
+}
+
+type MailingAddressInput struct {
+	// 1 to 50 characters.
+	Label string `json:"label"`
+	// 1 to 200 characters.
+	Line1 string `json:"line1"`
+	// Up to 200 characters.
+	Line2 *string `json:"line2,omitempty"`
+	// 1 to 100 characters.
+	City string `json:"city"`
+	// Up to 100 characters.
+	State *string `json:"state,omitempty"`
+	// Up to 20 characters.
+	PostalCode *string `json:"postalCode,omitempty"`
+	// 1 to 100 characters.
+	Country string `json:"country"`
+}
+
 type Mutation struct {
+}
+
+type OrderConnection struct {
+	Edges    []*OrderEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+type OrderEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Order `json:"node"`
+}
+
+type OrderItemInput struct {
+	// 1 to 64 characters.
+	Sku string `json:"sku"`
+	// 1 to 200 characters.
+	ProductName string `json:"productName"`
+	// 1 to 10000.
+	Quantity int `json:"quantity"`
+	// 0 or more.
+	UnitPriceCents int `json:"unitPriceCents"`
 }
 
 type OrganizationConnection struct {
@@ -57,6 +119,18 @@ type PageInfo struct {
 	EndCursor       *string `json:"endCursor,omitempty"`
 }
 
+type PlaceOrderInput struct {
+	CustomerID string `json:"customerId"`
+	// 1 to 97 lines: the order, its lines, the customer check and the idempotency guard are written
+	// in one transaction, which allows at most 100 writes. The total must fit an Int (at most
+	// 2147483647 cents).
+	Items []*OrderItemInput `json:"items"`
+	// 1 to 100 characters, chosen by the client, unique per order it means to place (a UUID, say).
+	// Required: placing an order again with the same key returns the order the key placed and
+	// stores nothing, however late the retry; the same key with different items is CONFLICT.
+	IdempotencyKey string `json:"idempotencyKey"`
+}
+
 type Query struct {
 }
 
@@ -68,6 +142,11 @@ type TicketConnection struct {
 type TicketEdge struct {
 	Cursor string  `json:"cursor"`
 	Node   *Ticket `json:"node"`
+}
+
+type UpdateOrderStatusInput struct {
+	ID     string                 `json:"id"`
+	Status repository.OrderStatus `json:"status"`
 }
 
 // Changes the given fields; at least one is required.

@@ -1,0 +1,94 @@
+package loaders
+
+import (
+	"context"
+	"fmt"
+
+	"singletable/repository"
+)
+
+// Customer looks a customer up by id (AP15: its mailing addresses are part of the item), batched.
+func (l *Loaders) Customer(ctx context.Context, id string) (*repository.Customer, error) {
+	k, err := repository.CustomerKey(id)
+	if err != nil {
+		return nil, err
+	}
+	return load[*repository.Customer](ctx, l, k, "customer")
+}
+
+// Order looks an order up by customer and order id (AP18), batched.
+func (l *Loaders) Order(ctx context.Context, customer, id string) (*repository.Order, error) {
+	k, err := repository.OrderKey(customer, id)
+	if err != nil {
+		return nil, err
+	}
+	return load[*repository.Order](ctx, l, k, "order")
+}
+
+// OrderItems returns an order's items, line 1 first, by their keys (the order knows how many
+// lines it has): free when they were read together with the order and primed, otherwise part of
+// the level's one BatchGetItem (AP17).
+func (l *Loaders) OrderItems(ctx context.Context, o *repository.Order) ([]*repository.OrderItem, error) {
+	return loadMany[*repository.OrderItem](ctx, l, o.ItemKeys(), "order item")
+}
+
+// PrimeOrder stores an order and its items that a mutation wrote or read back, so that the
+// fields the mutation's result asks for read nothing more (and cannot miss the fresh write, as an
+// eventually consistent read right after it could).
+func (l *Loaders) PrimeOrder(ctx context.Context, o *repository.Order, items []*repository.OrderItem) {
+	prime(ctx, l, o)
+	prime(ctx, l, items...)
+}
+
+// Customers lists customers by name (AP7) and primes them.
+func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
+	return memoize(&l.memo, fmt.Sprintf("customers|%d|%s", args.First, args.After), func() (repository.Page[*repository.Customer], error) {
+		p, err := l.repo.ListCustomers(ctx, args)
+		prime(ctx, l, p.Items...)
+		return p, err
+	})
+}
+
+// OrdersOfCustomer pages through a customer's orders, newest first (AP16), and primes them and,
+// when they came with the orders (no status filter), their items.
+func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs) (repository.Page[*repository.Order], error) {
+	key := fmt.Sprintf("orders|%s|%s|%s|%s|%d|%s", customer, ptrString(f.Status), timeString(f.PlacedAfter), timeString(f.PlacedBefore), args.First, args.After)
+	return memoize(&l.memo, key, func() (repository.Page[*repository.Order], error) {
+		p, items, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
+		prime(ctx, l, p.Items...)
+		prime(ctx, l, items...)
+		return p, err
+	})
+}
+
+type customerWithOrders struct {
+	customer *repository.Customer
+	orders   repository.Page[*repository.Order]
+}
+
+// CustomerWithOrders reads a customer with its newest orders and their items in ONE Query
+// (AP15+AP16+AP17) and primes all of them.
+func (l *Loaders) CustomerWithOrders(ctx context.Context, customer string, first int) (*repository.Customer, repository.Page[*repository.Order], error) {
+	r, err := memoize(&l.memo, fmt.Sprintf("customer+orders|%s|%d", customer, first), func() (customerWithOrders, error) {
+		c, orders, items, err := l.repo.CustomerWithOrders(ctx, customer, first)
+		if err != nil {
+			return customerWithOrders{}, err
+		}
+		prime(ctx, l, c)
+		prime(ctx, l, orders.Items...)
+		prime(ctx, l, items...)
+		return customerWithOrders{c, orders}, nil
+	})
+	return r.customer, r.orders, err
+}
+
+// OrdersByStatus lists the orders of one status across all customers (AP20: one Query per shard,
+// merged) and primes them.
+func (l *Loaders) OrdersByStatus(ctx context.Context, status repository.OrderStatus, f repository.OrderFilter, args repository.PageArgs) (repository.Page[*repository.Order], error) {
+	key := fmt.Sprintf("ordersByStatus|%s|%s|%s|%d|%s", status, timeString(f.PlacedAfter), timeString(f.PlacedBefore), args.First, args.After)
+	return memoize(&l.memo, key, func() (repository.Page[*repository.Order], error) {
+		p, err := l.repo.OrdersByStatus(ctx, status, f.PlacedAfter, f.PlacedBefore, args)
+		prime(ctx, l, p.Items...)
+		return p, err
+	})
+}

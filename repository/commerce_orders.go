@@ -1,0 +1,419 @@
+package repository
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// OrderStatus is the state of an order.
+type OrderStatus string
+
+// Order states. An order is placed OPEN and moves OPEN → SHIPPED → DELIVERED, or OPEN → CANCELLED.
+const (
+	OrderOpen      OrderStatus = "OPEN"
+	OrderShipped   OrderStatus = "SHIPPED"
+	OrderDelivered OrderStatus = "DELIVERED"
+	OrderCancelled OrderStatus = "CANCELLED"
+)
+
+func (s OrderStatus) valid() bool {
+	return s == OrderOpen || s == OrderShipped || s == OrderDelivered || s == OrderCancelled
+}
+
+// orderStatusFrom is the one status each status may be reached from; OPEN is reached from none.
+var orderStatusFrom = map[OrderStatus]OrderStatus{
+	OrderShipped:   OrderOpen,
+	OrderDelivered: OrderShipped,
+	OrderCancelled: OrderOpen,
+}
+
+// Limits of an order.
+const (
+	// MaxOrderLines is the most lines one order may have: placeOrder writes the order in ONE
+	// TransactWriteItems of at most 100 actions, three of which are the customer check, the
+	// idempotency guard and the order itself.
+	MaxOrderLines = maxTransactItems - 3
+	// MaxLineQuantity bounds the quantity of one line.
+	MaxLineQuantity = 10000
+	// MaxOrderTotalCents bounds an order's total: the API returns it as a GraphQL Int, which is a
+	// signed 32-bit integer, so a larger total could not be represented.
+	MaxOrderTotalCents = math.MaxInt32
+	// MaxUnitPriceCents bounds the price of one unit, for the same reason.
+	MaxUnitPriceCents = math.MaxInt32
+
+	maxSKULen            = 64
+	maxIdempotencyKeyLen = 100
+)
+
+// Order is placed by a customer. Its id is time-sortable, so its sort key orders a customer's
+// orders by placement time. TotalCents is computed from the lines when the order is placed.
+type Order struct {
+	ID             string      `dynamodbav:"id"`
+	CustomerID     string      `dynamodbav:"customerId"`
+	Status         OrderStatus `dynamodbav:"status"`
+	PlacedAt       time.Time   `dynamodbav:"placedAt"`
+	UpdatedAt      time.Time   `dynamodbav:"updatedAt"`
+	TotalCents     int64       `dynamodbav:"totalCents"`
+	ItemCount      int         `dynamodbav:"itemCount"`
+	IdempotencyKey string      `dynamodbav:"idempotencyKey"`
+}
+
+// Key implements Entity.
+func (o *Order) Key() Key { return orderKey(o.CustomerID, o.ID) }
+
+// ItemKeys are the keys of the order's items, line 1 first: an order knows how many lines it
+// has, so its items can be looked up by key (batched) when they were not read with the order.
+func (o *Order) ItemKeys() []Key {
+	keys := make([]Key, o.ItemCount)
+	for i := range keys {
+		keys[i] = orderItemKey(o.CustomerID, o.ID, i+1)
+	}
+	return keys
+}
+
+// OrderItem is one line of an order.
+type OrderItem struct {
+	CustomerID     string `dynamodbav:"customerId"`
+	OrderID        string `dynamodbav:"orderId"`
+	Line           int    `dynamodbav:"line"`
+	SKU            string `dynamodbav:"sku"`
+	ProductName    string `dynamodbav:"productName"`
+	Quantity       int    `dynamodbav:"quantity"`
+	UnitPriceCents int64  `dynamodbav:"unitPriceCents"`
+}
+
+// Key implements Entity.
+func (i *OrderItem) Key() Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) }
+
+// OrderKey is the key of an order looked up by customer and order id (AP18).
+func OrderKey(customer, order string) (Key, error) {
+	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
+		return Key{}, InvalidInput("id", "not a valid order id")
+	}
+	return orderKey(customer, order), nil
+}
+
+// orderStatusShard is the shard of an order on the status index: a hash of its id, so it is fixed
+// for the order's life (a status change only rewrites the status part of GSI3PK) and spreads
+// orders evenly whatever their customers or times. Seed 001 uses a random number; a random shard
+// would have to be read back before every status change, a hash is recomputed from the key.
+func orderStatusShard(order string, shards int) int {
+	h := fnv.New32a()
+	h.Write([]byte(order))
+	return int(h.Sum32() % uint32(shards))
+}
+
+func orderItem(o *Order, shards int) (map[string]types.AttributeValue, error) {
+	return encodeItem(o, typeOrder,
+		attrGSI1PK, customerOrdersPK(o.CustomerID), attrGSI1SK, orderStatusGSI1SK(o.Status, o.ID),
+		attrGSI3PK, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), attrGSI3SK, o.ID)
+}
+
+func orderLineItem(it *OrderItem) (map[string]types.AttributeValue, error) {
+	return encodeItem(it, typeOrderItem)
+}
+
+// idempotencyGuard is the item that ties one idempotency key of a customer to the order it
+// placed, with a hash of the request so that a reuse of the key for another request is told apart
+// from a retry.
+type idempotencyGuard struct {
+	OrderID     string `dynamodbav:"orderId"`
+	RequestHash string `dynamodbav:"requestHash"`
+}
+
+func idempotencyGuardItem(o *Order, requestHash string) map[string]types.AttributeValue {
+	item := orderIdempotencyKey(o.CustomerID, o.IdempotencyKey).attributes()
+	item[attrType] = s(typeOrderIdempotency)
+	item["orderId"] = s(o.ID)
+	item["requestHash"] = s(requestHash)
+	item["createdAt"] = s(o.PlacedAt.Format(time.RFC3339Nano))
+	return item
+}
+
+// OrderLine is one line of a placeOrder request.
+type OrderLine struct {
+	SKU            string
+	ProductName    string
+	Quantity       int
+	UnitPriceCents int64
+}
+
+// cleanOrderLines checks the lines of an order and returns them trimmed, with the order total.
+func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
+	if len(lines) == 0 {
+		return nil, 0, InvalidInput("items", "an order needs at least one item")
+	}
+	if len(lines) > MaxOrderLines {
+		return nil, 0, InvalidInput("items", "an order has at most %d items (lines): it is written in one transaction of at most %d writes, 3 of which are the customer check, the idempotency guard and the order",
+			MaxOrderLines, maxTransactItems)
+	}
+	out := make([]OrderLine, len(lines))
+	var total int64
+	for i, l := range lines {
+		field := fmt.Sprintf("items[%d]", i)
+		var err error
+		if l.SKU, err = cleanText(field+".sku", l.SKU, 1, maxSKULen, false); err != nil {
+			return nil, 0, err
+		}
+		if l.ProductName, err = cleanText(field+".productName", l.ProductName, 1, maxNameLen, false); err != nil {
+			return nil, 0, err
+		}
+		if l.Quantity < 1 || l.Quantity > MaxLineQuantity {
+			return nil, 0, InvalidInput(field+".quantity", "quantity must be between 1 and %d", MaxLineQuantity)
+		}
+		if l.UnitPriceCents < 0 || l.UnitPriceCents > MaxUnitPriceCents {
+			return nil, 0, InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(MaxUnitPriceCents))
+		}
+		// Both factors are bounded, so neither the product nor the sum of at most MaxOrderLines
+		// of them can overflow int64; the total is then held to what the API can return.
+		total += int64(l.Quantity) * l.UnitPriceCents
+		if total > MaxOrderTotalCents {
+			return nil, 0, InvalidInput("items", "the order total must be at most %d cents", int64(MaxOrderTotalCents))
+		}
+		out[i] = l
+	}
+	return out, total, nil
+}
+
+// orderRequestHash identifies what a placeOrder request asks for (customer and cleaned lines), so
+// that a retry with the same idempotency key is recognised and a different request is not.
+func orderRequestHash(customer string, lines []OrderLine) string {
+	b, _ := json.Marshal(struct {
+		Customer string
+		Lines    []OrderLine
+	}{customer, lines})
+	sum := sha256.Sum256(b)
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// placeOrderToken is the ClientRequestToken of a placeOrder transaction: a hash of the customer
+// and the idempotency key (at most 36 characters, as DynamoDB requires).
+func placeOrderToken(customer, key string) string {
+	sum := sha256.Sum256([]byte(customer + "\x00" + key))
+	return base64.RawURLEncoding.EncodeToString(sum[:27])
+}
+
+// errReplay carries the idempotency guard a placeOrder found in its way.
+type errReplay struct {
+	guard map[string]types.AttributeValue
+}
+
+func (e *errReplay) Error() string { return "idempotency key already used" }
+
+// PlaceOrder places an OPEN order with its lines for a customer, in ONE TransactWriteItems:
+// a ConditionCheck that the customer exists, a Put of the idempotency guard (only if absent), a
+// Put of the order and a Put per line. Placing it again with the same idempotency key returns the
+// order the key placed, and stores nothing, however late the retry comes:
+//
+//   - the transaction's ClientRequestToken, a hash of (customer, key), makes DynamoDB itself
+//     accept a repeat of the identical call for ten minutes (the SDK's retry after a lost
+//     response) without writing twice;
+//   - a client's retry is a new call with a new order id, so DynamoDB answers it with
+//     IdempotentParameterMismatchException within those ten minutes, and after them the guard's
+//     condition fails: either way the guard, read consistently, names the order already placed.
+//     If the guard's request hash differs, the key was used for another order: CONFLICT.
+//
+// It returns the order and its items (to prime them: they were just written, and an eventually
+// consistent read right after could miss them).
+func (r *Repo) PlaceOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey string) (*Order, []*OrderItem, error) {
+	return r.placeOrder(ctx, customer, lines, idempotencyKey, placeOrderToken(customer, idempotencyKey))
+}
+
+// placeOrder is PlaceOrder with the ClientRequestToken given; tests pass another token (or none)
+// to reach the path a retry takes after DynamoDB's ten-minute window.
+func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, error) {
+	if err := checkID("customerId", customer); err != nil {
+		return nil, nil, err
+	}
+	key, err := cleanText("idempotencyKey", idempotencyKey, 1, maxIdempotencyKeyLen, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines, total, err := cleanOrderLines(lines)
+	if err != nil {
+		return nil, nil, err
+	}
+	hash := orderRequestHash(customer, lines)
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, nil, err
+	}
+	o := &Order{ID: id, CustomerID: customer, Status: OrderOpen, PlacedAt: now, UpdatedAt: now, TotalCents: total, ItemCount: len(lines), IdempotencyKey: key}
+	oi, err := orderItem(o, r.shards)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := []txItem{
+		r.mustExist(customerKey(customer), NotFound("customer")),
+		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
+		r.putNew(oi, Errorf(CodeConflict, "order already exists")),
+	}
+	items := make([]*OrderItem, len(lines))
+	for i, l := range lines {
+		items[i] = &OrderItem{CustomerID: customer, OrderID: id, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents}
+		item, err := orderLineItem(items[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		tx = append(tx, r.putNew(item, Errorf(CodeConflict, "order item already exists")))
+	}
+	err = r.transactWithToken(ctx, "place order", token, tx)
+	var (
+		replay   *errReplay
+		mismatch *types.IdempotentParameterMismatchException
+	)
+	switch {
+	case err == nil:
+		return o, items, nil
+	case errors.As(err, &replay):
+		return r.replayOrder(ctx, customer, key, replay.guard, hash)
+	case errors.As(err, &mismatch):
+		guard, err := r.readConsistent(ctx, orderIdempotencyKey(customer, key))
+		if err != nil {
+			return nil, nil, err
+		}
+		return r.replayOrder(ctx, customer, key, guard, hash)
+	}
+	return nil, nil, err
+}
+
+// replayOrder answers a placeOrder whose idempotency key is already taken: the stored order if
+// the request is the same, CONFLICT if the key placed a different order.
+func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem map[string]types.AttributeValue, hash string) (*Order, []*OrderItem, error) {
+	if guardItem == nil {
+		// The token was seen but its transaction left no guard: it is still in flight.
+		return nil, nil, &Error{Code: CodeConflict, Field: "idempotencyKey", Message: "an order with this idempotencyKey is being placed; retry"}
+	}
+	var g idempotencyGuard
+	g.OrderID, g.RequestHash = stringAttr(guardItem, "orderId"), stringAttr(guardItem, "requestHash")
+	if g.RequestHash != hash {
+		return nil, nil, &Error{Code: CodeConflict, Field: "idempotencyKey", Message: "this idempotencyKey was already used for a different order"}
+	}
+	o, items, err := r.orderWithItems(ctx, customer, g.OrderID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.IdempotencyKey != key {
+		return nil, nil, internal("replay order", fmt.Errorf("guard of key %q names order %s of key %q", key, o.ID, o.IdempotencyKey))
+	}
+	return o, items, nil
+}
+
+// orderWithItems reads an order and its items with ONE strongly consistent Query of the order's
+// part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)).
+func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
+	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :order)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(customerPK(customer)), ":order": s(orderSK(order)),
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var o *Order
+	var items []*OrderItem
+	for _, item := range raw {
+		e, err := decodeEntity(item)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch v := e.(type) {
+		case *Order:
+			o = v
+		case *OrderItem:
+			items = append(items, v)
+		}
+	}
+	if o == nil {
+		return nil, nil, internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
+	}
+	return o, items, nil
+}
+
+// queryAll runs a Query to the end of its key range.
+func (r *Repo) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]map[string]types.AttributeValue, error) {
+	return r.queryItems(ctx, in, math.MaxInt)
+}
+
+// readConsistent reads one item with a strongly consistent read (nil if absent). It is a Query on
+// the full key rather than a GetItem: lookups on request paths go through the batching loaders,
+// and this one, on a mutation's retry path, must see the latest committed write.
+func (r *Repo) readConsistent(ctx context.Context, k Key) (map[string]types.AttributeValue, error) {
+	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		KeyConditionExpression:    aws.String("PK = :pk AND SK = :sk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(k.PK), ":sk": s(k.SK)},
+		ConsistentRead:            aws.Bool(true),
+	}, 1)
+	if err != nil || len(items) == 0 {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+// UpdateOrderStatus moves an order to another status with ONE conditional UpdateItem: allowed are
+// OPEN→SHIPPED, SHIPPED→DELIVERED and OPEN→CANCELLED, so the condition is "status = the one
+// status the target may be reached from". The same write rewrites the status-bearing index keys,
+// GSI1SK (<status>#<o>) and GSI3PK (ORDERSTATUS#<status>#<shard>), so the order moves between
+// the customer's status range and between status shards atomically. A refused transition is
+// CONFLICT naming the current status, read from the item as it was (ALL_OLD); a missing order is
+// NOT_FOUND.
+func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to OrderStatus) (*Order, error) {
+	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
+		return nil, InvalidInput("id", "id is not a valid order id")
+	}
+	if !to.valid() {
+		return nil, InvalidInput("status", "unknown order status")
+	}
+	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN, so the condition fails
+	now, err := attributevalue.Marshal(r.now().UTC())
+	if err != nil {
+		return nil, internal("update order status", err)
+	}
+	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(r.table),
+		Key:                      orderKey(customer, order).attributes(),
+		UpdateExpression:         aws.String("SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now"),
+		ConditionExpression:      aws.String("attribute_exists(PK) AND #status = :from"),
+		ExpressionAttributeNames: map[string]string{"#status": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":to":     s(string(to)),
+			":from":   s(string(from)),
+			":gsi1sk": s(orderStatusGSI1SK(to, order)),
+			":gsi3pk": s(orderStatusShardPK(to, orderStatusShard(order, r.shards))),
+			":now":    now,
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		if len(ccf.Item) == 0 {
+			return nil, NotFound("order")
+		}
+		current := OrderStatus(stringAttr(ccf.Item, "status"))
+		if from == "" {
+			return nil, &Error{Code: CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; an order never returns to %s", current, to)}
+		}
+		return nil, &Error{Code: CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
+	}
+	if err != nil {
+		return nil, mapError("update order status", err)
+	}
+	return decodeAs[*Order](out.Attributes)
+}

@@ -1,0 +1,238 @@
+package repository
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// OrderFilter narrows a customer's orders: by status and by placement time. Both time bounds are
+// exclusive.
+type OrderFilter struct {
+	Status       *OrderStatus
+	PlacedAfter  *time.Time
+	PlacedBefore *time.Time
+}
+
+// ordersScope binds the cursors of a customer's unfiltered orders to the customer and id range.
+func ordersScope(customer, lo, hi string) string { return join("orders", customerPK(customer), lo, hi) }
+
+// OrdersOfCustomer pages through a customer's orders, newest first (AP16).
+//
+// Without a status the orders come TOGETHER with their items (AP17), from one Query of the
+// customer's collection: PK=CUST#<c>, SK BETWEEN ORDER#<lo> AND ORDER#<hi>~, newest first. The
+// returned items are those of the page's orders; the caller primes them so that Order.items costs
+// nothing. Reading items with their orders costs one Query per customer instead of one more per
+// order, and they are small and always shown with their order.
+//
+// With a status it is seed 001's pattern 4 (GSI1, PK=CUST#<c>#ORDERS, SK BETWEEN <status>#<lo>
+// AND <status>#<hi>, newest first): the index holds order items only, so items is nil and
+// Order.items looks them up by key (Order.ItemKeys), batched with every other order of the level.
+func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFilter, args PageArgs) (Page[*Order], []*OrderItem, error) {
+	if err := checkID("id", customer); err != nil {
+		return Page[*Order]{}, nil, err
+	}
+	if err := args.Validate(); err != nil {
+		return Page[*Order]{}, nil, err
+	}
+	if f.Status != nil && !f.Status.valid() {
+		return Page[*Order]{}, nil, InvalidInput("status", "unknown order status")
+	}
+	lo, hi, ok := idRange(f.PlacedAfter, f.PlacedBefore)
+	if !ok {
+		return Page[*Order]{HasPreviousPage: args.After != ""}, nil, nil
+	}
+	if f.Status != nil {
+		pk := customerOrdersPK(customer)
+		p, err := queryPage[*Order](ctx, r, pageQuery{
+			index:      gsi1,
+			scope:      join("orders", pk, string(*f.Status), lo, hi),
+			keyCond:    "GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi",
+			values:     map[string]types.AttributeValue{":pk": s(pk), ":lo": s(orderStatusGSI1SK(*f.Status, lo)), ":hi": s(orderStatusGSI1SK(*f.Status, hi))},
+			descending: true,
+		}, args)
+		return p, nil, err
+	}
+	scope := ordersScope(customer, lo, hi)
+	in := &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :hi"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(customerPK(customer)), ":lo": s(orderSK(lo)), ":hi": s(orderRangeEnd(hi)),
+		},
+		ScanIndexForward: aws.Bool(false),
+	}
+	if args.After != "" {
+		vals, err := r.cursors.decode(scope, args.After, 2)
+		if err != nil {
+			return Page[*Order]{}, nil, err
+		}
+		in.ExclusiveStartKey = map[string]types.AttributeValue{attrPK: s(vals[0]), attrSK: s(vals[1])}
+	}
+	g := &orderGrouper{first: args.First}
+	if err := r.readOrderGroups(ctx, in, g); err != nil {
+		return Page[*Order]{}, nil, err
+	}
+	return g.page(r, scope, args), g.items, nil
+}
+
+// CustomerWithOrders reads a customer, its newest orders and their items with ONE Query: the
+// customer item (SK=PROFILE) sorts after every ORDER#… key of its collection, so reading
+// PK=CUST#<c>, SK BETWEEN ORDER#<lowest id> AND PROFILE newest first yields the customer first,
+// then each order's items and the order. The orders' cursors continue in OrdersOfCustomer.
+func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first int) (*Customer, Page[*Order], []*OrderItem, error) {
+	if err := checkID("id", customer); err != nil {
+		return nil, Page[*Order]{}, nil, err
+	}
+	args := PageArgs{First: first}
+	if err := args.Validate(); err != nil {
+		return nil, Page[*Order]{}, nil, err
+	}
+	lo, hi, _ := idRange(nil, nil)
+	in := &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :profile"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(customerPK(customer)), ":lo": s(orderSK(lo)), ":profile": s(customerProfileSK),
+		},
+		ScanIndexForward: aws.Bool(false),
+	}
+	g := &orderGrouper{first: args.First, head: true}
+	if err := r.readOrderGroups(ctx, in, g); err != nil {
+		return nil, Page[*Order]{}, nil, err
+	}
+	if g.customer == nil {
+		return nil, Page[*Order]{}, nil, NotFound("customer")
+	}
+	return g.customer, g.page(r, ordersScope(customer, lo, hi), args), g.items, nil
+}
+
+// assumedItemsPerOrder sizes the first Query of orders read with their items. How many items an
+// order has is known only once its order record is read (after its items, newest first), so the
+// first call assumes this many (the order of seed 001's sizing example has three OrderItem
+// records) and any further call uses the ratio actually read.
+const assumedItemsPerOrder = 3
+
+// orderGrouper turns the records of a newest-first Query of a customer's collection into orders
+// with their items: each order's items come just before the order's own record.
+type orderGrouper struct {
+	first    int
+	head     bool // the customer's own item is expected first
+	customer *Customer
+	records  int          // order and item records consumed
+	pending  []*OrderItem // items whose order record has not been read yet
+	orders   []*Order
+	raws     []map[string]types.AttributeValue // the orders' records, for cursors
+	items    []*OrderItem
+	more     bool // a record follows the page's last order: hasNextPage
+	started  bool
+}
+
+// add consumes one record and reports whether the page is complete: it has `first` orders and
+// has seen one more record (which can only belong to an older order).
+func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
+	t := stringAttr(item, attrType)
+	if g.head && !g.started {
+		g.started = true
+		if t != typeCustomer {
+			return true, nil // no customer: the caller reports NOT_FOUND
+		}
+		c, err := decodeAs[*Customer](item)
+		g.customer = c
+		return false, err
+	}
+	g.started = true
+	if len(g.orders) == g.first {
+		g.more = true
+		return true, nil
+	}
+	g.records++
+	switch t {
+	case typeOrderItem:
+		it, err := decodeAs[*OrderItem](item)
+		if err != nil {
+			return true, err
+		}
+		g.pending = append(g.pending, it)
+	case typeOrder:
+		o, err := decodeAs[*Order](item)
+		if err != nil {
+			return true, err
+		}
+		for _, it := range g.pending {
+			if it.OrderID == o.ID {
+				g.items = append(g.items, it)
+			}
+		}
+		g.pending = g.pending[:0]
+		g.orders = append(g.orders, o)
+		g.raws = append(g.raws, item)
+	default:
+		return true, internal("read orders", fmt.Errorf("unexpected %q item among a customer's orders", t))
+	}
+	return false, nil
+}
+
+// limit is the Limit of the next Query call: the records of the orders still wanted plus the one
+// record that tells whether more exist. An order being read is counted exactly: newest first, its
+// highest line comes first, so the lowest line read so far is the number of its records still to
+// come (the lower lines and the order itself). Orders not started yet are estimated from the
+// complete ones read so far, or assumedItemsPerOrder.
+func (g *orderGrouper) limit() int {
+	n := 1
+	if g.head && !g.started {
+		n++
+	}
+	want := g.first - len(g.orders)
+	if len(g.pending) > 0 && want > 0 {
+		n += g.pending[len(g.pending)-1].Line
+		want--
+	}
+	perOrder := float64(1 + assumedItemsPerOrder)
+	if len(g.orders) > 0 {
+		perOrder = float64(g.records-len(g.pending)) / float64(len(g.orders))
+	}
+	n += int(math.Ceil(float64(want) * perOrder * 1.25))
+	return min(n, 10000)
+}
+
+// readOrderGroups runs the Query, continuing from LastEvaluatedKey, until g has its page or the
+// key range ends. Usually one call: the first Limit fits orders of up to assumedItemsPerOrder
+// items (with headroom); a page of larger orders takes a second call sized from what the first
+// one read.
+func (r *Repo) readOrderGroups(ctx context.Context, in *dynamodb.QueryInput, g *orderGrouper) error {
+	for {
+		in.Limit = aws.Int32(int32(g.limit()))
+		out, err := r.db.Query(ctx, in)
+		if err != nil {
+			return mapError("query orders", err)
+		}
+		for _, item := range out.Items {
+			done, err := g.add(item)
+			if err != nil {
+				return err
+			}
+			if done {
+				return nil
+			}
+		}
+		if out.LastEvaluatedKey == nil {
+			return nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// page is the Relay page of the grouped orders. An order's cursor is the key of its ORDER record,
+// the last record of its group newest first, so continuing after it starts at the next order's
+// items.
+func (g *orderGrouper) page(r *Repo, scope string, args PageArgs) Page[*Order] {
+	p := finishPage(r, scope, keyAttrs(""), g.orders, g.raws, args)
+	p.HasNextPage = g.more
+	return p
+}

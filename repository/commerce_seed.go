@@ -1,0 +1,84 @@
+package repository
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// commerceSampleItems is the commerce part of the sample dataset: three customers with their
+// mailing addresses, each with four orders in every status, of one to three lines. Orders are
+// placed on their GSI3 shards for N = shards, the ORDER_STATUS_SHARDS of the seeding server.
+func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) {
+	base := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	catalog := []OrderLine{
+		{SKU: "BK-0001", ProductName: "The DynamoDB Book", UnitPriceCents: 7900},
+		{SKU: "MUG-042", ProductName: "Single-table mug", UnitPriceCents: 1450},
+		{SKU: "TS-ORG-M", ProductName: "One-to-many T-shirt (M)", UnitPriceCents: 2200},
+		{SKU: "STK-PACK", ProductName: "Sticker pack", UnitPriceCents: 399},
+		{SKU: "KB-65", ProductName: "65% mechanical keyboard", UnitPriceCents: 12900},
+	}
+	customers := []struct {
+		name      string
+		addresses []MailingAddress
+	}{
+		{"Ana Souza", []MailingAddress{
+			{Label: "Home", Line1: "Rua Augusta, 1500", Line2: "Apto 42", City: "São Paulo", State: "SP", PostalCode: "01304-001", Country: "BR"},
+			{Label: "Work", Line1: "Avenida Paulista, 1000", City: "São Paulo", State: "SP", PostalCode: "01310-100", Country: "BR"},
+		}},
+		{"Bruno Díaz", []MailingAddress{
+			{Label: "Casa", Line1: "Calle de Alcalá, 45", City: "Madrid", PostalCode: "28014", Country: "ES"},
+		}},
+		{"Chen Wei", []MailingAddress{
+			{Label: "Home", Line1: "88 Century Avenue", Line2: "Floor 12", City: "Shanghai", PostalCode: "200120", Country: "CN"},
+			{Label: "Parents", Line1: "16 Wenhua Road", City: "Hangzhou", State: "Zhejiang", PostalCode: "310012", Country: "CN"},
+			{Label: "Office", Line1: "1 Harbour Road", City: "Hong Kong", Country: "HK"},
+		}},
+	}
+	statuses := []OrderStatus{OrderDelivered, OrderCancelled, OrderShipped, OrderOpen}
+	var items []map[string]types.AttributeValue
+	for ci, c := range customers {
+		at := base.Add(time.Duration(ci) * time.Hour)
+		first := strings.ToLower(strings.Fields(c.name)[0])
+		cust := &Customer{ID: seedID(at, "customer/"+c.name), Name: c.name, Email: first + "@shop.example", Addresses: c.addresses, CreatedAt: at}
+		item, err := customerItem(cust)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item, customerEmailGuardItem(cust))
+		for oi, status := range statuses {
+			placed := at.Add(time.Duration(oi*5+ci+1) * 24 * time.Hour)
+			var lines []OrderLine
+			for li := range 1 + (oi+ci)%3 {
+				l := catalog[(oi+ci+li*2)%len(catalog)]
+				l.Quantity = 1 + (li+oi)%3
+				lines = append(lines, l)
+			}
+			lines, total, err := cleanOrderLines(lines)
+			if err != nil {
+				return nil, err
+			}
+			o := &Order{
+				ID: seedID(placed, fmt.Sprintf("order/%s/%d", c.name, oi)), CustomerID: cust.ID, Status: status,
+				PlacedAt: placed, UpdatedAt: placed.Add(time.Duration(oi) * time.Hour), TotalCents: total,
+				ItemCount: len(lines), IdempotencyKey: fmt.Sprintf("seed-%s-%d", first, oi),
+			}
+			item, err := orderItem(o, shards)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, item, idempotencyGuardItem(o, orderRequestHash(cust.ID, lines)))
+			for li, l := range lines {
+				it := &OrderItem{CustomerID: cust.ID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents}
+				item, err := orderLineItem(it)
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, item)
+			}
+		}
+	}
+	return items, nil
+}

@@ -1,0 +1,51 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"singletable/graph/model"
+	"singletable/loaders"
+)
+
+// customerOrdersReadAhead is `first` of Customer.orders when the selection asks for it without
+// `after` or filters, the form that ONE Query of the customer's collection answers together with
+// the customer itself (see repository.CustomerWithOrders); 0 otherwise.
+func customerOrdersReadAhead(opCtx *graphql.OperationContext, sel ast.SelectionSet) int {
+	for _, f := range graphql.CollectFields(opCtx, sel, []string{model.TypeCustomer, "Node"}) {
+		args := f.ArgumentMap(opCtx.Variables)
+		if f.Name == "orders" && args["after"] == nil && args["status"] == nil && args["placedAfter"] == nil && args["placedBefore"] == nil {
+			return firstArg(args)
+		}
+	}
+	return 0
+}
+
+// customer fetches a customer by id: with its first page of orders (and their items) in one Query
+// when the operation asks for them in that form, else by key through the loader.
+func (r *Resolver) customer(ctx context.Context, id string, ra readAhead) (*model.Customer, error) {
+	l := loaders.For(ctx)
+	if ra.customerOrdersFirst > 0 {
+		c, orders, err := l.CustomerWithOrders(ctx, id, ra.customerOrdersFirst)
+		if err != nil {
+			return nil, err
+		}
+		return &model.Customer{Customer: c, OrdersAhead: &orders, OrdersAheadFirst: ra.customerOrdersFirst}, nil
+	}
+	c, err := l.Customer(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Customer{Customer: c}, nil
+}
+
+// order fetches an order by its customer's and its own id, by key through the loader (AP18).
+func (r *Resolver) order(ctx context.Context, customer, id string) (*model.Order, error) {
+	o, err := loaders.For(ctx).Order(ctx, customer, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Order{Order: o}, nil
+}
