@@ -1,0 +1,162 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"singletable/graph/model"
+	"singletable/repository"
+	"singletable/repository/repotest"
+	"singletable/server"
+)
+
+// api is a running server over a fresh table, called through real HTTP.
+type api struct {
+	t    *testing.T
+	repo *repository.Repo
+	url  string
+}
+
+func newAPI(t *testing.T, cfg server.Config, repoOpts ...func(*repository.Config)) *api {
+	t.Helper()
+	repo := repotest.NewRepo(t, repoOpts...)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if !cfg.Introspection {
+		cfg.Introspection = true
+	}
+	ts := httptest.NewServer(server.New(repo, cfg))
+	t.Cleanup(ts.Close)
+	return &api{t: t, repo: repo, url: ts.URL}
+}
+
+type gqlError struct {
+	Message    string         `json:"message"`
+	Path       []any          `json:"path"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+type gqlResponse struct {
+	Data       json.RawMessage `json:"data"`
+	Errors     []gqlError      `json:"errors"`
+	Extensions struct {
+		DynamoDB *repository.Usage `json:"dynamodb"`
+	} `json:"extensions"`
+	status int
+}
+
+// code returns the extensions.code of the only error, failing if there is not exactly one.
+func (r gqlResponse) code(t *testing.T) string {
+	t.Helper()
+	if len(r.Errors) != 1 {
+		t.Fatalf("want exactly one error, got %d: %+v (data %s)", len(r.Errors), r.Errors, r.Data)
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+func (r gqlResponse) calls(op string) int { return r.Extensions.DynamoDB.Calls[op] }
+
+// query POSTs an operation and decodes the response; it fails the test on transport errors only.
+func (a *api) query(query string, vars map[string]any) gqlResponse {
+	a.t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	resp, err := http.Post(a.url+"/query", "application/json", bytes.NewReader(body))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	return decodeResponse(a.t, resp)
+}
+
+func decodeResponse(t *testing.T, resp *http.Response) gqlResponse {
+	t.Helper()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out gqlResponse
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("response is not JSON (%d): %s", resp.StatusCode, raw)
+	}
+	out.status = resp.StatusCode
+	return out
+}
+
+// ok runs an operation that must succeed and unmarshals its data into v.
+func (a *api) ok(query string, vars map[string]any, v any) gqlResponse {
+	a.t.Helper()
+	r := a.query(query, vars)
+	if len(r.Errors) > 0 {
+		a.t.Fatalf("unexpected errors: %+v", r.Errors)
+	}
+	if v != nil {
+		if err := json.Unmarshal(r.Data, v); err != nil {
+			a.t.Fatalf("data %s: %v", r.Data, err)
+		}
+	}
+	if r.Extensions.DynamoDB == nil {
+		a.t.Fatal("response lacks extensions.dynamodb")
+	}
+	return r
+}
+
+// saas is a SaaS dataset created through the repository: orgs × users × tickets.
+type saas struct {
+	orgs    []*repository.Organization
+	users   map[string][]*repository.User   // by org id, oldest first
+	tickets map[string][]*repository.Ticket // by user id, oldest first
+}
+
+func (a *api) seedSaaS(orgs, usersPerOrg, ticketsPerUser int) saas {
+	a.t.Helper()
+	ctx := context.Background()
+	d := saas{users: map[string][]*repository.User{}, tickets: map[string][]*repository.Ticket{}}
+	for o := range orgs {
+		org, err := a.repo.CreateOrganization(ctx, "Org "+string(rune('A'+o)))
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		d.orgs = append(d.orgs, org)
+		for u := range usersPerOrg {
+			user, err := a.repo.CreateUser(ctx, org.ID, "User "+string(rune('a'+u)), string(rune('a'+u))+"@"+org.ID+".example")
+			if err != nil {
+				a.t.Fatal(err)
+			}
+			d.users[org.ID] = append(d.users[org.ID], user)
+			for k := range ticketsPerUser {
+				tk, err := a.repo.CreateTicket(ctx, org.ID, user.ID, "Ticket "+string(rune('0'+k)), "body")
+				if err != nil {
+					a.t.Fatal(err)
+				}
+				d.tickets[user.ID] = append(d.tickets[user.ID], tk)
+			}
+		}
+	}
+	return d
+}
+
+func orgID(o *repository.Organization) string { return model.EncodeID(model.TypeOrganization, o.ID) }
+func userID(u *repository.User) string        { return model.EncodeID(model.TypeUser, u.OrgID, u.ID) }
+func ticketID(t *repository.Ticket) string    { return model.EncodeID(model.TypeTicket, t.ID) }
+
+// steppingClock returns a clock that starts at start and advances by step on every call.
+func steppingClock(start time.Time, step time.Duration) func() time.Time {
+	var n int64
+	ch := make(chan struct{}, 1)
+	ch <- struct{}{}
+	return func() time.Time {
+		<-ch
+		defer func() { ch <- struct{}{} }()
+		n++
+		return start.Add(time.Duration(n) * step)
+	}
+}

@@ -1,0 +1,139 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"singletable/repository"
+)
+
+// requestInfo is what the GraphQL layer tells the request log about a request.
+type requestInfo struct {
+	id    string
+	meter *repository.Meter
+	mu    sync.Mutex
+	op    string
+}
+
+func (ri *requestInfo) setOperation(name string) {
+	ri.mu.Lock()
+	ri.op = name
+	ri.mu.Unlock()
+}
+
+func (ri *requestInfo) operation() string {
+	ri.mu.Lock()
+	defer ri.mu.Unlock()
+	return ri.op
+}
+
+type requestInfoKey struct{}
+
+func requestInfoFrom(ctx context.Context) *requestInfo {
+	ri, _ := ctx.Value(requestInfoKey{}).(*requestInfo)
+	return ri
+}
+
+// withRequestContext gives every request an id (X-Request-Id, echoed back), a DynamoDB meter, a
+// time limit, and one JSON log line when it ends: method, path, status, duration, operation name
+// and the DynamoDB calls it made.
+func withRequestContext(cfg Config, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 64 {
+			id = newRequestID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		ctx, meter := repository.WithMeter(r.Context())
+		ri := &requestInfo{id: id, meter: meter}
+		ctx = context.WithValue(ctx, requestInfoKey{}, ri)
+		ctx, cancel := context.WithTimeout(ctx, cfg.OperationTimeout)
+		defer cancel()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(sw, r.WithContext(ctx))
+		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			return
+		}
+		u := meter.Usage()
+		attrs := []slog.Attr{
+			slog.String("requestId", id),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status),
+			slog.Float64("durationMs", float64(time.Since(start).Microseconds())/1000),
+			slog.Int("dynamodbCalls", u.TotalCalls),
+			slog.Any("dynamodbCallsByOperation", u.Calls),
+			slog.Float64("dynamodbCapacityUnits", u.TotalCapacity),
+		}
+		if op := ri.operation(); op != "" {
+			attrs = append(attrs, slog.String("operation", op))
+		}
+		cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+	})
+}
+
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// withCORS answers browser preflights and sets Access-Control-Allow-Origin for allowed origins.
+func withCORS(origins []string, next http.Handler) http.Handler {
+	if len(origins) == 0 {
+		return next
+	}
+	any := slices.Contains(origins, "*")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin != "" && (any || slices.Contains(origins, origin)) {
+			h := w.Header()
+			if any {
+				h.Set("Access-Control-Allow-Origin", "*")
+			} else {
+				h.Set("Access-Control-Allow-Origin", origin)
+				h.Add("Vary", "Origin")
+			}
+			if r.Method == http.MethodOptions {
+				h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+				reqHeaders := r.Header.Get("Access-Control-Request-Headers")
+				if reqHeaders == "" {
+					reqHeaders = "Content-Type"
+				}
+				h.Set("Access-Control-Allow-Headers", strings.ToLower(reqHeaders))
+				h.Set("Access-Control-Max-Age", "600")
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
