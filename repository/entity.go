@@ -18,6 +18,10 @@ var decoders = map[string]func(map[string]types.AttributeValue) (Entity, error){
 	typeOrganization: decodeInto[Organization],
 	typeUser:         decodeInto[User],
 	typeTicket:       decodeInto[Ticket],
+	typeDepartment:   decodeInto[Department],
+	typeEmployee:     decodeInto[Employee],
+	typeLocation:     decodeInto[Location],
+	typeRelation:     decodeInto[Relation],
 }
 
 func decodeInto[T any, PT interface {
