@@ -45,6 +45,8 @@ type Loaders struct {
 	keys      *dataloader.Loader[repository.Key, repository.Entity]
 	memo      memo
 	perParent bool
+	// relLists batches the inverse-relation lists of one level (HR, AP9/AP11; see hr.go).
+	relLists *dataloader.Loader[relListKey, repository.Page[*repository.Employee]]
 }
 
 // New builds the loaders for one request.
@@ -57,6 +59,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
 		dataloader.WithBatchCapacity[repository.Key, repository.Entity](100),
 	)
+	l.relLists = newRelListLoader(l, opts.Wait)
 	return l
 }
 

@@ -18,6 +18,7 @@ func complexity() graph.ComplexityRoot {
 	c.User.Tickets = func(child int, first *int, _ *string, _ *repository.TicketStatus, _, _ *time.Time) int {
 		return list(child, first)
 	}
+	hrComplexity(&c)
 	return c
 }
 

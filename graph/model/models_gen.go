@@ -4,6 +4,7 @@ package model
 
 import (
 	"singletable/repository"
+	"time"
 )
 
 // An object with a globally unique, opaque ID. Refetch any Node with `node(id:)`.
@@ -11,6 +12,35 @@ type Node interface {
 	IsNode()
 	// Opaque, global ID: it encodes the object's type and key. Do not parse it.
 	GetID() string
+}
+
+type AssignManagerInput struct {
+	EmployeeID string `json:"employeeId"`
+	ManagerID  string `json:"managerId"`
+}
+
+type AssignMentorInput struct {
+	EmployeeID string `json:"employeeId"`
+	MentorID   string `json:"mentorId"`
+}
+
+type CreateDepartmentInput struct {
+	// 1 to 200 characters.
+	Name       string `json:"name"`
+	LocationID string `json:"locationId"`
+}
+
+type CreateLocationInput struct {
+	// 1 to 60 characters.
+	Country string `json:"country"`
+	// 1 to 60 characters.
+	State string `json:"state"`
+	// 1 to 100 characters.
+	City string `json:"city"`
+	// 1 to 20 characters.
+	PostalCode string `json:"postalCode"`
+	// 1 to 300 characters.
+	Address string `json:"address"`
 }
 
 type CreateOrganizationInput struct {
@@ -33,6 +63,49 @@ type CreateUserInput struct {
 	Name string `json:"name"`
 	// Unique inside the organization, compared without regard to case.
 	Email string `json:"email"`
+}
+
+type DepartmentConnection struct {
+	Edges    []*DepartmentEdge `json:"edges"`
+	PageInfo *PageInfo         `json:"pageInfo"`
+}
+
+type DepartmentEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *Department `json:"node"`
+}
+
+type EmployeeConnection struct {
+	Edges    []*EmployeeEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type EmployeeEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Employee `json:"node"`
+}
+
+type HireEmployeeInput struct {
+	DepartmentID string `json:"departmentId"`
+	// 1 to 200 characters.
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	// 1 to 100 characters.
+	JobTitle string `json:"jobTitle"`
+	// Defaults to now.
+	HiredAt   *time.Time `json:"hiredAt,omitempty"`
+	ManagerID *string    `json:"managerId,omitempty"`
+	MentorID  *string    `json:"mentorId,omitempty"`
+}
+
+type LocationConnection struct {
+	Edges    []*LocationEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type LocationEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Location `json:"node"`
 }
 
 type Mutation struct {
@@ -60,6 +133,12 @@ type PageInfo struct {
 type Query struct {
 }
 
+type RenameDepartmentInput struct {
+	ID string `json:"id"`
+	// 1 to 200 characters. The department's current name finishes an unfinished propagation.
+	Name string `json:"name"`
+}
+
 type TicketConnection struct {
 	Edges    []*TicketEdge `json:"edges"`
 	PageInfo *PageInfo     `json:"pageInfo"`
@@ -68,6 +147,11 @@ type TicketConnection struct {
 type TicketEdge struct {
 	Cursor string  `json:"cursor"`
 	Node   *Ticket `json:"node"`
+}
+
+type TransferEmployeeInput struct {
+	EmployeeID   string `json:"employeeId"`
+	DepartmentID string `json:"departmentId"`
 }
 
 // Changes the given fields; at least one is required.
