@@ -275,7 +275,8 @@ type LocationFilter struct {
 
 // Locations pages through the locations of a country, state, city or postal code (AP14): Query
 // PK=COUNTRY#<country>, with begins_with(SK, '<state>#'), '<state>#<city>#' or
-// '<state>#<city>#<postalCode>#'. Locations sort by state, city, postal code, then creation.
+// '<state>#<city>#<postalCode>#'. Locations come in key order: by case-folded state, city, postal
+// code, then creation.
 func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (Page[*Location], error) {
 	country, err := cleanText("country", f.Country, 1, maxCountryLen, false)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // SeedVersion names the sample dataset; bump it when the dataset changes.
-const SeedVersion = "2026-11-saas-v1"
+const SeedVersion = "2026-11-saas-v1+hr-v1"
 
 // SeedStats says what Seed did.
 type SeedStats struct {
@@ -86,6 +86,7 @@ func seedID(t time.Time, label string) string {
 
 // sampleItems is the sample dataset: three organizations with four users each, every user with
 // five tickets spread over the past weeks.
+// The HR sample (hrSampleItems) follows.
 func sampleItems() ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	orgs := []struct {
@@ -134,6 +135,11 @@ func sampleItems() ([]map[string]types.AttributeValue, error) {
 			}
 		}
 	}
+	hr, err := hrSampleItems()
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, hr...)
 	if len(items) == 0 {
 		return nil, errors.New("empty sample dataset")
 	}
