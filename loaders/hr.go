@@ -216,7 +216,7 @@ func (l *Loaders) inverse(ctx context.Context, rel repository.RelationType, targ
 		if err != nil {
 			return repository.Page[*repository.Employee]{}, err
 		}
-		emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, EmployeeAhead{})
+		emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, []EmployeeAhead{{}})
 		return employeePage(p, emps[0], errs[0])
 	}
 	return l.relLists.Load(ctx, relListKey{rel: rel, target: target, first: args.First, after: args.After, ahead: ahead})()
@@ -235,7 +235,7 @@ func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*datal
 	}
 	wg.Wait()
 	rels := make([][]*repository.Relation, len(keys))
-	var ahead EmployeeAhead
+	ahead := make([]EmployeeAhead, len(keys))
 	for i, k := range keys {
 		if errs[i] == nil {
 			// The relation items read are the employees' own (EMP#<e> REL#<TYPE>): primed, they
@@ -243,9 +243,7 @@ func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*datal
 			prime(ctx, l, pages[i].Items...)
 			rels[i] = pages[i].Items
 		}
-		ahead.Department = ahead.Department || k.ahead.Department
-		ahead.Manager = ahead.Manager || k.ahead.Manager
-		ahead.Mentor = ahead.Mentor || k.ahead.Mentor
+		ahead[i] = k.ahead
 	}
 	emps, empErrs := l.employeesOf(ctx, rels, ahead)
 	results := make([]*dataloader.Result[repository.Page[*repository.Employee]], len(keys))
@@ -261,9 +259,9 @@ func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*datal
 }
 
 // employeesOf looks up the employees of several lists of relations all at once, in one batch (or
-// ⌈n/100⌉), together with the relation items ahead asks for; then the targets of those relations,
-// in one more batch.
-func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relation, ahead EmployeeAhead) ([][]*repository.Employee, [][]error) {
+// ⌈n/100⌉), together with the relation items each list's ahead[i] asks for; then the targets of
+// those relations, in one more batch.
+func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relation, ahead []EmployeeAhead) ([][]*repository.Employee, [][]error) {
 	var keys []repository.Key
 	for _, rels := range lists {
 		for _, rel := range rels {
@@ -319,16 +317,16 @@ func (l *Loaders) readAheadRelations(ctx context.Context, employees []*repositor
 	for i, e := range employees {
 		rels[i] = &repository.Relation{EmployeeID: e.ID}
 	}
-	found, _ := loadMany(ctx, l, relationKeys([][]*repository.Relation{rels}, ahead))
+	found, _ := loadMany(ctx, l, relationKeys([][]*repository.Relation{rels}, []EmployeeAhead{ahead}))
 	loadMany(ctx, l, targetKeys(found))
 }
 
-// relationKeys are the keys of the relation items ahead asks for, of the employees of lists.
-func relationKeys(lists [][]*repository.Relation, ahead EmployeeAhead) []repository.Key {
+// relationKeys are the keys of the relation items ahead[i] asks for, of the employees of lists[i].
+func relationKeys(lists [][]*repository.Relation, ahead []EmployeeAhead) []repository.Key {
 	var keys []repository.Key
-	for _, rels := range lists {
+	for i, rels := range lists {
 		for _, rel := range rels {
-			for _, t := range ahead.relations() {
+			for _, t := range ahead[i].relations() {
 				if k, err := repository.RelationKey(rel.EmployeeID, t); err == nil {
 					keys = append(keys, k)
 				}

@@ -163,6 +163,10 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	if err != nil {
 		return nil, err
 	}
+	// Store the reference as its key spells it (trimmed), not as the caller sent it.
+	if loc, err = cleanLocationRef(loc); err != nil {
+		return nil, InvalidInput("locationId", "locationId is not a valid location id")
+	}
 	locKey, err := LocationKey(loc)
 	if err != nil {
 		return nil, InvalidInput("locationId", "locationId is not a valid location id")
