@@ -52,6 +52,8 @@ type Loaders struct {
 	keys      *dataloader.Loader[repository.Key, repository.Entity]
 	memo      memo
 	perParent bool
+	// relLists batches the inverse-relation lists of one level (HR, AP9/AP11; see hr.go).
+	relLists *dataloader.Loader[relListKey, repository.Page[*repository.Employee]]
 }
 
 // New builds the loaders for one request.
@@ -69,6 +71,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		// into several batches (measured: most operations split even with a 5 ms window).
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
+	l.relLists = newRelListLoader(l, opts.Wait)
 	return l
 }
 

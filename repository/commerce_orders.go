@@ -280,7 +280,7 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 	case errors.As(err, &replay):
 		return r.replayOrder(ctx, customer, key, replay.guard, hash)
 	case errors.As(err, &mismatch):
-		guard, err := r.readConsistent(ctx, orderIdempotencyKey(customer, key))
+		guard, err := r.readOneConsistent(ctx, orderIdempotencyKey(customer, key))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -350,10 +350,10 @@ func (r *Repo) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]map[str
 	return r.queryItems(ctx, in, math.MaxInt)
 }
 
-// readConsistent reads one item with a strongly consistent read (nil if absent). It is a Query on
+// readOneConsistent reads one item with a strongly consistent read (nil if absent). It is a Query on
 // the full key rather than a GetItem: lookups on request paths go through the batching loaders,
 // and this one, on a mutation's retry path, must see the latest committed write.
-func (r *Repo) readConsistent(ctx context.Context, k Key) (map[string]types.AttributeValue, error) {
+func (r *Repo) readOneConsistent(ctx context.Context, k Key) (map[string]types.AttributeValue, error) {
 	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.table),
 		KeyConditionExpression:    aws.String("PK = :pk AND SK = :sk"),

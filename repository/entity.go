@@ -21,6 +21,10 @@ var decoders = map[string]func(map[string]types.AttributeValue) (Entity, error){
 	typeCustomer:     decodeInto[Customer],
 	typeOrder:        decodeInto[Order],
 	typeOrderItem:    decodeInto[OrderItem],
+	typeDepartment:   decodeInto[Department],
+	typeEmployee:     decodeInto[Employee],
+	typeLocation:     decodeInto[Location],
+	typeRelation:     decodeInto[Relation],
 }
 
 func decodeInto[T any, PT interface {

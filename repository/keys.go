@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Key formats. This file is the only place that knows how keys are spelled; everything else
@@ -215,4 +216,96 @@ func customerEmailGuardKey(email string) Key {
 // order the key placed. The key is client text, compared exactly (escaped, not case-folded).
 func orderIdempotencyKey(customer, key string) Key {
 	return Key{PK: join("IDEMPOTENCY", customer, esc(key)), SK: "IDEMPOTENCY"}
+}
+
+// --- HR: Department → Employees on relationship items (seed 002 Method 4), Location hierarchy
+// (seed 000 strategy 5, seed 003) ---
+
+// Item types of the HR domain.
+const (
+	typeDepartment = "Department"
+	typeEmployee   = "Employee"
+	typeLocation   = "Location"
+	// typeRelation is a relationship item: one per (employee, relation type), under the employee.
+	typeRelation = "EmployeeRelation"
+)
+
+func deptPK(d string) string { return join("DEPT", d) }
+
+// deptKey: a department is the root item of its own partition.
+func deptKey(d string) Key { return Key{PK: deptPK(d), SK: deptPK(d)} }
+
+func empPK(e string) string { return join("EMP", e) }
+
+// empKey is the employee's root item (the seed's `__root__`); its relationship items share the
+// partition under REL# sort keys.
+func empKey(e string) Key { return Key{PK: empPK(e), SK: empPK(e)} }
+
+const relSKPrefix = "REL#"
+
+// relationKey is the one relationship item of type rel under employee e. One key per (employee,
+// type) is what makes "an employee belongs to exactly one department" (and has at most one
+// manager and one mentor) a property of the key itself, not of application code.
+func relationKey(e string, rel RelationType) Key {
+	return Key{PK: empPK(e), SK: relSKPrefix + string(rel)}
+}
+
+// relationTargetPK is the partition key of the entity a relation of type rel points at. A new
+// relation type is one more case here and one more SK value: never a new index (seed 002,
+// criterion 4: "an entity with several one-to-many relations").
+func relationTargetPK(rel RelationType, target string) string {
+	switch rel {
+	case RelDepartment:
+		return deptPK(target)
+	default: // RelManager, RelMentor: employees
+		return empPK(target)
+	}
+}
+
+// relationGSI1PK inverts a relationship item on GSI1: all items of type rel pointing at target
+// share the partition "<target's PK>#REL#<TYPE>" (DEPT#<d>#REL#DEPARTMENT, EMP#<m>#REL#MANAGER,
+// EMP#<m>#REL#MENTOR), sorted by the employee (relationGSI1SK). That partition is AP9 and AP11.
+func relationGSI1PK(rel RelationType, target string) string {
+	return join(relationTargetPK(rel, target), "REL", string(rel))
+}
+
+func relationGSI1SK(e string) string { return empPK(e) }
+
+// jobTitlePK is AP12's GSI1 partition: employees with one job title, compared without case.
+func jobTitlePK(title string) string { return join("JOBTITLE", foldKey(title)) }
+
+// hireTimeLayout writes a hire time in UTC with a fixed width, so that the strings sort in time
+// order (RFC 3339 with a variable fraction does not: "…05Z" > "…05.5Z").
+const hireTimeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func hireTime(t time.Time) string { return t.UTC().Format(hireTimeLayout) }
+
+// hireSortKey orders employees by hire time, ties broken by id (AP12's GSI1SK, AP13's GSI2SK).
+// A bound "<since>" sorts before every key of that instant, so `GSI2SK >= <since>` includes it.
+func hireSortKey(t time.Time, e string) string { return join(hireTime(t), e) }
+
+// countryPK is a country's partition of locations (AP14). Keys are case-folded; the display
+// values live in the item.
+func countryPK(country string) string { return join("COUNTRY", foldKey(country)) }
+
+// locationSK is the composite, hierarchical sort key <state>#<city>#<postalCode>#<id> (seed 000
+// strategy 5). Each user-supplied segment is escaped, so no value can contain the delimiter.
+func locationSK(state, city, postalCode, id string) string {
+	return join(foldKey(state), foldKey(city), foldKey(postalCode), id)
+}
+
+func locationKey(country, state, city, postalCode, id string) Key {
+	return Key{PK: countryPK(country), SK: locationSK(state, city, postalCode, id)}
+}
+
+// locationPrefix is the begins_with prefix of AP14 for the given leading segments (state; state
+// and city; state, city and postal code). It always ends with the delimiter, so the prefix of
+// "San Jose" cannot match "San Jose Heights", and an escaped segment cannot end early.
+func locationPrefix(segments ...string) string {
+	var b strings.Builder
+	for _, s := range segments {
+		b.WriteString(foldKey(s))
+		b.WriteString(delim)
+	}
+	return b.String()
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // SeedVersion names the sample dataset; bump it when the dataset changes.
-const SeedVersion = "2026-11-saas-v1+commerce-v1"
+const SeedVersion = "2026-11-saas-v1+commerce-v1+hr-v1"
 
 // SeedStats says what Seed did.
 type SeedStats struct {
@@ -85,7 +85,8 @@ func seedID(t time.Time, label string) string {
 }
 
 // sampleItems is the sample dataset: three organizations with four users each, every user with
-// five tickets spread over the past weeks; and the commerce sample (orders sharded for N = shards).
+// five tickets spread over the past weeks; the commerce sample (orders sharded for N = shards);
+// and the HR sample (hrSampleItems).
 func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	orgs := []struct {
@@ -139,6 +140,11 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	items = append(items, commerce...)
+	hr, err := hrSampleItems()
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, hr...)
 	if len(items) == 0 {
 		return nil, errors.New("empty sample dataset")
 	}

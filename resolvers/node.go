@@ -114,6 +114,8 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 			return nil, err
 		}
 		return o, nil
+	case model.TypeDepartment, model.TypeEmployee, model.TypeLocation:
+		return r.hrNode(ctx, typ, parts)
 	}
 	return nil, repository.InvalidInput(field, "%s is not a valid ID", field)
 }

@@ -115,6 +115,12 @@ func nodeKey(typ string, parts []string) (repository.Key, bool) {
 		k, err = repository.CustomerKey(parts[0])
 	case model.TypeOrder:
 		k, err = repository.OrderKey(parts[0], parts[1])
+	case model.TypeDepartment:
+		k, err = repository.DepartmentKey(parts[0])
+	case model.TypeEmployee:
+		k, err = repository.EmployeeKey(parts[0])
+	case model.TypeLocation:
+		k, err = repository.LocationKey(model.LocationRefOf(parts))
 	default:
 		return k, false
 	}

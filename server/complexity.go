@@ -25,6 +25,7 @@ func complexity() graph.ComplexityRoot {
 	c.Query.OrdersByStatus = func(child int, _ repository.OrderStatus, _, _ *time.Time, first *int, _ *string) int {
 		return list(child, first)
 	}
+	hrComplexity(&c)
 	return c
 }
 

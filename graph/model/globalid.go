@@ -26,6 +26,9 @@ const (
 	TypeTicket       = "Ticket"
 	TypeCustomer     = "Customer"
 	TypeOrder        = "Order"
+	TypeDepartment   = "Department"
+	TypeEmployee     = "Employee"
+	TypeLocation     = "Location"
 )
 
 // idParts is how many key parts a global ID of each type carries.
@@ -35,10 +38,15 @@ var idParts = map[string]int{
 	TypeTicket:       1,
 	TypeCustomer:     1,
 	TypeOrder:        2,
+	TypeDepartment:   1,
+	TypeEmployee:     1,
+	// country, state, city, postal code, id: the whole key of a location (AP14).
+	TypeLocation: 5,
 }
 
-// maxGlobalIDLen bounds the work spent on a client-supplied ID.
-const maxGlobalIDLen = 256
+// maxGlobalIDLen bounds the work spent on a client-supplied ID. A location's ID carries up to 240
+// characters of user text (up to 4 bytes each in UTF-8), so the bound is that of a cursor.
+const maxGlobalIDLen = 2048
 
 // EncodeID returns the global ID of an object of type typ whose key parts are parts.
 func EncodeID(typ string, parts ...string) string {

@@ -4,6 +4,7 @@ package model
 
 import (
 	"singletable/repository"
+	"time"
 )
 
 // An object with a globally unique, opaque ID. Refetch any Node with `node(id:)`.
@@ -18,6 +19,16 @@ type AddMailingAddressInput struct {
 	Address    *MailingAddressInput `json:"address"`
 }
 
+type AssignManagerInput struct {
+	EmployeeID string `json:"employeeId"`
+	ManagerID  string `json:"managerId"`
+}
+
+type AssignMentorInput struct {
+	EmployeeID string `json:"employeeId"`
+	MentorID   string `json:"mentorId"`
+}
+
 type CreateCustomerInput struct {
 	// 1 to 200 characters.
 	Name string `json:"name"`
@@ -25,6 +36,25 @@ type CreateCustomerInput struct {
 	Email string `json:"email"`
 	// At most 20.
 	MailingAddresses []*MailingAddressInput `json:"mailingAddresses,omitempty"`
+}
+
+type CreateDepartmentInput struct {
+	// 1 to 200 characters.
+	Name       string `json:"name"`
+	LocationID string `json:"locationId"`
+}
+
+type CreateLocationInput struct {
+	// 1 to 60 characters.
+	Country string `json:"country"`
+	// 1 to 60 characters.
+	State string `json:"state"`
+	// 1 to 100 characters.
+	City string `json:"city"`
+	// 1 to 20 characters.
+	PostalCode string `json:"postalCode"`
+	// 1 to 300 characters.
+	Address string `json:"address"`
 }
 
 type CreateOrganizationInput struct {
@@ -57,6 +87,49 @@ type CustomerConnection struct {
 type CustomerEdge struct {
 	Cursor string    `json:"cursor"`
 	Node   *Customer `json:"node"`
+}
+
+type DepartmentConnection struct {
+	Edges    []*DepartmentEdge `json:"edges"`
+	PageInfo *PageInfo         `json:"pageInfo"`
+}
+
+type DepartmentEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *Department `json:"node"`
+}
+
+type EmployeeConnection struct {
+	Edges    []*EmployeeEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type EmployeeEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Employee `json:"node"`
+}
+
+type HireEmployeeInput struct {
+	DepartmentID string `json:"departmentId"`
+	// 1 to 200 characters.
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	// 1 to 100 characters.
+	JobTitle string `json:"jobTitle"`
+	// Defaults to now.
+	HiredAt   *time.Time `json:"hiredAt,omitempty"`
+	ManagerID *string    `json:"managerId,omitempty"`
+	MentorID  *string    `json:"mentorId,omitempty"`
+}
+
+type LocationConnection struct {
+	Edges    []*LocationEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type LocationEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Location `json:"node"`
 }
 
 type MailingAddressInput struct {
@@ -134,6 +207,12 @@ type PlaceOrderInput struct {
 type Query struct {
 }
 
+type RenameDepartmentInput struct {
+	ID string `json:"id"`
+	// 1 to 200 characters. The department's current name finishes an unfinished propagation.
+	Name string `json:"name"`
+}
+
 type TicketConnection struct {
 	Edges    []*TicketEdge `json:"edges"`
 	PageInfo *PageInfo     `json:"pageInfo"`
@@ -142,6 +221,11 @@ type TicketConnection struct {
 type TicketEdge struct {
 	Cursor string  `json:"cursor"`
 	Node   *Ticket `json:"node"`
+}
+
+type TransferEmployeeInput struct {
+	EmployeeID   string `json:"employeeId"`
+	DepartmentID string `json:"departmentId"`
 }
 
 type UpdateOrderStatusInput struct {

@@ -1,0 +1,30 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	"singletable/repository"
+)
+
+// The global ID of the largest location the API accepts (every part at its length limit, in
+// 4-byte characters or in characters the ID escapes) still decodes, and back to the same parts.
+func TestLargestLocationIDDecodes(t *testing.T) {
+	for _, ch := range []string{"𝄞", ":", "%"} {
+		ref := repository.LocationRef{
+			Country: strings.Repeat(ch, 60), State: strings.Repeat(ch, 60), City: strings.Repeat(ch, 100),
+			PostalCode: strings.Repeat(ch, 20), ID: "01J00000000000000000000001",
+		}
+		if _, err := repository.LocationKey(ref); err != nil {
+			t.Fatalf("the repository refuses the reference: %v", err)
+		}
+		id := LocationID(ref)
+		parts, err := DecodeIDOf("id", id, TypeLocation)
+		if err != nil {
+			t.Fatalf("%q × limits: ID of %d characters: %v", ch, len(id), err)
+		}
+		if LocationRefOf(parts) != ref {
+			t.Fatalf("round trip: %+v", LocationRefOf(parts))
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package repository
+
+import (
+	"context"
+	"time"
+)
+
+// Test-only access to internals, for the external tests of this package (package repository_test,
+// which can use repotest).
+
+// SetRenameStepHook makes r call hook after each step of a rename's propagation (nil removes it).
+func SetRenameStepHook(r *Repo, hook func(step int) error) {
+	if hook == nil {
+		renameHooks.Delete(r)
+		return
+	}
+	renameHooks.Store(r, hook)
+}
+
+// PropagateDepartmentName runs step 2 of a rename for a given version, as an older, slower rename
+// still running would.
+func PropagateDepartmentName(ctx context.Context, r *Repo, d, name string, v int) error {
+	return r.propagateDepartmentName(ctx, d, name, v)
+}
+
+// PutRelation writes a relationship item as it is, with no checks: tests use it to make the kind
+// of inconsistency the API's transactions never leave (a relation to a missing employee).
+func PutRelation(ctx context.Context, r *Repo, employee string, rel RelationType, target string) error {
+	item, err := relationItem(&Relation{EmployeeID: employee, Type: rel, TargetID: target, UpdatedAt: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	return r.transact(ctx, "test put relation", []txItem{r.txPut(item, "", nil, nil)})
+}
+
+// ReadEmployee reads an employee with a consistent read.
+func ReadEmployee(ctx context.Context, r *Repo, id string) (*Employee, bool, error) {
+	found, err := r.readConsistent(ctx, empKey(id))
+	if err != nil {
+		return nil, false, err
+	}
+	e, ok := lookup[*Employee](found, empKey(id))
+	return e, ok, nil
+}
+
+// ReadRelation reads an employee's relation item of one type with a consistent read.
+func ReadRelation(ctx context.Context, r *Repo, id string, rel RelationType) (*Relation, bool, error) {
+	found, err := r.readConsistent(ctx, relationKey(id, rel))
+	if err != nil {
+		return nil, false, err
+	}
+	v, ok := lookup[*Relation](found, relationKey(id, rel))
+	return v, ok, nil
+}
+
+// ReadDepartment reads a department with a consistent read.
+func ReadDepartment(ctx context.Context, r *Repo, id string) (*Department, bool, error) {
+	found, err := r.readConsistent(ctx, deptKey(id))
+	if err != nil {
+		return nil, false, err
+	}
+	d, ok := lookup[*Department](found, deptKey(id))
+	return d, ok, nil
+}

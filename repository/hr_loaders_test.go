@@ -1,0 +1,42 @@
+package repository_test
+
+import (
+	"testing"
+
+	"singletable/loaders"
+	"singletable/repository"
+)
+
+// AP10 tells "no relation" (null) from "a relation to an employee that does not exist"
+// (NOT_FOUND naming the relation). The API's transactions never leave the second; the test
+// plants it.
+func TestMissingRelationIsNullButDanglingOneIsNotFound(t *testing.T) {
+	w := newHRWorld(t)
+	d := w.department("Lab")
+	e := w.staff(d, 1)[0]
+	ghost := "01J00000000000000000000009"
+	if err := repository.PutRelation(w.ctx, w.r, e.ID, repository.RelMentor, ghost); err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []loaders.Options{{}, {PerParent: true}} {
+		l := loaders.New(w.r, opts)
+		ctx := loaders.NewContext(w.ctx, l)
+		m, err := l.Related(ctx, e.ID, repository.RelManager)
+		if m != nil || err != nil {
+			t.Fatalf("per-parent %v: no manager gives %v, %v; want nil, nil", opts.PerParent, m, err)
+		}
+		_, err = l.Related(ctx, e.ID, repository.RelMentor)
+		if repository.ErrorCode(err) != repository.CodeNotFound || err.Error() != "NOT_FOUND: mentor not found" {
+			t.Fatalf("per-parent %v: dangling mentor gives %v, want NOT_FOUND mentor", opts.PerParent, err)
+		}
+		dept, err := l.DepartmentOf(ctx, e.ID)
+		if err != nil || dept.ID != d.ID {
+			t.Fatalf("per-parent %v: department %v, %v", opts.PerParent, dept, err)
+		}
+		// The inverted index still lists e among the ghost's mentees: e itself exists.
+		p, err := l.Mentees(ctx, ghost, repository.PageArgs{}, loaders.EmployeeAhead{})
+		if err != nil || len(p.Items) != 1 || p.Items[0].ID != e.ID {
+			t.Fatalf("per-parent %v: mentees of the ghost %+v, %v", opts.PerParent, p, err)
+		}
+	}
+}

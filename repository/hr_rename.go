@@ -1,0 +1,234 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Renaming a department, and keeping the copies of its name on its employees (AP19, seed 000
+// strategy 2 "duplicated data") in step.
+//
+// A department may have thousands of employees, more than one transaction can hold, so the
+// rename is not one atomic change. It is two steps, each safe to repeat:
+//
+//  1. The rename itself: one conditional UpdateItem of the department sets the new name and
+//     increments its nameVersion (v). From here on Department.name and Employee.department{name}
+//     show the new name.
+//  2. Propagation of version v: page through the department's members on GSI1 (the inverted
+//     DEPARTMENT relation, AP9), read each page of employees with a consistent BatchGetItem, and
+//     update each copy that is stale with a conditional UpdateItem:
+//     departmentId = <d> AND departmentNameVersion < v. The condition makes the update
+//     idempotent (a copy already at v is skipped), keeps an older rename from overwriting a newer
+//     one (its v is smaller), and skips employees transferred away meanwhile (departmentId
+//     differs). Employees hired or transferred in after step 1 copy the new name themselves:
+//     their transaction checks the department's name and version as read.
+//     When a full pass succeeds, the department records propagatedVersion = v (only if v is
+//     still its latest version).
+//
+// Propagation uses conditional UpdateItems rather than TransactWriteItems chunks on purpose: a
+// transaction is all-or-nothing, so one member that must be skipped (transferred away, already
+// up to date) would cancel the updates of the whole chunk.
+//
+// Resuming: renameDepartment with the name the department already has runs step 2 again. It only
+// writes the copies that are still stale, so it finishes an interrupted propagation (a crash, a
+// timeout, a cancelled request) and repairs a copy the index did not yet list (GSI1 is eventually
+// consistent: an employee who joined a fraction of a second before the rename may be missing
+// from the first pass). Department.namePropagationPending shows which departments need it.
+
+const (
+	// renamePageSize is how many members one propagation step reads: one Query page of GSI1 and
+	// one BatchGetItem (at most 100 keys).
+	renamePageSize = 100
+	// renameWorkers bounds the conditional updates in flight at once.
+	renameWorkers = 16
+)
+
+// renameHooks holds, per Repo, a function called after each propagation step with the step's
+// index; an error it returns stops the propagation there. Tests set it (export_test.go) to
+// interrupt a propagation part way.
+var renameHooks sync.Map // *Repo → func(step int) error
+
+// RenameDepartment renames a department and copies the new name onto its employees (see above).
+// Called with the name the department already has, it only finishes (or verifies) the
+// propagation. If the propagation does not finish, the rename itself has happened; the error says
+// to call again with the same name.
+func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Department, error) {
+	if err := checkID("id", id); err != nil {
+		return nil, err
+	}
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	found, err := r.readConsistent(ctx, deptKey(id))
+	if err != nil {
+		return nil, err
+	}
+	d, ok := lookup[*Department](found, deptKey(id))
+	if !ok {
+		return nil, notFoundField("id", "department")
+	}
+	if d.Name != name {
+		if d, err = r.setDepartmentName(ctx, d, name); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.propagateDepartmentName(ctx, d.ID, d.Name, d.NameVersion); err != nil {
+		code := ErrorCode(err)
+		if code != CodeInternal {
+			code = CodeUnavailable
+		}
+		return nil, &Error{
+			Code:    code,
+			Message: "the department was renamed, but not every employee's copy of its name is updated yet; call renameDepartment again with the same name to finish",
+			Cause:   err,
+		}
+	}
+	if d.PropagatedVersion < d.NameVersion {
+		if err := r.markNamePropagated(ctx, d.ID, d.NameVersion); err != nil {
+			return nil, err
+		}
+		d.PropagatedVersion = d.NameVersion
+	}
+	return d, nil
+}
+
+// setDepartmentName is step 1: the new name and the next version, conditioned on the version
+// read, so that of two concurrent renames one wins and the other gets CONFLICT. The listing sort
+// key (AP7, by name) changes with the name.
+func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string) (*Department, error) {
+	now, err := attributevalue.Marshal(r.now().UTC())
+	if err != nil {
+		return nil, internal("rename department", err)
+	}
+	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(r.table),
+		Key:                      deptKey(d.ID).attributes(),
+		UpdateExpression:         aws.String("SET #name = :name, nameVersion = :next, GSI2SK = :sk, updatedAt = :now"),
+		ConditionExpression:      aws.String("nameVersion = :v"),
+		ExpressionAttributeNames: map[string]string{"#name": "name"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":name": s(name), ":next": n(d.NameVersion + 1), ":v": n(d.NameVersion),
+			":sk": s(nameSortKey(name, d.ID)), ":now": now,
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return nil, Errorf(CodeConflict, "the department was renamed by a concurrent change; read it again and retry")
+	}
+	if err != nil {
+		return nil, mapError("rename department", err)
+	}
+	return decodeAs[*Department](out.Attributes)
+}
+
+// propagateDepartmentName is step 2 for version v of department d's name.
+func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v int) error {
+	pk := relationGSI1PK(RelDepartment, d)
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		IndexName:                 aws.String(gsi1),
+		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(pk)},
+		Limit:                     aws.Int32(renamePageSize),
+	}
+	for step := 0; ; step++ {
+		out, err := r.db.Query(ctx, in)
+		if err != nil {
+			return mapError("rename: list members", err)
+		}
+		keys := make([]Key, 0, len(out.Items))
+		for _, item := range out.Items {
+			rel, err := decodeAs[*Relation](item)
+			if err != nil {
+				return err
+			}
+			keys = append(keys, empKey(rel.EmployeeID))
+		}
+		if len(keys) > 0 {
+			found, err := r.readConsistent(ctx, keys...)
+			if err != nil {
+				return err
+			}
+			var stale []string
+			for _, k := range keys {
+				if e, ok := lookup[*Employee](found, k); ok && e.DepartmentID == d && e.DepartmentNameVersion < v {
+					stale = append(stale, e.ID)
+				}
+			}
+			if err := r.updateNameCopies(ctx, stale, d, name, v); err != nil {
+				return err
+			}
+		}
+		if hook, ok := renameHooks.Load(r); ok {
+			if err := hook.(func(int) error)(step); err != nil {
+				return err
+			}
+		}
+		if out.LastEvaluatedKey == nil {
+			return nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// updateNameCopies writes version v of the name onto each employee, renameWorkers at a time. A
+// failed condition means the copy needs no update (see the file comment) and is not an error.
+func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name string, v int) error {
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		sem      = make(chan struct{}, renameWorkers)
+	)
+	for _, e := range employees {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+				TableName:           aws.String(r.table),
+				Key:                 empKey(e).attributes(),
+				UpdateExpression:    aws.String("SET departmentName = :name, departmentNameVersion = :v"),
+				ConditionExpression: aws.String("departmentId = :d AND departmentNameVersion < :v"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":name": s(name), ":v": n(v), ":d": s(d),
+				},
+			})
+			var ccf *types.ConditionalCheckFailedException
+			if err != nil && !errors.As(err, &ccf) {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = mapError("rename: update copy", err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// markNamePropagated records that version v of the name is on every employee, unless a newer
+// rename has happened meanwhile (its own propagation will record itself).
+func (r *Repo) markNamePropagated(ctx context.Context, d string, v int) error {
+	_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(r.table),
+		Key:                       deptKey(d).attributes(),
+		UpdateExpression:          aws.String("SET propagatedVersion = :v"),
+		ConditionExpression:       aws.String("nameVersion = :v AND propagatedVersion < :v"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": n(v)},
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if err != nil && !errors.As(err, &ccf) {
+		return mapError("rename: mark propagated", err)
+	}
+	return nil
+}

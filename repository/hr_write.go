@@ -1,0 +1,500 @@
+package repository
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Writes of the HR domain. Every write that touches several items is one TransactWriteItems whose
+// conditions re-check, at commit time, what the write read: a relationship is never half written,
+// a duplicated department name is never stale when it is copied, and two concurrent changes of one
+// relation cannot both win.
+
+// Errors the HR writes return when a condition fails.
+var (
+	// errDepartmentChanged: the department was renamed between the read and the transaction.
+	// Writes that copy the department's name retry on it (see maxDepartmentAttempts).
+	errDepartmentChanged = Errorf(CodeConflict, "the department was renamed while this change was made; retry")
+	errTransferred       = Errorf(CodeConflict, "the employee was transferred by a concurrent change; read it again and retry")
+	errChainChanged      = &Error{Code: CodeConflict, Field: "managerId", Message: "the management chain changed while the manager was assigned; retry"}
+)
+
+// maxDepartmentAttempts bounds how often a hire or transfer re-reads a department that was
+// renamed under it before giving up with CONFLICT.
+const maxDepartmentAttempts = 3
+
+// maxManagementChain bounds the walk up a manager's chain when looking for a cycle, and so the
+// size of the transaction that re-checks the chain (one ConditionCheck per link, 100 actions at
+// most per transaction).
+const maxManagementChain = 50
+
+func notFoundField(field, kind string) *Error {
+	return &Error{Code: CodeNotFound, Field: field, Message: kind + " not found"}
+}
+
+// readConsistent reads the items at keys (at most 100) with a strongly consistent BatchGetItem:
+// write paths read what their transaction then conditions on, and a stale read would only turn
+// into a needless CONFLICT. Missing items are absent from the map.
+func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity, error) {
+	req := make([]map[string]types.AttributeValue, 0, len(keys))
+	seen := make(map[Key]bool, len(keys))
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			req = append(req, k.attributes())
+		}
+	}
+	found := make(map[Key]Entity, len(req))
+	for attempt := 0; len(req) > 0; attempt++ {
+		if attempt > 0 {
+			if attempt >= r.attempts {
+				return nil, &Error{Code: CodeUnavailable, Message: "the database is busy; retry later"}
+			}
+			if err := sleepCtx(ctx, r.backoffFn(attempt)); err != nil {
+				return nil, mapError("consistent read", err)
+			}
+		}
+		out, err := r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req, ConsistentRead: aws.Bool(true)}},
+		})
+		if err != nil {
+			return nil, mapError("consistent read", err)
+		}
+		for _, item := range out.Responses[r.table] {
+			e, err := decodeEntity(item)
+			if err != nil {
+				return nil, err
+			}
+			found[e.Key()] = e
+		}
+		req = out.UnprocessedKeys[r.table].Keys
+	}
+	return found, nil
+}
+
+// lookup returns the entity of type T at k from a readConsistent result.
+func lookup[T Entity](found map[Key]Entity, k Key) (T, bool) {
+	v, ok := found[k].(T)
+	return v, ok
+}
+
+func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) txItem {
+	p := &types.Put{TableName: aws.String(r.table), Item: item}
+	if cond != "" {
+		p.ConditionExpression = aws.String(cond)
+		p.ExpressionAttributeValues = values
+	}
+	return txItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
+}
+
+func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
+	return txItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+		TableName:                 aws.String(r.table),
+		Key:                       k.attributes(),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}}, onCondition: onCond}
+}
+
+func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
+	return txItem{item: types.TransactWriteItem{Update: &types.Update{
+		TableName:                 aws.String(r.table),
+		Key:                       k.attributes(),
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}}, onCondition: onCond}
+}
+
+// departmentAsRead checks that the department still has the name (and name version) a write
+// read from it, so that the name the write copies onto an employee is current when it commits.
+func (r *Repo) departmentAsRead(d *Department) txItem {
+	return r.txCheck(deptKey(d.ID), "#name = :name AND nameVersion = :v",
+		map[string]string{"#name": "name"},
+		map[string]types.AttributeValue{":name": s(d.Name), ":v": n(d.NameVersion)},
+		errDepartmentChanged)
+}
+
+func n(v int) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.Itoa(v)}
+}
+
+// LocationInput is the input of CreateLocation.
+type LocationInput struct {
+	Country, State, City, PostalCode, Address string
+}
+
+// CreateLocation stores a new location.
+func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location, error) {
+	ref, err := cleanLocationRef(LocationRef{Country: in.Country, State: in.State, City: in.City, PostalCode: in.PostalCode})
+	if err != nil {
+		return nil, err
+	}
+	address, err := cleanText("address", in.Address, 1, maxAddressLen, false)
+	if err != nil {
+		return nil, err
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, err
+	}
+	l := &Location{ID: id, Country: ref.Country, State: ref.State, City: ref.City, PostalCode: ref.PostalCode, Address: address, CreatedAt: now}
+	item, err := locationItem(l)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.transact(ctx, "create location", []txItem{r.putNew(item, Errorf(CodeConflict, "location already exists"))}); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// CreateDepartment stores a new department at an existing location, checked in the same
+// transaction.
+func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRef) (*Department, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	// Store the reference as its key spells it (trimmed), not as the caller sent it.
+	if loc, err = cleanLocationRef(loc); err != nil {
+		return nil, InvalidInput("locationId", "locationId is not a valid location id")
+	}
+	locKey, err := LocationKey(loc)
+	if err != nil {
+		return nil, InvalidInput("locationId", "locationId is not a valid location id")
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, err
+	}
+	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now}
+	item, err := departmentItem(d)
+	if err != nil {
+		return nil, err
+	}
+	err = r.transact(ctx, "create department", []txItem{
+		r.mustExist(locKey, notFoundField("locationId", "location")),
+		r.putNew(item, Errorf(CodeConflict, "department already exists")),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// HireInput is the input of HireEmployee. HiredAt defaults to now; ManagerID and MentorID are
+// optional.
+type HireInput struct {
+	DepartmentID string
+	Name         string
+	Email        string
+	JobTitle     string
+	HiredAt      *time.Time
+	ManagerID    *string
+	MentorID     *string
+}
+
+// HireEmployee stores a new employee with its relationship items (department membership, and
+// manager and mentor when given) in ONE transaction that also checks that the department still has
+// the name copied onto the employee and that the manager and mentor exist. It returns the employee
+// and the relations written.
+func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Relation, error) {
+	if err := checkID("departmentId", in.DepartmentID); err != nil {
+		return nil, nil, err
+	}
+	name, err := cleanName("name", in.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	email, err := cleanEmail("email", in.Email)
+	if err != nil {
+		return nil, nil, err
+	}
+	title, err := cleanText("jobTitle", in.JobTitle, 1, maxJobTitleLen, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range []struct {
+		field string
+		id    *string
+	}{{"managerId", in.ManagerID}, {"mentorId", in.MentorID}} {
+		if p.id != nil {
+			if err := checkID(p.field, *p.id); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, nil, err
+	}
+	hiredAt := now
+	if in.HiredAt != nil {
+		hiredAt = in.HiredAt.UTC()
+		if hiredAt.Before(minHireTime) || hiredAt.After(maxHireTime) {
+			return nil, nil, InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
+		}
+	}
+	for range maxDepartmentAttempts {
+		keys := []Key{deptKey(in.DepartmentID)}
+		if in.ManagerID != nil {
+			keys = append(keys, empKey(*in.ManagerID))
+		}
+		if in.MentorID != nil {
+			keys = append(keys, empKey(*in.MentorID))
+		}
+		found, err := r.readConsistent(ctx, keys...)
+		if err != nil {
+			return nil, nil, err
+		}
+		dept, ok := lookup[*Department](found, deptKey(in.DepartmentID))
+		if !ok {
+			return nil, nil, notFoundField("departmentId", "department")
+		}
+		if in.ManagerID != nil {
+			if _, ok := lookup[*Employee](found, empKey(*in.ManagerID)); !ok {
+				return nil, nil, notFoundField("managerId", "manager")
+			}
+		}
+		if in.MentorID != nil {
+			if _, ok := lookup[*Employee](found, empKey(*in.MentorID)); !ok {
+				return nil, nil, notFoundField("mentorId", "mentor")
+			}
+		}
+		e := &Employee{
+			ID: id, Name: name, Email: email, JobTitle: title, HiredAt: hiredAt,
+			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
+			CreatedAt: now,
+		}
+		empItem, err := employeeItem(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		rels := []*Relation{{EmployeeID: id, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
+		items := []txItem{
+			r.departmentAsRead(dept),
+			r.putNew(empItem, Errorf(CodeConflict, "employee already exists")),
+		}
+		checked := map[string]bool{}
+		for _, p := range []struct {
+			rel         RelationType
+			id          *string
+			field, kind string
+		}{{RelManager, in.ManagerID, "managerId", "manager"}, {RelMentor, in.MentorID, "mentorId", "mentor"}} {
+			if p.id == nil {
+				continue
+			}
+			rels = append(rels, &Relation{EmployeeID: id, Type: p.rel, TargetID: *p.id, UpdatedAt: now})
+			// One transaction may touch an item once: a manager who is also the mentor is
+			// checked once.
+			if !checked[*p.id] {
+				checked[*p.id] = true
+				items = append(items, r.mustExist(empKey(*p.id), notFoundField(p.field, p.kind)))
+			}
+		}
+		for _, rel := range rels {
+			item, err := relationItem(rel)
+			if err != nil {
+				return nil, nil, err
+			}
+			items = append(items, r.putNew(item, Errorf(CodeConflict, "employee already exists")))
+		}
+		err = r.transact(ctx, "hire employee", items)
+		if err == errDepartmentChanged {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return e, rels, nil
+	}
+	return nil, nil, errDepartmentChanged
+}
+
+// TransferEmployee moves an employee to another department: ONE transaction replaces the
+// membership relation (conditioned on the department it was read pointing at, so of two
+// concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
+// department fields on the employee (conditioned on the same old department), and checks that the
+// new department still has the name being copied. Transferring an employee to the department it
+// is in already is a successful no-op, so a retried transfer is harmless.
+func (r *Repo) TransferEmployee(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
+	if err := checkID("employeeId", employee); err != nil {
+		return nil, nil, err
+	}
+	if err := checkID("departmentId", department); err != nil {
+		return nil, nil, err
+	}
+	for range maxDepartmentAttempts {
+		ek, rk, dk := empKey(employee), relationKey(employee, RelDepartment), deptKey(department)
+		found, err := r.readConsistent(ctx, ek, rk, dk)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, ok := lookup[*Employee](found, ek)
+		if !ok {
+			return nil, nil, notFoundField("employeeId", "employee")
+		}
+		dept, ok := lookup[*Department](found, dk)
+		if !ok {
+			return nil, nil, notFoundField("departmentId", "department")
+		}
+		old, hasOld := lookup[*Relation](found, rk)
+		if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
+			return e, old, nil
+		}
+		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.now().UTC()}
+		relItem, err := relationItem(rel)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The membership as read: pointing at the old department, or (for an employee whose
+		// membership item is missing, which a consistent store never has) absent.
+		relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+		if hasOld {
+			relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
+		}
+		err = r.transact(ctx, "transfer employee", []txItem{
+			r.txPut(relItem, relCond, relVals, errTransferred),
+			r.txUpdate(ek,
+				"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
+				"departmentId = :old",
+				nil,
+				map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID)},
+				errTransferred),
+			r.departmentAsRead(dept),
+		})
+		if err == errDepartmentChanged {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		moved := *e
+		moved.DepartmentID, moved.DepartmentName, moved.DepartmentNameVersion = dept.ID, dept.Name, dept.NameVersion
+		return &moved, rel, nil
+	}
+	return nil, nil, errDepartmentChanged
+}
+
+// AssignManager makes managerId the employee's manager, replacing any previous one. It refuses
+// the employee itself and any manager whose own chain of managers leads back to the employee
+// (BAD_USER_INPUT: the request can never succeed on this data), found by walking up the chain
+// one consistent read per level, at most maxManagementChain levels. The transaction re-checks
+// every link of the chain as read, so two concurrent assignments (A under B, B under A) cannot
+// together build a cycle: the second one fails with CONFLICT.
+func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
+	if err := checkID("employeeId", employee); err != nil {
+		return nil, nil, err
+	}
+	if err := checkID("managerId", manager); err != nil {
+		return nil, nil, err
+	}
+	if employee == manager {
+		return nil, nil, InvalidInput("managerId", "an employee cannot be their own manager")
+	}
+	found, err := r.readConsistent(ctx, empKey(employee), empKey(manager), relationKey(manager, RelManager))
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ok := lookup[*Employee](found, empKey(employee))
+	if !ok {
+		return nil, nil, notFoundField("employeeId", "employee")
+	}
+	if _, ok := lookup[*Employee](found, empKey(manager)); !ok {
+		return nil, nil, notFoundField("managerId", "manager")
+	}
+	// Walk up: links[i] is "holder's manager is target" ("" = holder has no manager).
+	type link struct{ holder, target string }
+	var links []link
+	holder := manager
+	up, hasUp := lookup[*Relation](found, relationKey(manager, RelManager))
+	for {
+		if !hasUp {
+			links = append(links, link{holder, ""})
+			break
+		}
+		links = append(links, link{holder, up.TargetID})
+		if up.TargetID == employee {
+			return nil, nil, InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
+		}
+		if len(links) >= maxManagementChain {
+			return nil, nil, InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
+		}
+		holder = up.TargetID
+		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))
+		if err != nil {
+			return nil, nil, err
+		}
+		up, hasUp = lookup[*Relation](next, relationKey(holder, RelManager))
+	}
+	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.now().UTC()}
+	relItem, err := relationItem(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	items := []txItem{
+		r.txPut(relItem, "", nil, nil),
+		r.mustExist(empKey(employee), notFoundField("employeeId", "employee")),
+		r.mustExist(empKey(manager), notFoundField("managerId", "manager")),
+	}
+	for _, l := range links {
+		if l.target == "" {
+			items = append(items, r.txCheck(relationKey(l.holder, RelManager), "attribute_not_exists(PK)", nil, nil, errChainChanged))
+			continue
+		}
+		items = append(items, r.txCheck(relationKey(l.holder, RelManager), "targetId = :t", nil,
+			map[string]types.AttributeValue{":t": s(l.target)}, errChainChanged))
+	}
+	if err := r.transact(ctx, "assign manager", items); err != nil {
+		return nil, nil, err
+	}
+	return e, rel, nil
+}
+
+// AssignMentor makes mentorId the employee's mentor, replacing any previous one. Only an employee
+// as their own mentor is refused: mentoring is not a hierarchy, so A mentoring B while B mentors A
+// (or a longer ring) is allowed.
+func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Employee, *Relation, error) {
+	if err := checkID("employeeId", employee); err != nil {
+		return nil, nil, err
+	}
+	if err := checkID("mentorId", mentor); err != nil {
+		return nil, nil, err
+	}
+	if employee == mentor {
+		return nil, nil, InvalidInput("mentorId", "an employee cannot be their own mentor")
+	}
+	found, err := r.readConsistent(ctx, empKey(employee), empKey(mentor))
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ok := lookup[*Employee](found, empKey(employee))
+	if !ok {
+		return nil, nil, notFoundField("employeeId", "employee")
+	}
+	if _, ok := lookup[*Employee](found, empKey(mentor)); !ok {
+		return nil, nil, notFoundField("mentorId", "mentor")
+	}
+	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.now().UTC()}
+	relItem, err := relationItem(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = r.transact(ctx, "assign mentor", []txItem{
+		r.txPut(relItem, "", nil, nil),
+		r.mustExist(empKey(employee), notFoundField("employeeId", "employee")),
+		r.mustExist(empKey(mentor), notFoundField("mentorId", "mentor")),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, rel, nil
+}

@@ -1,0 +1,101 @@
+package server_test
+
+import (
+	"testing"
+	"time"
+
+	"singletable/repository"
+	"singletable/server"
+)
+
+// The call budget of DESIGN.md §5 for the HR tree: 2 departments fetched by nodes(ids:), 3
+// employees each, every employee's department and manager.
+//
+//	BatchGetItem 1  the 2 departments (AP8)
+//	Query ×2        the DEPARTMENT relation items of each department on GSI1 (AP9), concurrently
+//	BatchGetItem 2  the 6 employees of BOTH departments (AP9), and with them their 6 MANAGER
+//	                relation items (AP10: keys known from the employee ids, read ahead because the
+//	                operation asks for manager). The DEPARTMENT relation items were read by the
+//	                Queries and are primed, and the departments by step 1: department{name} is free.
+//	BatchGetItem 3  the managers not read yet (AP10): here the one head of both departments
+//
+// The issue's budget is exactly 2 Query, at most 4 BatchGetItem, no GetItem, no Scan; the design
+// does it in 3 BatchGetItem and 4 rounds.
+func TestNestedHRQueryCallBudget(t *testing.T) {
+	a := newAPI(t, server.Config{}, func(c *repository.Config) { c.AddedLatency = 20 * time.Millisecond })
+	f := a.hr()
+	d1, d2, board := f.department("Alpha"), f.department("Beta"), f.department("Board")
+	head := f.hire(board, "Head", hireOpts{})
+	a1 := f.hire(d1, "a1", hireOpts{manager: head})
+	f.hire(d1, "a2", hireOpts{manager: a1})
+	f.hire(d1, "a3", hireOpts{manager: a1})
+	b1 := f.hire(d2, "b1", hireOpts{manager: head})
+	f.hire(d2, "b2", hireOpts{manager: b1})
+	f.hire(d2, "b3", hireOpts{manager: b1})
+	f.hire(d2, "b4 (not on the page)", hireOpts{manager: b1})
+
+	var out struct {
+		Nodes []struct {
+			Name      string
+			Employees struct {
+				Edges []struct {
+					Node struct {
+						Name       string
+						Department struct{ Name string }
+						Manager    struct{ Name string }
+					}
+				}
+			}
+		}
+	}
+	r := a.ok(`query Tree($ids: [ID!]!) {
+	  nodes(ids: $ids) {
+	    ... on Department {
+	      name
+	      employees(first: 3) { edges { node { name department { name } manager { name } } } }
+	    }
+	  }
+	}`, map[string]any{"ids": []string{departmentID(d1), departmentID(d2)}}, &out)
+
+	want := []struct {
+		dept      string
+		employees [3][2]string // name, manager
+	}{
+		{"Alpha", [3][2]string{{"a1", "Head"}, {"a2", "a1"}, {"a3", "a1"}}},
+		{"Beta", [3][2]string{{"b1", "Head"}, {"b2", "b1"}, {"b3", "b1"}}},
+	}
+	if len(out.Nodes) != 2 {
+		t.Fatalf("got %d departments", len(out.Nodes))
+	}
+	for i, w := range want {
+		got := out.Nodes[i]
+		if got.Name != w.dept || len(got.Employees.Edges) != 3 {
+			t.Fatalf("department %d: %q with %d employees", i, got.Name, len(got.Employees.Edges))
+		}
+		for j, e := range got.Employees.Edges {
+			if e.Node.Name != w.employees[j][0] || e.Node.Department.Name != w.dept || e.Node.Manager.Name != w.employees[j][1] {
+				t.Errorf("%s employee %d: %+v, want %v", w.dept, j, e.Node, w.employees[j])
+			}
+		}
+	}
+	u := r.Extensions.DynamoDB
+	t.Logf("DynamoDB calls: %v, rounds %d, capacity %.1f", u.Calls, u.Rounds, u.TotalCapacity)
+	if got := r.calls("Query"); got != 2 {
+		t.Errorf("Query calls = %d, want exactly 2", got)
+	}
+	if got := r.calls("BatchGetItem"); got > 4 {
+		t.Errorf("BatchGetItem calls = %d, want at most 4", got)
+	}
+	if r.calls("GetItem") != 0 || r.calls("Scan") != 0 {
+		t.Errorf("GetItem = %d, Scan = %d, want none", r.calls("GetItem"), r.calls("Scan"))
+	}
+	if u.TotalCalls != r.calls("Query")+r.calls("BatchGetItem") {
+		t.Errorf("unexpected operations: %v", u.Calls)
+	}
+	if got := r.calls("BatchGetItem"); got != 3 {
+		t.Errorf("BatchGetItem calls = %d, the design makes 3", got)
+	}
+	if u.Rounds != 4 {
+		t.Errorf("rounds = %d, want 4 (departments, relation Queries, employees with their manager relations, managers)", u.Rounds)
+	}
+}
