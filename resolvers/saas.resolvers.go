@@ -87,6 +87,22 @@ func (r *queryResolver) Organizations(ctx context.Context, first *int, after *st
 	return organizationConnection(p), nil
 }
 
+func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
+	parts, err := model.DecodeIDOf("id", id, model.TypeUser)
+	if err != nil {
+		return nil, err
+	}
+	return r.user(ctx, parts[0], parts[1], readAheadFor(ctx))
+}
+
+func (r *queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, error) {
+	parts, err := model.DecodeIDOf("id", id, model.TypeTicket)
+	if err != nil {
+		return nil, err
+	}
+	return r.ticket(ctx, parts[0])
+}
+
 func (r *ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {
 	u, err := loaders.For(ctx).User(ctx, obj.OrgID, obj.ReporterID)
 	if err != nil {

@@ -162,6 +162,51 @@ func TestSaaSAccessPatterns(t *testing.T) {
 		}
 	})
 
+	t.Run("AP4 AP5 AP6 user(id) and ticket(id) answer like node", func(t *testing.T) {
+		var out struct {
+			User struct {
+				Name    string
+				Tickets ticketConn
+			}
+		}
+		r := a.ok(`query($id: ID!) { user(id: $id) { name tickets(first: 2) { edges { node { id } } } } }`,
+			map[string]any{"id": userID(users[3])}, &out)
+		want := d.tickets[users[3].ID]
+		if out.User.Name != users[3].Name || len(out.User.Tickets.Edges) != 2 || out.User.Tickets.Edges[0].Node.ID != ticketID(want[len(want)-1]) {
+			t.Fatalf("got %+v", out.User)
+		}
+		if r.calls("Query") != 1 || r.Extensions.DynamoDB.TotalCalls != 1 {
+			t.Fatalf("calls %v, want the user and its newest tickets in one Query", r.Extensions.DynamoDB.Calls)
+		}
+
+		tk := want[0]
+		var one struct {
+			Ticket struct {
+				Title    string
+				Reporter struct{ Name string }
+			}
+		}
+		r = a.ok(`query($id: ID!) { ticket(id: $id) { title reporter { name } } }`, map[string]any{"id": ticketID(tk)}, &one)
+		if one.Ticket.Title != tk.Title || one.Ticket.Reporter.Name != users[3].Name {
+			t.Fatalf("ticket %+v", one)
+		}
+		if r.calls("BatchGetItem") != 2 || r.Extensions.DynamoDB.TotalCalls != 2 {
+			t.Fatalf("calls %v, want the ticket, then its reporter", r.Extensions.DynamoDB.Calls)
+		}
+
+		missing := model.EncodeID(model.TypeTicket, "01J00000000000000000000000")
+		for _, c := range []struct{ query, id, code string }{
+			{`query($id: ID!) { ticket(id: $id) { id } }`, missing, "NOT_FOUND"},
+			{`query($id: ID!) { ticket(id: $id) { id } }`, userID(users[0]), "BAD_USER_INPUT"},
+			{`query($id: ID!) { user(id: $id) { id } }`, ticketID(tk), "BAD_USER_INPUT"},
+		} {
+			r := a.query(c.query, map[string]any{"id": c.id})
+			if len(r.Errors) != 1 || r.Errors[0].Extensions["code"] != c.code {
+				t.Fatalf("%s with %s: errors %+v, want %s", c.query, c.id, r.Errors, c.code)
+			}
+		}
+	})
+
 	t.Run("unknown and malformed ids in nodes", func(t *testing.T) {
 		missing := model.EncodeID(model.TypeOrganization, "01J00000000000000000000000")
 		r := a.query(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": []string{orgID(org), missing, "bogus"}})
