@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -41,7 +42,7 @@ func (r *Repo) BatchGet(ctx context.Context, keys []Key) (map[Key]Entity, error)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			items, err := r.batchGetChunk(ctx, chunk)
+			items, err := r.batchGetChunk(ctx, chunk, false)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -75,7 +76,9 @@ func (r *Repo) Get(ctx context.Context, k Key) (Entity, error) {
 	return decodeEntity(out.Item)
 }
 
-func (r *Repo) batchGetChunk(ctx context.Context, keys []Key) (map[Key]Entity, error) {
+// batchGetChunk reads at most 100 distinct keys, retrying UnprocessedKeys. consistent asks for
+// strongly consistent reads (write paths; see readConsistent).
+func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (map[Key]Entity, error) {
 	req := make([]map[string]types.AttributeValue, len(keys))
 	for i, k := range keys {
 		req[i] = k.attributes()
@@ -83,7 +86,7 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key) (map[Key]Entity, e
 	found := make(map[Key]Entity, len(keys))
 	for attempt := 0; ; attempt++ {
 		out, err := r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req}},
+			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req, ConsistentRead: aws.Bool(consistent)}},
 		})
 		if err != nil {
 			return nil, mapError("batch get", err)

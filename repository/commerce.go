@@ -209,11 +209,5 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 // ListCustomers lists customers by name (AP7): a Query of the Customer partition of the
 // entity-type index GSI2, never a Scan.
 func (r *Repo) ListCustomers(ctx context.Context, args PageArgs) (Page[*Customer], error) {
-	pk := typePK(typeCustomer)
-	return queryPage[*Customer](ctx, r, pageQuery{
-		index:   gsi2,
-		scope:   join("list", pk),
-		keyCond: "GSI2PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+	return listByType[*Customer](ctx, r, typeCustomer, args)
 }

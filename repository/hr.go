@@ -213,13 +213,7 @@ func relationItem(r *Relation) (map[string]types.AttributeValue, error) {
 // ListDepartments lists departments by name (AP7): a Query of the Department partition of the
 // entity-type index GSI2, never a Scan.
 func (r *Repo) ListDepartments(ctx context.Context, args PageArgs) (Page[*Department], error) {
-	pk := typePK(typeDepartment)
-	return queryPage[*Department](ctx, r, pageQuery{
-		index:   gsi2,
-		scope:   join("list", pk),
-		keyCond: "GSI2PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+	return listByType[*Department](ctx, r, typeDepartment, args)
 }
 
 // EmployeesByJobTitle pages through the employees with a job title, compared without case,

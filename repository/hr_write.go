@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -41,40 +40,15 @@ func notFoundField(field, kind string) *Error {
 // write paths read what their transaction then conditions on, and a stale read would only turn
 // into a needless CONFLICT. Missing items are absent from the map.
 func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity, error) {
-	req := make([]map[string]types.AttributeValue, 0, len(keys))
+	unique := make([]Key, 0, len(keys))
 	seen := make(map[Key]bool, len(keys))
 	for _, k := range keys {
 		if !seen[k] {
 			seen[k] = true
-			req = append(req, k.attributes())
+			unique = append(unique, k)
 		}
 	}
-	found := make(map[Key]Entity, len(req))
-	for attempt := 0; len(req) > 0; attempt++ {
-		if attempt > 0 {
-			if attempt >= r.attempts {
-				return nil, &Error{Code: CodeUnavailable, Message: "the database is busy; retry later"}
-			}
-			if err := sleepCtx(ctx, r.backoffFn(attempt)); err != nil {
-				return nil, mapError("consistent read", err)
-			}
-		}
-		out, err := r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req, ConsistentRead: aws.Bool(true)}},
-		})
-		if err != nil {
-			return nil, mapError("consistent read", err)
-		}
-		for _, item := range out.Responses[r.table] {
-			e, err := decodeEntity(item)
-			if err != nil {
-				return nil, err
-			}
-			found[e.Key()] = e
-		}
-		req = out.UnprocessedKeys[r.table].Keys
-	}
-	return found, nil
+	return r.batchGetChunk(ctx, unique, true)
 }
 
 // lookup returns the entity of type T at k from a readConsistent result.

@@ -171,3 +171,15 @@ func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 	}
 	return out, nil
 }
+
+// listByType pages through every entity of one type (AP7): a Query of the type's partition of the
+// entity-type index GSI2, sorted by its GSI2SK (a case-folded name), never a Scan.
+func listByType[T Entity](ctx context.Context, r *Repo, entityType string, args PageArgs) (Page[T], error) {
+	pk := typePK(entityType)
+	return queryPage[T](ctx, r, pageQuery{
+		index:   gsi2,
+		scope:   join("list", pk),
+		keyCond: "GSI2PK = :pk",
+		values:  map[string]types.AttributeValue{":pk": s(pk)},
+	}, args)
+}

@@ -281,13 +281,7 @@ func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Tic
 // ListOrganizations lists organizations by name (AP7): a Query of the Organization partition of
 // the entity-type index GSI2, never a Scan.
 func (r *Repo) ListOrganizations(ctx context.Context, args PageArgs) (Page[*Organization], error) {
-	pk := typePK(typeOrganization)
-	return queryPage[*Organization](ctx, r, pageQuery{
-		index:   gsi2,
-		scope:   join("list", pk),
-		keyCond: "GSI2PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+	return listByType[*Organization](ctx, r, typeOrganization, args)
 }
 
 func usersQuery(org string) pageQuery {
