@@ -17,6 +17,16 @@ func SetRenameStepHook(r *Repo, hook func(step int) error) {
 	renameHooks.Store(r, hook)
 }
 
+// SetTransferReadHook makes r's TransferEmployee call hook after its read, before its
+// transaction (nil removes it).
+func SetTransferReadHook(r *Repo, hook func()) {
+	if hook == nil {
+		transferReadHooks.Delete(r)
+		return
+	}
+	transferReadHooks.Store(r, hook)
+}
+
 // PropagateDepartmentName runs step 2 of a rename for a given version, as an older, slower rename
 // still running would.
 func PropagateDepartmentName(ctx context.Context, r *Repo, d, name string, v int) error {

@@ -3,6 +3,7 @@ package repository
 import (
 	"context"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -293,6 +294,10 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	return nil, nil, errDepartmentChanged
 }
 
+// transferReadHooks holds, per Repo, a function TransferEmployee calls between its read and its
+// transaction. Tests set it (export_test.go) to line two transfers up on the same read.
+var transferReadHooks sync.Map // *Repo → func()
+
 // TransferEmployee moves an employee to another department: ONE transaction replaces the
 // membership relation (conditioned on the department it was read pointing at, so of two
 // concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
@@ -323,6 +328,9 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 		old, hasOld := lookup[*Relation](found, rk)
 		if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
 			return e, old, nil
+		}
+		if hook, ok := transferReadHooks.Load(r); ok {
+			hook.(func())()
 		}
 		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.now().UTC()}
 		relItem, err := relationItem(rel)
