@@ -32,12 +32,17 @@ func (l *Loaders) OrderItems(ctx context.Context, o *repository.Order) ([]*repos
 	return loadMany[*repository.OrderItem](ctx, l, o.ItemKeys(), "order item")
 }
 
-// PrimeOrder stores an order and its items that a mutation wrote or read back, so that the
-// fields the mutation's result asks for read nothing more (and cannot miss the fresh write, as an
-// eventually consistent read right after it could).
-func (l *Loaders) PrimeOrder(ctx context.Context, o *repository.Order, items []*repository.OrderItem) {
-	prime(ctx, l, o)
-	prime(ctx, l, items...)
+// RememberOrder stores an order and its items that a mutation wrote or read back (see Remember),
+// so that the fields the mutation's result asks for read what was written — also when an earlier
+// field of the same operation had cached the old version — and cannot miss the fresh write, as an
+// eventually consistent read right after it could.
+func (l *Loaders) RememberOrder(ctx context.Context, o *repository.Order, items []*repository.OrderItem) {
+	written := make([]repository.Entity, 0, 1+len(items))
+	written = append(written, o)
+	for _, it := range items {
+		written = append(written, it)
+	}
+	l.Remember(ctx, written...)
 }
 
 // Customers lists customers by name (AP7) and primes them.
@@ -50,10 +55,21 @@ func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs) (repo
 }
 
 // OrdersOfCustomer pages through a customer's orders, newest first (AP16), and primes them and,
-// when they came with the orders (no status filter), their items.
+// when they came with the orders (no status filter), their items. With a status filter, the
+// order lists of one level return together (see together), so that the resolvers' prefetch of
+// their items makes one batch.
 func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs) (repository.Page[*repository.Order], error) {
 	key := fmt.Sprintf("orders|%s|%s|%s|%s|%d|%s", customer, ptrString(f.Status), timeString(f.PlacedAfter), timeString(f.PlacedBefore), args.First, args.After)
 	return memoize(&l.memo, key, func() (repository.Page[*repository.Order], error) {
+		if f.Status != nil {
+			// GSI1 holds the orders without their items: the customers' lists of this level
+			// return together, so that all their items are looked up in one batch.
+			return together(ctx, l, func() (repository.Page[*repository.Order], error) {
+				p, _, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
+				prime(ctx, l, p.Items...)
+				return p, err
+			})
+		}
 		p, items, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
 		prime(ctx, l, p.Items...)
 		prime(ctx, l, items...)

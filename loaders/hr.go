@@ -112,7 +112,7 @@ func (l *Loaders) EmployeesByJobTitle(ctx context.Context, title string, args re
 		p, err := l.repo.EmployeesByJobTitle(ctx, title, args)
 		prime(ctx, l, p.Items...)
 		if err == nil {
-			l.readAheadRelations(ctx, p.Items, ahead)
+			l.ReadAheadRelations(ctx, p.Items, ahead)
 		}
 		return p, err
 	})
@@ -125,7 +125,7 @@ func (l *Loaders) EmployeesHiredSince(ctx context.Context, since time.Time, args
 		p, err := l.repo.EmployeesHiredSince(ctx, since, args)
 		prime(ctx, l, p.Items...)
 		if err == nil {
-			l.readAheadRelations(ctx, p.Items, ahead)
+			l.ReadAheadRelations(ctx, p.Items, ahead)
 		}
 		return p, err
 	})
@@ -307,9 +307,10 @@ func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relatio
 	return emps, empErrs
 }
 
-// readAheadRelations looks up the relation items ahead asks for of every employee of a list, in
-// one batch, and then their targets, in one more (see EmployeeAhead).
-func (l *Loaders) readAheadRelations(ctx context.Context, employees []*repository.Employee, ahead EmployeeAhead) {
+// ReadAheadRelations looks up the relation items ahead asks for of every employee of a list, in
+// one batch, and then their targets, in one more (see EmployeeAhead). Lists do it themselves;
+// nodes(ids:) calls it for the employees it fetched.
+func (l *Loaders) ReadAheadRelations(ctx context.Context, employees []*repository.Employee, ahead EmployeeAhead) {
 	if !l.ReadAhead() || len(ahead.relations()) == 0 {
 		return
 	}
@@ -388,21 +389,4 @@ func employeePage(p repository.Page[*repository.Relation], emps []*repository.Em
 		out.Cursors = append(out.Cursors, p.Cursors[i])
 	}
 	return out, nil
-}
-
-// Remember puts entities a mutation has just written into this request's loaders, replacing what
-// they held, so that the mutation's result reads what was written (an eventually consistent read
-// right after the write might not). Cached lists may now be out of date and are dropped.
-func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
-	if l.perParent {
-		return
-	}
-	for _, e := range written {
-		l.keys.Clear(ctx, e.Key())
-		l.keys.Prime(ctx, e.Key(), e)
-	}
-	l.relLists.ClearAll()
-	l.memo.mu.Lock()
-	l.memo.m = nil
-	l.memo.mu.Unlock()
 }

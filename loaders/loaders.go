@@ -54,6 +54,8 @@ type Loaders struct {
 	perParent bool
 	// relLists batches the inverse-relation lists of one level (HR, AP9/AP11; see hr.go).
 	relLists *dataloader.Loader[relListKey, repository.Page[*repository.Employee]]
+	// level lines up the list Queries of one level whose elements need lookups (see level.go).
+	level *dataloader.Loader[*levelJob, any]
 }
 
 // New builds the loaders for one request.
@@ -72,6 +74,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
 	l.relLists = newRelListLoader(l, opts.Wait)
+	l.level = newLevelLoader(opts.Wait)
 	return l
 }
 
@@ -140,6 +143,23 @@ func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
 // ReadAhead reports whether a parent may be read together with its first page of children in one
 // Query (AP2, AP5); false in per-parent mode.
 func (l *Loaders) ReadAhead() bool { return !l.perParent }
+
+// Remember puts entities a mutation has just written into this request's loaders, replacing what
+// they held, so that the mutation's result reads what was written (an eventually consistent read
+// right after the write might not). Cached lists may now be out of date and are dropped.
+func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
+	if l.perParent {
+		return
+	}
+	for _, e := range written {
+		l.keys.Clear(ctx, e.Key())
+		l.keys.Prime(ctx, e.Key(), e)
+	}
+	l.relLists.ClearAll()
+	l.memo.mu.Lock()
+	l.memo.m = nil
+	l.memo.mu.Unlock()
+}
 
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.
 func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.Key, kind string) (T, error) {

@@ -37,9 +37,10 @@ func notFoundField(field, kind string) *Error {
 	return &Error{Code: CodeNotFound, Field: field, Message: kind + " not found"}
 }
 
-// readConsistent reads the items at keys (at most 100) with a strongly consistent BatchGetItem:
-// write paths read what their transaction then conditions on, and a stale read would only turn
-// into a needless CONFLICT. Missing items are absent from the map.
+// readConsistent reads the items at keys with strongly consistent BatchGetItem calls (one per 100
+// keys, one after another: write paths read a handful): write paths read what their transaction
+// then conditions on, and a stale read would only turn into a needless CONFLICT. Missing items are
+// absent from the map.
 func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity, error) {
 	unique := make([]Key, 0, len(keys))
 	seen := make(map[Key]bool, len(keys))
@@ -49,7 +50,17 @@ func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity,
 			unique = append(unique, k)
 		}
 	}
-	return r.batchGetChunk(ctx, unique, true)
+	found := make(map[Key]Entity, len(unique))
+	for start := 0; start < len(unique); start += maxBatchGetKeys {
+		items, err := r.batchGetChunk(ctx, unique[start:min(start+maxBatchGetKeys, len(unique))], true)
+		if err != nil {
+			return nil, err
+		}
+		for k, e := range items {
+			found[k] = e
+		}
+	}
+	return found, nil
 }
 
 // lookup returns the entity of type T at k from a readConsistent result.

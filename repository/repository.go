@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	mrand "math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
@@ -46,6 +47,10 @@ type Config struct {
 	// millisecond, far closer than a real AWS region; tests and benchmarks add latency to model
 	// the network distance, which makes sequential calls visible. Zero in production.
 	AddedLatency time.Duration
+	// AddedLatencyJitter adds a random extra delay in [0, AddedLatencyJitter) to every call, on
+	// top of AddedLatency: real round trips vary, so that calls started together return apart
+	// (what batching across sibling lists must survive). Zero in production.
+	AddedLatencyJitter time.Duration
 	// Logger receives the SDK's own log messages (slog.Default when nil).
 	Logger *slog.Logger
 
@@ -92,8 +97,8 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
 		o.APIOptions = append(o.APIOptions, meterMiddleware)
-		if cfg.AddedLatency > 0 {
-			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency))
+		if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
+			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
 		}
 		o.Logger = sdkLogger(cfg.Logger)
 		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
@@ -194,11 +199,15 @@ func sdkLogger(l *slog.Logger) logging.Logger {
 }
 
 // latencyMiddleware delays each call by d (see Config.AddedLatency).
-func latencyMiddleware(d time.Duration) func(*middleware.Stack) error {
+func latencyMiddleware(d, jitter time.Duration) func(*middleware.Stack) error {
 	return func(stack *middleware.Stack) error {
 		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("AddedLatency",
 			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				if err := sleepCtx(ctx, d); err != nil {
+				wait := d
+				if jitter > 0 {
+					wait += mrand.N(jitter)
+				}
+				if err := sleepCtx(ctx, wait); err != nil {
 					return middleware.InitializeOutput{}, middleware.Metadata{}, err
 				}
 				return next.HandleInitialize(ctx, in)

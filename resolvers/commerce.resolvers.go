@@ -38,6 +38,7 @@ func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.Creat
 	if err != nil {
 		return nil, err
 	}
+	loaders.For(ctx).Remember(ctx, c)
 	return &model.Customer{Customer: c}, nil
 }
 
@@ -50,6 +51,7 @@ func (r *mutationResolver) AddMailingAddress(ctx context.Context, input model.Ad
 	if err != nil {
 		return nil, err
 	}
+	loaders.For(ctx).Remember(ctx, c)
 	return &model.Customer{Customer: c}, nil
 }
 
@@ -66,7 +68,7 @@ func (r *mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrde
 	if err != nil {
 		return nil, err
 	}
-	loaders.For(ctx).PrimeOrder(ctx, o, items)
+	loaders.For(ctx).RememberOrder(ctx, o, items)
 	return &model.Order{Order: o}, nil
 }
 
@@ -79,7 +81,7 @@ func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.Up
 	if err != nil {
 		return nil, err
 	}
-	loaders.For(ctx).PrimeOrder(ctx, o, nil)
+	loaders.For(ctx).RememberOrder(ctx, o, nil)
 	return &model.Order{Order: o}, nil
 }
 

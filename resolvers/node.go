@@ -2,6 +2,7 @@ package resolvers
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -197,10 +198,13 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	var tickets []*repository.Ticket
 	var users []*repository.User
 	var orders []*repository.Order
+	var departments []*repository.Department
+	var employees []*repository.Employee
 	for i, err := range errs {
 		if err != nil {
 			out[i] = nil
 			p := append(ast.Path{}, path...)
+			err = withCode(err)
 			graphql.AddError(ctx, &gqlerror.Error{Err: err, Message: err.Error(), Path: append(p, ast.PathIndex(i))})
 			continue
 		}
@@ -211,11 +215,33 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 			users = append(users, n.User)
 		case *model.Order:
 			orders = append(orders, n.Order)
+		case *model.Department:
+			departments = append(departments, n.Department)
+		case *model.Employee:
+			employees = append(employees, n.Employee)
 		}
 	}
 	// The next level: the to-one fields selected on these nodes, in one batch.
 	prefetchRefs(ctx, listSelection(ctx, model.TypeTicket), tickets)
 	prefetchRefs(ctx, listSelection(ctx, model.TypeUser), users)
 	prefetchRefs(ctx, listSelection(ctx, model.TypeOrder), orders)
+	prefetchRefs(ctx, listSelection(ctx, model.TypeDepartment), departments)
+	if len(employees) > 0 {
+		sel := listSelection(ctx, model.TypeEmployee)
+		ahead := loaders.EmployeeAhead{Department: sel["department"], Manager: sel["manager"], Mentor: sel["mentor"]}
+		loaders.For(ctx).ReadAheadRelations(ctx, employees, ahead)
+	}
 	return out, nil
+}
+
+// withCode makes an error that has no code (not one of ours: a library's, say) an internal error,
+// as the server does for every field's error (server.codeResolverErrors); nodes(ids:) adds its
+// entries' errors itself, past that hook.
+func withCode(err error) error {
+	var coded *repository.Error
+	var gerr *gqlerror.Error
+	if errors.As(err, &coded) || (errors.As(err, &gerr) && gerr.Extensions["code"] != nil) {
+		return err
+	}
+	return &repository.Error{Code: repository.CodeInternal, Message: "internal error", Cause: err}
 }

@@ -92,6 +92,30 @@ func prefetchRefs[T any](ctx context.Context, sel selection, items []T) {
 			if sel["items"] {
 				keys = append(keys, e.ItemKeys()...)
 			}
+		case *repository.Department:
+			if sel["location"] {
+				add(repository.LocationKey(e.Location))
+			}
+		}
+	}
+	loaders.For(ctx).Prefetch(ctx, keys...)
+}
+
+// prefetchParentRefs queues, before a user's tickets are queried, the lookups that every ticket
+// of the list will make: its organization (the user's) and its reporter (the user). Sibling lists
+// start together, so these share one batch, which runs while the Queries do; queued only when
+// each ticket's Query returns, they would depend on the Queries returning within the loader's
+// window of each other.
+func prefetchParentRefs(ctx context.Context, sel selection, u *repository.User) {
+	var keys []repository.Key
+	if sel["organization"] {
+		if k, err := repository.OrganizationKey(u.OrgID); err == nil {
+			keys = append(keys, k)
+		}
+	}
+	if sel["reporter"] {
+		if k, err := repository.UserKey(u.OrgID, u.ID); err == nil {
+			keys = append(keys, k)
 		}
 	}
 	loaders.For(ctx).Prefetch(ctx, keys...)

@@ -19,6 +19,7 @@ func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.C
 	if err != nil {
 		return nil, err
 	}
+	loaders.For(ctx).Remember(ctx, o)
 	return &model.Organization{Organization: o}, nil
 }
 
@@ -31,6 +32,7 @@ func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUse
 	if err != nil {
 		return nil, err
 	}
+	loaders.For(ctx).Remember(ctx, u)
 	return &model.User{User: u}, nil
 }
 
@@ -43,6 +45,7 @@ func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateT
 	if err != nil {
 		return nil, err
 	}
+	loaders.For(ctx).Remember(ctx, t)
 	return &model.Ticket{Ticket: t}, nil
 }
 
@@ -55,6 +58,7 @@ func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateT
 	if err != nil {
 		return nil, err
 	}
+	loaders.For(ctx).Remember(ctx, t)
 	return &model.Ticket{Ticket: t}, nil
 }
 
@@ -129,7 +133,11 @@ func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*mode
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
 	p := obj.TicketsAhead
+	sel := connectionSelection(ctx, model.TypeTicket)
 	if p == nil || after != nil || status != nil || createdAfter != nil || createdBefore != nil || first == nil || *first != obj.TicketsAheadFirst {
+		// Every ticket of the list has this user's organization and this user as reporter: queue
+		// those lookups now, next to the sibling lists' own, rather than when each Query returns.
+		prefetchParentRefs(ctx, sel, obj.User)
 		f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
 		page, err := loaders.For(ctx).TicketsOfUser(ctx, obj.OrgID, obj.ID, f, pageArgs(first, after))
 		if err != nil {
@@ -137,7 +145,7 @@ func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int,
 		}
 		p = &page
 	}
-	prefetchRefs(ctx, connectionSelection(ctx, model.TypeTicket), p.Items)
+	prefetchRefs(ctx, sel, p.Items)
 	return ticketConnection(*p), nil
 }
 

@@ -110,3 +110,50 @@ func TestPerParentModeAnswersTheSameWithMoreCalls(t *testing.T) {
 		t.Fatalf("per-parent calls %v, want %v", got, want)
 	}
 }
+
+// Users fetched by nodes(ids:), each with a filtered ticket list (its own Query, no read-ahead),
+// asking each ticket's organization and reporter: however far apart the Queries return (up to
+// 15 ms of jitter here), the organizations are looked up in one batch, queued when the lists
+// start.
+func TestTicketListsShareTheirLookupsWhateverTheQueryTimes(t *testing.T) {
+	a := newAPI(t, server.Config{}, func(c *repository.Config) {
+		c.AddedLatency = 5 * time.Millisecond
+		c.AddedLatencyJitter = 15 * time.Millisecond
+	})
+	d := a.seedSaaS(3, 2, 2)
+	var ids []string
+	for _, o := range d.orgs {
+		for _, u := range d.users[o.ID] {
+			ids = append(ids, userID(u))
+		}
+	}
+	var out struct {
+		Nodes []struct {
+			Name    string
+			Tickets struct {
+				Edges []struct {
+					Node struct {
+						Reporter     struct{ Name string }
+						Organization struct{ Name string }
+					}
+				}
+			}
+		}
+	}
+	r := a.ok(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on User { name
+	  tickets(first: 5, status: OPEN) { edges { node { reporter { name } organization { name } } } } } } }`,
+		map[string]any{"ids": ids}, &out)
+	for i, n := range out.Nodes {
+		org := d.orgs[i/2]
+		for _, e := range n.Tickets.Edges {
+			if e.Node.Reporter.Name != n.Name || e.Node.Organization.Name != org.Name {
+				t.Fatalf("user %s: ticket %+v", n.Name, e.Node)
+			}
+		}
+	}
+	u := r.Extensions.DynamoDB
+	t.Logf("DynamoDB calls: %v, rounds %d", u.Calls, u.Rounds)
+	if r.calls("Query") != len(ids) || r.calls("BatchGetItem") != 2 || u.TotalCalls != len(ids)+2 {
+		t.Errorf("calls %v, want 1 BatchGetItem (users), %d Query, 1 BatchGetItem (organizations)", u.Calls, len(ids))
+	}
+}

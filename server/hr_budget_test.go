@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -97,5 +98,48 @@ func TestNestedHRQueryCallBudget(t *testing.T) {
 	}
 	if u.Rounds != 4 {
 		t.Errorf("rounds = %d, want 4 (departments, relation Queries, employees with their manager relations, managers)", u.Rounds)
+	}
+}
+
+// Employees and departments fetched by nodes(ids:) look their to-one fields up for all of them
+// at once, as lists do: the employees' relation items in one batch, then the relations' targets
+// and the departments' locations in one more.
+func TestHRNodesReadTheirRelationsAhead(t *testing.T) {
+	a := newAPI(t, server.Config{}, func(c *repository.Config) { c.AddedLatency = 5 * time.Millisecond })
+	f := a.hr()
+	d1, d2 := f.department("Alpha"), f.department("Beta")
+	boss := f.hire(d1, "Boss", hireOpts{})
+	ids := []string{departmentID(d2)}
+	for i := range 8 {
+		e := f.hire([]*repository.Department{d1, d2}[i%2], fmt.Sprintf("e%d", i), hireOpts{manager: boss, mentor: boss})
+		ids = append(ids, employeeID(e))
+	}
+	var out struct {
+		Nodes []struct {
+			Name       string
+			Location   *struct{ City string }
+			Department *struct{ Name string }
+			Manager    *struct{ Name string }
+			Mentor     *struct{ Name string }
+		}
+	}
+	r := a.ok(`query($ids: [ID!]!) { nodes(ids: $ids) {
+	  ... on Department { name location { city } }
+	  ... on Employee { name department { name } manager { name } mentor { name } }
+	} }`, map[string]any{"ids": ids}, &out)
+	if len(out.Nodes) != 9 || out.Nodes[0].Location == nil || out.Nodes[0].Location.City == "" {
+		t.Fatalf("nodes %+v", out.Nodes)
+	}
+	for i, n := range out.Nodes[1:] {
+		if n.Department == nil || n.Department.Name != []string{"Alpha", "Beta"}[i%2] || n.Manager == nil || n.Manager.Name != "Boss" || n.Mentor == nil || n.Mentor.Name != "Boss" {
+			t.Fatalf("employee %d: %+v", i, n)
+		}
+	}
+	u := r.Extensions.DynamoDB
+	t.Logf("DynamoDB calls: %v, rounds %d", u.Calls, u.Rounds)
+	// 1: the department and the employees; 2: the location and the 24 relation items; 3: the
+	// relations' targets (the departments and Boss).
+	if r.calls("BatchGetItem") != 3 || u.TotalCalls != 3 {
+		t.Errorf("calls %v, want exactly 3 BatchGetItem", u.Calls)
 	}
 }

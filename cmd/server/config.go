@@ -110,33 +110,33 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	c.cursorSecret = getenv("CURSOR_SECRET")
 
 	if c.port < 0 || c.port > 65535 {
-		bad("port %d is out of range 0..65535", c.port)
+		bad("PORT / -port: %d is out of range 0..65535", c.port)
 	}
 	if !tableNameRE.MatchString(c.table) {
-		bad("table name %q must be 3 to 255 letters, digits, '_', '-' or '.'", c.table)
+		bad("DYNAMODB_TABLE / -table: %q must be 3 to 255 letters, digits, '_', '-' or '.'", c.table)
 	}
 	if c.shards < 1 || c.shards > 1000 {
-		bad("order status shards %d must be between 1 and 1000", c.shards)
+		bad("ORDER_STATUS_SHARDS / -order-status-shards: %d must be between 1 and 1000", c.shards)
 	}
 	if c.endpoint != "" {
 		if u, err := url.Parse(c.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("DynamoDB endpoint %q is not an http(s) URL", c.endpoint)
+			bad("AWS_ENDPOINT_URL_DYNAMODB / -endpoint: %q is not an http(s) URL", c.endpoint)
 		}
 	}
 	if c.cursorSecret != "" && len(c.cursorSecret) < 32 {
-		bad("CURSOR_SECRET must have at least 32 characters")
+		bad("CURSOR_SECRET: must have at least 32 characters")
 	}
 	if c.complexityLimit < 1 {
-		bad("complexity limit %d must be positive", c.complexityLimit)
+		bad("GRAPHQL_COMPLEXITY_LIMIT / -complexity-limit: %d must be positive", c.complexityLimit)
 	}
 	if c.loaderWait <= 0 || c.loaderWait > time.Second {
-		bad("dataloader wait %s must be between 0 and 1s", c.loaderWait)
+		bad("DATALOADER_WAIT / -loader-wait: %s must be between 0 and 1s", c.loaderWait)
 	}
 	if c.shutdownTimeout <= 0 {
-		bad("shutdown timeout %s must be positive", c.shutdownTimeout)
+		bad("SHUTDOWN_TIMEOUT / -shutdown-timeout: %s must be positive", c.shutdownTimeout)
 	}
 	if err := c.logLevel.UnmarshalText([]byte(logLevel)); err != nil {
-		bad("log level %q must be debug, info, warn or error", logLevel)
+		bad("LOG_LEVEL / -log-level: %q must be debug, info, warn or error", logLevel)
 	}
 	for _, o := range strings.Split(cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {

@@ -176,16 +176,19 @@ func TestConfigIsValidatedWithClearMessages(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"PORT": "eighty"}, nil, `PORT="eighty" is not a whole number`},
-		{map[string]string{"PORT": "70000"}, nil, "port 70000 is out of range"},
-		{map[string]string{"ORDER_STATUS_SHARDS": "0"}, nil, "order status shards 0 must be between 1 and 1000"},
-		{map[string]string{"CURSOR_SECRET": "short"}, nil, "CURSOR_SECRET must have at least 32 characters"},
-		{map[string]string{"DYNAMODB_TABLE": "a"}, nil, `table name "a" must be 3 to 255`},
-		{map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "localhost:8000"}, nil, "is not an http(s) URL"},
+		{map[string]string{"PORT": "70000"}, nil, "PORT / -port: 70000 is out of range"},
+		{map[string]string{"ORDER_STATUS_SHARDS": "0"}, nil, "ORDER_STATUS_SHARDS / -order-status-shards: 0 must be between 1 and 1000"},
+		{map[string]string{"CURSOR_SECRET": "short"}, nil, "CURSOR_SECRET: must have at least 32 characters"},
+		{map[string]string{"DYNAMODB_TABLE": "a"}, nil, `DYNAMODB_TABLE / -table: "a" must be 3 to 255`},
+		{map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "localhost:8000"}, nil, "AWS_ENDPOINT_URL_DYNAMODB / -endpoint: \"localhost:8000\" is not an http(s) URL"},
 		{map[string]string{"GRAPHQL_INTROSPECTION": "maybe"}, nil, `GRAPHQL_INTROSPECTION="maybe" is not true or false`},
 		{map[string]string{"DATALOADER_WAIT": "5"}, nil, "DATALOADER_WAIT"},
-		{nil, []string{"-log-level", "loud"}, `log level "loud"`},
+		{map[string]string{"DATALOADER_WAIT": "2s"}, nil, "DATALOADER_WAIT / -loader-wait: 2s must be between 0 and 1s"},
+		{nil, []string{"-complexity-limit", "0"}, "GRAPHQL_COMPLEXITY_LIMIT / -complexity-limit: 0 must be positive"},
+		{map[string]string{"SHUTDOWN_TIMEOUT": "-1s"}, nil, "SHUTDOWN_TIMEOUT / -shutdown-timeout: -1s must be positive"},
+		{nil, []string{"-log-level", "loud"}, `LOG_LEVEL / -log-level: "loud"`},
 		{nil, []string{"stray"}, `unexpected argument "stray"`},
-		{map[string]string{"PORT": "-1", "ORDER_STATUS_SHARDS": "x"}, nil, "port -1 is out of range"},
+		{map[string]string{"PORT": "-1", "ORDER_STATUS_SHARDS": "x"}, nil, "PORT / -port: -1 is out of range"},
 	}
 	for _, c := range cases {
 		vars := map[string]string{"CURSOR_SECRET": repotest.CursorSecret}
