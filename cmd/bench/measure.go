@@ -45,8 +45,8 @@ type serverLog struct {
 }
 
 func (l *serverLog) Enabled(context.Context, slog.Level) bool { return true }
-func (l *serverLog) WithAttrs([]slog.Attr) slog.Handler        { return l }
-func (l *serverLog) WithGroup(string) slog.Handler             { return l }
+func (l *serverLog) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *serverLog) WithGroup(string) slog.Handler            { return l }
 func (l *serverLog) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "request" {
 		return nil
