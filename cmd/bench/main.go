@@ -170,8 +170,8 @@ func run(ctx context.Context, cfg config) error {
 			}
 		}
 	}
-	// The dataloader wait, measured on the HR tree: its lookups come in four dependent levels,
-	// so the window is paid up to four times.
+	// The dataloader wait, measured on the HR tree: its lookups come in several dependent
+	// levels, so the window is paid several times.
 	for _, w := range cfg.waits {
 		o := deepOps[1]
 		way := newHTTPWay(repo, server.Config{Loaders: loaders.Options{Wait: w}})
