@@ -62,14 +62,6 @@ func planMinimum(levels ...level) minimum {
 	return m
 }
 
-func (m minimum) total() int {
-	n := 0
-	for _, c := range m.calls {
-		n += c
-	}
-	return n
-}
-
 // formatCalls prints calls by operation in a fixed order: "12 Query + 3 BatchGetItem".
 func formatCalls(calls map[string]int) string {
 	if len(calls) == 0 {
