@@ -9,7 +9,7 @@ STATE := .local
 # Test credentials for DynamoDB Local; it accepts any.
 LOCAL_AWS := AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=$${AWS_REGION:-us-east-1}
 
-.PHONY: help run test deps generate check-generate lint bench-wait fuzz
+.PHONY: help run test deps generate check-generate lint bench bench-wait fuzz
 
 help:
 	@echo "make run       start DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB is set), create the table, load sample data, serve on :8080"
@@ -17,6 +17,7 @@ help:
 	@echo "make generate  regenerate the GraphQL code (gqlgen)"
 	@echo "make lint      gofmt, go vet, staticcheck"
 	@echo "make fuzz      run each fuzz test for FUZZTIME (default 10s)"
+	@echo "make bench     start a DynamoDB Local and run cmd/bench: AP1–AP20 and three deep trees at breadth 1/10/50, batched vs per-parent vs direct floor; writes docs/benchmarks.md and docs/benchmarks-p50.svg (BENCH_QUICK=1 for a run under 3 minutes)"
 	@echo "make bench-wait  measure the dataloader batch window (BenchmarkLoaderWait)"
 
 deps:
@@ -36,6 +37,10 @@ run: deps
 
 test: deps check-generate lint
 	scripts/with-dynamodb-local.sh go test -race -count=1 ./...
+
+# The performance report (docs/benchmarks.md): see cmd/bench. BENCH_QUICK=1 takes fewer samples.
+bench: deps
+	scripts/with-dynamodb-local.sh go run ./cmd/bench
 
 # The measurement behind loaders.DefaultWait (README, "Choosing the dataloader wait").
 bench-wait: deps

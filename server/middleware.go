@@ -72,6 +72,10 @@ func withRequestContext(cfg Config, next http.Handler) http.Handler {
 			slog.Int("dynamodbCalls", u.TotalCalls),
 			slog.Any("dynamodbCallsByOperation", u.Calls),
 			slog.Float64("dynamodbCapacityUnits", u.TotalCapacity),
+			// Wall time with at least one DynamoDB call in flight: durationMs minus this is the
+			// time the server spent on its own (cmd/bench reports it).
+			slog.Float64("dynamodbMs", float64(u.DynamoDBTime.Microseconds())/1000),
+			slog.Int("dynamodbRounds", u.Rounds),
 		}
 		if op := ri.operation(); op != "" {
 			attrs = append(attrs, slog.String("operation", op))

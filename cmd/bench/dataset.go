@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+// Fan-out of the dataset below each top-level parent. It is fixed so that breadth (how many
+// parents a query starts from) is the only thing that changes between the rows of the report.
+const (
+	usersPerOrg      = 4 // SaaS: organization → 4 users
+	ticketsPerUser   = 5 // → 5 tickets each
+	employeesPerDept = 5 // HR: department → 5 employees, each managed by the department's head
+	ordersPerCust    = 3 // Commerce: customer → 3 orders
+	itemsPerOrder    = 2 // → 2 items each
+)
+
+// dataset is what seed wrote, in the order the API lists it, so that the benchmark can compute
+// each operation's minimum calls from the data itself.
+type dataset struct {
+	breadth  int
+	location *repository.Location
+	orgs     []*repository.Organization
+	users    map[string][]*repository.User   // by organization id, in id order
+	tickets  map[string][]*repository.Ticket // by user id, newest first
+
+	depts     []*repository.Department
+	board     *repository.Department            // the department of the heads, never queried from the top
+	heads     []*repository.Employee            // heads[i] manages every employee of depts[i]
+	employees map[string][]*repository.Employee // by department id, in id order
+	manager   map[string]string                 // employee id → manager id
+	mentor    map[string]string                 // employee id → mentor id
+	deptOf    map[string]string                 // employee id → department id
+
+	customers []*repository.Customer
+	orders    map[string][]*repository.Order // by customer id, newest first
+	items     map[string][]*repository.OrderItem
+}
+
+// seed writes a dataset of breadth top-level parents per domain. Writes run a few at a time: the
+// data is the same whatever the order, and seeding at breadth 50 would otherwise dominate a
+// quick run.
+func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, error) {
+	d := &dataset{
+		breadth: breadth,
+		users:   map[string][]*repository.User{}, tickets: map[string][]*repository.Ticket{},
+		employees: map[string][]*repository.Employee{}, manager: map[string]string{},
+		mentor: map[string]string{}, deptOf: map[string]string{},
+		orders: map[string][]*repository.Order{}, items: map[string][]*repository.OrderItem{},
+	}
+	var mu sync.Mutex
+	par := func(n int, fn func(i int) error) error {
+		sem := make(chan struct{}, 8)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				errs[i] = fn(i)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	// SaaS.
+	d.orgs = make([]*repository.Organization, breadth)
+	if err := par(breadth, func(i int) error {
+		org, err := repo.CreateOrganization(ctx, fmt.Sprintf("Org %03d", i))
+		if err != nil {
+			return err
+		}
+		d.orgs[i] = org
+		var users []*repository.User
+		for u := range usersPerOrg {
+			user, err := repo.CreateUser(ctx, org.ID, fmt.Sprintf("User %d-%d", i, u), fmt.Sprintf("u%d@org%d.example", u, i))
+			if err != nil {
+				return err
+			}
+			users = append(users, user)
+			var tickets []*repository.Ticket
+			for t := range ticketsPerUser {
+				tk, err := repo.CreateTicket(ctx, org.ID, user.ID, fmt.Sprintf("Ticket %d", t), "It does not work.")
+				if err != nil {
+					return err
+				}
+				tickets = append([]*repository.Ticket{tk}, tickets...)
+			}
+			mu.Lock()
+			d.tickets[user.ID] = tickets
+			mu.Unlock()
+		}
+		mu.Lock()
+		d.users[org.ID] = users
+		mu.Unlock()
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("seed SaaS: %w", err)
+	}
+
+	// HR: the heads live in a department of their own, so that a manager and the manager's
+	// department are reads of their own, not items the employees' pages already hold.
+	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "United States", State: "California", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
+	if err != nil {
+		return nil, fmt.Errorf("seed HR: %w", err)
+	}
+	d.location = loc
+	if d.board, err = repo.CreateDepartment(ctx, "Board", loc.Ref()); err != nil {
+		return nil, fmt.Errorf("seed HR: %w", err)
+	}
+	d.depts = make([]*repository.Department, breadth)
+	d.heads = make([]*repository.Employee, breadth)
+	hiredAt := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := par(breadth, func(i int) error {
+		dept, err := repo.CreateDepartment(ctx, fmt.Sprintf("Dept %03d", i), loc.Ref())
+		if err != nil {
+			return err
+		}
+		d.depts[i] = dept
+		at := hiredAt.Add(time.Duration(i) * time.Hour)
+		head, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: d.board.ID, Name: fmt.Sprintf("Head %d", i), Email: fmt.Sprintf("head%d@corp.example", i), JobTitle: "Director", HiredAt: &at})
+		if err != nil {
+			return err
+		}
+		d.heads[i] = head
+		var emps []*repository.Employee
+		for e := range employeesPerDept {
+			in := repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Employee %d-%d", i, e), Email: fmt.Sprintf("e%d.%d@corp.example", i, e), JobTitle: "Engineer", HiredAt: &at, ManagerID: &head.ID}
+			if e > 0 {
+				in.MentorID = &emps[0].ID
+			}
+			emp, _, err := repo.HireEmployee(ctx, in)
+			if err != nil {
+				return err
+			}
+			emps = append(emps, emp)
+			mu.Lock()
+			d.manager[emp.ID] = head.ID
+			d.deptOf[emp.ID] = dept.ID
+			if in.MentorID != nil {
+				d.mentor[emp.ID] = *in.MentorID
+			}
+			mu.Unlock()
+		}
+		mu.Lock()
+		d.deptOf[head.ID] = d.board.ID
+		d.employees[dept.ID] = emps
+		mu.Unlock()
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("seed HR: %w", err)
+	}
+
+	// Commerce.
+	d.customers = make([]*repository.Customer, breadth)
+	if err := par(breadth, func(i int) error {
+		addr := []repository.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Main St", i), City: "Springfield", Country: "US"}}
+		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Customer %03d", i), fmt.Sprintf("c%d@shop.example", i), addr)
+		if err != nil {
+			return err
+		}
+		d.customers[i] = c
+		var orders []*repository.Order
+		for o := range ordersPerCust {
+			lines := make([]repository.OrderLine, itemsPerOrder)
+			for l := range lines {
+				lines[l] = repository.OrderLine{SKU: fmt.Sprintf("SKU-%d", l), ProductName: "Widget", Quantity: l + 1, UnitPriceCents: int64(100 * (l + 1))}
+			}
+			order, items, err := repo.PlaceOrder(ctx, c.ID, lines, fmt.Sprintf("seed-%d-%d", i, o))
+			if err != nil {
+				return err
+			}
+			orders = append([]*repository.Order{order}, orders...)
+			mu.Lock()
+			d.items[order.ID] = items
+			mu.Unlock()
+		}
+		mu.Lock()
+		d.orders[c.ID] = orders
+		mu.Unlock()
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("seed Commerce: %w", err)
+	}
+	return d, nil
+}
+
+// Global IDs, as the API spells them.
+func orgGID(o *repository.Organization) string { return model.EncodeID(model.TypeOrganization, o.ID) }
+func userGID(u *repository.User) string        { return model.EncodeID(model.TypeUser, u.OrgID, u.ID) }
+func ticketGID(t *repository.Ticket) string    { return model.EncodeID(model.TypeTicket, t.ID) }
+func deptGID(d *repository.Department) string  { return model.EncodeID(model.TypeDepartment, d.ID) }
+func empGID(e *repository.Employee) string     { return model.EncodeID(model.TypeEmployee, e.ID) }
+func custGID(c *repository.Customer) string    { return model.EncodeID(model.TypeCustomer, c.ID) }
+func orderGID(o *repository.Order) string {
+	return model.EncodeID(model.TypeOrder, o.CustomerID, o.ID)
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"time"
+
+	"singletable/repository"
+	"singletable/server"
+)
+
+// profile runs the batched deep operations at the throughput breadth, one after another, for
+// cfg.profileFor under the CPU profiler, then writes the allocation profile. Inspect with
+// `go tool pprof -top cpu.out` (see docs/benchmarks.md, "Profile").
+func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset) error {
+	way := newHTTPWay(repo, server.Config{})
+	defer way.close()
+	var runs []runner
+	for _, o := range deepOps {
+		runs = append(runs, way.runner(o.query, o.vars(d, cfg.throughputAt)))
+	}
+	for _, r := range runs { // warm-up
+		if _, err := r(ctx); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(cfg.cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	runtime.MemProfileRate = 4096
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	n := 0
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	start := time.Now()
+	for time.Since(start) < cfg.profileFor {
+		// Eight at a time, as a loaded server would run them.
+		errs := make(chan error, 8)
+		for i := range 8 {
+			go func() {
+				_, err := runs[(n+i)%len(runs)](ctx)
+				errs <- err
+			}()
+		}
+		for range 8 {
+			if err := <-errs; err != nil {
+				pprof.StopCPUProfile()
+				return err
+			}
+		}
+		n += 8
+	}
+	pprof.StopCPUProfile()
+	runtime.ReadMemStats(&ms1)
+	log.Printf("profiled %d operations in %v: %.0f allocations and %.0f bytes per operation",
+		n, time.Since(start).Round(time.Millisecond), float64(ms1.Mallocs-ms0.Mallocs)/float64(n), float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n))
+	if cfg.memProfile != "" {
+		mf, err := os.Create(cfg.memProfile)
+		if err != nil {
+			return err
+		}
+		defer mf.Close()
+		if err := pprof.Lookup("allocs").WriteTo(mf, 0); err != nil {
+			return fmt.Errorf("allocation profile: %w", err)
+		}
+	}
+	return nil
+}

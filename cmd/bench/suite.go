@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"singletable/repository"
+)
+
+// op is one operation of the suite: a GraphQL document, its variables for a dataset and a
+// breadth, and its minimal plan computed from the same dataset. Deep operations also have a
+// direct floor: the same read written by hand against the SDK (repository/floor.go).
+type op struct {
+	id    string // "AP1" … "AP20", or "deep-saas", …
+	name  string
+	deep  bool
+	query string
+	vars  func(d *dataset, breadth int) map[string]any
+	plan  func(d *dataset, breadth int, shards int) minimum
+	floor func(ctx context.Context, repo *repository.Repo, d *dataset, breadth int) (repository.FloorResult, error)
+}
+
+func one(key string) func(*dataset, int, int) minimum {
+	return func(*dataset, int, int) minimum { return planMinimum(level{keys: []string{key}}) }
+}
+
+func queries(n int) func(*dataset, int, int) minimum {
+	return func(*dataset, int, int) minimum { return planMinimum(level{queries: n}) }
+}
+
+func idVar(id func(d *dataset) string) func(*dataset, int) map[string]any {
+	return func(d *dataset, _ int) map[string]any { return map[string]any{"id": id(d)} }
+}
+
+// singleOps has one operation per access pattern of DESIGN.md §4, each asked of the first
+// parent of the dataset (or of the whole dataset for lists).
+var singleOps = []op{
+	{id: "AP1", name: "organization by id", query: `query($id: ID!) { organization(id: $id) { name } }`,
+		vars: idVar(func(d *dataset) string { return orgGID(d.orgs[0]) }), plan: one("org")},
+	{id: "AP2", name: "organization and its users (one Query)", query: `query($id: ID!) { organization(id: $id) { name users(first: 4) { edges { node { name email } } } } }`,
+		vars: idVar(func(d *dataset) string { return orgGID(d.orgs[0]) }), plan: queries(1)},
+	{id: "AP3", name: "users of organizations, paged", query: `{ organizations(first: 3) { edges { node { name users(first: 2) { edges { node { name } } pageInfo { hasNextPage endCursor } } } } } }`,
+		vars: func(*dataset, int) map[string]any { return nil },
+		plan: func(d *dataset, _, _ int) minimum {
+			return planMinimum(level{round: 1, queries: 1}, level{round: 2, queries: min(3, len(d.orgs))})
+		}},
+	{id: "AP4", name: "user by id", query: `query($id: ID!) { node(id: $id) { ... on User { name email } } }`,
+		vars: idVar(func(d *dataset) string { return userGID(d.users[d.orgs[0].ID][0]) }), plan: one("user")},
+	{id: "AP5", name: "a user's tickets newest first (with the user, one Query)", query: `query($id: ID!) { node(id: $id) { ... on User { name tickets(first: 3) { edges { node { title createdAt } } } } } }`,
+		vars: idVar(func(d *dataset) string { return userGID(d.users[d.orgs[0].ID][0]) }), plan: queries(1)},
+	{id: "AP6", name: "ticket by id", query: `query($id: ID!) { node(id: $id) { ... on Ticket { title status } } }`,
+		vars: idVar(func(d *dataset) string { return ticketGID(d.tickets[d.users[d.orgs[0].ID][0].ID][0]) }), plan: one("ticket")},
+	{id: "AP7", name: "list organizations, departments, customers", query: `{ organizations(first: 10) { edges { node { name } } } departments(first: 10) { edges { node { name } } } customers(first: 10) { edges { node { name } } } }`,
+		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(3)},
+	{id: "AP8", name: "department by id", query: `query($id: ID!) { department(id: $id) { name } }`,
+		vars: idVar(func(d *dataset) string { return deptGID(d.depts[0]) }), plan: one("dept")},
+	{id: "AP9", name: "employees of a department", query: `query($id: ID!) { department(id: $id) { name employees(first: 5) { edges { node { name } } } } }`,
+		vars: idVar(func(d *dataset) string { return deptGID(d.depts[0]) }),
+		plan: func(d *dataset, _, _ int) minimum {
+			var emps []string
+			for _, e := range d.employees[d.depts[0].ID] {
+				emps = append(emps, k("emp", e.ID))
+			}
+			return planMinimum(level{round: 1, keys: []string{k("dept", d.depts[0].ID)}, queries: 1}, level{round: 2, keys: emps})
+		}},
+	{id: "AP10", name: "an employee's department, manager, mentor", query: `query($id: ID!) { employee(id: $id) { name department { name } manager { name } mentor { name } } }`,
+		vars: idVar(func(d *dataset) string { return empGID(d.employees[d.depts[0].ID][1]) }),
+		plan: func(d *dataset, _, _ int) minimum {
+			e := d.employees[d.depts[0].ID][1]
+			rels := []string{k("rel-dept", e.ID)}
+			targets := []string{k("dept", d.deptOf[e.ID])}
+			if m, ok := d.manager[e.ID]; ok {
+				rels, targets = append(rels, k("rel-manager", e.ID)), append(targets, k("emp", m))
+			}
+			if m, ok := d.mentor[e.ID]; ok {
+				rels, targets = append(rels, k("rel-mentor", e.ID)), append(targets, k("emp", m))
+			}
+			return planMinimum(level{round: 1, keys: []string{k("emp", e.ID)}}, level{round: 2, keys: rels}, level{round: 3, keys: targets})
+		}},
+	{id: "AP11", name: "direct reports of a manager", query: `query($id: ID!) { employee(id: $id) { name directReports(first: 10) { edges { node { name } } } } }`,
+		vars: idVar(func(d *dataset) string { return empGID(d.heads[0]) }),
+		plan: func(d *dataset, _, _ int) minimum {
+			var reports []string
+			for e, m := range d.manager {
+				if m == d.heads[0].ID {
+					reports = append(reports, k("emp", e))
+				}
+			}
+			return planMinimum(level{round: 1, keys: []string{k("emp", d.heads[0].ID)}, queries: 1}, level{round: 2, keys: reports})
+		}},
+	{id: "AP12", name: "employees by job title", query: `{ employeesByJobTitle(jobTitle: "Engineer", first: 10) { edges { node { name jobTitle } } } }`,
+		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(1)},
+	{id: "AP13", name: "employees hired since a date", query: `{ employeesHiredSince(since: "2020-01-01T00:00:00Z", first: 10) { edges { node { name hiredAt } } } }`,
+		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(1)},
+	{id: "AP14", name: "locations by country and state", query: `{ locations(country: "United States", state: "California") { edges { node { city postalCode address } } } }`,
+		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(1)},
+	{id: "AP15", name: "customer with mailing addresses", query: `query($id: ID!) { customer(id: $id) { name mailingAddresses { line1 city } } }`,
+		vars: idVar(func(d *dataset) string { return custGID(d.customers[0]) }), plan: one("customer")},
+	{id: "AP16", name: "a customer's orders newest first (with the customer, one Query)", query: `query($id: ID!) { customer(id: $id) { name orders(first: 3) { edges { node { totalCents placedAt } } } } }`,
+		vars: idVar(func(d *dataset) string { return custGID(d.customers[0]) }), plan: queries(1)},
+	{id: "AP17", name: "an order with its items", query: `query($id: ID!) { order(id: $id) { totalCents items { sku quantity } } }`,
+		vars: idVar(func(d *dataset) string { return orderGID(d.orders[d.customers[0].ID][0]) }),
+		plan: func(d *dataset, _, _ int) minimum {
+			// The order's own collection holds the order and its items: one Query (AP17).
+			return planMinimum(level{queries: 1})
+		}},
+	{id: "AP18", name: "order by id", query: `query($id: ID!) { order(id: $id) { status totalCents } }`,
+		vars: idVar(func(d *dataset) string { return orderGID(d.orders[d.customers[0].ID][0]) }), plan: one("order")},
+	{id: "AP19", name: "an employee's department name (duplicated, no second read)", query: `query($id: ID!) { employee(id: $id) { name departmentName } }`,
+		vars: idVar(func(d *dataset) string { return empGID(d.employees[d.depts[0].ID][0]) }), plan: one("emp")},
+	{id: "AP20", name: "orders by status across customers (sharded GSI)", query: `{ ordersByStatus(status: OPEN, first: 10) { edges { node { totalCents placedAt } } } }`,
+		vars: func(*dataset, int) map[string]any { return nil },
+		plan: func(_ *dataset, _, shards int) minimum { return planMinimum(level{queries: shards}) }},
+}
+
+func firstIDs[T any](xs []T, n int, gid func(T) string) []string {
+	out := make([]string, 0, n)
+	for _, x := range xs[:n] {
+		out = append(out, gid(x))
+	}
+	return out
+}
+
+// deepOps are the three deep trees of DESIGN.md §5, started from breadth top-level parents.
+var deepOps = []op{
+	{id: "saas", name: "organizations → users → tickets → reporter", deep: true,
+		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } }`,
+		vars: func(d *dataset, b int) map[string]any {
+			return map[string]any{"ids": firstIDs(d.orgs, b, orgGID)}
+		},
+		plan: func(d *dataset, b, _ int) minimum {
+			// Each organization with its users is one Query of its collection (AP2); each user's
+			// tickets one Query (AP5); the reporters are users already read.
+			var read, reporters []string
+			users := 0
+			for _, o := range d.orgs[:b] {
+				for _, u := range d.users[o.ID][:min(4, len(d.users[o.ID]))] {
+					users++
+					read = append(read, k("user", u.ID))
+					for _, t := range d.tickets[u.ID][:min(5, len(d.tickets[u.ID]))] {
+						reporters = append(reporters, k("user", t.ReporterID))
+					}
+				}
+			}
+			return planMinimum(level{round: 1, queries: b},
+				level{round: 2, queries: users}, primed(read), level{round: 3, keys: reporters})
+		},
+		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (repository.FloorResult, error) {
+			ids := make([]string, b)
+			for i, o := range d.orgs[:b] {
+				ids[i] = o.ID
+			}
+			return repo.FloorSaaSTree(ctx, ids, 4, 5)
+		}},
+	{id: "hr", name: "departments → employees → manager → department", deep: true,
+		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Department { name employees(first: 5) { edges { node { name manager { name department { name } } } } } } } }`,
+		vars: func(d *dataset, b int) map[string]any {
+			return map[string]any{"ids": firstIDs(d.depts, b, deptGID)}
+		},
+		plan: func(d *dataset, b, _ int) minimum {
+			// 1: the departments by key, and each department's membership items (one Query of
+			// the inverted GSI1 each, AP9), which carry every employee's DEPARTMENT relation.
+			// 2: the employees and their MANAGER relation items (AP10). 3: the managers and their
+			// DEPARTMENT relation items. 4: the managers' departments.
+			var depts, relDepts, emps, managers, mgrDepts []string
+			for _, dept := range d.depts[:b] {
+				depts = append(depts, k("dept", dept.ID))
+				for _, e := range d.employees[dept.ID][:min(5, len(d.employees[dept.ID]))] {
+					relDepts = append(relDepts, k("rel-dept", e.ID))
+					emps = append(emps, k("emp", e.ID), k("rel-manager", e.ID))
+					if m, ok := d.manager[e.ID]; ok {
+						managers = append(managers, k("emp", m), k("rel-dept", m))
+						mgrDepts = append(mgrDepts, k("dept", d.deptOf[m]))
+					}
+				}
+			}
+			return planMinimum(level{round: 1, keys: depts, queries: b}, primed(relDepts),
+				level{round: 2, keys: emps}, level{round: 3, keys: managers}, level{round: 4, keys: mgrDepts})
+		},
+		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (repository.FloorResult, error) {
+			ids := make([]string, b)
+			for i, x := range d.depts[:b] {
+				ids[i] = x.ID
+			}
+			return repo.FloorHRTree(ctx, ids, 5)
+		}},
+	{id: "commerce", name: "customers → orders → items + customer", deep: true,
+		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { name orders(first: 3) { edges { node { totalCents items { sku quantity } customer { name } } } } } } }`,
+		vars: func(d *dataset, b int) map[string]any {
+			return map[string]any{"ids": firstIDs(d.customers, b, custGID)}
+		},
+		plan: func(d *dataset, b, _ int) minimum {
+			// One Query per customer's collection: the customer, its orders and their items
+			// (AP15–AP17); every order's customer is that customer.
+			return planMinimum(level{round: 1, queries: b})
+		},
+		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (repository.FloorResult, error) {
+			ids := make([]string, b)
+			for i, c := range d.customers[:b] {
+				ids[i] = c.ID
+			}
+			return repo.FloorCommerceTree(ctx, ids, 3)
+		}},
+}
+
+// primed marks keys read by an earlier Query: they cost nothing, and later lookups of the same
+// keys are free.
+func primed(keys []string) level { return level{keys: keys, primed: true} }
+
+func (o op) String() string {
+	if o.deep {
+		return fmt.Sprintf("deep %s (%s)", o.id, o.name)
+	}
+	return fmt.Sprintf("%s %s", o.id, o.name)
+}

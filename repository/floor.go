@@ -1,0 +1,368 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// This file is the "direct floor" of the benchmark (cmd/bench, docs/benchmarks.md): the three
+// deep reads of the API written by hand against the SDK, without GraphQL, dataloaders or
+// resolvers. Each issues exactly the minimal set of calls of DESIGN.md §5 — one Query per item
+// collection, ⌈unique keys / 100⌉ BatchGetItem per dependent level, nothing read twice — each
+// call as early as its inputs are known, all independent calls at once, and decodes every item it
+// reads into the same entities the API returns. Whatever the API spends beyond this is the cost
+// of GraphQL and of batching by time window.
+//
+// It lives in package repository because this package owns the key formats and is the only one
+// allowed to import the SDK (DESIGN.md §6); nothing but the benchmark calls it.
+
+// FloorResult counts what a floor read decoded, so the benchmark can check that it read the same
+// data as the GraphQL operation it stands beside.
+type FloorResult struct {
+	// Parents, Children and Leaves count the entities of the tree's three levels (organizations,
+	// users, tickets; departments, employees, managers; customers, orders, order items).
+	Parents, Children, Leaves int
+	// Refs counts the to-one references resolved (reporters; the managers' departments; the
+	// orders' customers).
+	Refs int
+}
+
+// floorReader collects what one floor read has decoded, keyed by item key, so that nothing is
+// read twice.
+type floorReader struct {
+	r    *Repo
+	mu   sync.Mutex
+	seen map[Key]Entity
+}
+
+func newFloorReader(r *Repo) *floorReader { return &floorReader{r: r, seen: map[Key]Entity{}} }
+
+func (f *floorReader) remember(es ...Entity) {
+	f.mu.Lock()
+	for _, e := range es {
+		f.seen[e.Key()] = e
+	}
+	f.mu.Unlock()
+}
+
+func (f *floorReader) lookup(k Key) (Entity, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.seen[k]
+	return e, ok
+}
+
+// missing returns the keys, duplicates removed, that have not been read yet.
+func (f *floorReader) missing(keys []Key) []Key {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]Key, 0, len(keys))
+	dup := map[Key]bool{}
+	for _, k := range keys {
+		if _, ok := f.seen[k]; !ok && !dup[k] {
+			dup[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// query runs one Query (one call: the benchmark's pages fit in one response) and decodes its items.
+func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]Entity, error) {
+	in.TableName = aws.String(f.r.table)
+	out, err := f.r.db.Query(ctx, in)
+	if err != nil {
+		return nil, mapError("floor query", err)
+	}
+	es := make([]Entity, len(out.Items))
+	for i, item := range out.Items {
+		if es[i], err = decodeEntity(item); err != nil {
+			return nil, err
+		}
+	}
+	f.remember(es...)
+	return es, nil
+}
+
+// batchGet reads keys with ⌈len/100⌉ concurrent BatchGetItem calls, retrying UnprocessedKeys.
+func (f *floorReader) batchGet(ctx context.Context, keys []Key) error {
+	var wg sync.WaitGroup
+	errs := make([]error, (len(keys)+maxBatchGetKeys-1)/maxBatchGetKeys)
+	for i := range errs {
+		chunk := keys[i*maxBatchGetKeys : min((i+1)*maxBatchGetKeys, len(keys))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := make([]map[string]types.AttributeValue, len(chunk))
+			for j, k := range chunk {
+				req[j] = k.attributes()
+			}
+			for attempt := 0; len(req) > 0; attempt++ {
+				if attempt >= f.r.attempts {
+					errs[i] = errors.New("floor batch get: unprocessed keys left")
+					return
+				}
+				out, err := f.r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+					RequestItems: map[string]types.KeysAndAttributes{f.r.table: {Keys: req}},
+				})
+				if err != nil {
+					errs[i] = mapError("floor batch get", err)
+					return
+				}
+				for _, item := range out.Responses[f.r.table] {
+					e, err := decodeEntity(item)
+					if err != nil {
+						errs[i] = err
+						return
+					}
+					f.remember(e)
+				}
+				req = out.UnprocessedKeys[f.r.table].Keys
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// FloorSaaSTree reads organizations → users(first users) → tickets(first tickets) → reporter:
+// one Query per organization's item collection (the organization and its users, AP2), and as
+// soon as an organization's users are back, one Query per user on GSI1 (AP5), newest first.
+// Reporters are users already read; any that are not are batched at the end.
+func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets int) (FloorResult, error) {
+	f := newFloorReader(r)
+	var (
+		mu  sync.Mutex
+		res FloorResult
+		all []*Ticket
+	)
+	var wg sync.WaitGroup
+	errs := make(chan error, 1)
+	fail := func(err error) {
+		select {
+		case errs <- err:
+		default:
+		}
+	}
+	for _, org := range orgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			es, err := f.query(ctx, &dynamodb.QueryInput{
+				KeyConditionExpression:    aws.String("PK = :pk"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(orgPK(org))},
+				Limit:                     aws.Int32(int32(users + 1)),
+			})
+			if err != nil || len(es) == 0 {
+				fail(errors.Join(err, fmt.Errorf("floor: organization %s not found", org)))
+				return
+			}
+			mu.Lock()
+			res.Parents++
+			mu.Unlock()
+			for _, e := range es[1:] {
+				u, ok := e.(*User)
+				if !ok {
+					continue
+				}
+				mu.Lock()
+				res.Children++
+				mu.Unlock()
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ts, err := f.query(ctx, &dynamodb.QueryInput{
+						IndexName:              aws.String(gsi1),
+						KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
+						ExpressionAttributeValues: map[string]types.AttributeValue{
+							":pk": s(userCollectionPK(u.OrgID, u.ID)), ":t": s(ticketSKPrefix),
+						},
+						ScanIndexForward: aws.Bool(false),
+						Limit:            aws.Int32(int32(tickets)),
+					})
+					if err != nil {
+						fail(err)
+						return
+					}
+					mu.Lock()
+					for _, t := range ts {
+						if t, ok := t.(*Ticket); ok {
+							all = append(all, t)
+						}
+					}
+					mu.Unlock()
+				}()
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return res, err
+	default:
+	}
+	res.Leaves = len(all)
+	reporters := make([]Key, len(all))
+	for i, t := range all {
+		reporters[i] = userKey(t.OrgID, t.ReporterID)
+	}
+	if err := f.batchGet(ctx, f.missing(reporters)); err != nil {
+		return res, err
+	}
+	for _, k := range reporters {
+		if _, ok := f.lookup(k); ok {
+			res.Refs++
+		}
+	}
+	return res, nil
+}
+
+// FloorHRTree reads departments → employees(first employees) → manager → department. Four
+// dependent rounds, each as wide as it can be:
+//
+//  1. the departments (BatchGetItem) and, at the same time, each department's DEPARTMENT relation
+//     items on the inverted GSI1 (one Query per department, AP9): both need only the ids;
+//  2. the employees those items name, together with their MANAGER relation items (AP10);
+//  3. the managers not read yet, together with their DEPARTMENT relation items;
+//  4. the managers' departments not read yet.
+func (r *Repo) FloorHRTree(ctx context.Context, departments []string, employees int) (FloorResult, error) {
+	f := newFloorReader(r)
+	var res FloorResult
+	// Round 1.
+	deptKeys := make([]Key, len(departments))
+	for i, d := range departments {
+		deptKeys[i] = deptKey(d)
+	}
+	rels := make([][]Entity, len(departments))
+	errs := make([]error, len(departments)+1)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		errs[len(departments)] = f.batchGet(ctx, deptKeys)
+	}()
+	for i, d := range departments {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rels[i], errs[i] = f.query(ctx, &dynamodb.QueryInput{
+				IndexName:                 aws.String(gsi1),
+				KeyConditionExpression:    aws.String("GSI1PK = :pk"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(relationGSI1PK(RelDepartment, d))},
+				Limit:                     aws.Int32(int32(employees)),
+			})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return res, err
+	}
+	res.Parents = len(departments)
+	// Round 2.
+	var empIDs []string
+	var round2 []Key
+	for _, list := range rels {
+		for _, e := range list {
+			if rel, ok := e.(*Relation); ok {
+				empIDs = append(empIDs, rel.EmployeeID)
+				round2 = append(round2, empKey(rel.EmployeeID), relationKey(rel.EmployeeID, RelManager))
+			}
+		}
+	}
+	if err := f.batchGet(ctx, f.missing(round2)); err != nil {
+		return res, err
+	}
+	res.Children = len(empIDs)
+	// Round 3.
+	var managers []string
+	var round3 []Key
+	for _, e := range empIDs {
+		if rel, ok := f.lookup(relationKey(e, RelManager)); ok {
+			m := rel.(*Relation).TargetID
+			managers = append(managers, m)
+			round3 = append(round3, empKey(m), relationKey(m, RelDepartment))
+		}
+	}
+	if err := f.batchGet(ctx, f.missing(round3)); err != nil {
+		return res, err
+	}
+	res.Leaves = len(managers)
+	// Round 4.
+	var round4 []Key
+	for _, m := range managers {
+		if rel, ok := f.lookup(relationKey(m, RelDepartment)); ok {
+			round4 = append(round4, deptKey(rel.(*Relation).TargetID))
+		}
+	}
+	if err := f.batchGet(ctx, f.missing(round4)); err != nil {
+		return res, err
+	}
+	for _, k := range round4 {
+		if _, ok := f.lookup(k); ok {
+			res.Refs++
+		}
+	}
+	return res, nil
+}
+
+// FloorCommerceTree reads customers → orders(first orders) → items + customer: one Query per
+// customer's item collection, newest first, which holds the customer, its orders and their items
+// (AP15–AP17); every order's customer is the customer just read. One round.
+func (r *Repo) FloorCommerceTree(ctx context.Context, customers []string, orders int) (FloorResult, error) {
+	f := newFloorReader(r)
+	var (
+		mu  sync.Mutex
+		res FloorResult
+		wg  sync.WaitGroup
+	)
+	errs := make([]error, len(customers))
+	for i, c := range customers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lo, _, _ := idRange(nil, nil)
+			es, err := f.query(ctx, &dynamodb.QueryInput{
+				KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :profile"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":pk": s(customerPK(c)), ":lo": s(orderSK(lo)), ":profile": s(customerProfileSK),
+				},
+				ScanIndexForward: aws.Bool(false),
+			})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			// Newest first: the customer, then each order's items followed by the order itself.
+			var n, items, refs, pending int
+			for _, e := range es {
+				switch e := e.(type) {
+				case *OrderItem:
+					pending++
+				case *Order:
+					if n < orders {
+						n++
+						items += pending
+						if _, ok := f.lookup(customerKey(e.CustomerID)); ok {
+							refs++
+						}
+					}
+					pending = 0
+				}
+			}
+			mu.Lock()
+			res.Parents++
+			res.Children += n
+			res.Leaves += items
+			res.Refs += refs
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return res, errors.Join(errs...)
+}
