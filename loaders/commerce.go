@@ -25,6 +25,25 @@ func (l *Loaders) Order(ctx context.Context, customer, id string) (*repository.O
 	return load[*repository.Order](ctx, l, k, "order")
 }
 
+type orderWithItems struct {
+	order *repository.Order
+	items []*repository.OrderItem
+}
+
+// OrderWithItems reads an order and its items in ONE Query (AP18 + AP17) and primes them.
+func (l *Loaders) OrderWithItems(ctx context.Context, customer, id string) (*repository.Order, []*repository.OrderItem, error) {
+	r, err := memoize(&l.memo, fmt.Sprintf("order+items|%s|%s", customer, id), func() (orderWithItems, error) {
+		o, items, err := l.repo.OrderWithItems(ctx, customer, id)
+		if err != nil {
+			return orderWithItems{}, err
+		}
+		prime(ctx, l, o)
+		prime(ctx, l, items...)
+		return orderWithItems{o, items}, nil
+	})
+	return r.order, r.items, err
+}
+
 // OrderItems returns an order's items, line 1 first, by their keys (the order knows how many
 // lines it has): free when they were read together with the order and primed, otherwise part of
 // the level's one BatchGetItem (AP17).

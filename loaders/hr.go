@@ -147,6 +147,16 @@ func (l *Loaders) EmployeesOfDepartment(ctx context.Context, department string, 
 	return l.inverse(ctx, repository.RelDepartment, department, args, ahead)
 }
 
+// StartEmployeesOfDepartment starts loading a department's employee list without waiting for it,
+// so that its Query runs while the department itself is looked up; EmployeesOfDepartment with the
+// same arguments later finds it.
+func (l *Loaders) StartEmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, ahead EmployeeAhead) {
+	if l.perParent {
+		return
+	}
+	l.relLists.Load(ctx, relListKey{rel: repository.RelDepartment, target: department, first: args.First, after: args.After, ahead: ahead})
+}
+
 // DirectReports pages through the employees an employee manages (AP11).
 func (l *Loaders) DirectReports(ctx context.Context, manager string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
 	return l.inverse(ctx, repository.RelManager, manager, args, ahead)
@@ -166,11 +176,26 @@ func (l *Loaders) Mentees(ctx context.Context, mentor string, args repository.Pa
 // lookup within the key loader's window of the first one; on a busy machine the resolvers of a
 // level can take longer than that to start, and the level splits into several BatchGetItem calls.
 // Issued from one place (loadEach), each step is one batch whatever the scheduler does.
+//
+// OfManager and OfMentor go one level further: the relations asked for on each employee's manager
+// and mentor (manager { department { name } }). Their keys follow from the manager's and mentor's
+// ids, known from the relation items, so they are read in the same batch as the managers and
+// mentors themselves, and their targets in one more.
 type EmployeeAhead struct {
+	Department, Manager, Mentor bool
+	OfManager, OfMentor         RelationsAhead
+}
+
+// RelationsAhead names relations (AP10) to read ahead of some employees.
+type RelationsAhead struct {
 	Department, Manager, Mentor bool
 }
 
 func (a EmployeeAhead) relations() []repository.RelationType {
+	return RelationsAhead{a.Department, a.Manager, a.Mentor}.relations()
+}
+
+func (a RelationsAhead) relations() []repository.RelationType {
 	var out []repository.RelationType
 	if a.Department {
 		out = append(out, repository.RelDepartment)
@@ -182,6 +207,17 @@ func (a EmployeeAhead) relations() []repository.RelationType {
 		out = append(out, repository.RelMentor)
 	}
 	return out
+}
+
+// of is what to read ahead of the target of a relation of type rel.
+func (a EmployeeAhead) of(rel repository.RelationType) RelationsAhead {
+	switch rel {
+	case repository.RelManager:
+		return a.OfManager
+	case repository.RelMentor:
+		return a.OfMentor
+	}
+	return RelationsAhead{}
 }
 
 // relListKey is one page of one inverse-relation list, and what to read ahead for its employees.
@@ -271,12 +307,15 @@ func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relatio
 		}
 	}
 	n := len(keys)
+	var list []int
 	if l.ReadAhead() {
-		keys = append(keys, relationKeys(lists, ahead)...)
+		var relKeys []repository.Key
+		relKeys, list = relationKeys(lists, ahead)
+		keys = append(keys, relKeys...)
 	}
 	found, errs := loadEach(ctx, l, keys)
 	if l.ReadAhead() {
-		loadEach(ctx, l, targetKeys(found[n:]))
+		l.readAheadTargets(ctx, found[n:], ahead, list)
 	}
 	emps := make([][]*repository.Employee, len(lists))
 	empErrs := make([][]error, len(lists))
@@ -318,23 +357,50 @@ func (l *Loaders) ReadAheadRelations(ctx context.Context, employees []*repositor
 	for i, e := range employees {
 		rels[i] = &repository.Relation{EmployeeID: e.ID}
 	}
-	found, _ := loadEach(ctx, l, relationKeys([][]*repository.Relation{rels}, []EmployeeAhead{ahead}))
-	loadEach(ctx, l, targetKeys(found))
+	keys, list := relationKeys([][]*repository.Relation{rels}, []EmployeeAhead{ahead})
+	found, _ := loadEach(ctx, l, keys)
+	l.readAheadTargets(ctx, found, []EmployeeAhead{ahead}, list)
 }
 
-// relationKeys are the keys of the relation items ahead[i] asks for, of the employees of lists[i].
-func relationKeys(lists [][]*repository.Relation, ahead []EmployeeAhead) []repository.Key {
+// readAheadTargets looks up, in one batch, what the relation items among found point at and,
+// for a manager or mentor, the relations ahead asks for of it (found[i] belongs to a list whose
+// ahead is ahead[list[i]]); then, in one more batch if any, those relations' targets.
+func (l *Loaders) readAheadTargets(ctx context.Context, found []repository.Entity, ahead []EmployeeAhead, list []int) {
+	keys := targetKeys(found)
+	n := len(keys)
+	for i, e := range found {
+		rel, ok := e.(*repository.Relation)
+		if !ok {
+			continue
+		}
+		for _, t := range ahead[list[i]].of(rel.Type).relations() {
+			if k, err := repository.RelationKey(rel.TargetID, t); err == nil {
+				keys = append(keys, k)
+			}
+		}
+	}
+	next, _ := loadEach(ctx, l, keys)
+	if len(keys) > n {
+		loadEach(ctx, l, targetKeys(next[n:]))
+	}
+}
+
+// relationKeys are the keys of the relation items ahead[i] asks for, of the employees of lists[i],
+// and for each key the index of its list.
+func relationKeys(lists [][]*repository.Relation, ahead []EmployeeAhead) ([]repository.Key, []int) {
 	var keys []repository.Key
+	var list []int
 	for i, rels := range lists {
 		for _, rel := range rels {
 			for _, t := range ahead[i].relations() {
 				if k, err := repository.RelationKey(rel.EmployeeID, t); err == nil {
 					keys = append(keys, k)
+					list = append(list, i)
 				}
 			}
 		}
 	}
-	return keys
+	return keys, list
 }
 
 // targetKeys are the keys of what the relation items among found point at.

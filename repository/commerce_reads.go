@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -235,4 +236,36 @@ func (g *orderGrouper) page(r *Repo, scope string, args PageArgs) Page[*Order] {
 	p := finishPage(r, scope, keyAttrs(""), g.orders, g.raws, args)
 	p.HasNextPage = g.more
 	return p
+}
+
+// OrderWithItems reads an order and its items with ONE Query of the order's part of its
+// customer's collection (AP18 + AP17): PK=CUST#<c> AND SK BETWEEN ORDER#<o> AND ORDER#<o>~ holds
+// the order's record and then its items, line 1 first. For one order that is one call where a
+// lookup by key takes two (the order, then its items, whose count the order holds).
+func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
+	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
+		return nil, nil, InvalidInput("id", "id is not a valid order id")
+	}
+	raws, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :hi"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(customerPK(customer)), ":lo": s(orderSK(order)), ":hi": s(orderRangeEnd(order)),
+		},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(raws) == 0 || stringAttr(raws[0], attrType) != typeOrder {
+		return nil, nil, NotFound("order")
+	}
+	o, err := decodeAs[*Order](raws[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	items, err := decodeAll[*OrderItem](raws[1:])
+	if err != nil {
+		return nil, nil, err
+	}
+	return o, items, nil
 }

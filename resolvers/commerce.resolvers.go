@@ -126,7 +126,7 @@ func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, err
 	if err != nil {
 		return nil, err
 	}
-	return r.order(ctx, parts[0], parts[1])
+	return r.order(ctx, parts[0], parts[1], readAheadFor(ctx))
 }
 
 func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {

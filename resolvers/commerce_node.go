@@ -41,9 +41,29 @@ func (r *Resolver) customer(ctx context.Context, id string, ra readAhead) (*mode
 	return &model.Customer{Customer: c}, nil
 }
 
-// order fetches an order by its customer's and its own id, by key through the loader (AP18).
-func (r *Resolver) order(ctx context.Context, customer, id string) (*model.Order, error) {
-	o, err := loaders.For(ctx).Order(ctx, customer, id)
+// orderItemsReadAhead reports whether the selection asks for an order's items: one order asked
+// for by ID is then read with its items in one Query.
+func orderItemsReadAhead(opCtx *graphql.OperationContext, sel ast.SelectionSet) bool {
+	for _, f := range graphql.CollectFields(opCtx, sel, []string{model.TypeOrder, "Node"}) {
+		if f.Name == "items" {
+			return true
+		}
+	}
+	return false
+}
+
+// order fetches an order by its customer's and its own id: with its items in one Query when the
+// operation asks for them (ra.orderItems; AP18 + AP17), else by key through the loader (AP18).
+func (r *Resolver) order(ctx context.Context, customer, id string, ra readAhead) (*model.Order, error) {
+	l := loaders.For(ctx)
+	if ra.orderItems {
+		o, _, err := l.OrderWithItems(ctx, customer, id)
+		if err != nil {
+			return nil, err
+		}
+		return &model.Order{Order: o}, nil
+	}
+	o, err := l.Order(ctx, customer, id)
 	if err != nil {
 		return nil, err
 	}

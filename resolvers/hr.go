@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/graph/model"
 	"singletable/loaders"
@@ -96,18 +97,47 @@ func employeeOrNil(e *repository.Employee, err error) (*model.Employee, error) {
 // AP10 relations the operation asks for on each employee (edges { node { department manager
 // mentor } }), so that the list looks them up for all its employees at once (loaders.EmployeeAhead).
 func employeeAheadFor(ctx context.Context) loaders.EmployeeAhead {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil {
+		return loaders.EmployeeAhead{}
+	}
+	return employeeAheadOf(ctx, fc.Field.Selections)
+}
+
+// employeeAheadOf is employeeAheadFor for the selection set of an employee connection field.
+func employeeAheadOf(ctx context.Context, sels ast.SelectionSet) loaders.EmployeeAhead {
 	var a loaders.EmployeeAhead
-	for _, name := range connectionNodeFields(ctx, "EmployeeConnection", "EmployeeEdge", model.TypeEmployee) {
-		switch name {
+	for _, f := range nodeSelectionOf(graphql.GetOperationContext(ctx), sels, "EmployeeConnection", "EmployeeEdge", model.TypeEmployee) {
+		switch f.Name {
 		case "department":
 			a.Department = true
 		case "manager":
 			a.Manager = true
+			a.OfManager = relationsAheadOf(ctx, f)
 		case "mentor":
 			a.Mentor = true
+			a.OfMentor = relationsAheadOf(ctx, f)
 		}
 	}
 	return a
+}
+
+// relationsAheadOf reads which relations the operation asks for on an employee's manager or
+// mentor (field f: manager { department { name } }, say), so that the list reads them one level
+// further ahead, with the manager or mentor itself.
+func relationsAheadOf(ctx context.Context, f graphql.CollectedField) loaders.RelationsAhead {
+	var r loaders.RelationsAhead
+	for _, g := range graphql.CollectFields(graphql.GetOperationContext(ctx), f.Selections, []string{model.TypeEmployee, "Node"}) {
+		switch g.Name {
+		case "department":
+			r.Department = true
+		case "manager":
+			r.Manager = true
+		case "mentor":
+			r.Mentor = true
+		}
+	}
+	return r
 }
 
 // departmentsWantLocation reports whether a department connection's nodes ask for `location`.
@@ -123,13 +153,27 @@ func departmentsWantLocation(ctx context.Context) bool {
 // connectionNodeFields lists the fields the operation selects on the nodes of the connection field
 // being resolved (fragments and @skip/@include applied).
 func connectionNodeFields(ctx context.Context, conn, edge, node string) []string {
+	var names []string
+	for _, f := range connectionNodeSelection(ctx, conn, edge, node) {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// connectionNodeSelection is the fields the operation selects on the nodes of the connection
+// field being resolved, with their own selections.
+func connectionNodeSelection(ctx context.Context, conn, edge, node string) []graphql.CollectedField {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || fc.Field.Field == nil {
 		return nil
 	}
-	opCtx := graphql.GetOperationContext(ctx)
-	var names []string
-	for _, e := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{conn}) {
+	return nodeSelectionOf(graphql.GetOperationContext(ctx), fc.Field.Selections, conn, edge, node)
+}
+
+// nodeSelectionOf is the fields selected on the nodes of a connection whose selection set is sels.
+func nodeSelectionOf(opCtx *graphql.OperationContext, sels ast.SelectionSet, conn, edge, node string) []graphql.CollectedField {
+	var fields []graphql.CollectedField
+	for _, e := range graphql.CollectFields(opCtx, sels, []string{conn}) {
 		if e.Name != "edges" {
 			continue
 		}
@@ -137,10 +181,41 @@ func connectionNodeFields(ctx context.Context, conn, edge, node string) []string
 			if n.Name != "node" {
 				continue
 			}
-			for _, f := range graphql.CollectFields(opCtx, n.Selections, []string{node, "Node"}) {
-				names = append(names, f.Name)
-			}
+			fields = append(fields, graphql.CollectFields(opCtx, n.Selections, []string{node, "Node"})...)
 		}
 	}
-	return names
+	return fields
+}
+
+// startDepartmentEmployees starts the employee lists (AP9) that the current field (department,
+// node or nodes) asks for on the departments ids, before the departments themselves are read:
+// their ids are known from the global IDs, so the lists' Queries run alongside the departments'
+// lookup instead of one round after it. The resolvers of Department.employees then find the
+// lists under the same key in the list loader. Only the plain form is started (one `employees`
+// field without `after`), so that a started list is always the one asked for.
+func startDepartmentEmployees(ctx context.Context, ids []string) {
+	l := loaders.For(ctx)
+	fc := graphql.GetFieldContext(ctx)
+	if len(ids) == 0 || !l.ReadAhead() || fc == nil || fc.Field.Field == nil {
+		return
+	}
+	opCtx := graphql.GetOperationContext(ctx)
+	var lists []graphql.CollectedField
+	for _, f := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{model.TypeDepartment, "Node"}) {
+		if f.Name == "employees" {
+			lists = append(lists, f)
+		}
+	}
+	if len(lists) != 1 {
+		return
+	}
+	args := lists[0].ArgumentMap(opCtx.Variables)
+	first := firstArg(args)
+	if args["after"] != nil || first == 0 {
+		return
+	}
+	ahead := employeeAheadOf(ctx, lists[0].Selections)
+	for _, id := range ids {
+		l.StartEmployeesOfDepartment(ctx, id, repository.PageArgs{First: first}, ahead)
+	}
 }

@@ -183,6 +183,7 @@ func (r *queryResolver) Department(ctx context.Context, id string) (*model.Depar
 	if err != nil {
 		return nil, err
 	}
+	startDepartmentEmployees(ctx, parts[:1])
 	d, err := loaders.For(ctx).Department(ctx, parts[0])
 	if err != nil {
 		return nil, err

@@ -23,7 +23,10 @@ const maxNodes = 100
 //   - Organization.users without `after`: the organization's item collection (AP2);
 //   - User.tickets without `after` or filters: the user's GSI1 collection read backwards (AP5).
 //   - Customer.orders without `after` or filters: the customer's collection read backwards, with
-//     the orders' items (AP15–AP17).
+//     the orders' items (AP15–AP17);
+//   - Order.items: the order's part of its customer's collection (AP18 + AP17), for one order
+//     (order(id), node(id)); nodes(ids:) looks several orders and their items up by key instead,
+//     two BatchGetItem calls in all rather than one Query per order.
 //
 // Zero means "not asked, or asked in a form the combined Query cannot answer".
 type readAhead struct {
@@ -31,6 +34,7 @@ type readAhead struct {
 	userTicketsFirst int
 
 	customerOrdersFirst int
+	orderItems          bool
 }
 
 // readAheadFor inspects the selection set of the current field (node, nodes, organization, ...).
@@ -54,6 +58,7 @@ func readAheadFor(ctx context.Context) readAhead {
 		}
 	}
 	ra.customerOrdersFirst = customerOrdersReadAhead(opCtx, fc.Field.Selections)
+	ra.orderItems = orderItemsReadAhead(opCtx, fc.Field.Selections)
 	return ra
 }
 
@@ -102,7 +107,7 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 		}
 		return c, nil
 	case model.TypeOrder:
-		o, err := r.order(ctx, parts[0], parts[1])
+		o, err := r.order(ctx, parts[0], parts[1], ra)
 		if err != nil {
 			return nil, err
 		}
@@ -163,6 +168,7 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 		return nil, repository.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
 	}
 	ra := readAheadFor(ctx)
+	ra.orderItems = false // see readAhead
 	// Queue every plain key lookup first, in one loop, so they share one batch (loaders.Prefetch).
 	var keys []repository.Key
 	for _, id := range ids {
@@ -176,6 +182,13 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 		}
 	}
 	loaders.For(ctx).Prefetch(ctx, keys...)
+	var departmentIDs []string
+	for _, id := range ids {
+		if typ, parts, err := model.DecodeID("ids", id); err == nil && typ == model.TypeDepartment {
+			departmentIDs = append(departmentIDs, parts[0])
+		}
+	}
+	startDepartmentEmployees(ctx, departmentIDs)
 
 	out := make([]model.Node, len(ids))
 	errs := make([]error, len(ids))
