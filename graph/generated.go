@@ -3046,7 +3046,7 @@ func (ec *executionContext) _CustomerEdge_cursor(ctx context.Context, field grap
 			return ec.fieldContext_CustomerEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -3057,7 +3057,7 @@ func (ec *executionContext) _CustomerEdge_cursor(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_CustomerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CustomerEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("CustomerEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CustomerEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CustomerEdge) (ret graphql.Marshaler) {
@@ -3356,7 +3356,7 @@ func (ec *executionContext) _DepartmentEdge_cursor(ctx context.Context, field gr
 			return ec.fieldContext_DepartmentEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -3367,7 +3367,7 @@ func (ec *executionContext) _DepartmentEdge_cursor(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_DepartmentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DepartmentEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("DepartmentEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DepartmentEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.DepartmentEdge) (ret graphql.Marshaler) {
@@ -3820,7 +3820,7 @@ func (ec *executionContext) _EmployeeEdge_cursor(ctx context.Context, field grap
 			return ec.fieldContext_EmployeeEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -3831,7 +3831,7 @@ func (ec *executionContext) _EmployeeEdge_cursor(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_EmployeeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("EmployeeEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("EmployeeEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _EmployeeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeEdge) (ret graphql.Marshaler) {
@@ -4100,7 +4100,7 @@ func (ec *executionContext) _LocationEdge_cursor(ctx context.Context, field grap
 			return ec.fieldContext_LocationEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -4111,7 +4111,7 @@ func (ec *executionContext) _LocationEdge_cursor(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_LocationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LocationEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("LocationEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _LocationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LocationEdge) (ret graphql.Marshaler) {
@@ -5219,7 +5219,7 @@ func (ec *executionContext) _OrderEdge_cursor(ctx context.Context, field graphql
 			return ec.fieldContext_OrderEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -5230,7 +5230,7 @@ func (ec *executionContext) _OrderEdge_cursor(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_OrderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OrderEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("OrderEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrderEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OrderEdge) (ret graphql.Marshaler) {
@@ -5543,7 +5543,7 @@ func (ec *executionContext) _OrganizationEdge_cursor(ctx context.Context, field 
 			return ec.fieldContext_OrganizationEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -5554,7 +5554,7 @@ func (ec *executionContext) _OrganizationEdge_cursor(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_OrganizationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OrganizationEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("OrganizationEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationEdge) (ret graphql.Marshaler) {
@@ -5644,7 +5644,7 @@ func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field gra
 			return ec.fieldContext_PageInfo_startCursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.StartCursor, nil
+			return obj.StartCursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -5655,7 +5655,7 @@ func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -5667,7 +5667,7 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 			return ec.fieldContext_PageInfo_endCursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.EndCursor, nil
+			return obj.EndCursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -5678,7 +5678,7 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("PageInfo", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -6736,7 +6736,7 @@ func (ec *executionContext) _TicketEdge_cursor(ctx context.Context, field graphq
 			return ec.fieldContext_TicketEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -6747,7 +6747,7 @@ func (ec *executionContext) _TicketEdge_cursor(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_TicketEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TicketEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("TicketEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _TicketEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TicketEdge) (ret graphql.Marshaler) {
@@ -7023,7 +7023,7 @@ func (ec *executionContext) _UserEdge_cursor(ctx context.Context, field graphql.
 			return ec.fieldContext_UserEdge_cursor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cursor, nil
+			return obj.Cursor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -7034,7 +7034,7 @@ func (ec *executionContext) _UserEdge_cursor(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_UserEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserEdge", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("UserEdge", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UserEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.UserEdge) (ret graphql.Marshaler) {

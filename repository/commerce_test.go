@@ -338,7 +338,7 @@ func TestOrdersWithManyItemsArePagedWhole(t *testing.T) {
 		if !p.HasNextPage {
 			break
 		}
-		after = p.Cursors[len(p.Cursors)-1]
+		after = p.Cursors[len(p.Cursors)-1].String()
 	}
 	if seen != len(sizes) {
 		t.Fatalf("saw %d orders, want %d", seen, len(sizes))

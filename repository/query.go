@@ -34,8 +34,8 @@ func (a *PageArgs) Validate() error {
 // Page is one page of a list, ready to become a Relay connection.
 type Page[T any] struct {
 	Items []T
-	// Cursors[i] is the opaque cursor of Items[i].
-	Cursors         []string
+	// Cursors[i] is the position of Items[i], sealed into its opaque form only when asked for.
+	Cursors         []Cursor
 	HasNextPage     bool
 	HasPreviousPage bool
 }
@@ -120,15 +120,33 @@ func finishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []m
 		items, raw = items[:args.First], raw[:args.First]
 	}
 	p.Items = items
-	p.Cursors = make([]string, len(items))
-	vals := make([]string, len(attrs))
+	p.Cursors = make([]Cursor, len(items))
 	for i, item := range raw {
+		vals := make([]string, len(attrs))
 		for j, a := range attrs {
 			vals[j] = stringAttr(item, a)
 		}
-		p.Cursors[i] = r.cursors.encode(scope, vals)
+		p.Cursors[i] = Cursor{codec: r.cursors, scope: scope, vals: vals}
 	}
 	return p
+}
+
+// Cursor is the position of one item of a page. Sealing it (encryption and MAC) is most of the
+// cost of a page that the API adds to the Query, and most operations never ask for cursors; so
+// it is sealed only when String is called: a GraphQL response serializes only the cursors its
+// operation selects (graph/model's edges and PageInfo call String from their cursor fields).
+type Cursor struct {
+	codec cursorCodec
+	scope string
+	vals  []string
+}
+
+// String is the opaque, tamper-evident cursor ("" for the zero Cursor).
+func (c Cursor) String() string {
+	if c.vals == nil {
+		return ""
+	}
+	return c.codec.encode(c.scope, c.vals)
 }
 
 func stringAttr(item map[string]types.AttributeValue, name string) string {

@@ -6,13 +6,13 @@ import (
 )
 
 func customerConnection(p repository.Page[*repository.Customer]) *model.CustomerConnection {
-	return &model.CustomerConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, cu *repository.Customer) *model.CustomerEdge {
-		return &model.CustomerEdge{Cursor: c, Node: &model.Customer{Customer: cu}}
+	return &model.CustomerConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, cu *repository.Customer) *model.CustomerEdge {
+		return &model.CustomerEdge{Cursored: c, Node: &model.Customer{Customer: cu}}
 	})}
 }
 
 func orderConnection(p repository.Page[*repository.Order]) *model.OrderConnection {
-	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, o *repository.Order) *model.OrderEdge {
-		return &model.OrderEdge{Cursor: c, Node: &model.Order{Order: o}}
+	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, o *repository.Order) *model.OrderEdge {
+		return &model.OrderEdge{Cursored: c, Node: &model.Order{Order: o}}
 	})}
 }

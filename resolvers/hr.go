@@ -69,20 +69,20 @@ func remember[T repository.Entity](ctx context.Context, written ...T) {
 }
 
 func departmentConnection(p repository.Page[*repository.Department]) *model.DepartmentConnection {
-	return &model.DepartmentConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, d *repository.Department) *model.DepartmentEdge {
-		return &model.DepartmentEdge{Cursor: c, Node: &model.Department{Department: d}}
+	return &model.DepartmentConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, d *repository.Department) *model.DepartmentEdge {
+		return &model.DepartmentEdge{Cursored: c, Node: &model.Department{Department: d}}
 	})}
 }
 
 func employeeConnection(p repository.Page[*repository.Employee]) *model.EmployeeConnection {
-	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, e *repository.Employee) *model.EmployeeEdge {
-		return &model.EmployeeEdge{Cursor: c, Node: &model.Employee{Employee: e}}
+	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, e *repository.Employee) *model.EmployeeEdge {
+		return &model.EmployeeEdge{Cursored: c, Node: &model.Employee{Employee: e}}
 	})}
 }
 
 func locationConnection(p repository.Page[*repository.Location]) *model.LocationConnection {
-	return &model.LocationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c string, l *repository.Location) *model.LocationEdge {
-		return &model.LocationEdge{Cursor: c, Node: &model.Location{Location: l}}
+	return &model.LocationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, l *repository.Location) *model.LocationEdge {
+		return &model.LocationEdge{Cursored: c, Node: &model.Location{Location: l}}
 	})}
 }
 

@@ -84,29 +84,14 @@ type CustomerConnection struct {
 	PageInfo *PageInfo       `json:"pageInfo"`
 }
 
-type CustomerEdge struct {
-	Cursor string    `json:"cursor"`
-	Node   *Customer `json:"node"`
-}
-
 type DepartmentConnection struct {
 	Edges    []*DepartmentEdge `json:"edges"`
 	PageInfo *PageInfo         `json:"pageInfo"`
 }
 
-type DepartmentEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *Department `json:"node"`
-}
-
 type EmployeeConnection struct {
 	Edges    []*EmployeeEdge `json:"edges"`
 	PageInfo *PageInfo       `json:"pageInfo"`
-}
-
-type EmployeeEdge struct {
-	Cursor string    `json:"cursor"`
-	Node   *Employee `json:"node"`
 }
 
 type HireEmployeeInput struct {
@@ -125,11 +110,6 @@ type HireEmployeeInput struct {
 type LocationConnection struct {
 	Edges    []*LocationEdge `json:"edges"`
 	PageInfo *PageInfo       `json:"pageInfo"`
-}
-
-type LocationEdge struct {
-	Cursor string    `json:"cursor"`
-	Node   *Location `json:"node"`
 }
 
 type MailingAddressInput struct {
@@ -157,11 +137,6 @@ type OrderConnection struct {
 	PageInfo *PageInfo    `json:"pageInfo"`
 }
 
-type OrderEdge struct {
-	Cursor string `json:"cursor"`
-	Node   *Order `json:"node"`
-}
-
 type OrderItemInput struct {
 	// 1 to 64 characters.
 	Sku string `json:"sku"`
@@ -176,20 +151,6 @@ type OrderItemInput struct {
 type OrganizationConnection struct {
 	Edges    []*OrganizationEdge `json:"edges"`
 	PageInfo *PageInfo           `json:"pageInfo"`
-}
-
-type OrganizationEdge struct {
-	Cursor string        `json:"cursor"`
-	Node   *Organization `json:"node"`
-}
-
-// Where a page of a connection sits in the whole list (Relay Cursor Connections).
-type PageInfo struct {
-	HasNextPage bool `json:"hasNextPage"`
-	// True when the page was asked for with `after`: earlier items exist.
-	HasPreviousPage bool    `json:"hasPreviousPage"`
-	StartCursor     *string `json:"startCursor,omitempty"`
-	EndCursor       *string `json:"endCursor,omitempty"`
 }
 
 type PlaceOrderInput struct {
@@ -218,11 +179,6 @@ type TicketConnection struct {
 	PageInfo *PageInfo     `json:"pageInfo"`
 }
 
-type TicketEdge struct {
-	Cursor string  `json:"cursor"`
-	Node   *Ticket `json:"node"`
-}
-
 type TransferEmployeeInput struct {
 	EmployeeID   string `json:"employeeId"`
 	DepartmentID string `json:"departmentId"`
@@ -244,9 +200,4 @@ type UpdateTicketInput struct {
 type UserConnection struct {
 	Edges    []*UserEdge `json:"edges"`
 	PageInfo *PageInfo   `json:"pageInfo"`
-}
-
-type UserEdge struct {
-	Cursor string `json:"cursor"`
-	Node   *User  `json:"node"`
 }
