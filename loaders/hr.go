@@ -347,10 +347,11 @@ func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relatio
 }
 
 // ReadAheadRelations looks up the relation items ahead asks for of every employee of a list, in
-// one batch, and then their targets, in one more (see EmployeeAhead). Lists do it themselves;
-// nodes(ids:) calls it for the employees it fetched.
-func (l *Loaders) ReadAheadRelations(ctx context.Context, employees []*repository.Employee, ahead EmployeeAhead) {
-	if !l.ReadAhead() || len(ahead.relations()) == 0 {
+// one batch together with the keys in with (other lookups of the same level), and then their
+// targets, in one more (see EmployeeAhead). Lists do it themselves; nodes(ids:) calls it for the
+// employees it fetched.
+func (l *Loaders) ReadAheadRelations(ctx context.Context, employees []*repository.Employee, ahead EmployeeAhead, with ...repository.Key) {
+	if !l.ReadAhead() {
 		return
 	}
 	rels := make([]*repository.Relation, len(employees))
@@ -358,8 +359,8 @@ func (l *Loaders) ReadAheadRelations(ctx context.Context, employees []*repositor
 		rels[i] = &repository.Relation{EmployeeID: e.ID}
 	}
 	keys, list := relationKeys([][]*repository.Relation{rels}, []EmployeeAhead{ahead})
-	found, _ := loadEach(ctx, l, keys)
-	l.readAheadTargets(ctx, found, []EmployeeAhead{ahead}, list)
+	found, _ := loadEach(ctx, l, append(keys, with...))
+	l.readAheadTargets(ctx, found[:len(keys)], []EmployeeAhead{ahead}, list)
 }
 
 // readAheadTargets looks up, in one batch, what the relation items among found point at and,
@@ -416,10 +417,10 @@ func targetKeys(found []repository.Entity) []repository.Key {
 	return keys
 }
 
-// loadEach looks many keys up through the key loader at once. Every Load is enqueued before any
-// result is awaited, so all the keys fall into one batch window (⌈n/100⌉ BatchGetItem calls)
-// whatever the scheduler does, unlike lookups issued from many goroutines. A key whose item does
-// not exist gets errMissing; results are in key order.
+// loadEach looks many keys up at once, from the one place that holds all the keys of its level
+// (fetchNow: ⌈n/100⌉ BatchGetItem calls, sent at once rather than after the loader's window, and
+// shared with resolvers that ask for the same keys meanwhile). A key whose item does not exist
+// gets errMissing; results are in key order.
 func loadEach(ctx context.Context, l *Loaders, keys []repository.Key) ([]repository.Entity, []error) {
 	out := make([]repository.Entity, len(keys))
 	errs := make([]error, len(keys))
@@ -429,11 +430,7 @@ func loadEach(ctx context.Context, l *Loaders, keys []repository.Key) ([]reposit
 		}
 		return out, errs
 	}
-	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
-	for i, k := range keys {
-		thunks[i] = l.keys.Load(ctx, k)
-	}
-	for i, th := range thunks {
+	for i, th := range l.fetchNow(ctx, keys) {
 		out[i], errs[i] = th()
 	}
 	return out, errs

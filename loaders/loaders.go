@@ -48,8 +48,10 @@ type Options struct {
 
 // Loaders are the loaders of one request.
 type Loaders struct {
-	repo      *repository.Repo
-	keys      *dataloader.Loader[repository.Key, repository.Entity]
+	repo *repository.Repo
+	keys *dataloader.Loader[repository.Key, repository.Entity]
+	// cache is the key loader's cache, shared with fetchNow.
+	cache     *dataloader.InMemoryCache[repository.Key, repository.Entity]
 	memo      memo
 	perParent bool
 	// relLists batches the inverse-relation lists of one level (HR, AP9/AP11; see hr.go).
@@ -64,7 +66,9 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		opts.Wait = DefaultWait
 	}
 	l := &Loaders{repo: repo, perParent: opts.PerParent, memo: memo{off: opts.PerParent}}
+	l.cache = dataloader.NewCache[repository.Key, repository.Entity]()
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
+		dataloader.WithCache[repository.Key, repository.Entity](l.cache),
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
 		dataloader.WithBatchCapacity[repository.Key, repository.Entity](maxBatch),
 		// Without an input buffer every Load hands its key to the batcher goroutine through an

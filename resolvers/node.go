@@ -169,7 +169,8 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	}
 	ra := readAheadFor(ctx)
 	ra.orderItems = false // see readAhead
-	// Queue every plain key lookup first, in one loop, so they share one batch (loaders.Prefetch).
+	// Send every plain key lookup at once, in one batch (loaders.FetchNow): nodes holds all the
+	// keys of its level, so waiting for the loader's window would only add its length.
 	var keys []repository.Key
 	for _, id := range ids {
 		typ, parts, err := model.DecodeID("ids", id)
@@ -181,7 +182,7 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 			keys = append(keys, k)
 		}
 	}
-	loaders.For(ctx).Prefetch(ctx, keys...)
+	loaders.For(ctx).FetchNow(ctx, keys...)
 	var departmentIDs []string
 	for _, id := range ids {
 		if typ, parts, err := model.DecodeID("ids", id); err == nil && typ == model.TypeDepartment {
@@ -234,15 +235,19 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 			employees = append(employees, n.Employee)
 		}
 	}
-	// The next level: the to-one fields selected on these nodes, in one batch.
-	prefetchRefs(ctx, listSelection(ctx, model.TypeTicket), tickets)
-	prefetchRefs(ctx, listSelection(ctx, model.TypeUser), users)
-	prefetchRefs(ctx, listSelection(ctx, model.TypeOrder), orders)
-	prefetchRefs(ctx, listSelection(ctx, model.TypeDepartment), departments)
-	if len(employees) > 0 {
-		sel := listSelection(ctx, model.TypeEmployee)
-		ahead := loaders.EmployeeAhead{Department: sel["department"], Manager: sel["manager"], Mentor: sel["mentor"]}
-		loaders.For(ctx).ReadAheadRelations(ctx, employees, ahead)
+	// The next level: the to-one fields selected on these nodes, and the relation items of the
+	// employees, all in one batch (sent at once: nodes holds every key of this level).
+	var next []repository.Key
+	next = append(next, refKeys(listSelection(ctx, model.TypeTicket), tickets)...)
+	next = append(next, refKeys(listSelection(ctx, model.TypeUser), users)...)
+	next = append(next, refKeys(listSelection(ctx, model.TypeOrder), orders)...)
+	next = append(next, refKeys(listSelection(ctx, model.TypeDepartment), departments)...)
+	sel := listSelection(ctx, model.TypeEmployee)
+	ahead := loaders.EmployeeAhead{Department: sel["department"], Manager: sel["manager"], Mentor: sel["mentor"]}
+	if len(employees) > 0 && (ahead.Department || ahead.Manager || ahead.Mentor) {
+		loaders.For(ctx).ReadAheadRelations(ctx, employees, ahead, next...)
+	} else {
+		loaders.For(ctx).FetchNow(ctx, next...)
 	}
 	return out, nil
 }

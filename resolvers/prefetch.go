@@ -63,8 +63,13 @@ func connectionSelection(ctx context.Context, nodeType string) selection {
 // operation selects on it, so that the whole level lands in one BatchGetItem (see
 // loaders.Prefetch). Keys already read in this request cost nothing.
 func prefetchRefs[T any](ctx context.Context, sel selection, items []T) {
+	loaders.For(ctx).Prefetch(ctx, refKeys(sel, items)...)
+}
+
+// refKeys are the keys of the to-one fields sel asks for on items.
+func refKeys[T any](sel selection, items []T) []repository.Key {
 	if len(items) == 0 || len(sel) == 0 {
-		return
+		return nil
 	}
 	var keys []repository.Key
 	add := func(k repository.Key, err error) {
@@ -98,7 +103,7 @@ func prefetchRefs[T any](ctx context.Context, sel selection, items []T) {
 			}
 		}
 	}
-	loaders.For(ctx).Prefetch(ctx, keys...)
+	return keys
 }
 
 // prefetchParentRefs queues, before a user's tickets are queried, the lookups that every ticket
