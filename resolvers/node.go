@@ -240,6 +240,7 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	var next []repository.Key
 	next = append(next, refKeys(listSelection(ctx, model.TypeTicket), tickets)...)
 	next = append(next, refKeys(listSelection(ctx, model.TypeUser), users)...)
+	next = append(next, ticketListRefKeys(ctx, users)...)
 	next = append(next, refKeys(listSelection(ctx, model.TypeOrder), orders)...)
 	next = append(next, refKeys(listSelection(ctx, model.TypeDepartment), departments)...)
 	sel := listSelection(ctx, model.TypeEmployee)

@@ -106,6 +106,37 @@ func refKeys[T any](sel selection, items []T) []repository.Key {
 	return keys
 }
 
+// ticketListRefKeys are, for users fetched by nodes(ids:), the lookups their ticket lists'
+// tickets will make whatever the lists' Queries return: each ticket's organization is its user's.
+// nodes holds all the users, so these join its next batch, sent at once, instead of waiting for
+// every sibling list to start within the loader's window (prefetchParentRefs).
+func ticketListRefKeys(ctx context.Context, users []*repository.User) []repository.Key {
+	fc := graphql.GetFieldContext(ctx)
+	if len(users) == 0 || fc == nil || fc.Field.Field == nil {
+		return nil
+	}
+	opCtx := graphql.GetOperationContext(ctx)
+	wants := false
+	for _, f := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{model.TypeUser, "Node"}) {
+		if f.Name != "tickets" {
+			continue
+		}
+		for _, g := range nodeSelectionOf(opCtx, f.Selections, "TicketConnection", "TicketEdge", model.TypeTicket) {
+			wants = wants || g.Name == "organization"
+		}
+	}
+	if !wants {
+		return nil
+	}
+	var keys []repository.Key
+	for _, u := range users {
+		if k, err := repository.OrganizationKey(u.OrgID); err == nil {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
 // prefetchParentRefs queues, before a user's tickets are queried, the lookups that every ticket
 // of the list will make: its organization (the user's) and its reporter (the user). Sibling lists
 // start together, so these share one batch, which runs while the Queries do; queued only when

@@ -18,11 +18,15 @@ import (
 	"singletable/server"
 )
 
-// BenchmarkLoaderWait measures what the dataloader's batch window costs and buys. The operation
-// looks 60 tickets up by id and then each ticket's reporter and organization: two levels of key
-// lookups, whose minimum is one BatchGetItem each. A window shorter than the time gqlgen needs to
-// start the resolvers of one level splits the level into several batches (more calls); a longer
-// one adds its length to every level. Run it with:
+// BenchmarkLoaderWait measures what the dataloader's batch window costs and buys where it still
+// matters: sibling resolvers that must meet. The operation fetches 12 customers by id (one batch,
+// sent at once: nodes holds all its keys) and each customer's OPEN orders with their items. The
+// orders come from GSI1 without their items, so the 12 sibling order lists line up in the level
+// loader (loaders.together) and release their callers together, whose items then form ONE batch:
+// minimum 2 BatchGetItem per operation. The level loader's window is the dataloader wait: shorter
+// than the time gqlgen needs to start the 12 list resolvers, it splits them into groups whose
+// items are fetched in separate batches; longer, it adds its length before the Queries. Run it
+// with:
 //
 //	make bench-wait     (or: go test ./server -run '^$' -bench LoaderWait -benchtime 200x)
 //
@@ -31,27 +35,20 @@ func BenchmarkLoaderWait(b *testing.B) {
 	repo := repotest.NewRepo(b, func(c *repository.Config) { c.AddedLatency = 2 * time.Millisecond })
 	ctx := b.Context()
 	var ids []string
-	for o := range 3 {
-		org, err := repo.CreateOrganization(ctx, fmt.Sprintf("Org %d", o))
+	for c := range 12 {
+		cu, err := repo.CreateCustomer(ctx, fmt.Sprintf("Customer %d", c), fmt.Sprintf("c%d@x.io", c), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for u := range 4 {
-			user, err := repo.CreateUser(ctx, org.ID, "U", fmt.Sprintf("u%d@x.io", u))
-			if err != nil {
+		ids = append(ids, customerID(cu))
+		for o := range 3 {
+			if _, _, err := repo.PlaceOrder(ctx, cu.ID, orderLines(2), fmt.Sprintf("k%d", o)); err != nil {
 				b.Fatal(err)
-			}
-			for range 5 {
-				tk, err := repo.CreateTicket(ctx, org.ID, user.ID, "T", "B")
-				if err != nil {
-					b.Fatal(err)
-				}
-				ids = append(ids, ticketID(tk))
 			}
 		}
 	}
 	body, _ := json.Marshal(map[string]any{
-		"query":     `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Ticket { title reporter { name } organization { name } } } }`,
+		"query":     `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { orders(first: 3, status: OPEN) { edges { node { items { sku } } } } } } }`,
 		"variables": map[string]any{"ids": ids},
 	})
 	for _, wait := range []time.Duration{50 * time.Microsecond, 250 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 16 * time.Millisecond} {
