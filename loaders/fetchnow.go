@@ -30,28 +30,32 @@ func (l *Loaders) FetchNow(ctx context.Context, keys ...repository.Key) {
 func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloader.Thunk[repository.Entity] {
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
 	type pending struct {
-		done chan struct{}
-		v    repository.Entity
-		err  error
+		done  chan struct{}
+		v     repository.Entity
+		err   error
+		thunk dataloader.Thunk[repository.Entity]
 	}
 	waiting := map[repository.Key]*pending{}
 	var fetch []repository.Key
 	for i, k := range keys {
+		if p, ok := waiting[k]; ok {
+			thunks[i] = p.thunk
+			continue
+		}
 		if t, ok := l.cache.Get(ctx, k); ok {
 			thunks[i] = t
 			continue
 		}
-		p, ok := waiting[k]
-		if !ok {
-			p = &pending{done: make(chan struct{})}
-			waiting[k] = p
-			fetch = append(fetch, k)
-			l.cache.Set(ctx, k, func() (repository.Entity, error) {
-				<-p.done
-				return p.v, p.err
-			})
+		p := &pending{done: make(chan struct{})}
+		p.thunk = func() (repository.Entity, error) {
+			<-p.done
+			return p.v, p.err
 		}
-		thunks[i], _ = l.cache.Get(ctx, k)
+		waiting[k] = p
+		fetch = append(fetch, k)
+		// The caller keeps its own thunk: the cache entry may be replaced meanwhile (Remember).
+		l.cache.Set(ctx, k, p.thunk)
+		thunks[i] = p.thunk
 	}
 	if len(fetch) == 0 {
 		return thunks

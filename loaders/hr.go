@@ -154,7 +154,16 @@ func (l *Loaders) StartEmployeesOfDepartment(ctx context.Context, department str
 	if l.perParent {
 		return
 	}
-	l.relLists.Load(ctx, relListKey{rel: repository.RelDepartment, target: department, first: args.First, after: args.After, ahead: ahead})
+	l.relLists.Load(ctx, relListKey{rel: repository.RelDepartment, target: department, first: pageSize(args.First), after: args.After, ahead: ahead})
+}
+
+// pageSize is the page size a list key uses: 0 (not given) is the default, so that a list started
+// ahead and the resolver's own request find the same key.
+func pageSize(first int) int {
+	if first == 0 {
+		return repository.DefaultPageSize
+	}
+	return first
 }
 
 // DirectReports pages through the employees an employee manages (AP11).
@@ -255,7 +264,7 @@ func (l *Loaders) inverse(ctx context.Context, rel repository.RelationType, targ
 		emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, []EmployeeAhead{{}})
 		return employeePage(p, emps[0], errs[0])
 	}
-	return l.relLists.Load(ctx, relListKey{rel: rel, target: target, first: args.First, after: args.After, ahead: ahead})()
+	return l.relLists.Load(ctx, relListKey{rel: rel, target: target, first: pageSize(args.First), after: args.After, ahead: ahead})()
 }
 
 func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*dataloader.Result[repository.Page[*repository.Employee]] {

@@ -157,8 +157,9 @@ func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
 		return
 	}
 	for _, e := range written {
-		l.keys.Clear(ctx, e.Key())
-		l.keys.Prime(ctx, e.Key(), e)
+		// One overwrite, not Clear then Prime: a lookup landing between the two would make the
+		// Prime a no-op and leave a read of the table in the cache instead of the write.
+		l.cache.Set(ctx, e.Key(), func() (repository.Entity, error) { return e, nil })
 	}
 	l.relLists.ClearAll()
 	l.memo.mu.Lock()

@@ -212,3 +212,44 @@ func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {
 		t.Fatalf("calls %v, want exactly one BatchGetItem", m.Usage().Calls)
 	}
 }
+
+// fetchNow hands every caller a thunk of its own, also when the key's cache entry is cleared or
+// replaced at the same moment (by Remember, or by the dataloader after a panicking batch).
+func TestFetchNowThunksSurviveConcurrentClears(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 20)
+	l := New(repo, Options{})
+	var keys []repository.Key
+	for _, o := range orgs {
+		keys = append(keys, o.Key())
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					for _, k := range keys {
+						l.keys.Clear(context.Background(), k)
+					}
+				}
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for range 30 {
+		for i, th := range l.fetchNow(context.Background(), keys) {
+			if th == nil {
+				t.Fatalf("key %d: nil thunk", i)
+			}
+			if e, err := th(); err != nil || e.Key() != keys[i] {
+				t.Fatalf("key %d: %v, %v", i, e, err)
+			}
+		}
+	}
+}

@@ -187,8 +187,8 @@ func nodeSelectionOf(opCtx *graphql.OperationContext, sels ast.SelectionSet, con
 	return fields
 }
 
-// startDepartmentEmployees starts the employee lists (AP9) that the current field (department,
-// node or nodes) asks for on the departments ids, before the departments themselves are read:
+// startDepartmentEmployees starts the employee lists (AP9) that the current field (department or
+// nodes) asks for on the departments ids, before the departments themselves are read:
 // their ids are known from the global IDs, so the lists' Queries run alongside the departments'
 // lookup instead of one round after it. The resolvers of Department.employees then find the
 // lists under the same key in the list loader. Only the plain form is started (one `employees`
