@@ -75,25 +75,61 @@ func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs) (repo
 
 // OrdersOfCustomer pages through a customer's orders, newest first (AP16), and primes them and,
 // when they came with the orders (no status filter), their items. With a status filter, the
-// order lists of one level return together (see together), so that the resolvers' prefetch of
-// their items makes one batch.
-func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs) (repository.Page[*repository.Order], error) {
-	key := fmt.Sprintf("orders|%s|%s|%s|%s|%d|%s", customer, ptrString(f.Status), timeString(f.PlacedAfter), timeString(f.PlacedBefore), args.First, args.After)
-	return memoize(&l.memo, key, func() (repository.Page[*repository.Order], error) {
+// order lists of one level run together (see together) and, withItems, the items of all their
+// orders are looked up in one batch when the last Query is back.
+func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) (repository.Page[*repository.Order], error) {
+	return memoize(&l.memo, ordersKey(customer, f, args), func() (repository.Page[*repository.Order], error) {
 		if f.Status != nil {
 			// GSI1 holds the orders without their items: the customers' lists of this level
-			// return together, so that all their items are looked up in one batch.
-			return together(ctx, l, func() (repository.Page[*repository.Order], error) {
-				p, _, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
-				prime(ctx, l, p.Items...)
-				return p, err
-			})
+			// return together, and their items are looked up in one batch.
+			return together(ctx, l, l.statusOrders(ctx, customer, f, args), itemKeys(withItems))
 		}
 		p, items, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
 		prime(ctx, l, p.Items...)
 		prime(ctx, l, items...)
 		return p, err
 	})
+}
+
+// StartOrdersOfCustomer starts a customer's status-filtered order list now, without waiting:
+// nodes(ids:) calls it for all its customers in one loop, so that their lists meet in one level
+// batch (see together) however late gqlgen starts their resolvers. OrdersOfCustomer with the same
+// arguments then waits for it.
+func (l *Loaders) StartOrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) {
+	if l.perParent || f.Status == nil {
+		return
+	}
+	memoizeStart(&l.memo, ordersKey(customer, f, args), func() func() (repository.Page[*repository.Order], error) {
+		return togetherStart(ctx, l, l.statusOrders(ctx, customer, f, args), itemKeys(withItems))
+	})
+}
+
+// itemKeys names the item keys of a page of orders, when the operation asks for items.
+func itemKeys(withItems bool) func(repository.Page[*repository.Order]) []repository.Key {
+	if !withItems {
+		return nil
+	}
+	return func(p repository.Page[*repository.Order]) []repository.Key {
+		var keys []repository.Key
+		for _, o := range p.Items {
+			keys = append(keys, o.ItemKeys()...)
+		}
+		return keys
+	}
+}
+
+// statusOrders is the Query of a customer's orders of one status (GSI1), priming the orders.
+func (l *Loaders) statusOrders(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs) func() (repository.Page[*repository.Order], error) {
+	return func() (repository.Page[*repository.Order], error) {
+		p, _, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
+		prime(ctx, l, p.Items...)
+		return p, err
+	}
+}
+
+// ordersKey names one page of one customer's order list in the memo (first 0 is the default).
+func ordersKey(customer string, f repository.OrderFilter, args repository.PageArgs) string {
+	return fmt.Sprintf("orders|%s|%s|%s|%s|%d|%s", customer, ptrString(f.Status), timeString(f.PlacedAfter), timeString(f.PlacedBefore), pageSize(args.First), args.After)
 }
 
 type customerWithOrders struct {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
+
+	"singletable/repository"
 )
 
 // A list whose elements' to-one fields are NOT primed by its own Query (a customer's orders
@@ -22,16 +24,20 @@ import (
 // is its own key (the list memo already runs each distinct query once).
 type levelJob struct {
 	run func() (any, error)
+	// next, if set, names the keys the list's elements will look up (an order's items): the
+	// level's batch fetches those of every list at once, when all the Queries are back.
+	next func(any) []repository.Key
 }
 
-func newLevelLoader(wait time.Duration) *dataloader.Loader[*levelJob, any] {
-	return dataloader.NewBatchedLoader(batchLevel,
+func newLevelLoader(l *Loaders, wait time.Duration) *dataloader.Loader[*levelJob, any] {
+	return dataloader.NewBatchedLoader(l.batchLevel,
 		dataloader.WithWait[*levelJob, any](wait),
 		dataloader.WithCache[*levelJob, any](&dataloader.NoCache[*levelJob, any]{}))
 }
 
-// batchLevel runs the Queries of one level concurrently and answers when all are back.
-func batchLevel(_ context.Context, jobs []*levelJob) []*dataloader.Result[any] {
+// batchLevel runs the Queries of one level concurrently, and when all are back starts the lookups
+// their elements need, all in one batch (FetchNow), then answers.
+func (l *Loaders) batchLevel(ctx context.Context, jobs []*levelJob) []*dataloader.Result[any] {
 	results := make([]*dataloader.Result[any], len(jobs))
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -43,19 +49,40 @@ func batchLevel(_ context.Context, jobs []*levelJob) []*dataloader.Result[any] {
 		}()
 	}
 	wg.Wait()
+	var next []repository.Key
+	for i, j := range jobs {
+		if j.next != nil && results[i].Error == nil {
+			next = append(next, j.next(results[i].Data)...)
+		}
+	}
+	l.FetchNow(ctx, next...)
 	return results
 }
 
 // together runs run (a list Query, with the caller's own context) with the other lists of its
 // level, and returns when all of them have returned. In per-parent mode it just runs it.
-func together[T any](ctx context.Context, l *Loaders, run func() (T, error)) (T, error) {
+func together[T any](ctx context.Context, l *Loaders, run func() (T, error), next func(T) []repository.Key) (T, error) {
 	if l.perParent {
 		return run()
 	}
-	v, err := l.level.Load(ctx, &levelJob{run: func() (any, error) { return run() }})()
-	if err != nil {
-		var zero T
-		return zero, err
+	return togetherStart(ctx, l, run, next)()
+}
+
+// togetherStart enqueues run with the other lists of its level now and returns the wait for its
+// result: a parent that holds all the lists of a level enqueues them in one loop, so that they
+// meet in one batch however late the scheduler would start their resolvers.
+func togetherStart[T any](ctx context.Context, l *Loaders, run func() (T, error), next func(T) []repository.Key) func() (T, error) {
+	job := &levelJob{run: func() (any, error) { return run() }}
+	if next != nil {
+		job.next = func(v any) []repository.Key { return next(v.(T)) }
 	}
-	return v.(T), nil
+	thunk := l.level.Load(ctx, job)
+	return func() (T, error) {
+		v, err := thunk()
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return v.(T), nil
+	}
 }

@@ -20,12 +20,13 @@ func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, firs
 		prefetchRefs(ctx, connectionSelection(ctx, model.TypeOrder), obj.OrdersAhead.Items)
 		return orderConnection(*obj.OrdersAhead), nil
 	}
+	sel := connectionSelection(ctx, model.TypeOrder)
 	f := repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}
-	p, err := loaders.For(ctx).OrdersOfCustomer(ctx, obj.ID, f, pageArgs(first, after))
+	p, err := loaders.For(ctx).OrdersOfCustomer(ctx, obj.ID, f, pageArgs(first, after), sel["items"])
 	if err != nil {
 		return nil, err
 	}
-	prefetchRefs(ctx, connectionSelection(ctx, model.TypeOrder), p.Items)
+	prefetchRefs(ctx, sel, p.Items)
 	return orderConnection(p), nil
 }
 

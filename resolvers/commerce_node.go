@@ -8,6 +8,7 @@ import (
 
 	"singletable/graph/model"
 	"singletable/loaders"
+	"singletable/repository"
 )
 
 // customerOrdersReadAhead is `first` of Customer.orders when the selection asks for it without
@@ -68,4 +69,42 @@ func (r *Resolver) order(ctx context.Context, customer, id string, ra readAhead)
 		return nil, err
 	}
 	return &model.Order{Order: o}, nil
+}
+
+// startCustomerOrders starts, for the customers nodes(ids:) fetches, the status-filtered order
+// lists the operation asks for, in one loop: such lists come from GSI1 without their items, and
+// started together they meet in one level batch, so that all their items are looked up in one
+// BatchGetItem (loaders.StartOrdersOfCustomer). Only the plain filtered form is started (one
+// `orders` field with a status and no `after` or placed range), so that a started list is always
+// the one its resolver asks for.
+func startCustomerOrders(ctx context.Context, customers []string) {
+	l := loaders.For(ctx)
+	fc := graphql.GetFieldContext(ctx)
+	if len(customers) == 0 || !l.ReadAhead() || fc == nil || fc.Field.Field == nil {
+		return
+	}
+	opCtx := graphql.GetOperationContext(ctx)
+	var lists []graphql.CollectedField
+	for _, f := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{model.TypeCustomer, "Node"}) {
+		if f.Name == "orders" {
+			lists = append(lists, f)
+		}
+	}
+	if len(lists) != 1 {
+		return
+	}
+	args := lists[0].ArgumentMap(opCtx.Variables)
+	status, ok := args["status"].(string)
+	first := firstArg(args)
+	if !ok || first == 0 || args["after"] != nil || args["placedAfter"] != nil || args["placedBefore"] != nil {
+		return
+	}
+	withItems := false
+	for _, f := range nodeSelectionOf(opCtx, lists[0].Selections, "OrderConnection", "OrderEdge", model.TypeOrder) {
+		withItems = withItems || f.Name == "items"
+	}
+	s := repository.OrderStatus(status)
+	for _, c := range customers {
+		l.StartOrdersOfCustomer(ctx, c, repository.OrderFilter{Status: &s}, repository.PageArgs{First: first}, withItems)
+	}
 }

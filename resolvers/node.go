@@ -183,13 +183,19 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 		}
 	}
 	loaders.For(ctx).FetchNow(ctx, keys...)
-	var departmentIDs []string
+	// The child lists whose elements need one batch together start here, all in one loop.
+	var departmentIDs, customerIDs []string
 	for _, id := range ids {
-		if typ, parts, err := model.DecodeID("ids", id); err == nil && typ == model.TypeDepartment {
+		switch typ, parts, err := model.DecodeID("ids", id); {
+		case err != nil:
+		case typ == model.TypeDepartment:
 			departmentIDs = append(departmentIDs, parts[0])
+		case typ == model.TypeCustomer:
+			customerIDs = append(customerIDs, parts[0])
 		}
 	}
 	startDepartmentEmployees(ctx, departmentIDs)
+	startCustomerOrders(ctx, customerIDs)
 
 	out := make([]model.Node, len(ids))
 	errs := make([]error, len(ids))

@@ -95,6 +95,8 @@ func TestNestedCommerceQueryCallBudget(t *testing.T) {
 func TestNestedCommerceQueryCallBudgetWithStatusFilter(t *testing.T) {
 	// Real round trips vary: with up to 15 ms of jitter the customers' GSI1 Queries return far
 	// more than the key loader's window apart, and their items must still share one batch.
+	// (Started by nodes(ids:) in one loop, the lists do not depend on gqlgen starting their
+	// resolvers within the level loader's window either.)
 	a := newAPI(t, server.Config{}, func(c *repository.Config) {
 		c.AddedLatency = 5 * time.Millisecond
 		c.AddedLatencyJitter = 15 * time.Millisecond
@@ -120,8 +122,10 @@ func TestNestedCommerceQueryCallBudgetWithStatusFilter(t *testing.T) {
 	if r.calls("Query") != len(d.customers) || r.calls("BatchGetItem") != 2 || u.TotalCalls != len(d.customers)+2 {
 		t.Errorf("calls %v, want %d Query (GSI1), then 1 BatchGetItem for the customers and 1 for every order's items", u.Calls, len(d.customers))
 	}
-	if u.Rounds != 3 {
-		t.Errorf("rounds = %d, want 3 (customers, orders, items)", u.Rounds)
+	// nodes(ids:) starts the order lists itself, so their Queries run alongside the customers'
+	// lookup: customers and orders, then items.
+	if u.Rounds != 2 {
+		t.Errorf("rounds = %d, want 2 (customers with the orders' Queries, then items)", u.Rounds)
 	}
 }
 
