@@ -78,32 +78,24 @@ func (r *Resolver) order(ctx context.Context, customer, id string, ra readAhead)
 // `orders` field with a status and no `after` or placed range), so that a started list is always
 // the one its resolver asks for.
 func startCustomerOrders(ctx context.Context, customers []string) {
-	l := loaders.For(ctx)
-	fc := graphql.GetFieldContext(ctx)
-	if len(customers) == 0 || !l.ReadAhead() || fc == nil || fc.Field.Field == nil {
+	if len(customers) == 0 {
 		return
 	}
-	opCtx := graphql.GetOperationContext(ctx)
-	var lists []graphql.CollectedField
-	for _, f := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{model.TypeCustomer, "Node"}) {
-		if f.Name == "orders" {
-			lists = append(lists, f)
-		}
-	}
-	if len(lists) != 1 {
+	list, args, found := soleChildList(ctx, model.TypeCustomer, "orders")
+	if !found {
 		return
 	}
-	args := lists[0].ArgumentMap(opCtx.Variables)
 	status, ok := args["status"].(string)
 	first := firstArg(args)
 	if !ok || first == 0 || args["after"] != nil || args["placedAfter"] != nil || args["placedBefore"] != nil {
 		return
 	}
 	withItems := false
-	for _, f := range nodeSelectionOf(opCtx, lists[0].Selections, "OrderConnection", "OrderEdge", model.TypeOrder) {
+	for _, f := range nodeSelectionOf(graphql.GetOperationContext(ctx), list.Selections, "OrderConnection", "OrderEdge", model.TypeOrder) {
 		withItems = withItems || f.Name == "items"
 	}
 	s := repository.OrderStatus(status)
+	l := loaders.For(ctx)
 	for _, c := range customers {
 		l.StartOrdersOfCustomer(ctx, c, repository.OrderFilter{Status: &s}, repository.PageArgs{First: first}, withItems)
 	}

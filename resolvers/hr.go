@@ -194,28 +194,39 @@ func nodeSelectionOf(opCtx *graphql.OperationContext, sels ast.SelectionSet, con
 // lists under the same key in the list loader. Only the plain form is started (one `employees`
 // field without `after`), so that a started list is always the one asked for.
 func startDepartmentEmployees(ctx context.Context, ids []string) {
-	l := loaders.For(ctx)
-	fc := graphql.GetFieldContext(ctx)
-	if len(ids) == 0 || !l.ReadAhead() || fc == nil || fc.Field.Field == nil {
+	if len(ids) == 0 {
 		return
+	}
+	list, args, ok := soleChildList(ctx, model.TypeDepartment, "employees")
+	first := firstArg(args)
+	if !ok || args["after"] != nil || first == 0 {
+		return
+	}
+	ahead := employeeAheadOf(ctx, list.Selections)
+	l := loaders.For(ctx)
+	for _, id := range ids {
+		l.StartEmployeesOfDepartment(ctx, id, repository.PageArgs{First: first}, ahead)
+	}
+}
+
+// soleChildList is the one field named name that the current field (nodes, department, …)
+// selects on objects of type typ, with its arguments; ok is false when there is none or several
+// (aliases with other arguments), or in per-parent mode: a child list started ahead must be the
+// one its resolver will ask for.
+func soleChildList(ctx context.Context, typ, name string) (graphql.CollectedField, map[string]any, bool) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil || !loaders.For(ctx).ReadAhead() {
+		return graphql.CollectedField{}, nil, false
 	}
 	opCtx := graphql.GetOperationContext(ctx)
 	var lists []graphql.CollectedField
-	for _, f := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{model.TypeDepartment, "Node"}) {
-		if f.Name == "employees" {
+	for _, f := range graphql.CollectFields(opCtx, fc.Field.Selections, []string{typ, "Node"}) {
+		if f.Name == name {
 			lists = append(lists, f)
 		}
 	}
 	if len(lists) != 1 {
-		return
+		return graphql.CollectedField{}, nil, false
 	}
-	args := lists[0].ArgumentMap(opCtx.Variables)
-	first := firstArg(args)
-	if args["after"] != nil || first == 0 {
-		return
-	}
-	ahead := employeeAheadOf(ctx, lists[0].Selections)
-	for _, id := range ids {
-		l.StartEmployeesOfDepartment(ctx, id, repository.PageArgs{First: first}, ahead)
-	}
+	return lists[0], lists[0].ArgumentMap(opCtx.Variables), true
 }

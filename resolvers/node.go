@@ -170,30 +170,30 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	ra := readAheadFor(ctx)
 	ra.orderItems = false // see readAhead
 	// Send every plain key lookup at once, in one batch (loaders.FetchNow): nodes holds all the
-	// keys of its level, so waiting for the loader's window would only add its length.
+	// keys of its level, so waiting for the loader's window would only add its length. The child
+	// lists whose elements need one batch together start here too, all in one loop.
 	var keys []repository.Key
+	var departmentIDs, customerIDs []string
 	for _, id := range ids {
 		typ, parts, err := model.DecodeID("ids", id)
-		if err != nil || (typ == model.TypeOrganization && ra.orgUsersFirst > 0) || (typ == model.TypeUser && ra.userTicketsFirst > 0) ||
-			(typ == model.TypeCustomer && ra.customerOrdersFirst > 0) {
+		if err != nil {
 			continue
+		}
+		switch typ {
+		case model.TypeDepartment:
+			departmentIDs = append(departmentIDs, parts[0])
+		case model.TypeCustomer:
+			customerIDs = append(customerIDs, parts[0])
+		}
+		if (typ == model.TypeOrganization && ra.orgUsersFirst > 0) || (typ == model.TypeUser && ra.userTicketsFirst > 0) ||
+			(typ == model.TypeCustomer && ra.customerOrdersFirst > 0) {
+			continue // read with its first child page by one Query instead
 		}
 		if k, ok := nodeKey(typ, parts); ok {
 			keys = append(keys, k)
 		}
 	}
 	loaders.For(ctx).FetchNow(ctx, keys...)
-	// The child lists whose elements need one batch together start here, all in one loop.
-	var departmentIDs, customerIDs []string
-	for _, id := range ids {
-		switch typ, parts, err := model.DecodeID("ids", id); {
-		case err != nil:
-		case typ == model.TypeDepartment:
-			departmentIDs = append(departmentIDs, parts[0])
-		case typ == model.TypeCustomer:
-			customerIDs = append(customerIDs, parts[0])
-		}
-	}
 	startDepartmentEmployees(ctx, departmentIDs)
 	startCustomerOrders(ctx, customerIDs)
 
