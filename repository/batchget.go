@@ -20,6 +20,12 @@ const maxBatchGetKeys = 100
 // in no particular order, so the result is keyed: callers look their keys up in it to answer in
 // key order. A key whose item does not exist is absent from the map.
 func (r *Repo) BatchGet(ctx context.Context, keys []Key) (map[Key]Entity, error) {
+	return r.batchGet(ctx, keys, false)
+}
+
+// batchGet is BatchGet; consistent asks for strongly consistent reads (write paths, see
+// readConsistent).
+func (r *Repo) batchGet(ctx context.Context, keys []Key, consistent bool) (map[Key]Entity, error) {
 	unique := make([]Key, 0, len(keys))
 	seen := make(map[Key]struct{}, len(keys))
 	for _, k := range keys {
@@ -42,7 +48,7 @@ func (r *Repo) BatchGet(ctx context.Context, keys []Key) (map[Key]Entity, error)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			items, err := r.batchGetChunk(ctx, chunk, false)
+			items, err := r.batchGetChunk(ctx, chunk, consistent)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {

@@ -37,30 +37,11 @@ func notFoundField(field, kind string) *Error {
 	return &Error{Code: CodeNotFound, Field: field, Message: kind + " not found"}
 }
 
-// readConsistent reads the items at keys with strongly consistent BatchGetItem calls (one per 100
-// keys, one after another: write paths read a handful): write paths read what their transaction
-// then conditions on, and a stale read would only turn into a needless CONFLICT. Missing items are
-// absent from the map.
+// readConsistent reads the items at keys with strongly consistent BatchGetItem calls: write paths
+// read what their transaction then conditions on, and a stale read would only turn into a
+// needless CONFLICT. Missing items are absent from the map.
 func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity, error) {
-	unique := make([]Key, 0, len(keys))
-	seen := make(map[Key]bool, len(keys))
-	for _, k := range keys {
-		if !seen[k] {
-			seen[k] = true
-			unique = append(unique, k)
-		}
-	}
-	found := make(map[Key]Entity, len(unique))
-	for start := 0; start < len(unique); start += maxBatchGetKeys {
-		items, err := r.batchGetChunk(ctx, unique[start:min(start+maxBatchGetKeys, len(unique))], true)
-		if err != nil {
-			return nil, err
-		}
-		for k, e := range items {
-			found[k] = e
-		}
-	}
-	return found, nil
+	return r.batchGet(ctx, keys, true)
 }
 
 // lookup returns the entity of type T at k from a readConsistent result.
