@@ -138,3 +138,30 @@ func emptyPart(v any, path string) string {
 	}
 	return ""
 }
+
+// TestReadmeExamplesAreExampleFiles keeps the README's GraphQL examples true: each ```graphql
+// block of the README must be, character for character, one of the example files that
+// TestDocumentedExamplesRun runs.
+func TestReadmeExamplesAreExampleFiles(t *testing.T) {
+	files := map[string]bool{}
+	for _, ex := range loadExamples(t) {
+		files[ex.query] = true
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(readme), "```graphql\n")[1:]
+	if len(blocks) == 0 {
+		t.Fatal("the README shows no GraphQL example")
+	}
+	for i, b := range blocks {
+		end := strings.Index(b, "```")
+		if end < 0 {
+			t.Fatalf("README graphql block %d is not closed", i+1)
+		}
+		if !files[b[:end]] {
+			t.Errorf("README graphql block %d is not one of the files in %s:\n%s", i+1, exampleDir, b[:end])
+		}
+	}
+}
