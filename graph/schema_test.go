@@ -31,7 +31,7 @@ func TestSchemaSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	if !bytes.Equal(want, buf.Bytes()) {
-		t.Fatalf("the schema differs from %s; if the change is intended, run: go test ./graph -run TestSchemaSnapshot -update\n\ncurrent schema:\n%s", golden, buf.String())
+	if d := unifiedDiff(golden, "current schema", string(want), buf.String(), 3); d != "" {
+		t.Fatalf("the schema differs from %s; if the change is intended, run: go test ./graph -run TestSchemaSnapshot -update\n\n%s", golden, d)
 	}
 }

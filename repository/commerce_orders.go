@@ -381,7 +381,7 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 		return nil, InvalidInput("status", "unknown order status")
 	}
 	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN, so the condition fails
-	now, err := attributevalue.Marshal(r.now().UTC())
+	now, err := attributevalue.Marshal(r.stamp())
 	if err != nil {
 		return nil, internal("update order status", err)
 	}

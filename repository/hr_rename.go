@@ -103,7 +103,7 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 // read, so that of two concurrent renames one wins and the other gets CONFLICT. The listing sort
 // key (AP7, by name) changes with the name.
 func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string) (*Department, error) {
-	now, err := attributevalue.Marshal(r.now().UTC())
+	now, err := attributevalue.Marshal(r.stamp())
 	if err != nil {
 		return nil, internal("rename department", err)
 	}

@@ -324,7 +324,7 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 		if hook, ok := transferReadHooks.Load(r); ok {
 			hook.(func())()
 		}
-		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.now().UTC()}
+		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
 		relItem, err := relationItem(rel)
 		if err != nil {
 			return nil, nil, err
@@ -409,7 +409,7 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		}
 		up, hasUp = lookup[*Relation](next, relationKey(holder, RelManager))
 	}
-	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.now().UTC()}
+	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.stamp()}
 	relItem, err := relationItem(rel)
 	if err != nil {
 		return nil, nil, err
@@ -457,7 +457,7 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 	if _, ok := lookup[*Employee](found, empKey(mentor)); !ok {
 		return nil, nil, notFoundField("mentorId", "mentor")
 	}
-	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.now().UTC()}
+	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.stamp()}
 	relItem, err := relationItem(rel)
 	if err != nil {
 		return nil, nil, err

@@ -230,7 +230,7 @@ func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Tic
 	if p.Status == nil && p.Title == nil && p.Body == nil {
 		return nil, InvalidInput("input", "give at least one of status, title, body")
 	}
-	upd := expression.Set(expression.Name("updatedAt"), expression.Value(r.now().UTC()))
+	upd := expression.Set(expression.Name("updatedAt"), expression.Value(r.stamp()))
 	if p.Status != nil {
 		if !p.Status.valid() {
 			return nil, InvalidInput("status", "unknown ticket status")

@@ -10,7 +10,7 @@ import (
 // An object with a globally unique, opaque ID. Refetch any Node with `node(id:)`.
 type Node interface {
 	IsNode()
-	// Opaque, global ID: it encodes the object's type and key. Do not parse it.
+	// Opaque, global ID. Do not parse it or build it: get it from the API.
 	GetID() string
 }
 
@@ -155,9 +155,8 @@ type OrganizationConnection struct {
 
 type PlaceOrderInput struct {
 	CustomerID string `json:"customerId"`
-	// 1 to 97 lines: the order, its lines, the customer check and the idempotency guard are written
-	// in one transaction, which allows at most 100 writes. The total must fit an Int (at most
-	// 2147483647 cents).
+	// 1 to 97 lines: the order and all its lines are written at once, all or nothing, and one such
+	// write has room for 97 lines. The total must fit an Int (at most 2147483647 cents).
 	Items []*OrderItemInput `json:"items"`
 	// 1 to 100 characters, chosen by the client, unique per order it means to place (a UUID, say).
 	// Required: placing an order again with the same key returns the order the key placed and
