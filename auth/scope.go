@@ -43,8 +43,8 @@ var nodeScopes = map[string]func(p Principal, parts []string) Decision{
 		}
 		return Deny
 	},
-	model.TypeCustomer: func(p Principal, parts []string) Decision { return decide(p.SeesCustomer(parts[0])) },
-	model.TypeOrder:    func(p Principal, parts []string) Decision { return decide(p.SeesCustomer(parts[0])) },
+	model.TypeCustomer:   func(p Principal, parts []string) Decision { return decide(p.SeesCustomer(parts[0])) },
+	model.TypeOrder:      func(p Principal, parts []string) Decision { return decide(p.SeesCustomer(parts[0])) },
 	model.TypeDepartment: func(p Principal, _ []string) Decision { return decide(p.SeesHR()) },
 	model.TypeEmployee:   func(p Principal, _ []string) Decision { return decide(p.SeesHR()) },
 	model.TypeLocation:   func(p Principal, _ []string) Decision { return decide(p.SeesHR()) },

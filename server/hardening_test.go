@@ -20,7 +20,7 @@ func TestTransports(t *testing.T) {
 	a := newAPI(t, server.Config{})
 	get := func(q string) gqlResponse {
 		t.Helper()
-		resp, err := get(t, a.url+"/query?query=" + url.QueryEscape(q))
+		resp, err := get(t, a.url+"/query?query="+url.QueryEscape(q))
 		if err != nil {
 			t.Fatal(err)
 		}
