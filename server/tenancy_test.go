@@ -168,14 +168,22 @@ func TestCrossTenantWritesChangeNothing(t *testing.T) {
 	}
 	var after struct {
 		Org struct {
-			Users struct{ Edges []struct{ Node struct{ Email string } } }
+			Users struct {
+				Edges []struct{ Node struct{ Email string } }
+			}
 		}
 		User struct {
-			Tickets struct{ Edges []struct{ Node struct{ Title, Status string } } }
+			Tickets struct {
+				Edges []struct {
+					Node struct{ Title, Status string }
+				}
+			}
 		}
 		Customer struct {
 			MailingAddresses []struct{ Line1 string }
-			Orders           struct{ Edges []struct{ Node struct{ ID string } } }
+			Orders           struct {
+				Edges []struct{ Node struct{ ID string } }
+			}
 		}
 	}
 	f.a.ok(`query($o: ID!, $u: ID!, $c: ID!) { org: organization(id: $o) { users { edges { node { email } } } }
