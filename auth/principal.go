@@ -31,7 +31,8 @@ var Roles = []Role{RoleAdmin, RoleOrgAdmin, RoleOrgMember, RoleHR, RoleSales, Ro
 
 // Principal is the caller of a request, as its token describes it.
 type Principal struct {
-	// Subject is the token's `sub`: who the caller is (rate limiting keys on it).
+	// Subject is the token's `sub`: who the caller is (rate limiting keys on it). It is empty
+	// only when authentication is disabled (AdminPrincipal): key on the client's address then.
 	Subject string
 	Roles   []Role
 	// Org is the organization the org roles apply to: the key id decoded from the `org` claim (a
@@ -63,9 +64,11 @@ func (p Principal) Admin() bool { return p.Has(RoleAdmin) }
 // orgRole reports whether the principal holds an org role (for its organization p.Org).
 func (p Principal) orgRole() bool { return p.Has(RoleOrgAdmin) || p.Has(RoleOrgMember) }
 
-// AdminPrincipal is the principal of every request when authentication is switched off.
+// AdminPrincipal is the principal of every request when authentication is switched off. It has
+// no subject: nobody identified the caller, and requests of different callers must not share one
+// rate-limit bucket.
 func AdminPrincipal() Principal {
-	return Principal{Subject: "anonymous-admin", Roles: []Role{RoleAdmin}}
+	return Principal{Roles: []Role{RoleAdmin}}
 }
 
 type principalKey struct{}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -63,8 +64,9 @@ func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
 	code := repository.ErrorCode(err)
 	status := http.StatusUnauthorized
 	msg := "unauthenticated"
-	if e, ok := err.(*repository.Error); ok {
-		msg = e.Message
+	var coded *repository.Error
+	if errors.As(err, &coded) {
+		msg = coded.Message
 	}
 	switch code {
 	case repository.CodeUnauthenticated:
