@@ -95,7 +95,7 @@ var (
 // leeway), issuer and audience, and returns the principal its claims describe.
 func (v *Verifier) Verify(ctx context.Context, token string) (Principal, error) {
 	if token == "" {
-		return Principal{}, unauthenticated("authentication required: send Authorization: Bearer <token>")
+		return Principal{}, unauthenticated("authentication required: send an Authorization header with a Bearer token")
 	}
 	if len(token) > maxTokenLen || strings.Count(token, ".") != 2 {
 		return Principal{}, unauthenticated("the bearer token is not a JWT")

@@ -32,7 +32,7 @@ func withAuthentication(a auth.Authenticator, next http.Handler) http.Handler {
 		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			writeAuthError(w, r, &repository.Error{Code: repository.CodeUnauthenticated, Message: "the Authorization header must be Bearer <token>"})
+			writeAuthError(w, r, &repository.Error{Code: repository.CodeUnauthenticated, Message: "the Authorization header must use the Bearer scheme"})
 			return
 		}
 		p, err := a.Verify(r.Context(), token)
