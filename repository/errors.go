@@ -19,6 +19,10 @@ const (
 	CodeInternal     Code = "INTERNAL_SERVER_ERROR"
 )
 
+// CodeUnauthenticated: the request carries no valid bearer token (HTTP 401, answered by the
+// server's authentication before any resolver runs).
+const CodeUnauthenticated Code = "UNAUTHENTICATED"
+
 // Error is an error with a code and a message that is safe to show to API clients. Cause holds
 // what went wrong underneath (an SDK error, say); it is logged, never shown.
 type Error struct {

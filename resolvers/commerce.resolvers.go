@@ -7,6 +7,7 @@ package resolvers
 
 import (
 	"context"
+	"singletable/auth"
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
@@ -44,7 +45,7 @@ func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.Creat
 }
 
 func (r *mutationResolver) AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error) {
-	parts, err := model.DecodeIDOf("customerId", input.CustomerID, model.TypeCustomer)
+	parts, _, err := decodeVisible(ctx, "customerId", input.CustomerID, model.TypeCustomer, "customer")
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func (r *mutationResolver) AddMailingAddress(ctx context.Context, input model.Ad
 }
 
 func (r *mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error) {
-	parts, err := model.DecodeIDOf("customerId", input.CustomerID, model.TypeCustomer)
+	parts, _, err := decodeVisible(ctx, "customerId", input.CustomerID, model.TypeCustomer, "customer")
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func (r *mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrde
 }
 
 func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.UpdateOrderStatusInput) (*model.Order, error) {
-	parts, err := model.DecodeIDOf("id", input.ID, model.TypeOrder)
+	parts, _, err := decodeVisible(ctx, "id", input.ID, model.TypeOrder, "order")
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func (r *orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.
 }
 
 func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Customer, error) {
-	parts, err := model.DecodeIDOf("id", id, model.TypeCustomer)
+	parts, _, err := decodeVisible(ctx, "id", id, model.TypeCustomer, "")
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +116,13 @@ func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Custome
 }
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error) {
+	if c, narrowed := auth.Caller(ctx).OwnCustomer(); narrowed {
+		p, err := ownCustomerPage(ctx, r.Repo, c, pageArgs(first, after))
+		if err != nil {
+			return nil, err
+		}
+		return customerConnection(p), nil
+	}
 	p, err := loaders.For(ctx).Customers(ctx, pageArgs(first, after))
 	if err != nil {
 		return nil, err
@@ -123,7 +131,7 @@ func (r *queryResolver) Customers(ctx context.Context, first *int, after *string
 }
 
 func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, error) {
-	parts, err := model.DecodeIDOf("id", id, model.TypeOrder)
+	parts, _, err := decodeVisible(ctx, "id", id, model.TypeOrder, "")
 	if err != nil {
 		return nil, err
 	}

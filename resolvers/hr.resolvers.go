@@ -179,7 +179,7 @@ func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignM
 }
 
 func (r *queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {
-	parts, err := model.DecodeIDOf("id", id, model.TypeDepartment)
+	parts, _, err := decodeVisible(ctx, "id", id, model.TypeDepartment, "")
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (r *queryResolver) Department(ctx context.Context, id string) (*model.Depar
 }
 
 func (r *queryResolver) Employee(ctx context.Context, id string) (*model.Employee, error) {
-	parts, err := model.DecodeIDOf("id", id, model.TypeEmployee)
+	parts, _, err := decodeVisible(ctx, "id", id, model.TypeEmployee, "")
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
@@ -81,6 +82,10 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 	if err != nil {
 		return nil, err
 	}
+	d, err := visible(ctx, typ, parts, "")
+	if err != nil {
+		return nil, err
+	}
 	switch typ {
 	case model.TypeOrganization:
 		o, err := r.organization(ctx, parts[0], ra)
@@ -97,6 +102,9 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 	case model.TypeTicket:
 		t, err := r.ticket(ctx, parts[0])
 		if err != nil {
+			return nil, err
+		}
+		if err := visibleTicket(ctx, d, t.Ticket, "ticket"); err != nil {
 			return nil, err
 		}
 		return t, nil
@@ -174,10 +182,11 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	// lists whose elements need one batch together start here too, all in one loop.
 	var keys []repository.Key
 	var departmentIDs, customerIDs []string
+	caller := auth.Caller(ctx)
 	for _, id := range ids {
 		typ, parts, err := model.DecodeID("ids", id)
-		if err != nil {
-			continue
+		if err != nil || caller.SeesID(typ, parts) == auth.Deny {
+			continue // answered without a read
 		}
 		switch typ {
 		case model.TypeDepartment:

@@ -7,6 +7,7 @@ package resolvers
 
 import (
 	"context"
+	"singletable/auth"
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
@@ -24,7 +25,7 @@ func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.C
 }
 
 func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUserInput) (*model.User, error) {
-	parts, err := model.DecodeIDOf("organizationId", input.OrganizationID, model.TypeOrganization)
+	parts, _, err := decodeVisible(ctx, "organizationId", input.OrganizationID, model.TypeOrganization, "organization")
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +38,7 @@ func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUse
 }
 
 func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateTicketInput) (*model.Ticket, error) {
-	parts, err := model.DecodeIDOf("reporterId", input.ReporterID, model.TypeUser)
+	parts, _, err := decodeVisible(ctx, "reporterId", input.ReporterID, model.TypeUser, "reporter")
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +51,20 @@ func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateT
 }
 
 func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error) {
-	parts, err := model.DecodeIDOf("id", input.ID, model.TypeTicket)
+	parts, d, err := decodeVisible(ctx, "id", input.ID, model.TypeTicket, "ticket")
 	if err != nil {
 		return nil, err
+	}
+	if d == auth.AfterRead {
+		// A ticket's ID does not carry its organization: read it (its organization never
+		// changes) before writing.
+		cur, err := loaders.For(ctx).Ticket(ctx, parts[0])
+		if err != nil {
+			return nil, err
+		}
+		if err := visibleTicket(ctx, d, cur, "ticket"); err != nil {
+			return nil, err
+		}
 	}
 	t, err := r.Repo.UpdateTicket(ctx, parts[0], repository.TicketPatch{Status: input.Status, Title: input.Title, Body: input.Body})
 	if err != nil {
@@ -76,7 +88,7 @@ func (r *organizationResolver) Users(ctx context.Context, obj *model.Organizatio
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
-	parts, err := model.DecodeIDOf("id", id, model.TypeOrganization)
+	parts, _, err := decodeVisible(ctx, "id", id, model.TypeOrganization, "")
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +96,13 @@ func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Org
 }
 
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
+	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
+		p, err := ownOrganizationPage(ctx, r.Repo, org, pageArgs(first, after))
+		if err != nil {
+			return nil, err
+		}
+		return organizationConnection(p), nil
+	}
 	p, err := loaders.For(ctx).Organizations(ctx, pageArgs(first, after))
 	if err != nil {
 		return nil, err
@@ -92,7 +111,7 @@ func (r *queryResolver) Organizations(ctx context.Context, first *int, after *st
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	parts, err := model.DecodeIDOf("id", id, model.TypeUser)
+	parts, _, err := decodeVisible(ctx, "id", id, model.TypeUser, "")
 	if err != nil {
 		return nil, err
 	}
@@ -100,11 +119,18 @@ func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error
 }
 
 func (r *queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, error) {
-	parts, err := model.DecodeIDOf("id", id, model.TypeTicket)
+	parts, d, err := decodeVisible(ctx, "id", id, model.TypeTicket, "")
 	if err != nil {
 		return nil, err
 	}
-	return r.ticket(ctx, parts[0])
+	t, err := r.ticket(ctx, parts[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := visibleTicket(ctx, d, t.Ticket, "ticket"); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 func (r *ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {

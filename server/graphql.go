@@ -59,6 +59,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 		}
 		return next(ctx)
 	})
+	srv.AroundFields(authorizeRootFields)
 	srv.AroundFields(codeResolverErrors)
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		resp := next(ctx)

@@ -20,7 +20,7 @@ func TestTransports(t *testing.T) {
 	a := newAPI(t, server.Config{})
 	get := func(q string) gqlResponse {
 		t.Helper()
-		resp, err := http.Get(a.url + "/query?query=" + url.QueryEscape(q))
+		resp, err := get(t, a.url+"/query?query="+url.QueryEscape(q))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestTransports(t *testing.T) {
 		t.Fatal("the mutation sent with GET was executed")
 	}
 
-	resp, err := http.Post(a.url+"/query", "application/json", strings.NewReader(`{"query": `))
+	resp, err := post(t, a.url+"/query", "application/json", strings.NewReader(`{"query": `))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestTransports(t *testing.T) {
 	resp.Body.Close()
 
 	big := `{"query": "{ organizations { edges { cursor } } }", "variables": {"pad": "` + strings.Repeat("x", 2<<20) + `"}}`
-	resp, err = http.Post(a.url+"/query", "application/json", strings.NewReader(big))
+	resp, err = post(t, a.url+"/query", "application/json", strings.NewReader(big))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,10 +78,10 @@ func TestLimitsAndIntrospection(t *testing.T) {
 		t.Fatalf("introspection on: %+v", r.Errors)
 	}
 	repo := repotest.NewRepo(t)
-	ts := httptest.NewServer(server.New(repo, server.Config{Introspection: false, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	ts := httptest.NewServer(server.New(repo, server.Config{Introspection: false, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: testAuth(t)}))
 	defer ts.Close()
 	body, _ := json.Marshal(map[string]string{"query": `{ __schema { queryType { name } } }`})
-	resp, err := http.Post(ts.URL+"/query", "application/json", bytes.NewReader(body))
+	resp, err := post(t, ts.URL+"/query", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestProbesAndPlayground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(server.New(missing, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	ts := httptest.NewServer(server.New(missing, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: testAuth(t)}))
 	defer ts.Close()
 	for path, want := range map[string]int{"/healthz": 200, "/readyz": 503} {
 		resp, err := http.Get(ts.URL + path)
@@ -128,7 +128,7 @@ func TestProbesAndPlayground(t *testing.T) {
 	}
 	// A query against the missing table is an internal error that hides the table name.
 	body, _ := json.Marshal(map[string]string{"query": `{ organizations { edges { cursor } } }`})
-	resp, err := http.Post(ts.URL+"/query", "application/json", bytes.NewReader(body))
+	resp, err := post(t, ts.URL+"/query", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

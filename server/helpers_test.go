@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/repotest"
@@ -22,6 +23,18 @@ type api struct {
 	t    *testing.T
 	repo *repository.Repo
 	url  string
+	// token is the bearer token every request sends: an admin's unless as chose another.
+	token string
+}
+
+// as returns the same server called with a token for c (c's zero value: no token at all).
+func (a *api) as(c auth.Claims) *api {
+	b := *a
+	b.token = ""
+	if c.Subject != "" {
+		b.token = tokenFor(a.t, c)
+	}
+	return &b
 }
 
 func newAPI(t *testing.T, cfg server.Config, repoOpts ...func(*repository.Config)) *api {
@@ -38,9 +51,12 @@ func newAPIOn(t *testing.T, repo *repository.Repo, cfg server.Config) *api {
 	if !cfg.Introspection {
 		cfg.Introspection = true
 	}
+	if cfg.Auth == nil {
+		cfg.Auth = testAuth(t)
+	}
 	ts := httptest.NewServer(server.New(repo, cfg))
 	t.Cleanup(ts.Close)
-	return &api{t: t, repo: repo, url: ts.URL}
+	return &api{t: t, repo: repo, url: ts.URL, token: adminToken(t)}
 }
 
 type gqlError struct {
@@ -74,7 +90,15 @@ func (r gqlResponse) calls(op string) int { return r.Extensions.DynamoDB.Calls[o
 func (a *api) query(query string, vars map[string]any) gqlResponse {
 	a.t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-	resp, err := http.Post(a.url+"/query", "application/json", bytes.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, a.url+"/query", bytes.NewReader(body))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if a.token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		a.t.Fatal(err)
 	}

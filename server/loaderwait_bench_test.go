@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"testing"
@@ -51,7 +50,7 @@ func BenchmarkLoaderWait(b *testing.B) {
 	for _, wait := range []time.Duration{50 * time.Microsecond, 250 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 16 * time.Millisecond} {
 		for _, par := range []int{0, 8} {
 			b.Run(fmt.Sprintf("wait=%v/concurrency=%d", wait, max(1, par*runtime.GOMAXPROCS(0))), func(b *testing.B) {
-				h := server.New(repo, server.Config{Loaders: loaders.Options{Wait: wait}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+				h := server.New(repo, server.Config{Loaders: loaders.Options{Wait: wait}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: testAuth(b)})
 				ts := httptest.NewServer(h)
 				defer ts.Close()
 				var batches, ops, split int64
@@ -70,7 +69,7 @@ func BenchmarkLoaderWait(b *testing.B) {
 				}
 				run(func(next func() bool) {
 					for next() {
-						resp, err := http.Post(ts.URL+"/query", "application/json", bytes.NewReader(body))
+						resp, err := post(b, ts.URL+"/query", "application/json", bytes.NewReader(body))
 						if err != nil {
 							b.Error(err)
 							return

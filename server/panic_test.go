@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 
+	"singletable/auth"
 	"singletable/loaders"
 	"singletable/repository/repotest"
 )
@@ -31,7 +32,7 @@ func TestResolverPanicIsOneFieldError(t *testing.T) {
 		}
 		return next(ctx)
 	})
-	ts := httptest.NewServer(withRequestContext(Config{Logger: cfg.Logger, OperationTimeout: 10e9}, loaders.Middleware(repo, loaders.Options{})(gql)))
+	ts := httptest.NewServer(withRequestContext(Config{Logger: cfg.Logger, OperationTimeout: 10e9}, withAuthentication(auth.Disabled(), loaders.Middleware(repo, loaders.Options{})(gql))))
 	defer ts.Close()
 	if _, err := repo.CreateOrganization(t.Context(), "Survivor"); err != nil {
 		t.Fatal(err)

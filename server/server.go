@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/playground"
 
+	"singletable/auth"
 	"singletable/loaders"
 	"singletable/repository"
 )
@@ -33,6 +34,11 @@ type Config struct {
 	Loaders loaders.Options
 	// Logger receives one line per request and every internal error (slog.Default when nil).
 	Logger *slog.Logger
+	// Auth verifies every /query request's bearer token (package auth). Nil refuses every
+	// request: auth.Disabled() is the explicit way to run without tokens.
+	Auth auth.Authenticator
+	// PlaygroundHeaders prefill the playground's headers editor (say, a development token).
+	PlaygroundHeaders map[string]string
 }
 
 // Defaults for Config's zero values.
@@ -45,7 +51,7 @@ const (
 // New returns the HTTP handler of the whole API:
 //
 //	/         GraphiQL playground
-//	/query    GraphQL (POST; GET for queries only)
+//	/query    GraphQL (POST; GET for queries only), with a bearer token (package auth)
 //	/healthz  liveness: the process serves HTTP
 //	/readyz   readiness: the table is reachable and active (DescribeTable)
 func New(repo *repository.Repo, cfg Config) http.Handler {
@@ -57,9 +63,9 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	}
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
-	query := withCORS(cfg.CORSOrigins, withErrorEnvelope(http.MaxBytesHandler(loaders.Middleware(repo, cfg.Loaders)(gql), maxRequestBody)))
+	query := withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withErrorEnvelope(http.MaxBytesHandler(loaders.Middleware(repo, cfg.Loaders)(gql), maxRequestBody))))
 	mux.Handle("/query", query)
-	mux.Handle("GET /{$}", playground.Handler("singletable GraphQL", "/query"))
+	mux.Handle("GET /{$}", playground.Handler("singletable GraphQL", "/query", playground.WithGraphiqlUiHeaders(cfg.PlaygroundHeaders)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))

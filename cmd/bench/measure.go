@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"singletable/auth"
 	"singletable/repository"
 	"singletable/server"
 )
@@ -85,11 +87,24 @@ type httpWay struct {
 	log    *serverLog
 	client *http.Client
 	seq    atomic.Int64
+	// token is the admin's bearer token every operation sends: the production path verifies it.
+	token string
 }
 
 func newHTTPWay(repo *repository.Repo, cfg server.Config) *httpWay {
 	w := &httpWay{log: &serverLog{reqs: map[string][2]float64{}}}
 	cfg.Logger = slog.New(w.log)
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	v, err := auth.New(auth.Config{HS256Secret: secret})
+	if err != nil {
+		panic(err)
+	}
+	cfg.Auth = v
+	w.token, err = auth.MintHS256(secret, auth.Claims{Subject: "bench", Roles: []string{string(auth.RoleAdmin)}}, auth.MintOptions{TTL: 24 * time.Hour})
+	if err != nil {
+		panic(err)
+	}
 	w.ts = httptest.NewServer(server.New(repo, cfg))
 	w.client = &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
 	return w
@@ -110,6 +125,7 @@ func (w *httpWay) runner(query string, vars map[string]any) runner {
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-Request-Id", id)
+		req.Header.Set("Authorization", "Bearer "+w.token)
 		start := time.Now()
 		resp, err := w.client.Do(req)
 		if err != nil {

@@ -34,6 +34,7 @@ type config struct {
 	shutdownTimeout time.Duration
 	createTable     bool
 	seed            bool
+	auth            authConfig
 }
 
 var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
@@ -101,6 +102,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("SHUTDOWN_TIMEOUT", 20*time.Second), "how long SIGTERM waits for in-flight requests (env SHUTDOWN_TIMEOUT)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
+	authFlags(fs, &c.auth, getenv, envBool)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -108,6 +110,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 		bad("unexpected argument %q", fs.Arg(0))
 	}
 	c.cursorSecret = getenv("CURSOR_SECRET")
+	errs = append(errs, c.auth.validate(getenv)...)
 
 	if c.port < 0 || c.port > 65535 {
 		bad("PORT / -port: %d is out of range 0..65535", c.port)

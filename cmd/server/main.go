@@ -3,8 +3,10 @@
 //	go run ./cmd/server [-create-table] [-seed] [flags]
 //
 // Configuration comes from the environment (PORT, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB,
-// DYNAMODB_TABLE, ORDER_STATUS_SHARDS, CURSOR_SECRET, ...) and flags, which override it; run with
-// -h for the list.
+// DYNAMODB_TABLE, ORDER_STATUS_SHARDS, CURSOR_SECRET, AUTH_*, ...) and flags, which override it;
+// run with -h for the list. Every /query request needs a bearer token: AUTH_JWKS_URL or
+// AUTH_HS256_SECRET configures their verification, and -dev-tokens prints tokens for sample
+// principals.
 package main
 
 import (
@@ -79,16 +81,37 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Warn("table not ready; /readyz will fail until it is", "error", err.Error())
 	}
 
+	authn, err := cfg.auth.authenticator()
+	if err != nil {
+		return err
+	}
+	if cfg.auth.disabled {
+		log.Warn("AUTH_DISABLED=true: every request is served as admin, without a token; never run this way where others can reach the server")
+	}
+	var devTokens []devToken
+	var playgroundHeaders map[string]string
+	if cfg.auth.devTokens {
+		if devTokens, err = mintDevTokens(ctx, repo, cfg.auth); err != nil {
+			return fmt.Errorf("dev tokens: %w", err)
+		}
+		playgroundHeaders = map[string]string{"Authorization": "Bearer " + devTokens[0].token}
+	}
+
 	handler := server.New(repo, server.Config{
-		Introspection:   cfg.introspection,
-		ComplexityLimit: cfg.complexityLimit,
-		CORSOrigins:     cfg.corsOrigins,
-		Loaders:         loaders.Options{Wait: cfg.loaderWait},
-		Logger:          log,
+		Introspection:     cfg.introspection,
+		ComplexityLimit:   cfg.complexityLimit,
+		CORSOrigins:       cfg.corsOrigins,
+		Loaders:           loaders.Options{Wait: cfg.loaderWait},
+		Logger:            log,
+		Auth:              authn,
+		PlaygroundHeaders: playgroundHeaders,
 	})
 	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.port)))
 	if err != nil {
 		return err
+	}
+	if devTokens != nil {
+		printDevTokens(stderr, devTokens, displayAddr(ln.Addr()))
 	}
 	srv := &http.Server{
 		Handler:           handler,

@@ -26,6 +26,7 @@ func env(t *testing.T, extra map[string]string) func(string) string {
 		"AWS_REGION":                "us-east-1",
 		"DYNAMODB_TABLE":            repotest.TableName(t),
 		"CURSOR_SECRET":             repotest.CursorSecret,
+		"AUTH_HS256_SECRET":         testSecret,
 		"PORT":                      "0",
 	}
 	for k, v := range extra {
@@ -98,7 +99,7 @@ func TestServerStartsCreatesSeedsAndServes(t *testing.T) {
 		}
 	}
 	body := `{"operationName":"Orgs","query":"query Orgs { organizations { edges { node { name } } } }"}`
-	resp, err := http.Post("http://"+addr+"/query", "application/json", strings.NewReader(body))
+	resp, err := postAs(t, adminToken(t), "http://"+addr+"/query", body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 	}
 	defer conn.Close()
 	body := `{"query":"{ organizations { edges { cursor } } }"}`
-	fmt.Fprintf(conn, "POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
+	fmt.Fprintf(conn, "POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", adminToken(t), len(body), body[:10])
 	time.Sleep(100 * time.Millisecond) // the server has read the headers: the request is in flight
 	stop()
 	select {
@@ -191,7 +192,7 @@ func TestConfigIsValidatedWithClearMessages(t *testing.T) {
 		{map[string]string{"PORT": "-1", "ORDER_STATUS_SHARDS": "x"}, nil, "PORT / -port: -1 is out of range"},
 	}
 	for _, c := range cases {
-		vars := map[string]string{"CURSOR_SECRET": repotest.CursorSecret}
+		vars := map[string]string{"CURSOR_SECRET": repotest.CursorSecret, "AUTH_HS256_SECRET": testSecret}
 		for k, v := range c.env {
 			vars[k] = v
 		}
@@ -202,7 +203,7 @@ func TestConfigIsValidatedWithClearMessages(t *testing.T) {
 	}
 	// Flags override the environment.
 	cfg, err := parseConfig([]string{"-port", "9090", "-table", "flagged"}, func(k string) string {
-		return map[string]string{"PORT": "8081", "DYNAMODB_TABLE": "fromenv"}[k]
+		return map[string]string{"PORT": "8081", "DYNAMODB_TABLE": "fromenv", "AUTH_HS256_SECRET": testSecret}[k]
 	}, io.Discard)
 	if err != nil || cfg.port != 9090 || cfg.table != "flagged" || !cfg.introspection {
 		t.Fatalf("cfg %+v, err %v", cfg, err)

@@ -1,0 +1,89 @@
+package auth
+
+import "slices"
+
+// The authorization policy, in one place (deny by default):
+//
+//   - rootPolicy: which roles may use each root field and mutation. A field missing here is
+//     refused for everyone (FORBIDDEN), and a test fails for every root field of the schema that
+//     has no entry.
+//   - nodeScopes: for each node type, whether a principal may see the object a global ID names,
+//     decided from the ID's key parts where they carry the tenant (so the check costs no read), or
+//     after the read where they do not (a ticket's ID lacks its organization).
+//
+// Objects outside a caller's scope are NOT_FOUND, as if they did not exist; nested fields never
+// leave their parent's scope (an organization's users, a user's tickets, a customer's orders all
+// share its tenant), so scope is checked where IDs enter: node, nodes, typed lookups and the IDs
+// inside mutation inputs.
+
+var (
+	saasReaders     = []Role{RoleAdmin, RoleOrgAdmin, RoleOrgMember}
+	hrStaff         = []Role{RoleAdmin, RoleHR}
+	commerceReaders = []Role{RoleAdmin, RoleSales, RoleCustomer}
+	commerceStaff   = []Role{RoleAdmin, RoleSales}
+)
+
+// rootPolicy maps "Query.<field>" and "Mutation.<field>" to the roles that may use it.
+var rootPolicy = map[string][]Role{
+	// Relay lookups: any role; each ID is checked against the caller's scope.
+	"Query.node":  Roles,
+	"Query.nodes": Roles,
+
+	// SaaS. organizations is narrowed to an org role's own organization.
+	"Query.organization":          saasReaders,
+	"Query.organizations":         saasReaders,
+	"Query.user":                  saasReaders,
+	"Query.ticket":                saasReaders,
+	"Mutation.createOrganization": {RoleAdmin},
+	"Mutation.createUser":         {RoleAdmin, RoleOrgAdmin},
+	"Mutation.createTicket":       saasReaders,
+	"Mutation.updateTicket":       saasReaders,
+
+	// HR: one scope, all of it for hr.
+	"Query.department":          hrStaff,
+	"Query.employee":            hrStaff,
+	"Query.departments":         hrStaff,
+	"Query.employeesByJobTitle": hrStaff,
+	"Query.employeesHiredSince": hrStaff,
+	"Query.locations":           hrStaff,
+	"Mutation.createLocation":   hrStaff,
+	"Mutation.createDepartment": hrStaff,
+	"Mutation.renameDepartment": hrStaff,
+	"Mutation.hireEmployee":     hrStaff,
+	"Mutation.transferEmployee": hrStaff,
+	"Mutation.assignManager":    hrStaff,
+	"Mutation.assignMentor":     hrStaff,
+
+	// Commerce. customers is narrowed to a customer's own record.
+	"Query.customer":             commerceReaders,
+	"Query.customers":            commerceReaders,
+	"Query.order":                commerceReaders,
+	"Query.ordersByStatus":       commerceStaff,
+	"Mutation.createCustomer":    commerceStaff,
+	"Mutation.addMailingAddress": commerceReaders, // a customer: for itself only
+	"Mutation.placeOrder":        commerceReaders, // a customer: for itself only
+	"Mutation.updateOrderStatus": commerceStaff,
+}
+
+// HasPolicy reports whether the root field object.field ("Query", "node") has a policy.
+func HasPolicy(object, field string) bool {
+	_, ok := rootPolicy[object+"."+field]
+	return ok
+}
+
+// MayUse reports whether p may use the root field object.field: false for a field without a
+// policy, and for a principal none of whose roles the policy lists.
+func (p Principal) MayUse(object, field string) bool {
+	for _, r := range rootPolicy[object+"."+field] {
+		if p.Has(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// PolicyRoles returns the roles that may use a root field (nil without a policy), for
+// documentation and tests.
+func PolicyRoles(object, field string) []Role {
+	return slices.Clone(rootPolicy[object+"."+field])
+}

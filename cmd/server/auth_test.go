@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"singletable/auth"
+)
+
+const testSecret = "cmd-server-tests-hs256-secret-0123456789"
+
+func adminToken(t *testing.T) string {
+	t.Helper()
+	tok, err := auth.MintHS256([]byte(testSecret), auth.Claims{Subject: "test-admin", Roles: []string{"admin"}}, auth.MintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// postAs POSTs a JSON body to url with a bearer token ("" for none).
+func postAs(t *testing.T, token, url, body string) (*http.Response, error) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return http.DefaultClient.Do(req)
+}
+
+func TestAuthConfiguration(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		args []string
+		want string // "" when the configuration is valid
+	}{
+		{map[string]string{}, nil, "no token verifier: set AUTH_JWKS_URL"},
+		{map[string]string{"AUTH_HS256_SECRET": "too-short"}, nil, "AUTH_HS256_SECRET: must have at least 32 bytes"},
+		{map[string]string{"AUTH_JWKS_URL": "http://idp.example/jwks"}, nil, "keys must be fetched over https"},
+		{map[string]string{"AUTH_JWKS_URL": "idp.example/jwks"}, nil, "is not an http(s) URL"},
+		{map[string]string{"AUTH_DISABLED": "sure"}, nil, `AUTH_DISABLED="sure" is not true or false`},
+		{map[string]string{"AUTH_JWKS_URL": "https://idp.example/.well-known/jwks.json"}, []string{"-dev-tokens"}, "-dev-tokens: needs AUTH_HS256_SECRET"},
+		{map[string]string{"AUTH_JWKS_URL": "https://idp.example/.well-known/jwks.json", "AUTH_ISSUER": "https://idp.example/"}, nil, ""},
+		{map[string]string{"AUTH_JWKS_URL": "http://127.0.0.1:9999/jwks"}, nil, ""},
+		{map[string]string{"AUTH_DISABLED": "true"}, nil, ""},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS": "true"}, nil, ""},
+	}
+	for _, c := range cases {
+		_, err := parseConfig(c.args, func(k string) string { return c.env[k] }, io.Discard)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("env %v: unexpected error %v", c.env, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("env %v args %v: err = %v, want it to mention %q", c.env, c.args, err, c.want)
+		}
+	}
+	cfg, err := parseConfig([]string{"-auth-issuer", "https://flag/"}, func(k string) string {
+		return map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_ISSUER": "https://env/"}[k]
+	}, io.Discard)
+	if err != nil || cfg.auth.issuer != "https://flag/" || cfg.auth.hs256Secret != testSecret {
+		t.Fatalf("flags override the environment: %+v %v", cfg.auth, err)
+	}
+}
+
+// An anonymous caller gets nothing but the probes and the playground page.
+func TestAnonymousCallerIsRefused(t *testing.T) {
+	getenv := env(t, nil)
+	addr, _, _, _ := start(t, []string{"-create-table", "-seed"}, getenv)
+	resp, err := postAs(t, "", "http://"+addr+"/query", `{"query":"{ organizations { edges { node { name } } } }"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "Bearer" ||
+		!strings.Contains(string(b), `"UNAUTHENTICATED"`) || strings.Contains(string(b), `"data"`) || strings.Contains(string(b), "Acme") {
+		t.Fatalf("anonymous /query: %d %v %s", resp.StatusCode, resp.Header, b)
+	}
+}
+
+// With AUTH_DISABLED=true every request is an admin's, and the server says so at start.
+func TestAuthDisabledServesEveryoneAsAdminWithAWarning(t *testing.T) {
+	getenv := env(t, map[string]string{"AUTH_HS256_SECRET": "", "AUTH_DISABLED": "true"})
+	addr, logs, _, _ := start(t, []string{"-create-table", "-seed"}, getenv)
+	resp, err := postAs(t, "", "http://"+addr+"/query", `{"query":"{ organizations { edges { node { name } } } }"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "Acme Corporation") {
+		t.Fatalf("AUTH_DISABLED: %d %s", resp.StatusCode, b)
+	}
+	if !strings.Contains(logs.String(), `"level":"WARN","msg":"AUTH_DISABLED=true`) {
+		t.Fatalf("no warning at start:\n%s", logs.String())
+	}
+}
+
+// -dev-tokens prints a working token for each sample principal, each seeing its own scope, and
+// the playground's headers editor holds the admin's.
+func TestDevTokensArePrintedAndWork(t *testing.T) {
+	getenv := env(t, nil)
+	addr, logs, _, _ := start(t, []string{"-create-table", "-seed", "-dev-tokens"}, getenv)
+	out := logs.String()
+	tokens := map[string]string{}
+	re := regexp.MustCompile(`(?m)^  (admin|org-member of [^:]+|hr|sales|customer [^:]+):\n    (\S+)$`)
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		tokens[strings.Fields(m[1])[0]] = m[2]
+	}
+	if len(tokens) != 5 || !strings.Contains(out, "curl -s http://") {
+		t.Fatalf("want 5 tokens and a curl example, got %v in:\n%s", tokens, out)
+	}
+	query := func(role, q string) map[string]any {
+		t.Helper()
+		body, _ := json.Marshal(map[string]string{"query": q})
+		resp, err := postAs(t, tokens[role], "http://"+addr+"/query", string(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %v", role, resp.StatusCode, err)
+		}
+		return r
+	}
+	orgs := func(r map[string]any) int {
+		return len(r["data"].(map[string]any)["organizations"].(map[string]any)["edges"].([]any))
+	}
+	all := orgs(query("admin", `{ organizations { edges { node { name } } } }`))
+	if own := orgs(query("org-member", `{ organizations { edges { node { name } } } }`)); all < 2 || own != 1 {
+		t.Fatalf("admin sees %d organizations, the org-member %d", all, own)
+	}
+	for role, q := range map[string]string{"hr": `{ departments { edges { node { name } } } }`, "sales": `{ customers { edges { node { name } } } }`, "customer": `{ customers { edges { node { name } } } }`} {
+		if r := query(role, q); r["errors"] != nil {
+			t.Errorf("%s: %v", role, r["errors"])
+		}
+	}
+	resp, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), tokens["admin"]) {
+		t.Fatal("the playground page does not hold the admin token")
+	}
+}

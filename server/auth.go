@@ -1,0 +1,106 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"singletable/auth"
+	"singletable/repository"
+)
+
+// withAuthentication verifies the bearer token of every /query request before anything else runs
+// and puts its principal into the request's context (auth.FromContext). A missing, malformed,
+// expired or badly signed token is answered here: HTTP 401, WWW-Authenticate: Bearer, one error
+// with code UNAUTHENTICATED and no data. Without an Authenticator every request is refused (the
+// server never runs open by accident; auth.Disabled is the explicit way). CORS preflights
+// (OPTIONS) carry no credentials and pass.
+func withAuthentication(a auth.Authenticator, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodOptions {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if a == nil {
+			writeAuthError(w, r, &repository.Error{Code: repository.CodeUnauthenticated, Message: "this server has no token verifier configured"})
+			return
+		}
+		token, ok := bearerToken(r.Header.Get("Authorization"))
+		if !ok {
+			writeAuthError(w, r, &repository.Error{Code: repository.CodeUnauthenticated, Message: "the Authorization header must use the Bearer scheme"})
+			return
+		}
+		p, err := a.Verify(r.Context(), token)
+		if err != nil {
+			writeAuthError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+	})
+}
+
+// bearerToken extracts the token of an "Authorization: Bearer <token>" header (the scheme is
+// case-insensitive, RFC 7235); an empty header gives "" and ok, any other scheme not ok.
+func bearerToken(h string) (string, bool) {
+	if h == "" {
+		return "", true
+	}
+	scheme, token, found := strings.Cut(strings.TrimSpace(h), " ")
+	if !found || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+// writeAuthError answers a refused request: 401 with WWW-Authenticate for UNAUTHENTICATED, 503
+// with Retry-After when the identity provider's keys cannot be fetched.
+func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
+	code := repository.ErrorCode(err)
+	status := http.StatusUnauthorized
+	msg := "unauthenticated"
+	var coded *repository.Error
+	if errors.As(err, &coded) {
+		msg = coded.Message
+	}
+	switch code {
+	case repository.CodeUnauthenticated:
+		w.Header().Set("WWW-Authenticate", "Bearer")
+	case repository.CodeUnavailable:
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", "5")
+	default:
+		code, msg = repository.CodeUnauthenticated, "unauthenticated"
+		w.Header().Set("WWW-Authenticate", "Bearer")
+	}
+	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{{
+		"message": msg, "extensions": map[string]any{"code": string(code)},
+	}}})
+	if fixed, ok := addErrorCodes(body, status, requestInfoFrom(r.Context())); ok {
+		body = fixed
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// authorizeRootFields refuses, with FORBIDDEN, every root field and mutation the caller's roles
+// do not allow (auth's policy table; a field without a policy is refused for everyone), before
+// its resolver runs: a refused mutation writes nothing. Introspection fields (__schema, __type,
+// __typename) follow the introspection setting instead.
+func authorizeRootFields(ctx context.Context, next graphql.Resolver) (any, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || (fc.Object != "Query" && fc.Object != "Mutation") || strings.HasPrefix(fc.Field.Name, "__") {
+		return next(ctx)
+	}
+	if !auth.Caller(ctx).MayUse(fc.Object, fc.Field.Name) {
+		return nil, &repository.Error{Code: repository.CodeForbidden, Message: "your roles do not allow " + fc.Field.Name}
+	}
+	return next(ctx)
+}

@@ -1,0 +1,90 @@
+package server_test
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"singletable/auth"
+	"singletable/server"
+)
+
+// A missing, malformed, expired or badly signed token: 401, WWW-Authenticate: Bearer, one
+// UNAUTHENTICATED error, no data, and no DynamoDB call. The probes and the playground need none.
+func TestRequestsWithoutAValidTokenAreRefused(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	if _, err := a.repo.CreateOrganization(t.Context(), "Zebra Secret Corp"); err != nil {
+		t.Fatal(err)
+	}
+	expired, err := auth.MintHS256(testSecret, adminClaims, auth.MintOptions{Now: time.Now().Add(-2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherKey, err := auth.MintHS256([]byte("not-the-server-secret-0123456789abcdefgh"), adminClaims, auth.MintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := `{ organizations { edges { node { name } } } }`
+	for name, header := range map[string]string{
+		"missing":       "",
+		"malformed":     "Bearer not-a-token",
+		"basic scheme":  "Basic dXNlcjpwYXNz",
+		"empty bearer":  "Bearer ",
+		"expired":       "Bearer " + expired,
+		"badly signed":  "Bearer " + otherKey,
+		"alg none":      "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4Iiwicm9sZXMiOlsiYWRtaW4iXSwiZXhwIjo0MTAyNDQ0ODAwfQ.",
+		"truncated sig": "Bearer " + adminToken(t)[:len(adminToken(t))-4],
+	} {
+		r := a.rawWith(header, q, nil)
+		if r.status != http.StatusUnauthorized || r.header.Get("WWW-Authenticate") != "Bearer" || r.code(t) != "UNAUTHENTICATED" ||
+			r.Data != nil || strings.Contains(r.body, `"data"`) || r.Extensions.DynamoDB == nil || r.Extensions.DynamoDB.TotalCalls != 0 {
+			t.Errorf("%s: %d %v %s", name, r.status, r.header, r.body)
+		}
+		leaksNothing(t, name, r)
+	}
+	// GET queries are authenticated the same way.
+	resp, err := http.Get(a.url + "/query?query=" + url.QueryEscape(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || strings.Contains(string(body), "Zebra") {
+		t.Fatalf("anonymous GET: %d %s", resp.StatusCode, body)
+	}
+	for _, path := range []string{"/healthz", "/readyz", "/"} {
+		resp, err := http.Get(a.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("anonymous GET %s = %d", path, resp.StatusCode)
+		}
+	}
+	// A valid token passes.
+	if r := a.raw(q, nil); r.status != 200 || !strings.Contains(r.body, "Zebra Secret Corp") {
+		t.Fatalf("admin: %d %s", r.status, r.body)
+	}
+}
+
+// A server configured without an authenticator refuses everything; auth.Disabled serves
+// everyone as admin.
+func TestAuthenticatorIsRequired(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	open := newAPIOn(t, a.repo, server.Config{Auth: auth.Disabled()})
+	if r := open.rawWith("", `{ organizations { edges { node { name } } } }`, nil); r.status != 200 || len(r.Errors) != 0 {
+		t.Fatalf("disabled: %d %s", r.status, r.body)
+	}
+	ts := httptest.NewServer(server.New(a.repo, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	defer ts.Close()
+	closed := &api{t: t, repo: a.repo, url: ts.URL, token: adminToken(t)}
+	if r := closed.raw(`{ organizations { edges { node { name } } } }`, nil); r.status != http.StatusUnauthorized || r.code(t) != "UNAUTHENTICATED" {
+		t.Fatalf("no authenticator: %d %s", r.status, r.body)
+	}
+}

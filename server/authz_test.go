@@ -1,0 +1,182 @@
+package server_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"singletable/auth"
+	"singletable/graph"
+)
+
+// rootOp is one root field or mutation, called with IDs inside the caller's own scope (the org
+// roles' organization A, the customer A).
+type rootOp struct {
+	field string
+	query string
+	vars  func(f *tenants, r auth.Role) map[string]any
+	// may lists the roles allowed to use it; every other role gets FORBIDDEN.
+	may []auth.Role
+}
+
+var (
+	everyone  = auth.Roles
+	saasRoles = []auth.Role{auth.RoleAdmin, auth.RoleOrgAdmin, auth.RoleOrgMember}
+	hrRoles   = []auth.Role{auth.RoleAdmin, auth.RoleHR}
+	shopRoles = []auth.Role{auth.RoleAdmin, auth.RoleSales, auth.RoleCustomer}
+	shopStaff = []auth.Role{auth.RoleAdmin, auth.RoleSales}
+)
+
+func noVars(*tenants, auth.Role) map[string]any { return nil }
+
+// ownID is an object each role may see, for node and nodes.
+func (f *tenants) ownID(r auth.Role) string {
+	switch r {
+	case auth.RoleHR:
+		return departmentID(f.dept)
+	case auth.RoleSales, auth.RoleCustomer:
+		return customerID(f.custA)
+	}
+	return orgID(f.orgA)
+}
+
+func idVar(id func(f *tenants) string) func(*tenants, auth.Role) map[string]any {
+	return func(f *tenants, _ auth.Role) map[string]any { return map[string]any{"id": id(f)} }
+}
+
+func inputVar(in func(f *tenants, r auth.Role) map[string]any) func(*tenants, auth.Role) map[string]any {
+	return func(f *tenants, r auth.Role) map[string]any { return map[string]any{"in": in(f, r)} }
+}
+
+var rootOps = []rootOp{
+	{"node", `query($id: ID!) { node(id: $id) { id } }`, func(f *tenants, r auth.Role) map[string]any { return map[string]any{"id": f.ownID(r)} }, everyone},
+	{"nodes", `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, func(f *tenants, r auth.Role) map[string]any { return map[string]any{"ids": []string{f.ownID(r)}} }, everyone},
+	{"organization", `query($id: ID!) { organization(id: $id) { name } }`, idVar(func(f *tenants) string { return orgID(f.orgA) }), saasRoles},
+	{"organizations", `{ organizations { edges { node { name } } } }`, noVars, saasRoles},
+	{"user", `query($id: ID!) { user(id: $id) { name } }`, idVar(func(f *tenants) string { return userID(f.userA) }), saasRoles},
+	{"ticket", `query($id: ID!) { ticket(id: $id) { title } }`, idVar(func(f *tenants) string { return ticketID(f.ticketA) }), saasRoles},
+	{"department", `query($id: ID!) { department(id: $id) { name } }`, idVar(func(f *tenants) string { return departmentID(f.dept) }), hrRoles},
+	{"employee", `query($id: ID!) { employee(id: $id) { name } }`, idVar(func(f *tenants) string { return employeeID(f.emp1) }), hrRoles},
+	{"departments", `{ departments { edges { node { name } } } }`, noVars, hrRoles},
+	{"employeesByJobTitle", `{ employeesByJobTitle(jobTitle: "Engineer") { edges { node { name } } } }`, noVars, hrRoles},
+	{"employeesHiredSince", `{ employeesHiredSince(since: "2000-01-01T00:00:00Z") { edges { node { name } } } }`, noVars, hrRoles},
+	{"locations", `query($c: String!) { locations(country: $c) { edges { node { city } } } }`, func(f *tenants, _ auth.Role) map[string]any { return map[string]any{"c": f.loc.Country} }, hrRoles},
+	{"customer", `query($id: ID!) { customer(id: $id) { name } }`, idVar(func(f *tenants) string { return customerID(f.custA) }), shopRoles},
+	{"customers", `{ customers { edges { node { name } } } }`, noVars, shopRoles},
+	{"order", `query($id: ID!) { order(id: $id) { totalCents } }`, idVar(func(f *tenants) string { return orderID(f.orderA) }), shopRoles},
+	{"ordersByStatus", `{ ordersByStatus(status: OPEN) { edges { node { id } } } }`, noVars, shopStaff},
+
+	{"createOrganization", `mutation($in: CreateOrganizationInput!) { createOrganization(input: $in) { id } }`,
+		inputVar(func(_ *tenants, r auth.Role) map[string]any { return map[string]any{"name": "Org by " + string(r)} }), []auth.Role{auth.RoleAdmin}},
+	{"createUser", `mutation($in: CreateUserInput!) { createUser(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"organizationId": orgID(f.orgA), "name": "New", "email": string(r) + "@alpha.example"}
+		}), []auth.Role{auth.RoleAdmin, auth.RoleOrgAdmin}},
+	{"createTicket", `mutation($in: CreateTicketInput!) { createTicket(input: $in) { id } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"reporterId": userID(f.userA), "title": "t", "body": "b"}
+		}), saasRoles},
+	{"updateTicket", `mutation($in: UpdateTicketInput!) { updateTicket(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"id": ticketID(f.ticketA), "title": "title by " + string(r)}
+		}), saasRoles},
+	{"createLocation", `mutation($in: CreateLocationInput!) { createLocation(input: $in) { id } }`,
+		inputVar(func(_ *tenants, r auth.Role) map[string]any {
+			return map[string]any{"country": "US", "state": "CA", "city": "SF", "postalCode": "94105", "address": string(r)}
+		}), hrRoles},
+	{"createDepartment", `mutation($in: CreateDepartmentInput!) { createDepartment(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"name": "Dept " + string(r), "locationId": locationID(f.loc)}
+		}), hrRoles},
+	{"renameDepartment", `mutation($in: RenameDepartmentInput!) { renameDepartment(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"id": departmentID(f.dept), "name": "Research " + string(r)}
+		}), hrRoles},
+	{"hireEmployee", `mutation($in: HireEmployeeInput!) { hireEmployee(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"departmentId": departmentID(f.dept), "name": "Hire", "email": string(r) + "@corp.example", "jobTitle": "Engineer"}
+		}), hrRoles},
+	{"transferEmployee", `mutation($in: TransferEmployeeInput!) { transferEmployee(input: $in) { id } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"employeeId": employeeID(f.emp1), "departmentId": departmentID(f.dept)}
+		}), hrRoles},
+	{"assignManager", `mutation($in: AssignManagerInput!) { assignManager(input: $in) { id } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"employeeId": employeeID(f.emp1), "managerId": employeeID(f.emp2)}
+		}), hrRoles},
+	{"assignMentor", `mutation($in: AssignMentorInput!) { assignMentor(input: $in) { id } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"employeeId": employeeID(f.emp1), "mentorId": employeeID(f.emp2)}
+		}), hrRoles},
+	{"createCustomer", `mutation($in: CreateCustomerInput!) { createCustomer(input: $in) { id } }`,
+		inputVar(func(_ *tenants, r auth.Role) map[string]any {
+			return map[string]any{"name": "Buyer", "email": string(r) + "@shop.example"}
+		}), shopStaff},
+	{"addMailingAddress", `mutation($in: AddMailingAddressInput!) { addMailingAddress(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"customerId": customerID(f.custA), "address": map[string]any{"label": string(r), "line1": "2 Elm St", "city": "X", "country": "US"}}
+		}), shopRoles},
+	{"placeOrder", `mutation($in: PlaceOrderInput!) { placeOrder(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"customerId": customerID(f.custA), "idempotencyKey": "k-" + string(r),
+				"items": []map[string]any{{"sku": "S", "productName": "P", "quantity": 1, "unitPriceCents": 100}}}
+		}), shopRoles},
+	{"updateOrderStatus", `mutation($in: UpdateOrderStatusInput!) { updateOrderStatus(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"id": orderID(f.statusOrders[r]), "status": "SHIPPED"}
+		}), shopStaff},
+}
+
+// For every role, every root field and mutation: allowed ones succeed, the others are FORBIDDEN
+// before any DynamoDB call (so a refused mutation writes nothing).
+func TestRoleTableOfRootFieldsAndMutations(t *testing.T) {
+	f := newTenants(t)
+	covered := map[string]bool{}
+	for _, op := range rootOps {
+		covered[op.field] = true
+		if p := auth.PolicyRoles(opObject(op), op.field); !sameRoles(p, op.may) {
+			t.Errorf("%s: the test expects %v, the policy says %v", op.field, op.may, p)
+		}
+		for _, r := range auth.Roles {
+			resp := f.as(r).raw(op.query, op.vars(f, r))
+			if slices.Contains(op.may, r) {
+				if len(resp.Errors) != 0 || resp.status != 200 {
+					t.Errorf("%s as %s: want success, got %d %s", op.field, r, resp.status, resp.body)
+				}
+				continue
+			}
+			if resp.code(t) != "FORBIDDEN" || resp.Extensions.DynamoDB.TotalCalls != 0 {
+				t.Errorf("%s as %s: want FORBIDDEN without a call, got %s", op.field, r, resp.body)
+			}
+		}
+	}
+	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
+	for _, root := range []*ast.Definition{schema.Query, schema.Mutation} {
+		for _, fd := range root.Fields {
+			if !strings.HasPrefix(fd.Name, "__") && !covered[fd.Name] {
+				t.Errorf("%s.%s is missing from this table", root.Name, fd.Name)
+			}
+		}
+	}
+}
+
+func opObject(op rootOp) string {
+	if strings.HasPrefix(op.query, "mutation") {
+		return "Mutation"
+	}
+	return "Query"
+}
+
+func sameRoles(a, b []auth.Role) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, r := range a {
+		if !slices.Contains(b, r) {
+			return false
+		}
+	}
+	return true
+}
