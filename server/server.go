@@ -8,10 +8,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
-
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/server/playground"
 )
 
 // Config configures the HTTP handler.
@@ -33,6 +32,11 @@ type Config struct {
 	Loaders loaders.Options
 	// Logger receives one line per request and every internal error (slog.Default when nil).
 	Logger *slog.Logger
+	// DisablePlayground removes the GraphiQL page and its files (PLAYGROUND=false).
+	DisablePlayground bool
+	// PlaygroundHeaders prefill the playground's headers editor, e.g. an Authorization header
+	// with a development token.
+	PlaygroundHeaders map[string]string
 }
 
 // Defaults for Config's zero values.
@@ -44,7 +48,7 @@ const (
 
 // New returns the HTTP handler of the whole API:
 //
-//	/         GraphiQL playground
+//	/         GraphiQL playground (unless DisablePlayground), its files under /playground/
 //	/query    GraphQL (POST; GET for queries only)
 //	/healthz  liveness: the process serves HTTP
 //	/readyz   readiness: the table is reachable and active (DescribeTable)
@@ -59,7 +63,15 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	gql := newGraphQL(repo, cfg)
 	query := withCORS(cfg.CORSOrigins, withErrorEnvelope(http.MaxBytesHandler(loaders.Middleware(repo, cfg.Loaders)(gql), maxRequestBody)))
 	mux.Handle("/query", query)
-	mux.Handle("GET /{$}", playground.Handler("singletable GraphQL", "/query"))
+	if !cfg.DisablePlayground {
+		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})
+		if err != nil {
+			cfg.Logger.Error("playground disabled: its embedded files are unusable", "error", err.Error())
+		} else {
+			mux.Handle("GET /{$}", page)
+			mux.Handle("GET "+playground.AssetPrefix, page)
+		}
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))

@@ -34,6 +34,7 @@ type config struct {
 	shutdownTimeout time.Duration
 	createTable     bool
 	seed            bool
+	playground      bool
 }
 
 var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
@@ -99,6 +100,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.StringVar(&logLevel, "log-level", logLevel, "debug, info, warn or error (env LOG_LEVEL)")
 	fs.DurationVar(&c.loaderWait, "loader-wait", envDuration("DATALOADER_WAIT", loaders.DefaultWait), "dataloader batch window (env DATALOADER_WAIT)")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("SHUTDOWN_TIMEOUT", 20*time.Second), "how long SIGTERM waits for in-flight requests (env SHUTDOWN_TIMEOUT)")
+	fs.BoolVar(&c.playground, "playground", envBool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
 	if err := fs.Parse(args); err != nil {

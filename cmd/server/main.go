@@ -85,6 +85,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		CORSOrigins:     cfg.corsOrigins,
 		Loaders:         loaders.Options{Wait: cfg.loaderWait},
 		Logger:          log,
+		// The playground's page and files; PLAYGROUND=false leaves / unrouted.
+		DisablePlayground: !cfg.playground,
 	})
 	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.port)))
 	if err != nil {
