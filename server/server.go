@@ -34,6 +34,9 @@ type Config struct {
 	Logger *slog.Logger
 	// DisablePlayground removes the GraphiQL page and its files (PLAYGROUND=false).
 	DisablePlayground bool
+	// ShuttingDown, when set and returning true, makes /readyz answer 503 at once: the process
+	// is draining in-flight requests before it exits.
+	ShuttingDown func() bool
 	// PlaygroundHeaders prefill the playground's headers editor, e.g. an Authorization header
 	// with a development token.
 	PlaygroundHeaders map[string]string
@@ -76,6 +79,6 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	mux.Handle("GET /readyz", readiness(repo, cfg.Logger))
+	mux.Handle("GET /readyz", readiness(repo, cfg.Logger, cfg.ShuttingDown))
 	return withRequestContext(cfg, mux)
 }
