@@ -2,7 +2,8 @@
 # Tests that `make run` leaves nothing running: it starts `make run` on free ports (its own
 # session, so every process it starts can be found), waits until /readyz answers 200, then stops
 # it as a user would — SIGTERM to make, then in a second round Ctrl-C (SIGINT to the whole
-# foreground group) — and asserts that make exits, that the API and DynamoDB Local ports are both
+# foreground group), and in a third round with AWS_ENDPOINT_URL_DYNAMODB naming a DynamoDB Local
+# on localhost and no credentials set — and asserts that make exits, that the API and DynamoDB Local ports are both
 # closed and that no process of the session remains.
 #
 #   scripts/test-make-run.sh        (make test runs it)
@@ -23,12 +24,20 @@ run_once() {
   ddbport=$("$ddb" freeport)
   [[ "$api" != "$ddbport" ]] || ddbport=$((ddbport + 1))
   log="$root/.local/test-make-run-$how.log"
-  # A clean environment for make run: no endpoint (it starts its own DynamoDB Local).
-  env -u AWS_ENDPOINT_URL_DYNAMODB PORT="$api" DYNAMODB_LOCAL_PORT="$ddbport" \
-    setsid make --no-print-directory run >"$log" 2>&1 </dev/null &
+  local -a envset=(-u AWS_ENDPOINT_URL_DYNAMODB -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_SESSION_TOKEN
+    -u AWS_PROFILE -u AWS_REGION -u AWS_DEFAULT_REGION AWS_EC2_METADATA_DISABLED=true PORT="$api")
+  if [[ "$how" == endpoint ]]; then
+    # A DynamoDB that already runs, named by a localhost endpoint and no credentials: make run
+    # must supply dummy ones and a region, start no DynamoDB Local and stop nothing it did not start.
+    "$ddb" start "$ddbport" "$root/.local/test-make-run-$ddbport.pid"
+    envset+=(AWS_ENDPOINT_URL_DYNAMODB="http://localhost:$ddbport")
+  else
+    envset+=(DYNAMODB_LOCAL_PORT="$ddbport")
+  fi
+  env "${envset[@]}" setsid make --no-print-directory run >"$log" 2>&1 </dev/null &
   pid=$!
   # Whatever happens, nothing of this session outlives the test.
-  trap 'kill -KILL -- -'"$pid"' 2>/dev/null || true' EXIT
+  trap 'kill -KILL -- -'"$pid"' 2>/dev/null || true; "$ddb" stop "$root/.local/test-make-run-'"$ddbport"'.pid"' EXIT
 
   local ready=""
   for _ in $(seq 1 600); do
@@ -43,7 +52,7 @@ run_once() {
     || fail "the sample data is not served"
 
   case "$how" in
-    sigterm) kill -TERM "$pid" ;;            # what a service manager does to make
+    sigterm | endpoint) kill -TERM "$pid" ;; # what a service manager does to make
     ctrl-c) kill -INT -- "-$pid" ;;          # what a terminal does: the whole foreground group
   esac
 
@@ -59,6 +68,10 @@ run_once() {
   fi
   wait "$pid" 2>/dev/null || true
   ! port_open "$api" || fail "$how: the API port $api is still open"
+  if [[ "$how" == endpoint ]]; then
+    port_open "$ddbport" || fail "$how: make run stopped a DynamoDB it did not start"
+    "$ddb" stop "$root/.local/test-make-run-$ddbport.pid"
+  fi
   ! port_open "$ddbport" || fail "$how: the DynamoDB Local port $ddbport is still open"
   grep -q '"msg":"stopped"' "$log" || { cat "$log" >&2; fail "$how: the server did not shut down gracefully"; }
   trap - EXIT
@@ -67,4 +80,5 @@ run_once() {
 
 run_once sigterm
 run_once ctrl-c
-echo "2 passed, 0 failed"
+run_once endpoint
+echo "3 passed, 0 failed"
