@@ -53,3 +53,35 @@ func TestAddErrorCodesDropsOnlyANullDataEntry(t *testing.T) {
 		t.Error("a body that is not JSON was rewritten")
 	}
 }
+
+// addErrorCodes reads response bodies: whatever it is given, it must not panic, and what it
+// returns is JSON whose errors all have a code and that has no null data entry.
+func FuzzAddErrorCodes(f *testing.F) {
+	f.Add([]byte(`{"data":null,"errors":[{"message":"x"}]}`), 400)
+	f.Add([]byte(`{"errors":[{"message":"x","extensions":{"code":"GRAPHQL_PARSE_FAILED"}}],"extensions":{"a":1}}`), 422)
+	f.Add([]byte(`{"errors":[]}`), 500)
+	f.Add([]byte(`[1,2]`), 400)
+	f.Fuzz(func(t *testing.T, body []byte, status int) {
+		out, ok := addErrorCodes(body, status, nil)
+		if !ok {
+			return
+		}
+		var top map[string]json.RawMessage
+		var resp struct {
+			Errors []struct {
+				Extensions map[string]any `json:"extensions"`
+			} `json:"errors"`
+		}
+		if json.Unmarshal(out, &top) != nil || json.Unmarshal(out, &resp) != nil {
+			t.Fatalf("output is not a JSON object with errors: %s", out)
+		}
+		if d, has := top["data"]; has && string(d) == "null" {
+			t.Fatalf("null data entry kept: %s", out)
+		}
+		for _, e := range resp.Errors {
+			if e.Extensions["code"] == nil {
+				t.Fatalf("an error without a code: %s", out)
+			}
+		}
+	})
+}
