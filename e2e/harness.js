@@ -34,6 +34,10 @@ export async function startServer(name) {
     env: { ...process.env, DYNAMODB_TABLE: table, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // The server never outlives the test process, however the test ends.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const logs = [];
   const lines = createInterface({ input: child.stderr });
   const listening = new Promise((resolve, reject) => {

@@ -76,6 +76,14 @@ describe('playground in headless Chromium', () => {
     const typed = await page.evaluate(() => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue());
     assert.equal(typed.replace(/\s+/g, ' ').trim(), QUERY, 'the editor holds the typed query');
 
+    // GraphiQL works out the operation name from the document after a short debounce; a click
+    // before that would send the previous document's name. Its saved tab state shows when it has.
+    await page.waitForFunction((q) => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('tabState'));
+      const state = key && JSON.parse(localStorage.getItem(key));
+      const tab = state?.tabs?.[state.activeTabIndex];
+      return tab && tab.query.replace(/\s+/g, ' ').trim() === q && !tab.operationName;
+    }, { timeout: 10_000 }, QUERY);
     step('query typed');
     await page.click('.graphiql-execute-button');
     await page.waitForFunction(() => {
@@ -97,5 +105,33 @@ describe('playground in headless Chromium', () => {
     for (const [k, v] of Object.entries(headers)) assert.equal(sent[k.toLowerCase()], v, `header ${k} from the headers editor`);
     assert.deepEqual(refused, [], 'the page asked another host for something');
     assert.deepEqual(problems, [], 'errors in the page (a CSP violation shows here)');
+  });
+
+  // The server passes PlaygroundHeaders to the page in the data-headers attribute (Go tests
+  // check that); this checks the other half, that the page's script puts them in the headers
+  // editor and GraphiQL sends them. The page is the server's own, with the attribute filled in.
+  it('prefills the headers editor from the page', async () => {
+    const page = await browser.newPage();
+    const original = await fetch(`${server.url}/`);
+    const html = (await original.text()).replace('data-headers=""', 'data-headers="{&#34;X-Prefilled&#34;: &#34;yes&#34;}"');
+    assert.match(html, /X-Prefilled/);
+    const sent = [];
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/' && url.origin === new URL(server.url).origin) {
+        return req.respond({ status: 200, headers: Object.fromEntries(original.headers), body: html });
+      }
+      if (url.pathname === '/query') sent.push(req.headers());
+      return req.continue();
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    const headersEditor = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
+    await page.waitForSelector(headersEditor, { timeout: 30_000 });
+    const shown = await page.evaluate((sel) => document.querySelector(sel).CodeMirror.getValue(), headersEditor);
+    assert.deepEqual(JSON.parse(shown), { 'X-Prefilled': 'yes' });
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue().includes('"dynamodb"'), { timeout: 30_000 });
+    assert.equal(sent.at(-1)['x-prefilled'], 'yes');
   });
 });
