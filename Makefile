@@ -5,15 +5,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 DDB := scripts/dynamodb-local.sh
-STATE := .local
-# Test credentials for DynamoDB Local; it accepts any.
-LOCAL_AWS := AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=$${AWS_REGION:-us-east-1}
 
-.PHONY: help run test deps generate check-generate lint bench bench-wait fuzz
+.PHONY: help run test e2e playground-assets deps generate check-generate lint bench bench-wait fuzz
 
 help:
 	@echo "make run       start DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB is set), create the table, load sample data, serve on :8080"
-	@echo "make test      start a DynamoDB Local on a free port and run every test (go test -race ./...), plus generation and lint checks"
+	@echo "make test      start a DynamoDB Local on a free port and run every test (go test -race ./...), the end-to-end tests and the make run test, plus generation and lint checks"
+	@echo "make e2e       the end-to-end tests: the playground in headless Chromium, the graphql-http audit"
 	@echo "make generate  regenerate the GraphQL code (gqlgen)"
 	@echo "make lint      gofmt, go vet, staticcheck"
 	@echo "make fuzz      run each fuzz test for FUZZTIME (default 10s)"
@@ -24,19 +22,23 @@ deps:
 	@go mod download
 	@$(DDB) install
 
-run: deps
-	@mkdir -p $(STATE)
-	@if [[ -n "$${AWS_ENDPOINT_URL_DYNAMODB:-}" ]]; then \
-		echo "using DynamoDB at $$AWS_ENDPOINT_URL_DYNAMODB"; \
-		go run ./cmd/server -create-table -seed; \
-	else \
-		trap '$(DDB) stop $(STATE)/run-ddb.pid' EXIT; \
-		$(DDB) start 8000 $(STATE)/run-ddb.pid; \
-		$(LOCAL_AWS) AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 go run ./cmd/server -create-table -seed; \
-	fi
+# The logic lives in scripts/run.sh; exec hands make's signals (make forwards SIGTERM) straight to it.
+run:
+	@exec scripts/run.sh
 
 test: deps check-generate lint
 	scripts/with-dynamodb-local.sh go test -race -count=1 ./...
+	scripts/e2e.sh
+	scripts/test-make-run.sh
+
+# The end-to-end tests alone: the playground in headless Chromium, the GraphQL-over-HTTP audit.
+e2e: deps
+	scripts/e2e.sh
+
+# Re-fetches the playground's React/GraphiQL files from the npm registry, checking the pinned
+# tarball integrity hashes (the result is committed under server/playground/assets).
+playground-assets:
+	scripts/playground-assets.sh
 
 # The performance report (docs/benchmarks.md): see cmd/bench. BENCH_QUICK=1 takes fewer samples.
 bench: deps
@@ -65,7 +67,7 @@ lint:
 
 FUZZTIME ?= 10s
 fuzz:
-	@for pkg in ./repository ./graph/model ./auth; do \
+	@for pkg in ./repository ./graph/model ./auth ./server; do \
 		for f in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \

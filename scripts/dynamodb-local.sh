@@ -92,10 +92,13 @@ stop() {
   rm -f "$pidfile"
 }
 
+# Below the kernel's ephemeral range (32768.. by default): an outgoing connection of a busy
+# machine cannot take the port between this check and the bind.
 freeport() {
-  local p
+  local p lo
+  read -r lo _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || lo=32768
   for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((10000 + RANDOM % (lo - 10000)))
     port_open "$p" || { echo "$p"; return 0; }
   done
   log "found no free port"; exit 1

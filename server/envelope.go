@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"strconv"
 
@@ -14,8 +15,9 @@ import (
 // themselves, outside the error presenter: a mutation sent with GET, a body that is not JSON or is
 // too large, an unsupported content type. Those answers have a 4xx status and errors without
 // extensions; this middleware buffers only such answers and adds extensions.code
-// (BAD_USER_INPUT for 4xx, INTERNAL_SERVER_ERROR for 5xx) and extensions.dynamodb. Successful
-// responses stream through untouched.
+// (BAD_USER_INPUT for 4xx, INTERNAL_SERVER_ERROR for 5xx) and extensions.dynamodb, and gives
+// the statuses GraphQL over HTTP asks for (requestErrorStatus). Successful responses stream
+// through untouched.
 func withErrorEnvelope(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxRequestBody {
@@ -31,8 +33,9 @@ func withErrorEnvelope(next http.Handler) http.Handler {
 		if fixed, ok := addErrorCodes(body, ew.status, requestInfoFrom(r.Context())); ok {
 			body = fixed
 		}
+		status := requestErrorStatus(ew.status, w.Header().Get("Content-Type"))
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(ew.status)
+		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	})
 }
@@ -77,6 +80,24 @@ func (w *envelopeWriter) Write(b []byte) (int, error) {
 
 func (w *envelopeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// requestErrorStatus is the status of an answer gqlgen refused before execution, by the media type
+// it is sent as (GraphQL over HTTP): a document that does not parse or validate, or variables that
+// do not coerce, is 422 from gqlgen; under application/json it is 200 (the legacy media type says a
+// well-formed request gets 200, errors or not); under application/graphql-response+json it is
+// 400, which gqlgen already sends.
+func requestErrorStatus(status int, contentType string) int {
+	if status != http.StatusUnprocessableEntity {
+		return status
+	}
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "application/json" {
+		return http.StatusOK
+	}
+	return status
+}
+
+// addErrorCodes gives every error of a refused request its extensions.code, adds the cost
+// extension, and drops the "data": null entry: a request refused before execution has no data
+// entry at all (GraphQL over HTTP: clients tell a request error from a field error by it).
 func addErrorCodes(body []byte, status int, ri *requestInfo) ([]byte, bool) {
 	var resp struct {
 		Data       json.RawMessage  `json:"data,omitempty"`
@@ -85,6 +106,9 @@ func addErrorCodes(body []byte, status int, ri *requestInfo) ([]byte, bool) {
 	}
 	if err := json.Unmarshal(body, &resp); err != nil || len(resp.Errors) == 0 {
 		return nil, false
+	}
+	if string(resp.Data) == "null" {
+		resp.Data = nil
 	}
 	code := repository.CodeBadUserInput
 	if status >= 500 {

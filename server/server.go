@@ -8,11 +8,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
-
 	"singletable/auth"
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/server/playground"
 )
 
 // Config configures the HTTP handler.
@@ -37,7 +36,13 @@ type Config struct {
 	// Auth verifies every /query request's bearer token (package auth). Nil refuses every
 	// request: auth.Disabled() is the explicit way to run without tokens.
 	Auth auth.Authenticator
-	// PlaygroundHeaders prefill the playground's headers editor (say, a development token).
+	// DisablePlayground removes the GraphiQL page and its files (PLAYGROUND=false).
+	DisablePlayground bool
+	// ShuttingDown, when set and returning true, makes /readyz answer 503 at once: the process
+	// is draining in-flight requests before it exits.
+	ShuttingDown func() bool
+	// PlaygroundHeaders prefill the playground's headers editor, e.g. an Authorization header
+	// with a development token.
 	PlaygroundHeaders map[string]string
 }
 
@@ -50,7 +55,7 @@ const (
 
 // New returns the HTTP handler of the whole API:
 //
-//	/         GraphiQL playground
+//	/         GraphiQL playground (unless DisablePlayground), its files under /playground/
 //	/query    GraphQL (POST; GET for queries only), with a bearer token (package auth)
 //	/healthz  liveness: the process serves HTTP
 //	/readyz   readiness: the table is reachable and active (DescribeTable)
@@ -65,11 +70,19 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	gql := newGraphQL(repo, cfg)
 	query := withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withErrorEnvelope(http.MaxBytesHandler(loaders.Middleware(repo, cfg.Loaders)(gql), maxRequestBody))))
 	mux.Handle("/query", query)
-	mux.Handle("GET /{$}", playground.Handler("singletable GraphQL", "/query", playground.WithGraphiqlUiHeaders(cfg.PlaygroundHeaders)))
+	if !cfg.DisablePlayground {
+		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})
+		if err != nil {
+			cfg.Logger.Error("playground disabled: its embedded files are unusable", "error", err.Error())
+		} else {
+			mux.Handle("GET /{$}", page)
+			mux.Handle("GET "+playground.AssetPrefix, page)
+		}
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	mux.Handle("GET /readyz", readiness(repo, cfg.Logger))
+	mux.Handle("GET /readyz", readiness(repo, cfg.Logger, cfg.ShuttingDown))
 	return withRequestContext(cfg, mux)
 }

@@ -32,9 +32,11 @@ type config struct {
 	logLevel        slog.Level
 	loaderWait      time.Duration
 	shutdownTimeout time.Duration
+	shutdownDelay   time.Duration
 	createTable     bool
 	seed            bool
 	auth            authConfig
+	playground      bool
 }
 
 var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
@@ -100,6 +102,8 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.StringVar(&logLevel, "log-level", logLevel, "debug, info, warn or error (env LOG_LEVEL)")
 	fs.DurationVar(&c.loaderWait, "loader-wait", envDuration("DATALOADER_WAIT", loaders.DefaultWait), "dataloader batch window (env DATALOADER_WAIT)")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("SHUTDOWN_TIMEOUT", 20*time.Second), "how long SIGTERM waits for in-flight requests (env SHUTDOWN_TIMEOUT)")
+	fs.DurationVar(&c.shutdownDelay, "shutdown-delay", envDuration("SHUTDOWN_DELAY", 0), "after SIGTERM, keep serving at least this long with /readyz at 503, for load balancers to notice (env SHUTDOWN_DELAY)")
+	fs.BoolVar(&c.playground, "playground", envBool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
 	authFlags(fs, &c.auth, getenv, envBool)
@@ -137,6 +141,9 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	}
 	if c.shutdownTimeout <= 0 {
 		bad("SHUTDOWN_TIMEOUT / -shutdown-timeout: %s must be positive", c.shutdownTimeout)
+	}
+	if c.shutdownDelay < 0 || c.shutdownDelay >= c.shutdownTimeout {
+		bad("SHUTDOWN_DELAY / -shutdown-delay: %s must be at least 0 and less than SHUTDOWN_TIMEOUT (%s)", c.shutdownDelay, c.shutdownTimeout)
 	}
 	if err := c.logLevel.UnmarshalText([]byte(logLevel)); err != nil {
 		bad("LOG_LEVEL / -log-level: %q must be debug, info, warn or error", logLevel)

@@ -19,9 +19,7 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"singletable/loaders"
@@ -30,9 +28,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
+	ctx, stop := shutdownSignals()
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil)
+	stop()
+	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "server:", err)
 		}
@@ -40,9 +39,12 @@ func main() {
 	}
 }
 
-// run starts the server and blocks until ctx is cancelled (SIGINT/SIGTERM), then shuts down
-// gracefully: it stops accepting connections and lets in-flight requests finish. listening, if
-// not nil, receives the address the server listens on (tests start it on port 0).
+// run starts the server and blocks until ctx is cancelled (the first SIGINT/SIGTERM), then shuts
+// down gracefully: /readyz answers 503 at once, the listener stays open while requests are in
+// flight (and for SHUTDOWN_DELAY) so that load balancers see it, then it closes and the last
+// requests finish, all within SHUTDOWN_TIMEOUT. A second signal (see shutdownSignals) cuts the
+// drain short. listening, if not nil, receives the address the server listens on (tests start
+// it on port 0).
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, listening func(addr string)) error {
 	cfg, err := parseConfig(args, getenv, stderr)
 	if err != nil {
@@ -97,6 +99,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		playgroundHeaders = map[string]string{"Authorization": "Bearer " + devTokens[0].token}
 	}
 
+	drain := &drainer{}
 	handler := server.New(repo, server.Config{
 		Introspection:     cfg.introspection,
 		ComplexityLimit:   cfg.complexityLimit,
@@ -105,6 +108,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Logger:            log,
 		Auth:              authn,
 		PlaygroundHeaders: playgroundHeaders,
+		// The playground's page and files; PLAYGROUND=false leaves / unrouted.
+		DisablePlayground: !cfg.playground,
+		ShuttingDown:      drain.draining.Load,
 	})
 	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.port)))
 	if err != nil {
@@ -114,7 +120,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		printDevTokens(stderr, devTokens, displayAddr(ln.Addr()))
 	}
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           drain.wrap(handler),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -134,11 +140,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing in-flight requests", "timeout", cfg.shutdownTimeout.String())
+	log.Info("shutting down: /readyz answers 503, finishing in-flight requests; a second signal stops at once",
+		"timeout", cfg.shutdownTimeout.String(), "delay", cfg.shutdownDelay.String())
+	drain.draining.Store(true)
+	srv.SetKeepAlivesEnabled(false) // clients reconnect, to another instance
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	force := forceDone(ctx)
+	if err := drain.wait(shutdownCtx, force, cfg.shutdownDelay); errors.Is(err, errForced) {
+		_ = srv.Close()
+		return errForced
+	}
+	shutdownErr := make(chan error, 1)
+	go func() { shutdownErr <- srv.Shutdown(shutdownCtx) }()
+	select {
+	case err := <-shutdownErr:
+		if err != nil {
+			_ = srv.Close()
+			return fmt.Errorf("shutdown: %w", err)
+		}
+	case <-force:
+		_ = srv.Close()
+		return errForced
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -1,0 +1,137 @@
+// The playground in a real browser (headless Chromium from @sparticuz/chromium, driven by
+// puppeteer-core): the page is loaded from the server with every request to another host refused,
+// a query is typed into GraphiQL's editor and run, and the result pane must show the data and the
+// extensions.dynamodb cost entry. A screenshot goes to E2E_OUTPUT_DIR (default e2e/output).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import chromium from '@sparticuz/chromium';
+import { authHeaders, startServer } from './harness.js';
+
+const outDir = process.env.E2E_OUTPUT_DIR || path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
+const QUERY = '{ organizations(first: 2) { edges { node { name } } } }';
+
+describe('playground in headless Chromium', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer('playground');
+    browser = await puppeteer.launch({
+      executablePath: await chromium.executablePath(),
+      args: puppeteer.defaultArgs({ args: chromium.args, headless: 'shell' }),
+      headless: 'shell',
+      defaultViewport: { width: 1400, height: 900 },
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('runs a typed query offline and shows data and extensions.dynamodb', async (t) => {
+    const t0 = Date.now();
+    const step = (what) => t.diagnostic(`${what} after ${Date.now() - t0} ms`);
+    const page = await browser.newPage();
+    const origin = new URL(server.url).origin;
+    const refused = [];
+    const problems = [];
+    const queryRequests = [];
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      const url = req.url();
+      if (url.startsWith('data:')) return req.continue(); // inline fonts/icons of GraphiQL's CSS: no host
+      if (new URL(url).origin !== origin) {
+        refused.push(url);
+        return req.abort('blockedbyclient');
+      }
+      if (new URL(url).pathname === '/query' && req.method() === 'POST') queryRequests.push(req.headers());
+      return req.continue();
+    });
+
+    const resp = await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    assert.equal(resp.status(), 200);
+    assert.match(resp.headers()['content-security-policy'], /default-src 'self'.*frame-ancestors 'none'/);
+    await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 30_000 });
+    step('GraphiQL ready');
+
+    // The headers editor: the bearer token when there is one (harness.js), else a marker header,
+    // so that the path from the editor to the request is tested either way.
+    const headers = Object.keys(authHeaders()).length ? authHeaders() : { 'X-E2E': 'playground' };
+    await page.click('.graphiql-editor-tools button[data-name="headers"]');
+    const headersEditor = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
+    await page.waitForFunction((sel) => document.querySelector('.graphiql-editor-tools button[data-name="headers"].active')
+      && document.querySelectorAll(sel).length === 1, { timeout: 10_000 }, headersEditor);
+    await page.evaluate((sel, json) => document.querySelector(sel).CodeMirror.setValue(json), headersEditor, JSON.stringify(headers, null, 2));
+
+    // Type the query as a user would: focus the editor, clear it, type.
+    await page.click('.graphiql-query-editor .CodeMirror');
+    await page.evaluate(() => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(''));
+    await page.keyboard.type(QUERY);
+    await page.keyboard.press('Escape'); // closes an autocompletion popup, if one is open
+    const typed = await page.evaluate(() => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue());
+    assert.equal(typed.replace(/\s+/g, ' ').trim(), QUERY, 'the editor holds the typed query');
+
+    // GraphiQL works out the operation name from the document after a short debounce; a click
+    // before that would send the previous document's name. Its saved tab state shows when it has.
+    await page.waitForFunction((q) => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('tabState'));
+      const state = key && JSON.parse(localStorage.getItem(key));
+      const tab = state?.tabs?.[state.activeTabIndex];
+      return tab && tab.query.replace(/\s+/g, ' ').trim() === q && !tab.operationName;
+    }, { timeout: 10_000 }, QUERY);
+    step('query typed');
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => {
+      const cm = document.querySelector('.graphiql-response .CodeMirror');
+      return cm && cm.CodeMirror.getValue().includes('"dynamodb"');
+    }, { timeout: 30_000 });
+    step('result shown');
+    const shown = await page.$eval('.graphiql-response', (e) => e.innerText);
+    const result = JSON.parse(await page.evaluate(() => document.querySelector('.graphiql-response .CodeMirror').CodeMirror.getValue()));
+    await mkdir(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, 'playground.png') });
+
+    assert.equal(result.errors, undefined, JSON.stringify(result.errors));
+    assert.deepEqual(result.data.organizations.edges.map((e) => e.node.name), ['Acme Corporation', 'Globex']);
+    assert.ok(result.extensions.dynamodb.totalCalls >= 1, JSON.stringify(result.extensions));
+    assert.match(shown, /"dynamodb"/, 'the result pane shows the cost extension');
+    assert.match(shown, /Acme Corporation/, 'the result pane shows the data');
+    const sent = queryRequests.at(-1);
+    for (const [k, v] of Object.entries(headers)) assert.equal(sent[k.toLowerCase()], v, `header ${k} from the headers editor`);
+    assert.deepEqual(refused, [], 'the page asked another host for something');
+    assert.deepEqual(problems, [], 'errors in the page (a CSP violation shows here)');
+  });
+
+  // The server passes PlaygroundHeaders to the page in the data-headers attribute (Go tests
+  // check that); this checks the other half, that the page's script puts them in the headers
+  // editor and GraphiQL sends them. The page is the server's own, with the attribute filled in.
+  it('prefills the headers editor from the page', async () => {
+    const page = await browser.newPage();
+    const original = await fetch(`${server.url}/`);
+    const html = (await original.text()).replace('data-headers=""', 'data-headers="{&#34;X-Prefilled&#34;: &#34;yes&#34;}"');
+    assert.match(html, /X-Prefilled/);
+    const sent = [];
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/' && url.origin === new URL(server.url).origin) {
+        return req.respond({ status: 200, headers: Object.fromEntries(original.headers), body: html });
+      }
+      if (url.pathname === '/query') sent.push(req.headers());
+      return req.continue();
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    const headersEditor = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
+    await page.waitForSelector(headersEditor, { timeout: 30_000 });
+    const shown = await page.evaluate((sel) => document.querySelector(sel).CodeMirror.getValue(), headersEditor);
+    assert.deepEqual(JSON.parse(shown), { 'X-Prefilled': 'yes' });
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue().includes('"dynamodb"'), { timeout: 30_000 });
+    assert.equal(sent.at(-1)['x-prefilled'], 'yes');
+  });
+});
