@@ -22,15 +22,15 @@ export function authHeaders() {
 }
 
 /**
- * Starts the server with -create-table -seed and resolves once it listens.
+ * Starts the server with -create-table -seed (and extraArgs) and resolves once it listens.
  * @returns {Promise<{url: string, stop: () => Promise<void>, logs: string[]}>}
  */
-export async function startServer(name) {
+export async function startServer(name, extraArgs = []) {
   const bin = process.env.E2E_SERVER_BIN;
   if (!bin) throw new Error('E2E_SERVER_BIN is not set: run the end-to-end tests through scripts/e2e.sh');
   if (!process.env.AWS_ENDPOINT_URL_DYNAMODB) throw new Error('AWS_ENDPOINT_URL_DYNAMODB is not set: run through scripts/e2e.sh');
   const table = `e2e-${name}-${process.pid}`;
-  const child = spawn(bin, ['-create-table', '-seed', '-port', '0'], {
+  const child = spawn(bin, ['-create-table', '-seed', '-port', '0', ...extraArgs], {
     env: { ...process.env, DYNAMODB_TABLE: table, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

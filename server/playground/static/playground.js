@@ -7,8 +7,11 @@
   var root = document.getElementById('graphiql');
   var url = new URL(root.dataset.endpoint, window.location.href).toString();
   var headers = root.dataset.headers || '';
+  // The prefilled headers are also the fetcher's defaults: GraphiQL fetches the schema before its
+  // headers editor exists, and without them that first request would go out with no token. What
+  // the editor holds at run time overrides them, header by header.
   var props = {
-    fetcher: GraphiQL.createFetcher({ url: url }),
+    fetcher: GraphiQL.createFetcher({ url: url, headers: headers ? JSON.parse(headers) : undefined }),
     defaultQuery: [
       '# Every response carries extensions.dynamodb: the DynamoDB calls the operation',
       '# made and the capacity they consumed. Run this with the ▶ button or Ctrl-Enter.',
