@@ -142,6 +142,10 @@ const DefaultOrderStatusShards = 4
 // Table returns the table name.
 func (r *Repo) Table() string { return r.table }
 
+// OrderStatusShards returns N of the order status index: ordersByStatus makes one Query per shard
+// and page, which the API's complexity prices.
+func (r *Repo) OrderStatusShards() int { return r.shards }
+
 // mapError turns an SDK error into an *Error: throttling and network failures (after the SDK's
 // own retries) become UNAVAILABLE, a cancelled request keeps its context error, anything else is
 // internal. Messages never carry table names, keys or request ids.
