@@ -53,6 +53,12 @@ type Config struct {
 	AddedLatencyJitter time.Duration
 	// Logger receives the SDK's own log messages (slog.Default when nil).
 	Logger *slog.Logger
+	// MaxAttempts bounds the tries of one DynamoDB call on throttling and transient errors
+	// (DefaultMaxAttempts when zero; see newRetryer).
+	MaxAttempts int
+	// WrapTransport, when set, wraps the SDK's HTTP transport: tests put a fault injector there
+	// (repotest.Throttler). Nil in production.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
 	apiOptions []func(*middleware.Stack) error
@@ -77,10 +83,11 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 	opts := []func(*config.LoadOptions) error{
 		// Sibling fields resolve concurrently, so a request may have dozens of calls in flight:
 		// keep enough idle connections to reuse them instead of re-dialling every time.
-		config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+		config.WithHTTPClient(wrapHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 			t.MaxIdleConns = 256
 			t.MaxIdleConnsPerHost = 256
-		}).WithDialerOptions(func(d *net.Dialer) { d.KeepAlive = 30 * time.Second })),
+		}).WithDialerOptions(func(d *net.Dialer) { d.KeepAlive = 30 * time.Second }), cfg.WrapTransport)),
+		config.WithRetryer(func() aws.Retryer { return newRetryer(cfg.MaxAttempts) }),
 	}
 	if cfg.Region != "" {
 		opts = append(opts, config.WithRegion(cfg.Region))

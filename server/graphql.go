@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -62,7 +63,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.SetErrorPresenter(presentError(cfg.Logger))
+	srv.SetErrorPresenter(presentError(cfg.Logger, !cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic(cfg.Logger))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if ri := requestInfoFrom(ctx); ri != nil {
@@ -115,10 +116,18 @@ func codeResolverErrors(ctx context.Context, next graphql.Resolver) (any, error)
 //   - internal and unavailable errors are logged once, with their cause, and shown without it;
 //   - gqlgen's own parse, validation and limit errors keep their standard codes;
 //   - any other error comes from coercing arguments (a malformed Time, an out-of-range Int) and is
-//     BAD_USER_INPUT.
-func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
+//     BAD_USER_INPUT;
+//   - with hideSuggestions (introspection off) no message ends in "Did you mean …?": gqlparser's
+//     switch for suggestions covers unknown fields only, not unknown arguments, enum values,
+//     input fields or types, which would otherwise spell out the private schema.
+func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		if hideSuggestions {
+			if i := strings.Index(gerr.Message, " Did you mean "); i >= 0 {
+				gerr.Message = gerr.Message[:i]
+			}
+		}
 		if gerr.Extensions == nil {
 			gerr.Extensions = map[string]any{}
 		}

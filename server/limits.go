@@ -68,7 +68,15 @@ func limitError(limit string, max int, format string, a ...any) *gqlerror.Error 
 // stops at the first bound crossed, so its own work is bounded by the limits, never by the 2^n
 // fields of fragments that double at each level.
 func checkDocument(doc *ast.QueryDocument, l Limits) *gqlerror.Error {
-	w := &boundsWalker{doc: doc, l: l, active: map[string]bool{}}
+	return newBoundsWalker(doc, l).document()
+}
+
+func newBoundsWalker(doc *ast.QueryDocument, l Limits) *boundsWalker {
+	return &boundsWalker{doc: doc, l: l, active: map[string]bool{}}
+}
+
+func (w *boundsWalker) document() *gqlerror.Error {
+	doc := w.doc
 	for _, op := range doc.Operations {
 		if err := w.selectionSet(op.SelectionSet, 0, true); err != nil {
 			return err

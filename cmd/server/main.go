@@ -79,14 +79,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Warn("table not ready; /readyz will fail until it is", "error", err.Error())
 	}
 
-	handler := server.New(repo, server.Config{
+	serverCfg := server.Config{
 		Introspection:   cfg.introspection,
 		ComplexityLimit: cfg.complexityLimit,
 		CORSOrigins:     cfg.corsOrigins,
 		Loaders:         loaders.Options{Wait: cfg.loaderWait},
 		Logger:          log,
-	})
-	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.port)))
+	}
+	cfg.guard.apply(&serverCfg)
+	handler := server.New(repo, serverCfg)
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.guard.host, strconv.Itoa(cfg.port)))
 	if err != nil {
 		return err
 	}
