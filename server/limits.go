@@ -185,7 +185,7 @@ var _ interface {
 	graphql.OperationParameterMutator
 } = documentBounds{}
 
-func (documentBounds) ExtensionName() string                          { return "DocumentBounds" }
+func (documentBounds) ExtensionName() string                   { return "DocumentBounds" }
 func (documentBounds) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (b documentBounds) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
