@@ -38,9 +38,9 @@ func TestBodyLimitsAnswerWithoutEchoingTheBody(t *testing.T) {
 
 	marker := "SECRET-" + strings.Repeat("y", 750<<10)
 	for name, body := range map[string]string{
-		"malformed JSON":       `{"query": "{ __typename }", "x": "` + marker,
+		"malformed JSON":        `{"query": "{ __typename }", "x": "` + marker,
 		"JSON of another shape": `{"query": ["` + marker + `"]}`,
-		"variables not object": `{"query": "{ __typename }", "variables": "` + marker + `"}`,
+		"variables not object":  `{"query": "{ __typename }", "variables": "` + marker + `"}`,
 	} {
 		raw := a.post(strings.NewReader(body), nil)
 		if raw.status != http.StatusBadRequest || raw.code(t) != "BAD_USER_INPUT" {

@@ -81,7 +81,9 @@ func TestHostileDocumentsAreRefusedBeforeExecution(t *testing.T) {
 
 	// Ordinary documents, and the playground's introspection query, pass.
 	var out struct {
-		Organizations struct{ Edges []struct{ Node struct{ Name string } } }
+		Organizations struct {
+			Edges []struct{ Node struct{ Name string } }
+		}
 	}
 	a.ok(`{ organizations { edges { node { name } } } }`, nil, &out)
 	if len(out.Organizations.Edges) != 1 {
