@@ -83,10 +83,10 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 	opts := []func(*config.LoadOptions) error{
 		// Sibling fields resolve concurrently, so a request may have dozens of calls in flight:
 		// keep enough idle connections to reuse them instead of re-dialling every time.
-		config.WithHTTPClient(wrapHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+		config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 			t.MaxIdleConns = 256
 			t.MaxIdleConnsPerHost = 256
-		}).WithDialerOptions(func(d *net.Dialer) { d.KeepAlive = 30 * time.Second }), cfg.WrapTransport)),
+		}).WithDialerOptions(func(d *net.Dialer) { d.KeepAlive = 30 * time.Second })),
 		config.WithRetryer(func() aws.Retryer { return newRetryer(cfg.MaxAttempts) }),
 	}
 	if cfg.Region != "" {
@@ -103,6 +103,7 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
+		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
 		o.APIOptions = append(o.APIOptions, meterMiddleware)
 		if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
 			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
