@@ -13,6 +13,7 @@ require (
 	github.com/graph-gophers/dataloader/v7 v7.1.0
 	github.com/oklog/ulid/v2 v2.1.1
 	github.com/vektah/gqlparser/v2 v2.5.37
+	golang.org/x/time v0.16.0
 	honnef.co/go/tools v0.8.2
 )
 
@@ -43,6 +44,5 @@ require (
 	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
-	golang.org/x/time v0.16.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )

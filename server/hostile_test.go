@@ -1,6 +1,10 @@
 package server_test
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -142,5 +146,38 @@ func TestSuggestionsHiddenWithoutIntrospection(t *testing.T) {
 				t.Errorf("introspection off, %s: %q suggests names", d, e.Message)
 			}
 		}
+	}
+}
+
+// TestPersistedQueriesStoreOnlyBoundedDocuments: automatic persisted queries still work, and a
+// document refused by the bounds is never stored under its hash.
+func TestPersistedQueriesStoreOnlyBoundedDocuments(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	send := func(query, hash string) gqlResponse {
+		t.Helper()
+		req := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}}
+		if query != "" {
+			req["query"] = query
+		}
+		body, _ := json.Marshal(req)
+		return a.post(bytes.NewReader(body), nil)
+	}
+	sha := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+
+	good := `{ organizations { edges { cursor } } }`
+	if r := send("", sha(good)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("unknown hash: %+v", r.Errors)
+	}
+	if r := send(good, sha(good)); len(r.Errors) != 0 {
+		t.Fatalf("register: %+v", r.Errors)
+	}
+	if r := send("", sha(good)); len(r.Errors) != 0 || r.Extensions.DynamoDB.TotalCalls != 1 {
+		t.Fatalf("by hash: %+v", r.Errors)
+	}
+
+	bad := doublingFragments(30)
+	refused(t, "registering a hostile document", send(bad, sha(bad)), "fieldRepeats")
+	if r := send("", sha(bad)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("the refused document was stored: %+v", r.Errors)
 	}
 }
