@@ -10,8 +10,8 @@ import (
 
 // Defaults of the two GraphQL caches' byte budgets.
 const (
-	DefaultQueryCacheBytes = 32 << 20
-	DefaultAPQCacheBytes   = 8 << 20
+	DefaultQueryCacheBytes = 16 << 20
+	DefaultAPQCacheBytes   = 4 << 20
 )
 
 // byteCache is a least-recently-used cache bounded by the bytes its entries hold, not by their
