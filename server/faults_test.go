@@ -180,3 +180,25 @@ func BenchmarkThrottledReads(b *testing.B) {
 		})
 	}
 }
+
+// TestRetriesStopAtTheRequestDeadline: a call throttled every time is retried only while the
+// request has time left. With 30 tries allowed the backoff alone would add up to about half a
+// minute; the 300 ms operation timeout ends the request long before.
+func TestRetriesStopAtTheRequestDeadline(t *testing.T) {
+	th := &repotest.Throttler{}
+	a := newAPI(t, server.Config{OperationTimeout: 300 * time.Millisecond}, func(c *repository.Config) {
+		c.WrapTransport = th.Wrap
+		c.MaxAttempts = 30
+	})
+	th.Throttle(1)
+	defer th.Throttle(0)
+	start := time.Now()
+	r := a.query(`{ organizations { edges { cursor } } }`, nil)
+	took := time.Since(start)
+	if len(r.Errors) != 1 || r.Errors[0].Extensions["code"] != "UNAVAILABLE" || took > 10*time.Second {
+		t.Fatalf("after %s: %+v", took, r.Errors)
+	}
+	if th.Throttled() >= 30 {
+		t.Fatalf("%d tries: the retryer went on past the deadline", th.Throttled())
+	}
+}
