@@ -3,7 +3,6 @@ package server
 import (
 	"math"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -95,43 +94,19 @@ func (l *rateLimiter) size() int {
 	return len(l.buckets)
 }
 
-// withAbuseLimits guards /query: first the principal's rate limit (429 RATE_LIMITED), then the
-// cap on operations running at once in this process (503 UNAVAILABLE); both answer with
-// Retry-After and cost no DynamoDB call. A zero RateLimitRPS or MaxConcurrentOperations turns
-// that guard off. CORS preflights pass untouched.
-func withAbuseLimits(cfg Config, next http.Handler) http.Handler {
-	return newAbuseLimits(cfg, time.Now).wrap(next)
-}
-
-type abuseLimits struct {
-	limiter *rateLimiter
-	slots   chan struct{}
-	trusted []netip.Prefix
-	onLimit func()
-	onBusy  func()
-}
-
-func newAbuseLimits(cfg Config, now func() time.Time) *abuseLimits {
-	a := &abuseLimits{trusted: cfg.TrustedProxies, onLimit: cfg.OnRateLimited, onBusy: cfg.OnOverCapacity}
-	if cfg.RateLimitRPS > 0 {
-		a.limiter = newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, now)
+// withRateLimit refuses a request whose principal (limiterKey) has no token left: 429 with
+// Retry-After and RATE_LIMITED, before the body is read and without a DynamoDB call. A zero
+// RateLimitRPS turns it off. CORS preflights pass untouched.
+func withRateLimit(cfg Config, next http.Handler) http.Handler {
+	if cfg.RateLimitRPS <= 0 {
+		return next
 	}
-	if cfg.MaxConcurrentOperations > 0 {
-		a.slots = make(chan struct{}, cfg.MaxConcurrentOperations)
-	}
-	return a
-}
-
-func (a *abuseLimits) wrap(next http.Handler) http.Handler {
+	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, time.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodOptions {
-			next.ServeHTTP(w, r)
-			return
-		}
-		if a.limiter != nil {
-			if ok, wait := a.limiter.allow(limiterKey(r, a.trusted)); !ok {
-				if a.onLimit != nil {
-					a.onLimit()
+		if r.Method != http.MethodOptions {
+			if ok, wait := limiter.allow(limiterKey(r, cfg.TrustedProxies)); !ok {
+				if cfg.OnRateLimited != nil {
+					cfg.OnRateLimited()
 				}
 				secs := retryAfterSeconds(wait)
 				w.Header().Set("Retry-After", strconv.Itoa(secs))
@@ -140,21 +115,37 @@ func (a *abuseLimits) wrap(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if a.slots != nil {
-			select {
-			case a.slots <- struct{}{}:
-				defer func() { <-a.slots }()
-			default:
-				if a.onBusy != nil {
-					a.onBusy()
-				}
-				w.Header().Set("Retry-After", "1")
-				writeCodedError(w, r, http.StatusServiceUnavailable, string(repository.CodeUnavailable),
-					"The server is at its limit of concurrent operations; retry in a moment.")
-				return
-			}
-		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// withConcurrencyCap lets at most MaxConcurrentOperations requests run next at once; past it
+// the answer is 503 with Retry-After and UNAVAILABLE, at once rather than queued (a queue would
+// only add latency to an overloaded instance; the client or the load balancer retries). It
+// wraps the operation only, after the body was read, so that slow uploads hold no slot. Zero
+// turns it off.
+func withConcurrencyCap(cfg Config, next http.Handler) http.Handler {
+	if cfg.MaxConcurrentOperations <= 0 {
+		return next
+	}
+	slots := make(chan struct{}, cfg.MaxConcurrentOperations)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodOptions {
+			next.ServeHTTP(w, r)
+			return
+		}
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+			next.ServeHTTP(w, r)
+		default:
+			if cfg.OnOverCapacity != nil {
+				cfg.OnOverCapacity()
+			}
+			w.Header().Set("Retry-After", "1")
+			writeCodedError(w, r, http.StatusServiceUnavailable, string(repository.CodeUnavailable),
+				"The server is at its limit of concurrent operations; retry in a moment.")
+		}
 	})
 }
 

@@ -85,9 +85,9 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
 	// The /query chain, outermost first. Authentication belongs between the error envelope and
-	// the abuse limits, so that limiterKey can key the rate limiter on the token's subject.
+	// the rate limit, so that limiterKey can key the limiter on the token's subject.
 	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withErrorEnvelope(
-		withAbuseLimits(cfg, withRequestBody(loaders.Middleware(repo, cfg.Loaders)(gql))))))
+		withRateLimit(cfg, withRequestBody(withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(gql)))))))
 	mux.Handle("/query", query)
 	mux.Handle("GET /{$}", playground.Handler("singletable GraphQL", "/query"))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
