@@ -53,6 +53,12 @@ type Config struct {
 	AddedLatencyJitter time.Duration
 	// Logger receives the SDK's own log messages (slog.Default when nil).
 	Logger *slog.Logger
+	// MaxAttempts bounds the tries of one DynamoDB call on throttling and transient errors
+	// (DefaultMaxAttempts when zero; see newRetryer).
+	MaxAttempts int
+	// WrapTransport, when set, wraps the SDK's HTTP transport: tests put a fault injector there
+	// (repotest.Throttler). Nil in production.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
 	apiOptions []func(*middleware.Stack) error
@@ -81,6 +87,7 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 			t.MaxIdleConns = 256
 			t.MaxIdleConnsPerHost = 256
 		}).WithDialerOptions(func(d *net.Dialer) { d.KeepAlive = 30 * time.Second })),
+		config.WithRetryer(func() aws.Retryer { return newRetryer(cfg.MaxAttempts) }),
 	}
 	if cfg.Region != "" {
 		opts = append(opts, config.WithRegion(cfg.Region))
@@ -96,6 +103,7 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
+		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
 		o.APIOptions = append(o.APIOptions, meterMiddleware)
 		if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
 			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
@@ -141,6 +149,10 @@ const DefaultOrderStatusShards = 4
 
 // Table returns the table name.
 func (r *Repo) Table() string { return r.table }
+
+// OrderStatusShards returns N of the order status index: ordersByStatus makes one Query per shard
+// and page, which the API's complexity prices.
+func (r *Repo) OrderStatusShards() int { return r.shards }
 
 // mapError turns an SDK error into an *Error: throttling and network failures (after the SDK's
 // own retries) become UNAVAILABLE, a cancelled request keeps its context error, anything else is

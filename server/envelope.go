@@ -3,7 +3,9 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -20,10 +22,6 @@ import (
 // through untouched.
 func withErrorEnvelope(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > maxRequestBody {
-			writeError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes", maxRequestBody))
-			return
-		}
 		ew := &envelopeWriter{ResponseWriter: w}
 		next.ServeHTTP(ew, r)
 		if ew.buf == nil {
@@ -40,9 +38,19 @@ func withErrorEnvelope(next http.Handler) http.Handler {
 	})
 }
 
-// writeError answers with a GraphQL error response of our own making.
+// writeError answers with a GraphQL error response of our own making, coded by its status.
 func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{{"message": msg}}})
+	writeCodedError(w, r, status, "", msg)
+}
+
+// writeCodedError answers with a GraphQL error response of our own making with the given
+// extensions.code (by status when empty).
+func writeCodedError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	e := map[string]any{"message": msg}
+	if code != "" {
+		e["extensions"] = map[string]any{"code": code}
+	}
+	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{e}})
 	body, _ = addErrorCodes(body, status, requestInfoFrom(r.Context()))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
@@ -136,4 +144,60 @@ func addErrorCodes(body []byte, status int, ri *requestInfo) ([]byte, bool) {
 	}
 	out, err := json.Marshal(resp)
 	return out, err == nil
+}
+
+// withRequestBody reads a request's body before anything parses it, so that:
+//   - a body over maxRequestBody bytes gets 413, whether it declares its length or is sent
+//     chunked (the reader stops at the limit; nothing past it is buffered);
+//   - a JSON body that is not a GraphQL request object gets 400 with a short message. gqlgen's
+//     own message would quote the whole body back, up to a megabyte of it.
+func withRequestBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tooLarge := fmt.Sprintf("The request body is larger than %d bytes.", maxRequestBody)
+		if r.ContentLength > maxRequestBody {
+			writeError(w, r, http.StatusRequestEntityTooLarge, tooLarge)
+			return
+		}
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			writeError(w, r, http.StatusRequestEntityTooLarge, tooLarge)
+			return
+		case err != nil:
+			writeError(w, r, http.StatusBadRequest, "The request body could not be read.")
+			return
+		}
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" && r.Method == http.MethodPost {
+			if msg := checkRequestJSON(body); msg != "" {
+				writeError(w, r, http.StatusBadRequest, msg)
+				return
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkRequestJSON says what is wrong with a POSTed GraphQL request body, in a sentence that
+// never quotes the body, or "" when it is well formed.
+func checkRequestJSON(body []byte) string {
+	if !json.Valid(body) {
+		return "The request body is not valid JSON."
+	}
+	var req struct {
+		Query         *string        `json:"query"`
+		OperationName *string        `json:"operationName"`
+		Variables     map[string]any `json:"variables"`
+		Extensions    map[string]any `json:"extensions"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return `The request body must be a JSON object with a string "query", and optional "operationName" (a string), "variables" and "extensions" (objects).`
+	}
+	return ""
 }

@@ -7,13 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"singletable/graph"
@@ -24,9 +23,11 @@ import (
 // newGraphQL builds the GraphQL endpoint. handler.NewDefaultServer is deprecated and not meant
 // for production; everything here is explicit:
 //   - transports: POST (JSON), GET (queries only: gqlgen refuses mutations over GET), OPTIONS;
-//   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay);
-//   - a parser token limit and a complexity limit that multiplies lists by `first`;
-//   - introspection only when configured;
+//   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay), both
+//     bounded in bytes (cache.go);
+//   - bounds on a document's bytes, tokens, depth, fields, aliases and repeated fields, checked
+//     before validation (limits.go), and a complexity limit priced in DynamoDB calls and items;
+//   - introspection only when configured, and no "did you mean" suggestions without it;
 //   - one error presenter that sets extensions.code and hides internals, and a recover function
 //     that turns a resolver panic into one field error while the server keeps serving;
 //   - the extensions.dynamodb cost entry on every response.
@@ -37,21 +38,32 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.ParserTokenLimit <= 0 {
 		cfg.ParserTokenLimit = DefaultParserTokenLimit
 	}
+	if cfg.QueryCacheBytes <= 0 {
+		cfg.QueryCacheBytes = DefaultQueryCacheBytes
+	}
+	if cfg.APQCacheBytes <= 0 {
+		cfg.APQCacheBytes = DefaultAPQCacheBytes
+	}
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{
 		Resolvers:  &resolvers.Resolver{Repo: repo},
-		Complexity: complexity(),
+		Complexity: complexity(repo.OrderStatusShards()),
 	}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	queries := newByteCache(cfg.QueryCacheBytes, docSize)
+	srv.SetQueryCache(queries)
 	srv.SetParserTokenLimit(cfg.ParserTokenLimit)
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	// Without introspection the schema is private: validation errors must not suggest names.
+	srv.SetDisableSuggestion(!cfg.Introspection)
+	// The bounds run first: a persisted query is only stored once its document passed them.
+	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: newByteCache(cfg.APQCacheBytes, apqSize)})
 	srv.Use(extension.FixedComplexityLimit(cfg.ComplexityLimit))
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.SetErrorPresenter(presentError(cfg.Logger))
+	srv.SetErrorPresenter(presentError(cfg.Logger, !cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic(cfg.Logger))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if ri := requestInfoFrom(ctx); ri != nil {
@@ -105,10 +117,18 @@ func codeResolverErrors(ctx context.Context, next graphql.Resolver) (any, error)
 //   - internal and unavailable errors are logged once, with their cause, and shown without it;
 //   - gqlgen's own parse, validation and limit errors keep their standard codes;
 //   - any other error comes from coercing arguments (a malformed Time, an out-of-range Int) and is
-//     BAD_USER_INPUT.
-func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
+//     BAD_USER_INPUT;
+//   - with hideSuggestions (introspection off) no message ends in "Did you mean …?": gqlparser's
+//     switch for suggestions covers unknown fields only, not unknown arguments, enum values,
+//     input fields or types, which would otherwise spell out the private schema.
+func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		if hideSuggestions {
+			if i := strings.Index(gerr.Message, " Did you mean "); i >= 0 {
+				gerr.Message = gerr.Message[:i]
+			}
+		}
 		if gerr.Extensions == nil {
 			gerr.Extensions = map[string]any{}
 		}

@@ -72,6 +72,7 @@ type gqlResponse struct {
 		DynamoDB *repository.Usage `json:"dynamodb"`
 	} `json:"extensions"`
 	status int
+	header http.Header
 }
 
 // code returns the extensions.code of the only error, failing if there is not exactly one.
@@ -106,6 +107,32 @@ func (a *api) query(query string, vars map[string]any) gqlResponse {
 	return decodeResponse(a.t, resp)
 }
 
+// post sends a raw body to /query with the given headers (Content-Type defaults to JSON). A
+// body that is not a *bytes.Reader, *bytes.Buffer or *strings.Reader has no declared length and
+// goes out chunked.
+func (a *api) post(body io.Reader, header http.Header) gqlResponse {
+	a.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, a.url+"/query", body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	if a.token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	return decodeResponse(a.t, resp)
+}
+
 func decodeResponse(t *testing.T, resp *http.Response) gqlResponse {
 	t.Helper()
 	raw, err := io.ReadAll(resp.Body)
@@ -117,6 +144,7 @@ func decodeResponse(t *testing.T, resp *http.Response) gqlResponse {
 		t.Fatalf("response is not JSON (%d): %s", resp.StatusCode, raw)
 	}
 	out.status = resp.StatusCode
+	out.header = resp.Header
 	return out
 }
 

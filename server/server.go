@@ -6,6 +6,7 @@ package server
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"singletable/auth"
@@ -24,6 +25,27 @@ type Config struct {
 	ComplexityLimit int
 	// ParserTokenLimit caps the tokens of a query document (DefaultParserTokenLimit when zero).
 	ParserTokenLimit int
+	// Limits bound a document's bytes, depth, fields, aliases and repeated fields before it is
+	// validated (each Default* when zero).
+	Limits Limits
+	// QueryCacheBytes and APQCacheBytes bound the parsed-query and persisted-query caches in
+	// bytes (DefaultQueryCacheBytes and DefaultAPQCacheBytes when zero).
+	QueryCacheBytes int
+	APQCacheBytes   int
+	// RateLimitRPS is the sustained rate of /query requests one principal may make; zero turns
+	// the limiter off (cmd/server defaults to 50). RateLimitBurst is its bucket size (2×RPS when
+	// zero).
+	RateLimitRPS   float64
+	RateLimitBurst int
+	// TrustedProxies are the peers whose X-Forwarded-For names the client (see limiterKey).
+	TrustedProxies []netip.Prefix
+	// MaxConcurrentOperations caps the /query requests served at once; zero means no cap
+	// (cmd/server defaults to DefaultMaxConcurrentOperations).
+	MaxConcurrentOperations int
+	// OnRateLimited and OnOverCapacity, when set, are called once per request refused by the
+	// rate limiter (429) or the concurrency cap (503): hooks for metrics.
+	OnRateLimited  func()
+	OnOverCapacity func()
 	// OperationTimeout bounds one request's work, DynamoDB calls included (30 s when zero).
 	OperationTimeout time.Duration
 	// CORSOrigins lists the browser origins allowed to call /query ("*" for any); empty means
@@ -51,6 +73,11 @@ const (
 	DefaultComplexityLimit  = 20000
 	DefaultParserTokenLimit = 10000
 	maxRequestBody          = 1 << 20
+	// DefaultMaxConcurrentOperations is the concurrency cap cmd/server applies: an operation
+	// may have dozens of DynamoDB calls in flight and the SDK keeps 256 connections, so 64
+	// operations at once keep every call within the connection pool, and memory bounded, on a
+	// two-core instance.
+	DefaultMaxConcurrentOperations = 64
 )
 
 // New returns the HTTP handler of the whole API:
@@ -68,7 +95,10 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	}
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
-	query := withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withErrorEnvelope(http.MaxBytesHandler(loaders.Middleware(repo, cfg.Loaders)(gql), maxRequestBody))))
+	// The /query chain, outermost first. Authentication comes before the rate limit, so that
+	// limiterKey keys the limiter on the token's subject.
+	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withErrorEnvelope(
+		withRateLimit(cfg, withRequestBody(withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(gql))))))))
 	mux.Handle("/query", query)
 	if !cfg.DisablePlayground {
 		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})
@@ -84,5 +114,5 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /readyz", readiness(repo, cfg.Logger, cfg.ShuttingDown))
-	return withRequestContext(cfg, mux)
+	return withSecurityHeaders(withRequestContext(cfg, mux))
 }

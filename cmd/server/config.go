@@ -37,6 +37,7 @@ type config struct {
 	seed            bool
 	auth            authConfig
 	playground      bool
+	guard           guardConfig
 }
 
 var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
@@ -107,6 +108,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
 	authFlags(fs, &c.auth, getenv, envBool)
+	c.guard.register(fs, getenv, bad)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -153,6 +155,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 			c.corsOrigins = append(c.corsOrigins, o)
 		}
 	}
+	c.guard.validate(bad)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
 	}

@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 
 	drain := &drainer{}
-	handler := server.New(repo, server.Config{
+	serverCfg := server.Config{
 		Introspection:     cfg.introspection,
 		ComplexityLimit:   cfg.complexityLimit,
 		CORSOrigins:       cfg.corsOrigins,
@@ -111,8 +111,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		// The playground's page and files; PLAYGROUND=false leaves / unrouted.
 		DisablePlayground: !cfg.playground,
 		ShuttingDown:      drain.draining.Load,
-	})
-	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.port)))
+	}
+	cfg.guard.apply(&serverCfg)
+	handler := server.New(repo, serverCfg)
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.guard.host, strconv.Itoa(cfg.port)))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"flag"
+	"net/netip"
+	"regexp"
+	"strconv"
+
+	"singletable/server"
+)
+
+// guardConfig is the configuration of the server's defences: where it listens, the bounds on
+// GraphQL documents and caches, the rate limit and the concurrency cap (docs/security.md).
+type guardConfig struct {
+	host            string
+	limits          server.Limits
+	tokens          int
+	queryCacheBytes int
+	apqCacheBytes   int
+	rateRPS         float64
+	rateBurst       int
+	maxConcurrent   int
+	trustedRaw      string
+	trusted         []netip.Prefix
+}
+
+// hostRE accepts a host name (IP addresses are checked with netip).
+var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$`)
+
+// register declares the flags, each defaulting to its environment variable.
+func (g *guardConfig) register(fs *flag.FlagSet, getenv func(string) string, bad func(string, ...any)) {
+	envInt := func(name string, def int) int {
+		v := getenv(name)
+		if v == "" {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			bad("%s=%q is not a whole number", name, v)
+			return def
+		}
+		return n
+	}
+	envFloat := func(name string, def float64) float64 {
+		v := getenv(name)
+		if v == "" {
+			return def
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			bad("%s=%q is not a number", name, v)
+			return def
+		}
+		return f
+	}
+	l := &g.limits
+	fs.StringVar(&g.host, "host", getenv("HOST"), "listen address; empty means every interface, as a container needs (env HOST; 127.0.0.1 for this machine only)")
+	fs.IntVar(&l.QueryBytes, "max-query-bytes", envInt("GRAPHQL_MAX_QUERY_BYTES", server.DefaultMaxQueryBytes), "largest GraphQL document in bytes, comments included (env GRAPHQL_MAX_QUERY_BYTES)")
+	fs.IntVar(&g.tokens, "max-tokens", envInt("GRAPHQL_MAX_TOKENS", server.DefaultParserTokenLimit), "most tokens in a GraphQL document (env GRAPHQL_MAX_TOKENS)")
+	fs.IntVar(&l.Depth, "max-depth", envInt("GRAPHQL_MAX_DEPTH", server.DefaultMaxDepth), "deepest nesting of fields (env GRAPHQL_MAX_DEPTH)")
+	fs.IntVar(&l.Fields, "max-fields", envInt("GRAPHQL_MAX_FIELDS", server.DefaultMaxFields), "most fields in a document, fragments counted where used (env GRAPHQL_MAX_FIELDS)")
+	fs.IntVar(&l.Aliases, "max-aliases", envInt("GRAPHQL_MAX_ALIASES", server.DefaultMaxAliases), "most aliased fields in a document (env GRAPHQL_MAX_ALIASES)")
+	fs.IntVar(&l.Repeats, "max-field-repeats", envInt("GRAPHQL_MAX_FIELD_REPEATS", server.DefaultMaxFieldRepeats), "most times one field may be selected in one selection set (env GRAPHQL_MAX_FIELD_REPEATS)")
+	fs.IntVar(&g.queryCacheBytes, "query-cache-bytes", envInt("GRAPHQL_QUERY_CACHE_BYTES", server.DefaultQueryCacheBytes), "memory for parsed queries, in bytes (env GRAPHQL_QUERY_CACHE_BYTES)")
+	fs.IntVar(&g.apqCacheBytes, "apq-cache-bytes", envInt("GRAPHQL_APQ_CACHE_BYTES", server.DefaultAPQCacheBytes), "memory for persisted queries, in bytes (env GRAPHQL_APQ_CACHE_BYTES)")
+	fs.Float64Var(&g.rateRPS, "rate-limit-rps", envFloat("RATE_LIMIT_RPS", 50), "requests per second per client; 0 turns the limit off (env RATE_LIMIT_RPS)")
+	fs.IntVar(&g.rateBurst, "rate-limit-burst", envInt("RATE_LIMIT_BURST", 0), "burst per client; 0 means twice the rate (env RATE_LIMIT_BURST)")
+	fs.IntVar(&g.maxConcurrent, "max-concurrent-operations", envInt("MAX_CONCURRENT_OPERATIONS", server.DefaultMaxConcurrentOperations), "operations served at once; 0 means no cap (env MAX_CONCURRENT_OPERATIONS)")
+	g.trustedRaw = getenv("TRUSTED_PROXIES")
+	fs.StringVar(&g.trustedRaw, "trusted-proxies", g.trustedRaw, "comma-separated proxy IPs and CIDRs whose X-Forwarded-For is believed (env TRUSTED_PROXIES)")
+}
+
+// validate checks the parsed values; every message names the variable and the flag.
+func (g *guardConfig) validate(bad func(string, ...any)) {
+	if g.host != "" {
+		if _, err := netip.ParseAddr(g.host); err != nil && !hostRE.MatchString(g.host) {
+			bad("HOST / -host: %q is not an IP address or host name", g.host)
+		}
+	}
+	between := func(name string, v, lo, hi int) {
+		if v < lo || v > hi {
+			bad("%s: %d must be between %d and %d", name, v, lo, hi)
+		}
+	}
+	l := g.limits
+	between("GRAPHQL_MAX_QUERY_BYTES / -max-query-bytes", l.QueryBytes, 256, 1<<20)
+	between("GRAPHQL_MAX_TOKENS / -max-tokens", g.tokens, 10, 1_000_000)
+	between("GRAPHQL_MAX_DEPTH / -max-depth", l.Depth, 2, 100)
+	between("GRAPHQL_MAX_FIELDS / -max-fields", l.Fields, 10, 100_000)
+	between("GRAPHQL_MAX_ALIASES / -max-aliases", l.Aliases, 1, 100_000)
+	between("GRAPHQL_MAX_FIELD_REPEATS / -max-field-repeats", l.Repeats, 1, 1000)
+	between("GRAPHQL_QUERY_CACHE_BYTES / -query-cache-bytes", g.queryCacheBytes, 1<<20, 1<<34)
+	between("GRAPHQL_APQ_CACHE_BYTES / -apq-cache-bytes", g.apqCacheBytes, 1<<20, 1<<34)
+	if g.rateRPS < 0 || g.rateRPS > 1e6 || g.rateRPS != g.rateRPS {
+		bad("RATE_LIMIT_RPS / -rate-limit-rps: %v must be between 0 (off) and 1000000", g.rateRPS)
+	}
+	between("RATE_LIMIT_BURST / -rate-limit-burst", g.rateBurst, 0, 1_000_000)
+	between("MAX_CONCURRENT_OPERATIONS / -max-concurrent-operations", g.maxConcurrent, 0, 100_000)
+	trusted, err := server.ParseTrustedProxies(g.trustedRaw)
+	if err != nil {
+		bad("TRUSTED_PROXIES / -trusted-proxies: %v", err)
+	}
+	g.trusted = trusted
+}
+
+// apply copies the settings into the handler's configuration.
+func (g *guardConfig) apply(c *server.Config) {
+	c.Limits = g.limits
+	c.ParserTokenLimit = g.tokens
+	c.QueryCacheBytes = g.queryCacheBytes
+	c.APQCacheBytes = g.apqCacheBytes
+	c.RateLimitRPS = g.rateRPS
+	c.RateLimitBurst = g.rateBurst
+	c.MaxConcurrentOperations = g.maxConcurrent
+	c.TrustedProxies = g.trusted
+}

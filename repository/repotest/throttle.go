@@ -1,0 +1,55 @@
+package repotest
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+)
+
+// Throttler is a fault injector for the SDK's HTTP transport (repository.Config.WrapTransport):
+// while on, every Nth DynamoDB call is answered, without reaching DynamoDB, the way DynamoDB
+// throttles: HTTP 400 with a ProvisionedThroughputExceededException body. The call did not
+// happen, so nothing was read or written; whether the request then succeeds is up to the
+// retryer.
+type Throttler struct {
+	every     atomic.Int64
+	calls     atomic.Int64
+	throttled atomic.Int64
+}
+
+// Throttle turns the injector on, failing every nth call (n = 1 fails them all), or off (n = 0).
+func (t *Throttler) Throttle(n int) { t.every.Store(int64(n)) }
+
+// Calls is the number of calls seen while on; Throttled how many of them were failed.
+func (t *Throttler) Calls() int64     { return t.calls.Load() }
+func (t *Throttler) Throttled() int64 { return t.throttled.Load() }
+
+// Wrap is the repository.Config.WrapTransport function.
+func (t *Throttler) Wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		n := t.every.Load()
+		if n <= 0 || t.calls.Add(1)%n != 0 {
+			return next.RoundTrip(r)
+		}
+		t.throttled.Add(1)
+		if r.Body != nil {
+			_, _ = io.Copy(io.Discard, r.Body)
+			_ = r.Body.Close()
+		}
+		const body = `{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",` +
+			`"message":"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."}`
+		h := http.Header{}
+		h.Set("Content-Type", "application/x-amz-json-1.0")
+		h.Set("X-Amzn-Requestid", "THROTTLED0000000000000000000000000000000000000000000")
+		return &http.Response{
+			Status: "400 Bad Request", StatusCode: http.StatusBadRequest,
+			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: h, Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r,
+		}, nil
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,0 +1,82 @@
+package repository
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// DefaultMaxAttempts is how often the SDK tries one DynamoDB call (the first try included)
+// before it gives up on throttling or a transient error. The SDK's default of 3 fails a third
+// of reads when one call in three is throttled; 10 tries with the backoff below span a few
+// seconds at most, inside any request deadline.
+const DefaultMaxAttempts = 10
+
+// newRetryer is the SDK retryer of every call:
+//   - throttling (ProvisionedThroughputExceeded, RequestLimitExceeded, ThrottlingException),
+//     5xx answers and network errors are retried, and so is a transaction cancelled only by
+//     throttling or a conflicting transaction (the SDK sends the same ClientRequestToken on
+//     every try, so a retried TransactWriteItems cannot apply twice);
+//   - the wait before try n is uniform in [0, min(2 s, 25 ms × 2^n)): capped exponential
+//     backoff with full jitter, so that throttled calls spread out instead of retrying in step;
+//   - no client-side retry quota (ratelimit.None): the SDK's default token bucket turns a
+//     burst of throttling into failures as soon as its quota is spent, which is the opposite of
+//     what a request that still has time left needs;
+//   - every wait is cut short by the request's context, so retries never outlive the
+//     request's deadline.
+func newRetryer(maxAttempts int) aws.Retryer {
+	if maxAttempts <= 0 {
+		maxAttempts = DefaultMaxAttempts
+	}
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = maxAttempts
+		o.MaxBackoff = 2 * time.Second
+		o.Backoff = retry.BackoffDelayerFunc(func(attempt int, _ error) (time.Duration, error) {
+			return backoff(attempt - 1), nil
+		})
+		o.RateLimiter = ratelimit.None
+		o.Retryables = append(append([]retry.IsErrorRetryable{}, o.Retryables...), retry.IsErrorRetryableFunc(retryableCancellation))
+	})
+}
+
+// retryableCancellation says a cancelled transaction may be tried again: every reason is a
+// throttle or a conflicting transaction, none a failed condition or a validation error.
+func retryableCancellation(err error) aws.Ternary {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || len(tce.CancellationReasons) == 0 {
+		return aws.UnknownTernary
+	}
+	transient := false
+	for _, r := range tce.CancellationReasons {
+		switch aws.ToString(r.Code) {
+		case "None", "":
+		case "ThrottlingError", "ProvisionedThroughputExceeded", "TransactionConflict":
+			transient = true
+		default:
+			return aws.FalseTernary
+		}
+	}
+	return aws.BoolTernary(transient)
+}
+
+// transportClient lets Config.WrapTransport wrap the SDK's HTTP client as an http.RoundTripper.
+type transportClient struct{ rt http.RoundTripper }
+
+func (c transportClient) Do(r *http.Request) (*http.Response, error) { return c.rt.RoundTrip(r) }
+
+type clientTransport struct{ c aws.HTTPClient }
+
+func (t clientTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.c.Do(r) }
+
+// wrapHTTPClient applies wrap (when set) around the SDK's HTTP client.
+func wrapHTTPClient(c aws.HTTPClient, wrap func(http.RoundTripper) http.RoundTripper) aws.HTTPClient {
+	if wrap == nil {
+		return c
+	}
+	return transportClient{wrap(clientTransport{c})}
+}

@@ -1,0 +1,183 @@
+package server_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/99designs/gqlgen/graphql/introspection"
+
+	"singletable/repository"
+	"singletable/repository/repotest"
+	"singletable/server"
+)
+
+// newAPIExact is newAPI without the helper's forced introspection: the configuration as given.
+func newAPIExact(t *testing.T, cfg server.Config, repoOpts ...func(*repository.Config)) *api {
+	t.Helper()
+	repo := repotest.NewRepo(t, repoOpts...)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	ts := httptest.NewServer(server.New(repo, cfg))
+	t.Cleanup(ts.Close)
+	return &api{t: t, repo: repo, url: ts.URL}
+}
+
+func doublingFragments(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "{ organizations { edges { node { ...F%d } } } }\nfragment F0 on Organization { name }\n", n)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "fragment F%d on Organization { ...F%d ...F%d }\n", i, i-1, i-1)
+	}
+	return b.String()
+}
+
+// refused checks that r is one refusal by the named bound that made no DynamoDB call.
+func refused(t *testing.T, name string, r gqlResponse, limit string) {
+	t.Helper()
+	if len(r.Errors) != 1 || r.Errors[0].Extensions["code"] != "GRAPHQL_VALIDATION_FAILED" || r.Errors[0].Extensions["limit"] != limit {
+		t.Fatalf("%s: want one GRAPHQL_VALIDATION_FAILED error with limit %q, got %d %+v", name, limit, r.status, r.Errors)
+	}
+	if r.Extensions.DynamoDB == nil || r.Extensions.DynamoDB.TotalCalls != 0 {
+		t.Fatalf("%s: refused documents must make no DynamoDB call: %+v", name, r.Extensions.DynamoDB)
+	}
+	if len(r.Data) > 0 && string(r.Data) != "null" {
+		t.Fatalf("%s: refused document has data %s", name, r.Data)
+	}
+}
+
+// TestHostileDocumentsAreRefusedBeforeExecution sends the documents that used to pin a core
+// (doubling fragments, thousands of repeated fields, deep nesting) to a server with the default
+// bounds. The bounds are checked before validation and the complexity walk; the time each
+// refusal takes is measured by BenchmarkHostileDocuments.
+func TestHostileDocumentsAreRefusedBeforeExecution(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	org, err := a.repo.CreateOrganization(t.Context(), "Acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{20, 26, 40} {
+		refused(t, fmt.Sprintf("doubling fragments n=%d", n), a.query(doublingFragments(n), nil), "fieldRepeats")
+	}
+	refused(t, "10,000 __typename", a.query("{ "+strings.Repeat("__typename ", 10_000)+"}", nil), "queryBytes")
+	refused(t, "5,000 ids in a list", a.query("{ organizations { edges { node { "+strings.Repeat("id ", 5000)+"} } } }", nil), "fieldRepeats")
+	deep := "query($id: ID!) { node(id: $id) { " + strings.Repeat("... on Employee { manager { ", 59) + "name" + strings.Repeat(" } }", 59) + " } }"
+	refused(t, "depth 60", a.query(deep, map[string]any{"id": orgID(org)}), "depth")
+	// 60 KB of comments is under the token limit but over the byte limit: comments count.
+	refused(t, "a padded document", a.query("{ __typename }\n#"+strings.Repeat("x", 70_000), nil), "queryBytes")
+
+	// With the byte and token bounds lifted, the field bounds still stop the same documents.
+	wide := newAPI(t, server.Config{ParserTokenLimit: 1_000_000, Limits: server.Limits{QueryBytes: 1 << 20}})
+	refused(t, "10,000 __typename, no byte bound", wide.query("{ "+strings.Repeat("__typename ", 10_000)+"}", nil), "fieldRepeats")
+	var distinct strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&distinct, "f%d: __typename ", i)
+	}
+	refused(t, "600 distinct aliases", wide.query("{ "+distinct.String()+"}", nil), "aliases")
+
+	// Ordinary documents, and the playground's introspection query, pass.
+	var out struct {
+		Organizations struct {
+			Edges []struct{ Node struct{ Name string } }
+		}
+	}
+	a.ok(`{ organizations { edges { node { name } } } }`, nil, &out)
+	if len(out.Organizations.Edges) != 1 {
+		t.Fatalf("organizations: %+v", out)
+	}
+	a.ok(introspection.Query, nil, nil)
+}
+
+// TestComplexityCountsDynamoDBCalls: ordersByStatus costs a Query per shard, so 250 aliases of
+// it (1,000 Queries with 4 shards) are refused before any runs, even with the alias bound lifted.
+func TestComplexityCountsDynamoDBCalls(t *testing.T) {
+	aliases := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{ ")
+		for i := range n {
+			fmt.Fprintf(&b, `o%d: ordersByStatus(status: OPEN, placedAfter: "2020-01-01T00:00:%02dZ", first: 1) { edges { cursor } } `, i, i%60)
+		}
+		return b.String() + "}"
+	}
+	a := newAPI(t, server.Config{})
+	refused(t, "250 aliases, default bounds", a.query(aliases(250), nil), "aliases")
+
+	lifted := newAPI(t, server.Config{Limits: server.Limits{Aliases: 1000, Fields: 5000}})
+	r := lifted.query(aliases(250), nil)
+	if r.code(t) != "COMPLEXITY_LIMIT_EXCEEDED" || r.Extensions.DynamoDB.TotalCalls != 0 {
+		t.Fatalf("250 ordersByStatus aliases: %+v %+v", r.Errors, r.Extensions.DynamoDB)
+	}
+	// A few are fine, and cost what complexity says: one Query per shard each.
+	r = lifted.ok(aliases(3), nil, nil)
+	if got, want := r.calls("Query"), 3*repository.DefaultOrderStatusShards; got != want {
+		t.Fatalf("3 ordersByStatus: %d Queries, want %d", got, want)
+	}
+}
+
+// TestSuggestionsHiddenWithoutIntrospection: "Did you mean" would spell out a private schema's
+// fields, arguments, enum values and types.
+func TestSuggestionsHiddenWithoutIntrospection(t *testing.T) {
+	docs := []string{
+		`{ organizatons { edges { cursor } } }`,
+		`{ organizations(frist: 2) { edges { cursor } } }`,
+		`{ ordersByStatus(status: OPNE) { edges { cursor } } }`,
+		`mutation { createOrganization(input: {nam: "x"}) { id } }`,
+	}
+	open := newAPIExact(t, server.Config{Introspection: true})
+	closed := newAPIExact(t, server.Config{Introspection: false})
+	for _, d := range docs {
+		if r := open.query(d, nil); !strings.Contains(fmt.Sprint(r.Errors), "Did you mean") {
+			t.Errorf("introspection on, %s: want a suggestion, got %+v", d, r.Errors)
+		}
+		r := closed.query(d, nil)
+		if len(r.Errors) == 0 || r.Errors[0].Extensions["code"] == nil {
+			t.Fatalf("introspection off, %s: %+v", d, r.Errors)
+		}
+		for _, e := range r.Errors {
+			if strings.Contains(e.Message, "Did you mean") || strings.Contains(e.Message, "organizations") && strings.Contains(d, "organizatons") {
+				t.Errorf("introspection off, %s: %q suggests names", d, e.Message)
+			}
+		}
+	}
+}
+
+// TestPersistedQueriesStoreOnlyBoundedDocuments: automatic persisted queries still work, and a
+// document refused by the bounds is never stored under its hash.
+func TestPersistedQueriesStoreOnlyBoundedDocuments(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	send := func(query, hash string) gqlResponse {
+		t.Helper()
+		req := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}}
+		if query != "" {
+			req["query"] = query
+		}
+		body, _ := json.Marshal(req)
+		return a.post(bytes.NewReader(body), nil)
+	}
+	sha := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+
+	good := `{ organizations { edges { cursor } } }`
+	if r := send("", sha(good)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("unknown hash: %+v", r.Errors)
+	}
+	if r := send(good, sha(good)); len(r.Errors) != 0 {
+		t.Fatalf("register: %+v", r.Errors)
+	}
+	if r := send("", sha(good)); len(r.Errors) != 0 || r.Extensions.DynamoDB.TotalCalls != 1 {
+		t.Fatalf("by hash: %+v", r.Errors)
+	}
+
+	bad := doublingFragments(30)
+	refused(t, "registering a hostile document", send(bad, sha(bad)), "fieldRepeats")
+	if r := send("", sha(bad)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("the refused document was stored: %+v", r.Errors)
+	}
+}
