@@ -38,7 +38,7 @@ func TestRetryableCancellation(t *testing.T) {
 	}
 }
 
-func TestRetryerTriesTenTimesWithCappedJitteredBackoff(t *testing.T) {
+func TestRetryerTriesFourteenTimesWithCappedJitteredBackoff(t *testing.T) {
 	r := newRetryer(0)
 	if r.MaxAttempts() != DefaultMaxAttempts {
 		t.Fatalf("max attempts %d", r.MaxAttempts())

@@ -153,7 +153,10 @@ func TestConcurrencyCap(t *testing.T) {
 		out := make(chan gqlResponse, 1)
 		go func() {
 			body, _ := json.Marshal(map[string]any{"query": q})
-			resp, err := http.Post(a.url+"/query", "application/json", bytes.NewReader(body))
+			req, _ := http.NewRequest(http.MethodPost, a.url+"/query", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			a.authorize(req)
+			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Error(err)
 				close(out)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sync"
@@ -146,7 +145,7 @@ func BenchmarkThrottledReads(b *testing.B) {
 			}
 		}
 	}
-	ts := httptest.NewServer(server.New(repo, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	ts := httptest.NewServer(server.New(repo, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: testAuth(b)}))
 	defer ts.Close()
 	body, _ := json.Marshal(map[string]string{"query": nestedRead})
 	for _, every := range []int{0, 3} {
@@ -158,7 +157,7 @@ func BenchmarkThrottledReads(b *testing.B) {
 			failures := 0
 			for b.Loop() {
 				lat := runConcurrently(200, 8, func(int) {
-					resp, err := http.Post(ts.URL+"/query", "application/json", bytes.NewReader(body))
+					resp, err := post(b, ts.URL+"/query", "application/json", bytes.NewReader(body))
 					ok := err == nil
 					if ok {
 						var out struct{ Errors []any }

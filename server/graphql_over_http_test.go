@@ -52,6 +52,7 @@ func TestRequestErrorsFollowGraphQLOverHTTP(t *testing.T) {
 				if accept != "" {
 					req.Header.Set("Accept", accept)
 				}
+				a.authorize(req)
 				resp, err := http.DefaultClient.Do(req)
 				if err != nil {
 					t.Fatal(err)

@@ -96,9 +96,7 @@ func (a *api) query(query string, vars map[string]any) gqlResponse {
 		a.t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if a.token != "" {
-		req.Header.Set("Authorization", "Bearer "+a.token)
-	}
+	a.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		a.t.Fatal(err)
@@ -110,15 +108,20 @@ func (a *api) query(query string, vars map[string]any) gqlResponse {
 // post sends a raw body to /query with the given headers (Content-Type defaults to JSON). A
 // body that is not a *bytes.Reader, *bytes.Buffer or *strings.Reader has no declared length and
 // goes out chunked.
+// authorize adds the api's bearer token, if it has one, to a request built by hand.
+func (a *api) authorize(req *http.Request) {
+	if a.token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
+}
+
 func (a *api) post(body io.Reader, header http.Header) gqlResponse {
 	a.t.Helper()
 	req, err := http.NewRequest(http.MethodPost, a.url+"/query", body)
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	if a.token != "" {
-		req.Header.Set("Authorization", "Bearer "+a.token)
-	}
+	a.authorize(req)
 	for k, v := range header {
 		req.Header[k] = v
 	}

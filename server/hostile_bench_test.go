@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -25,7 +24,7 @@ func BenchmarkHostileDocuments(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ts := httptest.NewServer(server.New(repo, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	ts := httptest.NewServer(server.New(repo, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: testAuth(b)}))
 	defer ts.Close()
 	docs := []struct{ name, query string }{
 		{"doubling-fragments-20", doublingFragments(20)},
@@ -41,7 +40,7 @@ func BenchmarkHostileDocuments(b *testing.B) {
 		body, _ := json.Marshal(map[string]string{"query": d.query})
 		b.Run(d.name, func(b *testing.B) {
 			for b.Loop() {
-				resp, err := http.Post(ts.URL+"/query", "application/json", bytes.NewReader(body))
+				resp, err := post(b, ts.URL+"/query", "application/json", bytes.NewReader(body))
 				if err != nil {
 					b.Fatal(err)
 				}

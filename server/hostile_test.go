@@ -26,9 +26,12 @@ func newAPIExact(t *testing.T, cfg server.Config, repoOpts ...func(*repository.C
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.Auth == nil {
+		cfg.Auth = testAuth(t)
+	}
 	ts := httptest.NewServer(server.New(repo, cfg))
 	t.Cleanup(ts.Close)
-	return &api{t: t, repo: repo, url: ts.URL}
+	return &api{t: t, repo: repo, url: ts.URL, token: adminToken(t)}
 }
 
 func doublingFragments(n int) string {

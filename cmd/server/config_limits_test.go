@@ -33,7 +33,7 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 		{map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, nil, `TRUSTED_PROXIES / -trusted-proxies: "proxy.local" is not an IP address or CIDR block`},
 	}
 	for _, c := range cases {
-		vars := map[string]string{"CURSOR_SECRET": repotest.CursorSecret}
+		vars := map[string]string{"CURSOR_SECRET": repotest.CursorSecret, "AUTH_HS256_SECRET": testSecret}
 		for k, v := range c.env {
 			vars[k] = v
 		}
@@ -45,7 +45,7 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 
 	// Defaults: the documented limits, a rate limit of 50/s with a burst of 100, the concurrency
 	// cap, every interface.
-	cfg, err := parseConfig(nil, func(string) string { return "" }, io.Discard)
+	cfg, err := parseConfig(nil, func(k string) string { return map[string]string{"AUTH_HS256_SECRET": testSecret}[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 	}
 	// Flags override the environment.
 	cfg, err = parseConfig([]string{"-max-depth", "20", "-host", "::1", "-trusted-proxies", "10.0.0.1"}, func(k string) string {
-		return map[string]string{"GRAPHQL_MAX_DEPTH": "8", "HOST": "127.0.0.1", "RATE_LIMIT_RPS": "2.5"}[k]
+		return map[string]string{"GRAPHQL_MAX_DEPTH": "8", "HOST": "127.0.0.1", "RATE_LIMIT_RPS": "2.5", "AUTH_HS256_SECRET": testSecret}[k]
 	}, io.Discard)
 	if err != nil || cfg.guard.limits.Depth != 20 || cfg.guard.host != "::1" || cfg.guard.rateRPS != 2.5 || len(cfg.guard.trusted) != 1 {
 		t.Fatalf("cfg %+v, err %v", cfg.guard, err)

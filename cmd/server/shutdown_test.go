@@ -46,7 +46,7 @@ func halfRequest(t *testing.T, addr string) (conn net.Conn, rest string) {
 	}
 	t.Cleanup(func() { conn.Close() })
 	body := `{"query":"{ organizations { edges { cursor } } }"}`
-	fmt.Fprintf(conn, "POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
+	fmt.Fprintf(conn, "POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", adminToken(t), len(body), body[:10])
 	time.Sleep(100 * time.Millisecond) // the server has read the headers: the request is in flight
 	return conn, body[10:]
 }
@@ -150,17 +150,25 @@ func TestShutdownSettingsAreValidated(t *testing.T) {
 		{"30s", "20s", "less than SHUTDOWN_TIMEOUT (20s)"},
 		{"soon", "", `SHUTDOWN_DELAY="soon"`},
 	} {
-		vars := map[string]string{"SHUTDOWN_DELAY": c.delay, "SHUTDOWN_TIMEOUT": c.timeout}
+		vars := map[string]string{"SHUTDOWN_DELAY": c.delay, "SHUTDOWN_TIMEOUT": c.timeout, "AUTH_HS256_SECRET": testSecret}
 		_, err := parseConfig(nil, func(k string) string { return vars[k] }, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("SHUTDOWN_DELAY=%s SHUTDOWN_TIMEOUT=%s: %v, want %q", c.delay, c.timeout, err, c.want)
 		}
 	}
-	cfg, err := parseConfig([]string{"-shutdown-delay", "5s"}, func(string) string { return "" }, io.Discard)
+	withSecret := func(vars map[string]string) func(string) string {
+		return func(k string) string {
+			if k == "AUTH_HS256_SECRET" {
+				return testSecret
+			}
+			return vars[k]
+		}
+	}
+	cfg, err := parseConfig([]string{"-shutdown-delay", "5s"}, withSecret(nil), io.Discard)
 	if err != nil || cfg.shutdownDelay != 5*time.Second || !cfg.playground {
 		t.Fatalf("cfg %+v, err %v", cfg, err)
 	}
-	cfg, err = parseConfig(nil, func(k string) string { return map[string]string{"PLAYGROUND": "false"}[k] }, io.Discard)
+	cfg, err = parseConfig(nil, withSecret(map[string]string{"PLAYGROUND": "false"}), io.Discard)
 	if err != nil || cfg.playground {
 		t.Fatalf("PLAYGROUND=false: playground %v, err %v", cfg.playground, err)
 	}
