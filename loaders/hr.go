@@ -10,6 +10,7 @@ import (
 
 	"github.com/graph-gophers/dataloader/v7"
 
+	"singletable/apperr"
 	"singletable/repository"
 )
 
@@ -51,7 +52,7 @@ func (l *Loaders) relation(ctx context.Context, e string, rel repository.Relatio
 		return nil, err
 	}
 	r, err := load[*repository.Relation](ctx, l, k, "relation")
-	if repository.ErrorCode(err) == repository.CodeNotFound {
+	if apperr.CodeOf(err) == apperr.CodeNotFound {
 		return nil, nil
 	}
 	return r, err
@@ -66,7 +67,7 @@ func (l *Loaders) DepartmentOf(ctx context.Context, employee string) (*repositor
 		return nil, err
 	}
 	if rel == nil {
-		return nil, repository.NotFound("department")
+		return nil, apperr.NotFound("department")
 	}
 	return l.Department(ctx, rel.TargetID)
 }
@@ -341,11 +342,11 @@ func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relatio
 			e, ok := found[i].(*repository.Employee)
 			switch {
 			case errors.Is(errs[i], errMissing):
-				empErrs[li][j] = repository.NotFound("employee")
+				empErrs[li][j] = apperr.NotFound("employee")
 			case errs[i] != nil:
 				empErrs[li][j] = errs[i]
 			case !ok || e.Key() != k:
-				empErrs[li][j] = repository.NotFound("employee")
+				empErrs[li][j] = apperr.NotFound("employee")
 			default:
 				emps[li][j] = e
 			}
@@ -452,7 +453,7 @@ func employeePage(p repository.Page[*repository.Relation], emps []*repository.Em
 	out := repository.Page[*repository.Employee]{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}
 	for i := range p.Items {
 		switch {
-		case repository.ErrorCode(errs[i]) == repository.CodeNotFound:
+		case apperr.CodeOf(errs[i]) == apperr.CodeNotFound:
 			continue
 		case errs[i] != nil:
 			return repository.Page[*repository.Employee]{}, errs[i]

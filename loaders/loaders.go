@@ -19,6 +19,7 @@ import (
 
 	"github.com/graph-gophers/dataloader/v7"
 
+	"singletable/apperr"
 	"singletable/repository"
 )
 
@@ -179,15 +180,15 @@ func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.K
 	} else {
 		e, err = l.keys.Load(ctx, key)()
 	}
-	if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
-		return zero, repository.NotFound(kind)
+	if errors.Is(err, errMissing) || apperr.CodeOf(err) == apperr.CodeNotFound {
+		return zero, apperr.NotFound(kind)
 	}
 	if err != nil {
 		return zero, err
 	}
 	v, ok := e.(T)
 	if !ok {
-		return zero, repository.NotFound(kind)
+		return zero, apperr.NotFound(kind)
 	}
 	return v, nil
 }
@@ -304,15 +305,15 @@ func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repos
 	}
 	for i, thunk := range thunks {
 		e, err := thunk()
-		if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
-			return nil, repository.NotFound(kind)
+		if errors.Is(err, errMissing) || apperr.CodeOf(err) == apperr.CodeNotFound {
+			return nil, apperr.NotFound(kind)
 		}
 		if err != nil {
 			return nil, err
 		}
 		v, ok := e.(T)
 		if !ok {
-			return nil, repository.NotFound(kind)
+			return nil, apperr.NotFound(kind)
 		}
 		out[i] = v
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // The Commerce domain, Customer → Orders → order items, modelled as in seeds 000 and 001:
@@ -132,7 +134,7 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 		return nil, err
 	}
 	if len(addresses) > MaxMailingAddresses {
-		return nil, InvalidInput("mailingAddresses", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+		return nil, apperr.InvalidInput("mailingAddresses", "a customer has at most %d mailing addresses", MaxMailingAddresses)
 	}
 	clean := make([]MailingAddress, len(addresses))
 	for i, a := range addresses {
@@ -150,8 +152,8 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 		return nil, err
 	}
 	err = r.transact(ctx, "create customer", []txItem{
-		r.putNew(customerEmailGuardItem(c), &Error{Code: CodeConflict, Field: "email", Message: "a customer with this email already exists"}),
-		r.putNew(item, Errorf(CodeConflict, "customer already exists")),
+		r.putNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "customer already exists")),
 	})
 	if err != nil {
 		return nil, err
@@ -175,7 +177,7 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 	}
 	added, err := attributevalue.Marshal([]MailingAddress{address})
 	if err != nil {
-		return nil, internal("add mailing address", err)
+		return nil, apperr.Internal("add mailing address", err)
 	}
 	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:           aws.String(r.table),
@@ -196,12 +198,12 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		if len(ccf.Item) == 0 {
-			return nil, NotFound("customer")
+			return nil, apperr.NotFound("customer")
 		}
-		return nil, InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)
 	}
 	if err != nil {
-		return nil, mapError("add mailing address", err)
+		return nil, apperr.Classify("add mailing address", err)
 	}
 	return decodeAs[*Customer](out.Attributes)
 }

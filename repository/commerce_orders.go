@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // OrderStatus is the state of an order.
@@ -100,7 +102,7 @@ func (i *OrderItem) Key() Key { return orderItemKey(i.CustomerID, i.OrderID, i.L
 // OrderKey is the key of an order looked up by customer and order id (AP18).
 func OrderKey(customer, order string) (Key, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return Key{}, InvalidInput("id", "not a valid order id")
+		return Key{}, apperr.InvalidInput("id", "not a valid order id")
 	}
 	return orderKey(customer, order), nil
 }
@@ -153,10 +155,10 @@ type OrderLine struct {
 // cleanOrderLines checks the lines of an order and returns them trimmed, with the order total.
 func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
 	if len(lines) == 0 {
-		return nil, 0, InvalidInput("items", "an order needs at least one item")
+		return nil, 0, apperr.InvalidInput("items", "an order needs at least one item")
 	}
 	if len(lines) > MaxOrderLines {
-		return nil, 0, InvalidInput("items", "an order has at most %d items (lines): it is written in one transaction of at most %d writes, 3 of which are the customer check, the idempotency guard and the order",
+		return nil, 0, apperr.InvalidInput("items", "an order has at most %d items (lines): it is written in one transaction of at most %d writes, 3 of which are the customer check, the idempotency guard and the order",
 			MaxOrderLines, maxTransactItems)
 	}
 	out := make([]OrderLine, len(lines))
@@ -171,16 +173,16 @@ func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
 			return nil, 0, err
 		}
 		if l.Quantity < 1 || l.Quantity > MaxLineQuantity {
-			return nil, 0, InvalidInput(field+".quantity", "quantity must be between 1 and %d", MaxLineQuantity)
+			return nil, 0, apperr.InvalidInput(field+".quantity", "quantity must be between 1 and %d", MaxLineQuantity)
 		}
 		if l.UnitPriceCents < 0 || l.UnitPriceCents > MaxUnitPriceCents {
-			return nil, 0, InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(MaxUnitPriceCents))
+			return nil, 0, apperr.InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(MaxUnitPriceCents))
 		}
 		// Both factors are bounded, so neither the product nor the sum of at most MaxOrderLines
 		// of them can overflow int64; the total is then held to what the API can return.
 		total += int64(l.Quantity) * l.UnitPriceCents
 		if total > MaxOrderTotalCents {
-			return nil, 0, InvalidInput("items", "the order total must be at most %d cents", int64(MaxOrderTotalCents))
+			return nil, 0, apperr.InvalidInput("items", "the order total must be at most %d cents", int64(MaxOrderTotalCents))
 		}
 		out[i] = l
 	}
@@ -256,9 +258,9 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 		return nil, nil, err
 	}
 	tx := []txItem{
-		r.mustExist(customerKey(customer), NotFound("customer")),
+		r.mustExist(customerKey(customer), apperr.NotFound("customer")),
 		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
-		r.putNew(oi, Errorf(CodeConflict, "order already exists")),
+		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
 	}
 	items := make([]*OrderItem, len(lines))
 	for i, l := range lines {
@@ -267,7 +269,7 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 		if err != nil {
 			return nil, nil, err
 		}
-		tx = append(tx, r.putNew(item, Errorf(CodeConflict, "order item already exists")))
+		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
 	err = r.transactWithToken(ctx, "place order", token, tx)
 	var (
@@ -294,19 +296,19 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem map[string]types.AttributeValue, hash string) (*Order, []*OrderItem, error) {
 	if guardItem == nil {
 		// The token was seen but its transaction left no guard: it is still in flight.
-		return nil, nil, &Error{Code: CodeConflict, Field: "idempotencyKey", Message: "an order with this idempotencyKey is being placed; retry"}
+		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "an order with this idempotencyKey is being placed; retry"}
 	}
 	var g idempotencyGuard
 	g.OrderID, g.RequestHash = stringAttr(guardItem, "orderId"), stringAttr(guardItem, "requestHash")
 	if g.RequestHash != hash {
-		return nil, nil, &Error{Code: CodeConflict, Field: "idempotencyKey", Message: "this idempotencyKey was already used for a different order"}
+		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "this idempotencyKey was already used for a different order"}
 	}
 	o, items, err := r.orderWithItems(ctx, customer, g.OrderID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if o.IdempotencyKey != key {
-		return nil, nil, internal("replay order", fmt.Errorf("guard of key %q names order %s of key %q", key, o.ID, o.IdempotencyKey))
+		return nil, nil, apperr.Internal("replay order", fmt.Errorf("guard of key %q names order %s of key %q", key, o.ID, o.IdempotencyKey))
 	}
 	return o, items, nil
 }
@@ -340,7 +342,7 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 		}
 	}
 	if o == nil {
-		return nil, nil, internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
+		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
 	}
 	return o, items, nil
 }
@@ -375,15 +377,15 @@ func (r *Repo) readOneConsistent(ctx context.Context, k Key) (map[string]types.A
 // NOT_FOUND.
 func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to OrderStatus) (*Order, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return nil, InvalidInput("id", "id is not a valid order id")
+		return nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
 	if !to.valid() {
-		return nil, InvalidInput("status", "unknown order status")
+		return nil, apperr.InvalidInput("status", "unknown order status")
 	}
 	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN, so the condition fails
 	now, err := attributevalue.Marshal(r.now().UTC())
 	if err != nil {
-		return nil, internal("update order status", err)
+		return nil, apperr.Internal("update order status", err)
 	}
 	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                aws.String(r.table),
@@ -404,16 +406,16 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		if len(ccf.Item) == 0 {
-			return nil, NotFound("order")
+			return nil, apperr.NotFound("order")
 		}
 		current := OrderStatus(stringAttr(ccf.Item, "status"))
 		if from == "" {
-			return nil, &Error{Code: CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; an order never returns to %s", current, to)}
+			return nil, &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; an order never returns to %s", current, to)}
 		}
-		return nil, &Error{Code: CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
+		return nil, &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
 	}
 	if err != nil {
-		return nil, mapError("update order status", err)
+		return nil, apperr.Classify("update order status", err)
 	}
 	return decodeAs[*Order](out.Attributes)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // Orders by status across all customers (AP20) live on GSI3, write-sharded as seed 001 teaches:
@@ -56,7 +58,7 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 		return Page[*Order]{}, err
 	}
 	if !status.valid() {
-		return Page[*Order]{}, InvalidInput("status", "unknown order status")
+		return Page[*Order]{}, apperr.InvalidInput("status", "unknown order status")
 	}
 	lo, hi, ok := idRange(placedAfter, placedBefore)
 	scope := join("ordersByStatus", string(status), lo, hi, strconv.Itoa(r.shards))

@@ -5,6 +5,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // Entity is anything stored as an item of the table that can be looked up by key.
@@ -33,7 +35,7 @@ func decodeInto[T any, PT interface {
 }](item map[string]types.AttributeValue) (Entity, error) {
 	var v T
 	if err := attributevalue.UnmarshalMap(item, &v); err != nil {
-		return nil, internal("decode item", err)
+		return nil, apperr.Internal("decode item", err)
 	}
 	return PT(&v), nil
 }
@@ -43,7 +45,7 @@ func decodeEntity(item map[string]types.AttributeValue) (Entity, error) {
 	t := stringAttr(item, attrType)
 	dec, ok := decoders[t]
 	if !ok {
-		return nil, internal("decode item", fmt.Errorf("unknown item type %q", t))
+		return nil, apperr.Internal("decode item", fmt.Errorf("unknown item type %q", t))
 	}
 	return dec(item)
 }
@@ -57,7 +59,7 @@ func decodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
 	}
 	v, ok := e.(T)
 	if !ok {
-		return zero, internal("decode item", fmt.Errorf("item is a %T, want %T", e, zero))
+		return zero, apperr.Internal("decode item", fmt.Errorf("item is a %T, want %T", e, zero))
 	}
 	return v, nil
 }
@@ -66,14 +68,14 @@ func decodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
 func encodeItem(e Entity, itemType string, indexKeys ...string) (map[string]types.AttributeValue, error) {
 	av, err := attributevalue.MarshalMap(e)
 	if err != nil {
-		return nil, internal("encode item", err)
+		return nil, apperr.Internal("encode item", err)
 	}
 	k := e.Key()
 	av[attrPK] = s(k.PK)
 	av[attrSK] = s(k.SK)
 	av[attrType] = s(itemType)
 	if len(indexKeys)%2 != 0 {
-		return nil, internal("encode item", fmt.Errorf("odd index key list for %s", itemType))
+		return nil, apperr.Internal("encode item", fmt.Errorf("odd index key list for %s", itemType))
 	}
 	for i := 0; i < len(indexKeys); i += 2 {
 		av[indexKeys[i]] = s(indexKeys[i+1])

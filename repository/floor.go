@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // This file is the "direct floor" of the benchmark (cmd/bench, docs/benchmarks.md): the three
@@ -78,7 +80,7 @@ func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]Ent
 	in.TableName = aws.String(f.r.table)
 	out, err := f.r.db.Query(ctx, in)
 	if err != nil {
-		return nil, mapError("floor query", err)
+		return nil, apperr.Classify("floor query", err)
 	}
 	es := make([]Entity, len(out.Items))
 	for i, item := range out.Items {
@@ -112,7 +114,7 @@ func (f *floorReader) batchGet(ctx context.Context, keys []Key) error {
 					RequestItems: map[string]types.KeysAndAttributes{f.r.table: {Keys: req}},
 				})
 				if err != nil {
-					errs[i] = mapError("floor batch get", err)
+					errs[i] = apperr.Classify("floor batch get", err)
 					return
 				}
 				for _, item := range out.Responses[f.r.table] {

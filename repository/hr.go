@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // The HR domain: Department → Employees, an employee's manager and mentor, and the Location
@@ -151,7 +153,7 @@ func EmployeeKey(id string) (Key, error) {
 // applies, so a forged global ID cannot build a key createLocation would refuse.
 func LocationKey(ref LocationRef) (Key, error) {
 	if _, err := cleanLocationRef(ref); err != nil || ref.ID == "" {
-		return Key{}, InvalidInput("id", "not a valid location id")
+		return Key{}, apperr.InvalidInput("id", "not a valid location id")
 	}
 	return locationKey(ref.Country, ref.State, ref.City, ref.PostalCode, ref.ID), nil
 }
@@ -162,7 +164,7 @@ func RelationKey(e string, rel RelationType) (Key, error) {
 		return Key{}, err
 	}
 	if !rel.valid() {
-		return Key{}, internal("relation key", errors.New("unknown relation type "+string(rel)))
+		return Key{}, apperr.Internal("relation key", errors.New("unknown relation type "+string(rel)))
 	}
 	return relationKey(e, rel), nil
 }
@@ -277,10 +279,10 @@ func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (
 		return Page[*Location]{}, err
 	}
 	if f.City != nil && f.State == nil {
-		return Page[*Location]{}, InvalidInput("city", "city requires state")
+		return Page[*Location]{}, apperr.InvalidInput("city", "city requires state")
 	}
 	if f.PostalCode != nil && f.City == nil {
-		return Page[*Location]{}, InvalidInput("postalCode", "postalCode requires city (and state)")
+		return Page[*Location]{}, apperr.InvalidInput("postalCode", "postalCode requires city (and state)")
 	}
 	var segments []string
 	for _, p := range []struct {
@@ -320,7 +322,7 @@ func (r *Repo) InverseRelations(ctx context.Context, rel RelationType, target st
 		return Page[*Relation]{}, err
 	}
 	if !rel.valid() {
-		return Page[*Relation]{}, internal("inverse relations", errors.New("unknown relation type "+string(rel)))
+		return Page[*Relation]{}, apperr.Internal("inverse relations", errors.New("unknown relation type "+string(rel)))
 	}
 	pk := relationGSI1PK(rel, target)
 	return queryPage[*Relation](ctx, r, pageQuery{

@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // Renaming a department, and keeping the copies of its name on its employees (AP19, seed 000
@@ -80,11 +82,11 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 		}
 	}
 	if err := r.propagateDepartmentName(ctx, d.ID, d.Name, d.NameVersion); err != nil {
-		code := ErrorCode(err)
-		if code != CodeInternal {
-			code = CodeUnavailable
+		code := apperr.CodeOf(err)
+		if code != apperr.CodeInternal {
+			code = apperr.CodeUnavailable
 		}
-		return nil, &Error{
+		return nil, &apperr.Error{
 			Code:    code,
 			Message: "the department was renamed, but not every employee's copy of its name is updated yet; call renameDepartment again with the same name to finish",
 			Cause:   err,
@@ -105,7 +107,7 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string) (*Department, error) {
 	now, err := attributevalue.Marshal(r.now().UTC())
 	if err != nil {
-		return nil, internal("rename department", err)
+		return nil, apperr.Internal("rename department", err)
 	}
 	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                aws.String(r.table),
@@ -121,10 +123,10 @@ func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		return nil, Errorf(CodeConflict, "the department was renamed by a concurrent change; read it again and retry")
+		return nil, apperr.Errorf(apperr.CodeConflict, "the department was renamed by a concurrent change; read it again and retry")
 	}
 	if err != nil {
-		return nil, mapError("rename department", err)
+		return nil, apperr.Classify("rename department", err)
 	}
 	return decodeAs[*Department](out.Attributes)
 }
@@ -142,7 +144,7 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 	for step := 0; ; step++ {
 		out, err := r.db.Query(ctx, in)
 		if err != nil {
-			return mapError("rename: list members", err)
+			return apperr.Classify("rename: list members", err)
 		}
 		keys := make([]Key, 0, len(out.Items))
 		for _, item := range out.Items {
@@ -206,7 +208,7 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 			if err != nil && !errors.As(err, &ccf) {
 				mu.Lock()
 				if firstErr == nil {
-					firstErr = mapError("rename: update copy", err)
+					firstErr = apperr.Classify("rename: update copy", err)
 				}
 				mu.Unlock()
 			}
@@ -228,7 +230,7 @@ func (r *Repo) markNamePropagated(ctx context.Context, d string, v int) error {
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {
-		return mapError("rename: mark propagated", err)
+		return apperr.Classify("rename: mark propagated", err)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // Writes of the HR domain. Every write that touches several items is one TransactWriteItems whose
@@ -19,9 +21,9 @@ import (
 var (
 	// errDepartmentChanged: the department was renamed between the read and the transaction.
 	// Writes that copy the department's name retry on it (see maxDepartmentAttempts).
-	errDepartmentChanged = Errorf(CodeConflict, "the department was renamed while this change was made; retry")
-	errTransferred       = Errorf(CodeConflict, "the employee was transferred by a concurrent change; read it again and retry")
-	errChainChanged      = &Error{Code: CodeConflict, Field: "managerId", Message: "the management chain changed while the manager was assigned; retry"}
+	errDepartmentChanged = apperr.Errorf(apperr.CodeConflict, "the department was renamed while this change was made; retry")
+	errTransferred       = apperr.Errorf(apperr.CodeConflict, "the employee was transferred by a concurrent change; read it again and retry")
+	errChainChanged      = &apperr.Error{Code: apperr.CodeConflict, Field: "managerId", Message: "the management chain changed while the manager was assigned; retry"}
 )
 
 // maxDepartmentAttempts bounds how often a hire or transfer re-reads a department that was
@@ -33,8 +35,8 @@ const maxDepartmentAttempts = 3
 // most per transaction).
 const maxManagementChain = 50
 
-func notFoundField(field, kind string) *Error {
-	return &Error{Code: CodeNotFound, Field: field, Message: kind + " not found"}
+func notFoundField(field, kind string) *apperr.Error {
+	return &apperr.Error{Code: apperr.CodeNotFound, Field: field, Message: kind + " not found"}
 }
 
 // readConsistent reads the items at keys with strongly consistent BatchGetItem calls: write paths
@@ -117,7 +119,7 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 	if err != nil {
 		return nil, err
 	}
-	if err := r.transact(ctx, "create location", []txItem{r.putNew(item, Errorf(CodeConflict, "location already exists"))}); err != nil {
+	if err := r.transact(ctx, "create location", []txItem{r.putNew(item, apperr.Errorf(apperr.CodeConflict, "location already exists"))}); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -132,11 +134,11 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	}
 	// Store the reference as its key spells it (trimmed), not as the caller sent it.
 	if loc, err = cleanLocationRef(loc); err != nil {
-		return nil, InvalidInput("locationId", "locationId is not a valid location id")
+		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
 	}
 	locKey, err := LocationKey(loc)
 	if err != nil {
-		return nil, InvalidInput("locationId", "locationId is not a valid location id")
+		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
 	}
 	id, now, err := r.newEntityID()
 	if err != nil {
@@ -149,7 +151,7 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	}
 	err = r.transact(ctx, "create department", []txItem{
 		r.mustExist(locKey, notFoundField("locationId", "location")),
-		r.putNew(item, Errorf(CodeConflict, "department already exists")),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "department already exists")),
 	})
 	if err != nil {
 		return nil, err
@@ -207,7 +209,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	if in.HiredAt != nil {
 		hiredAt = in.HiredAt.UTC()
 		if hiredAt.Before(minHireTime) || hiredAt.After(maxHireTime) {
-			return nil, nil, InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
+			return nil, nil, apperr.InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
 		}
 	}
 	for range maxDepartmentAttempts {
@@ -248,7 +250,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 		rels := []*Relation{{EmployeeID: id, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
 		items := []txItem{
 			r.departmentAsRead(dept),
-			r.putNew(empItem, Errorf(CodeConflict, "employee already exists")),
+			r.putNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
 		}
 		checked := map[string]bool{}
 		for _, p := range []struct {
@@ -272,7 +274,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 			if err != nil {
 				return nil, nil, err
 			}
-			items = append(items, r.putNew(item, Errorf(CodeConflict, "employee already exists")))
+			items = append(items, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "employee already exists")))
 		}
 		err = r.transact(ctx, "hire employee", items)
 		if err == errDepartmentChanged {
@@ -372,7 +374,7 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		return nil, nil, err
 	}
 	if employee == manager {
-		return nil, nil, InvalidInput("managerId", "an employee cannot be their own manager")
+		return nil, nil, apperr.InvalidInput("managerId", "an employee cannot be their own manager")
 	}
 	found, err := r.readConsistent(ctx, empKey(employee), empKey(manager), relationKey(manager, RelManager))
 	if err != nil {
@@ -397,10 +399,10 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		}
 		links = append(links, link{holder, up.TargetID})
 		if up.TargetID == employee {
-			return nil, nil, InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
+			return nil, nil, apperr.InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
 		}
 		if len(links) >= maxManagementChain {
-			return nil, nil, InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
+			return nil, nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
 		}
 		holder = up.TargetID
 		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))
@@ -444,7 +446,7 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 		return nil, nil, err
 	}
 	if employee == mentor {
-		return nil, nil, InvalidInput("mentorId", "an employee cannot be their own mentor")
+		return nil, nil, apperr.InvalidInput("mentorId", "an employee cannot be their own mentor")
 	}
 	found, err := r.readConsistent(ctx, empKey(employee), empKey(mentor))
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+
+	"singletable/apperr"
 )
 
 // Entity ids are ULIDs: 26 characters of Crockford base32 whose first 10 encode the creation time
@@ -16,7 +18,7 @@ import (
 func newID(now time.Time) (string, error) {
 	id, err := ulid.New(ulid.Timestamp(now), ulid.DefaultEntropy())
 	if err != nil {
-		return "", internal("new id", err)
+		return "", apperr.Internal("new id", err)
 	}
 	return id.String(), nil
 }

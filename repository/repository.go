@@ -20,8 +20,6 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 )
@@ -141,45 +139,6 @@ const DefaultOrderStatusShards = 4
 
 // Table returns the table name.
 func (r *Repo) Table() string { return r.table }
-
-// mapError turns an SDK error into an *Error: throttling and network failures (after the SDK's
-// own retries) become UNAVAILABLE, a cancelled request keeps its context error, anything else is
-// internal. Messages never carry table names, keys or request ids.
-func mapError(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeUnavailable, Message: "the request was cancelled or timed out", Cause: fmt.Errorf("%s: %w", op, err)}
-	}
-	var (
-		throughput *types.ProvisionedThroughputExceededException
-		limit      *types.RequestLimitExceeded
-		throttle   *types.ThrottlingException
-		apiErr     smithy.APIError
-	)
-	switch {
-	case errors.As(err, &throughput), errors.As(err, &limit), errors.As(err, &throttle):
-		return &Error{Code: CodeUnavailable, Message: "the database is busy; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
-	case errors.As(err, &apiErr):
-		switch apiErr.ErrorCode() {
-		case "ServiceUnavailable", "InternalServerError", "ThrottlingException":
-			return &Error{Code: CodeUnavailable, Message: "the database is unavailable; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
-		}
-		return internal(op, err)
-	}
-	var netErr net.Error
-	var opErr *net.OpError
-	var reqErr *awshttp.ResponseError
-	if errors.As(err, &netErr) || errors.As(err, &opErr) || (errors.As(err, &reqErr) && reqErr.HTTPStatusCode() >= 500) {
-		return &Error{Code: CodeUnavailable, Message: "the database is unreachable; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
-	}
-	return internal(op, err)
-}
 
 // sdkLogger sends the SDK's log lines to slog. The SDK warns when it closes the body of an error
 // response (a failed condition, say) without reading it to the end, which fails the CRC32 check

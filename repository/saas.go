@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // The SaaS domain, Organization → Users → Tickets, modelled as in seed 000 (strategies 3 and 4):
@@ -86,7 +88,7 @@ func OrganizationKey(org string) (Key, error) {
 // UserKey is the key of a user (AP4).
 func UserKey(org, user string) (Key, error) {
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
-		return Key{}, InvalidInput("id", "not a valid user id")
+		return Key{}, apperr.InvalidInput("id", "not a valid user id")
 	}
 	return userKey(org, user), nil
 }
@@ -143,7 +145,7 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 	if err != nil {
 		return nil, err
 	}
-	if err := r.transact(ctx, "create organization", []txItem{r.putNew(item, Errorf(CodeConflict, "organization already exists"))}); err != nil {
+	if err := r.transact(ctx, "create organization", []txItem{r.putNew(item, apperr.Errorf(apperr.CodeConflict, "organization already exists"))}); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -173,9 +175,9 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 		return nil, err
 	}
 	err = r.transact(ctx, "create user", []txItem{
-		r.mustExist(orgKey(org), NotFound("organization")),
-		r.putNew(emailGuardItem(u), &Error{Code: CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}),
-		r.putNew(item, Errorf(CodeConflict, "user already exists")),
+		r.mustExist(orgKey(org), apperr.NotFound("organization")),
+		r.putNew(emailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "user already exists")),
 	})
 	if err != nil {
 		return nil, err
@@ -186,7 +188,7 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 // CreateTicket stores a new open ticket reported by a user, checking that the user exists.
 func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body string) (*Ticket, error) {
 	if err := errors.Join(checkID("reporterId", org), checkID("reporterId", reporter)); err != nil {
-		return nil, InvalidInput("reporterId", "reporterId is not a valid user id")
+		return nil, apperr.InvalidInput("reporterId", "reporterId is not a valid user id")
 	}
 	title, err := cleanText("title", title, 1, maxTitleLen, false)
 	if err != nil {
@@ -206,8 +208,8 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 		return nil, err
 	}
 	err = r.transact(ctx, "create ticket", []txItem{
-		r.mustExist(userKey(org, reporter), NotFound("reporter")),
-		r.putNew(item, Errorf(CodeConflict, "ticket already exists")),
+		r.mustExist(userKey(org, reporter), apperr.NotFound("reporter")),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 	})
 	if err != nil {
 		return nil, err
@@ -228,12 +230,12 @@ func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Tic
 		return nil, err
 	}
 	if p.Status == nil && p.Title == nil && p.Body == nil {
-		return nil, InvalidInput("input", "give at least one of status, title, body")
+		return nil, apperr.InvalidInput("input", "give at least one of status, title, body")
 	}
 	upd := expression.Set(expression.Name("updatedAt"), expression.Value(r.now().UTC()))
 	if p.Status != nil {
 		if !p.Status.valid() {
-			return nil, InvalidInput("status", "unknown ticket status")
+			return nil, apperr.InvalidInput("status", "unknown ticket status")
 		}
 		upd = upd.Set(expression.Name("status"), expression.Value(*p.Status))
 	}
@@ -256,7 +258,7 @@ func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Tic
 		WithCondition(expression.AttributeExists(expression.Name(attrPK))).
 		Build()
 	if err != nil {
-		return nil, internal("update ticket", err)
+		return nil, apperr.Internal("update ticket", err)
 	}
 	k := ticketKey(id)
 	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
@@ -270,10 +272,10 @@ func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Tic
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		return nil, NotFound("ticket")
+		return nil, apperr.NotFound("ticket")
 	}
 	if err != nil {
-		return nil, mapError("update ticket", err)
+		return nil, apperr.Classify("update ticket", err)
 	}
 	return decodeAs[*Ticket](out.Attributes)
 }
@@ -322,7 +324,7 @@ func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int)
 		return nil, Page[*User]{}, err
 	}
 	if len(items) == 0 || stringAttr(items[0], attrType) != typeOrganization {
-		return nil, Page[*User]{}, NotFound("organization")
+		return nil, Page[*User]{}, apperr.NotFound("organization")
 	}
 	o, err := decodeAs[*Organization](items[0])
 	if err != nil {
@@ -370,7 +372,7 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 	}
 	if f.Status != nil {
 		if !f.Status.valid() {
-			return q, false, InvalidInput("status", "unknown ticket status")
+			return q, false, apperr.InvalidInput("status", "unknown ticket status")
 		}
 		q.filter = "#status = :status"
 		q.names = map[string]string{"#status": "status"}
@@ -384,7 +386,7 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 // TicketsOfUser pages through a user's tickets, newest first (AP5).
 func (r *Repo) TicketsOfUser(ctx context.Context, org, user string, f TicketFilter, args PageArgs) (Page[*Ticket], error) {
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
-		return Page[*Ticket]{}, InvalidInput("id", "not a valid user id")
+		return Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
 	}
 	q, ok, err := ticketsQuery(org, user, f)
 	if err != nil {
@@ -400,7 +402,7 @@ func (r *Repo) TicketsOfUser(ctx context.Context, org, user string, f TicketFilt
 // user's GSI1 collection read backwards: the user item sorts last, so it comes first (seed 000).
 func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int) (*User, Page[*Ticket], error) {
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
-		return nil, Page[*Ticket]{}, InvalidInput("id", "not a valid user id")
+		return nil, Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
 	}
 	args := PageArgs{First: first}
 	if err := args.Validate(); err != nil {
@@ -419,7 +421,7 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 		return nil, Page[*Ticket]{}, err
 	}
 	if len(items) == 0 || stringAttr(items[0], attrType) != typeUser {
-		return nil, Page[*Ticket]{}, NotFound("user")
+		return nil, Page[*Ticket]{}, apperr.NotFound("user")
 	}
 	u, err := decodeAs[*User](items[0])
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/oklog/ulid/v2"
+
+	"singletable/apperr"
 )
 
 // SeedVersion names the sample dataset; bump it when the dataset changes.
@@ -29,7 +31,7 @@ func (r *Repo) Seed(ctx context.Context) (SeedStats, error) {
 	marker := seedMarkerKey(SeedVersion)
 	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: marker.attributes(), ConsistentRead: aws.Bool(true)})
 	if err != nil {
-		return SeedStats{}, mapError("seed marker", err)
+		return SeedStats{}, apperr.Classify("seed marker", err)
 	}
 	if out.Item != nil {
 		return SeedStats{AlreadyLoaded: true}, nil
@@ -44,7 +46,7 @@ func (r *Repo) Seed(ctx context.Context) (SeedStats, error) {
 	m := marker.attributes()
 	m[attrType] = s(typeSeedMarker)
 	if _, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: m}); err != nil {
-		return SeedStats{}, mapError("seed marker", err)
+		return SeedStats{}, apperr.Classify("seed marker", err)
 	}
 	return SeedStats{Items: len(items)}, nil
 }
@@ -58,16 +60,16 @@ func (r *Repo) batchWrite(ctx context.Context, items []map[string]types.Attribut
 		}
 		for attempt := 0; len(reqs) > 0; attempt++ {
 			if attempt >= r.attempts {
-				return &Error{Code: CodeUnavailable, Message: "the database is busy; retry later"}
+				return &apperr.Error{Code: apperr.CodeUnavailable, Message: "the database is busy; retry later"}
 			}
 			if attempt > 0 {
 				if err := sleepCtx(ctx, r.backoffFn(attempt)); err != nil {
-					return mapError("batch write", err)
+					return apperr.Classify("batch write", err)
 				}
 			}
 			out, err := r.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{r.table: reqs}})
 			if err != nil {
-				return mapError("batch write", err)
+				return apperr.Classify("batch write", err)
 			}
 			reqs = out.UnprocessedItems[r.table]
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // maxTransactItems is TransactWriteItems' limit of actions per transaction.
@@ -34,7 +36,7 @@ func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
 // IdempotentParameterMismatchException.
 func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []txItem) error {
 	if len(items) > maxTransactItems {
-		return InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), maxTransactItems)
+		return apperr.InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), maxTransactItems)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: make([]types.TransactWriteItem, len(items))}
 	if token != "" {
@@ -62,15 +64,15 @@ func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []
 		}
 		for _, reason := range tc.CancellationReasons {
 			if aws.ToString(reason.Code) == "TransactionConflict" {
-				return &Error{Code: CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
+				return &apperr.Error{Code: apperr.CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
 			}
 		}
 	}
 	var inProgress *types.TransactionInProgressException
 	if errors.As(err, &inProgress) {
-		return &Error{Code: CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
+		return &apperr.Error{Code: apperr.CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
 	}
-	return mapError(op, err)
+	return apperr.Classify(op, err)
 }
 
 // putNew is a Put that fails if an item with the same key exists.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"singletable/apperr"
 )
 
 // Input rules shared by every entity. They live here, next to the writes, so that no caller can
@@ -15,21 +17,21 @@ import (
 func cleanText(field, s string, minLen, maxLen int, multiline bool) (string, error) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
-		return "", InvalidInput(field, "%s is not valid UTF-8", field)
+		return "", apperr.InvalidInput(field, "%s is not valid UTF-8", field)
 	}
 	n := utf8.RuneCountInString(s)
 	if n < minLen {
 		if minLen == 1 {
-			return "", InvalidInput(field, "%s must not be empty", field)
+			return "", apperr.InvalidInput(field, "%s must not be empty", field)
 		}
-		return "", InvalidInput(field, "%s must have at least %d characters", field, minLen)
+		return "", apperr.InvalidInput(field, "%s must have at least %d characters", field, minLen)
 	}
 	if n > maxLen {
-		return "", InvalidInput(field, "%s must have at most %d characters", field, maxLen)
+		return "", apperr.InvalidInput(field, "%s must have at most %d characters", field, maxLen)
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t' || r == '\r')) {
-			return "", InvalidInput(field, "%s must not contain control characters", field)
+			return "", apperr.InvalidInput(field, "%s must not contain control characters", field)
 		}
 	}
 	return s, nil
@@ -54,7 +56,7 @@ func cleanEmail(field, s string) (string, error) {
 	}
 	a, perr := mail.ParseAddress(s)
 	if perr != nil || a.Address != s || a.Name != "" || !strings.Contains(s[strings.LastIndexByte(s, '@')+1:], ".") {
-		return "", InvalidInput(field, "%s is not a valid email address", field)
+		return "", apperr.InvalidInput(field, "%s is not a valid email address", field)
 	}
 	return s, nil
 }
@@ -62,7 +64,7 @@ func cleanEmail(field, s string) (string, error) {
 // checkID validates an entity id taken from a client.
 func checkID(field, id string) error {
 	if !validID(id) {
-		return InvalidInput(field, "%s is not a valid id", field)
+		return apperr.InvalidInput(field, "%s is not a valid id", field)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"singletable/apperr"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
@@ -115,7 +116,7 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 	case model.TypeDepartment, model.TypeEmployee, model.TypeLocation:
 		return r.hrNode(ctx, typ, parts)
 	}
-	return nil, repository.InvalidInput(field, "%s is not a valid ID", field)
+	return nil, apperr.InvalidInput(field, "%s is not a valid ID", field)
 }
 
 // user fetches a user: with its first page of tickets in one Query when the operation asks for
@@ -165,7 +166,7 @@ func (r *Resolver) organization(ctx context.Context, id string, ra readAhead) (*
 // read-ahead Queries run side by side. A failed entry is null with its own error at its index.
 func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	if len(ids) > maxNodes {
-		return nil, repository.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
+		return nil, apperr.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
 	}
 	ra := readAheadFor(ctx)
 	ra.orderItems = false // see readAhead
@@ -259,14 +260,13 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	return out, nil
 }
 
-// withCode makes an error that has no code (not one of ours: a library's, say) an internal error,
+// withCode gives an error that has no code (not one of ours: a library's, say) one by apperr.Classify,
 // as the server does for every field's error (server.codeResolverErrors); nodes(ids:) adds its
 // entries' errors itself, past that hook.
 func withCode(err error) error {
-	var coded *repository.Error
 	var gerr *gqlerror.Error
-	if errors.As(err, &coded) || (errors.As(err, &gerr) && gerr.Extensions["code"] != nil) {
+	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
 		return err
 	}
-	return &repository.Error{Code: repository.CodeInternal, Message: "internal error", Cause: err}
+	return apperr.Classify("node", err)
 }

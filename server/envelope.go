@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"singletable/apperr"
 	"singletable/repository"
 )
 
@@ -86,9 +87,9 @@ func addErrorCodes(body []byte, status int, ri *requestInfo) ([]byte, bool) {
 	if err := json.Unmarshal(body, &resp); err != nil || len(resp.Errors) == 0 {
 		return nil, false
 	}
-	code := repository.CodeBadUserInput
+	code := apperr.CodeBadUserInput
 	if status >= 500 {
-		code = repository.CodeInternal
+		code = apperr.CodeInternal
 	}
 	for _, e := range resp.Errors {
 		ext, _ := e["extensions"].(map[string]any)
