@@ -2,8 +2,8 @@
 // (docs/benchmarks.md). It seeds one table on DynamoDB Local, serves the real HTTP handler on a
 // loopback listener and runs a fixed suite: one operation per access pattern AP1–AP20, and three
 // deep trees at breadth 1, 10 and 50, each three ways — batched (production), per-parent
-// (loaders.Options.PerParent) and the direct floor (repository/floor.go). It writes the report and
-// a plot of p50 latency against breadth.
+// (loaders.Options.PerParent) and the direct floor (repository/benchfloor). It writes the report
+// and a plot of p50 latency against breadth.
 //
 //	make bench                  (BENCH_QUICK=1 make bench for a short run)
 //	go run ./cmd/bench -cpuprofile cpu.out -memprofile mem.out   (profile the batched deep trees)
@@ -23,6 +23,7 @@ import (
 
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/benchfloor"
 	"singletable/server"
 )
 
@@ -155,7 +156,7 @@ func run(ctx context.Context, cfg config) error {
 				case wayPerParent:
 					fn = perParent.runner(o.query, o.vars(d, b))
 				case wayFloor:
-					fn = floorRunner(func(ctx context.Context) (repository.FloorResult, error) { return o.floor(ctx, repo, d, b) })
+					fn = floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, repo, d, b) })
 				}
 				bud := cfg.budget
 				if way == wayPerParent && b >= 50 {

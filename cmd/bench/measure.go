@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/benchfloor"
 	"singletable/server"
 )
 
@@ -147,7 +148,7 @@ func (w *httpWay) runner(query string, vars map[string]any) runner {
 func digest(data []byte) string { return strconv.Itoa(len(data)) }
 
 // floorRunner runs a floor read with its own Meter.
-func floorRunner(fn func(ctx context.Context) (repository.FloorResult, error)) runner {
+func floorRunner(fn func(ctx context.Context) (benchfloor.Result, error)) runner {
 	return func(ctx context.Context) (sample, error) {
 		ctx, m := repository.WithMeter(ctx)
 		start := time.Now()
