@@ -74,7 +74,25 @@ type Customer struct {
 }
 
 // Key implements Entity.
-func (c *Customer) Key() Key { return customerKey(c.ID) }
+func (c *Customer) Key() Key { return customerEntity.key(c) }
+
+// customerEntity is the definition of the Customer item: the profile item of its collection, which
+// sorts after the customer's orders and their items (AP15–AP17), listed by name on GSI2 (AP7).
+// Its addresses are a list attribute of the item.
+var customerEntity = entity[Customer, *Customer]{
+	name: typeCustomer,
+	key:  func(c *Customer) Key { return customerKey(c.ID) },
+	indexes: func(c *Customer, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeCustomer), nameSortKey(c.Name, c.ID)}}
+	},
+	// Always a list, never NULL or absent, so that list_append and size() apply to it.
+	fix: func(c *Customer, item map[string]types.AttributeValue) {
+		if len(c.Addresses) == 0 {
+			item["mailingAddresses"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
+		}
+	},
+	examples: func() []*Customer { return []*Customer{{ID: "<customerId>", Name: "<name>"}} },
+}
 
 // CustomerKey is the key of a customer looked up by id (AP15).
 func CustomerKey(customer string) (Key, error) {
@@ -82,18 +100,6 @@ func CustomerKey(customer string) (Key, error) {
 		return Key{}, err
 	}
 	return customerKey(customer), nil
-}
-
-func customerItem(c *Customer) (map[string]types.AttributeValue, error) {
-	item, err := encodeItem(c, typeCustomer, attrGSI2PK, typePK(typeCustomer), attrGSI2SK, nameSortKey(c.Name, c.ID))
-	if err != nil {
-		return nil, err
-	}
-	// Always a list, never NULL or absent, so that list_append and size() apply to it.
-	if len(c.Addresses) == 0 {
-		item["mailingAddresses"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
-	}
-	return item, nil
 }
 
 func customerEmailGuardItem(c *Customer) map[string]types.AttributeValue {
@@ -147,7 +153,7 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 		return nil, err
 	}
 	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now}
-	item, err := customerItem(c)
+	item, err := customerEntity.encode(c)
 	if err != nil {
 		return nil, err
 	}

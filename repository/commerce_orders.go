@@ -73,7 +73,25 @@ type Order struct {
 }
 
 // Key implements Entity.
-func (o *Order) Key() Key { return orderKey(o.CustomerID, o.ID) }
+func (o *Order) Key() Key { return orderEntity.key(o) }
+
+// orderEntity is the definition of the Order item: in its customer's collection, newest first by its
+// time-sortable id (AP16); by status on the customer's GSI1 partition; and on one of N
+// write-sharded GSI3 partitions of its status (AP20).
+var orderEntity = entity[Order, *Order]{
+	name:    typeOrder,
+	key:     func(o *Order) Key { return orderKey(o.CustomerID, o.ID) },
+	sharded: true,
+	indexes: func(o *Order, shards int) []indexKey {
+		return []indexKey{
+			{gsi1, customerOrdersPK(o.CustomerID), orderStatusGSI1SK(o.Status, o.ID)},
+			{gsi3, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), o.ID},
+		}
+	},
+	examples: func() []*Order { return []*Order{{ID: "<orderId>", CustomerID: "<customerId>", Status: "<status>"}} },
+	// The examples are encoded with one shard.
+	placeholders: map[string]string{"#<status>#0": "#<status>#<shard>"},
+}
 
 // ItemKeys are the keys of the order's items, line 1 first: an order knows how many lines it
 // has, so its items can be looked up by key (batched) when they were not read with the order.
@@ -97,7 +115,17 @@ type OrderItem struct {
 }
 
 // Key implements Entity.
-func (i *OrderItem) Key() Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) }
+func (i *OrderItem) Key() Key { return orderItemEntity.key(i) }
+
+// orderItemEntity is the definition of an order's line item: right after its order in the customer's
+// collection, so that a newest-first Query reads each order's items just before the order (AP17).
+var orderItemEntity = entity[OrderItem, *OrderItem]{
+	name:     typeOrderItem,
+	key:      func(i *OrderItem) Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
+	examples: func() []*OrderItem { return []*OrderItem{{CustomerID: "<customerId>", OrderID: "<orderId>", Line: 1}} },
+	// Line numbers are written with three digits, so that lines sort in order.
+	placeholders: map[string]string{"#ITEM#001": "#ITEM#<line>"},
+}
 
 // OrderKey is the key of an order looked up by customer and order id (AP18).
 func OrderKey(customer, order string) (Key, error) {
@@ -115,16 +143,6 @@ func orderStatusShard(order string, shards int) int {
 	h := fnv.New32a()
 	h.Write([]byte(order))
 	return int(h.Sum32() % uint32(shards))
-}
-
-func orderItem(o *Order, shards int) (map[string]types.AttributeValue, error) {
-	return encodeItem(o, typeOrder,
-		attrGSI1PK, customerOrdersPK(o.CustomerID), attrGSI1SK, orderStatusGSI1SK(o.Status, o.ID),
-		attrGSI3PK, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), attrGSI3SK, o.ID)
-}
-
-func orderLineItem(it *OrderItem) (map[string]types.AttributeValue, error) {
-	return encodeItem(it, typeOrderItem)
 }
 
 // idempotencyGuard is the item that ties one idempotency key of a customer to the order it
@@ -253,7 +271,7 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 		return nil, nil, err
 	}
 	o := &Order{ID: id, CustomerID: customer, Status: OrderOpen, PlacedAt: now, UpdatedAt: now, TotalCents: total, ItemCount: len(lines), IdempotencyKey: key}
-	oi, err := orderItem(o, r.shards)
+	oi, err := orderEntity.encodeSharded(o, r.shards)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -265,7 +283,7 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 	items := make([]*OrderItem, len(lines))
 	for i, l := range lines {
 		items[i] = &OrderItem{CustomerID: customer, OrderID: id, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents}
-		item, err := orderLineItem(items[i])
+		item, err := orderItemEntity.encode(items[i])
 		if err != nil {
 			return nil, nil, err
 		}

@@ -36,7 +36,7 @@ func PropagateDepartmentName(ctx context.Context, r *Repo, d, name string, v int
 // PutRelation writes a relationship item as it is, with no checks: tests use it to make the kind
 // of inconsistency the API's transactions never leave (a relation to a missing employee).
 func PutRelation(ctx context.Context, r *Repo, employee string, rel RelationType, target string) error {
-	item, err := relationItem(&Relation{EmployeeID: employee, Type: rel, TargetID: target, UpdatedAt: time.Now().UTC()})
+	item, err := relationEntity.encode(&Relation{EmployeeID: employee, Type: rel, TargetID: target, UpdatedAt: time.Now().UTC()})
 	if err != nil {
 		return err
 	}

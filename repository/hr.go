@@ -49,7 +49,17 @@ type Location struct {
 }
 
 // Key implements Entity.
-func (l *Location) Key() Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) }
+func (l *Location) Key() Key { return locationEntity.key(l) }
+
+// locationEntity is the definition of the Location item: a country's partition, sorted by the
+// hierarchical key state#city#postalCode#id so that a begins_with at any level answers AP14.
+var locationEntity = entity[Location, *Location]{
+	name: typeLocation,
+	key:  func(l *Location) Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) },
+	examples: func() []*Location {
+		return []*Location{{ID: "<locationId>", Country: "<country>", State: "<state>", City: "<city>", PostalCode: "<postalcode>"}}
+	},
+}
 
 // Ref is the reference to the location that a department stores.
 func (l *Location) Ref() LocationRef {
@@ -81,7 +91,18 @@ type Department struct {
 }
 
 // Key implements Entity.
-func (d *Department) Key() Key { return deptKey(d.ID) }
+func (d *Department) Key() Key { return departmentEntity.key(d) }
+
+// departmentEntity is the definition of the Department item: the root of its own partition, listed by
+// name on GSI2 (AP7).
+var departmentEntity = entity[Department, *Department]{
+	name: typeDepartment,
+	key:  func(d *Department) Key { return deptKey(d.ID) },
+	indexes: func(d *Department, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeDepartment), nameSortKey(d.Name, d.ID)}}
+	},
+	examples: func() []*Department { return []*Department{{ID: "<departmentId>", Name: "<name>"}} },
+}
 
 // NamePropagationPending reports whether the last rename is still being copied to employees.
 func (d *Department) NamePropagationPending() bool { return d.PropagatedVersion < d.NameVersion }
@@ -103,7 +124,26 @@ type Employee struct {
 }
 
 // Key implements Entity.
-func (e *Employee) Key() Key { return empKey(e.ID) }
+func (e *Employee) Key() Key { return employeeEntity.key(e) }
+
+// exampleTime stands for a time in the key table's examples.
+var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+
+// employeeEntity is the definition of the Employee item: the root of its partition (its relation
+// items share it), by job title on GSI1 (AP12) and by hire time on GSI2 (AP13), both sorted by
+// hire time.
+var employeeEntity = entity[Employee, *Employee]{
+	name: typeEmployee,
+	key:  func(e *Employee) Key { return empKey(e.ID) },
+	indexes: func(e *Employee, _ int) []indexKey {
+		hired := hireSortKey(e.HiredAt, e.ID)
+		return []indexKey{{gsi1, jobTitlePK(e.JobTitle), hired}, {gsi2, typePK(typeEmployee), hired}}
+	},
+	examples: func() []*Employee {
+		return []*Employee{{ID: "<employeeId>", JobTitle: "<jobtitle>", HiredAt: exampleTime}}
+	},
+	placeholders: map[string]string{hireTime(exampleTime): "<hiredAt>"},
+}
 
 // RelationType names one kind of relationship item under an employee.
 type RelationType string
@@ -130,7 +170,25 @@ type Relation struct {
 }
 
 // Key implements Entity.
-func (r *Relation) Key() Key { return relationKey(r.EmployeeID, r.Type) }
+func (r *Relation) Key() Key { return relationEntity.key(r) }
+
+// relationEntity is the definition of the relationship item: one per employee and relation type under
+// the employee (AP10), inverted on GSI1 so that the employees related to a target are one Query
+// (AP9, AP11) whatever the relation: a new relation type needs no new index.
+var relationEntity = entity[Relation, *Relation]{
+	name: typeRelation,
+	key:  func(r *Relation) Key { return relationKey(r.EmployeeID, r.Type) },
+	indexes: func(r *Relation, _ int) []indexKey {
+		return []indexKey{{gsi1, relationGSI1PK(r.Type, r.TargetID), relationGSI1SK(r.EmployeeID)}}
+	},
+	examples: func() []*Relation {
+		var out []*Relation
+		for _, rel := range []RelationType{RelDepartment, RelManager, RelMentor} {
+			out = append(out, &Relation{EmployeeID: "<employeeId>", Type: rel, TargetID: "<targetId>"})
+		}
+		return out
+	},
+}
 
 // DepartmentKey, EmployeeKey, LocationKey and RelationKey are the keys of HR entities looked up
 // by key (AP8, AP10, AP14 by ID). They validate their parts, which come from clients.
@@ -191,25 +249,6 @@ func cleanLocationRef(ref LocationRef) (LocationRef, error) {
 		}
 	}
 	return ref, nil
-}
-
-func locationItem(l *Location) (map[string]types.AttributeValue, error) {
-	return encodeItem(l, typeLocation)
-}
-
-func departmentItem(d *Department) (map[string]types.AttributeValue, error) {
-	return encodeItem(d, typeDepartment, attrGSI2PK, typePK(typeDepartment), attrGSI2SK, nameSortKey(d.Name, d.ID))
-}
-
-func employeeItem(e *Employee) (map[string]types.AttributeValue, error) {
-	hired := hireSortKey(e.HiredAt, e.ID)
-	return encodeItem(e, typeEmployee,
-		attrGSI1PK, jobTitlePK(e.JobTitle), attrGSI1SK, hired,
-		attrGSI2PK, typePK(typeEmployee), attrGSI2SK, hired)
-}
-
-func relationItem(r *Relation) (map[string]types.AttributeValue, error) {
-	return encodeItem(r, typeRelation, attrGSI1PK, relationGSI1PK(r.Type, r.TargetID), attrGSI1SK, relationGSI1SK(r.EmployeeID))
 }
 
 // ListDepartments lists departments by name (AP7): a Query of the Department partition of the

@@ -115,7 +115,7 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 		return nil, err
 	}
 	l := &Location{ID: id, Country: ref.Country, State: ref.State, City: ref.City, PostalCode: ref.PostalCode, Address: address, CreatedAt: now}
-	item, err := locationItem(l)
+	item, err := locationEntity.encode(l)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 		return nil, err
 	}
 	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now}
-	item, err := departmentItem(d)
+	item, err := departmentEntity.encode(d)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +243,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
 			CreatedAt: now,
 		}
-		empItem, err := employeeItem(e)
+		empItem, err := employeeEntity.encode(e)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -270,7 +270,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 			}
 		}
 		for _, rel := range rels {
-			item, err := relationItem(rel)
+			item, err := relationEntity.encode(rel)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -327,7 +327,7 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 			hook.(func())()
 		}
 		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.now().UTC()}
-		relItem, err := relationItem(rel)
+		relItem, err := relationEntity.encode(rel)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -412,7 +412,7 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		up, hasUp = lookup[*Relation](next, relationKey(holder, RelManager))
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.now().UTC()}
-	relItem, err := relationItem(rel)
+	relItem, err := relationEntity.encode(rel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -460,7 +460,7 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 		return nil, nil, notFoundField("mentorId", "mentor")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.now().UTC()}
-	relItem, err := relationItem(rel)
+	relItem, err := relationEntity.encode(rel)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -32,7 +32,18 @@ type Organization struct {
 }
 
 // Key implements Entity.
-func (o *Organization) Key() Key { return orgKey(o.ID) }
+func (o *Organization) Key() Key { return organizationEntity.key(o) }
+
+// organizationEntity is the definition of the Organization item: the root of its organization's
+// collection, listed by name on GSI2 (AP7).
+var organizationEntity = entity[Organization, *Organization]{
+	name: typeOrganization,
+	key:  func(o *Organization) Key { return orgKey(o.ID) },
+	indexes: func(o *Organization, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeOrganization), nameSortKey(o.Name, o.ID)}}
+	},
+	examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
+}
 
 // User belongs to one organization.
 type User struct {
@@ -44,7 +55,18 @@ type User struct {
 }
 
 // Key implements Entity.
-func (u *User) Key() Key { return userKey(u.OrgID, u.ID) }
+func (u *User) Key() Key { return userEntity.key(u) }
+
+// userEntity is the definition of the User item: in its organization's collection (AP2, AP3), and the
+// last item of its own ticket collection on GSI1 (AP5).
+var userEntity = entity[User, *User]{
+	name: typeUser,
+	key:  func(u *User) Key { return userKey(u.OrgID, u.ID) },
+	indexes: func(u *User, _ int) []indexKey {
+		return []indexKey{{gsi1, userCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
+	},
+	examples: func() []*User { return []*User{{ID: "<userId>", OrgID: "<orgId>"}} },
+}
 
 // TicketStatus is the state of a ticket.
 type TicketStatus string
@@ -74,7 +96,18 @@ type Ticket struct {
 }
 
 // Key implements Entity.
-func (t *Ticket) Key() Key { return ticketKey(t.ID) }
+func (t *Ticket) Key() Key { return ticketEntity.key(t) }
+
+// ticketEntity is the definition of the Ticket item: a collection of its own, joined to its
+// reporter's collection on GSI1, newest first by its time-sortable id (AP5).
+var ticketEntity = entity[Ticket, *Ticket]{
+	name: typeTicket,
+	key:  func(t *Ticket) Key { return ticketKey(t.ID) },
+	indexes: func(t *Ticket, _ int) []indexKey {
+		return []indexKey{{gsi1, userCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
+	},
+	examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
+}
 
 // OrganizationKey, UserKey and TicketKey are the keys of entities looked up by id (AP1, AP4, AP6).
 // They validate the ids, which come from clients.
@@ -99,18 +132,6 @@ func TicketKey(ticket string) (Key, error) {
 		return Key{}, err
 	}
 	return ticketKey(ticket), nil
-}
-
-func orgItem(o *Organization) (map[string]types.AttributeValue, error) {
-	return encodeItem(o, typeOrganization, attrGSI2PK, typePK(typeOrganization), attrGSI2SK, nameSortKey(o.Name, o.ID))
-}
-
-func userItem(u *User) (map[string]types.AttributeValue, error) {
-	return encodeItem(u, typeUser, attrGSI1PK, userCollectionPK(u.OrgID, u.ID), attrGSI1SK, userGSI1SK(u.ID))
-}
-
-func ticketItem(t *Ticket) (map[string]types.AttributeValue, error) {
-	return encodeItem(t, typeTicket, attrGSI1PK, userCollectionPK(t.OrgID, t.ReporterID), attrGSI1SK, ticketGSI1SK(t.ID))
 }
 
 func emailGuardItem(u *User) map[string]types.AttributeValue {
@@ -141,7 +162,7 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 		return nil, err
 	}
 	o := &Organization{ID: id, Name: name, CreatedAt: now}
-	item, err := orgItem(o)
+	item, err := organizationEntity.encode(o)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +191,7 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 		return nil, err
 	}
 	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now}
-	item, err := userItem(u)
+	item, err := userEntity.encode(u)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +224,7 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 		return nil, err
 	}
 	t := &Ticket{ID: id, OrgID: org, ReporterID: reporter, Title: title, Body: body, Status: TicketOpen, CreatedAt: now, UpdatedAt: now}
-	item, err := ticketItem(t)
+	item, err := ticketEntity.encode(t)
 	if err != nil {
 		return nil, err
 	}

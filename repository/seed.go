@@ -113,14 +113,14 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	for oi, o := range orgs {
 		orgAt := base.Add(time.Duration(oi) * time.Hour)
 		org := &Organization{ID: seedID(orgAt, "org/"+o.name), Name: o.name, CreatedAt: orgAt}
-		if err := add(orgItem(org)); err != nil {
+		if err := add(organizationEntity.encode(org)); err != nil {
 			return nil, err
 		}
 		for ui, name := range o.users {
 			userAt := orgAt.Add(time.Duration(ui+1) * time.Minute)
 			email := strings.ToLower(strings.Fields(name)[0]) + "@" + o.domain
 			u := &User{ID: seedID(userAt, "user/"+name), OrgID: org.ID, Name: name, Email: email, CreatedAt: userAt}
-			if err := add(userItem(u)); err != nil {
+			if err := add(userEntity.encode(u)); err != nil {
 				return nil, err
 			}
 			items = append(items, emailGuardItem(u))
@@ -131,7 +131,7 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 					Title: title, Body: "Reported by " + name + ": " + title + ".", Status: statuses[(ti+ui)%len(statuses)],
 					CreatedAt: at, UpdatedAt: at,
 				}
-				if err := add(ticketItem(t)); err != nil {
+				if err := add(ticketEntity.encode(t)); err != nil {
 					return nil, err
 				}
 			}
