@@ -12,7 +12,7 @@ import (
 	"singletable/apperr"
 )
 
-// Cursors are opaque and tamper-evident (DESIGN.md §3). A cursor holds the key attributes of the
+// Cursors are opaque and tamper-evident: a client can neither read nor forge one. A cursor holds the key attributes of the
 // last item a page returned, which is exactly the ExclusiveStartKey DynamoDB needs to continue
 // after it (the LastEvaluatedKey of a Query that stopped there).
 //

@@ -8,8 +8,7 @@ import (
 )
 
 // hrSampleItems is the HR part of the sample dataset: four locations, four departments and
-// fourteen employees with managers and mentors, every relation as its own item (seed 002
-// Method 4). Ids are fixed (seedID), so loading it twice writes the same items.
+// fourteen employees with managers and mentors, every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
 func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
 	locations := []struct{ key, country, state, city, postal, address string }{

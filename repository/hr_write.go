@@ -3,10 +3,8 @@ package repository
 import (
 	"context"
 	"strconv"
-	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
@@ -37,49 +35,6 @@ const maxManagementChain = 50
 
 func notFoundField(field, kind string) *apperr.Error {
 	return &apperr.Error{Code: apperr.CodeNotFound, Field: field, Message: kind + " not found"}
-}
-
-// readConsistent reads the items at keys with strongly consistent BatchGetItem calls: write paths
-// read what their transaction then conditions on, and a stale read would only turn into a
-// needless CONFLICT. Missing items are absent from the map.
-func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity, error) {
-	return r.batchGet(ctx, keys, true)
-}
-
-// lookup returns the entity of type T at k from a readConsistent result.
-func lookup[T Entity](found map[Key]Entity, k Key) (T, bool) {
-	v, ok := found[k].(T)
-	return v, ok
-}
-
-func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) txItem {
-	p := &types.Put{TableName: aws.String(r.table), Item: item}
-	if cond != "" {
-		p.ConditionExpression = aws.String(cond)
-		p.ExpressionAttributeValues = values
-	}
-	return txItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
-}
-
-func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
-	return txItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
-		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeNames:  names,
-		ExpressionAttributeValues: values,
-	}}, onCondition: onCond}
-}
-
-func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
-	return txItem{item: types.TransactWriteItem{Update: &types.Update{
-		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
-		UpdateExpression:          aws.String(update),
-		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeNames:  names,
-		ExpressionAttributeValues: values,
-	}}, onCondition: onCond}
 }
 
 // departmentAsRead checks that the department still has the name (and name version) a write
@@ -288,10 +243,6 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	return nil, nil, errDepartmentChanged
 }
 
-// transferReadHooks holds, per Repo, a function TransferEmployee calls between its read and its
-// transaction. Tests set it (export_test.go) to line two transfers up on the same read.
-var transferReadHooks sync.Map // *Repo → func()
-
 // TransferEmployee moves an employee to another department: ONE transaction replaces the
 // membership relation (conditioned on the department it was read pointing at, so of two
 // concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
@@ -323,8 +274,8 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 		if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
 			return e, old, nil
 		}
-		if hook, ok := transferReadHooks.Load(r); ok {
-			hook.(func())()
+		if r.hooks.transferRead != nil {
+			r.hooks.transferRead()
 		}
 		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.now().UTC()}
 		relItem, err := relationEntity.encode(rel)

@@ -10,7 +10,7 @@ import (
 	"singletable/apperr"
 )
 
-// Paging limits of every connection (DESIGN.md §3).
+// Paging limits of every connection of the API.
 const (
 	DefaultPageSize = 20
 	MaxPageSize     = 100

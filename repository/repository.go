@@ -65,6 +65,18 @@ type Repo struct {
 	attempts  int
 	now       func() time.Time
 	backoffFn func(attempt int) time.Duration
+	// hooks are empty except in this package's tests, which set them (export_test.go).
+	hooks testHooks
+}
+
+// testHooks let tests stop a multi-step write at a chosen point, to line up concurrent writes
+// or interrupt one part way. A nil hook does nothing.
+type testHooks struct {
+	// renameStep is called after each step of a rename's propagation with the step's index; an
+	// error it returns stops the propagation there.
+	renameStep func(step int) error
+	// transferRead is called by TransferEmployee between its read and its transaction.
+	transferRead func()
 }
 
 // New connects to DynamoDB with the SDK's default credential and region chain, overridden by cfg.
@@ -134,7 +146,7 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 }
 
 // DefaultOrderStatusShards is N for the order status index when ORDER_STATUS_SHARDS is unset,
-// chosen with seed 001's formula (see commerce_status.go). It must not shrink on a live table.
+// chosen by the sizing in commerce_read_status.go. It must not shrink on a live table.
 const DefaultOrderStatusShards = 4
 
 // Table returns the table name.

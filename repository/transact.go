@@ -112,3 +112,33 @@ func (r *Repo) putNewOrOld(item map[string]types.AttributeValue, onExists func(o
 		onConditionOld: onExists,
 	}
 }
+
+func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) txItem {
+	p := &types.Put{TableName: aws.String(r.table), Item: item}
+	if cond != "" {
+		p.ConditionExpression = aws.String(cond)
+		p.ExpressionAttributeValues = values
+	}
+	return txItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
+}
+
+func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
+	return txItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+		TableName:                 aws.String(r.table),
+		Key:                       k.attributes(),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}}, onCondition: onCond}
+}
+
+func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
+	return txItem{item: types.TransactWriteItem{Update: &types.Update{
+		TableName:                 aws.String(r.table),
+		Key:                       k.attributes(),
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}}, onCondition: onCond}
+}

@@ -33,7 +33,7 @@ func idVar(id func(d *dataset) string) func(*dataset, int) map[string]any {
 	return func(d *dataset, _ int) map[string]any { return map[string]any{"id": id(d)} }
 }
 
-// singleOps has one operation per access pattern of DESIGN.md §4, each asked of the first
+// singleOps has one operation per access pattern (AP1–AP20), each asked of the first
 // parent of the dataset (or of the whole dataset for lists).
 var singleOps = []op{
 	{id: "AP1", name: "organization by id", query: `query($id: ID!) { organization(id: $id) { name } }`,
@@ -122,7 +122,7 @@ func firstIDs[T any](xs []T, n int, gid func(T) string) []string {
 	return out
 }
 
-// deepOps are the three deep trees of DESIGN.md §5, started from breadth top-level parents.
+// deepOps are the three deep trees, one per domain, started from breadth top-level parents.
 var deepOps = []op{
 	{id: "saas", name: "organizations → users → tickets → reporter", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } }`,

@@ -1,40 +1,23 @@
 package repository
 
 import (
-	"context"
 	"errors"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
 )
 
 // The HR domain: Department → Employees, an employee's manager and mentor, and the Location
-// hierarchy.
+// hierarchy. The entity definitions below say how each item is keyed (the key table in
+// docs/data-model.md is generated from them).
 //
-//	Location     PK=COUNTRY#<country>  SK=<state>#<city>#<postalCode>#<l>     (AP14, seed 000 strategy 5)
-//	Department   PK=DEPT#<d>           SK=DEPT#<d>        GSI2: TYPE#Department / <name>#<d>  (AP7, AP8)
-//	Employee     PK=EMP#<e>            SK=EMP#<e>         GSI1: JOBTITLE#<title> / <hiredAt>#<e>  (AP12)
-//	                                                      GSI2: TYPE#Employee / <hiredAt>#<e>     (AP13)
-//	Relation     PK=EMP#<e>            SK=REL#<TYPE>      GSI1: <target PK>#REL#<TYPE> / EMP#<e>  (AP9–AP11)
-//
-// Relations follow seed 002's Method 4: each of an employee's relations (its department, its
-// manager, its mentor) is an item of its own under the employee, at a key known from the
-// employee's id and the relation type (AP10), and the overloaded GSI1 inverts it (AP9, AP11). A
-// department's name is duplicated onto its employees (AP19, seed 000 strategy 2), kept in step by
-// renameDepartment (hr_rename.go). Keys are in keys.go, writes in hr_write.go.
-
-// Length limits of HR text fields. The location's parts are also parts of its key and of its
-// global ID, so they are short.
-const (
-	maxJobTitleLen           = 100
-	maxLocationCountryLen    = 60
-	maxLocationStateLen      = 60
-	maxLocationCityLen       = 100
-	maxLocationPostalCodeLen = 20
-	maxAddressLen            = 300
-)
+// Each of an employee's relations (its department, its manager, its mentor) is an item of its own
+// under the employee, at a key known from the employee's id and the relation type (AP10), and the
+// overloaded GSI1 inverts it (AP9, AP11). That way an entity can have many one-to-many relations
+// without an index per relation, and changing one relation is a write to one small item. A
+// department's name is duplicated onto its employees (AP19) so that listing employees with their
+// department's name costs no second read; renameDepartment (hr_write_rename.go) keeps the copies
+// in step. Key spellings are in keys.go, reads in hr_read.go, writes in hr_write.go.
 
 // Location is a place departments are based at. Country, state, city and postal code are stored
 // as given (trimmed) for display; the key uses their case-folded forms.
@@ -231,16 +214,16 @@ func RelationKey(e string, rel RelationType) (Key, error) {
 // error names the first field at fault.
 func cleanLocationRef(ref LocationRef) (LocationRef, error) {
 	var err error
-	if ref.Country, err = cleanText("country", ref.Country, 1, maxLocationCountryLen, false); err != nil {
+	if ref.Country, err = cleanText("country", ref.Country, 1, maxCountryLen, false); err != nil {
 		return ref, err
 	}
-	if ref.State, err = cleanText("state", ref.State, 1, maxLocationStateLen, false); err != nil {
+	if ref.State, err = cleanText("state", ref.State, 1, maxStateLen, false); err != nil {
 		return ref, err
 	}
-	if ref.City, err = cleanText("city", ref.City, 1, maxLocationCityLen, false); err != nil {
+	if ref.City, err = cleanText("city", ref.City, 1, maxCityLen, false); err != nil {
 		return ref, err
 	}
-	if ref.PostalCode, err = cleanText("postalCode", ref.PostalCode, 1, maxLocationPostalCodeLen, false); err != nil {
+	if ref.PostalCode, err = cleanText("postalCode", ref.PostalCode, 1, maxPostalCodeLen, false); err != nil {
 		return ref, err
 	}
 	if ref.ID != "" {
@@ -251,126 +234,11 @@ func cleanLocationRef(ref LocationRef) (LocationRef, error) {
 	return ref, nil
 }
 
-// ListDepartments lists departments by name (AP7): a Query of the Department partition of the
-// entity-type index GSI2, never a Scan.
-func (r *Repo) ListDepartments(ctx context.Context, args PageArgs) (Page[*Department], error) {
-	return listByType[*Department](ctx, r, typeDepartment, args)
-}
-
-// EmployeesByJobTitle pages through the employees with a job title, compared without case,
-// longest-serving first (AP12): GSI1 PK=JOBTITLE#<title>, sorted by <hiredAt>#<e>.
-func (r *Repo) EmployeesByJobTitle(ctx context.Context, title string, args PageArgs) (Page[*Employee], error) {
-	title, err := cleanText("jobTitle", title, 1, maxJobTitleLen, false)
-	if err != nil {
-		return Page[*Employee]{}, err
-	}
-	pk := jobTitlePK(title)
-	return queryPage[*Employee](ctx, r, pageQuery{
-		index:   gsi1,
-		scope:   join("jobtitle", pk),
-		keyCond: "GSI1PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
-}
-
 // Hire times the API accepts. The fixed-width sort key needs a four-digit year.
 var (
 	minHireTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
 	maxHireTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
 )
-
-// EmployeesHiredSince pages through the employees hired at or after since, newest first (AP13,
-// seed 001 pattern 6 "GSI-1, PK=HR-CONFIDENTIAL, SK > date1"): GSI2 PK=TYPE#Employee AND
-// GSI2SK >= <since>, read backwards.
-func (r *Repo) EmployeesHiredSince(ctx context.Context, since time.Time, args PageArgs) (Page[*Employee], error) {
-	if since.After(maxHireTime) {
-		return Page[*Employee]{HasPreviousPage: args.After != ""}, args.Validate()
-	}
-	if since.Before(minHireTime) {
-		since = minHireTime
-	}
-	pk, lo := typePK(typeEmployee), hireTime(since)
-	return queryPage[*Employee](ctx, r, pageQuery{
-		index:      gsi2,
-		scope:      join("hired", pk, lo),
-		keyCond:    "GSI2PK = :pk AND GSI2SK >= :since",
-		values:     map[string]types.AttributeValue{":pk": s(pk), ":since": s(lo)},
-		descending: true,
-	}, args)
-}
-
-// LocationFilter selects locations at one level of the hierarchy: a country, a state of it, a
-// city of that state, a postal code of that city. Each narrower level requires the wider ones.
-type LocationFilter struct {
-	Country    string
-	State      *string
-	City       *string
-	PostalCode *string
-}
-
-// Locations pages through the locations of a country, state, city or postal code (AP14): Query
-// PK=COUNTRY#<country>, with begins_with(SK, '<state>#'), '<state>#<city>#' or
-// '<state>#<city>#<postalCode>#'. Locations come in key order: by case-folded state, city, postal
-// code, then creation.
-func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (Page[*Location], error) {
-	country, err := cleanText("country", f.Country, 1, maxLocationCountryLen, false)
-	if err != nil {
-		return Page[*Location]{}, err
-	}
-	if f.City != nil && f.State == nil {
-		return Page[*Location]{}, apperr.InvalidInput("city", "city requires state")
-	}
-	if f.PostalCode != nil && f.City == nil {
-		return Page[*Location]{}, apperr.InvalidInput("postalCode", "postalCode requires city (and state)")
-	}
-	var segments []string
-	for _, p := range []struct {
-		field string
-		v     *string
-		max   int
-	}{{"state", f.State, maxLocationStateLen}, {"city", f.City, maxLocationCityLen}, {"postalCode", f.PostalCode, maxLocationPostalCodeLen}} {
-		if p.v == nil {
-			break
-		}
-		v, err := cleanText(p.field, *p.v, 1, p.max, false)
-		if err != nil {
-			return Page[*Location]{}, err
-		}
-		segments = append(segments, v)
-	}
-	pk := countryPK(country)
-	q := pageQuery{
-		keyCond: "PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}
-	prefix := locationPrefix(segments...)
-	if prefix != "" {
-		q.keyCond = "PK = :pk AND begins_with(SK, :prefix)"
-		q.values[":prefix"] = s(prefix)
-	}
-	q.scope = join("locations", pk, esc(prefix))
-	return queryPage[*Location](ctx, r, q, args)
-}
-
-// InverseRelations pages through the relationship items of type rel that point at target, in
-// employee order: the employees of a department (AP9), the direct reports or mentees of an
-// employee (AP11). It is one Query of the inverted GSI1 partition <target PK>#REL#<TYPE>; the
-// caller reads the employees themselves by key (batched).
-func (r *Repo) InverseRelations(ctx context.Context, rel RelationType, target string, args PageArgs) (Page[*Relation], error) {
-	if err := checkID("id", target); err != nil {
-		return Page[*Relation]{}, err
-	}
-	if !rel.valid() {
-		return Page[*Relation]{}, apperr.Internal("inverse relations", errors.New("unknown relation type "+string(rel)))
-	}
-	pk := relationGSI1PK(rel, target)
-	return queryPage[*Relation](ctx, r, pageQuery{
-		index:   gsi1,
-		scope:   join("inverse", pk),
-		keyCond: "GSI1PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
-}
 
 // TargetKey is the key of the entity the relation points at: a department or an employee.
 func (r *Relation) TargetKey() (Key, error) {

@@ -15,25 +15,25 @@ import (
 	"singletable/apperr"
 )
 
-// Orders by status across all customers (AP20) live on GSI3, write-sharded as seed 001 teaches:
+// Orders by status across all customers (AP20) live on GSI3, write-sharded:
 // one status would otherwise be one index partition holding a large share of all orders, a hot
 // partition for both the writes that move orders in and out of it and the reads that list it. So
 // each status is split into N = ORDER_STATUS_SHARDS partitions, GSI3PK=ORDERSTATUS#<status>#<shard>,
 // and a listing queries all N in parallel and merges them.
 //
-// Choosing N with the seed's formula:
+// Choosing N: a partition serves at most 3,000 read units a second, and one read unit reads 4 KB:
 //
 //	ItemsPerRCU          = 4 KB / AvgItemSize
 //	PartitionMaxReadRate = 3K * ItemsPerRCU
 //	N                    = MaxRequiredIO / PartitionMaxReadRate
 //
-// The seed's example: 3M orders, 20% OPEN, 250 B per order → ItemsPerRCU = 16, rate = 48K,
+// For example, 3M orders, 20% OPEN, 250 B per order → ItemsPerRCU = 16, rate = 48K,
 // N = 0.2 * 3M / 48K = 12.5 → 13, rounded up to 15 for headroom. Our assumptions: an order item
 // as stored is about 450 B (it carries its index keys, timestamps and idempotency key; the index
 // projects only order records, not their items), so ItemsPerRCU = 4096 / 450 ≈ 9 and
 // PartitionMaxReadRate = 27K; a store with up to 800K live orders of which at most 10% (80K) sit
 // in the status a listing reads whole (OPEN or SHIPPED; DELIVERED and CANCELLED grow without end
-// and are read by date range) gives N = 80K / 27K ≈ 2.96 → 3, with the seed's kind of headroom 4:
+// and are read by date range) gives N = 80K / 27K ≈ 2.96 → 3, rounded up to 4 for headroom:
 // DefaultOrderStatusShards. A bigger N is not free: every page of ordersByStatus costs N Query
 // calls, each reading up to first+1 orders.
 //

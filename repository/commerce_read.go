@@ -33,7 +33,7 @@ func ordersScope(customer, lo, hi string) string { return join("orders", custome
 // nothing. Reading items with their orders costs one Query per customer instead of one more per
 // order, and they are small and always shown with their order.
 //
-// With a status it is seed 001's pattern 4 (GSI1, PK=CUST#<c>#ORDERS, SK BETWEEN <status>#<lo>
+// With a status it is a range on the customer's GSI1 partition ( PK=CUST#<c>#ORDERS, SK BETWEEN <status>#<lo>
 // AND <status>#<hi>, newest first): the index holds order items only, so items is nil and
 // Order.items looks them up by key (Order.ItemKeys), batched with every other order of the level.
 func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFilter, args PageArgs) (Page[*Order], []*OrderItem, error) {
@@ -117,8 +117,8 @@ func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first in
 
 // assumedItemsPerOrder sizes the first Query of orders read with their items. How many items an
 // order has is known only once its order record is read (after its items, newest first), so the
-// first call assumes this many (the order of seed 001's sizing example has three OrderItem
-// records) and any further call uses the ratio actually read.
+// first call assumes this many (a typical small order) and any further call uses the ratio
+// actually read.
 const assumedItemsPerOrder = 3
 
 // orderGrouper turns the records of a newest-first Query of a customer's collection into orders
@@ -270,4 +270,10 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 		return nil, nil, err
 	}
 	return o, items, nil
+}
+
+// ListCustomers lists customers by name (AP7): a Query of the Customer partition of the
+// entity-type index GSI2, never a Scan.
+func (r *Repo) ListCustomers(ctx context.Context, args PageArgs) (Page[*Customer], error) {
+	return listByType[*Customer](ctx, r, typeCustomer, args)
 }

@@ -13,8 +13,8 @@ import (
 	"singletable/apperr"
 )
 
-// Renaming a department, and keeping the copies of its name on its employees (AP19, seed 000
-// strategy 2 "duplicated data") in step.
+// Renaming a department, and keeping the copies of its name on its employees (AP19: a
+// duplicated attribute, so that listing employees needs no read of their departments) in step.
 //
 // A department may have thousands of employees, more than one transaction can hold, so the
 // rename is not one atomic change. It is two steps, each safe to repeat:
@@ -50,11 +50,6 @@ const (
 	// renameWorkers bounds the conditional updates in flight at once.
 	renameWorkers = 16
 )
-
-// renameHooks holds, per Repo, a function called after each propagation step with the step's
-// index; an error it returns stops the propagation there. Tests set it (export_test.go) to
-// interrupt a propagation part way.
-var renameHooks sync.Map // *Repo → func(step int) error
 
 // RenameDepartment renames a department and copies the new name onto its employees (see above).
 // Called with the name the department already has, it only finishes (or verifies) the
@@ -169,8 +164,8 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 				return err
 			}
 		}
-		if hook, ok := renameHooks.Load(r); ok {
-			if err := hook.(func(int) error)(step); err != nil {
+		if r.hooks.renameStep != nil {
+			if err := r.hooks.renameStep(step); err != nil {
 				return err
 			}
 		}
