@@ -13,6 +13,7 @@ require (
 	github.com/graph-gophers/dataloader/v7 v7.1.0
 	github.com/oklog/ulid/v2 v2.1.1
 	github.com/vektah/gqlparser/v2 v2.5.37
+	golang.org/x/sync v0.23.0
 	honnef.co/go/tools v0.8.2
 )
 
@@ -41,7 +42,6 @@ require (
 	github.com/urfave/cli/v3 v3.11.0 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/mod v0.41.0 // indirect
-	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -270,16 +269,11 @@ func (l *Loaders) inverse(ctx context.Context, rel repository.RelationType, targ
 
 func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*dataloader.Result[repository.Page[*repository.Employee]] {
 	pages := make([]repository.Page[*repository.Relation], len(keys))
-	errs := make([]error, len(keys))
-	var wg sync.WaitGroup
-	for i, k := range keys {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pages[i], errs[i] = l.repo.InverseRelations(ctx, k.rel, k.target, repository.PageArgs{First: k.first, After: k.after})
-		}()
-	}
-	wg.Wait()
+	errs := each(len(keys), "inverse relations", func(i int) (err error) {
+		k := keys[i]
+		pages[i], err = l.repo.InverseRelations(ctx, k.rel, k.target, repository.PageArgs{First: k.first, After: k.after})
+		return err
+	})
 	rels := make([][]*repository.Relation, len(keys))
 	ahead := make([]EmployeeAhead, len(keys))
 	for i, k := range keys {

@@ -12,7 +12,6 @@ package loaders
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -240,12 +239,10 @@ func memoizeStart[T any](m *memo, key string, start func() func() (T, error)) {
 	wait := start()
 	go func() {
 		defer close(e.done)
-		defer func() {
-			if p := recover(); p != nil {
-				e.err = fmt.Errorf("loaders: list query panicked: %v", p)
-			}
-		}()
-		e.v, e.err = wait()
+		e.err = safely("list query", func() (err error) {
+			e.v, err = wait()
+			return err
+		})
 	}()
 }
 
@@ -264,17 +261,12 @@ func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
 	}
 	m.mu.Unlock()
 	if !ok {
-		func() {
-			defer close(e.done)
-			defer func() {
-				// A panicking query fails its waiters too, instead of leaving them blocked.
-				if p := recover(); p != nil {
-					e.err = fmt.Errorf("loaders: list query panicked: %v", p)
-					panic(p)
-				}
-			}()
-			e.v, e.err = fn()
-		}()
+		// A panicking query fails its waiters too, instead of leaving them blocked.
+		e.err = safely("list query", func() (err error) {
+			e.v, err = fn()
+			return err
+		})
+		close(e.done)
 	}
 	<-e.done
 	v, _ := e.v.(T)

@@ -3,11 +3,11 @@ package resolvers
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"golang.org/x/sync/errgroup"
 
 	"singletable/apperr"
 	"singletable/graph/model"
@@ -200,11 +200,9 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 
 	out := make([]model.Node, len(ids))
 	errs := make([]error, len(ids))
-	var wg sync.WaitGroup
+	var g errgroup.Group
 	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() error {
 			defer func() {
 				// gqlgen recovers panics only on its own goroutines.
 				if p := recover(); p != nil {
@@ -212,9 +210,10 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 				}
 			}()
 			out[i], errs[i] = r.resolveNode(ctx, "ids", id, ra)
-		}()
+			return nil // each id's error is its own entry's
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	path := graphql.GetPath(ctx)
 	var tickets []*repository.Ticket
 	var users []*repository.User
