@@ -5,12 +5,12 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
 
 	"singletable/apperr"
 )
@@ -79,17 +79,10 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 		return Page[*Order]{HasPreviousPage: args.After != ""}, nil
 	}
 	shards := make([][]map[string]types.AttributeValue, r.shards)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
+	// The page fails if one shard's read fails: the group's context stops the other reads then.
+	g, ctx := errgroup.WithContext(ctx)
 	for shard := range r.shards {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() error {
 			items, err := r.queryItems(ctx, &dynamodb.QueryInput{
 				TableName:              aws.String(r.table),
 				IndexName:              aws.String(gsi3),
@@ -100,18 +93,12 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 				ScanIndexForward: aws.Bool(false),
 				Limit:            aws.Int32(int32(args.First + 1)),
 			}, args.First+1)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && firstErr == nil {
-				firstErr = err
-				cancel() // the page fails anyway: stop the other shards' reads
-			}
 			shards[shard] = items
-		}()
+			return err
+		})
 	}
-	wg.Wait()
-	if firstErr != nil {
-		return Page[*Order]{}, firstErr
+	if err := g.Wait(); err != nil {
+		return Page[*Order]{}, err
 	}
 	// Each shard returned its newest first+1 orders of the range, so the newest first+1 of all
 	// shards are among them.

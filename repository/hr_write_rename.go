@@ -3,12 +3,12 @@ package repository
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
 
 	"singletable/apperr"
 )
@@ -179,17 +179,10 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 // updateNameCopies writes version v of the name onto each employee, renameWorkers at a time. A
 // failed condition means the copy needs no update (see the file comment) and is not an error.
 func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name string, v int) error {
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-		sem      = make(chan struct{}, renameWorkers)
-	)
+	var g errgroup.Group
+	g.SetLimit(renameWorkers)
 	for _, e := range employees {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		g.Go(func() error {
 			_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 				TableName:           aws.String(r.table),
 				Key:                 empKey(e).attributes(),
@@ -201,16 +194,12 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 			})
 			var ccf *types.ConditionalCheckFailedException
 			if err != nil && !errors.As(err, &ccf) {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = apperr.Classify("rename: update copy", err)
-				}
-				mu.Unlock()
+				return apperr.Classify("rename: update copy", err)
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
-	return firstErr
+	return g.Wait()
 }
 
 // markNamePropagated records that version v of the name is on every employee, unless a newer
