@@ -61,21 +61,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 		return next(ctx)
 	})
 	srv.AroundFields(codeResolverErrors)
-	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-		resp := next(ctx)
-		if resp == nil {
-			return nil
-		}
-		var usage repository.Usage
-		if ri := requestInfoFrom(ctx); ri != nil {
-			usage = ri.meter.Usage()
-		}
-		if resp.Extensions == nil {
-			resp.Extensions = map[string]any{}
-		}
-		resp.Extensions["dynamodb"] = usage
-		return resp
-	})
+	srv.Use(costExtension{})
 	return srv
 }
 
