@@ -52,6 +52,10 @@ type Config struct {
 	// Logger receives the SDK's own log messages (slog.Default when nil).
 	Logger *slog.Logger
 
+	// WrapTransport, when set, wraps the HTTP transport of the SDK's client. The benchmark records
+	// the requests an operation makes with it, to replay them as a floor. Nil in production.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
+
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
 	apiOptions []func(*middleware.Stack) error
 }
@@ -112,6 +116,9 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 		}
 		o.Logger = sdkLogger(cfg.Logger)
 		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
+		if cfg.WrapTransport != nil {
+			o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
+		}
 	})
 	return newRepo(client, cfg)
 }
@@ -184,4 +191,14 @@ func latencyMiddleware(d, jitter time.Duration) func(*middleware.Stack) error {
 				return next.HandleInitialize(ctx, in)
 			}), middleware.After)
 	}
+}
+
+// wrapHTTPClient returns an HTTP client whose transport is c's (with the settings New gave it)
+// wrapped by wrap.
+func wrapHTTPClient(c dynamodb.HTTPClient, wrap func(http.RoundTripper) http.RoundTripper) dynamodb.HTTPClient {
+	var base http.RoundTripper = http.DefaultTransport
+	if b, ok := c.(*awshttp.BuildableClient); ok {
+		base = b.GetTransport()
+	}
+	return &http.Client{Transport: wrap(base)}
 }
