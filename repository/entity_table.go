@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // keyRow is one line of the key table: how one item type (or one shape of it) is keyed, and the
@@ -76,5 +78,34 @@ func keyTable() string {
 				strings.Join(ixs, "<br>"), strings.Join(r.Attributes, ", "))
 		}
 	}
+	for _, r := range guardRows() {
+		fmt.Fprintf(&b, "| %s | %s | %s |  | %s |\n", r.Entity, cell(r.PK), cell(r.SK), strings.Join(r.Attributes, ", "))
+	}
 	return b.String()
+}
+
+// guardRows are the items that are not entities: each guards something unique (an email, an
+// idempotency key) or records that the sample data is loaded. They are written only by the
+// transactions that need them and read only by key, never decoded into an entity, so they have
+// no definition; their rows come from the functions that build them.
+func guardRows() []keyRow {
+	marker := seedMarkerKey("<version>").attributes()
+	marker[attrType] = s(typeSeedMarker)
+	items := []map[string]types.AttributeValue{
+		emailGuardItem(&User{ID: "<userId>", OrgID: "<orgId>", Email: "<email>"}),
+		customerEmailGuardItem(&Customer{ID: "<customerId>", Email: "<email>"}),
+		idempotencyGuardItem(&Order{ID: "<orderId>", CustomerID: "<customerId>", IdempotencyKey: "<key>"}, "<hash>"),
+		marker,
+	}
+	rows := make([]keyRow, len(items))
+	for i, item := range items {
+		rows[i] = keyRow{Entity: stringAttr(item, attrType), PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
+		for name := range item {
+			if !isKeyAttribute(name) {
+				rows[i].Attributes = append(rows[i].Attributes, name)
+			}
+		}
+		slices.Sort(rows[i].Attributes)
+	}
+	return rows
 }

@@ -56,6 +56,8 @@ func TestKeyTableShowsEveryDefinition(t *testing.T) {
 		"GSI1: `EMP#<targetId>#REL#MANAGER / EMP#<employeeId>`",
 		"GSI2: `TYPE#Employee / <hiredAt>#<employeeId>`",
 		"GSI3: `ORDERSTATUS#<status>#<shard> / <orderId>`",
+		"| UserEmail | `USEREMAIL#<orgId>#<email>` | `USEREMAIL` |  | userId |",
+		"| OrderIdempotency | `IDEMPOTENCY#<customerId>#<key>` | `IDEMPOTENCY` |  | createdAt, orderId, requestHash |",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("key table lacks %q:\n%s", want, table)
