@@ -74,7 +74,7 @@ type relListKey struct {
 }
 
 // Inverse-relation lists (AP9, AP11) take two steps: a Query of the inverted GSI1 partition for
-// the relationship items, then the employees they name, by key. DESIGN.md §5 wants the employees
+// the relationship items, then the employees they name, by key. The call budget wants the employees
 // of EVERY list of a level (every department of the page) in one BatchGetItem. Loading each list's
 // employees as soon as its own Query returns would make that depend on the Queries returning
 // within the key loader's window of each other. So the lists of a level are batched too: their

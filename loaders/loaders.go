@@ -5,7 +5,7 @@
 //
 // Every lookup by key, whatever the entity type, goes through ONE key loader, so that all the
 // lookups of one level of a query (a ticket's reporter and its organization, say) share the same
-// BatchGetItem calls: ⌈unique keys / 100⌉ per level (DESIGN.md §5). Typed methods (User,
+// BatchGetItem calls: ⌈unique keys / 100⌉ per level, the call budget. Typed methods (User,
 // Organization, ...) wrap it. Items read by a Query are primed into it and cost nothing later.
 package loaders
 
