@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lestrrat-go/jwx/v3/jwk"
+	"singletable/apperr"
 
-	"singletable/repository"
+	"github.com/lestrrat-go/jwx/v3/jwk"
 )
 
 // keySet caches an identity provider's JWKS. It is fetched on first use, again when a token names
@@ -61,7 +61,7 @@ func (ks *keySet) lookup(ctx context.Context, kid string) (jwk.Key, error) {
 		ks.refresh(ctx, now)
 	}
 	if ks.set == nil {
-		return nil, &repository.Error{Code: repository.CodeUnavailable, Message: "the identity provider's keys cannot be fetched; retry later"}
+		return nil, &apperr.Error{Code: apperr.CodeUnavailable, Message: "the identity provider's keys cannot be fetched; retry later"}
 	}
 	if k, ok := ks.find(kid); ok {
 		return k, nil

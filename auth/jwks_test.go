@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"singletable/apperr"
+
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
-
-	"singletable/repository"
 )
 
 // provider is an identity provider's JWKS endpoint whose keys the test rotates.
@@ -154,7 +154,7 @@ func TestJWKSUnreachableIsUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = v.Verify(context.Background(), sign(t, jwa.RS256(), signingKey(t, "k1", true), claims(nil)))
-	if repository.ErrorCode(err) != repository.CodeUnavailable {
+	if apperr.CodeOf(err) != apperr.CodeUnavailable {
 		t.Fatalf("err %v, want UNAVAILABLE", err)
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"singletable/apperr"
 	"singletable/graph/model"
-	"singletable/repository"
 )
 
 // Decision is the outcome of a scope check on a global ID.
@@ -108,6 +108,6 @@ func Caller(ctx context.Context) Principal {
 // Hidden is the error for an object outside the caller's scope: the very NOT_FOUND the loaders
 // give for a missing object of that kind (typ is a node type, or a kind such as "reporter"), so
 // that the answer says nothing about whether it exists.
-func Hidden(typ string) *repository.Error {
-	return repository.NotFound(strings.ToLower(typ))
+func Hidden(typ string) *apperr.Error {
+	return apperr.NotFound(strings.ToLower(typ))
 }

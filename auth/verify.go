@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"singletable/apperr"
+
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jws"
 	"github.com/lestrrat-go/jwx/v3/jwt"
-
-	"singletable/repository"
 )
 
 // Authenticator turns a request's bearer token ("" when it sent none) into its Principal, or
@@ -203,8 +203,8 @@ func stringClaim(tok jwt.Token, name string) string {
 	return s
 }
 
-func unauthenticated(msg string) *repository.Error {
-	return &repository.Error{Code: repository.CodeUnauthenticated, Message: msg}
+func unauthenticated(msg string) *apperr.Error {
+	return &apperr.Error{Code: apperr.CodeUnauthenticated, Message: msg}
 }
 
 // disabled is the Authenticator of a server run with AUTH_DISABLED=true.

@@ -10,8 +10,8 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 
+	"singletable/apperr"
 	"singletable/graph/model"
-	"singletable/repository"
 )
 
 var secret = []byte("auth-tests-hs256-secret-0123456789abcdef")
@@ -61,11 +61,11 @@ func claims(extra map[string]any) map[string]any {
 func wantRefused(t *testing.T, v Authenticator, token, msg string) {
 	t.Helper()
 	_, err := v.Verify(context.Background(), token)
-	if repository.ErrorCode(err) != repository.CodeUnauthenticated {
+	if apperr.CodeOf(err) != apperr.CodeUnauthenticated {
 		t.Fatalf("token accepted or wrong error: %v", err)
 	}
-	if !strings.Contains(err.(*repository.Error).Message, msg) {
-		t.Fatalf("message %q, want it to mention %q", err.(*repository.Error).Message, msg)
+	if !strings.Contains(err.(*apperr.Error).Message, msg) {
+		t.Fatalf("message %q, want it to mention %q", err.(*apperr.Error).Message, msg)
 	}
 }
 
@@ -181,7 +181,7 @@ func FuzzVerify(f *testing.F) {
 		if err == nil && token != genuine {
 			t.Fatalf("accepted %q", token)
 		}
-		if err != nil && repository.ErrorCode(err) != repository.CodeUnauthenticated {
+		if err != nil && apperr.CodeOf(err) != apperr.CodeUnauthenticated {
 			t.Fatalf("error without UNAUTHENTICATED: %v", err)
 		}
 	})

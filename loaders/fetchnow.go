@@ -2,7 +2,6 @@ package loaders
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -64,9 +63,6 @@ func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloa
 		var found map[repository.Key]repository.Entity
 		var err error
 		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("loaders: batch get panicked: %v", r)
-			}
 			for _, k := range fetch {
 				p := waiting[k]
 				switch e, ok := found[k]; {
@@ -80,7 +76,10 @@ func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloa
 				close(p.done)
 			}
 		}()
-		found, err = l.repo.BatchGet(ctx, fetch)
+		err = safely("batch get", func() (err error) {
+			found, err = l.repo.BatchGet(ctx, fetch)
+			return err
+		})
 	}()
 	return thunks
 }

@@ -2,7 +2,6 @@ package loaders
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -39,16 +38,14 @@ func newLevelLoader(l *Loaders, wait time.Duration) *dataloader.Loader[*levelJob
 // their elements need, all in one batch (FetchNow), then answers.
 func (l *Loaders) batchLevel(ctx context.Context, jobs []*levelJob) []*dataloader.Result[any] {
 	results := make([]*dataloader.Result[any], len(jobs))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, err := j.run()
-			results[i] = &dataloader.Result[any]{Data: v, Error: err}
-		}()
+	values := make([]any, len(jobs))
+	errs := each(len(jobs), "level query", func(i int) (err error) {
+		values[i], err = jobs[i].run()
+		return err
+	})
+	for i := range jobs {
+		results[i] = &dataloader.Result[any]{Data: values[i], Error: errs[i]}
 	}
-	wg.Wait()
 	var next []repository.Key
 	for i, j := range jobs {
 		if j.next != nil && results[i].Error == nil {

@@ -5,20 +5,20 @@
 //
 // Every lookup by key, whatever the entity type, goes through ONE key loader, so that all the
 // lookups of one level of a query (a ticket's reporter and its organization, say) share the same
-// BatchGetItem calls: ⌈unique keys / 100⌉ per level (DESIGN.md §5). Typed methods (User,
+// BatchGetItem calls: ⌈unique keys / 100⌉ per level, the call budget. Typed methods (User,
 // Organization, ...) wrap it. Items read by a Query are primed into it and cost nothing later.
 package loaders
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
 
+	"singletable/apperr"
 	"singletable/repository"
 )
 
@@ -179,15 +179,15 @@ func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.K
 	} else {
 		e, err = l.keys.Load(ctx, key)()
 	}
-	if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
-		return zero, repository.NotFound(kind)
+	if errors.Is(err, errMissing) || apperr.CodeOf(err) == apperr.CodeNotFound {
+		return zero, apperr.NotFound(kind)
 	}
 	if err != nil {
 		return zero, err
 	}
 	v, ok := e.(T)
 	if !ok {
-		return zero, repository.NotFound(kind)
+		return zero, apperr.NotFound(kind)
 	}
 	return v, nil
 }
@@ -239,12 +239,10 @@ func memoizeStart[T any](m *memo, key string, start func() func() (T, error)) {
 	wait := start()
 	go func() {
 		defer close(e.done)
-		defer func() {
-			if p := recover(); p != nil {
-				e.err = fmt.Errorf("loaders: list query panicked: %v", p)
-			}
-		}()
-		e.v, e.err = wait()
+		e.err = safely("list query", func() (err error) {
+			e.v, err = wait()
+			return err
+		})
 	}()
 }
 
@@ -263,17 +261,12 @@ func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
 	}
 	m.mu.Unlock()
 	if !ok {
-		func() {
-			defer close(e.done)
-			defer func() {
-				// A panicking query fails its waiters too, instead of leaving them blocked.
-				if p := recover(); p != nil {
-					e.err = fmt.Errorf("loaders: list query panicked: %v", p)
-					panic(p)
-				}
-			}()
-			e.v, e.err = fn()
-		}()
+		// A panicking query fails its waiters too, instead of leaving them blocked.
+		e.err = safely("list query", func() (err error) {
+			e.v, err = fn()
+			return err
+		})
+		close(e.done)
 	}
 	<-e.done
 	v, _ := e.v.(T)
@@ -304,15 +297,15 @@ func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repos
 	}
 	for i, thunk := range thunks {
 		e, err := thunk()
-		if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
-			return nil, repository.NotFound(kind)
+		if errors.Is(err, errMissing) || apperr.CodeOf(err) == apperr.CodeNotFound {
+			return nil, apperr.NotFound(kind)
 		}
 		if err != nil {
 			return nil, err
 		}
 		v, ok := e.(T)
 		if !ok {
-			return nil, repository.NotFound(kind)
+			return nil, apperr.NotFound(kind)
 		}
 		out[i] = v
 	}

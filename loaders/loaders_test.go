@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"singletable/apperr"
 	"singletable/repository"
 	"singletable/repository/repotest"
 )
@@ -91,7 +92,7 @@ func TestLookupsAtOneLevelShareOneBatchGetItem(t *testing.T) {
 		t.Fatalf("second lookup: err %v, calls %v", err, m.Usage().Calls)
 	}
 	_, err := l.Organization(ctx, "01J00000000000000000000000")
-	if repository.ErrorCode(err) != repository.CodeNotFound || err.Error() != "NOT_FOUND: organization not found" {
+	if apperr.CodeOf(err) != apperr.CodeNotFound || err.Error() != "NOT_FOUND: organization not found" {
 		t.Fatalf("missing organization: %v", err)
 	}
 }
@@ -169,7 +170,7 @@ func TestPerParentModeIssuesOneGetItemPerLookup(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := l.Organization(ctx, "01J00000000000000000000000"); repository.ErrorCode(err) != repository.CodeNotFound {
+	if _, err := l.Organization(ctx, "01J00000000000000000000000"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("missing: %v", err)
 	}
 	if u := m.Usage(); u.Calls["GetItem"] != 5 || u.Calls["BatchGetItem"] != 0 {
@@ -205,7 +206,7 @@ func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if _, err := l.Organization(ctx, "01J00000000000000000000000"); repository.ErrorCode(err) != repository.CodeNotFound {
+	if _, err := l.Organization(ctx, "01J00000000000000000000000"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("missing organization: %v", err)
 	}
 	if c := m.Usage().Calls["BatchGetItem"]; c != 1 || m.Usage().TotalCalls != 1 {

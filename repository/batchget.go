@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // maxBatchGetKeys is BatchGetItem's limit of keys per call.
@@ -74,10 +76,10 @@ func (r *Repo) batchGet(ctx context.Context, keys []Key, consistent bool) (map[K
 func (r *Repo) Get(ctx context.Context, k Key) (Entity, error) {
 	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &r.table, Key: k.attributes()})
 	if err != nil {
-		return nil, mapError("get item", err)
+		return nil, apperr.Classify("get item", err)
 	}
 	if out.Item == nil {
-		return nil, NotFound("item")
+		return nil, apperr.NotFound("item")
 	}
 	return decodeEntity(out.Item)
 }
@@ -95,7 +97,7 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req, ConsistentRead: aws.Bool(consistent)}},
 		})
 		if err != nil {
-			return nil, mapError("batch get", err)
+			return nil, apperr.Classify("batch get", err)
 		}
 		for _, item := range out.Responses[r.table] {
 			e, err := decodeEntity(item)
@@ -109,10 +111,10 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 			return found, nil
 		}
 		if attempt+1 >= r.attempts {
-			return nil, &Error{Code: CodeUnavailable, Message: "the database is busy; retry later"}
+			return nil, &apperr.Error{Code: apperr.CodeUnavailable, Message: "the database is busy; retry later"}
 		}
 		if err := sleepCtx(ctx, r.backoffFn(attempt)); err != nil {
-			return nil, mapError("batch get backoff", err)
+			return nil, apperr.Classify("batch get backoff", err)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
+
+	"singletable/apperr"
 )
 
 // newLocalRepo is repotest.NewRepo for this package's own tests (repotest imports this package,
@@ -144,7 +146,7 @@ func TestBatchGetGivesUpAfterItsBound(t *testing.T) {
 	r.backoffFn = func(int) time.Duration { return time.Millisecond }
 	orgs := createOrgs(t, r, 4)
 	_, err := r.BatchGet(context.Background(), []Key{orgs[0].Key(), orgs[1].Key(), orgs[2].Key(), orgs[3].Key()})
-	if ErrorCode(err) != CodeUnavailable {
+	if apperr.CodeOf(err) != apperr.CodeUnavailable {
 		t.Fatalf("err = %v, want UNAVAILABLE once the retries are spent", err)
 	}
 }

@@ -43,7 +43,7 @@ func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 		at := base.Add(time.Duration(ci) * time.Hour)
 		first := strings.ToLower(strings.Fields(c.name)[0])
 		cust := &Customer{ID: seedID(at, "customer/"+c.name), Name: c.name, Email: first + "@shop.example", Addresses: c.addresses, CreatedAt: at}
-		item, err := customerItem(cust)
+		item, err := customerEntity.encode(cust)
 		if err != nil {
 			return nil, err
 		}
@@ -65,14 +65,14 @@ func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 				PlacedAt: placed, UpdatedAt: placed.Add(time.Duration(oi) * time.Hour), TotalCents: total,
 				ItemCount: len(lines), IdempotencyKey: fmt.Sprintf("seed-%s-%d", first, oi),
 			}
-			item, err := orderItem(o, shards)
+			item, err := orderEntity.encodeSharded(o, shards)
 			if err != nil {
 				return nil, err
 			}
 			items = append(items, item, idempotencyGuardItem(o, orderRequestHash(cust.ID, lines)))
 			for li, l := range lines {
 				it := &OrderItem{CustomerID: cust.ID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents}
-				item, err := orderLineItem(it)
+				item, err := orderItemEntity.encode(it)
 				if err != nil {
 					return nil, err
 				}

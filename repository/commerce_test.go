@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+
+	"singletable/apperr"
 )
 
 // newCommerceTestRepo is a repository on a fresh table of DynamoDB Local for this package's own
@@ -178,7 +180,7 @@ func TestCleanOrderLines(t *testing.T) {
 		t.Fatalf("%d lines: %v", MaxOrderLines, err)
 	}
 	_, _, err = cleanOrderLines(many)
-	if e, ok := err.(*Error); !ok || e.Code != CodeBadUserInput || !strings.Contains(e.Message, "at most 97") || !strings.Contains(e.Message, "at most 100 writes") {
+	if e, ok := err.(*apperr.Error); !ok || e.Code != apperr.CodeBadUserInput || !strings.Contains(e.Message, "at most 97") || !strings.Contains(e.Message, "at most 100 writes") {
 		t.Fatalf("%d lines: %v", len(many), err)
 	}
 	big := OrderLine{SKU: "G", ProductName: "Gold", Quantity: MaxLineQuantity, UnitPriceCents: MaxUnitPriceCents}
@@ -193,7 +195,7 @@ func TestCleanOrderLines(t *testing.T) {
 		"control char":   {[]OrderLine{{SKU: "a\x00", ProductName: "a", Quantity: 1}}, "items[0].sku"},
 	} {
 		_, _, err := cleanOrderLines(c.lines)
-		if e, ok := err.(*Error); !ok || e.Code != CodeBadUserInput || e.Field != c.field {
+		if e, ok := err.(*apperr.Error); !ok || e.Code != apperr.CodeBadUserInput || e.Field != c.field {
 			t.Errorf("%s: %v, want BAD_USER_INPUT on %s", name, err, c.field)
 		}
 	}
@@ -277,7 +279,7 @@ func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
 	// The same key for other lines is CONFLICT, on either path.
 	for _, token := range []string{placeOrderToken(c.ID, "key-1"), "another-fresh-token"} {
 		_, _, err := r.placeOrder(ctx, c.ID, lines[:1], "key-1", token)
-		if e, ok := err.(*Error); !ok || e.Code != CodeConflict || e.Field != "idempotencyKey" {
+		if e, ok := err.(*apperr.Error); !ok || e.Code != apperr.CodeConflict || e.Field != "idempotencyKey" {
 			t.Fatalf("reuse for other lines: %v", err)
 		}
 	}
@@ -348,7 +350,7 @@ func TestOrdersWithManyItemsArePagedWhole(t *testing.T) {
 	if err != nil || cu.ID != c.ID || len(p.Items) != 3 || !p.HasNextPage || len(items) != 1+30+5 {
 		t.Fatalf("customer with orders: %v %d orders %d items %v", cu, len(p.Items), len(items), err)
 	}
-	if _, _, _, err := r.CustomerWithOrders(ctx, "01J00000000000000000000000", 3); ErrorCode(err) != CodeNotFound {
+	if _, _, _, err := r.CustomerWithOrders(ctx, "01J00000000000000000000000", 3); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("missing customer: %v", err)
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+
+	"singletable/apperr"
 )
 
-// Cursors are opaque and tamper-evident (DESIGN.md §3). A cursor holds the key attributes of the
+// Cursors are opaque and tamper-evident: a client can neither read nor forge one. A cursor holds the key attributes of the
 // last item a page returned, which is exactly the ExclusiveStartKey DynamoDB needs to continue
 // after it (the LastEvaluatedKey of a Query that stopped there).
 //
@@ -34,7 +36,7 @@ const (
 	maxCursorLen = 2048
 )
 
-var errBadCursor = &Error{Code: CodeBadUserInput, Field: "after", Message: "invalid cursor: pass an endCursor or edge cursor from the same list"}
+var errBadCursor = &apperr.Error{Code: apperr.CodeBadUserInput, Field: "after", Message: "invalid cursor: pass an endCursor or edge cursor from the same list"}
 
 type cursorCodec struct {
 	macKey []byte

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"singletable/apperr"
 )
 
 var testCodec = newCursorCodec([]byte("0123456789abcdef0123456789abcdef"))
@@ -32,11 +34,11 @@ func TestCursorIsOpaque(t *testing.T) {
 func TestCursorRejectsTamperingAndForeignScopes(t *testing.T) {
 	vals := []string{"ORG#1", "USER#2"}
 	c := testCodec.encode("users|ORG#1", vals)
-	if _, err := testCodec.decode("tickets|ORG#1", c, 2); ErrorCode(err) != CodeBadUserInput {
+	if _, err := testCodec.decode("tickets|ORG#1", c, 2); apperr.CodeOf(err) != apperr.CodeBadUserInput {
 		t.Fatalf("foreign scope: err = %v, want BAD_USER_INPUT", err)
 	}
 	other := newCursorCodec([]byte("another secret, another server!!"))
-	if _, err := other.decode("users|ORG#1", c, 2); ErrorCode(err) != CodeBadUserInput {
+	if _, err := other.decode("users|ORG#1", c, 2); apperr.CodeOf(err) != apperr.CodeBadUserInput {
 		t.Fatalf("other secret: err = %v", err)
 	}
 	raw, _ := base64.RawURLEncoding.DecodeString(c)
@@ -50,7 +52,7 @@ func TestCursorRejectsTamperingAndForeignScopes(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "!!!", "AAAA", strings.Repeat("A", maxCursorLen+1), c[:len(c)-2]} {
-		if _, err := testCodec.decode("users|ORG#1", bad, 2); ErrorCode(err) != CodeBadUserInput {
+		if _, err := testCodec.decode("users|ORG#1", bad, 2); apperr.CodeOf(err) != apperr.CodeBadUserInput {
 			t.Fatalf("decode(%q) err = %v", bad, err)
 		}
 	}
@@ -68,8 +70,8 @@ func FuzzCursorDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, cursor string) {
 		vals, err := testCodec.decode("s", cursor, 2)
 		if err != nil {
-			if ErrorCode(err) != CodeBadUserInput {
-				t.Fatalf("error code %s", ErrorCode(err))
+			if apperr.CodeOf(err) != apperr.CodeBadUserInput {
+				t.Fatalf("error code %s", apperr.CodeOf(err))
 			}
 			return
 		}

@@ -9,23 +9,11 @@ import (
 // which can use repotest).
 
 // SetRenameStepHook makes r call hook after each step of a rename's propagation (nil removes it).
-func SetRenameStepHook(r *Repo, hook func(step int) error) {
-	if hook == nil {
-		renameHooks.Delete(r)
-		return
-	}
-	renameHooks.Store(r, hook)
-}
+func SetRenameStepHook(r *Repo, hook func(step int) error) { r.hooks.renameStep = hook }
 
 // SetTransferReadHook makes r's TransferEmployee call hook after its read, before its
 // transaction (nil removes it).
-func SetTransferReadHook(r *Repo, hook func()) {
-	if hook == nil {
-		transferReadHooks.Delete(r)
-		return
-	}
-	transferReadHooks.Store(r, hook)
-}
+func SetTransferReadHook(r *Repo, hook func()) { r.hooks.transferRead = hook }
 
 // PropagateDepartmentName runs step 2 of a rename for a given version, as an older, slower rename
 // still running would.
@@ -36,7 +24,7 @@ func PropagateDepartmentName(ctx context.Context, r *Repo, d, name string, v int
 // PutRelation writes a relationship item as it is, with no checks: tests use it to make the kind
 // of inconsistency the API's transactions never leave (a relation to a missing employee).
 func PutRelation(ctx context.Context, r *Repo, employee string, rel RelationType, target string) error {
-	item, err := relationItem(&Relation{EmployeeID: employee, Type: rel, TargetID: target, UpdatedAt: time.Now().UTC()})
+	item, err := relationEntity.encode(&Relation{EmployeeID: employee, Type: rel, TargetID: target, UpdatedAt: time.Now().UTC()})
 	if err != nil {
 		return err
 	}

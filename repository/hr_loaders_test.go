@@ -3,6 +3,7 @@ package repository_test
 import (
 	"testing"
 
+	"singletable/apperr"
 	"singletable/loaders"
 	"singletable/repository"
 )
@@ -26,7 +27,7 @@ func TestMissingRelationIsNullButDanglingOneIsNotFound(t *testing.T) {
 			t.Fatalf("per-parent %v: no manager gives %v, %v; want nil, nil", opts.PerParent, m, err)
 		}
 		_, err = l.Related(ctx, e.ID, repository.RelMentor)
-		if repository.ErrorCode(err) != repository.CodeNotFound || err.Error() != "NOT_FOUND: mentor not found" {
+		if apperr.CodeOf(err) != apperr.CodeNotFound || err.Error() != "NOT_FOUND: mentor not found" {
 			t.Fatalf("per-parent %v: dangling mentor gives %v, want NOT_FOUND mentor", opts.PerParent, err)
 		}
 		dept, err := l.DepartmentOf(ctx, e.ID)

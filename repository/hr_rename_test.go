@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"singletable/apperr"
 	"singletable/repository"
 	"singletable/repository/repotest"
 )
@@ -149,7 +150,7 @@ func TestInterruptedRenameResumes(t *testing.T) {
 		return nil
 	})
 	_, err := w.r.RenameDepartment(ctx, d.ID, "Revenue")
-	if code := repository.ErrorCode(err); code != repository.CodeUnavailable {
+	if code := apperr.CodeOf(err); code != apperr.CodeUnavailable {
 		t.Fatalf("interrupted rename: %v (code %s), want UNAVAILABLE", err, code)
 	}
 	st := w.readDepartment(d.ID)

@@ -8,8 +8,7 @@ import (
 )
 
 // hrSampleItems is the HR part of the sample dataset: four locations, four departments and
-// fourteen employees with managers and mentors, every relation as its own item (seed 002
-// Method 4). Ids are fixed (seedID), so loading it twice writes the same items.
+// fourteen employees with managers and mentors, every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
 func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
 	locations := []struct{ key, country, state, city, postal, address string }{
@@ -58,7 +57,7 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 		at := base.Add(time.Duration(i) * time.Minute)
 		loc := &Location{ID: seedID(at, "location/"+l.key), Country: l.country, State: l.state, City: l.city, PostalCode: l.postal, Address: l.address, CreatedAt: at}
 		locs[l.key] = loc
-		if err := add(locationItem(loc)); err != nil {
+		if err := add(locationEntity.encode(loc)); err != nil {
 			return nil, err
 		}
 	}
@@ -67,7 +66,7 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 		at := base.Add(time.Hour + time.Duration(i)*time.Minute)
 		dept := &Department{ID: seedID(at, "department/"+d.key), Name: d.name, Location: locs[d.location].Ref(), NameVersion: 1, PropagatedVersion: 1, CreatedAt: at, UpdatedAt: at}
 		depts[d.key] = dept
-		if err := add(departmentItem(dept)); err != nil {
+		if err := add(departmentEntity.encode(dept)); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +86,7 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 			CreatedAt: at,
 		}
 		ids[e.name] = emp.ID
-		if err := add(employeeItem(emp)); err != nil {
+		if err := add(employeeEntity.encode(emp)); err != nil {
 			return nil, err
 		}
 		rels := []*Relation{{EmployeeID: emp.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: at}}
@@ -98,7 +97,7 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 			rels = append(rels, &Relation{EmployeeID: emp.ID, Type: RelMentor, TargetID: ids[e.mentor], UpdatedAt: at})
 		}
 		for _, rel := range rels {
-			if err := add(relationItem(rel)); err != nil {
+			if err := add(relationEntity.encode(rel)); err != nil {
 				return nil, err
 			}
 		}

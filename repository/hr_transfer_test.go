@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"singletable/apperr"
 	"singletable/repository"
 )
 
@@ -36,13 +37,13 @@ func TestTwoTransfersOnTheSameReadExactlyOneWins(t *testing.T) {
 
 	winner := -1
 	for i, err := range errs {
-		switch code := repository.ErrorCode(err); {
+		switch code := apperr.CodeOf(err); {
 		case err == nil:
 			if winner >= 0 {
 				t.Fatalf("both transfers won")
 			}
 			winner = i
-		case code != repository.CodeConflict:
+		case code != apperr.CodeConflict:
 			t.Fatalf("transfer %d: %v (code %s), want CONFLICT", i, err, code)
 		}
 	}

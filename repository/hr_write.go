@@ -3,11 +3,11 @@ package repository
 import (
 	"context"
 	"strconv"
-	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // Writes of the HR domain. Every write that touches several items is one TransactWriteItems whose
@@ -19,9 +19,9 @@ import (
 var (
 	// errDepartmentChanged: the department was renamed between the read and the transaction.
 	// Writes that copy the department's name retry on it (see maxDepartmentAttempts).
-	errDepartmentChanged = Errorf(CodeConflict, "the department was renamed while this change was made; retry")
-	errTransferred       = Errorf(CodeConflict, "the employee was transferred by a concurrent change; read it again and retry")
-	errChainChanged      = &Error{Code: CodeConflict, Field: "managerId", Message: "the management chain changed while the manager was assigned; retry"}
+	errDepartmentChanged = apperr.Errorf(apperr.CodeConflict, "the department was renamed while this change was made; retry")
+	errTransferred       = apperr.Errorf(apperr.CodeConflict, "the employee was transferred by a concurrent change; read it again and retry")
+	errChainChanged      = &apperr.Error{Code: apperr.CodeConflict, Field: "managerId", Message: "the management chain changed while the manager was assigned; retry"}
 )
 
 // maxDepartmentAttempts bounds how often a hire or transfer re-reads a department that was
@@ -33,51 +33,8 @@ const maxDepartmentAttempts = 3
 // most per transaction).
 const maxManagementChain = 50
 
-func notFoundField(field, kind string) *Error {
-	return &Error{Code: CodeNotFound, Field: field, Message: kind + " not found"}
-}
-
-// readConsistent reads the items at keys with strongly consistent BatchGetItem calls: write paths
-// read what their transaction then conditions on, and a stale read would only turn into a
-// needless CONFLICT. Missing items are absent from the map.
-func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity, error) {
-	return r.batchGet(ctx, keys, true)
-}
-
-// lookup returns the entity of type T at k from a readConsistent result.
-func lookup[T Entity](found map[Key]Entity, k Key) (T, bool) {
-	v, ok := found[k].(T)
-	return v, ok
-}
-
-func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) txItem {
-	p := &types.Put{TableName: aws.String(r.table), Item: item}
-	if cond != "" {
-		p.ConditionExpression = aws.String(cond)
-		p.ExpressionAttributeValues = values
-	}
-	return txItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
-}
-
-func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
-	return txItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
-		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeNames:  names,
-		ExpressionAttributeValues: values,
-	}}, onCondition: onCond}
-}
-
-func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
-	return txItem{item: types.TransactWriteItem{Update: &types.Update{
-		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
-		UpdateExpression:          aws.String(update),
-		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeNames:  names,
-		ExpressionAttributeValues: values,
-	}}, onCondition: onCond}
+func notFoundField(field, kind string) *apperr.Error {
+	return &apperr.Error{Code: apperr.CodeNotFound, Field: field, Message: kind + " not found"}
 }
 
 // departmentAsRead checks that the department still has the name (and name version) a write
@@ -113,11 +70,11 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 		return nil, err
 	}
 	l := &Location{ID: id, Country: ref.Country, State: ref.State, City: ref.City, PostalCode: ref.PostalCode, Address: address, CreatedAt: now}
-	item, err := locationItem(l)
+	item, err := locationEntity.encode(l)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.transact(ctx, "create location", []txItem{r.putNew(item, Errorf(CodeConflict, "location already exists"))}); err != nil {
+	if err := r.transact(ctx, "create location", []txItem{r.putNew(item, apperr.Errorf(apperr.CodeConflict, "location already exists"))}); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -132,24 +89,24 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	}
 	// Store the reference as its key spells it (trimmed), not as the caller sent it.
 	if loc, err = cleanLocationRef(loc); err != nil {
-		return nil, InvalidInput("locationId", "locationId is not a valid location id")
+		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
 	}
 	locKey, err := LocationKey(loc)
 	if err != nil {
-		return nil, InvalidInput("locationId", "locationId is not a valid location id")
+		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
 	}
 	id, now, err := r.newEntityID()
 	if err != nil {
 		return nil, err
 	}
 	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now}
-	item, err := departmentItem(d)
+	item, err := departmentEntity.encode(d)
 	if err != nil {
 		return nil, err
 	}
 	err = r.transact(ctx, "create department", []txItem{
 		r.mustExist(locKey, notFoundField("locationId", "location")),
-		r.putNew(item, Errorf(CodeConflict, "department already exists")),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "department already exists")),
 	})
 	if err != nil {
 		return nil, err
@@ -207,7 +164,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	if in.HiredAt != nil {
 		hiredAt = in.HiredAt.UTC()
 		if hiredAt.Before(minHireTime) || hiredAt.After(maxHireTime) {
-			return nil, nil, InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
+			return nil, nil, apperr.InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
 		}
 	}
 	for range maxDepartmentAttempts {
@@ -241,14 +198,14 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
 			CreatedAt: now,
 		}
-		empItem, err := employeeItem(e)
+		empItem, err := employeeEntity.encode(e)
 		if err != nil {
 			return nil, nil, err
 		}
 		rels := []*Relation{{EmployeeID: id, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
 		items := []txItem{
 			r.departmentAsRead(dept),
-			r.putNew(empItem, Errorf(CodeConflict, "employee already exists")),
+			r.putNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
 		}
 		checked := map[string]bool{}
 		for _, p := range []struct {
@@ -268,11 +225,11 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 			}
 		}
 		for _, rel := range rels {
-			item, err := relationItem(rel)
+			item, err := relationEntity.encode(rel)
 			if err != nil {
 				return nil, nil, err
 			}
-			items = append(items, r.putNew(item, Errorf(CodeConflict, "employee already exists")))
+			items = append(items, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "employee already exists")))
 		}
 		err = r.transact(ctx, "hire employee", items)
 		if err == errDepartmentChanged {
@@ -285,10 +242,6 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	}
 	return nil, nil, errDepartmentChanged
 }
-
-// transferReadHooks holds, per Repo, a function TransferEmployee calls between its read and its
-// transaction. Tests set it (export_test.go) to line two transfers up on the same read.
-var transferReadHooks sync.Map // *Repo → func()
 
 // TransferEmployee moves an employee to another department: ONE transaction replaces the
 // membership relation (conditioned on the department it was read pointing at, so of two
@@ -321,11 +274,11 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 		if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
 			return e, old, nil
 		}
-		if hook, ok := transferReadHooks.Load(r); ok {
-			hook.(func())()
+		if r.hooks.transferRead != nil {
+			r.hooks.transferRead()
 		}
 		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
-		relItem, err := relationItem(rel)
+		relItem, err := relationEntity.encode(rel)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -372,7 +325,7 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		return nil, nil, err
 	}
 	if employee == manager {
-		return nil, nil, InvalidInput("managerId", "an employee cannot be their own manager")
+		return nil, nil, apperr.InvalidInput("managerId", "an employee cannot be their own manager")
 	}
 	found, err := r.readConsistent(ctx, empKey(employee), empKey(manager), relationKey(manager, RelManager))
 	if err != nil {
@@ -397,10 +350,10 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		}
 		links = append(links, link{holder, up.TargetID})
 		if up.TargetID == employee {
-			return nil, nil, InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
+			return nil, nil, apperr.InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
 		}
 		if len(links) >= maxManagementChain {
-			return nil, nil, InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
+			return nil, nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
 		}
 		holder = up.TargetID
 		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))
@@ -410,7 +363,7 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		up, hasUp = lookup[*Relation](next, relationKey(holder, RelManager))
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.stamp()}
-	relItem, err := relationItem(rel)
+	relItem, err := relationEntity.encode(rel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -444,7 +397,7 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 		return nil, nil, err
 	}
 	if employee == mentor {
-		return nil, nil, InvalidInput("mentorId", "an employee cannot be their own mentor")
+		return nil, nil, apperr.InvalidInput("mentorId", "an employee cannot be their own mentor")
 	}
 	found, err := r.readConsistent(ctx, empKey(employee), empKey(mentor))
 	if err != nil {
@@ -458,7 +411,7 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 		return nil, nil, notFoundField("mentorId", "mentor")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.stamp()}
-	relItem, err := relationItem(rel)
+	relItem, err := relationEntity.encode(rel)
 	if err != nil {
 		return nil, nil, err
 	}

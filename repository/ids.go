@@ -4,19 +4,21 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+
+	"singletable/apperr"
 )
 
 // Entity ids are ULIDs: 26 characters of Crockford base32 whose first 10 encode the creation time
 // in milliseconds. Sorting ids as strings therefore sorts by creation time, which is what makes a
-// ticket's or an order's sort key double as its time line (seed 000: "a ticket id is a timestamp
-// plus a random suffix"). Within one millisecond the process-wide monotonic entropy keeps ids
+// ticket's or an order's sort key double as its time line: a timestamp followed by a random
+// suffix is unique without coordination and sorts by time. Within one millisecond the process-wide monotonic entropy keeps ids
 // strictly increasing.
 
 // newID returns a fresh id for an entity created at now.
 func newID(now time.Time) (string, error) {
 	id, err := ulid.New(ulid.Timestamp(now), ulid.DefaultEntropy())
 	if err != nil {
-		return "", internal("new id", err)
+		return "", apperr.Internal("new id", err)
 	}
 	return id.String(), nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Key formats. This file is the only place that knows how keys are spelled; everything else
-// calls these builders. One table holds every entity (DESIGN.md §4), so each key starts with an
+// calls these builders. One table holds every entity, so each key starts with an
 // entity prefix, and any user-supplied value inside a key is escaped (see esc) so that it can never
 // produce another entity's key or fall inside another prefix's begins_with range.
 
@@ -120,7 +120,7 @@ func join(parts ...string) string { return strings.Join(parts, delim) }
 // (unique emails, sort-by-name indexes): trimmed, lower case, escaped.
 func foldKey(s string) string { return esc(strings.ToLower(strings.TrimSpace(s))) }
 
-// --- SaaS: Organization → Users → Tickets (seed 000, strategies 3 and 4) ---
+// --- SaaS: Organization → Users → Tickets ---
 
 func orgPK(org string) string { return join("ORG", org) }
 
@@ -163,7 +163,7 @@ func nameSortKey(name, id string) string { return join(foldKey(name), id) }
 // seedMarkerKey records that the sample dataset of a given version was loaded.
 func seedMarkerKey(version string) Key { return Key{PK: "SEED", SK: join("VERSION", esc(version))} }
 
-// --- Commerce: Customer → Orders → order items (seed 000 strategies 1 and 3, seed 001) ---
+// --- Commerce: Customer → Orders → order items ---
 
 func customerPK(customer string) string { return join("CUST", customer) }
 
@@ -194,14 +194,14 @@ func orderItemKey(customer, order string, line int) Key {
 // '#' and after every character of an id.
 func orderRangeEnd(hi string) string { return orderSK(hi) + "~" }
 
-// customerOrdersPK is a customer's orders on GSI1, sorted by status and id (seed 001 pattern 4:
-// "GSI-1, PK=CUSTOMER1, SK=STATUS-DATE"), for a customer's orders with a status filter.
+// customerOrdersPK is a customer's orders on GSI1, sorted by status and then id (so by date within
+// a status), for a customer's orders with a status filter.
 func customerOrdersPK(customer string) string { return join("CUST", customer, "ORDERS") }
 
 func orderStatusGSI1SK(status OrderStatus, order string) string { return join(string(status), order) }
 
 // orderStatusShardPK is one of the N partitions of a status on the write-sharded GSI3 (AP20,
-// seed 001 "write sharding"); GSI3SK is the order id.
+// see commerce_read_status.go for why it is sharded); GSI3SK is the order id.
 func orderStatusShardPK(status OrderStatus, shard int) string {
 	return join("ORDERSTATUS", string(status), strconv.Itoa(shard))
 }
@@ -218,8 +218,7 @@ func orderIdempotencyKey(customer, key string) Key {
 	return Key{PK: join("IDEMPOTENCY", customer, esc(key)), SK: "IDEMPOTENCY"}
 }
 
-// --- HR: Department → Employees on relationship items (seed 002 Method 4), Location hierarchy
-// (seed 000 strategy 5, seed 003) ---
+// --- HR: Department → Employees on relationship items, Location hierarchy ---
 
 // Item types of the HR domain.
 const (
@@ -237,7 +236,7 @@ func deptKey(d string) Key { return Key{PK: deptPK(d), SK: deptPK(d)} }
 
 func empPK(e string) string { return join("EMP", e) }
 
-// empKey is the employee's root item (the seed's `__root__`); its relationship items share the
+// empKey is the employee's root item; its relationship items share the
 // partition under REL# sort keys.
 func empKey(e string) Key { return Key{PK: empPK(e), SK: empPK(e)} }
 
@@ -251,8 +250,8 @@ func relationKey(e string, rel RelationType) Key {
 }
 
 // relationTargetPK is the partition key of the entity a relation of type rel points at. A new
-// relation type is one more case here and one more SK value: never a new index (seed 002,
-// criterion 4: "an entity with several one-to-many relations").
+// relation type is one more case here and one more SK value: never a new index, however many
+// one-to-many relations an entity has.
 func relationTargetPK(rel RelationType, target string) string {
 	switch rel {
 	case RelDepartment:
@@ -288,8 +287,8 @@ func hireSortKey(t time.Time, e string) string { return join(hireTime(t), e) }
 // values live in the item.
 func countryPK(country string) string { return join("COUNTRY", foldKey(country)) }
 
-// locationSK is the composite, hierarchical sort key <state>#<city>#<postalCode>#<id> (seed 000
-// strategy 5). Each user-supplied segment is escaped, so no value can contain the delimiter.
+// locationSK is the composite, hierarchical sort key <state>#<city>#<postalCode>#<id>: a
+// begins_with on its leading segments selects a state, a city or a postal code. Each user-supplied segment is escaped, so no value can contain the delimiter.
 func locationSK(state, city, postalCode, id string) string {
 	return join(foldKey(state), foldKey(city), foldKey(postalCode), id)
 }

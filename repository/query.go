@@ -6,9 +6,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
-// Paging limits of every connection (DESIGN.md §3).
+// Paging limits of every connection of the API.
 const (
 	DefaultPageSize = 20
 	MaxPageSize     = 100
@@ -26,7 +28,7 @@ func (a *PageArgs) Validate() error {
 		a.First = DefaultPageSize
 	}
 	if a.First < 1 || a.First > MaxPageSize {
-		return InvalidInput("first", "first must be between 1 and %d", MaxPageSize)
+		return apperr.InvalidInput("first", "first must be between 1 and %d", MaxPageSize)
 	}
 	return nil
 }
@@ -164,7 +166,7 @@ func (r *Repo) queryItems(ctx context.Context, in *dynamodb.QueryInput, want int
 	for {
 		out, err := r.db.Query(ctx, in)
 		if err != nil {
-			return nil, mapError("query", err)
+			return nil, apperr.Classify("query", err)
 		}
 		items = append(items, out.Items...)
 		if len(items) >= want {

@@ -20,8 +20,6 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 )
@@ -56,8 +54,9 @@ type Config struct {
 	// MaxAttempts bounds the tries of one DynamoDB call on throttling and transient errors
 	// (DefaultMaxAttempts when zero; see newRetryer).
 	MaxAttempts int
-	// WrapTransport, when set, wraps the SDK's HTTP transport: tests put a fault injector there
-	// (repotest.Throttler). Nil in production.
+	// WrapTransport, when set, wraps the HTTP transport of the SDK's client: tests put a fault
+	// injector there (repotest.Throttler), and the benchmark records the requests an operation
+	// makes, to replay them as a floor. Nil in production.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
 
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
@@ -73,6 +72,18 @@ type Repo struct {
 	attempts  int
 	now       func() time.Time
 	backoffFn func(attempt int) time.Duration
+	// hooks are empty except in this package's tests, which set them (export_test.go).
+	hooks testHooks
+}
+
+// testHooks let tests stop a multi-step write at a chosen point, to line up concurrent writes
+// or interrupt one part way. A nil hook does nothing.
+type testHooks struct {
+	// renameStep is called after each step of a rename's propagation with the step's index; an
+	// error it returns stops the propagation there.
+	renameStep func(step int) error
+	// transferRead is called by TransferEmployee between its read and its transaction.
+	transferRead func()
 }
 
 // New connects to DynamoDB with the SDK's default credential and region chain, overridden by cfg.
@@ -144,7 +155,7 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 }
 
 // DefaultOrderStatusShards is N for the order status index when ORDER_STATUS_SHARDS is unset,
-// chosen with seed 001's formula (see commerce_status.go). It must not shrink on a live table.
+// chosen by the sizing in commerce_read_status.go. It must not shrink on a live table.
 const DefaultOrderStatusShards = 4
 
 // Table returns the table name.
@@ -153,45 +164,6 @@ func (r *Repo) Table() string { return r.table }
 // OrderStatusShards returns N of the order status index: ordersByStatus makes one Query per shard
 // and page, which the API's complexity prices.
 func (r *Repo) OrderStatusShards() int { return r.shards }
-
-// mapError turns an SDK error into an *Error: throttling and network failures (after the SDK's
-// own retries) become UNAVAILABLE, a cancelled request keeps its context error, anything else is
-// internal. Messages never carry table names, keys or request ids.
-func mapError(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeUnavailable, Message: "the request was cancelled or timed out", Cause: fmt.Errorf("%s: %w", op, err)}
-	}
-	var (
-		throughput *types.ProvisionedThroughputExceededException
-		limit      *types.RequestLimitExceeded
-		throttle   *types.ThrottlingException
-		apiErr     smithy.APIError
-	)
-	switch {
-	case errors.As(err, &throughput), errors.As(err, &limit), errors.As(err, &throttle):
-		return &Error{Code: CodeUnavailable, Message: "the database is busy; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
-	case errors.As(err, &apiErr):
-		switch apiErr.ErrorCode() {
-		case "ServiceUnavailable", "InternalServerError", "ThrottlingException":
-			return &Error{Code: CodeUnavailable, Message: "the database is unavailable; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
-		}
-		return internal(op, err)
-	}
-	var netErr net.Error
-	var opErr *net.OpError
-	var reqErr *awshttp.ResponseError
-	if errors.As(err, &netErr) || errors.As(err, &opErr) || (errors.As(err, &reqErr) && reqErr.HTTPStatusCode() >= 500) {
-		return &Error{Code: CodeUnavailable, Message: "the database is unreachable; retry later", Cause: fmt.Errorf("%s: %w", op, err)}
-	}
-	return internal(op, err)
-}
 
 // sdkLogger sends the SDK's log lines to slog. The SDK warns when it closes the body of an error
 // response (a failed condition, say) without reading it to the end, which fails the CRC32 check
@@ -225,4 +197,21 @@ func latencyMiddleware(d, jitter time.Duration) func(*middleware.Stack) error {
 				return next.HandleInitialize(ctx, in)
 			}), middleware.After)
 	}
+}
+
+// transportClient lets Config.WrapTransport wrap the SDK's HTTP client as an http.RoundTripper.
+type transportClient struct{ rt http.RoundTripper }
+
+func (c transportClient) Do(r *http.Request) (*http.Response, error) { return c.rt.RoundTrip(r) }
+
+type clientTransport struct{ c aws.HTTPClient }
+
+func (t clientTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.c.Do(r) }
+
+// wrapHTTPClient applies wrap (when set) around the SDK's HTTP client.
+func wrapHTTPClient(c aws.HTTPClient, wrap func(http.RoundTripper) http.RoundTripper) aws.HTTPClient {
+	if wrap == nil {
+		return c
+	}
+	return transportClient{wrap(clientTransport{c})}
 }

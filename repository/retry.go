@@ -2,7 +2,6 @@ package repository
 
 import (
 	"errors"
-	"net/http"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -64,21 +63,4 @@ func retryableCancellation(err error) aws.Ternary {
 		}
 	}
 	return aws.BoolTernary(transient)
-}
-
-// transportClient lets Config.WrapTransport wrap the SDK's HTTP client as an http.RoundTripper.
-type transportClient struct{ rt http.RoundTripper }
-
-func (c transportClient) Do(r *http.Request) (*http.Response, error) { return c.rt.RoundTrip(r) }
-
-type clientTransport struct{ c aws.HTTPClient }
-
-func (t clientTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.c.Do(r) }
-
-// wrapHTTPClient applies wrap (when set) around the SDK's HTTP client.
-func wrapHTTPClient(c aws.HTTPClient, wrap func(http.RoundTripper) http.RoundTripper) aws.HTTPClient {
-	if wrap == nil {
-		return c
-	}
-	return transportClient{wrap(clientTransport{c})}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // tableIndexes declares every global secondary index of the design, once. All are overloaded:
@@ -80,7 +82,7 @@ func (r *Repo) DeleteTable(ctx context.Context) error {
 func (r *Repo) Ready(ctx context.Context) error {
 	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
 	if err != nil {
-		return mapError("describe table", err)
+		return apperr.Classify("describe table", err)
 	}
 	t := out.Table
 	if t.TableStatus != types.TableStatusActive {

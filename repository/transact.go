@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // maxTransactItems is TransactWriteItems' limit of actions per transaction.
@@ -34,7 +36,7 @@ func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
 // IdempotentParameterMismatchException.
 func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []txItem) error {
 	if len(items) > maxTransactItems {
-		return InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), maxTransactItems)
+		return apperr.InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), maxTransactItems)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: make([]types.TransactWriteItem, len(items))}
 	if token != "" {
@@ -62,15 +64,15 @@ func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []
 		}
 		for _, reason := range tc.CancellationReasons {
 			if aws.ToString(reason.Code) == "TransactionConflict" {
-				return &Error{Code: CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
+				return &apperr.Error{Code: apperr.CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
 			}
 		}
 	}
 	var inProgress *types.TransactionInProgressException
 	if errors.As(err, &inProgress) {
-		return &Error{Code: CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
+		return &apperr.Error{Code: apperr.CodeConflict, Message: "a concurrent change touched the same data; retry", Cause: err}
 	}
-	return mapError(op, err)
+	return apperr.Classify(op, err)
 }
 
 // putNew is a Put that fails if an item with the same key exists.
@@ -109,4 +111,34 @@ func (r *Repo) putNewOrOld(item map[string]types.AttributeValue, onExists func(o
 		}},
 		onConditionOld: onExists,
 	}
+}
+
+func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) txItem {
+	p := &types.Put{TableName: aws.String(r.table), Item: item}
+	if cond != "" {
+		p.ConditionExpression = aws.String(cond)
+		p.ExpressionAttributeValues = values
+	}
+	return txItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
+}
+
+func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
+	return txItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+		TableName:                 aws.String(r.table),
+		Key:                       k.attributes(),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}}, onCondition: onCond}
+}
+
+func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
+	return txItem{item: types.TransactWriteItem{Update: &types.Update{
+		TableName:                 aws.String(r.table),
+		Key:                       k.attributes(),
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}}, onCondition: onCond}
 }

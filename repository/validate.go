@@ -1,10 +1,13 @@
 package repository
 
 import (
+	"math"
 	"net/mail"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"singletable/apperr"
 )
 
 // Input rules shared by every entity. They live here, next to the writes, so that no caller can
@@ -15,32 +18,49 @@ import (
 func cleanText(field, s string, minLen, maxLen int, multiline bool) (string, error) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
-		return "", InvalidInput(field, "%s is not valid UTF-8", field)
+		return "", apperr.InvalidInput(field, "%s is not valid UTF-8", field)
 	}
 	n := utf8.RuneCountInString(s)
 	if n < minLen {
 		if minLen == 1 {
-			return "", InvalidInput(field, "%s must not be empty", field)
+			return "", apperr.InvalidInput(field, "%s must not be empty", field)
 		}
-		return "", InvalidInput(field, "%s must have at least %d characters", field, minLen)
+		return "", apperr.InvalidInput(field, "%s must have at least %d characters", field, minLen)
 	}
 	if n > maxLen {
-		return "", InvalidInput(field, "%s must have at most %d characters", field, maxLen)
+		return "", apperr.InvalidInput(field, "%s must have at most %d characters", field, maxLen)
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t' || r == '\r')) {
-			return "", InvalidInput(field, "%s must not contain control characters", field)
+			return "", apperr.InvalidInput(field, "%s must not contain control characters", field)
 		}
 	}
 	return s, nil
 }
 
-// Length limits of text fields.
+// Length limits of text fields, in characters: one set for every domain, so that a field means
+// the same wherever it appears (a state is a state, in a mailing address or a location).
 const (
-	maxNameLen  = 200
-	maxTitleLen = 200
-	maxBodyLen  = 10000
-	maxEmailLen = 254
+	maxNameLen     = 200
+	maxTitleLen    = 200
+	maxBodyLen     = 10000
+	maxEmailLen    = 254
+	maxJobTitleLen = 100
+	// maxAddressLen bounds a location's one-line address.
+	maxAddressLen = 300
+	// The parts of a place. A location's country, state, city and postal code are also parts of
+	// its key and of its global ID, so they are short: the largest key stays well inside
+	// DynamoDB's key size limits even when every character is escaped (see the key tests).
+	maxCountryLen    = 60
+	maxStateLen      = 60
+	maxCityLen       = 100
+	maxPostalCodeLen = 20
+	// A mailing address's label and lines.
+	maxAddressLabelLen = 50
+	maxAddressLineLen  = 200
+	// An order line's SKU and a placeOrder idempotency key.
+	maxSKULen            = 64
+	maxIdempotencyKeyLen = 100
 )
 
 func cleanName(field, s string) (string, error) { return cleanText(field, s, 1, maxNameLen, false) }
@@ -54,7 +74,7 @@ func cleanEmail(field, s string) (string, error) {
 	}
 	a, perr := mail.ParseAddress(s)
 	if perr != nil || a.Address != s || a.Name != "" || !strings.Contains(s[strings.LastIndexByte(s, '@')+1:], ".") {
-		return "", InvalidInput(field, "%s is not a valid email address", field)
+		return "", apperr.InvalidInput(field, "%s is not a valid email address", field)
 	}
 	return s, nil
 }
@@ -62,7 +82,26 @@ func cleanEmail(field, s string) (string, error) {
 // checkID validates an entity id taken from a client.
 func checkID(field, id string) error {
 	if !validID(id) {
-		return InvalidInput(field, "%s is not a valid id", field)
+		return apperr.InvalidInput(field, "%s is not a valid id", field)
 	}
 	return nil
 }
+
+// MaxMailingAddresses bounds a customer's mailing addresses: 20 covers almost every customer and
+// keeps the customer item (which holds them) far below DynamoDB's 400 KB item limit.
+const MaxMailingAddresses = 20
+
+// Limits of an order.
+const (
+	// MaxOrderLines is the most lines one order may have: placeOrder writes the order in ONE
+	// TransactWriteItems of at most 100 actions, three of which are the customer check, the
+	// idempotency guard and the order itself.
+	MaxOrderLines = maxTransactItems - 3
+	// MaxLineQuantity bounds the quantity of one line.
+	MaxLineQuantity = 10000
+	// MaxOrderTotalCents bounds an order's total: the API returns it as a GraphQL Int, which is a
+	// signed 32-bit integer, so a larger total could not be represented.
+	MaxOrderTotalCents = math.MaxInt32
+	// MaxUnitPriceCents bounds the price of one unit, for the same reason.
+	MaxUnitPriceCents = math.MaxInt32
+)

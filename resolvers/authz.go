@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 
+	"singletable/apperr"
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
@@ -57,7 +58,7 @@ func ownOrganizationPage(ctx context.Context, repo *repository.Repo, org string,
 	if args.After == "" {
 		var err error
 		o, err = loaders.For(ctx).Organization(ctx, org)
-		if err != nil && repository.ErrorCode(err) != repository.CodeNotFound {
+		if err != nil && apperr.CodeOf(err) != apperr.CodeNotFound {
 			return repository.Page[*repository.Organization]{}, err
 		}
 		present = err == nil
@@ -75,7 +76,7 @@ func ownCustomerPage(ctx context.Context, repo *repository.Repo, customer string
 	if args.After == "" {
 		var err error
 		c, err = loaders.For(ctx).Customer(ctx, customer)
-		if err != nil && repository.ErrorCode(err) != repository.CodeNotFound {
+		if err != nil && apperr.CodeOf(err) != apperr.CodeNotFound {
 			return repository.Page[*repository.Customer]{}, err
 		}
 		present = err == nil

@@ -3,12 +3,13 @@ package resolvers
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"golang.org/x/sync/errgroup"
 
+	"singletable/apperr"
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
@@ -123,7 +124,7 @@ func (r *Resolver) resolveNode(ctx context.Context, field, id string, ra readAhe
 	case model.TypeDepartment, model.TypeEmployee, model.TypeLocation:
 		return r.hrNode(ctx, typ, parts)
 	}
-	return nil, repository.InvalidInput(field, "%s is not a valid ID", field)
+	return nil, apperr.InvalidInput(field, "%s is not a valid ID", field)
 }
 
 // user fetches a user: with its first page of tickets in one Query when the operation asks for
@@ -173,7 +174,7 @@ func (r *Resolver) organization(ctx context.Context, id string, ra readAhead) (*
 // read-ahead Queries run side by side. A failed entry is null with its own error at its index.
 func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	if len(ids) > maxNodes {
-		return nil, repository.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
+		return nil, apperr.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
 	}
 	ra := readAheadFor(ctx)
 	ra.orderItems = false // see readAhead
@@ -208,11 +209,9 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 
 	out := make([]model.Node, len(ids))
 	errs := make([]error, len(ids))
-	var wg sync.WaitGroup
+	var g errgroup.Group
 	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() error {
 			defer func() {
 				// gqlgen recovers panics only on its own goroutines.
 				if p := recover(); p != nil {
@@ -220,9 +219,10 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 				}
 			}()
 			out[i], errs[i] = r.resolveNode(ctx, "ids", id, ra)
-		}()
+			return nil // each id's error is its own entry's
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	path := graphql.GetPath(ctx)
 	var tickets []*repository.Ticket
 	var users []*repository.User
@@ -268,14 +268,13 @@ func (r *Resolver) resolveNodes(ctx context.Context, ids []string) ([]model.Node
 	return out, nil
 }
 
-// withCode makes an error that has no code (not one of ours: a library's, say) an internal error,
+// withCode gives an error that has no code (not one of ours: a library's, say) one by apperr.Classify,
 // as the server does for every field's error (server.codeResolverErrors); nodes(ids:) adds its
 // entries' errors itself, past that hook.
 func withCode(err error) error {
-	var coded *repository.Error
 	var gerr *gqlerror.Error
-	if errors.As(err, &coded) || (errors.As(err, &gerr) && gerr.Extensions["code"] != nil) {
+	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
 		return err
 	}
-	return &repository.Error{Code: repository.CodeInternal, Message: "internal error", Cause: err}
+	return apperr.Classify("node", err)
 }

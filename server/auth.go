@@ -10,8 +10,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
+	"singletable/apperr"
 	"singletable/auth"
-	"singletable/repository"
 )
 
 // withAuthentication verifies the bearer token of every /query request before anything else runs
@@ -27,12 +27,12 @@ func withAuthentication(a auth.Authenticator, next http.Handler) http.Handler {
 			return
 		}
 		if a == nil {
-			writeAuthError(w, r, &repository.Error{Code: repository.CodeUnauthenticated, Message: "this server has no token verifier configured"})
+			writeAuthError(w, r, &apperr.Error{Code: apperr.CodeUnauthenticated, Message: "this server has no token verifier configured"})
 			return
 		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			writeAuthError(w, r, &repository.Error{Code: repository.CodeUnauthenticated, Message: "the Authorization header must use the Bearer scheme"})
+			writeAuthError(w, r, &apperr.Error{Code: apperr.CodeUnauthenticated, Message: "the Authorization header must use the Bearer scheme"})
 			return
 		}
 		p, err := a.Verify(r.Context(), token)
@@ -61,21 +61,21 @@ func bearerToken(h string) (string, bool) {
 // writeAuthError answers a refused request: 401 with WWW-Authenticate for UNAUTHENTICATED, 503
 // with Retry-After when the identity provider's keys cannot be fetched.
 func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
-	code := repository.ErrorCode(err)
+	code := apperr.CodeOf(err)
 	status := http.StatusUnauthorized
 	msg := "unauthenticated"
-	var coded *repository.Error
+	var coded *apperr.Error
 	if errors.As(err, &coded) {
 		msg = coded.Message
 	}
 	switch code {
-	case repository.CodeUnauthenticated:
+	case apperr.CodeUnauthenticated:
 		w.Header().Set("WWW-Authenticate", "Bearer")
-	case repository.CodeUnavailable:
+	case apperr.CodeUnavailable:
 		status = http.StatusServiceUnavailable
 		w.Header().Set("Retry-After", "5")
 	default:
-		code, msg = repository.CodeUnauthenticated, "unauthenticated"
+		code, msg = apperr.CodeUnauthenticated, "unauthenticated"
 		w.Header().Set("WWW-Authenticate", "Bearer")
 	}
 	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{{
@@ -100,7 +100,7 @@ func authorizeRootFields(ctx context.Context, next graphql.Resolver) (any, error
 		return next(ctx)
 	}
 	if !auth.Caller(ctx).MayUse(fc.Object, fc.Field.Name) {
-		return nil, &repository.Error{Code: repository.CodeForbidden, Message: "your roles do not allow " + fc.Field.Name}
+		return nil, &apperr.Error{Code: apperr.CodeForbidden, Message: "your roles do not allow " + fc.Field.Name}
 	}
 	return next(ctx)
 }

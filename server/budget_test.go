@@ -11,7 +11,7 @@ import (
 	"singletable/server"
 )
 
-// The call budget of DESIGN.md §5 for the SaaS tree: 3 organizations fetched by nodes(ids:),
+// The call budget (no N+1) for the SaaS tree: 3 organizations fetched by nodes(ids:),
 // 4 users each, 5 tickets each, every ticket's reporter and organization. The organizations and
 // their users come from one Query per organization (AP2), the tickets from one Query per user
 // (AP5), and every reporter and organization is already primed: exactly 15 Query, at most 3

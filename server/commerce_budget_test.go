@@ -55,7 +55,7 @@ func checkCommerceTree(t *testing.T, d commerce, out commerceTree) {
 	}
 }
 
-// The call budget of DESIGN.md §5 for the Commerce tree: 2 customers fetched by nodes(ids:),
+// The call budget (no N+1) for the Commerce tree: 2 customers fetched by nodes(ids:),
 // 3 orders each, 2 items per order, each order's items and customer. Each customer, its orders
 // and their items come from ONE Query of its item collection (read ahead with the customer), and
 // every order's customer and items are already primed: exactly 2 Query, no BatchGetItem (at most

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"singletable/apperr"
 	"singletable/repository"
 )
 
@@ -118,9 +119,9 @@ func addErrorCodes(body []byte, status int, ri *requestInfo) ([]byte, bool) {
 	if string(resp.Data) == "null" {
 		resp.Data = nil
 	}
-	code := repository.CodeBadUserInput
+	code := apperr.CodeBadUserInput
 	if status >= 500 {
-		code = repository.CodeInternal
+		code = apperr.CodeInternal
 	}
 	for _, e := range resp.Errors {
 		ext, _ := e["extensions"].(map[string]any)

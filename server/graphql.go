@@ -15,6 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"singletable/apperr"
 	"singletable/graph"
 	"singletable/repository"
 	"singletable/resolvers"
@@ -73,26 +74,12 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	})
 	srv.AroundFields(authorizeRootFields)
 	srv.AroundFields(codeResolverErrors)
-	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-		resp := next(ctx)
-		if resp == nil {
-			return nil
-		}
-		var usage repository.Usage
-		if ri := requestInfoFrom(ctx); ri != nil {
-			usage = ri.meter.Usage()
-		}
-		if resp.Extensions == nil {
-			resp.Extensions = map[string]any{}
-		}
-		resp.Extensions["dynamodb"] = usage
-		return resp
-	})
+	srv.Use(costExtension{})
 	return srv
 }
 
 // codeResolverErrors makes sure every error a resolver returns has a code: errors of ours already
-// do; anything else (a library's error, say) is an internal error. Errors that gqlgen raises
+// do; anything else (a library's error, say) is classified by apperr.Classify. Errors that gqlgen raises
 // itself while coercing arguments never pass through here, which is how presentError tells them
 // apart as client mistakes.
 func codeResolverErrors(ctx context.Context, next graphql.Resolver) (any, error) {
@@ -100,19 +87,19 @@ func codeResolverErrors(ctx context.Context, next graphql.Resolver) (any, error)
 	if err == nil {
 		return res, nil
 	}
-	var coded *repository.Error
+	var coded *apperr.Error
 	var gerr *gqlerror.Error
 	if errors.As(err, &coded) || (errors.As(err, &gerr) && gerr.Extensions["code"] != nil) {
 		return res, err
 	}
 	if name := graphql.GetFieldContext(ctx).Field.Name; name == "__schema" || name == "__type" {
 		// gqlgen's introspection resolvers refuse with a plain error when introspection is off.
-		return res, &repository.Error{Code: repository.CodeForbidden, Message: "introspection is disabled on this server", Cause: err}
+		return res, apperr.Wrap(apperr.CodeForbidden, "introspection is disabled on this server", err)
 	}
-	return res, &repository.Error{Code: repository.CodeInternal, Message: "internal error", Cause: err}
+	return res, apperr.Classify("resolver", err)
 }
 
-// presentError is the one place errors become GraphQL errors (DESIGN.md §3):
+// presentError is the one place errors become GraphQL errors:
 //   - our errors carry their code, client-safe message and the input field at fault;
 //   - internal and unavailable errors are logged once, with their cause, and shown without it;
 //   - gqlgen's own parse, validation and limit errors keep their standard codes;
@@ -132,7 +119,7 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 		if gerr.Extensions == nil {
 			gerr.Extensions = map[string]any{}
 		}
-		var coded *repository.Error
+		var coded *apperr.Error
 		if errors.As(err, &coded) {
 			gerr.Message = coded.Message
 			gerr.Extensions["code"] = string(coded.Code)
@@ -140,9 +127,9 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 				gerr.Extensions["field"] = coded.Field
 			}
 			switch coded.Code {
-			case repository.CodeInternal, repository.CodeUnavailable:
+			case apperr.CodeInternal, apperr.CodeUnavailable:
 				level := slog.LevelError
-				if coded.Code == repository.CodeUnavailable {
+				if coded.Code == apperr.CodeUnavailable {
 					level = slog.LevelWarn
 				}
 				reqID := ""
@@ -161,7 +148,7 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 		if gerr.Extensions["code"] != nil {
 			return gerr
 		}
-		gerr.Extensions["code"] = string(repository.CodeBadUserInput)
+		gerr.Extensions["code"] = string(apperr.CodeBadUserInput)
 		return gerr
 	}
 }
@@ -171,6 +158,6 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 func recoverPanic(log *slog.Logger) graphql.RecoverFunc {
 	return func(ctx context.Context, p any) error {
 		log.ErrorContext(ctx, "resolver panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		return &repository.Error{Code: repository.CodeInternal, Message: "internal error", Cause: fmt.Errorf("panic: %v", p)}
+		return apperr.Internal("resolver", fmt.Errorf("panic: %v", p))
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"singletable/server"
 )
 
-// The call budget of DESIGN.md §5 for the HR tree: 2 departments fetched by nodes(ids:), 3
+// The call budget (no N+1) for the HR tree: 2 departments fetched by nodes(ids:), 3
 // employees each, every employee's department and manager.
 //
 //	BatchGetItem 1  the 2 departments (AP8), and at the same time (their ids are in the global IDs):

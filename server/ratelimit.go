@@ -7,13 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"singletable/apperr"
+
 	"golang.org/x/time/rate"
-
-	"singletable/repository"
 )
-
-// codeRateLimited is the error code of a request refused by the rate limiter.
-const codeRateLimited = "RATE_LIMITED"
 
 // DefaultMaxPrincipals bounds the rate limiter's table of principals (see rateLimiter.sweep).
 const DefaultMaxPrincipals = 100_000
@@ -110,7 +107,7 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 				}
 				secs := retryAfterSeconds(wait)
 				w.Header().Set("Retry-After", strconv.Itoa(secs))
-				writeCodedError(w, r, http.StatusTooManyRequests, codeRateLimited,
+				writeCodedError(w, r, http.StatusTooManyRequests, string(apperr.CodeRateLimited),
 					"Too many requests from this client; retry after "+strconv.Itoa(secs)+" s.")
 				return
 			}
@@ -143,7 +140,7 @@ func withConcurrencyCap(cfg Config, next http.Handler) http.Handler {
 				cfg.OnOverCapacity()
 			}
 			w.Header().Set("Retry-After", "1")
-			writeCodedError(w, r, http.StatusServiceUnavailable, string(repository.CodeUnavailable),
+			writeCodedError(w, r, http.StatusServiceUnavailable, string(apperr.CodeUnavailable),
 				"The server is at its limit of concurrent operations; retry in a moment.")
 		}
 	})

@@ -1,9 +1,10 @@
 // Command bench measures the API against its physical floor and against per-parent resolution
 // (docs/benchmarks.md). It seeds one table on DynamoDB Local, serves the real HTTP handler on a
 // loopback listener and runs a fixed suite: one operation per access pattern AP1–AP20, and three
-// deep trees at breadth 1, 10 and 50, each three ways — batched (production), per-parent
-// (loaders.Options.PerParent) and the direct floor (repository/floor.go). It writes the report and
-// a plot of p50 latency against breadth.
+// deep trees at breadth 1, 10 and 50, each four ways — batched (production), per-parent
+// (loaders.Options.PerParent), the direct floor (repository/benchfloor) and the replay floor (the
+// batched way's own DynamoDB requests sent again with raw HTTP, replay.go). It writes the report
+// and a plot of p50 latency against breadth.
 //
 //	make bench                  (BENCH_QUICK=1 make bench for a short run)
 //	go run ./cmd/bench -cpuprofile cpu.out -memprofile mem.out   (profile the batched deep trees)
@@ -23,6 +24,7 @@ import (
 
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/benchfloor"
 	"singletable/server"
 )
 
@@ -31,9 +33,10 @@ const (
 	wayBatched   = "batched"
 	wayPerParent = "per-parent"
 	wayFloor     = "direct floor"
+	wayReplay    = "replay floor"
 )
 
-var ways = []string{wayBatched, wayPerParent, wayFloor}
+var ways = []string{wayBatched, wayPerParent, wayFloor, wayReplay}
 
 type config struct {
 	out, plot    string
@@ -83,28 +86,28 @@ func main() {
 
 // openRepos creates the table and returns two repositories on it: one that adds the modelled
 // network latency to every call (what is measured) and one without, to seed quickly.
-func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *repository.Repo, drop func(), err error) {
+func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *repository.Repo, measuredCfg repository.Config, drop func(), err error) {
 	if os.Getenv("AWS_ENDPOINT_URL_DYNAMODB") == "" {
-		return nil, nil, nil, fmt.Errorf("AWS_ENDPOINT_URL_DYNAMODB is not set: run `make bench`, which starts DynamoDB Local")
+		return nil, nil, repository.Config{}, nil, fmt.Errorf("AWS_ENDPOINT_URL_DYNAMODB is not set: run `make bench`, which starts DynamoDB Local")
 	}
 	table := fmt.Sprintf("bench_%d_%d", os.Getpid(), time.Now().UnixNano())
 	base := repository.Config{Table: table, CursorSecret: []byte("bench-cursor-secret-0123456789abcdef")}
 	if seeding, err = repository.New(ctx, base); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, repository.Config{}, nil, err
 	}
 	if err = seeding.CreateTable(ctx, time.Minute); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, repository.Config{}, nil, err
 	}
 	base.AddedLatency = latency
 	if measured, err = repository.New(ctx, base); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, repository.Config{}, nil, err
 	}
-	return measured, seeding, func() { _ = seeding.DeleteTable(context.Background()) }, nil
+	return measured, seeding, base, func() { _ = seeding.DeleteTable(context.Background()) }, nil
 }
 
 func run(ctx context.Context, cfg config) error {
 	started := time.Now()
-	repo, seeder, drop, err := openRepos(ctx, cfg.latency)
+	repo, seeder, repoCfg, drop, err := openRepos(ctx, cfg.latency)
 	if err != nil {
 		return err
 	}
@@ -128,6 +131,11 @@ func run(ctx context.Context, cfg config) error {
 	defer batched.close()
 	perParent := newHTTPWay(repo, server.Config{Loaders: loaders.Options{PerParent: true}})
 	defer perParent.close()
+	recording, err := newRecordingWay(ctx, repoCfg)
+	if err != nil {
+		return err
+	}
+	defer recording.close()
 	rep := &report{cfg: cfg, shards: repository.DefaultOrderStatusShards, deep: map[string]map[int]map[string]result{}}
 
 	for _, o := range singleOps {
@@ -155,7 +163,13 @@ func run(ctx context.Context, cfg config) error {
 				case wayPerParent:
 					fn = perParent.runner(o.query, o.vars(d, b))
 				case wayFloor:
-					fn = floorRunner(func(ctx context.Context) (repository.FloorResult, error) { return o.floor(ctx, repo, d, b) })
+					fn = floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, repo, d, b) })
+				case wayReplay:
+					rp, err := recording.replayOf(ctx, o.query, o.vars(d, b), cfg.latency)
+					if err != nil {
+						return fmt.Errorf("%v breadth %d: record: %w", o, b, err)
+					}
+					fn = rp.runner()
 				}
 				bud := cfg.budget
 				if way == wayPerParent && b >= 50 {

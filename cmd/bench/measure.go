@@ -19,6 +19,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
+	"singletable/repository/benchfloor"
 	"singletable/server"
 )
 
@@ -36,7 +37,7 @@ type sample struct {
 func (s sample) outside() time.Duration { return max(0, s.server-s.dynamo) }
 
 // runner executes an operation one way. Each way is a func so that the measurement code is the
-// same for all three.
+// same for all of them.
 type runner func(ctx context.Context) (sample, error)
 
 // serverLog captures the handler's per-request log line (duration and DynamoDB time), keyed by
@@ -163,7 +164,7 @@ func (w *httpWay) runner(query string, vars map[string]any) runner {
 func digest(data []byte) string { return strconv.Itoa(len(data)) }
 
 // floorRunner runs a floor read with its own Meter.
-func floorRunner(fn func(ctx context.Context) (repository.FloorResult, error)) runner {
+func floorRunner(fn func(ctx context.Context) (benchfloor.Result, error)) runner {
 	return func(ctx context.Context) (sample, error) {
 		ctx, m := repository.WithMeter(ctx)
 		start := time.Now()
@@ -183,6 +184,7 @@ type result struct {
 	samples         []sample
 	p50, p95        time.Duration
 	outsideP50      time.Duration
+	serverP50       time.Duration // the handler's own duration (the wall time for the floors)
 	allocsPerOp     float64
 	cpuPerOp        time.Duration
 	throughput      map[int]float64 // ops/s by concurrency
@@ -231,10 +233,11 @@ func measure(ctx context.Context, fn runner, b budget, concurrency []int) (resul
 
 	walls := make([]time.Duration, n)
 	outs := make([]time.Duration, n)
+	servers := make([]time.Duration, n)
 	res.callsAtMost = map[string]int{}
 	roundSet := map[int]bool{}
 	for i, s := range res.samples {
-		walls[i], outs[i] = s.wall, s.outside()
+		walls[i], outs[i], servers[i] = s.wall, s.outside(), s.server
 		for op, c := range s.calls {
 			res.callsAtMost[op] = max(res.callsAtMost[op], c)
 		}
@@ -252,6 +255,7 @@ func measure(ctx context.Context, fn runner, b budget, concurrency []int) (resul
 	})
 	res.p50, res.p95 = percentile(walls, 50), percentile(walls, 95)
 	res.outsideP50 = percentile(outs, 50)
+	res.serverP50 = percentile(servers, 50)
 	med := medianSample(res.samples)
 	res.roundsTypical, res.callsTypical = med.rounds, med.calls
 

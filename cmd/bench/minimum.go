@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The minimum of an operation is DESIGN.md §5 applied to the access patterns of §4 on the data
+// The minimum of an operation is the API's call budget applied to its access patterns on the data
 // actually stored: one Query per item collection (or index partition) the operation reads, and
 // per dependent level of key lookups ⌈unique keys not read yet / 100⌉ BatchGetItem. The
 // benchmark derives it from the seeded dataset (which parents, which children, who manages whom),

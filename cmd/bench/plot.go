@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// svg draws p50 latency against breadth for the three ways, one panel per deep operation, on a
+// svg draws p50 latency against breadth for every way, one panel per deep operation, on a
 // logarithmic latency axis (per-parent is orders of magnitude above the others at breadth 50).
 // Hand-rolled so the benchmark needs no plotting library.
 func (rep *report) svg() string {
@@ -15,7 +15,7 @@ func (rep *report) svg() string {
 		left, top      = 60, 40
 		plotW, plotH   = 220, 170
 	)
-	colors := map[string]string{wayBatched: "#1f77b4", wayPerParent: "#d62728", wayFloor: "#2ca02c"}
+	colors := map[string]string{wayBatched: "#1f77b4", wayPerParent: "#d62728", wayFloor: "#2ca02c", wayReplay: "#9467bd"}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, o := range deepOps {
 		for _, b := range rep.cfg.breadths {

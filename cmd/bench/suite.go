@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"singletable/repository"
+	"singletable/repository/benchfloor"
 )
 
 // op is one operation of the suite: a GraphQL document, its variables for a dataset and a
 // breadth, and its minimal plan computed from the same dataset. Deep operations also have a
-// direct floor: the same read written by hand against the SDK (repository/floor.go).
+// direct floor: the same read written by hand against the SDK (repository/benchfloor).
 type op struct {
 	id    string // "AP1" … "AP20", or "deep-saas", …
 	name  string
@@ -17,7 +18,7 @@ type op struct {
 	query string
 	vars  func(d *dataset, breadth int) map[string]any
 	plan  func(d *dataset, breadth int, shards int) minimum
-	floor func(ctx context.Context, repo *repository.Repo, d *dataset, breadth int) (repository.FloorResult, error)
+	floor func(ctx context.Context, repo *repository.Repo, d *dataset, breadth int) (benchfloor.Result, error)
 }
 
 func one(key string) func(*dataset, int, int) minimum {
@@ -32,7 +33,7 @@ func idVar(id func(d *dataset) string) func(*dataset, int) map[string]any {
 	return func(d *dataset, _ int) map[string]any { return map[string]any{"id": id(d)} }
 }
 
-// singleOps has one operation per access pattern of DESIGN.md §4, each asked of the first
+// singleOps has one operation per access pattern (AP1–AP20), each asked of the first
 // parent of the dataset (or of the whole dataset for lists).
 var singleOps = []op{
 	{id: "AP1", name: "organization by id", query: `query($id: ID!) { organization(id: $id) { name } }`,
@@ -121,7 +122,7 @@ func firstIDs[T any](xs []T, n int, gid func(T) string) []string {
 	return out
 }
 
-// deepOps are the three deep trees of DESIGN.md §5, started from breadth top-level parents.
+// deepOps are the three deep trees, one per domain, started from breadth top-level parents.
 var deepOps = []op{
 	{id: "saas", name: "organizations → users → tickets → reporter", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } }`,
@@ -145,12 +146,12 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, queries: b},
 				level{round: 2, queries: users}, primed(read), level{round: 3, keys: reporters})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (repository.FloorResult, error) {
+		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, o := range d.orgs[:b] {
 				ids[i] = o.ID
 			}
-			return repo.FloorSaaSTree(ctx, ids, 4, 5)
+			return benchfloor.SaaSTree(ctx, repo, ids, 4, 5)
 		}},
 	{id: "hr", name: "departments → employees → manager → department", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Department { name employees(first: 5) { edges { node { name manager { name department { name } } } } } } } }`,
@@ -177,12 +178,12 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, keys: depts, queries: b}, primed(relDepts),
 				level{round: 2, keys: emps}, level{round: 3, keys: managers}, level{round: 4, keys: mgrDepts})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (repository.FloorResult, error) {
+		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, x := range d.depts[:b] {
 				ids[i] = x.ID
 			}
-			return repo.FloorHRTree(ctx, ids, 5)
+			return benchfloor.HRTree(ctx, repo, ids, 5)
 		}},
 	{id: "commerce", name: "customers → orders → items + customer", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { name orders(first: 3) { edges { node { totalCents items { sku quantity } customer { name } } } } } } }`,
@@ -194,12 +195,12 @@ var deepOps = []op{
 			// (AP15–AP17); every order's customer is that customer.
 			return planMinimum(level{round: 1, queries: b})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (repository.FloorResult, error) {
+		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, c := range d.customers[:b] {
 				ids[i] = c.ID
 			}
-			return repo.FloorCommerceTree(ctx, ids, 3)
+			return benchfloor.CommerceTree(ctx, repo, ids, 3)
 		}},
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/benchfloor"
 	"singletable/repository/repotest"
 	"singletable/server"
 )
@@ -67,7 +68,7 @@ func TestSuiteCallsAtMinimum(t *testing.T) {
 		for _, b := range []int{1, breadth} {
 			check(fmt.Sprintf("%s@%d", o.id, b), o, b, true)
 			want := o.plan(d, b, shards)
-			s, err := floorRunner(func(ctx context.Context) (repository.FloorResult, error) { return o.floor(ctx, repo, d, b) })(t.Context())
+			s, err := floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, repo, d, b) })(t.Context())
 			if err != nil {
 				t.Fatalf("floor %s: %v", o.id, err)
 			}

@@ -7,7 +7,7 @@ import (
 	"encoding/base64"
 	"strings"
 
-	"singletable/repository"
+	"singletable/apperr"
 )
 
 // Global IDs (Relay Object Identification) are opaque to clients but encode the object's type
@@ -68,7 +68,7 @@ var (
 // number; the repository validates their form when it builds keys. A malformed ID is
 // BAD_USER_INPUT on the given field.
 func DecodeID(field, id string) (typ string, parts []string, err error) {
-	bad := repository.InvalidInput(field, "%s is not a valid ID", field)
+	bad := apperr.InvalidInput(field, "%s is not a valid ID", field)
 	if len(id) == 0 || len(id) > maxGlobalIDLen {
 		return "", nil, bad
 	}
@@ -100,7 +100,7 @@ func DecodeIDOf(field, id, want string) ([]string, error) {
 		return nil, err
 	}
 	if typ != want {
-		return nil, repository.InvalidInput(field, "%s must be the ID of a %s", field, want)
+		return nil, apperr.InvalidInput(field, "%s must be the ID of a %s", field, want)
 	}
 	return parts, nil
 }

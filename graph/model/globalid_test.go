@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"singletable/repository"
+	"singletable/apperr"
 )
 
 func TestGlobalIDRoundTrip(t *testing.T) {
@@ -37,11 +37,11 @@ func TestDecodeIDRejectsMalformedIDs(t *testing.T) {
 		raw("Ticket:a%3ab"), raw("Ticket:a%b"), raw("Ticket:%41"),
 	} {
 		_, _, err := DecodeID("id", bad)
-		if repository.ErrorCode(err) != repository.CodeBadUserInput {
+		if apperr.CodeOf(err) != apperr.CodeBadUserInput {
 			t.Errorf("DecodeID(%q) err = %v, want BAD_USER_INPUT", bad, err)
 		}
 	}
-	if _, err := DecodeIDOf("organizationId", EncodeID(TypeTicket, "x"), TypeOrganization); repository.ErrorCode(err) != repository.CodeBadUserInput {
+	if _, err := DecodeIDOf("organizationId", EncodeID(TypeTicket, "x"), TypeOrganization); apperr.CodeOf(err) != apperr.CodeBadUserInput {
 		t.Errorf("a ticket id where an organization id is due: err = %v", err)
 	}
 }

@@ -5,33 +5,35 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
+
+	"singletable/apperr"
 )
 
-// Orders by status across all customers (AP20) live on GSI3, write-sharded as seed 001 teaches:
+// Orders by status across all customers (AP20) live on GSI3, write-sharded:
 // one status would otherwise be one index partition holding a large share of all orders, a hot
 // partition for both the writes that move orders in and out of it and the reads that list it. So
 // each status is split into N = ORDER_STATUS_SHARDS partitions, GSI3PK=ORDERSTATUS#<status>#<shard>,
 // and a listing queries all N in parallel and merges them.
 //
-// Choosing N with the seed's formula:
+// Choosing N: a partition serves at most 3,000 read units a second, and one read unit reads 4 KB:
 //
 //	ItemsPerRCU          = 4 KB / AvgItemSize
 //	PartitionMaxReadRate = 3K * ItemsPerRCU
 //	N                    = MaxRequiredIO / PartitionMaxReadRate
 //
-// The seed's example: 3M orders, 20% OPEN, 250 B per order → ItemsPerRCU = 16, rate = 48K,
+// For example, 3M orders, 20% OPEN, 250 B per order → ItemsPerRCU = 16, rate = 48K,
 // N = 0.2 * 3M / 48K = 12.5 → 13, rounded up to 15 for headroom. Our assumptions: an order item
 // as stored is about 450 B (it carries its index keys, timestamps and idempotency key; the index
 // projects only order records, not their items), so ItemsPerRCU = 4096 / 450 ≈ 9 and
 // PartitionMaxReadRate = 27K; a store with up to 800K live orders of which at most 10% (80K) sit
 // in the status a listing reads whole (OPEN or SHIPPED; DELIVERED and CANCELLED grow without end
-// and are read by date range) gives N = 80K / 27K ≈ 2.96 → 3, with the seed's kind of headroom 4:
+// and are read by date range) gives N = 80K / 27K ≈ 2.96 → 3, rounded up to 4 for headroom:
 // DefaultOrderStatusShards. A bigger N is not free: every page of ordersByStatus costs N Query
 // calls, each reading up to first+1 orders.
 //
@@ -56,7 +58,7 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 		return Page[*Order]{}, err
 	}
 	if !status.valid() {
-		return Page[*Order]{}, InvalidInput("status", "unknown order status")
+		return Page[*Order]{}, apperr.InvalidInput("status", "unknown order status")
 	}
 	lo, hi, ok := idRange(placedAfter, placedBefore)
 	scope := join("ordersByStatus", string(status), lo, hi, strconv.Itoa(r.shards))
@@ -77,17 +79,10 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 		return Page[*Order]{HasPreviousPage: args.After != ""}, nil
 	}
 	shards := make([][]map[string]types.AttributeValue, r.shards)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
+	// The page fails if one shard's read fails: the group's context stops the other reads then.
+	g, ctx := errgroup.WithContext(ctx)
 	for shard := range r.shards {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() error {
 			items, err := r.queryItems(ctx, &dynamodb.QueryInput{
 				TableName:              aws.String(r.table),
 				IndexName:              aws.String(gsi3),
@@ -98,18 +93,12 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 				ScanIndexForward: aws.Bool(false),
 				Limit:            aws.Int32(int32(args.First + 1)),
 			}, args.First+1)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && firstErr == nil {
-				firstErr = err
-				cancel() // the page fails anyway: stop the other shards' reads
-			}
 			shards[shard] = items
-		}()
+			return err
+		})
 	}
-	wg.Wait()
-	if firstErr != nil {
-		return Page[*Order]{}, firstErr
+	if err := g.Wait(); err != nil {
+		return Page[*Order]{}, err
 	}
 	// Each shard returned its newest first+1 orders of the range, so the newest first+1 of all
 	// shards are among them.

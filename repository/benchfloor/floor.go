@@ -1,4 +1,14 @@
-package repository
+// Package benchfloor is the benchmark's "direct floor": the three deep reads of the API written
+// by hand against the SDK, without GraphQL, dataloaders or resolvers. Each issues the minimal set
+// of calls — one Query per item collection, ⌈unique keys / 100⌉ BatchGetItem per dependent level,
+// nothing read twice — each call as early as its inputs are known, all independent calls at once,
+// and decodes every item it reads into the same entities the API returns. Whatever the API spends
+// beyond this is the cost of GraphQL and of batching by time window.
+//
+// It sits under repository/ because it imports the SDK, which only the storage layer may; it is
+// a package of its own so that the server binary does not link it (a test in cmd/server checks).
+// The key spellings come from repository.Raw, so they cannot drift from the API's.
+package benchfloor
 
 import (
 	"context"
@@ -9,22 +19,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+	"singletable/repository"
 )
 
-// This file is the "direct floor" of the benchmark (cmd/bench, docs/benchmarks.md): the three
-// deep reads of the API written by hand against the SDK, without GraphQL, dataloaders or
-// resolvers. Each issues exactly the minimal set of calls of DESIGN.md §5 — one Query per item
-// collection, ⌈unique keys / 100⌉ BatchGetItem per dependent level, nothing read twice — each
-// call as early as its inputs are known, all independent calls at once, and decodes every item it
-// reads into the same entities the API returns. Whatever the API spends beyond this is the cost
-// of GraphQL and of batching by time window.
-//
-// It lives in package repository because this package owns the key formats and is the only one
-// allowed to import the SDK (DESIGN.md §6); nothing but the benchmark calls it.
-
-// FloorResult counts what a floor read decoded, so the benchmark can check that it read the same
+// Result counts what a floor read decoded, so the benchmark can check that it read the same
 // data as the GraphQL operation it stands beside.
-type FloorResult struct {
+type Result struct {
 	// Parents, Children and Leaves count the entities of the tree's three levels (organizations,
 	// users, tickets; departments, employees, managers; customers, orders, order items).
 	Parents, Children, Leaves int
@@ -36,14 +38,16 @@ type FloorResult struct {
 // floorReader collects what one floor read has decoded, keyed by item key, so that nothing is
 // read twice.
 type floorReader struct {
-	r    *Repo
+	raw  repository.Raw
 	mu   sync.Mutex
-	seen map[Key]Entity
+	seen map[repository.Key]repository.Entity
 }
 
-func newFloorReader(r *Repo) *floorReader { return &floorReader{r: r, seen: map[Key]Entity{}} }
+func newFloorReader(r *repository.Repo) *floorReader {
+	return &floorReader{raw: r.Raw(), seen: map[repository.Key]repository.Entity{}}
+}
 
-func (f *floorReader) remember(es ...Entity) {
+func (f *floorReader) remember(es ...repository.Entity) {
 	f.mu.Lock()
 	for _, e := range es {
 		f.seen[e.Key()] = e
@@ -51,7 +55,7 @@ func (f *floorReader) remember(es ...Entity) {
 	f.mu.Unlock()
 }
 
-func (f *floorReader) lookup(k Key) (Entity, bool) {
+func (f *floorReader) lookup(k repository.Key) (repository.Entity, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	e, ok := f.seen[k]
@@ -59,11 +63,11 @@ func (f *floorReader) lookup(k Key) (Entity, bool) {
 }
 
 // missing returns the keys, duplicates removed, that have not been read yet.
-func (f *floorReader) missing(keys []Key) []Key {
+func (f *floorReader) missing(keys []repository.Key) []repository.Key {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([]Key, 0, len(keys))
-	dup := map[Key]bool{}
+	out := make([]repository.Key, 0, len(keys))
+	dup := map[repository.Key]bool{}
 	for _, k := range keys {
 		if _, ok := f.seen[k]; !ok && !dup[k] {
 			dup[k] = true
@@ -74,15 +78,15 @@ func (f *floorReader) missing(keys []Key) []Key {
 }
 
 // query runs one Query (one call: the benchmark's pages fit in one response) and decodes its items.
-func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]Entity, error) {
-	in.TableName = aws.String(f.r.table)
-	out, err := f.r.db.Query(ctx, in)
+func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]repository.Entity, error) {
+	in.TableName = aws.String(f.raw.Table())
+	out, err := f.raw.Client().Query(ctx, in)
 	if err != nil {
-		return nil, mapError("floor query", err)
+		return nil, apperr.Classify("floor query", err)
 	}
-	es := make([]Entity, len(out.Items))
+	es := make([]repository.Entity, len(out.Items))
 	for i, item := range out.Items {
-		if es[i], err = decodeEntity(item); err != nil {
+		if es[i], err = f.raw.Decode(item); err != nil {
 			return nil, err
 		}
 	}
@@ -91,39 +95,39 @@ func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]Ent
 }
 
 // batchGet reads keys with ⌈len/100⌉ concurrent BatchGetItem calls, retrying UnprocessedKeys.
-func (f *floorReader) batchGet(ctx context.Context, keys []Key) error {
+func (f *floorReader) batchGet(ctx context.Context, keys []repository.Key) error {
 	var wg sync.WaitGroup
-	errs := make([]error, (len(keys)+maxBatchGetKeys-1)/maxBatchGetKeys)
+	errs := make([]error, (len(keys)+repository.MaxBatchGetKeys-1)/repository.MaxBatchGetKeys)
 	for i := range errs {
-		chunk := keys[i*maxBatchGetKeys : min((i+1)*maxBatchGetKeys, len(keys))]
+		chunk := keys[i*repository.MaxBatchGetKeys : min((i+1)*repository.MaxBatchGetKeys, len(keys))]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			req := make([]map[string]types.AttributeValue, len(chunk))
 			for j, k := range chunk {
-				req[j] = k.attributes()
+				req[j] = f.raw.Item(k)
 			}
 			for attempt := 0; len(req) > 0; attempt++ {
-				if attempt >= f.r.attempts {
+				if attempt >= f.raw.BatchAttempts() {
 					errs[i] = errors.New("floor batch get: unprocessed keys left")
 					return
 				}
-				out, err := f.r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-					RequestItems: map[string]types.KeysAndAttributes{f.r.table: {Keys: req}},
+				out, err := f.raw.Client().BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+					RequestItems: map[string]types.KeysAndAttributes{f.raw.Table(): {Keys: req}},
 				})
 				if err != nil {
-					errs[i] = mapError("floor batch get", err)
+					errs[i] = apperr.Classify("floor batch get", err)
 					return
 				}
-				for _, item := range out.Responses[f.r.table] {
-					e, err := decodeEntity(item)
+				for _, item := range out.Responses[f.raw.Table()] {
+					e, err := f.raw.Decode(item)
 					if err != nil {
 						errs[i] = err
 						return
 					}
 					f.remember(e)
 				}
-				req = out.UnprocessedKeys[f.r.table].Keys
+				req = out.UnprocessedKeys[f.raw.Table()].Keys
 			}
 		}()
 	}
@@ -131,16 +135,17 @@ func (f *floorReader) batchGet(ctx context.Context, keys []Key) error {
 	return errors.Join(errs...)
 }
 
-// FloorSaaSTree reads organizations → users(first users) → tickets(first tickets) → reporter:
+// SaaSTree reads organizations → users(first users) → tickets(first tickets) → reporter:
 // one Query per organization's item collection (the organization and its users, AP2), and as
-// soon as an organization's users are back, one Query per user on GSI1 (AP5), newest first.
+// soon as an organization's users are back, one Query per user on GSI1, newest first.
 // Reporters are users already read; any that are not are batched at the end.
-func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets int) (FloorResult, error) {
+func SaaSTree(ctx context.Context, r *repository.Repo, orgs []string, users, tickets int) (Result, error) {
 	f := newFloorReader(r)
+	x := f.raw
 	var (
 		mu  sync.Mutex
-		res FloorResult
-		all []*Ticket
+		res Result
+		all []*repository.Ticket
 	)
 	var wg sync.WaitGroup
 	errs := make(chan error, 1)
@@ -156,7 +161,7 @@ func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets 
 			defer wg.Done()
 			es, err := f.query(ctx, &dynamodb.QueryInput{
 				KeyConditionExpression:    aws.String("PK = :pk"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(orgPK(org))},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": x.S(x.OrgPK(org))},
 				Limit:                     aws.Int32(int32(users + 1)),
 			})
 			if err != nil || len(es) == 0 {
@@ -167,7 +172,7 @@ func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets 
 			res.Parents++
 			mu.Unlock()
 			for _, e := range es[1:] {
-				u, ok := e.(*User)
+				u, ok := e.(*repository.User)
 				if !ok {
 					continue
 				}
@@ -178,10 +183,10 @@ func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets 
 				go func() {
 					defer wg.Done()
 					ts, err := f.query(ctx, &dynamodb.QueryInput{
-						IndexName:              aws.String(gsi1),
+						IndexName:              aws.String(x.GSI1()),
 						KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
 						ExpressionAttributeValues: map[string]types.AttributeValue{
-							":pk": s(userCollectionPK(u.OrgID, u.ID)), ":t": s(ticketSKPrefix),
+							":pk": x.S(x.UserTicketsPK(u.OrgID, u.ID)), ":t": x.S(x.TicketSKPrefix()),
 						},
 						ScanIndexForward: aws.Bool(false),
 						Limit:            aws.Int32(int32(tickets)),
@@ -192,7 +197,7 @@ func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets 
 					}
 					mu.Lock()
 					for _, t := range ts {
-						if t, ok := t.(*Ticket); ok {
+						if t, ok := t.(*repository.Ticket); ok {
 							all = append(all, t)
 						}
 					}
@@ -208,9 +213,9 @@ func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets 
 	default:
 	}
 	res.Leaves = len(all)
-	reporters := make([]Key, len(all))
+	reporters := make([]repository.Key, len(all))
 	for i, t := range all {
-		reporters[i] = userKey(t.OrgID, t.ReporterID)
+		reporters[i] = x.UserKey(t.OrgID, t.ReporterID)
 	}
 	if err := f.batchGet(ctx, f.missing(reporters)); err != nil {
 		return res, err
@@ -223,23 +228,24 @@ func (r *Repo) FloorSaaSTree(ctx context.Context, orgs []string, users, tickets 
 	return res, nil
 }
 
-// FloorHRTree reads departments → employees(first employees) → manager → department. Four
+// HRTree reads departments → employees(first employees) → manager → department. Four
 // dependent rounds, each as wide as it can be:
 //
 //  1. the departments (BatchGetItem) and, at the same time, each department's DEPARTMENT relation
 //     items on the inverted GSI1 (one Query per department, AP9): both need only the ids;
-//  2. the employees those items name, together with their MANAGER relation items (AP10);
+//  2. the employees those items name, together with their MANAGER relation items;
 //  3. the managers not read yet, together with their DEPARTMENT relation items;
 //  4. the managers' departments not read yet.
-func (r *Repo) FloorHRTree(ctx context.Context, departments []string, employees int) (FloorResult, error) {
+func HRTree(ctx context.Context, r *repository.Repo, departments []string, employees int) (Result, error) {
 	f := newFloorReader(r)
-	var res FloorResult
+	x := f.raw
+	var res Result
 	// Round 1.
-	deptKeys := make([]Key, len(departments))
+	deptKeys := make([]repository.Key, len(departments))
 	for i, d := range departments {
-		deptKeys[i] = deptKey(d)
+		deptKeys[i] = x.DepartmentKey(d)
 	}
-	rels := make([][]Entity, len(departments))
+	rels := make([][]repository.Entity, len(departments))
 	errs := make([]error, len(departments)+1)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -252,9 +258,9 @@ func (r *Repo) FloorHRTree(ctx context.Context, departments []string, employees 
 		go func() {
 			defer wg.Done()
 			rels[i], errs[i] = f.query(ctx, &dynamodb.QueryInput{
-				IndexName:                 aws.String(gsi1),
+				IndexName:                 aws.String(x.GSI1()),
 				KeyConditionExpression:    aws.String("GSI1PK = :pk"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(relationGSI1PK(RelDepartment, d))},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": x.S(x.RelationTargetPK(repository.RelDepartment, d))},
 				Limit:                     aws.Int32(int32(employees)),
 			})
 		}()
@@ -266,12 +272,12 @@ func (r *Repo) FloorHRTree(ctx context.Context, departments []string, employees 
 	res.Parents = len(departments)
 	// Round 2.
 	var empIDs []string
-	var round2 []Key
+	var round2 []repository.Key
 	for _, list := range rels {
 		for _, e := range list {
-			if rel, ok := e.(*Relation); ok {
+			if rel, ok := e.(*repository.Relation); ok {
 				empIDs = append(empIDs, rel.EmployeeID)
-				round2 = append(round2, empKey(rel.EmployeeID), relationKey(rel.EmployeeID, RelManager))
+				round2 = append(round2, x.EmployeeKey(rel.EmployeeID), x.RelationKey(rel.EmployeeID, repository.RelManager))
 			}
 		}
 	}
@@ -281,12 +287,12 @@ func (r *Repo) FloorHRTree(ctx context.Context, departments []string, employees 
 	res.Children = len(empIDs)
 	// Round 3.
 	var managers []string
-	var round3 []Key
+	var round3 []repository.Key
 	for _, e := range empIDs {
-		if rel, ok := f.lookup(relationKey(e, RelManager)); ok {
-			m := rel.(*Relation).TargetID
+		if rel, ok := f.lookup(x.RelationKey(e, repository.RelManager)); ok {
+			m := rel.(*repository.Relation).TargetID
 			managers = append(managers, m)
-			round3 = append(round3, empKey(m), relationKey(m, RelDepartment))
+			round3 = append(round3, x.EmployeeKey(m), x.RelationKey(m, repository.RelDepartment))
 		}
 	}
 	if err := f.batchGet(ctx, f.missing(round3)); err != nil {
@@ -294,10 +300,10 @@ func (r *Repo) FloorHRTree(ctx context.Context, departments []string, employees 
 	}
 	res.Leaves = len(managers)
 	// Round 4.
-	var round4 []Key
+	var round4 []repository.Key
 	for _, m := range managers {
-		if rel, ok := f.lookup(relationKey(m, RelDepartment)); ok {
-			round4 = append(round4, deptKey(rel.(*Relation).TargetID))
+		if rel, ok := f.lookup(x.RelationKey(m, repository.RelDepartment)); ok {
+			round4 = append(round4, x.DepartmentKey(rel.(*repository.Relation).TargetID))
 		}
 	}
 	if err := f.batchGet(ctx, f.missing(round4)); err != nil {
@@ -311,14 +317,15 @@ func (r *Repo) FloorHRTree(ctx context.Context, departments []string, employees 
 	return res, nil
 }
 
-// FloorCommerceTree reads customers → orders(first orders) → items + customer: one Query per
+// CommerceTree reads customers → orders(first orders) → items + customer: one Query per
 // customer's item collection, newest first, which holds the customer, its orders and their items
-// (AP15–AP17); every order's customer is the customer just read. One round.
-func (r *Repo) FloorCommerceTree(ctx context.Context, customers []string, orders int) (FloorResult, error) {
+// ; every order's customer is the customer just read. One round.
+func CommerceTree(ctx context.Context, r *repository.Repo, customers []string, orders int) (Result, error) {
 	f := newFloorReader(r)
+	x := f.raw
 	var (
 		mu  sync.Mutex
-		res FloorResult
+		res Result
 		wg  sync.WaitGroup
 	)
 	errs := make([]error, len(customers))
@@ -326,11 +333,10 @@ func (r *Repo) FloorCommerceTree(ctx context.Context, customers []string, orders
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lo, _, _ := idRange(nil, nil)
 			es, err := f.query(ctx, &dynamodb.QueryInput{
 				KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :profile"),
 				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":pk": s(customerPK(c)), ":lo": s(orderSK(lo)), ":profile": s(customerProfileSK),
+					":pk": x.S(x.CustomerPK(c)), ":lo": x.S(x.OldestOrderSK()), ":profile": x.S(x.CustomerProfileSK()),
 				},
 				ScanIndexForward: aws.Bool(false),
 			})
@@ -342,13 +348,13 @@ func (r *Repo) FloorCommerceTree(ctx context.Context, customers []string, orders
 			var n, items, refs, pending int
 			for _, e := range es {
 				switch e := e.(type) {
-				case *OrderItem:
+				case *repository.OrderItem:
 					pending++
-				case *Order:
+				case *repository.Order:
 					if n < orders {
 						n++
 						items += pending
-						if _, ok := f.lookup(customerKey(e.CustomerID)); ok {
+						if _, ok := f.lookup(x.CustomerKey(e.CustomerID)); ok {
 							refs++
 						}
 					}

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
 )
 
 // OrderFilter narrows a customer's orders: by status and by placement time. Both time bounds are
@@ -31,7 +33,7 @@ func ordersScope(customer, lo, hi string) string { return join("orders", custome
 // nothing. Reading items with their orders costs one Query per customer instead of one more per
 // order, and they are small and always shown with their order.
 //
-// With a status it is seed 001's pattern 4 (GSI1, PK=CUST#<c>#ORDERS, SK BETWEEN <status>#<lo>
+// With a status it is a range on the customer's GSI1 partition ( PK=CUST#<c>#ORDERS, SK BETWEEN <status>#<lo>
 // AND <status>#<hi>, newest first): the index holds order items only, so items is nil and
 // Order.items looks them up by key (Order.ItemKeys), batched with every other order of the level.
 func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFilter, args PageArgs) (Page[*Order], []*OrderItem, error) {
@@ -42,7 +44,7 @@ func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFil
 		return Page[*Order]{}, nil, err
 	}
 	if f.Status != nil && !f.Status.valid() {
-		return Page[*Order]{}, nil, InvalidInput("status", "unknown order status")
+		return Page[*Order]{}, nil, apperr.InvalidInput("status", "unknown order status")
 	}
 	lo, hi, ok := idRange(f.PlacedAfter, f.PlacedBefore)
 	if !ok {
@@ -108,15 +110,15 @@ func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first in
 		return nil, Page[*Order]{}, nil, err
 	}
 	if g.customer == nil {
-		return nil, Page[*Order]{}, nil, NotFound("customer")
+		return nil, Page[*Order]{}, nil, apperr.NotFound("customer")
 	}
 	return g.customer, g.page(r, ordersScope(customer, lo, hi), args), g.items, nil
 }
 
 // assumedItemsPerOrder sizes the first Query of orders read with their items. How many items an
 // order has is known only once its order record is read (after its items, newest first), so the
-// first call assumes this many (the order of seed 001's sizing example has three OrderItem
-// records) and any further call uses the ratio actually read.
+// first call assumes this many (a typical small order) and any further call uses the ratio
+// actually read.
 const assumedItemsPerOrder = 3
 
 // orderGrouper turns the records of a newest-first Query of a customer's collection into orders
@@ -174,7 +176,7 @@ func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
 		g.orders = append(g.orders, o)
 		g.raws = append(g.raws, item)
 	default:
-		return true, internal("read orders", fmt.Errorf("unexpected %q item among a customer's orders", t))
+		return true, apperr.Internal("read orders", fmt.Errorf("unexpected %q item among a customer's orders", t))
 	}
 	return false, nil
 }
@@ -211,7 +213,7 @@ func (r *Repo) readOrderGroups(ctx context.Context, in *dynamodb.QueryInput, g *
 		in.Limit = aws.Int32(int32(g.limit()))
 		out, err := r.db.Query(ctx, in)
 		if err != nil {
-			return mapError("query orders", err)
+			return apperr.Classify("query orders", err)
 		}
 		for _, item := range out.Items {
 			done, err := g.add(item)
@@ -244,7 +246,7 @@ func (g *orderGrouper) page(r *Repo, scope string, args PageArgs) Page[*Order] {
 // lookup by key takes two (the order, then its items, whose count the order holds).
 func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return nil, nil, InvalidInput("id", "id is not a valid order id")
+		return nil, nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
 	raws, err := r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.table),
@@ -257,7 +259,7 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 		return nil, nil, err
 	}
 	if len(raws) == 0 || stringAttr(raws[0], attrType) != typeOrder {
-		return nil, nil, NotFound("order")
+		return nil, nil, apperr.NotFound("order")
 	}
 	o, err := decodeAs[*Order](raws[0])
 	if err != nil {
@@ -268,4 +270,10 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 		return nil, nil, err
 	}
 	return o, items, nil
+}
+
+// ListCustomers lists customers by name (AP7): a Query of the Customer partition of the
+// entity-type index GSI2, never a Scan.
+func (r *Repo) ListCustomers(ctx context.Context, args PageArgs) (Page[*Customer], error) {
+	return listByType[*Customer](ctx, r, typeCustomer, args)
 }

@@ -3,16 +3,18 @@ package repository
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
+
+	"singletable/apperr"
 )
 
-// Renaming a department, and keeping the copies of its name on its employees (AP19, seed 000
-// strategy 2 "duplicated data") in step.
+// Renaming a department, and keeping the copies of its name on its employees (AP19: a
+// duplicated attribute, so that listing employees needs no read of their departments) in step.
 //
 // A department may have thousands of employees, more than one transaction can hold, so the
 // rename is not one atomic change. It is two steps, each safe to repeat:
@@ -49,11 +51,6 @@ const (
 	renameWorkers = 16
 )
 
-// renameHooks holds, per Repo, a function called after each propagation step with the step's
-// index; an error it returns stops the propagation there. Tests set it (export_test.go) to
-// interrupt a propagation part way.
-var renameHooks sync.Map // *Repo → func(step int) error
-
 // RenameDepartment renames a department and copies the new name onto its employees (see above).
 // Called with the name the department already has, it only finishes (or verifies) the
 // propagation. If the propagation does not finish, the rename itself has happened; the error says
@@ -80,11 +77,11 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 		}
 	}
 	if err := r.propagateDepartmentName(ctx, d.ID, d.Name, d.NameVersion); err != nil {
-		code := ErrorCode(err)
-		if code != CodeInternal {
-			code = CodeUnavailable
+		code := apperr.CodeOf(err)
+		if code != apperr.CodeInternal {
+			code = apperr.CodeUnavailable
 		}
-		return nil, &Error{
+		return nil, &apperr.Error{
 			Code:    code,
 			Message: "the department was renamed, but not every employee's copy of its name is updated yet; call renameDepartment again with the same name to finish",
 			Cause:   err,
@@ -105,7 +102,7 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string) (*Department, error) {
 	now, err := attributevalue.Marshal(r.stamp())
 	if err != nil {
-		return nil, internal("rename department", err)
+		return nil, apperr.Internal("rename department", err)
 	}
 	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                aws.String(r.table),
@@ -121,10 +118,10 @@ func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		return nil, Errorf(CodeConflict, "the department was renamed by a concurrent change; read it again and retry")
+		return nil, apperr.Errorf(apperr.CodeConflict, "the department was renamed by a concurrent change; read it again and retry")
 	}
 	if err != nil {
-		return nil, mapError("rename department", err)
+		return nil, apperr.Classify("rename department", err)
 	}
 	return decodeAs[*Department](out.Attributes)
 }
@@ -142,7 +139,7 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 	for step := 0; ; step++ {
 		out, err := r.db.Query(ctx, in)
 		if err != nil {
-			return mapError("rename: list members", err)
+			return apperr.Classify("rename: list members", err)
 		}
 		keys := make([]Key, 0, len(out.Items))
 		for _, item := range out.Items {
@@ -167,8 +164,8 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 				return err
 			}
 		}
-		if hook, ok := renameHooks.Load(r); ok {
-			if err := hook.(func(int) error)(step); err != nil {
+		if r.hooks.renameStep != nil {
+			if err := r.hooks.renameStep(step); err != nil {
 				return err
 			}
 		}
@@ -182,17 +179,10 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 // updateNameCopies writes version v of the name onto each employee, renameWorkers at a time. A
 // failed condition means the copy needs no update (see the file comment) and is not an error.
 func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name string, v int) error {
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-		sem      = make(chan struct{}, renameWorkers)
-	)
+	var g errgroup.Group
+	g.SetLimit(renameWorkers)
 	for _, e := range employees {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		g.Go(func() error {
 			_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 				TableName:           aws.String(r.table),
 				Key:                 empKey(e).attributes(),
@@ -204,16 +194,12 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 			})
 			var ccf *types.ConditionalCheckFailedException
 			if err != nil && !errors.As(err, &ccf) {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = mapError("rename: update copy", err)
-				}
-				mu.Unlock()
+				return apperr.Classify("rename: update copy", err)
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
-	return firstErr
+	return g.Wait()
 }
 
 // markNamePropagated records that version v of the name is on every employee, unless a newer
@@ -228,7 +214,7 @@ func (r *Repo) markNamePropagated(ctx context.Context, d string, v int) error {
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {
-		return mapError("rename: mark propagated", err)
+		return apperr.Classify("rename: mark propagated", err)
 	}
 	return nil
 }

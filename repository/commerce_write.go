@@ -7,18 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"math"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-)
 
-// OrderStatus is the state of an order.
-type OrderStatus string
+	"singletable/apperr"
+)
 
 // Order states. An order is placed OPEN and moves OPEN → SHIPPED → DELIVERED, or OPEN → CANCELLED.
 const (
@@ -28,135 +24,13 @@ const (
 	OrderCancelled OrderStatus = "CANCELLED"
 )
 
-func (s OrderStatus) valid() bool {
-	return s == OrderOpen || s == OrderShipped || s == OrderDelivered || s == OrderCancelled
-}
-
-// orderStatusFrom is the one status each status may be reached from; OPEN is reached from none.
-var orderStatusFrom = map[OrderStatus]OrderStatus{
-	OrderShipped:   OrderOpen,
-	OrderDelivered: OrderShipped,
-	OrderCancelled: OrderOpen,
-}
-
-// Limits of an order.
-const (
-	// MaxOrderLines is the most lines one order may have: placeOrder writes the order in ONE
-	// TransactWriteItems of at most 100 actions, three of which are the customer check, the
-	// idempotency guard and the order itself.
-	MaxOrderLines = maxTransactItems - 3
-	// MaxLineQuantity bounds the quantity of one line.
-	MaxLineQuantity = 10000
-	// MaxOrderTotalCents bounds an order's total: the API returns it as a GraphQL Int, which is a
-	// signed 32-bit integer, so a larger total could not be represented.
-	MaxOrderTotalCents = math.MaxInt32
-	// MaxUnitPriceCents bounds the price of one unit, for the same reason.
-	MaxUnitPriceCents = math.MaxInt32
-
-	maxSKULen            = 64
-	maxIdempotencyKeyLen = 100
-)
-
-// Order is placed by a customer. Its id is time-sortable, so its sort key orders a customer's
-// orders by placement time. TotalCents is computed from the lines when the order is placed.
-type Order struct {
-	ID             string      `dynamodbav:"id"`
-	CustomerID     string      `dynamodbav:"customerId"`
-	Status         OrderStatus `dynamodbav:"status"`
-	PlacedAt       time.Time   `dynamodbav:"placedAt"`
-	UpdatedAt      time.Time   `dynamodbav:"updatedAt"`
-	TotalCents     int64       `dynamodbav:"totalCents"`
-	ItemCount      int         `dynamodbav:"itemCount"`
-	IdempotencyKey string      `dynamodbav:"idempotencyKey"`
-}
-
-// Key implements Entity.
-func (o *Order) Key() Key { return orderKey(o.CustomerID, o.ID) }
-
-// ItemKeys are the keys of the order's items, line 1 first: an order knows how many lines it
-// has, so its items can be looked up by key (batched) when they were not read with the order.
-func (o *Order) ItemKeys() []Key {
-	keys := make([]Key, o.ItemCount)
-	for i := range keys {
-		keys[i] = orderItemKey(o.CustomerID, o.ID, i+1)
-	}
-	return keys
-}
-
-// OrderItem is one line of an order.
-type OrderItem struct {
-	CustomerID     string `dynamodbav:"customerId"`
-	OrderID        string `dynamodbav:"orderId"`
-	Line           int    `dynamodbav:"line"`
-	SKU            string `dynamodbav:"sku"`
-	ProductName    string `dynamodbav:"productName"`
-	Quantity       int    `dynamodbav:"quantity"`
-	UnitPriceCents int64  `dynamodbav:"unitPriceCents"`
-}
-
-// Key implements Entity.
-func (i *OrderItem) Key() Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) }
-
-// OrderKey is the key of an order looked up by customer and order id (AP18).
-func OrderKey(customer, order string) (Key, error) {
-	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return Key{}, InvalidInput("id", "not a valid order id")
-	}
-	return orderKey(customer, order), nil
-}
-
-// orderStatusShard is the shard of an order on the status index: a hash of its id, so it is fixed
-// for the order's life (a status change only rewrites the status part of GSI3PK) and spreads
-// orders evenly whatever their customers or times. Seed 001 uses a random number; a random shard
-// would have to be read back before every status change, a hash is recomputed from the key.
-func orderStatusShard(order string, shards int) int {
-	h := fnv.New32a()
-	h.Write([]byte(order))
-	return int(h.Sum32() % uint32(shards))
-}
-
-func orderItem(o *Order, shards int) (map[string]types.AttributeValue, error) {
-	return encodeItem(o, typeOrder,
-		attrGSI1PK, customerOrdersPK(o.CustomerID), attrGSI1SK, orderStatusGSI1SK(o.Status, o.ID),
-		attrGSI3PK, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), attrGSI3SK, o.ID)
-}
-
-func orderLineItem(it *OrderItem) (map[string]types.AttributeValue, error) {
-	return encodeItem(it, typeOrderItem)
-}
-
-// idempotencyGuard is the item that ties one idempotency key of a customer to the order it
-// placed, with a hash of the request so that a reuse of the key for another request is told apart
-// from a retry.
-type idempotencyGuard struct {
-	OrderID     string `dynamodbav:"orderId"`
-	RequestHash string `dynamodbav:"requestHash"`
-}
-
-func idempotencyGuardItem(o *Order, requestHash string) map[string]types.AttributeValue {
-	item := orderIdempotencyKey(o.CustomerID, o.IdempotencyKey).attributes()
-	item[attrType] = s(typeOrderIdempotency)
-	item["orderId"] = s(o.ID)
-	item["requestHash"] = s(requestHash)
-	item["createdAt"] = s(o.PlacedAt.Format(time.RFC3339Nano))
-	return item
-}
-
-// OrderLine is one line of a placeOrder request.
-type OrderLine struct {
-	SKU            string
-	ProductName    string
-	Quantity       int
-	UnitPriceCents int64
-}
-
 // cleanOrderLines checks the lines of an order and returns them trimmed, with the order total.
 func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
 	if len(lines) == 0 {
-		return nil, 0, InvalidInput("items", "an order needs at least one item")
+		return nil, 0, apperr.InvalidInput("items", "an order needs at least one item")
 	}
 	if len(lines) > MaxOrderLines {
-		return nil, 0, InvalidInput("items", "an order has at most %d items (lines): it is written in one transaction of at most %d writes, 3 of which are the customer check, the idempotency guard and the order",
+		return nil, 0, apperr.InvalidInput("items", "an order has at most %d items (lines): it is written in one transaction of at most %d writes, 3 of which are the customer check, the idempotency guard and the order",
 			MaxOrderLines, maxTransactItems)
 	}
 	out := make([]OrderLine, len(lines))
@@ -171,16 +45,16 @@ func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
 			return nil, 0, err
 		}
 		if l.Quantity < 1 || l.Quantity > MaxLineQuantity {
-			return nil, 0, InvalidInput(field+".quantity", "quantity must be between 1 and %d", MaxLineQuantity)
+			return nil, 0, apperr.InvalidInput(field+".quantity", "quantity must be between 1 and %d", MaxLineQuantity)
 		}
 		if l.UnitPriceCents < 0 || l.UnitPriceCents > MaxUnitPriceCents {
-			return nil, 0, InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(MaxUnitPriceCents))
+			return nil, 0, apperr.InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(MaxUnitPriceCents))
 		}
 		// Both factors are bounded, so neither the product nor the sum of at most MaxOrderLines
 		// of them can overflow int64; the total is then held to what the API can return.
 		total += int64(l.Quantity) * l.UnitPriceCents
 		if total > MaxOrderTotalCents {
-			return nil, 0, InvalidInput("items", "the order total must be at most %d cents", int64(MaxOrderTotalCents))
+			return nil, 0, apperr.InvalidInput("items", "the order total must be at most %d cents", int64(MaxOrderTotalCents))
 		}
 		out[i] = l
 	}
@@ -251,23 +125,23 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 		return nil, nil, err
 	}
 	o := &Order{ID: id, CustomerID: customer, Status: OrderOpen, PlacedAt: now, UpdatedAt: now, TotalCents: total, ItemCount: len(lines), IdempotencyKey: key}
-	oi, err := orderItem(o, r.shards)
+	oi, err := orderEntity.encodeSharded(o, r.shards)
 	if err != nil {
 		return nil, nil, err
 	}
 	tx := []txItem{
-		r.mustExist(customerKey(customer), NotFound("customer")),
+		r.mustExist(customerKey(customer), apperr.NotFound("customer")),
 		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
-		r.putNew(oi, Errorf(CodeConflict, "order already exists")),
+		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
 	}
 	items := make([]*OrderItem, len(lines))
 	for i, l := range lines {
 		items[i] = &OrderItem{CustomerID: customer, OrderID: id, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents}
-		item, err := orderLineItem(items[i])
+		item, err := orderItemEntity.encode(items[i])
 		if err != nil {
 			return nil, nil, err
 		}
-		tx = append(tx, r.putNew(item, Errorf(CodeConflict, "order item already exists")))
+		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
 	err = r.transactWithToken(ctx, "place order", token, tx)
 	var (
@@ -294,19 +168,19 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem map[string]types.AttributeValue, hash string) (*Order, []*OrderItem, error) {
 	if guardItem == nil {
 		// The token was seen but its transaction left no guard: it is still in flight.
-		return nil, nil, &Error{Code: CodeConflict, Field: "idempotencyKey", Message: "an order with this idempotencyKey is being placed; retry"}
+		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "an order with this idempotencyKey is being placed; retry"}
 	}
 	var g idempotencyGuard
 	g.OrderID, g.RequestHash = stringAttr(guardItem, "orderId"), stringAttr(guardItem, "requestHash")
 	if g.RequestHash != hash {
-		return nil, nil, &Error{Code: CodeConflict, Field: "idempotencyKey", Message: "this idempotencyKey was already used for a different order"}
+		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "this idempotencyKey was already used for a different order"}
 	}
 	o, items, err := r.orderWithItems(ctx, customer, g.OrderID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if o.IdempotencyKey != key {
-		return nil, nil, internal("replay order", fmt.Errorf("guard of key %q names order %s of key %q", key, o.ID, o.IdempotencyKey))
+		return nil, nil, apperr.Internal("replay order", fmt.Errorf("guard of key %q names order %s of key %q", key, o.ID, o.IdempotencyKey))
 	}
 	return o, items, nil
 }
@@ -340,30 +214,9 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 		}
 	}
 	if o == nil {
-		return nil, nil, internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
+		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
 	}
 	return o, items, nil
-}
-
-// queryAll runs a Query to the end of its key range.
-func (r *Repo) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]map[string]types.AttributeValue, error) {
-	return r.queryItems(ctx, in, math.MaxInt)
-}
-
-// readOneConsistent reads one item with a strongly consistent read (nil if absent). It is a Query on
-// the full key rather than a GetItem: lookups on request paths go through the batching loaders,
-// and this one, on a mutation's retry path, must see the latest committed write.
-func (r *Repo) readOneConsistent(ctx context.Context, k Key) (map[string]types.AttributeValue, error) {
-	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		KeyConditionExpression:    aws.String("PK = :pk AND SK = :sk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(k.PK), ":sk": s(k.SK)},
-		ConsistentRead:            aws.Bool(true),
-	}, 1)
-	if err != nil || len(items) == 0 {
-		return nil, err
-	}
-	return items[0], nil
 }
 
 // UpdateOrderStatus moves an order to another status with ONE conditional UpdateItem: allowed are
@@ -375,15 +228,15 @@ func (r *Repo) readOneConsistent(ctx context.Context, k Key) (map[string]types.A
 // NOT_FOUND.
 func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to OrderStatus) (*Order, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return nil, InvalidInput("id", "id is not a valid order id")
+		return nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
 	if !to.valid() {
-		return nil, InvalidInput("status", "unknown order status")
+		return nil, apperr.InvalidInput("status", "unknown order status")
 	}
 	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN, so the condition fails
 	now, err := attributevalue.Marshal(r.stamp())
 	if err != nil {
-		return nil, internal("update order status", err)
+		return nil, apperr.Internal("update order status", err)
 	}
 	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                aws.String(r.table),
@@ -404,16 +257,102 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		if len(ccf.Item) == 0 {
-			return nil, NotFound("order")
+			return nil, apperr.NotFound("order")
 		}
 		current := OrderStatus(stringAttr(ccf.Item, "status"))
 		if from == "" {
-			return nil, &Error{Code: CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; an order never returns to %s", current, to)}
+			return nil, &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; an order never returns to %s", current, to)}
 		}
-		return nil, &Error{Code: CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
+		return nil, &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
 	}
 	if err != nil {
-		return nil, mapError("update order status", err)
+		return nil, apperr.Classify("update order status", err)
 	}
 	return decodeAs[*Order](out.Attributes)
+}
+
+// CreateCustomer stores a new customer with up to MaxMailingAddresses addresses, and the item that
+// reserves its email, in one transaction.
+func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses []MailingAddress) (*Customer, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	email, err = cleanEmail("email", email)
+	if err != nil {
+		return nil, err
+	}
+	if len(addresses) > MaxMailingAddresses {
+		return nil, apperr.InvalidInput("mailingAddresses", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+	}
+	clean := make([]MailingAddress, len(addresses))
+	for i, a := range addresses {
+		if clean[i], err = cleanAddress(fmt.Sprintf("mailingAddresses[%d]", i), a); err != nil {
+			return nil, err
+		}
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, err
+	}
+	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now}
+	item, err := customerEntity.encode(c)
+	if err != nil {
+		return nil, err
+	}
+	err = r.transact(ctx, "create customer", []txItem{
+		r.putNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "customer already exists")),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// AddMailingAddress appends an address to a customer's list with ONE conditional UpdateItem:
+// SET mailingAddresses = list_append(mailingAddresses, [address]) if the customer exists and has
+// fewer than MaxMailingAddresses addresses. The count is checked by DynamoDB as part of the write,
+// so concurrent additions to a customer at 19 addresses let exactly one through. When the
+// condition fails, the item as it was (ReturnValuesOnConditionCheckFailure=ALL_OLD) tells a
+// missing customer (NOT_FOUND) from a full list (BAD_USER_INPUT) without another read.
+func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address MailingAddress) (*Customer, error) {
+	if err := checkID("customerId", customer); err != nil {
+		return nil, err
+	}
+	address, err := cleanAddress("address", address)
+	if err != nil {
+		return nil, err
+	}
+	added, err := attributevalue.Marshal([]MailingAddress{address})
+	if err != nil {
+		return nil, apperr.Internal("add mailing address", err)
+	}
+	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String(r.table),
+		Key:                 customerKey(customer).attributes(),
+		UpdateExpression:    aws.String("SET #addresses = list_append(if_not_exists(#addresses, :empty), :added)"),
+		ConditionExpression: aws.String("attribute_exists(PK) AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
+		ExpressionAttributeNames: map[string]string{
+			"#addresses": "mailingAddresses",
+		},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+			":added": added,
+			":max":   &types.AttributeValueMemberN{Value: fmt.Sprint(MaxMailingAddresses)},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		if len(ccf.Item) == 0 {
+			return nil, apperr.NotFound("customer")
+		}
+		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+	}
+	if err != nil {
+		return nil, apperr.Classify("add mailing address", err)
+	}
+	return decodeAs[*Customer](out.Attributes)
 }

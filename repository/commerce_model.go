@@ -1,0 +1,231 @@
+package repository
+
+import (
+	"errors"
+	"hash/fnv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// The Commerce domain, Customer → Orders → order items. The entity definitions below say how each
+// item is keyed (the key table in docs/data-model.md is generated from them); CustomerEmail and
+// OrderIdempotency guard items make a customer's email and a placeOrder idempotency key unique.
+//
+// Mailing addresses are a list attribute of the customer item. Orders and their items share the
+// customer's item collection: read newest first from the top, the collection yields the
+// customer, then each order's items followed by the order itself, so one Query answers "a
+// customer with its newest orders and their items". Order ids are time-sortable, which turns
+// placedAfter/placedBefore into a sort key range.
+
+// MailingAddress is one saved address of a customer. Line2, State and PostalCode are optional
+// (empty when absent: not every country has states or postal codes).
+type MailingAddress struct {
+	Label      string `dynamodbav:"label"`
+	Line1      string `dynamodbav:"line1"`
+	Line2      string `dynamodbav:"line2,omitempty"`
+	City       string `dynamodbav:"city"`
+	State      string `dynamodbav:"state,omitempty"`
+	PostalCode string `dynamodbav:"postalCode,omitempty"`
+	Country    string `dynamodbav:"country"`
+}
+
+// Customer is a shopper's account.
+//
+// Its mailing addresses live inside the customer item as a list attribute, which is right when
+// two questions both answer no:
+//   - Is there an access pattern on the addresses' values? No: nothing looks a customer up by
+//     address; addresses are only ever shown with their customer (a checkout page), so reading
+//     them with the customer item costs nothing extra.
+//   - Is the amount of data unbounded? No: a customer keeps at most MaxMailingAddresses (20)
+//     addresses of bounded length, far below the 400 KB item limit; the bound is enforced by
+//     the condition of every write that adds one, so it holds under concurrent writers too.
+type Customer struct {
+	ID        string           `dynamodbav:"id"`
+	Name      string           `dynamodbav:"name"`
+	Email     string           `dynamodbav:"email"`
+	Addresses []MailingAddress `dynamodbav:"mailingAddresses"`
+	CreatedAt time.Time        `dynamodbav:"createdAt"`
+}
+
+// Key implements Entity.
+func (c *Customer) Key() Key { return customerEntity.key(c) }
+
+// customerEntity is the definition of the Customer item: the profile item of its collection, which
+// sorts after the customer's orders and their items (AP15–AP17), listed by name on GSI2 (AP7).
+// Its addresses are a list attribute of the item.
+var customerEntity = entity[Customer, *Customer]{
+	name: typeCustomer,
+	key:  func(c *Customer) Key { return customerKey(c.ID) },
+	indexes: func(c *Customer, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeCustomer), nameSortKey(c.Name, c.ID)}}
+	},
+	// Always a list, never NULL or absent, so that list_append and size() apply to it.
+	fix: func(c *Customer, item map[string]types.AttributeValue) {
+		if len(c.Addresses) == 0 {
+			item["mailingAddresses"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
+		}
+	},
+	examples: func() []*Customer { return []*Customer{{ID: "<customerId>", Name: "<name>"}} },
+}
+
+// CustomerKey is the key of a customer looked up by id (AP15).
+func CustomerKey(customer string) (Key, error) {
+	if err := checkID("id", customer); err != nil {
+		return Key{}, err
+	}
+	return customerKey(customer), nil
+}
+
+func customerEmailGuardItem(c *Customer) map[string]types.AttributeValue {
+	item := customerEmailGuardKey(c.Email).attributes()
+	item[attrType] = s(typeCustomerEmail)
+	item["customerId"] = s(c.ID)
+	return item
+}
+
+// cleanAddress checks and trims one address; field prefixes the names of its fields in errors
+// (for example "address" or "mailingAddresses[2]").
+func cleanAddress(field string, a MailingAddress) (MailingAddress, error) {
+	var err error
+	clean := func(name string, v *string, minLen, maxLen int) {
+		if err == nil {
+			*v, err = cleanText(field+"."+name, *v, minLen, maxLen, false)
+		}
+	}
+	clean("label", &a.Label, 1, maxAddressLabelLen)
+	clean("line1", &a.Line1, 1, maxAddressLineLen)
+	clean("line2", &a.Line2, 0, maxAddressLineLen)
+	clean("city", &a.City, 1, maxCityLen)
+	clean("state", &a.State, 0, maxStateLen)
+	clean("postalCode", &a.PostalCode, 0, maxPostalCodeLen)
+	clean("country", &a.Country, 1, maxCountryLen)
+	return a, err
+}
+
+// OrderStatus is the state of an order.
+type OrderStatus string
+
+func (s OrderStatus) valid() bool {
+	return s == OrderOpen || s == OrderShipped || s == OrderDelivered || s == OrderCancelled
+}
+
+// orderStatusFrom is the one status each status may be reached from; OPEN is reached from none.
+var orderStatusFrom = map[OrderStatus]OrderStatus{
+	OrderShipped:   OrderOpen,
+	OrderDelivered: OrderShipped,
+	OrderCancelled: OrderOpen,
+}
+
+// Order is placed by a customer. Its id is time-sortable, so its sort key orders a customer's
+// orders by placement time. TotalCents is computed from the lines when the order is placed.
+type Order struct {
+	ID             string      `dynamodbav:"id"`
+	CustomerID     string      `dynamodbav:"customerId"`
+	Status         OrderStatus `dynamodbav:"status"`
+	PlacedAt       time.Time   `dynamodbav:"placedAt"`
+	UpdatedAt      time.Time   `dynamodbav:"updatedAt"`
+	TotalCents     int64       `dynamodbav:"totalCents"`
+	ItemCount      int         `dynamodbav:"itemCount"`
+	IdempotencyKey string      `dynamodbav:"idempotencyKey"`
+}
+
+// Key implements Entity.
+func (o *Order) Key() Key { return orderEntity.key(o) }
+
+// orderEntity is the definition of the Order item: in its customer's collection, newest first by its
+// time-sortable id (AP16); by status on the customer's GSI1 partition; and on one of N
+// write-sharded GSI3 partitions of its status (AP20).
+var orderEntity = entity[Order, *Order]{
+	name:    typeOrder,
+	key:     func(o *Order) Key { return orderKey(o.CustomerID, o.ID) },
+	sharded: true,
+	indexes: func(o *Order, shards int) []indexKey {
+		return []indexKey{
+			{gsi1, customerOrdersPK(o.CustomerID), orderStatusGSI1SK(o.Status, o.ID)},
+			{gsi3, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), o.ID},
+		}
+	},
+	examples: func() []*Order { return []*Order{{ID: "<orderId>", CustomerID: "<customerId>", Status: "<status>"}} },
+	// The examples are encoded with one shard.
+	placeholders: map[string]string{"#<status>#0": "#<status>#<shard>"},
+}
+
+// ItemKeys are the keys of the order's items, line 1 first: an order knows how many lines it
+// has, so its items can be looked up by key (batched) when they were not read with the order.
+func (o *Order) ItemKeys() []Key {
+	keys := make([]Key, o.ItemCount)
+	for i := range keys {
+		keys[i] = orderItemKey(o.CustomerID, o.ID, i+1)
+	}
+	return keys
+}
+
+// OrderItem is one line of an order.
+type OrderItem struct {
+	CustomerID     string `dynamodbav:"customerId"`
+	OrderID        string `dynamodbav:"orderId"`
+	Line           int    `dynamodbav:"line"`
+	SKU            string `dynamodbav:"sku"`
+	ProductName    string `dynamodbav:"productName"`
+	Quantity       int    `dynamodbav:"quantity"`
+	UnitPriceCents int64  `dynamodbav:"unitPriceCents"`
+}
+
+// Key implements Entity.
+func (i *OrderItem) Key() Key { return orderItemEntity.key(i) }
+
+// orderItemEntity is the definition of an order's line item: right after its order in the customer's
+// collection, so that a newest-first Query reads each order's items just before the order (AP17).
+var orderItemEntity = entity[OrderItem, *OrderItem]{
+	name:     typeOrderItem,
+	key:      func(i *OrderItem) Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
+	examples: func() []*OrderItem { return []*OrderItem{{CustomerID: "<customerId>", OrderID: "<orderId>", Line: 1}} },
+	// Line numbers are written with three digits, so that lines sort in order.
+	placeholders: map[string]string{"#ITEM#001": "#ITEM#<line>"},
+}
+
+// OrderKey is the key of an order looked up by customer and order id (AP18).
+func OrderKey(customer, order string) (Key, error) {
+	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
+		return Key{}, apperr.InvalidInput("id", "not a valid order id")
+	}
+	return orderKey(customer, order), nil
+}
+
+// orderStatusShard is the shard of an order on the status index: a hash of its id, so it is fixed
+// for the order's life (a status change only rewrites the status part of GSI3PK) and spreads
+// orders evenly whatever their customers or times. A random shard would spread as well, but it
+// would have to be read back before every status change; a hash is recomputed from the key.
+func orderStatusShard(order string, shards int) int {
+	h := fnv.New32a()
+	h.Write([]byte(order))
+	return int(h.Sum32() % uint32(shards))
+}
+
+// idempotencyGuard is the item that ties one idempotency key of a customer to the order it
+// placed, with a hash of the request so that a reuse of the key for another request is told apart
+// from a retry.
+type idempotencyGuard struct {
+	OrderID     string `dynamodbav:"orderId"`
+	RequestHash string `dynamodbav:"requestHash"`
+}
+
+func idempotencyGuardItem(o *Order, requestHash string) map[string]types.AttributeValue {
+	item := orderIdempotencyKey(o.CustomerID, o.IdempotencyKey).attributes()
+	item[attrType] = s(typeOrderIdempotency)
+	item["orderId"] = s(o.ID)
+	item["requestHash"] = s(requestHash)
+	item["createdAt"] = s(o.PlacedAt.Format(time.RFC3339Nano))
+	return item
+}
+
+// OrderLine is one line of a placeOrder request.
+type OrderLine struct {
+	SKU            string
+	ProductName    string
+	Quantity       int
+	UnitPriceCents int64
+}

@@ -1,0 +1,151 @@
+package repository
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// keyTableDoc is the page whose key table is generated from the entity definitions.
+const keyTableDoc = "../docs/data-model.md"
+
+const (
+	keysBegin = "<!-- keys:begin -->"
+	keysEnd   = "<!-- keys:end -->"
+)
+
+// TestKeyTableIsCurrent keeps the key table of docs/data-model.md equal to what the definitions
+// say. UPDATE_GOLDEN=1 rewrites the table between the markers.
+func TestKeyTableIsCurrent(t *testing.T) {
+	doc, err := os.ReadFile(keyTableDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, rest, ok := strings.Cut(string(doc), keysBegin)
+	current, after, ok2 := strings.Cut(rest, keysEnd)
+	if !ok || !ok2 {
+		t.Fatalf("%s lacks the markers %s … %s", keyTableDoc, keysBegin, keysEnd)
+	}
+	want := "\n" + keyTable()
+	if current == want {
+		return
+	}
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(keyTableDoc, []byte(before+keysBegin+want+keysEnd+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("the key table in %s is stale; run UPDATE_GOLDEN=1 go test ./repository -run TestKeyTableIsCurrent\n--- have\n%s--- want\n%s", keyTableDoc, current, want)
+}
+
+func TestKeyTableShowsEveryDefinition(t *testing.T) {
+	table := keyTable()
+	for _, d := range definitions {
+		if !strings.Contains(table, "| "+d.typeName()+" |") {
+			t.Errorf("no row for %s", d.typeName())
+		}
+	}
+	for _, want := range []string{
+		"| User | `ORG#<orgId>` | `USER#<userId>` | GSI1: `ORG#<orgId>#USER#<userId> / USER#<userId>` |",
+		"GSI1: `DEPT#<targetId>#REL#DEPARTMENT / EMP#<employeeId>`",
+		"GSI1: `EMP#<targetId>#REL#MANAGER / EMP#<employeeId>`",
+		"GSI2: `TYPE#Employee / <hiredAt>#<employeeId>`",
+		"GSI3: `ORDERSTATUS#<status>#<shard> / <orderId>`",
+		"| UserEmail | `USEREMAIL#<orgId>#<email>` | `USEREMAIL` |  | userId |",
+		"| OrderIdempotency | `IDEMPOTENCY#<customerId>#<key>` | `IDEMPOTENCY` |  | createdAt, orderId, requestHash |",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("key table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "2001") {
+		t.Errorf("an example time leaked into the table:\n%s", table)
+	}
+}
+
+// Every definition's items decode into what was encoded, carry their type and keys, and the
+// decoder registry finds them by type.
+func TestEntityRoundTrip(t *testing.T) {
+	at := time.Date(2024, 5, 6, 7, 8, 9, 123_000_000, time.UTC)
+	values := []Entity{
+		&Organization{ID: "o1", Name: "Acme", CreatedAt: at},
+		&User{ID: "u1", OrgID: "o1", Name: "Ann", Email: "ann@example.com", CreatedAt: at},
+		&Ticket{ID: "t1", OrgID: "o1", ReporterID: "u1", Title: "Down", Body: "It is down", Status: TicketOpen, CreatedAt: at, UpdatedAt: at},
+		&Location{ID: "l1", Country: "United States", State: "California", City: "San Jose", PostalCode: "95110", Address: "1 Main St", CreatedAt: at},
+		&Department{ID: "d1", Name: "Sales", Location: LocationRef{Country: "United States", ID: "l1"}, NameVersion: 2, CreatedAt: at, UpdatedAt: at},
+		&Employee{ID: "e1", Name: "Bo", Email: "bo@example.com", JobTitle: "Engineer", HiredAt: at, DepartmentID: "d1", DepartmentName: "Sales", CreatedAt: at},
+		&Relation{EmployeeID: "e1", Type: RelManager, TargetID: "e2", UpdatedAt: at},
+		&Customer{ID: "c1", Name: "Cy", Email: "cy@example.com", Addresses: []MailingAddress{{Label: "home", Line1: "2 Elm", City: "Austin", Country: "US"}}, CreatedAt: at},
+		&Order{ID: "r1", CustomerID: "c1", Status: OrderShipped, PlacedAt: at, UpdatedAt: at, TotalCents: 1234, ItemCount: 1, IdempotencyKey: "k"},
+		&OrderItem{CustomerID: "c1", OrderID: "r1", Line: 1, SKU: "A-1", ProductName: "Pen", Quantity: 2, UnitPriceCents: 617},
+	}
+	if len(values) != len(definitions) {
+		t.Fatalf("%d values for %d definitions: add the new type here", len(values), len(definitions))
+	}
+	for _, v := range values {
+		item, err := encodeAny(v)
+		if err != nil {
+			t.Fatalf("%T: %v", v, err)
+		}
+		k := v.Key()
+		if stringAttr(item, attrPK) != k.PK || stringAttr(item, attrSK) != k.SK {
+			t.Errorf("%T: item keys %q/%q, want %q/%q", v, stringAttr(item, attrPK), stringAttr(item, attrSK), k.PK, k.SK)
+		}
+		got, err := decodeEntity(item)
+		if err != nil {
+			t.Fatalf("%T: %v", v, err)
+		}
+		if !reflect.DeepEqual(got, v) {
+			t.Errorf("round trip of %T: got %+v, want %+v", v, got, v)
+		}
+	}
+}
+
+// encodeAny encodes v with its definition.
+func encodeAny(v Entity) (map[string]types.AttributeValue, error) {
+	switch v := v.(type) {
+	case *Organization:
+		return organizationEntity.encode(v)
+	case *User:
+		return userEntity.encode(v)
+	case *Ticket:
+		return ticketEntity.encode(v)
+	case *Location:
+		return locationEntity.encode(v)
+	case *Department:
+		return departmentEntity.encode(v)
+	case *Employee:
+		return employeeEntity.encode(v)
+	case *Relation:
+		return relationEntity.encode(v)
+	case *Customer:
+		return customerEntity.encode(v)
+	case *Order:
+		return orderEntity.encodeSharded(v, 4)
+	case *OrderItem:
+		return orderItemEntity.encode(v)
+	}
+	return nil, nil
+}
+
+func TestEncodeRefusesAMissingShardCount(t *testing.T) {
+	o := &Order{ID: "r1", CustomerID: "c1", Status: OrderOpen}
+	if _, err := orderEntity.encode(o); err == nil {
+		t.Error("orderEntity.encode without a shard count succeeded")
+	}
+	if _, err := orderEntity.encodeSharded(o, 0); err == nil {
+		t.Error("orderEntity.encodeSharded with 0 shards succeeded")
+	}
+	item, err := customerEntity.encode(&Customer{ID: "c1", Name: "Cy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := item["mailingAddresses"]; !ok {
+		t.Error("a customer without addresses has no mailingAddresses list")
+	}
+}

@@ -1,0 +1,249 @@
+package repository
+
+import (
+	"errors"
+	"time"
+
+	"singletable/apperr"
+)
+
+// The HR domain: Department → Employees, an employee's manager and mentor, and the Location
+// hierarchy. The entity definitions below say how each item is keyed (the key table in
+// docs/data-model.md is generated from them).
+//
+// Each of an employee's relations (its department, its manager, its mentor) is an item of its own
+// under the employee, at a key known from the employee's id and the relation type (AP10), and the
+// overloaded GSI1 inverts it (AP9, AP11). That way an entity can have many one-to-many relations
+// without an index per relation, and changing one relation is a write to one small item. A
+// department's name is duplicated onto its employees (AP19) so that listing employees with their
+// department's name costs no second read; renameDepartment (hr_write_rename.go) keeps the copies
+// in step. Key spellings are in keys.go, reads in hr_read.go, writes in hr_write.go.
+
+// Location is a place departments are based at. Country, state, city and postal code are stored
+// as given (trimmed) for display; the key uses their case-folded forms.
+type Location struct {
+	ID         string    `dynamodbav:"id"`
+	Country    string    `dynamodbav:"country"`
+	State      string    `dynamodbav:"state"`
+	City       string    `dynamodbav:"city"`
+	PostalCode string    `dynamodbav:"postalCode"`
+	Address    string    `dynamodbav:"address"`
+	CreatedAt  time.Time `dynamodbav:"createdAt"`
+}
+
+// Key implements Entity.
+func (l *Location) Key() Key { return locationEntity.key(l) }
+
+// locationEntity is the definition of the Location item: a country's partition, sorted by the
+// hierarchical key state#city#postalCode#id so that a begins_with at any level answers AP14.
+var locationEntity = entity[Location, *Location]{
+	name: typeLocation,
+	key:  func(l *Location) Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) },
+	examples: func() []*Location {
+		return []*Location{{ID: "<locationId>", Country: "<country>", State: "<state>", City: "<city>", PostalCode: "<postalcode>"}}
+	},
+}
+
+// Ref is the reference to the location that a department stores.
+func (l *Location) Ref() LocationRef {
+	return LocationRef{Country: l.Country, State: l.State, City: l.City, PostalCode: l.PostalCode, ID: l.ID}
+}
+
+// LocationRef is everything needed to build a location's key: a location lives in its country's
+// partition under a hierarchical sort key, so its id alone does not find it. It is also what a
+// location's global ID carries.
+type LocationRef struct {
+	Country    string `dynamodbav:"country"`
+	State      string `dynamodbav:"state"`
+	City       string `dynamodbav:"city"`
+	PostalCode string `dynamodbav:"postalCode"`
+	ID         string `dynamodbav:"id"`
+}
+
+// Department groups employees. NameVersion counts renames; PropagatedVersion is the last
+// version whose name has been copied onto every employee (AP19), so a department with
+// PropagatedVersion < NameVersion has a rename whose propagation has not finished.
+type Department struct {
+	ID                string      `dynamodbav:"id"`
+	Name              string      `dynamodbav:"name"`
+	Location          LocationRef `dynamodbav:"location"`
+	NameVersion       int         `dynamodbav:"nameVersion"`
+	PropagatedVersion int         `dynamodbav:"propagatedVersion"`
+	CreatedAt         time.Time   `dynamodbav:"createdAt"`
+	UpdatedAt         time.Time   `dynamodbav:"updatedAt"`
+}
+
+// Key implements Entity.
+func (d *Department) Key() Key { return departmentEntity.key(d) }
+
+// departmentEntity is the definition of the Department item: the root of its own partition, listed by
+// name on GSI2 (AP7).
+var departmentEntity = entity[Department, *Department]{
+	name: typeDepartment,
+	key:  func(d *Department) Key { return deptKey(d.ID) },
+	indexes: func(d *Department, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeDepartment), nameSortKey(d.Name, d.ID)}}
+	},
+	examples: func() []*Department { return []*Department{{ID: "<departmentId>", Name: "<name>"}} },
+}
+
+// NamePropagationPending reports whether the last rename is still being copied to employees.
+func (d *Department) NamePropagationPending() bool { return d.PropagatedVersion < d.NameVersion }
+
+// Employee works in one department. DepartmentID and DepartmentName duplicate the department
+// membership (AP19: the name without a second read); DepartmentNameVersion is the department
+// NameVersion the copy reflects, so that a rename's propagation never overwrites a newer copy.
+// The relation items remain the source of truth for the department, manager and mentor.
+type Employee struct {
+	ID                    string    `dynamodbav:"id"`
+	Name                  string    `dynamodbav:"name"`
+	Email                 string    `dynamodbav:"email"`
+	JobTitle              string    `dynamodbav:"jobTitle"`
+	HiredAt               time.Time `dynamodbav:"hiredAt"`
+	DepartmentID          string    `dynamodbav:"departmentId"`
+	DepartmentName        string    `dynamodbav:"departmentName"`
+	DepartmentNameVersion int       `dynamodbav:"departmentNameVersion"`
+	CreatedAt             time.Time `dynamodbav:"createdAt"`
+}
+
+// Key implements Entity.
+func (e *Employee) Key() Key { return employeeEntity.key(e) }
+
+// exampleTime stands for a time in the key table's examples.
+var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+
+// employeeEntity is the definition of the Employee item: the root of its partition (its relation
+// items share it), by job title on GSI1 (AP12) and by hire time on GSI2 (AP13), both sorted by
+// hire time.
+var employeeEntity = entity[Employee, *Employee]{
+	name: typeEmployee,
+	key:  func(e *Employee) Key { return empKey(e.ID) },
+	indexes: func(e *Employee, _ int) []indexKey {
+		hired := hireSortKey(e.HiredAt, e.ID)
+		return []indexKey{{gsi1, jobTitlePK(e.JobTitle), hired}, {gsi2, typePK(typeEmployee), hired}}
+	},
+	examples: func() []*Employee {
+		return []*Employee{{ID: "<employeeId>", JobTitle: "<jobtitle>", HiredAt: exampleTime}}
+	},
+	placeholders: map[string]string{hireTime(exampleTime): "<hiredAt>"},
+}
+
+// RelationType names one kind of relationship item under an employee.
+type RelationType string
+
+// Relation types. Each is an SK value under the employee (REL#<TYPE>) and a suffix of the GSI1
+// partition that inverts it; adding one needs no new index.
+const (
+	RelDepartment RelationType = "DEPARTMENT"
+	RelManager    RelationType = "MANAGER"
+	RelMentor     RelationType = "MENTOR"
+)
+
+func (t RelationType) valid() bool {
+	return t == RelDepartment || t == RelManager || t == RelMentor
+}
+
+// Relation is a relationship item: employee EmployeeID's relation of type Type points at
+// TargetID (a department for DEPARTMENT, an employee for MANAGER and MENTOR).
+type Relation struct {
+	EmployeeID string       `dynamodbav:"employeeId"`
+	Type       RelationType `dynamodbav:"relation"`
+	TargetID   string       `dynamodbav:"targetId"`
+	UpdatedAt  time.Time    `dynamodbav:"updatedAt"`
+}
+
+// Key implements Entity.
+func (r *Relation) Key() Key { return relationEntity.key(r) }
+
+// relationEntity is the definition of the relationship item: one per employee and relation type under
+// the employee (AP10), inverted on GSI1 so that the employees related to a target are one Query
+// (AP9, AP11) whatever the relation: a new relation type needs no new index.
+var relationEntity = entity[Relation, *Relation]{
+	name: typeRelation,
+	key:  func(r *Relation) Key { return relationKey(r.EmployeeID, r.Type) },
+	indexes: func(r *Relation, _ int) []indexKey {
+		return []indexKey{{gsi1, relationGSI1PK(r.Type, r.TargetID), relationGSI1SK(r.EmployeeID)}}
+	},
+	examples: func() []*Relation {
+		var out []*Relation
+		for _, rel := range []RelationType{RelDepartment, RelManager, RelMentor} {
+			out = append(out, &Relation{EmployeeID: "<employeeId>", Type: rel, TargetID: "<targetId>"})
+		}
+		return out
+	},
+}
+
+// DepartmentKey, EmployeeKey, LocationKey and RelationKey are the keys of HR entities looked up
+// by key (AP8, AP10, AP14 by ID). They validate their parts, which come from clients.
+func DepartmentKey(id string) (Key, error) {
+	if err := checkID("id", id); err != nil {
+		return Key{}, err
+	}
+	return deptKey(id), nil
+}
+
+// EmployeeKey is the key of an employee's root item.
+func EmployeeKey(id string) (Key, error) {
+	if err := checkID("id", id); err != nil {
+		return Key{}, err
+	}
+	return empKey(id), nil
+}
+
+// LocationKey is the key of a location. The parts are re-validated with the rules createLocation
+// applies, so a forged global ID cannot build a key createLocation would refuse.
+func LocationKey(ref LocationRef) (Key, error) {
+	if _, err := cleanLocationRef(ref); err != nil || ref.ID == "" {
+		return Key{}, apperr.InvalidInput("id", "not a valid location id")
+	}
+	return locationKey(ref.Country, ref.State, ref.City, ref.PostalCode, ref.ID), nil
+}
+
+// RelationKey is the key of employee e's relation of type rel (AP10).
+func RelationKey(e string, rel RelationType) (Key, error) {
+	if err := checkID("id", e); err != nil {
+		return Key{}, err
+	}
+	if !rel.valid() {
+		return Key{}, apperr.Internal("relation key", errors.New("unknown relation type "+string(rel)))
+	}
+	return relationKey(e, rel), nil
+}
+
+// cleanLocationRef trims and checks the key parts of a location (and its id, when set); the
+// error names the first field at fault.
+func cleanLocationRef(ref LocationRef) (LocationRef, error) {
+	var err error
+	if ref.Country, err = cleanText("country", ref.Country, 1, maxCountryLen, false); err != nil {
+		return ref, err
+	}
+	if ref.State, err = cleanText("state", ref.State, 1, maxStateLen, false); err != nil {
+		return ref, err
+	}
+	if ref.City, err = cleanText("city", ref.City, 1, maxCityLen, false); err != nil {
+		return ref, err
+	}
+	if ref.PostalCode, err = cleanText("postalCode", ref.PostalCode, 1, maxPostalCodeLen, false); err != nil {
+		return ref, err
+	}
+	if ref.ID != "" {
+		if err := checkID("id", ref.ID); err != nil {
+			return ref, err
+		}
+	}
+	return ref, nil
+}
+
+// Hire times the API accepts. The fixed-width sort key needs a four-digit year.
+var (
+	minHireTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxHireTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// TargetKey is the key of the entity the relation points at: a department or an employee.
+func (r *Relation) TargetKey() (Key, error) {
+	if r.Type == RelDepartment {
+		return DepartmentKey(r.TargetID)
+	}
+	return EmployeeKey(r.TargetID)
+}

@@ -1,0 +1,126 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// ListDepartments lists departments by name (AP7): a Query of the Department partition of the
+// entity-type index GSI2, never a Scan.
+func (r *Repo) ListDepartments(ctx context.Context, args PageArgs) (Page[*Department], error) {
+	return listByType[*Department](ctx, r, typeDepartment, args)
+}
+
+// EmployeesByJobTitle pages through the employees with a job title, compared without case,
+// longest-serving first (AP12): GSI1 PK=JOBTITLE#<title>, sorted by <hiredAt>#<e>.
+func (r *Repo) EmployeesByJobTitle(ctx context.Context, title string, args PageArgs) (Page[*Employee], error) {
+	title, err := cleanText("jobTitle", title, 1, maxJobTitleLen, false)
+	if err != nil {
+		return Page[*Employee]{}, err
+	}
+	pk := jobTitlePK(title)
+	return queryPage[*Employee](ctx, r, pageQuery{
+		index:   gsi1,
+		scope:   join("jobtitle", pk),
+		keyCond: "GSI1PK = :pk",
+		values:  map[string]types.AttributeValue{":pk": s(pk)},
+	}, args)
+}
+
+// EmployeesHiredSince pages through the employees hired at or after since, newest first (AP13):
+// GSI2 PK=TYPE#Employee AND GSI2SK >= <since>, read backwards. The hire time leads the sort key,
+// so the condition is a range on one partition of the overloaded index.
+func (r *Repo) EmployeesHiredSince(ctx context.Context, since time.Time, args PageArgs) (Page[*Employee], error) {
+	if since.After(maxHireTime) {
+		return Page[*Employee]{HasPreviousPage: args.After != ""}, args.Validate()
+	}
+	if since.Before(minHireTime) {
+		since = minHireTime
+	}
+	pk, lo := typePK(typeEmployee), hireTime(since)
+	return queryPage[*Employee](ctx, r, pageQuery{
+		index:      gsi2,
+		scope:      join("hired", pk, lo),
+		keyCond:    "GSI2PK = :pk AND GSI2SK >= :since",
+		values:     map[string]types.AttributeValue{":pk": s(pk), ":since": s(lo)},
+		descending: true,
+	}, args)
+}
+
+// LocationFilter selects locations at one level of the hierarchy: a country, a state of it, a
+// city of that state, a postal code of that city. Each narrower level requires the wider ones.
+type LocationFilter struct {
+	Country    string
+	State      *string
+	City       *string
+	PostalCode *string
+}
+
+// Locations pages through the locations of a country, state, city or postal code (AP14): Query
+// PK=COUNTRY#<country>, with begins_with(SK, '<state>#'), '<state>#<city>#' or
+// '<state>#<city>#<postalCode>#'. Locations come in key order: by case-folded state, city, postal
+// code, then creation.
+func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (Page[*Location], error) {
+	country, err := cleanText("country", f.Country, 1, maxCountryLen, false)
+	if err != nil {
+		return Page[*Location]{}, err
+	}
+	if f.City != nil && f.State == nil {
+		return Page[*Location]{}, apperr.InvalidInput("city", "city requires state")
+	}
+	if f.PostalCode != nil && f.City == nil {
+		return Page[*Location]{}, apperr.InvalidInput("postalCode", "postalCode requires city (and state)")
+	}
+	var segments []string
+	for _, p := range []struct {
+		field string
+		v     *string
+		max   int
+	}{{"state", f.State, maxStateLen}, {"city", f.City, maxCityLen}, {"postalCode", f.PostalCode, maxPostalCodeLen}} {
+		if p.v == nil {
+			break
+		}
+		v, err := cleanText(p.field, *p.v, 1, p.max, false)
+		if err != nil {
+			return Page[*Location]{}, err
+		}
+		segments = append(segments, v)
+	}
+	pk := countryPK(country)
+	q := pageQuery{
+		keyCond: "PK = :pk",
+		values:  map[string]types.AttributeValue{":pk": s(pk)},
+	}
+	prefix := locationPrefix(segments...)
+	if prefix != "" {
+		q.keyCond = "PK = :pk AND begins_with(SK, :prefix)"
+		q.values[":prefix"] = s(prefix)
+	}
+	q.scope = join("locations", pk, esc(prefix))
+	return queryPage[*Location](ctx, r, q, args)
+}
+
+// InverseRelations pages through the relationship items of type rel that point at target, in
+// employee order: the employees of a department (AP9), the direct reports or mentees of an
+// employee (AP11). It is one Query of the inverted GSI1 partition <target PK>#REL#<TYPE>; the
+// caller reads the employees themselves by key (batched).
+func (r *Repo) InverseRelations(ctx context.Context, rel RelationType, target string, args PageArgs) (Page[*Relation], error) {
+	if err := checkID("id", target); err != nil {
+		return Page[*Relation]{}, err
+	}
+	if !rel.valid() {
+		return Page[*Relation]{}, apperr.Internal("inverse relations", errors.New("unknown relation type "+string(rel)))
+	}
+	pk := relationGSI1PK(rel, target)
+	return queryPage[*Relation](ctx, r, pageQuery{
+		index:   gsi1,
+		scope:   join("inverse", pk),
+		keyCond: "GSI1PK = :pk",
+		values:  map[string]types.AttributeValue{":pk": s(pk)},
+	}, args)
+}

@@ -1,0 +1,136 @@
+package repository
+
+import (
+	"errors"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// The SaaS domain, Organization → Users → Tickets. The entity definitions below say how each item
+// is keyed (the key table in docs/data-model.md is generated from them).
+//
+// Users share the organization's item collection, so one Query reads an organization with its
+// users (AP2). Tickets live in collections of their own on the table, and join their reporter's
+// collection on GSI1, where the user item sorts after every ticket. A UserEmail guard item, in a
+// partition of its own, makes an email unique inside its organization.
+
+// Organization is a customer account of the SaaS product.
+type Organization struct {
+	ID        string    `dynamodbav:"id"`
+	Name      string    `dynamodbav:"name"`
+	CreatedAt time.Time `dynamodbav:"createdAt"`
+}
+
+// Key implements Entity.
+func (o *Organization) Key() Key { return organizationEntity.key(o) }
+
+// organizationEntity is the definition of the Organization item: the root of its organization's
+// collection, listed by name on GSI2 (AP7).
+var organizationEntity = entity[Organization, *Organization]{
+	name: typeOrganization,
+	key:  func(o *Organization) Key { return orgKey(o.ID) },
+	indexes: func(o *Organization, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeOrganization), nameSortKey(o.Name, o.ID)}}
+	},
+	examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
+}
+
+// User belongs to one organization.
+type User struct {
+	ID        string    `dynamodbav:"id"`
+	OrgID     string    `dynamodbav:"orgId"`
+	Name      string    `dynamodbav:"name"`
+	Email     string    `dynamodbav:"email"`
+	CreatedAt time.Time `dynamodbav:"createdAt"`
+}
+
+// Key implements Entity.
+func (u *User) Key() Key { return userEntity.key(u) }
+
+// userEntity is the definition of the User item: in its organization's collection (AP2, AP3), and the
+// last item of its own ticket collection on GSI1 (AP5).
+var userEntity = entity[User, *User]{
+	name: typeUser,
+	key:  func(u *User) Key { return userKey(u.OrgID, u.ID) },
+	indexes: func(u *User, _ int) []indexKey {
+		return []indexKey{{gsi1, userCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
+	},
+	examples: func() []*User { return []*User{{ID: "<userId>", OrgID: "<orgId>"}} },
+}
+
+// TicketStatus is the state of a ticket.
+type TicketStatus string
+
+// Ticket states.
+const (
+	TicketOpen    TicketStatus = "OPEN"
+	TicketPending TicketStatus = "PENDING"
+	TicketClosed  TicketStatus = "CLOSED"
+)
+
+func (s TicketStatus) valid() bool {
+	return s == TicketOpen || s == TicketPending || s == TicketClosed
+}
+
+// Ticket is reported by a user. Its id is time-sortable, so its sort key orders tickets by
+// creation time.
+type Ticket struct {
+	ID         string       `dynamodbav:"id"`
+	OrgID      string       `dynamodbav:"orgId"`
+	ReporterID string       `dynamodbav:"reporterId"`
+	Title      string       `dynamodbav:"title"`
+	Body       string       `dynamodbav:"body"`
+	Status     TicketStatus `dynamodbav:"status"`
+	CreatedAt  time.Time    `dynamodbav:"createdAt"`
+	UpdatedAt  time.Time    `dynamodbav:"updatedAt"`
+}
+
+// Key implements Entity.
+func (t *Ticket) Key() Key { return ticketEntity.key(t) }
+
+// ticketEntity is the definition of the Ticket item: a collection of its own, joined to its
+// reporter's collection on GSI1, newest first by its time-sortable id (AP5).
+var ticketEntity = entity[Ticket, *Ticket]{
+	name: typeTicket,
+	key:  func(t *Ticket) Key { return ticketKey(t.ID) },
+	indexes: func(t *Ticket, _ int) []indexKey {
+		return []indexKey{{gsi1, userCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
+	},
+	examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
+}
+
+// OrganizationKey, UserKey and TicketKey are the keys of entities looked up by id (AP1, AP4, AP6).
+// They validate the ids, which come from clients.
+func OrganizationKey(org string) (Key, error) {
+	if err := checkID("id", org); err != nil {
+		return Key{}, err
+	}
+	return orgKey(org), nil
+}
+
+// UserKey is the key of a user (AP4).
+func UserKey(org, user string) (Key, error) {
+	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+		return Key{}, apperr.InvalidInput("id", "not a valid user id")
+	}
+	return userKey(org, user), nil
+}
+
+// TicketKey is the key of a ticket (AP6).
+func TicketKey(ticket string) (Key, error) {
+	if err := checkID("id", ticket); err != nil {
+		return Key{}, err
+	}
+	return ticketKey(ticket), nil
+}
+
+func emailGuardItem(u *User) map[string]types.AttributeValue {
+	k := emailGuardKey(u.OrgID, u.Email)
+	item := k.attributes()
+	item[attrType] = s(typeUserEmail)
+	item["userId"] = s(u.ID)
+	return item
+}

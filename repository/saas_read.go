@@ -1,0 +1,168 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// ListOrganizations lists organizations by name (AP7): a Query of the Organization partition of
+// the entity-type index GSI2, never a Scan.
+func (r *Repo) ListOrganizations(ctx context.Context, args PageArgs) (Page[*Organization], error) {
+	return listByType[*Organization](ctx, r, typeOrganization, args)
+}
+
+func usersQuery(org string) pageQuery {
+	return pageQuery{
+		scope:   join("users", orgPK(org)),
+		keyCond: "PK = :pk AND begins_with(SK, :users)",
+		values:  map[string]types.AttributeValue{":pk": s(orgPK(org)), ":users": s(userSKPrefix)},
+	}
+}
+
+// UsersOfOrganization pages through an organization's users (AP3):
+// Query PK=ORG#<o> AND begins_with(SK, "USER#").
+func (r *Repo) UsersOfOrganization(ctx context.Context, org string, args PageArgs) (Page[*User], error) {
+	if err := checkID("id", org); err != nil {
+		return Page[*User]{}, err
+	}
+	return queryPage[*User](ctx, r, usersQuery(org), args)
+}
+
+// OrganizationWithUsers reads an organization and the first page of its users with ONE Query of
+// its item collection, PK=ORG#<o> (AP2): the organization's item sorts before its users. The
+// users' cursors continue in UsersOfOrganization.
+func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int) (*Organization, Page[*User], error) {
+	if err := checkID("id", org); err != nil {
+		return nil, Page[*User]{}, err
+	}
+	args := PageArgs{First: first}
+	if err := args.Validate(); err != nil {
+		return nil, Page[*User]{}, err
+	}
+	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(orgPK(org))},
+		Limit:                     aws.Int32(int32(args.First + 2)),
+	}, args.First+2)
+	if err != nil {
+		return nil, Page[*User]{}, err
+	}
+	if len(items) == 0 || stringAttr(items[0], attrType) != typeOrganization {
+		return nil, Page[*User]{}, apperr.NotFound("organization")
+	}
+	o, err := decodeAs[*Organization](items[0])
+	if err != nil {
+		return nil, Page[*User]{}, err
+	}
+	users, err := decodeAll[*User](items[1:])
+	if err != nil {
+		return nil, Page[*User]{}, err
+	}
+	return o, finishPage(r, usersQuery(org).scope, keyAttrs(""), users, items[1:], args), nil
+}
+
+// TicketFilter narrows a user's tickets: by status (a filter on the read items) and by creation
+// time (a range of the time-sortable sort key). Both bounds are exclusive.
+type TicketFilter struct {
+	Status        *TicketStatus
+	CreatedAfter  *time.Time
+	CreatedBefore *time.Time
+}
+
+// ticketsQuery is AP5: GSI1 PK=ORG#<o>#USER#<u>, sort key TICKET#<id> within the time range,
+// newest first (ScanIndexForward=false). ok is false when the range is empty.
+func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err error) {
+	pk := userCollectionPK(org, user)
+	q = pageQuery{
+		index:      gsi1,
+		descending: true,
+		values:     map[string]types.AttributeValue{":pk": s(pk)},
+	}
+	lo, hi, empty := ticketSKPrefix, ticketSKPrefix+"\xff", false
+	if f.CreatedAfter != nil || f.CreatedBefore != nil {
+		loID, hiID, ok := idRange(f.CreatedAfter, f.CreatedBefore)
+		lo, hi, empty = ticketGSI1SK(loID), ticketGSI1SK(hiID), !ok
+	}
+	scope := join("tickets", pk, esc(lo), esc(hi))
+	if f.CreatedAfter == nil && f.CreatedBefore == nil {
+		q.keyCond = "GSI1PK = :pk AND begins_with(GSI1SK, :lo)"
+		q.values[":lo"] = s(ticketSKPrefix)
+	} else {
+		if empty {
+			return q, false, nil
+		}
+		q.keyCond = "GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi"
+		q.values[":lo"], q.values[":hi"] = s(lo), s(hi)
+	}
+	if f.Status != nil {
+		if !f.Status.valid() {
+			return q, false, apperr.InvalidInput("status", "unknown ticket status")
+		}
+		q.filter = "#status = :status"
+		q.names = map[string]string{"#status": "status"}
+		q.values[":status"] = s(string(*f.Status))
+		scope = join(scope, string(*f.Status))
+	}
+	q.scope = scope
+	return q, true, nil
+}
+
+// TicketsOfUser pages through a user's tickets, newest first (AP5).
+func (r *Repo) TicketsOfUser(ctx context.Context, org, user string, f TicketFilter, args PageArgs) (Page[*Ticket], error) {
+	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+		return Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
+	}
+	q, ok, err := ticketsQuery(org, user, f)
+	if err != nil {
+		return Page[*Ticket]{}, err
+	}
+	if !ok {
+		return Page[*Ticket]{HasPreviousPage: args.After != ""}, args.Validate()
+	}
+	return queryPage[*Ticket](ctx, r, q, args)
+}
+
+// UserWithTickets reads a user and the first page of its newest tickets with ONE Query of the
+// user's GSI1 collection read backwards: the user item sorts last, so it comes first.
+func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int) (*User, Page[*Ticket], error) {
+	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+		return nil, Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
+	}
+	args := PageArgs{First: first}
+	if err := args.Validate(); err != nil {
+		return nil, Page[*Ticket]{}, err
+	}
+	pk := userCollectionPK(org, user)
+	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		IndexName:                 aws.String(gsi1),
+		KeyConditionExpression:    aws.String("GSI1PK = :pk AND GSI1SK <= :user"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(pk), ":user": s(userGSI1SK(user))},
+		ScanIndexForward:          aws.Bool(false),
+		Limit:                     aws.Int32(int32(args.First + 2)),
+	}, args.First+2)
+	if err != nil {
+		return nil, Page[*Ticket]{}, err
+	}
+	if len(items) == 0 || stringAttr(items[0], attrType) != typeUser {
+		return nil, Page[*Ticket]{}, apperr.NotFound("user")
+	}
+	u, err := decodeAs[*User](items[0])
+	if err != nil {
+		return nil, Page[*Ticket]{}, err
+	}
+	tickets, err := decodeAll[*Ticket](items[1:])
+	if err != nil {
+		return nil, Page[*Ticket]{}, err
+	}
+	q, _, _ := ticketsQuery(org, user, TicketFilter{})
+	return u, finishPage(r, q.scope, keyAttrs(gsi1), tickets, items[1:], args), nil
+}

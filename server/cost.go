@@ -1,0 +1,44 @@
+package server
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"singletable/repository"
+)
+
+// costExtension adds the DynamoDB cost of an operation to its response as
+// `extensions.dynamodb`: the calls it made by operation name and the capacity they consumed,
+// read from the request's meter once the response is complete. Every response carries the
+// entry, so a client can watch what its queries cost; it is a gqlgen extension like the
+// library's own (complexity, persisted queries), so it shows up in the handler's extension list.
+type costExtension struct{}
+
+var (
+	_ graphql.HandlerExtension    = costExtension{}
+	_ graphql.ResponseInterceptor = costExtension{}
+)
+
+// ExtensionName implements graphql.HandlerExtension.
+func (costExtension) ExtensionName() string { return "DynamoDBCost" }
+
+// Validate implements graphql.HandlerExtension; the extension works with any schema.
+func (costExtension) Validate(graphql.ExecutableSchema) error { return nil }
+
+// InterceptResponse implements graphql.ResponseInterceptor.
+func (costExtension) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp == nil {
+		return nil
+	}
+	var usage repository.Usage
+	if ri := requestInfoFrom(ctx); ri != nil {
+		usage = ri.meter.Usage()
+	}
+	if resp.Extensions == nil {
+		resp.Extensions = map[string]any{}
+	}
+	resp.Extensions["dynamodb"] = usage
+	return resp
+}
