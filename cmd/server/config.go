@@ -16,9 +16,10 @@ import (
 	"singletable/server"
 )
 
-// config is the server's configuration: environment variables first, flags override them
-// (DESIGN.md §2). Secrets (CURSOR_SECRET) are read from the environment only, so that they do not
-// show in process listings.
+// config is the server's configuration: environment variables first, flags override them, so a
+// deployment sets the environment and a developer overrides one value on the command line.
+// Secrets (CURSOR_SECRET, AUTH_HS256_SECRET) are read from the environment only, so that they do
+// not show in process listings.
 type config struct {
 	port            int
 	region          string
