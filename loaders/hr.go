@@ -200,6 +200,27 @@ type RelationsAhead struct {
 	Department, Manager, Mentor bool
 }
 
+// With is a with the relation rel added.
+func (a RelationsAhead) With(rel repository.RelationType) RelationsAhead {
+	switch rel {
+	case repository.RelDepartment:
+		a.Department = true
+	case repository.RelManager:
+		a.Manager = true
+	case repository.RelMentor:
+		a.Mentor = true
+	}
+	return a
+}
+
+// Union is the relations a or b names.
+func (a RelationsAhead) Union(b RelationsAhead) RelationsAhead {
+	return RelationsAhead{a.Department || b.Department, a.Manager || b.Manager, a.Mentor || b.Mentor}
+}
+
+// Any reports whether a asks for any relation of the employees themselves.
+func (a EmployeeAhead) Any() bool { return a.Department || a.Manager || a.Mentor }
+
 func (a EmployeeAhead) relations() []repository.RelationType {
 	return RelationsAhead{a.Department, a.Manager, a.Mentor}.relations()
 }

@@ -167,6 +167,12 @@ func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
 	l.memo.mu.Unlock()
 }
 
+// Lookup looks one entity of type T up by key through the request's key loader, batched with
+// the other lookups of its level. kind names the entity in a NOT_FOUND error.
+func Lookup[T repository.Entity](ctx context.Context, key repository.Key, kind string) (T, error) {
+	return load[T](ctx, For(ctx), key, kind)
+}
+
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.
 func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.Key, kind string) (T, error) {
 	var zero T

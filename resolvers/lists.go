@@ -1,0 +1,112 @@
+package resolvers
+
+import (
+	"context"
+
+	"singletable/graph/model"
+	"singletable/loaders"
+	"singletable/planner"
+	"singletable/repository"
+)
+
+// connect finishes a list resolver: on success it queues the lookups of the to-one fields the
+// operation selects on the page's elements (planner.RefKeys), in one loop so that the whole level
+// lands in one batch, and builds the connection with build. Used as
+// connect(ctx, build)(loader call).
+func connect[T repository.Entity, C any](ctx context.Context, build func(repository.Page[T]) C) func(repository.Page[T], error) (C, error) {
+	return func(p repository.Page[T], err error) (C, error) {
+		if err != nil {
+			var zero C
+			return zero, err
+		}
+		loaders.For(ctx).Prefetch(ctx, planner.RefKeys(planner.Nodes(ctx), p.Items)...)
+		return build(p), nil
+	}
+}
+
+// ahead is the page a parent read together with its list (a combined read), when it answers the
+// list field being resolved; ok is false otherwise.
+func ahead[T any](ctx context.Context, c planner.Combined, p *repository.Page[T], first int) (repository.Page[T], bool) {
+	if p == nil || !c.Answers(ctx, first) {
+		return repository.Page[T]{}, false
+	}
+	return *p, true
+}
+
+// usersOf is an organization's page of users: the one read with the organization, or its own
+// Query (AP2, AP3).
+func usersOf(ctx context.Context, o *model.Organization, first *int, after *string) (repository.Page[*repository.User], error) {
+	if p, ok := ahead(ctx, planner.OrganizationUsers, o.UsersAhead, o.UsersAheadFirst); ok {
+		return p, nil
+	}
+	return loaders.For(ctx).UsersOfOrganization(ctx, o.ID, pageArgs(first, after))
+}
+
+// ticketsOf is a user's page of tickets: the one read with the user, or its own Query (AP5).
+// Every ticket of the list has this user's organization and this user as reporter: those lookups
+// are queued before the Query, next to the sibling lists' own, rather than when each returns.
+func ticketsOf(ctx context.Context, u *model.User, first *int, after *string, f repository.TicketFilter) (repository.Page[*repository.Ticket], error) {
+	if p, ok := ahead(ctx, planner.UserTickets, u.TicketsAhead, u.TicketsAheadFirst); ok {
+		return p, nil
+	}
+	l := loaders.For(ctx)
+	l.Prefetch(ctx, planner.ParentKeys(model.TypeUser, "tickets", planner.Nodes(ctx), []*repository.User{u.User})...)
+	return l.TicketsOfUser(ctx, u.OrgID, u.ID, f, pageArgs(first, after))
+}
+
+// ordersOf is a customer's page of orders: the one read with the customer, or its own Query
+// (AP16), with the orders' items when the operation asks for them.
+func ordersOf(ctx context.Context, c *model.Customer, first *int, after *string, f repository.OrderFilter) (repository.Page[*repository.Order], error) {
+	if p, ok := ahead(ctx, planner.CustomerOrders, c.OrdersAhead, c.OrdersAheadFirst); ok {
+		return p, nil
+	}
+	return loaders.For(ctx).OrdersOfCustomer(ctx, c.ID, f, pageArgs(first, after), planner.Nodes(ctx).Has("items"))
+}
+
+// startDepartmentEmployees starts the employee lists (AP9) that the selection s asks for on the
+// departments whose ID parts are ids, before the departments themselves are read: the lists'
+// Queries run alongside the departments' lookup instead of one round after it. The resolvers of
+// Department.employees then find the lists under the same key in the list loader. Only the plain
+// form is started (one `employees` field without `after`), so that a started list is always the
+// one asked for.
+func startDepartmentEmployees(ctx context.Context, s planner.Selection, ids [][]string) {
+	list, args, ok := s.Sole("employees")
+	first := planner.FirstArg(args)
+	if !ok || args["after"] != nil || first == 0 {
+		return
+	}
+	ahead := planner.EmployeeAhead(s.ChildNodes(list))
+	l := loaders.For(ctx)
+	for _, id := range ids {
+		l.StartEmployeesOfDepartment(ctx, id[0], repository.PageArgs{First: first}, ahead)
+	}
+}
+
+// startCustomerOrders starts, for the customers whose ID parts are ids, the status-filtered order
+// lists the selection s asks for, in one loop: such lists come from GSI1 without their items, and
+// started together they meet in one level batch, so that all their items are looked up in one
+// BatchGetItem (loaders.StartOrdersOfCustomer). Only the plain filtered form is started (one
+// `orders` field with a status and no `after` or placed range).
+func startCustomerOrders(ctx context.Context, s planner.Selection, ids [][]string) {
+	list, args, found := s.Sole("orders")
+	if !found {
+		return
+	}
+	status, ok := args["status"].(string)
+	first := planner.FirstArg(args)
+	if !ok || first == 0 || args["after"] != nil || args["placedAfter"] != nil || args["placedBefore"] != nil {
+		return
+	}
+	withItems := s.ChildNodes(list).Has("items")
+	st := repository.OrderStatus(status)
+	l := loaders.For(ctx)
+	for _, id := range ids {
+		l.StartOrdersOfCustomer(ctx, id[0], repository.OrderFilter{Status: &st}, repository.PageArgs{First: first}, withItems)
+	}
+}
+
+// employeeAhead is what the employee list being resolved reads ahead for its employees: the
+// relations its nodes ask for (planner.EmployeeAhead).
+func employeeAhead(ctx context.Context) loaders.EmployeeAhead {
+	return planner.EmployeeAhead(planner.Nodes(ctx))
+}

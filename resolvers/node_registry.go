@@ -1,0 +1,134 @@
+package resolvers
+
+import (
+	"context"
+
+	"singletable/graph/model"
+	"singletable/loaders"
+	"singletable/planner"
+	"singletable/repository"
+)
+
+// nodeType is one row of the node registry: what node(id:), nodes(ids:) and the typed lookups
+// (user(id:), order(id:), …) need to know about one type of object with a global ID. Adding a
+// node type is adding a row; no switch over types elsewhere.
+type nodeType struct {
+	// kind names the object in a NOT_FOUND error.
+	kind string
+	// key is the table key of the object the ID's parts name.
+	key func(parts []string) (repository.Key, error)
+	// wrap turns the stored entity into its GraphQL object.
+	wrap func(e repository.Entity) model.Node
+	// combined reads the object together with the first page (of first elements) of its
+	// combined child list (planner.CombinedFor); nil for types without one.
+	combined func(ctx context.Context, parts []string, first int) (repository.Entity, model.Node, error)
+	// start starts, before the objects are read, the child lists the selection asks for on the
+	// objects whose ID parts are ids (their keys follow from the IDs); nil for none.
+	start func(ctx context.Context, s planner.Selection, ids [][]string)
+	// scope refuses, before any read, an ID outside the caller's scope (NOT_FOUND, as if it did
+	// not exist); nil lets every caller through. The per-type tenant checks belong here.
+	scope func(ctx context.Context, parts []string) error
+	// scopeRead refuses, after the read, an object whose ID does not tell its tenant; nil lets
+	// every caller through.
+	scopeRead func(ctx context.Context, e repository.Entity) error
+}
+
+// nodeTypes is the node registry, by the type name global IDs carry.
+var nodeTypes = map[string]nodeType{
+	model.TypeOrganization: {
+		kind: "organization",
+		key:  func(p []string) (repository.Key, error) { return repository.OrganizationKey(p[0]) },
+		wrap: wrapper(func(o *repository.Organization) model.Node { return &model.Organization{Organization: o} }),
+		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
+			o, users, err := loaders.For(ctx).OrganizationWithUsers(ctx, p[0], first)
+			if err != nil {
+				return nil, nil, err
+			}
+			return o, &model.Organization{Organization: o, UsersAhead: &users, UsersAheadFirst: first}, nil
+		},
+	},
+	model.TypeUser: {
+		kind: "user",
+		key:  func(p []string) (repository.Key, error) { return repository.UserKey(p[0], p[1]) },
+		wrap: wrapper(func(u *repository.User) model.Node { return &model.User{User: u} }),
+		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
+			u, tickets, err := loaders.For(ctx).UserWithTickets(ctx, p[0], p[1], first)
+			if err != nil {
+				return nil, nil, err
+			}
+			return u, &model.User{User: u, TicketsAhead: &tickets, TicketsAheadFirst: first}, nil
+		},
+	},
+	model.TypeTicket: {
+		kind: "ticket",
+		key:  func(p []string) (repository.Key, error) { return repository.TicketKey(p[0]) },
+		wrap: wrapper(func(t *repository.Ticket) model.Node { return &model.Ticket{Ticket: t} }),
+	},
+	model.TypeCustomer: {
+		kind: "customer",
+		key:  func(p []string) (repository.Key, error) { return repository.CustomerKey(p[0]) },
+		wrap: wrapper(func(c *repository.Customer) model.Node { return &model.Customer{Customer: c} }),
+		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
+			c, orders, err := loaders.For(ctx).CustomerWithOrders(ctx, p[0], first)
+			if err != nil {
+				return nil, nil, err
+			}
+			return c, &model.Customer{Customer: c, OrdersAhead: &orders, OrdersAheadFirst: first}, nil
+		},
+		start: startCustomerOrders,
+	},
+	model.TypeOrder: {
+		kind: "order",
+		key:  func(p []string) (repository.Key, error) { return repository.OrderKey(p[0], p[1]) },
+		wrap: wrapper(func(o *repository.Order) model.Node { return &model.Order{Order: o} }),
+		combined: func(ctx context.Context, p []string, _ int) (repository.Entity, model.Node, error) {
+			o, _, err := loaders.For(ctx).OrderWithItems(ctx, p[0], p[1])
+			if err != nil {
+				return nil, nil, err
+			}
+			return o, &model.Order{Order: o}, nil
+		},
+	},
+	model.TypeDepartment: {
+		kind:  "department",
+		key:   func(p []string) (repository.Key, error) { return repository.DepartmentKey(p[0]) },
+		wrap:  wrapper(func(d *repository.Department) model.Node { return &model.Department{Department: d} }),
+		start: startDepartmentEmployees,
+	},
+	model.TypeEmployee: {
+		kind: "employee",
+		key:  func(p []string) (repository.Key, error) { return repository.EmployeeKey(p[0]) },
+		wrap: wrapper(func(e *repository.Employee) model.Node { return &model.Employee{Employee: e} }),
+	},
+	model.TypeLocation: {
+		kind: "location",
+		key:  func(p []string) (repository.Key, error) { return repository.LocationKey(model.LocationRefOf(p)) },
+		wrap: wrapper(func(l *repository.Location) model.Node { return &model.Location{Location: l} }),
+	},
+}
+
+// wrapper adapts a typed wrap function to the registry's; an entity of another type (which a
+// key of this type cannot hold) wraps to nil.
+func wrapper[T repository.Entity](wrap func(T) model.Node) func(repository.Entity) model.Node {
+	return func(e repository.Entity) model.Node {
+		if t, ok := e.(T); ok {
+			return wrap(t)
+		}
+		return nil
+	}
+}
+
+// toNode wraps what a to-one lookup returned as its GraphQL object of type M (the registry's wrap
+// of the entity's type). Used as toNode[*model.Customer](loader call).
+func toNode[M model.Node, E repository.Entity](e E, err error) (M, error) {
+	var zero M
+	if err != nil {
+		return zero, err
+	}
+	for _, t := range nodeTypes {
+		if m, ok := t.wrap(e).(M); ok {
+			return m, nil
+		}
+	}
+	return zero, repository.NotFound("node")
+}

@@ -1,0 +1,107 @@
+package resolvers
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+const (
+	idA = "01J00000000000000000000001"
+	idB = "01J00000000000000000000002"
+)
+
+// One sample entity per node type.
+var sampleEntities = map[string]repository.Entity{
+	model.TypeOrganization: &repository.Organization{ID: idA},
+	model.TypeUser:         &repository.User{OrgID: idA, ID: idB},
+	model.TypeTicket:       &repository.Ticket{ID: idA, OrgID: idA, ReporterID: idB},
+	model.TypeCustomer:     &repository.Customer{ID: idA},
+	model.TypeOrder:        &repository.Order{CustomerID: idA, ID: idB},
+	model.TypeDepartment:   &repository.Department{ID: idA},
+	model.TypeEmployee:     &repository.Employee{ID: idA},
+	model.TypeLocation:     &repository.Location{ID: idA, Country: "United States", State: "California", City: "San Francisco: SoMa", PostalCode: "94103"},
+}
+
+// Every row of the registry agrees with the model: the object it wraps carries a global ID that
+// decodes to the row's type, and the key the row builds from that ID's parts is the entity's own.
+func TestRegistryRowsRoundTripThroughGlobalIDs(t *testing.T) {
+	if len(nodeTypes) != len(sampleEntities) {
+		t.Fatalf("%d registry rows, %d node types", len(nodeTypes), len(sampleEntities))
+	}
+	for typ, e := range sampleEntities {
+		row, ok := nodeTypes[typ]
+		if !ok {
+			t.Errorf("no registry row for %s", typ)
+			continue
+		}
+		n := row.wrap(e)
+		if n == nil {
+			t.Errorf("%s: wrap gave nil", typ)
+			continue
+		}
+		gotTyp, parts, err := model.DecodeID("id", n.GetID())
+		if err != nil || gotTyp != typ {
+			t.Errorf("%s: the wrapped object's ID decodes to %q, %v", typ, gotTyp, err)
+			continue
+		}
+		k, err := row.key(parts)
+		if err != nil || k != e.Key() {
+			t.Errorf("%s: key from the ID's parts %v (%v), the entity's %v", typ, k, err, e.Key())
+		}
+		if row.kind == "" {
+			t.Errorf("%s: no kind for NOT_FOUND", typ)
+		}
+		// A row wraps only its own type: a key of this type cannot hold another.
+		for other, oe := range sampleEntities {
+			if other != typ && row.wrap(oe) != nil {
+				t.Errorf("%s's row wraps a %s", typ, other)
+			}
+		}
+	}
+}
+
+func TestToNodeWrapsToTheRequestedType(t *testing.T) {
+	c, err := toNode[*model.Customer](sampleEntities[model.TypeCustomer].(*repository.Customer), nil)
+	if err != nil || c.ID != idA {
+		t.Fatalf("toNode customer: %+v, %v", c, err)
+	}
+	boom := errors.New("boom")
+	if _, err := toNode[*model.Customer]((*repository.Customer)(nil), boom); err != boom {
+		t.Fatalf("toNode keeps the lookup's error: %v", err)
+	}
+	if _, err := toNode[*model.User](sampleEntities[model.TypeCustomer].(*repository.Customer), nil); repository.ErrorCode(err) != repository.CodeNotFound {
+		t.Fatalf("an entity of another type is NOT_FOUND: %v", err)
+	}
+}
+
+// The scope hook runs before anything is read: a refused ID never reaches the loaders (the context
+// here has none, so a read would panic).
+func TestScopeRefusesBeforeAnyRead(t *testing.T) {
+	hidden := repository.NotFound("user")
+	row := nodeTypes[model.TypeUser]
+	var saw []string
+	row.scope = func(_ context.Context, parts []string) error {
+		saw = parts
+		return hidden
+	}
+	nodeTypes[model.TypeUser] = row
+	t.Cleanup(func() { row.scope = nil; nodeTypes[model.TypeUser] = row })
+
+	id := model.EncodeID(model.TypeUser, idA, idB)
+	if _, err := resolveNode(context.Background(), "id", id); err != hidden {
+		t.Fatalf("node(id:) of a refused user: %v", err)
+	}
+	if len(saw) != 2 || saw[0] != idA || saw[1] != idB {
+		t.Fatalf("scope saw parts %v", saw)
+	}
+	if _, err := lookup[*model.User](context.Background(), "id", id, model.TypeUser); err != hidden {
+		t.Fatalf("user(id:) of a refused user: %v", err)
+	}
+	if _, err := lookup[*model.User](context.Background(), "id", id, model.TypeTicket); repository.ErrorCode(err) != repository.CodeBadUserInput {
+		t.Fatalf("a user's ID given as a ticket's: %v", err)
+	}
+}
