@@ -3,12 +3,8 @@ package loaders
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/graph-gophers/dataloader/v7"
 
 	"singletable/repository"
 )
@@ -89,91 +85,86 @@ func (l *Loaders) Related(ctx context.Context, employee string, rel repository.R
 // Departments lists departments by name (AP7) and primes them. With withLocations (the operation
 // asks for each department's location) it also looks the locations of the page up, in one batch.
 func (l *Loaders) Departments(ctx context.Context, args repository.PageArgs, withLocations bool) (repository.Page[*repository.Department], error) {
-	withLocations = withLocations && l.ReadAhead()
-	return memoize(&l.memo, fmt.Sprintf("depts|%d|%s|%t", args.First, args.After, withLocations), func() (repository.Page[*repository.Department], error) {
-		p, err := l.repo.ListDepartments(ctx, args)
-		prime(ctx, l, p.Items...)
-		if err == nil && withLocations {
-			keys := make([]repository.Key, 0, len(p.Items))
-			for _, d := range p.Items {
-				if k, err := repository.LocationKey(d.Location); err == nil {
-					keys = append(keys, k)
-				}
+	return l.lists.departments.load(ctx, departmentsKey{page: pageOf(args), withLocations: withLocations && l.ReadAhead()})
+}
+
+func (l *Loaders) readDepartments(ctx context.Context, k departmentsKey) (repository.Page[*repository.Department], error) {
+	p, err := l.repo.ListDepartments(ctx, k.page.args())
+	prime(ctx, l, p.Items...)
+	if err == nil && k.withLocations {
+		keys := make([]repository.Key, 0, len(p.Items))
+		for _, d := range p.Items {
+			if k, err := repository.LocationKey(d.Location); err == nil {
+				keys = append(keys, k)
 			}
-			loadEach(ctx, l, keys)
 		}
-		return p, err
-	})
+		loadEach(ctx, l, keys)
+	}
+	return p, err
 }
 
 // EmployeesByJobTitle pages through the employees with a job title (AP12) and primes them.
 func (l *Loaders) EmployeesByJobTitle(ctx context.Context, title string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return memoize(&l.memo, fmt.Sprintf("jobtitle|%q|%d|%s|%v", title, args.First, args.After, ahead), func() (repository.Page[*repository.Employee], error) {
-		p, err := l.repo.EmployeesByJobTitle(ctx, title, args)
-		prime(ctx, l, p.Items...)
-		if err == nil {
-			l.ReadAheadRelations(ctx, p.Items, ahead)
-		}
-		return p, err
-	})
+	return l.lists.employeesBy.load(ctx, employeesByKey{jobTitle: title, page: pageOf(args), ahead: ahead})
 }
 
 // EmployeesHiredSince pages through the employees hired since a time, newest first (AP13), and
 // primes them.
 func (l *Loaders) EmployeesHiredSince(ctx context.Context, since time.Time, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return memoize(&l.memo, fmt.Sprintf("hired|%s|%d|%s|%v", timeString(&since), args.First, args.After, ahead), func() (repository.Page[*repository.Employee], error) {
-		p, err := l.repo.EmployeesHiredSince(ctx, since, args)
-		prime(ctx, l, p.Items...)
-		if err == nil {
-			l.ReadAheadRelations(ctx, p.Items, ahead)
-		}
-		return p, err
-	})
+	return l.lists.employeesBy.load(ctx, employeesByKey{since: instantOf(&since), page: pageOf(args), ahead: ahead})
+}
+
+// readEmployeesBy reads a page of employees through the index its key names, and reads ahead
+// the relations its key asks for.
+func (l *Loaders) readEmployeesBy(ctx context.Context, k employeesByKey) (repository.Page[*repository.Employee], error) {
+	var (
+		p   repository.Page[*repository.Employee]
+		err error
+	)
+	if k.since.set {
+		p, err = l.repo.EmployeesHiredSince(ctx, *k.since.time(), k.page.args())
+	} else {
+		p, err = l.repo.EmployeesByJobTitle(ctx, k.jobTitle, k.page.args())
+	}
+	prime(ctx, l, p.Items...)
+	if err == nil {
+		l.ReadAheadRelations(ctx, p.Items, k.ahead)
+	}
+	return p, err
 }
 
 // Locations pages through the locations of a country, state, city or postal code (AP14) and
 // primes them.
 func (l *Loaders) Locations(ctx context.Context, f repository.LocationFilter, args repository.PageArgs) (repository.Page[*repository.Location], error) {
-	key := fmt.Sprintf("locations|%q|%q|%q|%q|%d|%s", f.Country, ptrString(f.State), ptrString(f.City), ptrString(f.PostalCode), args.First, args.After)
-	return memoize(&l.memo, key, func() (repository.Page[*repository.Location], error) {
-		p, err := l.repo.Locations(ctx, f, args)
-		prime(ctx, l, p.Items...)
-		return p, err
-	})
+	return l.lists.locations.load(ctx, locationsKeyOf(f, args))
+}
+
+func (l *Loaders) readLocations(ctx context.Context, k locationsKey) (repository.Page[*repository.Location], error) {
+	p, err := l.repo.Locations(ctx, k.filter(), k.page.args())
+	prime(ctx, l, p.Items...)
+	return p, err
 }
 
 // EmployeesOfDepartment pages through a department's employees (AP9).
 func (l *Loaders) EmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.inverse(ctx, repository.RelDepartment, department, args, ahead)
+	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelDepartment, target: department, page: pageOf(args), ahead: ahead})
 }
 
 // StartEmployeesOfDepartment starts loading a department's employee list without waiting for it,
 // so that its Query runs while the department itself is looked up; EmployeesOfDepartment with the
 // same arguments later finds it.
 func (l *Loaders) StartEmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, ahead EmployeeAhead) {
-	if l.perParent {
-		return
-	}
-	l.relLists.Load(ctx, relListKey{rel: repository.RelDepartment, target: department, first: pageSize(args.First), after: args.After, ahead: ahead})
-}
-
-// pageSize is the page size a list key uses: 0 (not given) is the default, so that a list started
-// ahead and the resolver's own request find the same key.
-func pageSize(first int) int {
-	if first == 0 {
-		return repository.DefaultPageSize
-	}
-	return first
+	l.lists.inverse.start(ctx, relListKey{rel: repository.RelDepartment, target: department, page: pageOf(args), ahead: ahead})
 }
 
 // DirectReports pages through the employees an employee manages (AP11).
 func (l *Loaders) DirectReports(ctx context.Context, manager string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.inverse(ctx, repository.RelManager, manager, args, ahead)
+	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelManager, target: manager, page: pageOf(args), ahead: ahead})
 }
 
 // Mentees pages through the employees an employee mentors (AP11).
 func (l *Loaders) Mentees(ctx context.Context, mentor string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.inverse(ctx, repository.RelMentor, mentor, args, ahead)
+	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelMentor, target: mentor, page: pageOf(args), ahead: ahead})
 }
 
 // EmployeeAhead names the relations (AP10) that an operation asks for on every employee of a
@@ -250,56 +241,20 @@ func (a EmployeeAhead) of(rel repository.RelationType) RelationsAhead {
 	return RelationsAhead{}
 }
 
-// relListKey is one page of one inverse-relation list, and what to read ahead for its employees.
-type relListKey struct {
-	rel    repository.RelationType
-	target string
-	first  int
-	after  string
-	ahead  EmployeeAhead
-}
-
 // Inverse-relation lists (AP9, AP11) take two steps: a Query of the inverted GSI1 partition for
-// the relationship items, then the employees they name, by key. DESIGN.md §5 wants the employees
-// of EVERY list of a level (every department of the page) in one BatchGetItem. Loading each list's
+// the relationship items, then the employees they name, by key. The employees of EVERY list of a
+// level (every department of the page) are looked up in one BatchGetItem: loading each list's
 // employees as soon as its own Query returns would make that depend on the Queries returning
-// within the key loader's window of each other. So the lists of a level are batched too: their
-// resolvers start together (their parents come from one batch or one page), relLists collects
-// them, runs all their Queries concurrently, and only when every Query is back looks all the
-// employees up at once. Latency is that of the slowest Query, which the level waits for anyway.
-func newRelListLoader(l *Loaders, wait time.Duration) *dataloader.Loader[relListKey, repository.Page[*repository.Employee]] {
-	if wait <= 0 {
-		wait = DefaultWait
-	}
-	return dataloader.NewBatchedLoader(l.batchRelLists,
-		dataloader.WithWait[relListKey, repository.Page[*repository.Employee]](wait))
-}
-
-func (l *Loaders) inverse(ctx context.Context, rel repository.RelationType, target string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	if l.perParent {
-		// Per-parent mode: one Query, then one GetItem per employee; nothing shared or read ahead.
-		p, err := l.repo.InverseRelations(ctx, rel, target, args)
-		if err != nil {
-			return repository.Page[*repository.Employee]{}, err
-		}
-		emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, []EmployeeAhead{{}})
-		return employeePage(p, emps[0], errs[0])
-	}
-	return l.relLists.Load(ctx, relListKey{rel: rel, target: target, first: pageSize(args.First), after: args.After, ahead: ahead})()
-}
-
-func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*dataloader.Result[repository.Page[*repository.Employee]] {
+// within the key loader's window of each other. So the lists of a level are gathered (their
+// resolvers start together: their parents come from one batch or one page), all their Queries run
+// concurrently, and only when every Query is back are all the employees looked up at once.
+// Latency is that of the slowest Query, which the level waits for anyway.
+func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey) ([]repository.Page[*repository.Employee], []error) {
 	pages := make([]repository.Page[*repository.Relation], len(keys))
-	errs := make([]error, len(keys))
-	var wg sync.WaitGroup
-	for i, k := range keys {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pages[i], errs[i] = l.repo.InverseRelations(ctx, k.rel, k.target, repository.PageArgs{First: k.first, After: k.after})
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(len(keys), func(i int) (err error) {
+		pages[i], err = l.repo.InverseRelations(ctx, keys[i].rel, keys[i].target, keys[i].page.args())
+		return err
+	})
 	rels := make([][]*repository.Relation, len(keys))
 	ahead := make([]EmployeeAhead, len(keys))
 	for i, k := range keys {
@@ -312,16 +267,24 @@ func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*datal
 		ahead[i] = k.ahead
 	}
 	emps, empErrs := l.employeesOf(ctx, rels, ahead)
-	results := make([]*dataloader.Result[repository.Page[*repository.Employee]], len(keys))
+	out := make([]repository.Page[*repository.Employee], len(keys))
 	for i := range keys {
-		if errs[i] != nil {
-			results[i] = &dataloader.Result[repository.Page[*repository.Employee]]{Error: errs[i]}
-			continue
+		if errs[i] == nil {
+			out[i], errs[i] = employeePage(pages[i], emps[i], empErrs[i])
 		}
-		p, err := employeePage(pages[i], emps[i], empErrs[i])
-		results[i] = &dataloader.Result[repository.Page[*repository.Employee]]{Data: p, Error: err}
 	}
-	return results
+	return out, errs
+}
+
+// readInverseListPerParent is per-parent mode's fetcher: one Query, then one GetItem per
+// employee; nothing shared or read ahead.
+func (l *Loaders) readInverseListPerParent(ctx context.Context, k relListKey) (repository.Page[*repository.Employee], error) {
+	p, err := l.repo.InverseRelations(ctx, k.rel, k.target, k.page.args())
+	if err != nil {
+		return repository.Page[*repository.Employee]{}, err
+	}
+	emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, []EmployeeAhead{{}})
+	return employeePage(p, emps[0], errs[0])
 }
 
 // employeesOf looks up the employees of several lists of relations all at once, in one batch (or

@@ -1,5 +1,5 @@
-// Package loaders holds the per-request dataloaders (graph-gophers/dataloader v7) and the
-// per-request memo of list queries. A fresh set is built for every HTTP request by Middleware and
+// Package loaders holds the per-request dataloaders (graph-gophers/dataloader v7 for lookups by
+// key, list loaders for Queries). A fresh set is built for every HTTP request by Middleware and
 // found with For(ctx): loaders cache what one request read, and sharing them across requests would
 // leak one caller's data and context into another's.
 //
@@ -12,9 +12,7 @@ package loaders
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -50,15 +48,13 @@ type Options struct {
 // Loaders are the loaders of one request.
 type Loaders struct {
 	repo *repository.Repo
+	// keys batches lookups by key into BatchGetItem calls; it caches nothing itself.
 	keys *dataloader.Loader[repository.Key, repository.Entity]
-	// cache is the key loader's cache, shared with fetchNow.
-	cache     *dataloader.InMemoryCache[repository.Key, repository.Entity]
-	memo      memo
+	// entities is the lookups' cache, owned here and shared by every path that reads by key (see
+	// entityCache).
+	entities  entityCache
+	lists     *listSet
 	perParent bool
-	// relLists batches the inverse-relation lists of one level (HR, AP9/AP11; see hr.go).
-	relLists *dataloader.Loader[relListKey, repository.Page[*repository.Employee]]
-	// level lines up the list Queries of one level whose elements need lookups (see level.go).
-	level *dataloader.Loader[*levelJob, any]
 }
 
 // New builds the loaders for one request.
@@ -66,10 +62,9 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	l := &Loaders{repo: repo, perParent: opts.PerParent, memo: memo{off: opts.PerParent}}
-	l.cache = dataloader.NewCache[repository.Key, repository.Entity]()
+	l := &Loaders{repo: repo, perParent: opts.PerParent}
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
-		dataloader.WithCache[repository.Key, repository.Entity](l.cache),
+		dataloader.WithCache[repository.Key, repository.Entity](&dataloader.NoCache[repository.Key, repository.Entity]{}),
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
 		dataloader.WithBatchCapacity[repository.Key, repository.Entity](maxBatch),
 		// Without an input buffer every Load hands its key to the batcher goroutine through an
@@ -78,8 +73,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		// into several batches (measured: most operations split even with a 5 ms window).
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
-	l.relLists = newRelListLoader(l, opts.Wait)
-	l.level = newLevelLoader(l, opts.Wait)
+	l.lists = newListSet(l, opts.Wait)
 	return l
 }
 
@@ -141,8 +135,15 @@ func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
 		return
 	}
 	for _, k := range keys {
-		l.keys.Load(ctx, k)
+		l.thunk(ctx, k)
 	}
+}
+
+// thunk is the pending or finished lookup of k: the cached one, or a new one queued in the key
+// loader's current batch.
+func (l *Loaders) thunk(ctx context.Context, k repository.Key) dataloader.Thunk[repository.Entity] {
+	th, _ := l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] { return l.keys.Load(ctx, k) })
+	return th
 }
 
 // ReadAhead reports whether a parent may be read together with its first page of children in one
@@ -159,12 +160,9 @@ func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
 	for _, e := range written {
 		// One overwrite, not Clear then Prime: a lookup landing between the two would make the
 		// Prime a no-op and leave a read of the table in the cache instead of the write.
-		l.cache.Set(ctx, e.Key(), func() (repository.Entity, error) { return e, nil })
+		l.entities.set(e.Key(), e)
 	}
-	l.relLists.ClearAll()
-	l.memo.mu.Lock()
-	l.memo.m = nil
-	l.memo.mu.Unlock()
+	l.lists.clear()
 }
 
 // Lookup looks one entity of type T up by key through the request's key loader, batched with
@@ -183,7 +181,7 @@ func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.K
 	if l.perParent {
 		e, err = l.repo.Get(ctx, key)
 	} else {
-		e, err = l.keys.Load(ctx, key)()
+		e, err = l.thunk(ctx, key)()
 	}
 	if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
 		return zero, repository.NotFound(kind)
@@ -205,85 +203,8 @@ func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
 		return
 	}
 	for _, e := range items {
-		l.keys.Prime(ctx, e.Key(), e)
+		l.entities.prime(e.Key(), e)
 	}
-}
-
-// memo runs each distinct list query of a request once: when the same collection page is asked
-// for twice in one operation (the same user reached through two tickets, say), the second caller
-// waits for and shares the first caller's result.
-type memo struct {
-	off bool // per-parent mode: every caller runs its own query
-	mu  sync.Mutex
-	m   map[string]*memoEntry
-}
-
-type memoEntry struct {
-	done chan struct{}
-	v    any
-	err  error
-}
-
-// memoizeStart registers key in the memo and starts its work without waiting: start runs now, in
-// the caller, and must only enqueue (a dataloader Load); the wait it returns runs in the
-// background. A later memoize of the same key waits for that result.
-func memoizeStart[T any](m *memo, key string, start func() func() (T, error)) {
-	if m.off {
-		return
-	}
-	m.mu.Lock()
-	if m.m == nil {
-		m.m = map[string]*memoEntry{}
-	}
-	if _, ok := m.m[key]; ok {
-		m.mu.Unlock()
-		return
-	}
-	e := &memoEntry{done: make(chan struct{})}
-	m.m[key] = e
-	m.mu.Unlock()
-	wait := start()
-	go func() {
-		defer close(e.done)
-		defer func() {
-			if p := recover(); p != nil {
-				e.err = fmt.Errorf("loaders: list query panicked: %v", p)
-			}
-		}()
-		e.v, e.err = wait()
-	}()
-}
-
-func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
-	if m.off {
-		return fn()
-	}
-	m.mu.Lock()
-	if m.m == nil {
-		m.m = map[string]*memoEntry{}
-	}
-	e, ok := m.m[key]
-	if !ok {
-		e = &memoEntry{done: make(chan struct{})}
-		m.m[key] = e
-	}
-	m.mu.Unlock()
-	if !ok {
-		func() {
-			defer close(e.done)
-			defer func() {
-				// A panicking query fails its waiters too, instead of leaving them blocked.
-				if p := recover(); p != nil {
-					e.err = fmt.Errorf("loaders: list query panicked: %v", p)
-					panic(p)
-				}
-			}()
-			e.v, e.err = fn()
-		}()
-	}
-	<-e.done
-	v, _ := e.v.(T)
-	return v, e.err
 }
 
 // loadMany looks several entities up through the key loader at once, so that they join the same
@@ -306,7 +227,7 @@ func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repos
 	// and a slow one could miss the batch window).
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
 	for i, k := range keys {
-		thunks[i] = l.keys.Load(ctx, k)
+		thunks[i] = l.thunk(ctx, k)
 	}
 	for i, thunk := range thunks {
 		e, err := thunk()
