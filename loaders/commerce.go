@@ -89,15 +89,20 @@ func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repos
 	return l.lists.orders.load(ctx, k)
 }
 
-// StartOrdersOfCustomer starts a customer's status-filtered order list now, without waiting:
-// nodes(ids:) calls it for all its customers in one loop, so that their lists meet in one level
-// however late gqlgen starts their resolvers. OrdersOfCustomer with the same arguments then waits
-// for it.
-func (l *Loaders) StartOrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) {
+// StartOrdersOfCustomers starts customers' status-filtered order lists now, without waiting:
+// started together, the items of all their orders are looked up in one batch. wholeLevel says the
+// caller holds every list of the level (nodes(ids:) holds all its customers): they are then
+// dispatched at once, without a batch window. OrdersOfCustomer with
+// the same arguments then waits for them.
+func (l *Loaders) StartOrdersOfCustomers(ctx context.Context, customers []string, f repository.OrderFilter, args repository.PageArgs, withItems bool, wholeLevel bool) {
 	if f.Status == nil {
 		return
 	}
-	l.lists.statusOrders.start(ctx, ordersKeyOf(customer, f, args, withItems))
+	keys := make([]ordersKey, len(customers))
+	for i, c := range customers {
+		keys[i] = ordersKeyOf(c, f, args, withItems)
+	}
+	l.lists.statusOrders.startAll(ctx, keys, wholeLevel)
 }
 
 func (l *Loaders) readOrders(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {

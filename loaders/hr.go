@@ -150,11 +150,17 @@ func (l *Loaders) EmployeesOfDepartment(ctx context.Context, department string, 
 	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelDepartment, target: department, page: pageOf(args), ahead: ahead})
 }
 
-// StartEmployeesOfDepartment starts loading a department's employee list without waiting for it,
-// so that its Query runs while the department itself is looked up; EmployeesOfDepartment with the
-// same arguments later finds it.
-func (l *Loaders) StartEmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, ahead EmployeeAhead) {
-	l.lists.inverse.start(ctx, relListKey{rel: repository.RelDepartment, target: department, page: pageOf(args), ahead: ahead})
+// StartEmployeesOfDepartments starts loading the employee lists of departments (one page each)
+// without waiting for them, so that their Queries run while the departments themselves are looked
+// up; EmployeesOfDepartment with the same arguments later finds them. wholeLevel says the caller
+// holds every list of the level (nodes(ids:)): they are then dispatched at once, without a batch
+// window.
+func (l *Loaders) StartEmployeesOfDepartments(ctx context.Context, departments []string, args repository.PageArgs, ahead EmployeeAhead, wholeLevel bool) {
+	keys := make([]relListKey, len(departments))
+	for i, d := range departments {
+		keys[i] = relListKey{rel: repository.RelDepartment, target: d, page: pageOf(args), ahead: ahead}
+	}
+	l.lists.inverse.startAll(ctx, keys, wholeLevel)
 }
 
 // DirectReports pages through the employees an employee manages (AP11).

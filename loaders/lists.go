@@ -14,7 +14,7 @@ import (
 // for one request. It is the one mechanism behind every list:
 //
 //   - each distinct key is read once per request: the loader owns its cache and gets or reserves
-//     a key's entry in one step under its lock, so a list started ahead (StartEmployeesOfDepartment)
+//     a key's entry in one step under its lock, so a list started ahead (StartEmployeesOfDepartments)
 //     and the resolver that later asks for it share one read, however they interleave;
 //   - keys are typed and comparable, normalised when they are built (listkeys.go), so the list
 //     started ahead and the list consumed are the same key by construction;
@@ -76,6 +76,7 @@ type listBatch[K comparable, V any] struct {
 	ctx   context.Context
 	keys  []K
 	calls []*listCall[V]
+	taken bool // its keys are being read (window closed, or dispatched early)
 }
 
 func newListLoader[K comparable, V any](f fetcher[K, V], wait time.Duration, uncached bool) *listLoader[K, V] {
@@ -102,11 +103,40 @@ func (ll *listLoader[K, V]) start(ctx context.Context, k K) {
 	}
 }
 
+// startAll starts the reads of keys. With wholeLevel the caller holds every list of its level
+// (the departments of nodes(ids:)) and they are dispatched at once: no other list of that level
+// will join, so waiting out the window would only delay the level (lists already gathering in an
+// open window go with them). Otherwise they join the window like any other.
+func (ll *listLoader[K, V]) startAll(ctx context.Context, keys []K, wholeLevel bool) {
+	if ll.uncached || len(keys) == 0 {
+		return
+	}
+	if ll.wait <= 0 || !wholeLevel {
+		for _, k := range keys {
+			ll.start(ctx, k)
+		}
+		return
+	}
+	ll.mu.Lock()
+	for _, k := range keys {
+		ll.reserveLocked(ctx, k)
+	}
+	b := ll.takeLocked(ll.open)
+	ll.mu.Unlock()
+	if b != nil {
+		go ll.run(b.ctx, b.keys, b.calls)
+	}
+}
+
 // reserve gets k's call or reserves one. With a window, a new call joins the open batch (opening
 // one if none is), and run is false; without one, the caller must run it.
 func (ll *listLoader[K, V]) reserve(ctx context.Context, k K) (c *listCall[V], run bool) {
 	ll.mu.Lock()
 	defer ll.mu.Unlock()
+	return ll.reserveLocked(ctx, k)
+}
+
+func (ll *listLoader[K, V]) reserveLocked(ctx context.Context, k K) (c *listCall[V], run bool) {
 	if c, ok := ll.cache[k]; ok {
 		return c, false
 	}
@@ -130,14 +160,27 @@ func (ll *listLoader[K, V]) reserve(ctx context.Context, k K) (c *listCall[V], r
 	return c, false
 }
 
-// flush closes batch b's window and reads its keys.
+// flush closes batch b's window and reads its keys, unless they were dispatched already.
 func (ll *listLoader[K, V]) flush(b *listBatch[K, V]) {
 	ll.mu.Lock()
+	b = ll.takeLocked(b)
+	ll.mu.Unlock()
+	if b != nil {
+		ll.run(b.ctx, b.keys, b.calls)
+	}
+}
+
+// takeLocked closes batch b to new keys and hands it to its reader; nil when b is nil or already
+// taken.
+func (ll *listLoader[K, V]) takeLocked(b *listBatch[K, V]) *listBatch[K, V] {
+	if b == nil || b.taken {
+		return nil
+	}
+	b.taken = true
 	if ll.open == b {
 		ll.open = nil
 	}
-	ll.mu.Unlock()
-	ll.run(b.ctx, b.keys, b.calls)
+	return b
 }
 
 // run reads keys and answers their calls, also when the fetcher panics.

@@ -174,3 +174,31 @@ func TestListKeysAreNormalisedByConstruction(t *testing.T) {
 		t.Fatal("an empty state is not an absent one")
 	}
 }
+
+// Lists started as a whole level are read at once, without waiting out the window, together with
+// any list already gathering; the window's own timer then finds nothing left to read.
+func TestListLoaderDispatchesAWholeLevelAtOnce(t *testing.T) {
+	f := &countingFetcher{}
+	ll := newListLoader[int, int](f, time.Hour, false)
+	ll.start(context.Background(), 9) // gathering in a window that would close in an hour
+	ll.mu.Lock()
+	gathering := ll.open
+	ll.mu.Unlock()
+	ll.startAll(context.Background(), []int{1, 2, 9}, true)
+	for _, k := range []int{1, 2, 9} {
+		if v, err := ll.load(context.Background(), k); v != k*10 || err != nil {
+			t.Fatalf("load(%d) = %d, %v", k, v, err)
+		}
+	}
+	ll.flush(gathering) // the hour is up
+	if got := f.calls(); len(got) != 1 || !slices.Equal(got[0], []int{9, 1, 2}) {
+		t.Fatalf("fetches %v, want one of keys 9, 1, 2", got)
+	}
+	ll.startAll(context.Background(), []int{3, 4}, false) // not the whole level: they wait
+	ll.mu.Lock()
+	open := ll.open
+	ll.mu.Unlock()
+	if open == nil || !slices.Equal(open.keys, []int{3, 4}) || len(f.calls()) != 1 {
+		t.Fatalf("lists of a partial level must gather in the window: open %+v, fetches %v", open, f.calls())
+	}
+}

@@ -66,28 +66,25 @@ func ordersOf(ctx context.Context, c *model.Customer, first *int, after *string,
 // startDepartmentEmployees starts the employee lists (AP9) that the selection s asks for on the
 // departments whose ID parts are ids, before the departments themselves are read: the lists'
 // Queries run alongside the departments' lookup instead of one round after it. The resolvers of
-// Department.employees then find the lists under the same key in the list loader. Only the plain
+// Department.employees then find the lists under the same key in the list loader. wholeLevel (the
+// ids are every parent of the level) dispatches them at once, without a batch window. Only the plain
 // form is started (one `employees` field without `after`), so that a started list is always the
 // one asked for.
-func startDepartmentEmployees(ctx context.Context, s planner.Selection, ids [][]string) {
+func startDepartmentEmployees(ctx context.Context, s planner.Selection, ids [][]string, wholeLevel bool) {
 	list, args, ok := s.Sole("employees")
 	first := planner.FirstArg(args)
 	if !ok || args["after"] != nil || first == 0 {
 		return
 	}
-	ahead := planner.EmployeeAhead(s.ChildNodes(list))
-	l := loaders.For(ctx)
-	for _, id := range ids {
-		l.StartEmployeesOfDepartment(ctx, id[0], repository.PageArgs{First: first}, ahead)
-	}
+	loaders.For(ctx).StartEmployeesOfDepartments(ctx, firstParts(ids), repository.PageArgs{First: first}, planner.EmployeeAhead(s.ChildNodes(list)), wholeLevel)
 }
 
 // startCustomerOrders starts, for the customers whose ID parts are ids, the status-filtered order
 // lists the selection s asks for, in one loop: such lists come from GSI1 without their items, and
 // started together they meet in one level batch, so that all their items are looked up in one
-// BatchGetItem (loaders.StartOrdersOfCustomer). Only the plain filtered form is started (one
+// BatchGetItem (loaders.StartOrdersOfCustomers). Only the plain filtered form is started (one
 // `orders` field with a status and no `after` or placed range).
-func startCustomerOrders(ctx context.Context, s planner.Selection, ids [][]string) {
+func startCustomerOrders(ctx context.Context, s planner.Selection, ids [][]string, wholeLevel bool) {
 	list, args, found := s.Sole("orders")
 	if !found {
 		return
@@ -99,10 +96,16 @@ func startCustomerOrders(ctx context.Context, s planner.Selection, ids [][]strin
 	}
 	withItems := s.ChildNodes(list).Has("items")
 	st := repository.OrderStatus(status)
-	l := loaders.For(ctx)
-	for _, id := range ids {
-		l.StartOrdersOfCustomer(ctx, id[0], repository.OrderFilter{Status: &st}, repository.PageArgs{First: first}, withItems)
+	loaders.For(ctx).StartOrdersOfCustomers(ctx, firstParts(ids), repository.OrderFilter{Status: &st}, repository.PageArgs{First: first}, withItems, wholeLevel)
+}
+
+// firstParts is the first key part of each decoded ID (the id of a department or customer).
+func firstParts(ids [][]string) []string {
+	out := make([]string, len(ids))
+	for i, parts := range ids {
+		out[i] = parts[0]
 	}
+	return out
 }
 
 // employeeAhead is what the employee list being resolved reads ahead for its employees: the

@@ -66,7 +66,7 @@ func resolveDecoded(ctx context.Context, typ string, parts []string) (model.Node
 		}
 	}
 	if t.start != nil {
-		t.start(ctx, planner.On(ctx, typ), [][]string{parts})
+		t.start(ctx, planner.On(ctx, typ), [][]string{parts}, false)
 	}
 	_, n, err := fetchNode(ctx, t, parts, combinedFirst(ctx, typ))
 	return n, err
@@ -154,7 +154,7 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	loaders.For(ctx).FetchNow(ctx, keys...)
 	for typ, parts := range starts {
 		if start := nodeTypes[typ].start; start != nil {
-			start(ctx, planner.On(ctx, typ), parts)
+			start(ctx, planner.On(ctx, typ), parts, true)
 		}
 	}
 

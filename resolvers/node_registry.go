@@ -23,8 +23,10 @@ type nodeType struct {
 	// combined child list (planner.CombinedFor); nil for types without one.
 	combined func(ctx context.Context, parts []string, first int) (repository.Entity, model.Node, error)
 	// start starts, before the objects are read, the child lists the selection asks for on the
-	// objects whose ID parts are ids (their keys follow from the IDs); nil for none.
-	start func(ctx context.Context, s planner.Selection, ids [][]string)
+	// objects whose ID parts are ids (their keys follow from the IDs); wholeLevel says ids are
+	// every object of the level (nodes(ids:)), so the lists need not wait for siblings. nil for
+	// none.
+	start func(ctx context.Context, s planner.Selection, ids [][]string, wholeLevel bool)
 	// scope refuses, before any read, an ID outside the caller's scope (NOT_FOUND, as if it did
 	// not exist); nil lets every caller through. The per-type tenant checks belong here.
 	scope func(ctx context.Context, parts []string) error
