@@ -3,6 +3,7 @@ package loaders
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/repotest"
 )
 
 // countingFetcher answers each key with its own value and records the batches it was called with.
@@ -200,5 +202,35 @@ func TestListLoaderDispatchesAWholeLevelAtOnce(t *testing.T) {
 	ll.mu.Unlock()
 	if open == nil || !slices.Equal(open.keys, []int{3, 4}) || len(f.calls()) != 1 {
 		t.Fatalf("lists of a partial level must gather in the window: open %+v, fetches %v", open, f.calls())
+	}
+}
+
+// Ticket lists started for a level of users are the lists their resolvers then ask for, with the
+// page size left out: one Query per user in all.
+func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	org := createOrgs(t, repo, 1)[0]
+	var users []*repository.User
+	for i := range 3 {
+		u, err := repo.CreateUser(context.Background(), org.ID, fmt.Sprintf("user %d", i), fmt.Sprintf("u%d@example.com", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := repo.CreateTicket(context.Background(), org.ID, u.ID, "title", "body"); err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u)
+	}
+	ctx, m := repository.WithMeter(context.Background())
+	l := New(repo, Options{})
+	l.StartTicketsOfUsers(ctx, users, repository.TicketFilter{}, repository.PageArgs{First: repository.DefaultPageSize})
+	for _, u := range users {
+		p, err := l.TicketsOfUser(ctx, org.ID, u.ID, repository.TicketFilter{}, repository.PageArgs{})
+		if err != nil || len(p.Items) != 1 {
+			t.Fatalf("tickets of %s: %+v, %v", u.ID, p, err)
+		}
+	}
+	if c := m.Usage().Calls; c["Query"] != 3 || m.Usage().TotalCalls != 3 {
+		t.Fatalf("calls %v, want one Query per user", c)
 	}
 }

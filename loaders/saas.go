@@ -82,6 +82,16 @@ func (l *Loaders) TicketsOfUser(ctx context.Context, org, user string, f reposit
 	return l.lists.tickets.load(ctx, ticketsKeyOf(org, user, f, args))
 }
 
+// StartTicketsOfUsers starts the ticket lists of users (one page each, filter f) now, without
+// waiting: the caller holds every user of a level (a page of users, nodes(ids:)), so their Queries
+// start together in one loop instead of one by one as gqlgen reaches each user's resolver.
+// TicketsOfUser with the same arguments then waits for them.
+func (l *Loaders) StartTicketsOfUsers(ctx context.Context, users []*repository.User, f repository.TicketFilter, args repository.PageArgs) {
+	for _, u := range users {
+		l.lists.tickets.start(ctx, ticketsKeyOf(u.OrgID, u.ID, f, args))
+	}
+}
+
 func (l *Loaders) readTickets(ctx context.Context, k ticketsKey) (repository.Page[*repository.Ticket], error) {
 	p, err := l.repo.TicketsOfUser(ctx, k.org, k.user, k.filter(), k.page.args())
 	prime(ctx, l, p.Items...)

@@ -82,6 +82,15 @@ func (c Combined) First(s Selection) int {
 	return 0
 }
 
+// FirstOf is the page size a list field with arguments args asks for if it has the combined
+// form (no `after`, no filters), else 0: the form a list started ahead for a whole level takes.
+func (c Combined) FirstOf(args map[string]any) int {
+	if args == nil {
+		return 0
+	}
+	return c.first(args)
+}
+
 // Answers reports whether a page read ahead with page size aheadFirst (0: none) answers the
 // current field, the list c.List being resolved: the same page size and the combined form.
 func (c Combined) Answers(ctx context.Context, aheadFirst int) bool {

@@ -227,3 +227,20 @@ func names(s Selection) []string {
 	}
 	return out
 }
+
+func TestFirstOfIsTheCombinedFormOfOneListField(t *testing.T) {
+	op, root := operation(t, `{ organization(id: "x") { users { edges { node { tickets(first: 5) { edges { cursor } } } } } } }`, nil)
+	users := NodesOf(op, child(t, op, root, model.TypeOrganization, "users"))
+	_, args, ok := users.Sole("tickets")
+	if n := UserTickets.FirstOf(args); !ok || n != 5 {
+		t.Fatalf("FirstOf = %d (sole %v)", n, ok)
+	}
+	if n := UserTickets.FirstOf(nil); n != 0 {
+		t.Fatalf("no field: FirstOf = %d", n)
+	}
+	op, root = operation(t, `{ organization(id: "x") { users { edges { node { tickets(status: CLOSED) { edges { cursor } } } } } } }`, nil)
+	_, args, _ = NodesOf(op, child(t, op, root, model.TypeOrganization, "users")).Sole("tickets")
+	if n := UserTickets.FirstOf(args); n != 0 {
+		t.Fatalf("filtered: FirstOf = %d", n)
+	}
+}

@@ -11,7 +11,8 @@ import (
 
 // connect finishes a list resolver: on success it queues the lookups of the to-one fields the
 // operation selects on the page's elements (planner.RefKeys), in one loop so that the whole level
-// lands in one batch, and builds the connection with build. Used as
+// lands in one batch, starts the elements' child lists together (startChildLists), and builds
+// the connection with build. Used as
 // connect(ctx, build)(loader call).
 func connect[T repository.Entity, C any](ctx context.Context, build func(repository.Page[T]) C) func(repository.Page[T], error) (C, error) {
 	return func(p repository.Page[T], err error) (C, error) {
@@ -19,7 +20,9 @@ func connect[T repository.Entity, C any](ctx context.Context, build func(reposit
 			var zero C
 			return zero, err
 		}
-		loaders.For(ctx).Prefetch(ctx, planner.RefKeys(planner.Nodes(ctx), p.Items)...)
+		nodes := planner.Nodes(ctx)
+		loaders.For(ctx).Prefetch(ctx, planner.RefKeys(nodes, p.Items)...)
+		startChildLists(ctx, nodes, p.Items)
 		return build(p), nil
 	}
 }
@@ -97,6 +100,19 @@ func startCustomerOrders(ctx context.Context, s planner.Selection, ids [][]strin
 	withItems := s.ChildNodes(list).Has("items")
 	st := repository.OrderStatus(status)
 	loaders.For(ctx).StartOrdersOfCustomers(ctx, firstParts(ids), repository.OrderFilter{Status: &st}, repository.PageArgs{First: first}, withItems, wholeLevel)
+}
+
+// startTicketLists starts the ticket lists (AP5) that the selection s asks for on users, every
+// user of a level, in one loop (loaders.StartTicketsOfUsers). Only the plain form is started (one
+// `tickets` field with neither `after` nor filters), so that a started list is always the one its
+// resolver asks for; the caller leaves out users read together with their tickets.
+func startTicketLists(ctx context.Context, s planner.Selection, level []repository.Entity) {
+	_, args, ok := s.Sole("tickets")
+	first := planner.UserTickets.FirstOf(args)
+	if !ok || first == 0 {
+		return
+	}
+	loaders.For(ctx).StartTicketsOfUsers(ctx, entitiesOf[*repository.User](level), repository.TicketFilter{}, repository.PageArgs{First: first})
 }
 
 // firstParts is the first key part of each decoded ID (the id of a department or customer).

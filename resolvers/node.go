@@ -181,6 +181,7 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	wg.Wait()
 	path := graphql.GetPath(ctx)
 	byType := map[string][]repository.Entity{}
+	plain := map[string][]repository.Entity{} // read without their child lists
 	var types []string
 	for i, d := range entries {
 		if d.err != nil {
@@ -194,8 +195,14 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 			types = append(types, d.typ)
 		}
 		byType[d.typ] = append(byType[d.typ], entities[i])
+		if d.first == 0 {
+			plain[d.typ] = append(plain[d.typ], entities[i])
+		}
 	}
 	startNextLevel(ctx, types, byType)
+	for _, typ := range types {
+		startChildLists(ctx, planner.On(ctx, typ), plain[typ])
+	}
 	return out, nil
 }
 

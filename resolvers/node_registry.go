@@ -27,6 +27,10 @@ type nodeType struct {
 	// every object of the level (nodes(ids:)), so the lists need not wait for siblings. nil for
 	// none.
 	start func(ctx context.Context, s planner.Selection, ids [][]string, wholeLevel bool)
+	// startLevel starts, in one loop, the child lists the selection asks for on every object of
+	// a level once they are read (a page of them, or nodes(ids:)'s): their Queries then start
+	// together instead of one by one as gqlgen reaches each object's resolver. nil for none.
+	startLevel func(ctx context.Context, s planner.Selection, level []repository.Entity)
 	// scope refuses, before any read, an ID outside the caller's scope (NOT_FOUND, as if it did
 	// not exist); nil lets every caller through. The per-type tenant checks belong here.
 	scope func(ctx context.Context, parts []string) error
@@ -50,9 +54,10 @@ var nodeTypes = map[string]nodeType{
 		},
 	},
 	model.TypeUser: {
-		kind: "user",
-		key:  func(p []string) (repository.Key, error) { return repository.UserKey(p[0], p[1]) },
-		wrap: wrapper(func(u *repository.User) model.Node { return &model.User{User: u} }),
+		kind:       "user",
+		key:        func(p []string) (repository.Key, error) { return repository.UserKey(p[0], p[1]) },
+		wrap:       wrapper(func(u *repository.User) model.Node { return &model.User{User: u} }),
+		startLevel: startTicketLists,
 		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
 			u, tickets, err := loaders.For(ctx).UserWithTickets(ctx, p[0], p[1], first)
 			if err != nil {
@@ -77,7 +82,8 @@ var nodeTypes = map[string]nodeType{
 			}
 			return c, &model.Customer{Customer: c, OrdersAhead: &orders, OrdersAheadFirst: first}, nil
 		},
-		start: startCustomerOrders,
+		start:      startCustomerOrders,
+		startLevel: levelByID(func(c *repository.Customer) string { return c.ID }, startCustomerOrders),
 	},
 	model.TypeOrder: {
 		kind: "order",
@@ -92,10 +98,11 @@ var nodeTypes = map[string]nodeType{
 		},
 	},
 	model.TypeDepartment: {
-		kind:  "department",
-		key:   func(p []string) (repository.Key, error) { return repository.DepartmentKey(p[0]) },
-		wrap:  wrapper(func(d *repository.Department) model.Node { return &model.Department{Department: d} }),
-		start: startDepartmentEmployees,
+		kind:       "department",
+		key:        func(p []string) (repository.Key, error) { return repository.DepartmentKey(p[0]) },
+		wrap:       wrapper(func(d *repository.Department) model.Node { return &model.Department{Department: d} }),
+		start:      startDepartmentEmployees,
+		startLevel: levelByID(func(d *repository.Department) string { return d.ID }, startDepartmentEmployees),
 	},
 	model.TypeEmployee: {
 		kind: "employee",
@@ -118,6 +125,36 @@ func wrapper[T repository.Entity](wrap func(T) model.Node) func(repository.Entit
 		}
 		return nil
 	}
+}
+
+// levelByID adapts a start function that takes IDs to a startLevel: the objects of a level read
+// are every object of that level.
+func levelByID[T repository.Entity](id func(T) string, start func(context.Context, planner.Selection, [][]string, bool)) func(context.Context, planner.Selection, []repository.Entity) {
+	return func(ctx context.Context, s planner.Selection, level []repository.Entity) {
+		var ids [][]string
+		for _, e := range level {
+			if t, ok := e.(T); ok {
+				ids = append(ids, []string{id(t)})
+			}
+		}
+		if len(ids) > 0 {
+			start(ctx, s, ids, true)
+		}
+	}
+}
+
+// startChildLists starts the child lists the selection s asks for on every object of level
+// (objects of s's type), if its type has any (nodeType.startLevel).
+func startChildLists[T repository.Entity](ctx context.Context, s planner.Selection, level []T) {
+	start := nodeTypes[s.Type()].startLevel
+	if start == nil || len(level) == 0 {
+		return
+	}
+	es := make([]repository.Entity, len(level))
+	for i, e := range level {
+		es[i] = e
+	}
+	start(ctx, s, es)
 }
 
 // toNode wraps what a to-one lookup returned as its GraphQL object of type M (the registry's wrap
