@@ -11,10 +11,9 @@ import (
 // FetchNow starts looking keys up at once, in the background (see fetchNow); the resolvers that
 // ask for them then find them in the key loader. No-op in per-parent mode.
 func (l *Loaders) FetchNow(ctx context.Context, keys ...repository.Key) {
-	if l.perParent || len(keys) == 0 {
-		return
+	if len(keys) > 0 {
+		l.byKey.now(ctx, keys)
 	}
-	l.fetchNow(ctx, keys)
 }
 
 // fetchNow looks keys up at once, without the key loader's batch window, for the places that hold

@@ -423,13 +423,7 @@ func targetKeys(found []repository.Entity) []repository.Key {
 func loadEach(ctx context.Context, l *Loaders, keys []repository.Key) ([]repository.Entity, []error) {
 	out := make([]repository.Entity, len(keys))
 	errs := make([]error, len(keys))
-	if l.perParent {
-		for i, k := range keys {
-			out[i], errs[i] = l.repo.Get(ctx, k)
-		}
-		return out, errs
-	}
-	for i, th := range l.fetchNow(ctx, keys) {
+	for i, th := range l.byKey.now(ctx, keys) {
 		out[i], errs[i] = th()
 	}
 	return out, errs

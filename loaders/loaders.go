@@ -52,7 +52,9 @@ type Loaders struct {
 	keys *dataloader.Loader[repository.Key, repository.Entity]
 	// entities is the lookups' cache, owned here and shared by every path that reads by key (see
 	// entityCache).
-	entities  entityCache
+	entities entityCache
+	// byKey looks entities up by key: batched, or per parent.
+	byKey     keyFetcher
 	lists     *listSet
 	perParent bool
 }
@@ -73,6 +75,10 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		// into several batches (measured: most operations split even with a 5 ms window).
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
+	l.byKey = batchedKeys{l}
+	if opts.PerParent {
+		l.byKey = perParentKeys{repo}
+	}
 	l.lists = newListSet(l, opts.Wait)
 	return l
 }
@@ -131,19 +137,9 @@ func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*datalo
 // start each element's resolver (measured: about 10 µs per sibling on a 2-core machine, so 100
 // siblings would outlast any short batch window). The later lookups find the keys cached.
 func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
-	if l.perParent {
-		return
-	}
 	for _, k := range keys {
-		l.thunk(ctx, k)
+		l.byKey.thunk(ctx, k)
 	}
-}
-
-// thunk is the pending or finished lookup of k: the cached one, or a new one queued in the key
-// loader's current batch.
-func (l *Loaders) thunk(ctx context.Context, k repository.Key) dataloader.Thunk[repository.Entity] {
-	th, _ := l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] { return l.keys.Load(ctx, k) })
-	return th
 }
 
 // ReadAhead reports whether a parent may be read together with its first page of children in one
@@ -154,13 +150,10 @@ func (l *Loaders) ReadAhead() bool { return !l.perParent }
 // they held, so that the mutation's result reads what was written (an eventually consistent read
 // right after the write might not). Cached lists may now be out of date and are dropped.
 func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
-	if l.perParent {
-		return
-	}
 	for _, e := range written {
 		// One overwrite, not Clear then Prime: a lookup landing between the two would make the
 		// Prime a no-op and leave a read of the table in the cache instead of the write.
-		l.entities.set(e.Key(), e)
+		l.byKey.set(e.Key(), e)
 	}
 	l.lists.clear()
 }
@@ -174,15 +167,7 @@ func Lookup[T repository.Entity](ctx context.Context, key repository.Key, kind s
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.
 func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.Key, kind string) (T, error) {
 	var zero T
-	var (
-		e   repository.Entity
-		err error
-	)
-	if l.perParent {
-		e, err = l.repo.Get(ctx, key)
-	} else {
-		e, err = l.thunk(ctx, key)()
-	}
+	e, err := l.byKey.thunk(ctx, key)()
 	if errors.Is(err, errMissing) || repository.ErrorCode(err) == repository.CodeNotFound {
 		return zero, repository.NotFound(kind)
 	}
@@ -199,11 +184,8 @@ func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.K
 // prime stores entities read by a Query in the key loader, so that later lookups of the same keys
 // in this request cost no call.
 func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
-	if l.perParent {
-		return
-	}
 	for _, e := range items {
-		l.entities.prime(e.Key(), e)
+		l.byKey.prime(e.Key(), e)
 	}
 }
 
@@ -212,22 +194,12 @@ func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
 // a NOT_FOUND error.
 func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repository.Key, kind string) ([]T, error) {
 	out := make([]T, len(keys))
-	if l.perParent {
-		for i, k := range keys {
-			v, err := load[T](ctx, l, k, kind)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
-	}
 	// Load enqueues its key before it returns, so enqueueing every key first puts them all into
 	// the current batch at once (the loader's LoadMany would start a goroutine per key instead,
 	// and a slow one could miss the batch window).
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
 	for i, k := range keys {
-		thunks[i] = l.thunk(ctx, k)
+		thunks[i] = l.byKey.thunk(ctx, k)
 	}
 	for i, thunk := range thunks {
 		e, err := thunk()
