@@ -68,7 +68,11 @@ func resolveDecoded(ctx context.Context, typ string, parts []string) (model.Node
 	if t.start != nil {
 		t.start(ctx, planner.On(ctx, typ), [][]string{parts}, false)
 	}
-	_, n, err := fetchNode(ctx, t, parts, combinedFirst(ctx, typ))
+	first := combinedFirst(ctx, typ)
+	_, n, err := fetchNode(ctx, t, parts, first)
+	if err == nil && first > 0 {
+		startAheadLevel(ctx, typ, []model.Node{n})
+	}
 	return n, err
 }
 
@@ -159,7 +163,7 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	}
 
 	out := make([]model.Node, len(ids))
-	entities := make([]repository.Entity, len(ids))
+	read := make([]repository.Entity, len(ids))
 	var wg sync.WaitGroup
 	for i := range entries {
 		d := &entries[i]
@@ -175,13 +179,14 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 					d.err = graphql.GetOperationContext(ctx).Recover(ctx, p)
 				}
 			}()
-			entities[i], out[i], d.err = fetchNode(ctx, d.t, d.parts, d.first)
+			read[i], out[i], d.err = fetchNode(ctx, d.t, d.parts, d.first)
 		}()
 	}
 	wg.Wait()
 	path := graphql.GetPath(ctx)
 	byType := map[string][]repository.Entity{}
 	plain := map[string][]repository.Entity{} // read without their child lists
+	combined := map[string][]model.Node{}     // read with them
 	var types []string
 	for i, d := range entries {
 		if d.err != nil {
@@ -194,14 +199,17 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 		if _, seen := byType[d.typ]; !seen {
 			types = append(types, d.typ)
 		}
-		byType[d.typ] = append(byType[d.typ], entities[i])
+		byType[d.typ] = append(byType[d.typ], read[i])
 		if d.first == 0 {
-			plain[d.typ] = append(plain[d.typ], entities[i])
+			plain[d.typ] = append(plain[d.typ], read[i])
+		} else {
+			combined[d.typ] = append(combined[d.typ], out[i])
 		}
 	}
 	startNextLevel(ctx, types, byType)
 	for _, typ := range types {
 		startChildLists(ctx, planner.On(ctx, typ), plain[typ])
+		startAheadLevel(ctx, typ, combined[typ])
 	}
 	return out, nil
 }

@@ -22,6 +22,9 @@ type nodeType struct {
 	// combined reads the object together with the first page (of first elements) of its
 	// combined child list (planner.CombinedFor); nil for types without one.
 	combined func(ctx context.Context, parts []string, first int) (repository.Entity, model.Node, error)
+	// aheadItems are the elements of the child page a combined read brought with the object
+	// (nil for other types, or when there is none).
+	aheadItems func(n model.Node) []repository.Entity
 	// start starts, before the objects are read, the child lists the selection asks for on the
 	// objects whose ID parts are ids (their keys follow from the IDs); wholeLevel says ids are
 	// every object of the level (nodes(ids:)), so the lists need not wait for siblings. nil for
@@ -51,6 +54,12 @@ var nodeTypes = map[string]nodeType{
 				return nil, nil, err
 			}
 			return o, &model.Organization{Organization: o, UsersAhead: &users, UsersAheadFirst: first}, nil
+		},
+		aheadItems: func(n model.Node) []repository.Entity {
+			if o, ok := n.(*model.Organization); ok && o.UsersAhead != nil {
+				return entities(o.UsersAhead.Items)
+			}
+			return nil
 		},
 	},
 	model.TypeUser: {
@@ -150,11 +159,38 @@ func startChildLists[T repository.Entity](ctx context.Context, s planner.Selecti
 	if start == nil || len(level) == 0 {
 		return
 	}
-	es := make([]repository.Entity, len(level))
-	for i, e := range level {
+	start(ctx, s, entities(level))
+}
+
+// entities is items as entities.
+func entities[T repository.Entity](items []T) []repository.Entity {
+	es := make([]repository.Entity, len(items))
+	for i, e := range items {
 		es[i] = e
 	}
-	start(ctx, s, es)
+	return es
+}
+
+// startAheadLevel starts the child lists of the elements of the child pages that combined reads
+// brought with nodes (objects of type typ): an organization's users read with it start their
+// ticket lists here, all of a level in one loop, rather than when each organization's users
+// resolver runs.
+func startAheadLevel(ctx context.Context, typ string, nodes []model.Node) {
+	row := nodeTypes[typ]
+	combined, ok := planner.CombinedFor(typ)
+	if row.aheadItems == nil || !ok || len(nodes) == 0 {
+		return
+	}
+	s := planner.On(ctx, typ)
+	list, args, ok := s.Sole(combined.List)
+	if !ok || combined.FirstOf(args) == 0 {
+		return
+	}
+	var level []repository.Entity
+	for _, n := range nodes {
+		level = append(level, row.aheadItems(n)...)
+	}
+	startChildLists(ctx, s.ChildNodes(list), level)
 }
 
 // toNode wraps what a to-one lookup returned as its GraphQL object of type M (the registry's wrap
