@@ -5,7 +5,7 @@
 //
 // Every lookup by key, whatever the entity type, goes through ONE key loader, so that all the
 // lookups of one level of a query (a ticket's reporter and its organization, say) share the same
-// BatchGetItem calls: ⌈unique keys / 100⌉ per level (DESIGN.md §5). Typed methods (User,
+// BatchGetItem calls: ⌈unique keys / 100⌉ per level (the call budget, docs/api.md). Typed methods (User,
 // Organization, ...) wrap it. Items read by a Query are primed into it and cost nothing later.
 package loaders
 
@@ -36,7 +36,8 @@ const maxBatch = 100
 
 // Options configure the loaders of a request.
 type Options struct {
-	// Wait is the batch window of the key loader (DefaultWait when zero).
+	// Wait is the batch window of the key loader and of the list loaders that gather a level
+	// (DefaultWait when zero).
 	Wait time.Duration
 	// PerParent switches batching off: every lookup is its own GetItem, nothing read is primed
 	// or shared, and no child list is read ahead with its parent. It reproduces how per-field
