@@ -76,15 +76,7 @@ func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.Up
 }
 
 func (r *orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.OrderItem, error) {
-	items, err := loaders.For(ctx).OrderItems(ctx, obj.Order)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.OrderItem, len(items))
-	for i, it := range items {
-		out[i] = &model.OrderItem{OrderItem: it}
-	}
-	return out, nil
+	return orderItems(loaders.For(ctx).OrderItems(ctx, obj.Order))
 }
 
 func (r *orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
