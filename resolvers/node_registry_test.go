@@ -3,10 +3,18 @@ package resolvers
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"singletable/graph/model"
+	"singletable/loaders"
 	"singletable/repository"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 const (
@@ -104,4 +112,63 @@ func TestScopeRefusesBeforeAnyRead(t *testing.T) {
 	if _, err := lookup[*model.User](context.Background(), "id", id, model.TypeTicket); repository.ErrorCode(err) != repository.CodeBadUserInput {
 		t.Fatalf("a user's ID given as a ticket's: %v", err)
 	}
+}
+
+// nodes(ids:) checks every ID's scope before it reads anything: a refused ID is null with its
+// own NOT_FOUND at its index, and nothing is looked up for it (the loaders here have no
+// repository, so a lookup would panic).
+func TestNodesRefusesOutOfScopeIDsWithoutReading(t *testing.T) {
+	hidden := repository.NotFound("user")
+	row := nodeTypes[model.TypeUser]
+	row.scope = func(context.Context, []string) error { return hidden }
+	nodeTypes[model.TypeUser] = row
+	t.Cleanup(func() { row.scope = nil; nodeTypes[model.TypeUser] = row })
+
+	schema, err := gqlparser.LoadSchema(schemaSources(t)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, errs := gqlparser.LoadQueryWithRules(schema, `{ nodes(ids: ["a", "b"]) { id ... on User { name } } }`, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	op := &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0]}
+	field := graphql.CollectFields(op, doc.Operations[0].SelectionSet, []string{"Query"})[0]
+	ctx := graphql.WithResponseContext(context.Background(), graphql.DefaultErrorPresenter, graphql.DefaultRecover)
+	ctx = graphql.WithOperationContext(ctx, op)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Field: field})
+	ctx = loaders.NewContext(ctx, loaders.New(nil, loaders.Options{}))
+
+	ids := []string{model.EncodeID(model.TypeUser, idA, idB), model.EncodeID(model.TypeUser, idB, idA)}
+	out, err := resolveNodes(ctx, ids)
+	if err != nil || len(out) != 2 || out[0] != nil || out[1] != nil {
+		t.Fatalf("nodes: %v, %v", out, err)
+	}
+	got := graphql.GetErrors(ctx)
+	if len(got) != 2 {
+		t.Fatalf("errors %v, want one per refused ID", got)
+	}
+	for i, e := range got {
+		if !errors.Is(e, hidden) || e.Path.String() != fmt.Sprintf("nodes[%d]", i) {
+			t.Errorf("error %d: %v at %v", i, e, e.Path)
+		}
+	}
+}
+
+// schemaSources are the server's schema files.
+func schemaSources(t *testing.T) []*ast.Source {
+	t.Helper()
+	files, err := filepath.Glob("../graph/*.graphqls")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("schema files: %v", err)
+	}
+	var out []*ast.Source
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, &ast.Source{Name: f, Input: string(b)})
+	}
+	return out
 }
