@@ -2,7 +2,6 @@ package loaders
 
 import (
 	"context"
-	"fmt"
 
 	"singletable/repository"
 )
@@ -32,16 +31,18 @@ type orderWithItems struct {
 
 // OrderWithItems reads an order and its items in ONE Query (AP18 + AP17) and primes them.
 func (l *Loaders) OrderWithItems(ctx context.Context, customer, id string) (*repository.Order, []*repository.OrderItem, error) {
-	r, err := memoize(&l.memo, fmt.Sprintf("order+items|%s|%s", customer, id), func() (orderWithItems, error) {
-		o, items, err := l.repo.OrderWithItems(ctx, customer, id)
-		if err != nil {
-			return orderWithItems{}, err
-		}
-		prime(ctx, l, o)
-		prime(ctx, l, items...)
-		return orderWithItems{o, items}, nil
-	})
+	r, err := l.lists.orderWithItems.load(ctx, orderKey{customer, id})
 	return r.order, r.items, err
+}
+
+func (l *Loaders) readOrderWithItems(ctx context.Context, k orderKey) (orderWithItems, error) {
+	o, items, err := l.repo.OrderWithItems(ctx, k.customer, k.id)
+	if err != nil {
+		return orderWithItems{}, err
+	}
+	prime(ctx, l, o)
+	prime(ctx, l, items...)
+	return orderWithItems{o, items}, nil
 }
 
 // OrderItems returns an order's items, line 1 first, by their keys (the order knows how many
@@ -66,70 +67,71 @@ func (l *Loaders) RememberOrder(ctx context.Context, o *repository.Order, items 
 
 // Customers lists customers by name (AP7) and primes them.
 func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
-	return memoize(&l.memo, fmt.Sprintf("customers|%d|%s", args.First, args.After), func() (repository.Page[*repository.Customer], error) {
-		p, err := l.repo.ListCustomers(ctx, args)
-		prime(ctx, l, p.Items...)
-		return p, err
-	})
+	return l.lists.customers.load(ctx, customersKey{pageOf(args)})
+}
+
+func (l *Loaders) readCustomers(ctx context.Context, k customersKey) (repository.Page[*repository.Customer], error) {
+	p, err := l.repo.ListCustomers(ctx, k.page.args())
+	prime(ctx, l, p.Items...)
+	return p, err
 }
 
 // OrdersOfCustomer pages through a customer's orders, newest first (AP16), and primes them and,
-// when they came with the orders (no status filter), their items. With a status filter, the
-// order lists of one level run together (see together) and, withItems, the items of all their
-// orders are looked up in one batch when the last Query is back.
+// when they came with the orders (no status filter), their items. With a status filter the orders
+// come from GSI1 without their items: the order lists of one level are read together (see
+// StartOrdersOfCustomer) and, withItems, the items of all their orders are looked up in one batch
+// when the last Query is back.
 func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) (repository.Page[*repository.Order], error) {
-	return memoize(&l.memo, ordersKey(customer, f, args), func() (repository.Page[*repository.Order], error) {
-		if f.Status != nil {
-			// GSI1 holds the orders without their items: the customers' lists of this level
-			// return together, and their items are looked up in one batch.
-			return together(ctx, l, l.statusOrders(ctx, customer, f, args), itemKeys(withItems))
-		}
-		p, items, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
-		prime(ctx, l, p.Items...)
-		prime(ctx, l, items...)
-		return p, err
-	})
+	k := ordersKeyOf(customer, f, args, withItems)
+	if k.status.set {
+		return l.lists.statusOrders.load(ctx, k)
+	}
+	return l.lists.orders.load(ctx, k)
 }
 
-// StartOrdersOfCustomer starts a customer's status-filtered order list now, without waiting:
-// nodes(ids:) calls it for all its customers in one loop, so that their lists meet in one level
-// batch (see together) however late gqlgen starts their resolvers. OrdersOfCustomer with the same
-// arguments then waits for it.
-func (l *Loaders) StartOrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) {
-	if l.perParent || f.Status == nil {
+// StartOrdersOfCustomers starts customers' status-filtered order lists now, without waiting:
+// started together, the items of all their orders are looked up in one batch. wholeLevel says the
+// caller holds every list of the level (nodes(ids:) holds all its customers): they are then
+// dispatched at once, without a batch window. OrdersOfCustomer with
+// the same arguments then waits for them.
+func (l *Loaders) StartOrdersOfCustomers(ctx context.Context, customers []string, f repository.OrderFilter, args repository.PageArgs, withItems bool, wholeLevel bool) {
+	if f.Status == nil {
 		return
 	}
-	memoizeStart(&l.memo, ordersKey(customer, f, args), func() func() (repository.Page[*repository.Order], error) {
-		return togetherStart(ctx, l, l.statusOrders(ctx, customer, f, args), itemKeys(withItems))
+	keys := make([]ordersKey, len(customers))
+	for i, c := range customers {
+		keys[i] = ordersKeyOf(c, f, args, withItems)
+	}
+	l.lists.statusOrders.startAll(ctx, keys, wholeLevel)
+}
+
+func (l *Loaders) readOrders(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
+	p, items, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
+	prime(ctx, l, p.Items...)
+	prime(ctx, l, items...)
+	return p, err
+}
+
+// readStatusOrders reads the status-filtered order lists of one level concurrently (GSI1, the
+// orders without their items), and when all are back looks up the items of the lists that ask for
+// them, all in one batch (FetchNow).
+func (l *Loaders) readStatusOrders(ctx context.Context, keys []ordersKey) ([]repository.Page[*repository.Order], []error) {
+	pages := make([]repository.Page[*repository.Order], len(keys))
+	errs := each(len(keys), "order list query", func(i int) (err error) {
+		pages[i], _, err = l.repo.OrdersOfCustomer(ctx, keys[i].customer, keys[i].filter(), keys[i].page.args())
+		prime(ctx, l, pages[i].Items...)
+		return err
 	})
-}
-
-// itemKeys names the item keys of a page of orders, when the operation asks for items.
-func itemKeys(withItems bool) func(repository.Page[*repository.Order]) []repository.Key {
-	if !withItems {
-		return nil
-	}
-	return func(p repository.Page[*repository.Order]) []repository.Key {
-		var keys []repository.Key
-		for _, o := range p.Items {
-			keys = append(keys, o.ItemKeys()...)
+	var next []repository.Key
+	for i, k := range keys {
+		if k.withItems && errs[i] == nil {
+			for _, o := range pages[i].Items {
+				next = append(next, o.ItemKeys()...)
+			}
 		}
-		return keys
 	}
-}
-
-// statusOrders is the Query of a customer's orders of one status (GSI1), priming the orders.
-func (l *Loaders) statusOrders(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs) func() (repository.Page[*repository.Order], error) {
-	return func() (repository.Page[*repository.Order], error) {
-		p, _, err := l.repo.OrdersOfCustomer(ctx, customer, f, args)
-		prime(ctx, l, p.Items...)
-		return p, err
-	}
-}
-
-// ordersKey names one page of one customer's order list in the memo (first 0 is the default).
-func ordersKey(customer string, f repository.OrderFilter, args repository.PageArgs) string {
-	return fmt.Sprintf("orders|%s|%s|%s|%s|%d|%s", customer, ptrString(f.Status), timeString(f.PlacedAfter), timeString(f.PlacedBefore), pageSize(args.First), args.After)
+	l.FetchNow(ctx, next...)
+	return pages, errs
 }
 
 type customerWithOrders struct {
@@ -140,26 +142,29 @@ type customerWithOrders struct {
 // CustomerWithOrders reads a customer with its newest orders and their items in ONE Query
 // (AP15+AP16+AP17) and primes all of them.
 func (l *Loaders) CustomerWithOrders(ctx context.Context, customer string, first int) (*repository.Customer, repository.Page[*repository.Order], error) {
-	r, err := memoize(&l.memo, fmt.Sprintf("customer+orders|%s|%d", customer, first), func() (customerWithOrders, error) {
-		c, orders, items, err := l.repo.CustomerWithOrders(ctx, customer, first)
-		if err != nil {
-			return customerWithOrders{}, err
-		}
-		prime(ctx, l, c)
-		prime(ctx, l, orders.Items...)
-		prime(ctx, l, items...)
-		return customerWithOrders{c, orders}, nil
-	})
+	r, err := l.lists.customerWithOrders.load(ctx, withChildrenKey{parent: customer, first: first})
 	return r.customer, r.orders, err
+}
+
+func (l *Loaders) readCustomerWithOrders(ctx context.Context, k withChildrenKey) (customerWithOrders, error) {
+	c, orders, items, err := l.repo.CustomerWithOrders(ctx, k.parent, k.first)
+	if err != nil {
+		return customerWithOrders{}, err
+	}
+	prime(ctx, l, c)
+	prime(ctx, l, orders.Items...)
+	prime(ctx, l, items...)
+	return customerWithOrders{c, orders}, nil
 }
 
 // OrdersByStatus lists the orders of one status across all customers (AP20: one Query per shard,
 // merged) and primes them.
 func (l *Loaders) OrdersByStatus(ctx context.Context, status repository.OrderStatus, f repository.OrderFilter, args repository.PageArgs) (repository.Page[*repository.Order], error) {
-	key := fmt.Sprintf("ordersByStatus|%s|%s|%s|%d|%s", status, timeString(f.PlacedAfter), timeString(f.PlacedBefore), args.First, args.After)
-	return memoize(&l.memo, key, func() (repository.Page[*repository.Order], error) {
-		p, err := l.repo.OrdersByStatus(ctx, status, f.PlacedAfter, f.PlacedBefore, args)
-		prime(ctx, l, p.Items...)
-		return p, err
-	})
+	return l.lists.ordersByStatus.load(ctx, ordersByStatusKey{status: status, after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore), page: pageOf(args)})
+}
+
+func (l *Loaders) readOrdersByStatus(ctx context.Context, k ordersByStatusKey) (repository.Page[*repository.Order], error) {
+	p, err := l.repo.OrdersByStatus(ctx, k.status, k.after.time(), k.before.time(), k.page.args())
+	prime(ctx, l, p.Items...)
+	return p, err
 }

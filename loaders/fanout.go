@@ -32,8 +32,14 @@ func each(n int, what string, fn func(i int) error) []error {
 func safely(what string, fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = apperr.Internal("loaders: "+what, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+			err = panicError(what, p)
 		}
 	}()
 	return fn()
+}
+
+// panicError is the internal error a panic recovered on a loader's goroutine becomes: the cause,
+// with the stack, is for the log; the client sees "internal error".
+func panicError(what string, p any) error {
+	return apperr.Internal("loaders: "+what, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
 }

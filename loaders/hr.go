@@ -2,7 +2,6 @@ package loaders
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -86,89 +85,90 @@ func (l *Loaders) Related(ctx context.Context, employee string, rel repository.R
 // Departments lists departments by name (AP7) and primes them. With withLocations (the operation
 // asks for each department's location) it also looks the locations of the page up, in one batch.
 func (l *Loaders) Departments(ctx context.Context, args repository.PageArgs, withLocations bool) (repository.Page[*repository.Department], error) {
-	withLocations = withLocations && l.ReadAhead()
-	return memoize(&l.memo, fmt.Sprintf("depts|%d|%s|%t", args.First, args.After, withLocations), func() (repository.Page[*repository.Department], error) {
-		p, err := l.repo.ListDepartments(ctx, args)
-		prime(ctx, l, p.Items...)
-		if err == nil && withLocations {
-			keys := make([]repository.Key, 0, len(p.Items))
-			for _, d := range p.Items {
-				if k, err := repository.LocationKey(d.Location); err == nil {
-					keys = append(keys, k)
-				}
+	return l.lists.departments.load(ctx, departmentsKey{page: pageOf(args), withLocations: withLocations && l.ReadAhead()})
+}
+
+func (l *Loaders) readDepartments(ctx context.Context, k departmentsKey) (repository.Page[*repository.Department], error) {
+	p, err := l.repo.ListDepartments(ctx, k.page.args())
+	prime(ctx, l, p.Items...)
+	if err == nil && k.withLocations {
+		keys := make([]repository.Key, 0, len(p.Items))
+		for _, d := range p.Items {
+			if k, err := repository.LocationKey(d.Location); err == nil {
+				keys = append(keys, k)
 			}
-			loadEach(ctx, l, keys)
 		}
-		return p, err
-	})
+		loadEach(ctx, l, keys)
+	}
+	return p, err
 }
 
 // EmployeesByJobTitle pages through the employees with a job title (AP12) and primes them.
 func (l *Loaders) EmployeesByJobTitle(ctx context.Context, title string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return memoize(&l.memo, fmt.Sprintf("jobtitle|%q|%d|%s|%v", title, args.First, args.After, ahead), func() (repository.Page[*repository.Employee], error) {
-		p, err := l.repo.EmployeesByJobTitle(ctx, title, args)
-		prime(ctx, l, p.Items...)
-		if err == nil {
-			l.ReadAheadRelations(ctx, p.Items, ahead)
-		}
-		return p, err
-	})
+	return l.lists.employeesBy.load(ctx, employeesByKey{jobTitle: title, page: pageOf(args), ahead: ahead})
 }
 
 // EmployeesHiredSince pages through the employees hired since a time, newest first (AP13), and
 // primes them.
 func (l *Loaders) EmployeesHiredSince(ctx context.Context, since time.Time, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return memoize(&l.memo, fmt.Sprintf("hired|%s|%d|%s|%v", timeString(&since), args.First, args.After, ahead), func() (repository.Page[*repository.Employee], error) {
-		p, err := l.repo.EmployeesHiredSince(ctx, since, args)
-		prime(ctx, l, p.Items...)
-		if err == nil {
-			l.ReadAheadRelations(ctx, p.Items, ahead)
-		}
-		return p, err
-	})
+	return l.lists.employeesBy.load(ctx, employeesByKey{since: instantOf(&since), page: pageOf(args), ahead: ahead})
+}
+
+// readEmployeesBy reads a page of employees through the index its key names, and reads ahead
+// the relations its key asks for.
+func (l *Loaders) readEmployeesBy(ctx context.Context, k employeesByKey) (repository.Page[*repository.Employee], error) {
+	var (
+		p   repository.Page[*repository.Employee]
+		err error
+	)
+	if k.since.set {
+		p, err = l.repo.EmployeesHiredSince(ctx, *k.since.time(), k.page.args())
+	} else {
+		p, err = l.repo.EmployeesByJobTitle(ctx, k.jobTitle, k.page.args())
+	}
+	prime(ctx, l, p.Items...)
+	if err == nil {
+		l.ReadAheadRelations(ctx, p.Items, k.ahead)
+	}
+	return p, err
 }
 
 // Locations pages through the locations of a country, state, city or postal code (AP14) and
 // primes them.
 func (l *Loaders) Locations(ctx context.Context, f repository.LocationFilter, args repository.PageArgs) (repository.Page[*repository.Location], error) {
-	key := fmt.Sprintf("locations|%q|%q|%q|%q|%d|%s", f.Country, ptrString(f.State), ptrString(f.City), ptrString(f.PostalCode), args.First, args.After)
-	return memoize(&l.memo, key, func() (repository.Page[*repository.Location], error) {
-		p, err := l.repo.Locations(ctx, f, args)
-		prime(ctx, l, p.Items...)
-		return p, err
-	})
+	return l.lists.locations.load(ctx, locationsKeyOf(f, args))
+}
+
+func (l *Loaders) readLocations(ctx context.Context, k locationsKey) (repository.Page[*repository.Location], error) {
+	p, err := l.repo.Locations(ctx, k.filter(), k.page.args())
+	prime(ctx, l, p.Items...)
+	return p, err
 }
 
 // EmployeesOfDepartment pages through a department's employees (AP9).
 func (l *Loaders) EmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.inverse(ctx, repository.RelDepartment, department, args, ahead)
+	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelDepartment, target: department, page: pageOf(args), ahead: ahead})
 }
 
-// StartEmployeesOfDepartment starts loading a department's employee list without waiting for it,
-// so that its Query runs while the department itself is looked up; EmployeesOfDepartment with the
-// same arguments later finds it.
-func (l *Loaders) StartEmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, ahead EmployeeAhead) {
-	if l.perParent {
-		return
+// StartEmployeesOfDepartments starts loading the employee lists of departments (one page each)
+// without waiting for them, so that their Queries run while the departments themselves are looked
+// up; EmployeesOfDepartment with the same arguments later finds them. wholeLevel says the caller
+// holds every list of the level (nodes(ids:)): they are then dispatched at once, without a batch
+// window.
+func (l *Loaders) StartEmployeesOfDepartments(ctx context.Context, departments []string, args repository.PageArgs, ahead EmployeeAhead, wholeLevel bool) {
+	keys := make([]relListKey, len(departments))
+	for i, d := range departments {
+		keys[i] = relListKey{rel: repository.RelDepartment, target: d, page: pageOf(args), ahead: ahead}
 	}
-	l.relLists.Load(ctx, relListKey{rel: repository.RelDepartment, target: department, first: pageSize(args.First), after: args.After, ahead: ahead})
-}
-
-// pageSize is the page size a list key uses: 0 (not given) is the default, so that a list started
-// ahead and the resolver's own request find the same key.
-func pageSize(first int) int {
-	if first == 0 {
-		return repository.DefaultPageSize
-	}
-	return first
+	l.lists.inverse.startAll(ctx, keys, wholeLevel)
 }
 
 // DirectReports pages through the employees an employee manages (AP11).
 func (l *Loaders) DirectReports(ctx context.Context, manager string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.inverse(ctx, repository.RelManager, manager, args, ahead)
+	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelManager, target: manager, page: pageOf(args), ahead: ahead})
 }
 
 // Mentees pages through the employees an employee mentors (AP11).
 func (l *Loaders) Mentees(ctx context.Context, mentor string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.inverse(ctx, repository.RelMentor, mentor, args, ahead)
+	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelMentor, target: mentor, page: pageOf(args), ahead: ahead})
 }

@@ -3,9 +3,6 @@ package loaders
 import (
 	"context"
 	"errors"
-	"time"
-
-	"github.com/graph-gophers/dataloader/v7"
 
 	"singletable/apperr"
 	"singletable/repository"
@@ -34,6 +31,27 @@ type EmployeeAhead struct {
 type RelationsAhead struct {
 	Department, Manager, Mentor bool
 }
+
+// With is a with the relation rel added.
+func (a RelationsAhead) With(rel repository.RelationType) RelationsAhead {
+	switch rel {
+	case repository.RelDepartment:
+		a.Department = true
+	case repository.RelManager:
+		a.Manager = true
+	case repository.RelMentor:
+		a.Mentor = true
+	}
+	return a
+}
+
+// Union is the relations a or b names.
+func (a RelationsAhead) Union(b RelationsAhead) RelationsAhead {
+	return RelationsAhead{a.Department || b.Department, a.Manager || b.Manager, a.Mentor || b.Mentor}
+}
+
+// Any reports whether a asks for any relation of the employees themselves.
+func (a EmployeeAhead) Any() bool { return a.Department || a.Manager || a.Mentor }
 
 func (a EmployeeAhead) relations() []repository.RelationType {
 	return RelationsAhead{a.Department, a.Manager, a.Mentor}.relations()
@@ -64,49 +82,18 @@ func (a EmployeeAhead) of(rel repository.RelationType) RelationsAhead {
 	return RelationsAhead{}
 }
 
-// relListKey is one page of one inverse-relation list, and what to read ahead for its employees.
-type relListKey struct {
-	rel    repository.RelationType
-	target string
-	first  int
-	after  string
-	ahead  EmployeeAhead
-}
-
 // Inverse-relation lists (AP9, AP11) take two steps: a Query of the inverted GSI1 partition for
-// the relationship items, then the employees they name, by key. The call budget wants the employees
-// of EVERY list of a level (every department of the page) in one BatchGetItem. Loading each list's
+// the relationship items, then the employees they name, by key. The employees of EVERY list of a
+// level (every department of the page) are looked up in one BatchGetItem: loading each list's
 // employees as soon as its own Query returns would make that depend on the Queries returning
-// within the key loader's window of each other. So the lists of a level are batched too: their
-// resolvers start together (their parents come from one batch or one page), relLists collects
-// them, runs all their Queries concurrently, and only when every Query is back looks all the
-// employees up at once. Latency is that of the slowest Query, which the level waits for anyway.
-func newRelListLoader(l *Loaders, wait time.Duration) *dataloader.Loader[relListKey, repository.Page[*repository.Employee]] {
-	if wait <= 0 {
-		wait = DefaultWait
-	}
-	return dataloader.NewBatchedLoader(l.batchRelLists,
-		dataloader.WithWait[relListKey, repository.Page[*repository.Employee]](wait))
-}
-
-func (l *Loaders) inverse(ctx context.Context, rel repository.RelationType, target string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	if l.perParent {
-		// Per-parent mode: one Query, then one GetItem per employee; nothing shared or read ahead.
-		p, err := l.repo.InverseRelations(ctx, rel, target, args)
-		if err != nil {
-			return repository.Page[*repository.Employee]{}, err
-		}
-		emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, []EmployeeAhead{{}})
-		return employeePage(p, emps[0], errs[0])
-	}
-	return l.relLists.Load(ctx, relListKey{rel: rel, target: target, first: pageSize(args.First), after: args.After, ahead: ahead})()
-}
-
-func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*dataloader.Result[repository.Page[*repository.Employee]] {
+// within the key loader's window of each other. So the lists of a level are gathered (their
+// resolvers start together: their parents come from one batch or one page), all their Queries run
+// concurrently, and only when every Query is back are all the employees looked up at once.
+// Latency is that of the slowest Query, which the level waits for anyway.
+func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey) ([]repository.Page[*repository.Employee], []error) {
 	pages := make([]repository.Page[*repository.Relation], len(keys))
-	errs := each(len(keys), "inverse relations", func(i int) (err error) {
-		k := keys[i]
-		pages[i], err = l.repo.InverseRelations(ctx, k.rel, k.target, repository.PageArgs{First: k.first, After: k.after})
+	errs := each(len(keys), "relation list query", func(i int) (err error) {
+		pages[i], err = l.repo.InverseRelations(ctx, keys[i].rel, keys[i].target, keys[i].page.args())
 		return err
 	})
 	rels := make([][]*repository.Relation, len(keys))
@@ -121,16 +108,24 @@ func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*datal
 		ahead[i] = k.ahead
 	}
 	emps, empErrs := l.employeesOf(ctx, rels, ahead)
-	results := make([]*dataloader.Result[repository.Page[*repository.Employee]], len(keys))
+	out := make([]repository.Page[*repository.Employee], len(keys))
 	for i := range keys {
-		if errs[i] != nil {
-			results[i] = &dataloader.Result[repository.Page[*repository.Employee]]{Error: errs[i]}
-			continue
+		if errs[i] == nil {
+			out[i], errs[i] = employeePage(pages[i], emps[i], empErrs[i])
 		}
-		p, err := employeePage(pages[i], emps[i], empErrs[i])
-		results[i] = &dataloader.Result[repository.Page[*repository.Employee]]{Data: p, Error: err}
 	}
-	return results
+	return out, errs
+}
+
+// readInverseListPerParent is per-parent mode's fetcher: one Query, then one GetItem per
+// employee; nothing shared or read ahead.
+func (l *Loaders) readInverseListPerParent(ctx context.Context, k relListKey) (repository.Page[*repository.Employee], error) {
+	p, err := l.repo.InverseRelations(ctx, k.rel, k.target, k.page.args())
+	if err != nil {
+		return repository.Page[*repository.Employee]{}, err
+	}
+	emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, []EmployeeAhead{{}})
+	return employeePage(p, emps[0], errs[0])
 }
 
 // employeesOf looks up the employees of several lists of relations all at once, in one batch (or
@@ -263,13 +258,7 @@ func targetKeys(found []repository.Entity) []repository.Key {
 func loadEach(ctx context.Context, l *Loaders, keys []repository.Key) ([]repository.Entity, []error) {
 	out := make([]repository.Entity, len(keys))
 	errs := make([]error, len(keys))
-	if l.perParent {
-		for i, k := range keys {
-			out[i], errs[i] = l.repo.Get(ctx, k)
-		}
-		return out, errs
-	}
-	for i, th := range l.fetchNow(ctx, keys) {
+	for i, th := range l.byKey.now(ctx, keys) {
 		out[i], errs[i] = th()
 	}
 	return out, errs

@@ -1,11 +1,11 @@
-// Package loaders holds the per-request dataloaders (graph-gophers/dataloader v7) and the
-// per-request memo of list queries. A fresh set is built for every HTTP request by Middleware and
+// Package loaders holds the per-request dataloaders (graph-gophers/dataloader v7 for lookups by
+// key, list loaders for Queries). A fresh set is built for every HTTP request by Middleware and
 // found with For(ctx): loaders cache what one request read, and sharing them across requests would
 // leak one caller's data and context into another's.
 //
 // Every lookup by key, whatever the entity type, goes through ONE key loader, so that all the
 // lookups of one level of a query (a ticket's reporter and its organization, say) share the same
-// BatchGetItem calls: ⌈unique keys / 100⌉ per level, the call budget. Typed methods (User,
+// BatchGetItem calls: ⌈unique keys / 100⌉ per level (the call budget, docs/api.md). Typed methods (User,
 // Organization, ...) wrap it. Items read by a Query are primed into it and cost nothing later.
 package loaders
 
@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -38,7 +37,8 @@ const maxBatch = 100
 
 // Options configure the loaders of a request.
 type Options struct {
-	// Wait is the batch window of the key loader (DefaultWait when zero).
+	// Wait is the batch window of the key loader and of the list loaders that gather a level
+	// (DefaultWait when zero).
 	Wait time.Duration
 	// PerParent switches batching off: every lookup is its own GetItem, nothing read is primed
 	// or shared, and no child list is read ahead with its parent. It reproduces how per-field
@@ -50,15 +50,15 @@ type Options struct {
 // Loaders are the loaders of one request.
 type Loaders struct {
 	repo *repository.Repo
+	// keys batches lookups by key into BatchGetItem calls; it caches nothing itself.
 	keys *dataloader.Loader[repository.Key, repository.Entity]
-	// cache is the key loader's cache, shared with fetchNow.
-	cache     *dataloader.InMemoryCache[repository.Key, repository.Entity]
-	memo      memo
+	// entities is the lookups' cache, owned here and shared by every path that reads by key (see
+	// entityCache).
+	entities entityCache
+	// byKey looks entities up by key: batched, or per parent.
+	byKey     keyFetcher
+	lists     *listSet
 	perParent bool
-	// relLists batches the inverse-relation lists of one level (HR, AP9/AP11; see hr.go).
-	relLists *dataloader.Loader[relListKey, repository.Page[*repository.Employee]]
-	// level lines up the list Queries of one level whose elements need lookups (see level.go).
-	level *dataloader.Loader[*levelJob, any]
 }
 
 // New builds the loaders for one request.
@@ -66,10 +66,9 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	l := &Loaders{repo: repo, perParent: opts.PerParent, memo: memo{off: opts.PerParent}}
-	l.cache = dataloader.NewCache[repository.Key, repository.Entity]()
+	l := &Loaders{repo: repo, perParent: opts.PerParent}
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
-		dataloader.WithCache[repository.Key, repository.Entity](l.cache),
+		dataloader.WithCache[repository.Key, repository.Entity](&dataloader.NoCache[repository.Key, repository.Entity]{}),
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
 		dataloader.WithBatchCapacity[repository.Key, repository.Entity](maxBatch),
 		// Without an input buffer every Load hands its key to the batcher goroutine through an
@@ -78,8 +77,11 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		// into several batches (measured: most operations split even with a 5 ms window).
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
-	l.relLists = newRelListLoader(l, opts.Wait)
-	l.level = newLevelLoader(l, opts.Wait)
+	l.byKey = batchedKeys{l}
+	if opts.PerParent {
+		l.byKey = perParentKeys{repo}
+	}
+	l.lists = newListSet(l, opts.Wait)
 	return l
 }
 
@@ -137,11 +139,8 @@ func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*datalo
 // start each element's resolver (measured: about 10 µs per sibling on a 2-core machine, so 100
 // siblings would outlast any short batch window). The later lookups find the keys cached.
 func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
-	if l.perParent {
-		return
-	}
 	for _, k := range keys {
-		l.keys.Load(ctx, k)
+		l.byKey.thunk(ctx, k)
 	}
 }
 
@@ -153,32 +152,24 @@ func (l *Loaders) ReadAhead() bool { return !l.perParent }
 // they held, so that the mutation's result reads what was written (an eventually consistent read
 // right after the write might not). Cached lists may now be out of date and are dropped.
 func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
-	if l.perParent {
-		return
-	}
 	for _, e := range written {
 		// One overwrite, not Clear then Prime: a lookup landing between the two would make the
 		// Prime a no-op and leave a read of the table in the cache instead of the write.
-		l.cache.Set(ctx, e.Key(), func() (repository.Entity, error) { return e, nil })
+		l.byKey.set(e.Key(), e)
 	}
-	l.relLists.ClearAll()
-	l.memo.mu.Lock()
-	l.memo.m = nil
-	l.memo.mu.Unlock()
+	l.lists.clear()
+}
+
+// Lookup looks one entity of type T up by key through the request's key loader, batched with
+// the other lookups of its level. kind names the entity in a NOT_FOUND error.
+func Lookup[T repository.Entity](ctx context.Context, key repository.Key, kind string) (T, error) {
+	return load[T](ctx, For(ctx), key, kind)
 }
 
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.
 func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.Key, kind string) (T, error) {
 	var zero T
-	var (
-		e   repository.Entity
-		err error
-	)
-	if l.perParent {
-		e, err = l.repo.Get(ctx, key)
-	} else {
-		e, err = l.keys.Load(ctx, key)()
-	}
+	e, err := l.byKey.thunk(ctx, key)()
 	if errors.Is(err, errMissing) || apperr.CodeOf(err) == apperr.CodeNotFound {
 		return zero, apperr.NotFound(kind)
 	}
@@ -195,82 +186,9 @@ func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.K
 // prime stores entities read by a Query in the key loader, so that later lookups of the same keys
 // in this request cost no call.
 func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
-	if l.perParent {
-		return
-	}
 	for _, e := range items {
-		l.keys.Prime(ctx, e.Key(), e)
+		l.byKey.prime(e.Key(), e)
 	}
-}
-
-// memo runs each distinct list query of a request once: when the same collection page is asked
-// for twice in one operation (the same user reached through two tickets, say), the second caller
-// waits for and shares the first caller's result.
-type memo struct {
-	off bool // per-parent mode: every caller runs its own query
-	mu  sync.Mutex
-	m   map[string]*memoEntry
-}
-
-type memoEntry struct {
-	done chan struct{}
-	v    any
-	err  error
-}
-
-// memoizeStart registers key in the memo and starts its work without waiting: start runs now, in
-// the caller, and must only enqueue (a dataloader Load); the wait it returns runs in the
-// background. A later memoize of the same key waits for that result.
-func memoizeStart[T any](m *memo, key string, start func() func() (T, error)) {
-	if m.off {
-		return
-	}
-	m.mu.Lock()
-	if m.m == nil {
-		m.m = map[string]*memoEntry{}
-	}
-	if _, ok := m.m[key]; ok {
-		m.mu.Unlock()
-		return
-	}
-	e := &memoEntry{done: make(chan struct{})}
-	m.m[key] = e
-	m.mu.Unlock()
-	wait := start()
-	go func() {
-		defer close(e.done)
-		e.err = safely("list query", func() (err error) {
-			e.v, err = wait()
-			return err
-		})
-	}()
-}
-
-func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
-	if m.off {
-		return fn()
-	}
-	m.mu.Lock()
-	if m.m == nil {
-		m.m = map[string]*memoEntry{}
-	}
-	e, ok := m.m[key]
-	if !ok {
-		e = &memoEntry{done: make(chan struct{})}
-		m.m[key] = e
-	}
-	m.mu.Unlock()
-	if !ok {
-		// A panicking query fails its waiters too, instead of leaving them blocked.
-		e.err = safely("list query", func() (err error) {
-			e.v, err = fn()
-			return err
-		})
-		close(e.done)
-	}
-	<-e.done
-	v, _ := e.v.(T)
-	return v, e.err
 }
 
 // loadMany looks several entities up through the key loader at once, so that they join the same
@@ -278,22 +196,12 @@ func memoize[T any](m *memo, key string, fn func() (T, error)) (T, error) {
 // a NOT_FOUND error.
 func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repository.Key, kind string) ([]T, error) {
 	out := make([]T, len(keys))
-	if l.perParent {
-		for i, k := range keys {
-			v, err := load[T](ctx, l, k, kind)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
-	}
 	// Load enqueues its key before it returns, so enqueueing every key first puts them all into
 	// the current batch at once (the loader's LoadMany would start a goroutine per key instead,
 	// and a slow one could miss the batch window).
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
 	for i, k := range keys {
-		thunks[i] = l.keys.Load(ctx, k)
+		thunks[i] = l.byKey.thunk(ctx, k)
 	}
 	for i, thunk := range thunks {
 		e, err := thunk()

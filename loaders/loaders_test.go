@@ -215,7 +215,7 @@ func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {
 }
 
 // fetchNow hands every caller a thunk of its own, also when the key's cache entry is cleared or
-// replaced at the same moment (by Remember, or by the dataloader after a panicking batch).
+// replaced at the same moment (by Remember, say).
 func TestFetchNowThunksSurviveConcurrentClears(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	orgs := createOrgs(t, repo, 20)
@@ -236,7 +236,7 @@ func TestFetchNowThunksSurviveConcurrentClears(t *testing.T) {
 					return
 				default:
 					for _, k := range keys {
-						l.keys.Clear(context.Background(), k)
+						l.entities.clear(k)
 					}
 				}
 			}

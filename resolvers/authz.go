@@ -28,6 +28,25 @@ func visible(ctx context.Context, typ string, parts []string, kind string) (auth
 	return d, nil
 }
 
+// idScope is the registry's before-read check of node type typ (auth's scope of that type, from
+// the ID's parts alone): node, nodes and the typed lookups all pass through it.
+func idScope(typ string) func(ctx context.Context, parts []string) error {
+	return func(ctx context.Context, parts []string) error {
+		_, err := visible(ctx, typ, parts, "")
+		return err
+	}
+}
+
+// ticketScope is the Ticket row's after-read check: a ticket's ID does not carry its
+// organization, so an org role's check waits for the item (idScope let it through as AfterRead).
+func ticketScope(ctx context.Context, e repository.Entity) error {
+	t, ok := e.(*repository.Ticket)
+	if !ok || !auth.Caller(ctx).SeesOrg(t.OrgID) {
+		return auth.Hidden("ticket")
+	}
+	return nil
+}
+
 // visibleTicket finishes an AfterRead check: the ticket's organization must be the caller's.
 func visibleTicket(ctx context.Context, d auth.Decision, t *repository.Ticket, kind string) error {
 	if d == auth.AfterRead && !auth.Caller(ctx).SeesOrg(t.OrgID) {

@@ -7,28 +7,18 @@ package resolvers
 
 import (
 	"context"
+	"time"
+
 	"singletable/auth"
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
-	"time"
 )
 
 func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
-	if obj.OrdersAhead != nil && after == nil && status == nil && placedAfter == nil && placedBefore == nil &&
-		first != nil && *first == obj.OrdersAheadFirst {
-		prefetchRefs(ctx, connectionSelection(ctx, model.TypeOrder), obj.OrdersAhead.Items)
-		return orderConnection(*obj.OrdersAhead), nil
-	}
-	sel := connectionSelection(ctx, model.TypeOrder)
 	f := repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}
-	p, err := loaders.For(ctx).OrdersOfCustomer(ctx, obj.ID, f, pageArgs(first, after), sel["items"])
-	if err != nil {
-		return nil, err
-	}
-	prefetchRefs(ctx, sel, p.Items)
-	return orderConnection(p), nil
+	return connect(ctx, orderConnection)(ordersOf(ctx, obj, first, after, f))
 }
 
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error) {
@@ -88,64 +78,31 @@ func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.Up
 }
 
 func (r *orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.OrderItem, error) {
-	items, err := loaders.For(ctx).OrderItems(ctx, obj.Order)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.OrderItem, len(items))
-	for i, it := range items {
-		out[i] = &model.OrderItem{OrderItem: it}
-	}
-	return out, nil
+	return orderItems(loaders.For(ctx).OrderItems(ctx, obj.Order))
 }
 
 func (r *orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
-	c, err := loaders.For(ctx).Customer(ctx, obj.CustomerID)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Customer{Customer: c}, nil
+	return toNode[*model.Customer](loaders.For(ctx).Customer(ctx, obj.CustomerID))
 }
 
 func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Customer, error) {
-	parts, _, err := decodeVisible(ctx, "id", id, model.TypeCustomer, "")
-	if err != nil {
-		return nil, err
-	}
-	return r.customer(ctx, parts[0], readAheadFor(ctx))
+	return lookup[*model.Customer](ctx, "id", id, model.TypeCustomer)
 }
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error) {
 	if c, narrowed := auth.Caller(ctx).OwnCustomer(); narrowed {
-		p, err := ownCustomerPage(ctx, r.Repo, c, pageArgs(first, after))
-		if err != nil {
-			return nil, err
-		}
-		return customerConnection(p), nil
+		return connect(ctx, customerConnection)(ownCustomerPage(ctx, r.Repo, c, pageArgs(first, after)))
 	}
-	p, err := loaders.For(ctx).Customers(ctx, pageArgs(first, after))
-	if err != nil {
-		return nil, err
-	}
-	return customerConnection(p), nil
+	return connect(ctx, customerConnection)(loaders.For(ctx).Customers(ctx, pageArgs(first, after)))
 }
 
 func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, error) {
-	parts, _, err := decodeVisible(ctx, "id", id, model.TypeOrder, "")
-	if err != nil {
-		return nil, err
-	}
-	return r.order(ctx, parts[0], parts[1], readAheadFor(ctx))
+	return lookup[*model.Order](ctx, "id", id, model.TypeOrder)
 }
 
 func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
 	f := repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}
-	p, err := loaders.For(ctx).OrdersByStatus(ctx, status, f, pageArgs(first, after))
-	if err != nil {
-		return nil, err
-	}
-	prefetchRefs(ctx, connectionSelection(ctx, model.TypeOrder), p.Items)
-	return orderConnection(p), nil
+	return connect(ctx, orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, f, pageArgs(first, after)))
 }
 
 func (r *Resolver) Customer() graph.CustomerResolver { return &customerResolver{r} }

@@ -16,3 +16,15 @@ func orderConnection(p repository.Page[*repository.Order]) *model.OrderConnectio
 		return &model.OrderEdge{Cursored: c, Node: &model.Order{Order: o}}
 	})}
 }
+
+// orderItems wraps an order's items (loaders.OrderItems) as their GraphQL objects.
+func orderItems(items []*repository.OrderItem, err error) ([]*model.OrderItem, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.OrderItem, len(items))
+	for i, it := range items {
+		out[i] = &model.OrderItem{OrderItem: it}
+	}
+	return out, nil
+}

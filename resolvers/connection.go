@@ -1,8 +1,6 @@
 package resolvers
 
 import (
-	"encoding/json"
-
 	"singletable/graph/model"
 	"singletable/repository"
 )
@@ -57,22 +55,4 @@ func ticketConnection(p repository.Page[*repository.Ticket]) *model.TicketConnec
 	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, t *repository.Ticket) *model.TicketEdge {
 		return &model.TicketEdge{Cursored: c, Node: &model.Ticket{Ticket: t}}
 	})}
-}
-
-// intArg reads an Int argument from a collected field (after variables and defaults).
-func intArg(args map[string]any, name string) (int, bool) {
-	switch v := args[name].(type) {
-	case int:
-		return v, true
-	case int64:
-		return int(v), true
-	case int32:
-		return int(v), true
-	case float64:
-		return int(v), v == float64(int(v))
-	case json.Number:
-		n, err := v.Int64()
-		return int(n), err == nil
-	}
-	return 0, false
 }

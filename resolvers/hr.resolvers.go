@@ -7,35 +7,25 @@ package resolvers
 
 import (
 	"context"
+	"time"
+
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
+	"singletable/planner"
 	"singletable/repository"
-	"time"
 )
 
 func (r *departmentResolver) Location(ctx context.Context, obj *model.Department) (*model.Location, error) {
-	loc, err := loaders.For(ctx).Location(ctx, obj.Location)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Location{Location: loc}, nil
+	return toNode[*model.Location](loaders.For(ctx).Location(ctx, obj.Location))
 }
 
 func (r *departmentResolver) Employees(ctx context.Context, obj *model.Department, first *int, after *string) (*model.EmployeeConnection, error) {
-	p, err := loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), employeeAheadFor(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return employeeConnection(p), nil
+	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
 }
 
 func (r *employeeResolver) Department(ctx context.Context, obj *model.Employee) (*model.Department, error) {
-	d, err := loaders.For(ctx).DepartmentOf(ctx, obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Department{Department: d}, nil
+	return toNode[*model.Department](loaders.For(ctx).DepartmentOf(ctx, obj.ID))
 }
 
 func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
@@ -43,11 +33,7 @@ func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*m
 }
 
 func (r *employeeResolver) DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	p, err := loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), employeeAheadFor(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return employeeConnection(p), nil
+	return connect(ctx, employeeConnection)(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
 }
 
 func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
@@ -55,11 +41,7 @@ func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*mo
 }
 
 func (r *employeeResolver) Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	p, err := loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), employeeAheadFor(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return employeeConnection(p), nil
+	return connect(ctx, employeeConnection)(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
 }
 
 func (r *mutationResolver) CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error) {
@@ -179,61 +161,28 @@ func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignM
 }
 
 func (r *queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {
-	parts, _, err := decodeVisible(ctx, "id", id, model.TypeDepartment, "")
-	if err != nil {
-		return nil, err
-	}
-	startDepartmentEmployees(ctx, parts[:1])
-	d, err := loaders.For(ctx).Department(ctx, parts[0])
-	if err != nil {
-		return nil, err
-	}
-	return &model.Department{Department: d}, nil
+	return lookup[*model.Department](ctx, "id", id, model.TypeDepartment)
 }
 
 func (r *queryResolver) Employee(ctx context.Context, id string) (*model.Employee, error) {
-	parts, _, err := decodeVisible(ctx, "id", id, model.TypeEmployee, "")
-	if err != nil {
-		return nil, err
-	}
-	e, err := loaders.For(ctx).Employee(ctx, parts[0])
-	if err != nil {
-		return nil, err
-	}
-	return &model.Employee{Employee: e}, nil
+	return lookup[*model.Employee](ctx, "id", id, model.TypeEmployee)
 }
 
 func (r *queryResolver) Departments(ctx context.Context, first *int, after *string) (*model.DepartmentConnection, error) {
-	p, err := loaders.For(ctx).Departments(ctx, pageArgs(first, after), departmentsWantLocation(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return departmentConnection(p), nil
+	return connect(ctx, departmentConnection)(loaders.For(ctx).Departments(ctx, pageArgs(first, after), planner.Nodes(ctx).Has("location")))
 }
 
 func (r *queryResolver) EmployeesByJobTitle(ctx context.Context, jobTitle string, first *int, after *string) (*model.EmployeeConnection, error) {
-	p, err := loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), employeeAheadFor(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return employeeConnection(p), nil
+	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), employeeAhead(ctx)))
 }
 
 func (r *queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time, first *int, after *string) (*model.EmployeeConnection, error) {
-	p, err := loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), employeeAheadFor(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return employeeConnection(p), nil
+	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), employeeAhead(ctx)))
 }
 
 func (r *queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {
 	f := repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}
-	p, err := loaders.For(ctx).Locations(ctx, f, pageArgs(first, after))
-	if err != nil {
-		return nil, err
-	}
-	return locationConnection(p), nil
+	return connect(ctx, locationConnection)(loaders.For(ctx).Locations(ctx, f, pageArgs(first, after)))
 }
 
 func (r *Resolver) Department() graph.DepartmentResolver { return &departmentResolver{r} }

@@ -7,16 +7,17 @@ package resolvers
 
 import (
 	"context"
+
 	"singletable/graph"
 	"singletable/graph/model"
 )
 
 func (r *queryResolver) Node(ctx context.Context, id string) (model.Node, error) {
-	return r.resolveNode(ctx, "id", id, readAheadFor(ctx))
+	return resolveNode(ctx, "id", id)
 }
 
 func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, error) {
-	return r.resolveNodes(ctx, ids)
+	return resolveNodes(ctx, ids)
 }
 
 func (r *Resolver) Query() graph.QueryResolver { return &queryResolver{r} }

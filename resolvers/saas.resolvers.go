@@ -7,12 +7,13 @@ package resolvers
 
 import (
 	"context"
+	"time"
+
 	"singletable/auth"
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
-	"time"
 )
 
 func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.Organization, error) {
@@ -75,104 +76,43 @@ func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateT
 }
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
-	if obj.UsersAhead != nil && after == nil && first != nil && *first == obj.UsersAheadFirst {
-		prefetchRefs(ctx, connectionSelection(ctx, model.TypeUser), obj.UsersAhead.Items)
-		return userConnection(*obj.UsersAhead), nil
-	}
-	p, err := loaders.For(ctx).UsersOfOrganization(ctx, obj.ID, pageArgs(first, after))
-	if err != nil {
-		return nil, err
-	}
-	prefetchRefs(ctx, connectionSelection(ctx, model.TypeUser), p.Items)
-	return userConnection(p), nil
+	return connect(ctx, userConnection)(usersOf(ctx, obj, first, after))
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
-	parts, _, err := decodeVisible(ctx, "id", id, model.TypeOrganization, "")
-	if err != nil {
-		return nil, err
-	}
-	return r.organization(ctx, parts[0], readAheadFor(ctx))
+	return lookup[*model.Organization](ctx, "id", id, model.TypeOrganization)
 }
 
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
 	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
-		p, err := ownOrganizationPage(ctx, r.Repo, org, pageArgs(first, after))
-		if err != nil {
-			return nil, err
-		}
-		return organizationConnection(p), nil
+		return connect(ctx, organizationConnection)(ownOrganizationPage(ctx, r.Repo, org, pageArgs(first, after)))
 	}
-	p, err := loaders.For(ctx).Organizations(ctx, pageArgs(first, after))
-	if err != nil {
-		return nil, err
-	}
-	return organizationConnection(p), nil
+	return connect(ctx, organizationConnection)(loaders.For(ctx).Organizations(ctx, pageArgs(first, after)))
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	parts, _, err := decodeVisible(ctx, "id", id, model.TypeUser, "")
-	if err != nil {
-		return nil, err
-	}
-	return r.user(ctx, parts[0], parts[1], readAheadFor(ctx))
+	return lookup[*model.User](ctx, "id", id, model.TypeUser)
 }
 
 func (r *queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, error) {
-	parts, d, err := decodeVisible(ctx, "id", id, model.TypeTicket, "")
-	if err != nil {
-		return nil, err
-	}
-	t, err := r.ticket(ctx, parts[0])
-	if err != nil {
-		return nil, err
-	}
-	if err := visibleTicket(ctx, d, t.Ticket, "ticket"); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return lookup[*model.Ticket](ctx, "id", id, model.TypeTicket)
 }
 
 func (r *ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {
-	u, err := loaders.For(ctx).User(ctx, obj.OrgID, obj.ReporterID)
-	if err != nil {
-		return nil, err
-	}
-	return &model.User{User: u}, nil
+	return toNode[*model.User](loaders.For(ctx).User(ctx, obj.OrgID, obj.ReporterID))
 }
 
 func (r *ticketResolver) Organization(ctx context.Context, obj *model.Ticket) (*model.Organization, error) {
-	o, err := loaders.For(ctx).Organization(ctx, obj.OrgID)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Organization{Organization: o}, nil
+	return toNode[*model.Organization](loaders.For(ctx).Organization(ctx, obj.OrgID))
 }
 
 func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*model.Organization, error) {
-	o, err := loaders.For(ctx).Organization(ctx, obj.OrgID)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Organization{Organization: o}, nil
+	return toNode[*model.Organization](loaders.For(ctx).Organization(ctx, obj.OrgID))
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	p := obj.TicketsAhead
-	sel := connectionSelection(ctx, model.TypeTicket)
-	if p == nil || after != nil || status != nil || createdAfter != nil || createdBefore != nil || first == nil || *first != obj.TicketsAheadFirst {
-		// Every ticket of the list has this user's organization and this user as reporter: queue
-		// those lookups now, next to the sibling lists' own, rather than when each Query returns.
-		prefetchParentRefs(ctx, sel, obj.User)
-		f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
-		page, err := loaders.For(ctx).TicketsOfUser(ctx, obj.OrgID, obj.ID, f, pageArgs(first, after))
-		if err != nil {
-			return nil, err
-		}
-		p = &page
-	}
-	prefetchRefs(ctx, sel, p.Items)
-	return ticketConnection(*p), nil
+	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
+	return connect(ctx, ticketConnection)(ticketsOf(ctx, obj, first, after, f))
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }

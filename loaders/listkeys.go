@@ -1,0 +1,181 @@
+package loaders
+
+import (
+	"time"
+
+	"singletable/repository"
+)
+
+// The keys of the list loaders. Each is a comparable struct built only by its constructor, which
+// normalises what two spellings of the same read may differ in (a page size left out or given as
+// the default, a time in another zone or with a monotonic clock reading, an absent filter), so
+// that equal reads are equal keys.
+
+// pageKey is a page's arguments: first 0 (not given) is the default page size.
+type pageKey struct {
+	first int
+	after string
+}
+
+func pageOf(a repository.PageArgs) pageKey {
+	return pageKey{first: pageSize(a.First), after: a.After}
+}
+
+func (p pageKey) args() repository.PageArgs {
+	return repository.PageArgs{First: p.first, After: p.after}
+}
+
+// pageSize is the page size a list key uses: 0 (not given) is the default.
+func pageSize(first int) int {
+	if first == 0 {
+		return repository.DefaultPageSize
+	}
+	return first
+}
+
+// instant is an optional point in time, compared by the instant alone.
+type instant struct {
+	set bool
+	ns  int64
+}
+
+func instantOf(t *time.Time) instant {
+	if t == nil {
+		return instant{}
+	}
+	return instant{set: true, ns: t.UnixNano()}
+}
+
+func (i instant) time() *time.Time {
+	if !i.set {
+		return nil
+	}
+	t := time.Unix(0, i.ns).UTC()
+	return &t
+}
+
+// optional is an optional string-like value.
+type optional[T ~string] struct {
+	set bool
+	v   T
+}
+
+func optionalOf[T ~string](p *T) optional[T] {
+	if p == nil {
+		return optional[T]{}
+	}
+	return optional[T]{set: true, v: *p}
+}
+
+func (o optional[T]) ptr() *T {
+	if !o.set {
+		return nil
+	}
+	v := o.v
+	return &v
+}
+
+// organizationsKey is a page of organizations (AP7).
+type organizationsKey struct{ page pageKey }
+
+// usersKey is a page of an organization's users (AP3).
+type usersKey struct {
+	org  string
+	page pageKey
+}
+
+// ticketsKey is a page of a user's tickets (AP5).
+type ticketsKey struct {
+	org, user     string
+	status        optional[repository.TicketStatus]
+	after, before instant
+	page          pageKey
+}
+
+func ticketsKeyOf(org, user string, f repository.TicketFilter, args repository.PageArgs) ticketsKey {
+	return ticketsKey{org: org, user: user, status: optionalOf(f.Status), after: instantOf(f.CreatedAfter), before: instantOf(f.CreatedBefore), page: pageOf(args)}
+}
+
+func (k ticketsKey) filter() repository.TicketFilter {
+	return repository.TicketFilter{Status: k.status.ptr(), CreatedAfter: k.after.time(), CreatedBefore: k.before.time()}
+}
+
+// withChildrenKey is a parent read with the first page of its combined child list (an
+// organization and its users, a user and its tickets, a customer and its orders): parent is the
+// parent's first key part (the organization, the user's organization, the customer), id its
+// second if it has one (the user). first is always a valid page size (the planner's).
+type withChildrenKey struct {
+	parent, id string
+	first      int
+}
+
+// customersKey is a page of customers (AP7).
+type customersKey struct{ page pageKey }
+
+// ordersKey is a page of a customer's orders (AP16); withItems (status-filtered lists only) also
+// looks up the orders' items.
+type ordersKey struct {
+	customer      string
+	status        optional[repository.OrderStatus]
+	after, before instant
+	page          pageKey
+	withItems     bool
+}
+
+func ordersKeyOf(customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) ordersKey {
+	return ordersKey{customer: customer, status: optionalOf(f.Status), after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore),
+		page: pageOf(args), withItems: withItems && f.Status != nil}
+}
+
+func (k ordersKey) filter() repository.OrderFilter {
+	return repository.OrderFilter{Status: k.status.ptr(), PlacedAfter: k.after.time(), PlacedBefore: k.before.time()}
+}
+
+// orderKey is one order read with its items (AP18 + AP17).
+type orderKey struct{ customer, id string }
+
+// ordersByStatusKey is a page of the orders of one status across customers (AP20).
+type ordersByStatusKey struct {
+	status        repository.OrderStatus
+	after, before instant
+	page          pageKey
+}
+
+// departmentsKey is a page of departments (AP7), with their locations when withLocations.
+type departmentsKey struct {
+	page          pageKey
+	withLocations bool
+}
+
+// employeesByKey is a page of employees found through an index (AP12: by job title; AP13:
+// hired since), and what to read ahead for them.
+type employeesByKey struct {
+	jobTitle string
+	since    instant
+	page     pageKey
+	ahead    EmployeeAhead
+}
+
+// locationsKey is a page of locations under a country, state, city or postal code (AP14).
+type locationsKey struct {
+	country                 string
+	state, city, postalCode optional[string]
+	page                    pageKey
+}
+
+func locationsKeyOf(f repository.LocationFilter, args repository.PageArgs) locationsKey {
+	return locationsKey{country: f.Country, state: optionalOf(f.State), city: optionalOf(f.City), postalCode: optionalOf(f.PostalCode), page: pageOf(args)}
+}
+
+func (k locationsKey) filter() repository.LocationFilter {
+	return repository.LocationFilter{Country: k.country, State: k.state.ptr(), City: k.city.ptr(), PostalCode: k.postalCode.ptr()}
+}
+
+// relListKey is one page of one inverse-relation list (AP9, AP11), and what to read ahead for
+// its employees.
+type relListKey struct {
+	rel    repository.RelationType
+	target string
+	page   pageKey
+	ahead  EmployeeAhead
+}

@@ -1,0 +1,237 @@
+package loaders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"singletable/apperr"
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+// countingFetcher answers each key with its own value and records the batches it was called with.
+type countingFetcher struct {
+	mu      sync.Mutex
+	batches [][]int
+	block   chan struct{} // when set, fetch waits for it
+}
+
+func (f *countingFetcher) fetch(_ context.Context, keys []int) ([]int, []error) {
+	if f.block != nil {
+		<-f.block
+	}
+	f.mu.Lock()
+	f.batches = append(f.batches, slices.Clone(keys))
+	f.mu.Unlock()
+	vs := make([]int, len(keys))
+	for i, k := range keys {
+		vs[i] = k * 10
+	}
+	return vs, make([]error, len(keys))
+}
+
+func (f *countingFetcher) calls() [][]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.batches)
+}
+
+// A key asked for by many callers at once, and one started ahead and then asked for, is read once.
+func TestListLoaderReadsEachKeyOnce(t *testing.T) {
+	f := &countingFetcher{block: make(chan struct{})}
+	ll := newListLoader[int, int](f, 0, false)
+	ll.start(context.Background(), 7)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if v, err := ll.load(context.Background(), 7); v != 70 || err != nil {
+				t.Errorf("load(7) = %d, %v", v, err)
+			}
+		}()
+	}
+	close(f.block)
+	wg.Wait()
+	if got := f.calls(); len(got) != 1 || !slices.Equal(got[0], []int{7}) {
+		t.Fatalf("fetches %v, want one of key 7", got)
+	}
+	ll.clear()
+	if v, _ := ll.load(context.Background(), 7); v != 70 || len(f.calls()) != 2 {
+		t.Fatalf("after clear: %d, fetches %v", v, f.calls())
+	}
+}
+
+// With a window, the keys that arrive within it are read in one call of the fetcher.
+func TestListLoaderGathersAWindowIntoOneFetch(t *testing.T) {
+	f := &countingFetcher{}
+	ll := newListLoader[int, int](f, time.Hour, false)
+	for k := range 5 {
+		ll.start(context.Background(), k)
+	}
+	ll.start(context.Background(), 3) // already reserved
+	ll.mu.Lock()
+	b := ll.open
+	ll.mu.Unlock()
+	if b == nil || len(b.keys) != 5 {
+		t.Fatalf("open batch %+v, want 5 keys", b)
+	}
+	ll.flush(b) // the window closes
+	for k := range 5 {
+		if v, err := ll.load(context.Background(), k); v != k*10 || err != nil {
+			t.Fatalf("load(%d) = %d, %v", k, v, err)
+		}
+	}
+	if got := f.calls(); len(got) != 1 || !slices.Equal(got[0], []int{0, 1, 2, 3, 4}) {
+		t.Fatalf("fetches %v, want one of keys 0..4", got)
+	}
+}
+
+// Per-parent mode: nothing cached, every load its own read; start does nothing.
+func TestListLoaderUncachedReadsEveryTime(t *testing.T) {
+	f := &countingFetcher{}
+	ll := newListLoader[int, int](f, 0, true)
+	ll.start(context.Background(), 1)
+	for range 3 {
+		if v, _ := ll.load(context.Background(), 1); v != 10 {
+			t.Fatalf("load = %d", v)
+		}
+	}
+	if n := len(f.calls()); n != 3 {
+		t.Fatalf("%d fetches, want 3", n)
+	}
+}
+
+type panickingFetcher struct{ n atomic.Int32 }
+
+func (f *panickingFetcher) fetch(context.Context, []int) ([]int, []error) {
+	f.n.Add(1)
+	panic("boom")
+}
+
+// A panicking fetcher fails every caller waiting for its keys with an internal error that does
+// not show the panic to clients, and blocks none of them.
+func TestListLoaderTurnsAPanicIntoAnInternalError(t *testing.T) {
+	for _, wait := range []time.Duration{0, time.Millisecond} {
+		f := &panickingFetcher{}
+		ll := newListLoader[int, int](f, wait, false)
+		ll.start(context.Background(), 1)
+		_, err := ll.load(context.Background(), 1)
+		var coded *apperr.Error
+		if !errors.As(err, &coded) || coded.Code != apperr.CodeInternal || coded.Message != "internal error" {
+			t.Fatalf("wait %v: err %v", wait, err)
+		}
+		if f.n.Load() != 1 {
+			t.Fatalf("wait %v: %d fetches", wait, f.n.Load())
+		}
+	}
+	errs := each(3, "test", func(i int) error {
+		if i == 1 {
+			panic("kaboom")
+		}
+		return nil
+	})
+	if errs[0] != nil || errs[2] != nil || apperr.CodeOf(errs[1]) != apperr.CodeInternal {
+		t.Fatalf("each: %v", errs)
+	}
+}
+
+// Keys are normalised by construction: two spellings of one read are one key, different reads
+// are different keys.
+func TestListKeysAreNormalisedByConstruction(t *testing.T) {
+	at := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		paris = time.FixedZone("CEST", 2*3600)
+	}
+	sameAt := at.In(paris)
+	open := repository.TicketStatus("OPEN")
+	a := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &at}, repository.PageArgs{})
+	b := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &sameAt}, repository.PageArgs{First: repository.DefaultPageSize})
+	if a != b {
+		t.Fatalf("one read, two keys: %+v, %+v", a, b)
+	}
+	if c := ticketsKeyOf("o", "u", repository.TicketFilter{CreatedAfter: &at}, repository.PageArgs{}); c == a {
+		t.Fatal("a status filter must be part of the key")
+	}
+	if f := a.filter(); *f.Status != open || !f.CreatedAfter.Equal(at) || f.CreatedBefore != nil {
+		t.Fatalf("filter back from the key: %+v", f)
+	}
+	shipped := repository.OrderStatus("SHIPPED")
+	o1 := ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, true)
+	o2 := ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, false)
+	if o1 != o2 {
+		t.Fatal("an unfiltered order list reads its items with the orders: withItems is not part of its key")
+	}
+	if ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, true) == ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, false) {
+		t.Fatal("a status-filtered list with items is another read than one without")
+	}
+	empty := ""
+	if locationsKeyOf(repository.LocationFilter{Country: "US", State: &empty}, repository.PageArgs{}) == locationsKeyOf(repository.LocationFilter{Country: "US"}, repository.PageArgs{}) {
+		t.Fatal("an empty state is not an absent one")
+	}
+}
+
+// Lists started as a whole level are read at once, without waiting out the window, together with
+// any list already gathering; the window's own timer then finds nothing left to read.
+func TestListLoaderDispatchesAWholeLevelAtOnce(t *testing.T) {
+	f := &countingFetcher{}
+	ll := newListLoader[int, int](f, time.Hour, false)
+	ll.start(context.Background(), 9) // gathering in a window that would close in an hour
+	ll.mu.Lock()
+	gathering := ll.open
+	ll.mu.Unlock()
+	ll.startAll(context.Background(), []int{1, 2, 9}, true)
+	for _, k := range []int{1, 2, 9} {
+		if v, err := ll.load(context.Background(), k); v != k*10 || err != nil {
+			t.Fatalf("load(%d) = %d, %v", k, v, err)
+		}
+	}
+	ll.flush(gathering) // the hour is up
+	if got := f.calls(); len(got) != 1 || !slices.Equal(got[0], []int{9, 1, 2}) {
+		t.Fatalf("fetches %v, want one of keys 9, 1, 2", got)
+	}
+	ll.startAll(context.Background(), []int{3, 4}, false) // not the whole level: they wait
+	ll.mu.Lock()
+	open := ll.open
+	ll.mu.Unlock()
+	if open == nil || !slices.Equal(open.keys, []int{3, 4}) || len(f.calls()) != 1 {
+		t.Fatalf("lists of a partial level must gather in the window: open %+v, fetches %v", open, f.calls())
+	}
+}
+
+// Ticket lists started for a level of users are the lists their resolvers then ask for, with the
+// page size left out: one Query per user in all.
+func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	org := createOrgs(t, repo, 1)[0]
+	var users []*repository.User
+	for i := range 3 {
+		u, err := repo.CreateUser(context.Background(), org.ID, fmt.Sprintf("user %d", i), fmt.Sprintf("u%d@example.com", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := repo.CreateTicket(context.Background(), org.ID, u.ID, "title", "body"); err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u)
+	}
+	ctx, m := repository.WithMeter(context.Background())
+	l := New(repo, Options{})
+	l.StartTicketsOfUsers(ctx, users, repository.TicketFilter{}, repository.PageArgs{First: repository.DefaultPageSize})
+	for _, u := range users {
+		p, err := l.TicketsOfUser(ctx, org.ID, u.ID, repository.TicketFilter{}, repository.PageArgs{})
+		if err != nil || len(p.Items) != 1 {
+			t.Fatalf("tickets of %s: %+v, %v", u.ID, p, err)
+		}
+	}
+	if c := m.Usage().Calls; c["Query"] != 3 || m.Usage().TotalCalls != 3 {
+		t.Fatalf("calls %v, want one Query per user", c)
+	}
+}

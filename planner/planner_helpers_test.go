@@ -1,0 +1,79 @@
+package planner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+var (
+	schemaOnce sync.Once
+	schema     *ast.Schema
+	schemaErr  error
+)
+
+// loadSchema parses the server's own schema files (graph/*.graphqls).
+func loadSchema(t testing.TB) *ast.Schema {
+	t.Helper()
+	schemaOnce.Do(func() {
+		files, err := filepath.Glob("../graph/*.graphqls")
+		if err != nil || len(files) == 0 {
+			schemaErr = err
+			return
+		}
+		var sources []*ast.Source
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				schemaErr = err
+				return
+			}
+			sources = append(sources, &ast.Source{Name: f, Input: string(b)})
+		}
+		schema, schemaErr = gqlparser.LoadSchema(sources...)
+	})
+	if schemaErr != nil || schema == nil {
+		t.Fatalf("loading the schema: %v", schemaErr)
+	}
+	return schema
+}
+
+// operation parses and validates query against the schema and returns its operation context and
+// its first root field, as gqlgen would hand them to that field's resolver.
+func operation(t testing.TB, query string, vars map[string]any) (*graphql.OperationContext, graphql.CollectedField) {
+	t.Helper()
+	doc, errs := gqlparser.LoadQueryWithRules(loadSchema(t), query, nil)
+	if len(errs) > 0 {
+		t.Fatalf("invalid operation: %v", errs)
+	}
+	op := &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0], Variables: vars}
+	roots := graphql.CollectFields(op, doc.Operations[0].SelectionSet, []string{"Query"})
+	if len(roots) == 0 {
+		t.Fatal("no root field")
+	}
+	return op, roots[0]
+}
+
+// fieldContext is the context a resolver of field f runs with.
+func fieldContext(op *graphql.OperationContext, f graphql.CollectedField) context.Context {
+	ctx := graphql.WithOperationContext(context.Background(), op)
+	return graphql.WithFieldContext(ctx, &graphql.FieldContext{Field: f})
+}
+
+// child is the first field named name that parent selects on objects of type typ.
+func child(t testing.TB, op *graphql.OperationContext, parent graphql.CollectedField, typ, name string) graphql.CollectedField {
+	t.Helper()
+	for _, f := range OnSet(op, parent.Selections, typ).fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("%s selects no %s on %s", parent.Name, name, typ)
+	return graphql.CollectedField{}
+}
