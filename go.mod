@@ -14,8 +14,8 @@ require (
 	github.com/lestrrat-go/jwx/v3 v3.3.0
 	github.com/oklog/ulid/v2 v2.1.1
 	github.com/vektah/gqlparser/v2 v2.5.37
-	golang.org/x/time v0.16.0
 	golang.org/x/sync v0.23.0
+	golang.org/x/time v0.16.0
 	honnef.co/go/tools v0.8.2
 )
 

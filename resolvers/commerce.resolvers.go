@@ -7,13 +7,12 @@ package resolvers
 
 import (
 	"context"
-	"time"
-
 	"singletable/auth"
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
+	"time"
 )
 
 func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {

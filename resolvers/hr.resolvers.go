@@ -7,13 +7,12 @@ package resolvers
 
 import (
 	"context"
-	"time"
-
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
+	"time"
 )
 
 func (r *departmentResolver) Location(ctx context.Context, obj *model.Department) (*model.Location, error) {

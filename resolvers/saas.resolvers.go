@@ -7,13 +7,12 @@ package resolvers
 
 import (
 	"context"
-	"time"
-
 	"singletable/auth"
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
+	"time"
 )
 
 func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.Organization, error) {
