@@ -268,6 +268,8 @@ func (l *Loaders) inverse(ctx context.Context, rel repository.RelationType, targ
 }
 
 func (l *Loaders) batchRelLists(ctx context.Context, keys []relListKey) []*dataloader.Result[repository.Page[*repository.Employee]] {
+	ctx, end := l.startBatch(ctx, BatchRelationLists, len(keys))
+	defer end()
 	pages := make([]repository.Page[*repository.Relation], len(keys))
 	errs := make([]error, len(keys))
 	var wg sync.WaitGroup

@@ -38,6 +38,8 @@ func newLevelLoader(l *Loaders, wait time.Duration) *dataloader.Loader[*levelJob
 // batchLevel runs the Queries of one level concurrently, and when all are back starts the lookups
 // their elements need, all in one batch (FetchNow), then answers.
 func (l *Loaders) batchLevel(ctx context.Context, jobs []*levelJob) []*dataloader.Result[any] {
+	ctx, end := l.startBatch(ctx, BatchLevel, len(jobs))
+	defer end()
 	results := make([]*dataloader.Result[any], len(jobs))
 	var wg sync.WaitGroup
 	for i, j := range jobs {

@@ -24,6 +24,7 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config configures a Repo.
@@ -53,6 +54,11 @@ type Config struct {
 	AddedLatencyJitter time.Duration
 	// Logger receives the SDK's own log messages (slog.Default when nil).
 	Logger *slog.Logger
+	// Observer, if set, is told about every DynamoDB call (metrics; see CallObserver).
+	Observer CallObserver
+	// TracerProvider receives one span per DynamoDB call (the global provider when nil, which
+	// records nothing until tracing is set up).
+	TracerProvider trace.TracerProvider
 
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
 	apiOptions []func(*middleware.Stack) error
@@ -96,7 +102,7 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
-		o.APIOptions = append(o.APIOptions, meterMiddleware)
+		o.APIOptions = append(o.APIOptions, meterMiddleware, observeMiddleware(cfg.Table, cfg.Observer, cfg.TracerProvider))
 		if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
 			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
 		}

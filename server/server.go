@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
+	"go.opentelemetry.io/otel/trace"
 
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/telemetry"
 )
 
 // Config configures the HTTP handler.
@@ -33,6 +35,12 @@ type Config struct {
 	Loaders loaders.Options
 	// Logger receives one line per request and every internal error (slog.Default when nil).
 	Logger *slog.Logger
+	// Metrics receives the operations' durations and outcomes and the loaders' batch sizes (none
+	// when nil). The DynamoDB calls reach it through repository.Config.Observer.
+	Metrics *telemetry.Metrics
+	// TracerProvider receives the spans of requests, operations, resolvers and loader batches
+	// (the global provider when nil).
+	TracerProvider trace.TracerProvider
 }
 
 // Defaults for Config's zero values.
@@ -55,6 +63,7 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.OperationTimeout <= 0 {
 		cfg.OperationTimeout = 30 * time.Second
 	}
+	cfg = cfg.observed()
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
 	query := withCORS(cfg.CORSOrigins, withErrorEnvelope(http.MaxBytesHandler(loaders.Middleware(repo, cfg.Loaders)(gql), maxRequestBody)))
@@ -65,5 +74,5 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /readyz", readiness(repo, cfg.Logger))
-	return withRequestContext(cfg, mux)
+	return withTracing(cfg, withRequestContext(cfg, mux))
 }
