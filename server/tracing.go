@@ -59,8 +59,9 @@ func withTracing(cfg Config, next http.Handler) http.Handler {
 // operationTelemetry is the gqlgen extension behind the operation's span and metrics: it opens
 // one span per operation, named after it ("query OrgsAndUsers"), one span per resolver that does
 // I/O (a field with a resolver that selects an object or list: "Organization.users"), counts the
-// operation in flight and records its duration and outcome. Operations refused before they run
-// (parse and validation errors) are recorded with their error code as outcome.
+// operation in flight and records its duration and outcome. Documents refused before they run
+// (parse and validation errors, limits) are recorded with their error code as outcome, under the
+// operationName the client sent, if any: gqlgen keeps no parsed document for them.
 type operationTelemetry struct {
 	tracer  trace.Tracer
 	metrics *telemetry.Metrics
@@ -80,7 +81,8 @@ func newOperationTelemetry(cfg Config) operationTelemetry {
 func (operationTelemetry) ExtensionName() string                   { return "OperationTelemetry" }
 func (operationTelemetry) Validate(graphql.ExecutableSchema) error { return nil }
 
-// operationRunning marks the context of an operation that InterceptOperation accounts for.
+// operationRunning marks the context of an operation that InterceptOperation accounts for; its
+// value is the operation's span.
 type operationRunning struct{}
 
 func (t operationTelemetry) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
@@ -95,7 +97,7 @@ func (t operationTelemetry) InterceptOperation(ctx context.Context, next graphql
 		attrs = append(attrs, attribute.String("graphql.operation.name", name))
 	}
 	ctx, span := t.tracer.Start(ctx, spanName, trace.WithAttributes(attrs...))
-	ctx = context.WithValue(ctx, operationRunning{}, true)
+	ctx = context.WithValue(ctx, operationRunning{}, span)
 	start := time.Now()
 	t.metrics.OperationStarted()
 	responses := next(ctx)
@@ -138,8 +140,11 @@ func (t operationTelemetry) InterceptResponse(ctx context.Context, next graphql.
 }
 
 func (t operationTelemetry) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
+	// A nested field's context holds its parent resolver's span, ended by now: whether to trace is
+	// the operation span's business.
 	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || !fc.IsResolver || len(fc.Field.Selections) == 0 || !trace.SpanFromContext(ctx).IsRecording() {
+	op, _ := ctx.Value(operationRunning{}).(trace.Span)
+	if fc == nil || !fc.IsResolver || len(fc.Field.Selections) == 0 || op == nil || !op.IsRecording() {
 		return next(ctx)
 	}
 	ctx, span := t.tracer.Start(ctx, fc.Object+"."+fc.Field.Name,
