@@ -34,6 +34,7 @@ type config struct {
 	shutdownTimeout time.Duration
 	createTable     bool
 	seed            bool
+	ops             opsConfig
 }
 
 var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
@@ -101,6 +102,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("SHUTDOWN_TIMEOUT", 20*time.Second), "how long SIGTERM waits for in-flight requests (env SHUTDOWN_TIMEOUT)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
+	validateOps := opsFlags(fs, &c.ops, getenv)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -143,6 +145,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 			c.corsOrigins = append(c.corsOrigins, o)
 		}
 	}
+	validateOps(bad)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
 	}

@@ -46,7 +46,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	if cfg.ops.healthcheck {
+		return healthcheck(cfg.port, getenv, stderr)
+	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	obs, err := startObservability(ctx, cfg.ops, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer obs.shutdown()
 
 	repo, err := repository.New(ctx, repository.Config{
 		Table:             cfg.table,
@@ -55,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		CursorSecret:      []byte(cfg.cursorSecret),
 		OrderStatusShards: cfg.shards,
 		Logger:            log,
+		Observer:          obs.metrics.DynamoDBCall,
+		TracerProvider:    obs.tracer,
 	})
 	if err != nil {
 		return err
@@ -85,6 +95,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		CORSOrigins:     cfg.corsOrigins,
 		Loaders:         loaders.Options{Wait: cfg.loaderWait},
 		Logger:          log,
+		Metrics:         obs.metrics,
+		TracerProvider:  obs.tracer,
 	})
 	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.port)))
 	if err != nil {

@@ -27,6 +27,7 @@ func env(t *testing.T, extra map[string]string) func(string) string {
 		"DYNAMODB_TABLE":            repotest.TableName(t),
 		"CURSOR_SECRET":             repotest.CursorSecret,
 		"PORT":                      "0",
+		"ADMIN_ADDR":                "127.0.0.1:0",
 	}
 	for k, v := range extra {
 		vars[k] = v
