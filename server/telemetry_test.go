@@ -180,7 +180,7 @@ func TestTraceOfNestedQuery(t *testing.T) {
 		}
 		attrs := map[string]string{}
 		for _, kv := range s.Attributes() {
-			attrs[string(kv.Key)] = kv.Value.Emit()
+			attrs[string(kv.Key)] = kv.Value.String()
 		}
 		switch {
 		case strings.HasPrefix(s.Name(), "DynamoDB."):
