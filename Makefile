@@ -16,7 +16,7 @@ help:
 	@echo "make test      start a DynamoDB Local on a free port and run every test (go test -race ./...), plus generation and lint checks"
 	@echo "make generate  regenerate the GraphQL code (gqlgen)"
 	@echo "make lint      gofmt, go vet, staticcheck"
-	@echo "make build     static binaries: bin/server, and bin/bootstrap for AWS Lambda (provided.al2023)"
+	@echo "make build     static binaries: bin/server, and bin/lambda/bootstrap for AWS Lambda (provided.al2023)"
 	@echo "make fuzz      run each fuzz test for FUZZTIME (default 10s)"
 	@echo "make bench     start a DynamoDB Local and run cmd/bench: AP1–AP20 and three deep trees at breadth 1/10/50, batched vs per-parent vs direct floor; writes docs/benchmarks.md and docs/benchmarks-p50.svg (BENCH_QUICK=1 for a run under 3 minutes)"
 	@echo "make bench-wait  measure the dataloader batch window (BenchmarkLoaderWait)"
@@ -66,7 +66,7 @@ check-generate:
 GO_BUILD := CGO_ENABLED=0 go build -trimpath -ldflags="-s -w"
 build:
 	$(GO_BUILD) -o bin/server ./cmd/server
-	$(GO_BUILD) -o bin/bootstrap ./cmd/lambda
+	$(GO_BUILD) -o bin/lambda/bootstrap ./cmd/lambda
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [[ -n "$$out" ]]; then echo "gofmt would change: $$out" >&2; exit 1; fi

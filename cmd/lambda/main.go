@@ -4,8 +4,9 @@
 // DynamoDB meter exactly as on the server; the DynamoDB client and its connections are made once
 // per execution environment and reused by the invocations it serves.
 //
-// Build it as `bootstrap` for the provided.al2023 runtime (`make build` writes bin/bootstrap);
-// configuration comes from the same environment variables as the server (docs/operations.md).
+// Build it as `bootstrap` for the provided.al2023 runtime (`make build` writes
+// bin/lambda/bootstrap) and deploy it with SAM (deploy/lambda.yaml). Configuration comes from the
+// same environment variables as the server (docs/operations.md).
 package main
 
 import (
