@@ -79,7 +79,9 @@ func TestDockerfileBuildsLikeTheMakefile(t *testing.T) {
 	if len(builds) != 1 {
 		t.Fatalf("want one go build in the Dockerfile, got %q", builds)
 	}
-	normalize := func(cmd string) string { return strings.Join(strings.Fields(outputFlag.ReplaceAllString(cmd, "")), " ") }
+	normalize := func(cmd string) string {
+		return strings.Join(strings.Fields(outputFlag.ReplaceAllString(cmd, "")), " ")
+	}
 	if got, want := normalize(builds[0]), normalize(makeBuildCommand(t)); got != want {
 		t.Errorf("Dockerfile builds with\n  %s\nmake build with\n  %s", got, want)
 	}
