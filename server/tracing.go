@@ -75,7 +75,7 @@ var _ interface {
 } = operationTelemetry{}
 
 func newOperationTelemetry(cfg Config) operationTelemetry {
-	return operationTelemetry{tracer: cfg.TracerProvider.Tracer(tracerName), metrics: cfg.Metrics}
+	return operationTelemetry{tracer: cfg.observed().TracerProvider.Tracer(tracerName), metrics: cfg.Metrics}
 }
 
 func (operationTelemetry) ExtensionName() string                   { return "OperationTelemetry" }
