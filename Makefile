@@ -75,7 +75,7 @@ lint:
 
 FUZZTIME ?= 10s
 fuzz:
-	@for pkg in ./repository ./graph/model; do \
+	@for pkg in ./repository ./graph/model ./telemetry; do \
 		for f in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \
