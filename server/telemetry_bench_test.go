@@ -42,7 +42,10 @@ func BenchmarkTelemetryOverhead(b *testing.B) {
 				cfg.TracerProvider = tp
 				repoCfg = func(c *repository.Config) { c.TracerProvider = tp; c.Observer = metrics.DynamoDBCall }
 			} else if metrics != nil {
-				repoCfg = func(c *repository.Config) { c.TracerProvider = noop.NewTracerProvider(); c.Observer = metrics.DynamoDBCall }
+				repoCfg = func(c *repository.Config) {
+					c.TracerProvider = noop.NewTracerProvider()
+					c.Observer = metrics.DynamoDBCall
+				}
 			}
 			repo := repotest.NewRepo(b, repoCfg)
 			if _, err := repo.Seed(b.Context()); err != nil {
