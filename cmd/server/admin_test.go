@@ -177,3 +177,15 @@ func TestSpansAreExportedOverOTLP(t *testing.T) {
 		t.Fatal("no spans reached the OTLP receiver")
 	}
 }
+
+func TestAdminAddrInUseIsAClearError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	err = run(t.Context(), nil, env(t, map[string]string{"ADMIN_ADDR": ln.Addr().String()}), io.Discard, nil)
+	if err == nil || !strings.Contains(err.Error(), "ADMIN_ADDR "+ln.Addr().String()) {
+		t.Fatalf("run with the admin port taken: %v", err)
+	}
+}
