@@ -31,7 +31,8 @@ export async function startServer(name, extraArgs = []) {
   if (!process.env.AWS_ENDPOINT_URL_DYNAMODB) throw new Error('AWS_ENDPOINT_URL_DYNAMODB is not set: run through scripts/e2e.sh');
   const table = `e2e-${name}-${process.pid}`;
   const child = spawn(bin, ['-create-table', '-seed', '-port', '0', ...extraArgs], {
-    env: { ...process.env, DYNAMODB_TABLE: table, LOG_LEVEL: 'info' },
+    // ADMIN_ADDR on a port the kernel picks: the test servers run side by side.
+    env: { ...process.env, DYNAMODB_TABLE: table, LOG_LEVEL: 'info', ADMIN_ADDR: '127.0.0.1:0' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // The server never outlives the test process, however the test ends.

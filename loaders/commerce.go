@@ -116,6 +116,8 @@ func (l *Loaders) readOrders(ctx context.Context, k ordersKey) (repository.Page[
 // orders without their items), and when all are back looks up the items of the lists that ask for
 // them, all in one batch (FetchNow).
 func (l *Loaders) readStatusOrders(ctx context.Context, keys []ordersKey) ([]repository.Page[*repository.Order], []error) {
+	ctx, end := l.startBatch(ctx, BatchLevel, len(keys))
+	defer end()
 	pages := make([]repository.Page[*repository.Order], len(keys))
 	errs := each(len(keys), "order list query", func(i int) (err error) {
 		pages[i], _, err = l.repo.OrdersOfCustomer(ctx, keys[i].customer, keys[i].filter(), keys[i].page.args())

@@ -53,6 +53,8 @@ func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloa
 	go func() {
 		var found map[repository.Key]repository.Entity
 		var err error
+		ctx, end := l.startBatch(ctx, BatchFetchNow, len(fetch))
+		defer end()
 		defer func() {
 			if r := recover(); r != nil {
 				err = panicError("batch get", r)

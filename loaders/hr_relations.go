@@ -91,6 +91,8 @@ func (a EmployeeAhead) of(rel repository.RelationType) RelationsAhead {
 // concurrently, and only when every Query is back are all the employees looked up at once.
 // Latency is that of the slowest Query, which the level waits for anyway.
 func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey) ([]repository.Page[*repository.Employee], []error) {
+	ctx, end := l.startBatch(ctx, BatchRelationLists, len(keys))
+	defer end()
 	pages := make([]repository.Page[*repository.Relation], len(keys))
 	errs := each(len(keys), "relation list query", func(i int) (err error) {
 		pages[i], err = l.repo.InverseRelations(ctx, keys[i].rel, keys[i].target, keys[i].page.args())

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
+	"go.opentelemetry.io/otel/trace"
 
 	"singletable/apperr"
 	"singletable/repository"
@@ -45,6 +46,10 @@ type Options struct {
 	// resolvers (AppSync/Amplify style) behave, for benchmarks and tests only; it is not a user
 	// setting.
 	PerParent bool
+	// OnBatch, if set, is told the size of every batch (metrics; see BatchObserver).
+	OnBatch BatchObserver
+	// TracerProvider receives a span per batch (the global provider when nil).
+	TracerProvider trace.TracerProvider
 }
 
 // Loaders are the loaders of one request.
@@ -59,6 +64,9 @@ type Loaders struct {
 	byKey     keyFetcher
 	lists     *listSet
 	perParent bool
+	// onBatch and tracer report every batch (see observe.go).
+	onBatch BatchObserver
+	tracer  trace.Tracer
 }
 
 // New builds the loaders for one request.
@@ -66,7 +74,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	l := &Loaders{repo: repo, perParent: opts.PerParent}
+	l := &Loaders{repo: repo, perParent: opts.PerParent, onBatch: opts.OnBatch, tracer: tracerOf(opts.TracerProvider)}
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
 		dataloader.WithCache[repository.Key, repository.Entity](&dataloader.NoCache[repository.Key, repository.Entity]{}),
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
@@ -118,6 +126,8 @@ var errMissing = errors.New("loaders: no item at key")
 // batchGet is the key loader's batch function: one result per key, in key order, whatever order
 // BatchGetItem returned the items in.
 func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*dataloader.Result[repository.Entity] {
+	ctx, end := l.startBatch(ctx, BatchKeys, len(keys))
+	defer end()
 	results := make([]*dataloader.Result[repository.Entity], len(keys))
 	found, err := l.repo.BatchGet(ctx, keys)
 	for i, k := range keys {

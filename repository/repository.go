@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config configures a Repo.
@@ -58,6 +59,11 @@ type Config struct {
 	// injector there (repotest.Throttler), and the benchmark records the requests an operation
 	// makes, to replay them as a floor. Nil in production.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// Observer, if set, is told about every DynamoDB call (metrics; see CallObserver).
+	Observer CallObserver
+	// TracerProvider receives one span per DynamoDB call (the global provider when nil, which
+	// records nothing until tracing is set up).
+	TracerProvider trace.TracerProvider
 
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
 	apiOptions []func(*middleware.Stack) error
@@ -115,7 +121,7 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
 		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
-		o.APIOptions = append(o.APIOptions, meterMiddleware)
+		o.APIOptions = append(o.APIOptions, meterMiddleware, observeMiddleware(cfg.Table, cfg.Observer, cfg.TracerProvider))
 		if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
 			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
 		}

@@ -22,34 +22,78 @@ var tableIndexes = []struct{ name, pk, sk string }{
 	{gsi3, attrGSI3PK, attrGSI3SK},
 }
 
+// TableDefinition is the table's shape as data: its key attributes and its indexes. -create-table
+// builds its CreateTable request from it, and cmd/tablegen renders the CloudFormation template and
+// the NoSQL Workbench model under deploy/ from it, so that the three cannot disagree.
+type TableDefinition struct {
+	// PartitionKey and SortKey are the table's key attributes (strings).
+	PartitionKey, SortKey string
+	// TypeAttribute names the attribute every item carries its entity type in.
+	TypeAttribute string
+	// Indexes are the global secondary indexes, each keyed by two string attributes and projecting
+	// all attributes.
+	Indexes []IndexDefinition
+	// BillingMode is DynamoDB's name of the billing mode (on-demand).
+	BillingMode string
+}
+
+// IndexDefinition is one global secondary index of a TableDefinition.
+type IndexDefinition struct {
+	Name, PartitionKey, SortKey string
+	// Projection is DynamoDB's projection type name ("ALL").
+	Projection string
+}
+
+// Definition returns the table's definition (a fresh copy: callers may not change the design).
+func Definition() TableDefinition {
+	d := TableDefinition{
+		PartitionKey:  attrPK,
+		SortKey:       attrSK,
+		TypeAttribute: attrType,
+		BillingMode:   string(types.BillingModePayPerRequest),
+	}
+	for _, ix := range tableIndexes {
+		d.Indexes = append(d.Indexes, IndexDefinition{Name: ix.name, PartitionKey: ix.pk, SortKey: ix.sk, Projection: string(types.ProjectionTypeAll)})
+	}
+	return d
+}
+
+// KeyAttributes lists every attribute that is part of a key of the table or an index, table keys
+// first: these are the attribute definitions CreateTable needs (all strings).
+func (d TableDefinition) KeyAttributes() []string {
+	attrs := []string{d.PartitionKey, d.SortKey}
+	for _, ix := range d.Indexes {
+		attrs = append(attrs, ix.PartitionKey, ix.SortKey)
+	}
+	return attrs
+}
+
 func createTableInput(table string) *dynamodb.CreateTableInput {
-	attrs := []types.AttributeDefinition{
-		{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS},
-		{AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS},
+	def := Definition()
+	var attrs []types.AttributeDefinition
+	for _, a := range def.KeyAttributes() {
+		attrs = append(attrs, types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
 	}
 	var gsis []types.GlobalSecondaryIndex
-	for _, ix := range tableIndexes {
-		attrs = append(attrs,
-			types.AttributeDefinition{AttributeName: aws.String(ix.pk), AttributeType: types.ScalarAttributeTypeS},
-			types.AttributeDefinition{AttributeName: aws.String(ix.sk), AttributeType: types.ScalarAttributeTypeS})
+	for _, ix := range def.Indexes {
 		gsis = append(gsis, types.GlobalSecondaryIndex{
-			IndexName: aws.String(ix.name),
+			IndexName: aws.String(ix.Name),
 			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(ix.pk), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String(ix.sk), KeyType: types.KeyTypeRange},
+				{AttributeName: aws.String(ix.PartitionKey), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(ix.SortKey), KeyType: types.KeyTypeRange},
 			},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			Projection: &types.Projection{ProjectionType: types.ProjectionType(ix.Projection)},
 		})
 	}
 	return &dynamodb.CreateTableInput{
 		TableName:            aws.String(table),
 		AttributeDefinitions: attrs,
 		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange},
+			{AttributeName: aws.String(def.PartitionKey), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(def.SortKey), KeyType: types.KeyTypeRange},
 		},
 		GlobalSecondaryIndexes: gsis,
-		BillingMode:            types.BillingModePayPerRequest,
+		BillingMode:            types.BillingMode(def.BillingMode),
 	}
 }
 

@@ -36,7 +36,7 @@ run_once() {
   [[ "$api" != "$ddbport" ]] || ddbport=$((ddbport + 1))
   log="$root/.local/test-make-run-$how.log"
   local -a envset=(-u AWS_ENDPOINT_URL_DYNAMODB -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_SESSION_TOKEN
-    -u AWS_PROFILE -u AWS_REGION -u AWS_DEFAULT_REGION AWS_EC2_METADATA_DISABLED=true PORT="$api")
+    -u AWS_PROFILE -u AWS_REGION -u AWS_DEFAULT_REGION AWS_EC2_METADATA_DISABLED=true PORT="$api" ADMIN_ADDR=127.0.0.1:0)
   if [[ "$how" == endpoint ]]; then
     # A DynamoDB that already runs, named by a localhost endpoint and no credentials: make run
     # must supply dummy ones and a region, start no DynamoDB Local and stop nothing it did not start.

@@ -64,11 +64,12 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	srv.Use(newOperationTelemetry(cfg))
 	srv.SetErrorPresenter(presentError(cfg.Logger, !cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic(cfg.Logger))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if ri := requestInfoFrom(ctx); ri != nil {
-			ri.setOperation(graphql.GetOperationContext(ctx).OperationName)
+			ri.setOperation(operationName(graphql.GetOperationContext(ctx)))
 		}
 		return next(ctx)
 	})

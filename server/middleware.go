@@ -11,12 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"singletable/repository"
 )
 
 // requestInfo is what the GraphQL layer tells the request log about a request.
 type requestInfo struct {
 	id    string
+	start time.Time
 	meter *repository.Meter
 	mu    sync.Mutex
 	op    string
@@ -43,6 +46,7 @@ func requestInfoFrom(ctx context.Context) *requestInfo {
 
 // withRequestContext gives every request an id (X-Request-Id, echoed back), a DynamoDB meter, a
 // time limit, and one JSON log line when it ends: method, path, status, duration, operation name
+// (from the document when the client sends none), trace id (when the request is traced)
 // and the DynamoDB calls it made.
 func withRequestContext(cfg Config, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -53,7 +57,7 @@ func withRequestContext(cfg Config, next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		ctx, meter := repository.WithMeter(r.Context())
-		ri := &requestInfo{id: id, meter: meter}
+		ri := &requestInfo{id: id, start: start, meter: meter}
 		ctx = context.WithValue(ctx, requestInfoKey{}, ri)
 		ctx, cancel := context.WithTimeout(ctx, cfg.OperationTimeout)
 		defer cancel()
@@ -79,6 +83,9 @@ func withRequestContext(cfg Config, next http.Handler) http.Handler {
 		}
 		if op := ri.operation(); op != "" {
 			attrs = append(attrs, slog.String("operation", op))
+		}
+		if sc := trace.SpanContextFromContext(r.Context()); sc.IsValid() {
+			attrs = append(attrs, slog.String("traceId", sc.TraceID().String()))
 		}
 		cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})

@@ -9,10 +9,13 @@ import (
 	"net/netip"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"singletable/auth"
 	"singletable/loaders"
 	"singletable/repository"
 	"singletable/server/playground"
+	"singletable/telemetry"
 )
 
 // Config configures the HTTP handler.
@@ -66,6 +69,12 @@ type Config struct {
 	// PlaygroundHeaders prefill the playground's headers editor, e.g. an Authorization header
 	// with a development token.
 	PlaygroundHeaders map[string]string
+	// Metrics receives the operations' durations and outcomes and the loaders' batch sizes (none
+	// when nil). The DynamoDB calls reach it through repository.Config.Observer.
+	Metrics *telemetry.Metrics
+	// TracerProvider receives the spans of requests, operations, resolvers and loader batches
+	// (the global provider when nil).
+	TracerProvider trace.TracerProvider
 }
 
 // Defaults for Config's zero values.
@@ -93,6 +102,7 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.OperationTimeout <= 0 {
 		cfg.OperationTimeout = 30 * time.Second
 	}
+	cfg = cfg.observed()
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
 	// The /query chain, outermost first. Authentication comes before the rate limit, so that
@@ -114,5 +124,5 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /readyz", readiness(repo, cfg.Logger, cfg.ShuttingDown))
-	return withSecurityHeaders(withRequestContext(cfg, mux))
+	return withSecurityHeaders(withTracing(cfg, withRequestContext(cfg, mux)))
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"singletable/auth"
 	"singletable/loaders"
 	"singletable/repository"
 	"singletable/server"
@@ -36,9 +37,10 @@ type config struct {
 	shutdownDelay   time.Duration
 	createTable     bool
 	seed            bool
-	auth            authConfig
+	auth            auth.Settings
 	playground      bool
 	guard           guardConfig
+	ops             opsConfig
 }
 
 var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
@@ -110,6 +112,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
 	authFlags(fs, &c.auth, getenv, envBool)
 	c.guard.register(fs, getenv, bad)
+	validateOps := opsFlags(fs, &c.ops, getenv)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -117,7 +120,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 		bad("unexpected argument %q", fs.Arg(0))
 	}
 	c.cursorSecret = getenv("CURSOR_SECRET")
-	errs = append(errs, c.auth.validate(getenv)...)
+	errs = append(errs, c.auth.Problems()...)
 
 	if c.port < 0 || c.port > 65535 {
 		bad("PORT / -port: %d is out of range 0..65535", c.port)
@@ -157,6 +160,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 		}
 	}
 	c.guard.validate(bad)
+	validateOps(bad)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
 	}

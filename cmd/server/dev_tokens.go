@@ -24,7 +24,7 @@ type devToken struct {
 // mintDevTokens signs tokens for the sample principals (an admin, an org-member of the first
 // organization, hr, sales, the first customer) with the HS256 secret, using real ids read from
 // the table; a principal whose sample object is missing (an unseeded table) is left out.
-func mintDevTokens(ctx context.Context, repo *repository.Repo, c authConfig) ([]devToken, error) {
+func mintDevTokens(ctx context.Context, repo *repository.Repo, c auth.Settings) ([]devToken, error) {
 	type sample struct {
 		label  string
 		claims auth.Claims
@@ -50,7 +50,7 @@ func mintDevTokens(ctx context.Context, repo *repository.Repo, c authConfig) ([]
 	}
 	out := make([]devToken, 0, len(principals))
 	for _, p := range principals {
-		tok, err := auth.MintHS256([]byte(c.hs256Secret), p.claims, auth.MintOptions{TTL: devTokenTTL, Issuer: c.issuer, Audience: c.audience})
+		tok, err := auth.MintHS256([]byte(c.HS256Secret), p.claims, auth.MintOptions{TTL: devTokenTTL, Issuer: c.Issuer, Audience: c.Audience})
 		if err != nil {
 			return nil, err
 		}

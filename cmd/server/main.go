@@ -50,7 +50,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	if cfg.ops.healthcheck {
+		return healthcheck(cfg.port, getenv, stderr)
+	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	obs, err := startObservability(ctx, cfg.ops, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer obs.shutdown()
 
 	repo, err := repository.New(ctx, repository.Config{
 		Table:             cfg.table,
@@ -59,6 +67,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		CursorSecret:      []byte(cfg.cursorSecret),
 		OrderStatusShards: cfg.shards,
 		Logger:            log,
+		Observer:          obs.metrics.DynamoDBCall,
+		TracerProvider:    obs.tracer,
 	})
 	if err != nil {
 		return err
@@ -83,16 +93,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Warn("table not ready; /readyz will fail until it is", "error", err.Error())
 	}
 
-	authn, err := cfg.auth.authenticator()
+	authn, err := cfg.auth.Authenticator()
 	if err != nil {
 		return err
 	}
-	if cfg.auth.disabled {
+	if cfg.auth.Disabled {
 		log.Warn("AUTH_DISABLED=true: every request is served as admin, without a token; never run this way where others can reach the server")
 	}
 	var devTokens []devToken
 	var playgroundHeaders map[string]string
-	if cfg.auth.devTokens {
+	if cfg.auth.DevTokens {
 		if devTokens, err = mintDevTokens(ctx, repo, cfg.auth); err != nil {
 			return fmt.Errorf("dev tokens: %w", err)
 		}
@@ -111,6 +121,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		// The playground's page and files; PLAYGROUND=false leaves / unrouted.
 		DisablePlayground: !cfg.playground,
 		ShuttingDown:      drain.draining.Load,
+		Metrics:           obs.metrics,
+		TracerProvider:    obs.tracer,
 	}
 	cfg.guard.apply(&serverCfg)
 	handler := server.New(repo, serverCfg)

@@ -28,6 +28,7 @@ func env(t *testing.T, extra map[string]string) func(string) string {
 		"CURSOR_SECRET":             repotest.CursorSecret,
 		"AUTH_HS256_SECRET":         testSecret,
 		"PORT":                      "0",
+		"ADMIN_ADDR":                "127.0.0.1:0",
 	}
 	for k, v := range extra {
 		vars[k] = v

@@ -1,0 +1,43 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// DescribedDefinition reads r's table back from DynamoDB (DescribeTable) as a TableDefinition,
+// for the external tests.
+func DescribedDefinition(ctx context.Context, r *Repo) (TableDefinition, error) {
+	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	if err != nil {
+		return TableDefinition{}, err
+	}
+	t := out.Table
+	keys := func(ks []types.KeySchemaElement) (pk, sk string) {
+		for _, k := range ks {
+			if k.KeyType == types.KeyTypeHash {
+				pk = aws.ToString(k.AttributeName)
+			} else {
+				sk = aws.ToString(k.AttributeName)
+			}
+		}
+		return pk, sk
+	}
+	d := TableDefinition{TypeAttribute: attrType}
+	d.PartitionKey, d.SortKey = keys(t.KeySchema)
+	if t.BillingModeSummary != nil {
+		d.BillingMode = string(t.BillingModeSummary.BillingMode)
+	}
+	for _, g := range t.GlobalSecondaryIndexes {
+		ix := IndexDefinition{Name: aws.ToString(g.IndexName)}
+		ix.PartitionKey, ix.SortKey = keys(g.KeySchema)
+		if g.Projection != nil {
+			ix.Projection = string(g.Projection.ProjectionType)
+		}
+		d.Indexes = append(d.Indexes, ix)
+	}
+	return d, nil
+}
