@@ -51,42 +51,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	c := config{}
 	var errs []string
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
-	envInt := func(name string, def int) int {
-		v := getenv(name)
-		if v == "" {
-			return def
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			bad("%s=%q is not a whole number", name, v)
-			return def
-		}
-		return n
-	}
-	envBool := func(name string, def bool) bool {
-		v := getenv(name)
-		if v == "" {
-			return def
-		}
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			bad("%s=%q is not true or false", name, v)
-			return def
-		}
-		return b
-	}
-	envDuration := func(name string, def time.Duration) time.Duration {
-		v := getenv(name)
-		if v == "" {
-			return def
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			bad("%s=%q is not a duration such as 500us or 2ms", name, v)
-			return def
-		}
-		return d
-	}
+	env := envReader{getenv: getenv, bad: bad}
 	logLevel := getenv("LOG_LEVEL")
 	if logLevel == "" {
 		logLevel = "info"
@@ -95,23 +60,23 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(usage)
-	fs.IntVar(&c.port, "port", envInt("PORT", 8080), "HTTP port; 0 picks a free one (env PORT)")
+	fs.IntVar(&c.port, "port", env.Int("PORT", 8080), "HTTP port; 0 picks a free one (env PORT)")
 	fs.StringVar(&c.region, "region", getenv("AWS_REGION"), "AWS region (env AWS_REGION)")
 	fs.StringVar(&c.endpoint, "endpoint", getenv("AWS_ENDPOINT_URL_DYNAMODB"), "DynamoDB endpoint URL; empty means AWS itself (env AWS_ENDPOINT_URL_DYNAMODB)")
 	fs.StringVar(&c.table, "table", orDefault(getenv("DYNAMODB_TABLE"), "app"), "table name (env DYNAMODB_TABLE)")
-	fs.IntVar(&c.shards, "order-status-shards", envInt("ORDER_STATUS_SHARDS", repository.DefaultOrderStatusShards), "partitions per status of the order status index, N in the README (env ORDER_STATUS_SHARDS)")
-	fs.BoolVar(&c.introspection, "introspection", envBool("GRAPHQL_INTROSPECTION", true), "allow schema introspection (env GRAPHQL_INTROSPECTION)")
-	fs.IntVar(&c.complexityLimit, "complexity-limit", envInt("GRAPHQL_COMPLEXITY_LIMIT", server.DefaultComplexityLimit), "maximum operation complexity (env GRAPHQL_COMPLEXITY_LIMIT)")
+	fs.IntVar(&c.shards, "order-status-shards", env.Int("ORDER_STATUS_SHARDS", repository.DefaultOrderStatusShards), "partitions per status of the order status index, N in the README (env ORDER_STATUS_SHARDS)")
+	fs.BoolVar(&c.introspection, "introspection", env.Bool("GRAPHQL_INTROSPECTION", true), "allow schema introspection (env GRAPHQL_INTROSPECTION)")
+	fs.IntVar(&c.complexityLimit, "complexity-limit", env.Int("GRAPHQL_COMPLEXITY_LIMIT", server.DefaultComplexityLimit), "maximum operation complexity (env GRAPHQL_COMPLEXITY_LIMIT)")
 	fs.StringVar(&cors, "cors-origins", cors, "comma-separated browser origins allowed to call /query, or * (env CORS_ALLOWED_ORIGINS)")
 	fs.StringVar(&logLevel, "log-level", logLevel, "debug, info, warn or error (env LOG_LEVEL)")
-	fs.DurationVar(&c.loaderWait, "loader-wait", envDuration("DATALOADER_WAIT", loaders.DefaultWait), "dataloader batch window (env DATALOADER_WAIT)")
-	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("SHUTDOWN_TIMEOUT", 20*time.Second), "how long SIGTERM waits for in-flight requests (env SHUTDOWN_TIMEOUT)")
-	fs.DurationVar(&c.shutdownDelay, "shutdown-delay", envDuration("SHUTDOWN_DELAY", 0), "after SIGTERM, keep serving at least this long with /readyz at 503, for load balancers to notice (env SHUTDOWN_DELAY)")
-	fs.BoolVar(&c.playground, "playground", envBool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
+	fs.DurationVar(&c.loaderWait, "loader-wait", env.Duration("DATALOADER_WAIT", loaders.DefaultWait), "dataloader batch window (env DATALOADER_WAIT)")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", env.Duration("SHUTDOWN_TIMEOUT", 20*time.Second), "how long SIGTERM waits for in-flight requests (env SHUTDOWN_TIMEOUT)")
+	fs.DurationVar(&c.shutdownDelay, "shutdown-delay", env.Duration("SHUTDOWN_DELAY", 0), "after SIGTERM, keep serving at least this long with /readyz at 503, for load balancers to notice (env SHUTDOWN_DELAY)")
+	fs.BoolVar(&c.playground, "playground", env.Bool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
-	authFlags(fs, &c.auth, getenv, envBool)
-	c.guard.register(fs, getenv, bad)
+	authFlags(fs, &c.auth, env)
+	c.guard.register(fs, env)
 	validateOps := opsFlags(fs, &c.ops, getenv)
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -172,4 +137,63 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// envReader reads typed environment variables: a malformed value is reported through bad, naming
+// the variable, and the default stands in for it so that every problem is listed at once.
+type envReader struct {
+	getenv func(string) string
+	bad    func(format string, a ...any)
+}
+
+func (e envReader) Int(name string, def int) int {
+	v := e.getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		e.bad("%s=%q is not a whole number", name, v)
+		return def
+	}
+	return n
+}
+
+func (e envReader) Float(name string, def float64) float64 {
+	v := e.getenv(name)
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		e.bad("%s=%q is not a number", name, v)
+		return def
+	}
+	return f
+}
+
+func (e envReader) Bool(name string, def bool) bool {
+	v := e.getenv(name)
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		e.bad("%s=%q is not true or false", name, v)
+		return def
+	}
+	return b
+}
+
+func (e envReader) Duration(name string, def time.Duration) time.Duration {
+	v := e.getenv(name)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		e.bad("%s=%q is not a duration such as 500us or 2ms", name, v)
+		return def
+	}
+	return d
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"net/netip"
 	"regexp"
-	"strconv"
 
 	"singletable/server"
 )
@@ -28,45 +27,21 @@ type guardConfig struct {
 var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$`)
 
 // register declares the flags, each defaulting to its environment variable.
-func (g *guardConfig) register(fs *flag.FlagSet, getenv func(string) string, bad func(string, ...any)) {
-	envInt := func(name string, def int) int {
-		v := getenv(name)
-		if v == "" {
-			return def
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			bad("%s=%q is not a whole number", name, v)
-			return def
-		}
-		return n
-	}
-	envFloat := func(name string, def float64) float64 {
-		v := getenv(name)
-		if v == "" {
-			return def
-		}
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			bad("%s=%q is not a number", name, v)
-			return def
-		}
-		return f
-	}
+func (g *guardConfig) register(fs *flag.FlagSet, env envReader) {
 	l := &g.limits
-	fs.StringVar(&g.host, "host", getenv("HOST"), "listen address; empty means every interface, as a container needs (env HOST; 127.0.0.1 for this machine only)")
-	fs.IntVar(&l.QueryBytes, "max-query-bytes", envInt("GRAPHQL_MAX_QUERY_BYTES", server.DefaultMaxQueryBytes), "largest GraphQL document in bytes, comments included (env GRAPHQL_MAX_QUERY_BYTES)")
-	fs.IntVar(&g.tokens, "max-tokens", envInt("GRAPHQL_MAX_TOKENS", server.DefaultParserTokenLimit), "most tokens in a GraphQL document (env GRAPHQL_MAX_TOKENS)")
-	fs.IntVar(&l.Depth, "max-depth", envInt("GRAPHQL_MAX_DEPTH", server.DefaultMaxDepth), "deepest nesting of fields (env GRAPHQL_MAX_DEPTH)")
-	fs.IntVar(&l.Fields, "max-fields", envInt("GRAPHQL_MAX_FIELDS", server.DefaultMaxFields), "most fields in a document, fragments counted where used (env GRAPHQL_MAX_FIELDS)")
-	fs.IntVar(&l.Aliases, "max-aliases", envInt("GRAPHQL_MAX_ALIASES", server.DefaultMaxAliases), "most aliased fields in a document (env GRAPHQL_MAX_ALIASES)")
-	fs.IntVar(&l.Repeats, "max-field-repeats", envInt("GRAPHQL_MAX_FIELD_REPEATS", server.DefaultMaxFieldRepeats), "most times one field may be selected in one selection set (env GRAPHQL_MAX_FIELD_REPEATS)")
-	fs.IntVar(&g.queryCacheBytes, "query-cache-bytes", envInt("GRAPHQL_QUERY_CACHE_BYTES", server.DefaultQueryCacheBytes), "memory for parsed queries, in bytes (env GRAPHQL_QUERY_CACHE_BYTES)")
-	fs.IntVar(&g.apqCacheBytes, "apq-cache-bytes", envInt("GRAPHQL_APQ_CACHE_BYTES", server.DefaultAPQCacheBytes), "memory for persisted queries, in bytes (env GRAPHQL_APQ_CACHE_BYTES)")
-	fs.Float64Var(&g.rateRPS, "rate-limit-rps", envFloat("RATE_LIMIT_RPS", 50), "requests per second per client; 0 turns the limit off (env RATE_LIMIT_RPS)")
-	fs.IntVar(&g.rateBurst, "rate-limit-burst", envInt("RATE_LIMIT_BURST", 0), "burst per client; 0 means twice the rate (env RATE_LIMIT_BURST)")
-	fs.IntVar(&g.maxConcurrent, "max-concurrent-operations", envInt("MAX_CONCURRENT_OPERATIONS", server.DefaultMaxConcurrentOperations), "operations served at once; 0 means no cap (env MAX_CONCURRENT_OPERATIONS)")
-	g.trustedRaw = getenv("TRUSTED_PROXIES")
+	fs.StringVar(&g.host, "host", env.getenv("HOST"), "listen address; empty means every interface, as a container needs (env HOST; 127.0.0.1 for this machine only)")
+	fs.IntVar(&l.QueryBytes, "max-query-bytes", env.Int("GRAPHQL_MAX_QUERY_BYTES", server.DefaultMaxQueryBytes), "largest GraphQL document in bytes, comments included (env GRAPHQL_MAX_QUERY_BYTES)")
+	fs.IntVar(&g.tokens, "max-tokens", env.Int("GRAPHQL_MAX_TOKENS", server.DefaultParserTokenLimit), "most tokens in a GraphQL document (env GRAPHQL_MAX_TOKENS)")
+	fs.IntVar(&l.Depth, "max-depth", env.Int("GRAPHQL_MAX_DEPTH", server.DefaultMaxDepth), "deepest nesting of fields (env GRAPHQL_MAX_DEPTH)")
+	fs.IntVar(&l.Fields, "max-fields", env.Int("GRAPHQL_MAX_FIELDS", server.DefaultMaxFields), "most fields in a document, fragments counted where used (env GRAPHQL_MAX_FIELDS)")
+	fs.IntVar(&l.Aliases, "max-aliases", env.Int("GRAPHQL_MAX_ALIASES", server.DefaultMaxAliases), "most aliased fields in a document (env GRAPHQL_MAX_ALIASES)")
+	fs.IntVar(&l.Repeats, "max-field-repeats", env.Int("GRAPHQL_MAX_FIELD_REPEATS", server.DefaultMaxFieldRepeats), "most times one field may be selected in one selection set (env GRAPHQL_MAX_FIELD_REPEATS)")
+	fs.IntVar(&g.queryCacheBytes, "query-cache-bytes", env.Int("GRAPHQL_QUERY_CACHE_BYTES", server.DefaultQueryCacheBytes), "memory for parsed queries, in bytes (env GRAPHQL_QUERY_CACHE_BYTES)")
+	fs.IntVar(&g.apqCacheBytes, "apq-cache-bytes", env.Int("GRAPHQL_APQ_CACHE_BYTES", server.DefaultAPQCacheBytes), "memory for persisted queries, in bytes (env GRAPHQL_APQ_CACHE_BYTES)")
+	fs.Float64Var(&g.rateRPS, "rate-limit-rps", env.Float("RATE_LIMIT_RPS", 50), "requests per second per client; 0 turns the limit off (env RATE_LIMIT_RPS)")
+	fs.IntVar(&g.rateBurst, "rate-limit-burst", env.Int("RATE_LIMIT_BURST", 0), "burst per client; 0 means twice the rate (env RATE_LIMIT_BURST)")
+	fs.IntVar(&g.maxConcurrent, "max-concurrent-operations", env.Int("MAX_CONCURRENT_OPERATIONS", server.DefaultMaxConcurrentOperations), "operations served at once; 0 means no cap (env MAX_CONCURRENT_OPERATIONS)")
+	g.trustedRaw = env.getenv("TRUSTED_PROXIES")
 	fs.StringVar(&g.trustedRaw, "trusted-proxies", g.trustedRaw, "comma-separated proxy IPs and CIDRs whose X-Forwarded-For is believed (env TRUSTED_PROXIES)")
 }
 
