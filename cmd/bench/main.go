@@ -197,6 +197,13 @@ func run(ctx context.Context, cfg config) error {
 		}
 		rep.waits = append(rep.waits, waitResult{wait: w, res: r, min: o.plan(d, cfg.throughputAt, rep.shards)})
 	}
+	tb := min(cfg.throughputAt, maxB)
+	log.Printf("throttling: %v breadth %d", deepOps[0], tb)
+	tr, err := measureThrottled(ctx, repoCfg, d, tb, 200, 8)
+	if err != nil {
+		return err
+	}
+	rep.throttled = &tr
 	rep.d = d
 	rep.elapsed = time.Since(started)
 	if err := rep.write(); err != nil {

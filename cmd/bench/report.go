@@ -29,13 +29,15 @@ type waitResult struct {
 }
 
 type report struct {
-	cfg     config
-	d       *dataset
-	shards  int
-	single  []singleResult
-	deep    map[string]map[int]map[string]result // op id → breadth → way
-	waits   []waitResult
-	elapsed time.Duration
+	cfg    config
+	d      *dataset
+	shards int
+	single []singleResult
+	deep   map[string]map[int]map[string]result // op id → breadth → way
+	waits  []waitResult
+	// throttled is the run through a throttling DynamoDB (throttled.go).
+	throttled *throttledResult
+	elapsed   time.Duration
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
@@ -260,6 +262,7 @@ func (rep *report) write() error {
 		w("| %v | %s | %s | %s | %s | %s | %s | %v |\n", wr.wait, callsCell(wr.res), roundsCell(wr.res), ms(wr.res.p50), ms(wr.res.p95), thr(wr.res, 1), thr(wr.res, 32), wr.res.concurrentCalls[32])
 	}
 	w("\n`loaders.DefaultWait` is 1 ms. The earlier sweep (`make bench-wait`, BenchmarkLoaderWait, 50 µs to 16 ms on a two-level lookup) found that 1 ms costs about 0.7 ms per level over 50 µs, where the library's default of 16 ms costs 16 ms per level; the windows that remain are those of sibling lists (the relation lists, a customer's status-filtered orders) and of lookups no list prefetches, where a shorter window risks a split under load and a longer one adds its length.\n\n")
+	rep.writeThrottled(w)
 	w("%s\n", profileNotes)
 
 	if err := os.MkdirAll(filepath.Dir(cfg.out), 0o755); err != nil {
