@@ -59,7 +59,7 @@ func (s Settings) Problems() []string {
 		switch {
 		case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
 			errs = append(errs, fmt.Sprintf("AUTH_JWKS_URL / -auth-jwks-url: %q is not an http(s) URL", s.JWKSURL))
-		case u.Scheme == "http" && !loopback(u.Hostname()):
+		case u.Scheme == "http" && !Loopback(u.Hostname()):
 			errs = append(errs, "AUTH_JWKS_URL / -auth-jwks-url: keys must be fetched over https (http only from localhost)")
 		}
 	}
@@ -72,7 +72,8 @@ func (s Settings) Problems() []string {
 	return errs
 }
 
-func loopback(host string) bool {
+// Loopback reports whether host (a name or an address, without a port) is this machine only.
+func Loopback(host string) bool {
 	if host == "localhost" {
 		return true
 	}

@@ -32,7 +32,7 @@ export async function startServer(name, extraArgs = []) {
   const table = `e2e-${name}-${process.pid}`;
   const child = spawn(bin, ['-create-table', '-seed', '-port', '0', ...extraArgs], {
     // ADMIN_ADDR on a port the kernel picks: the test servers run side by side.
-    env: { ...process.env, DYNAMODB_TABLE: table, LOG_LEVEL: 'info', ADMIN_ADDR: '127.0.0.1:0' },
+    env: { ...process.env, DYNAMODB_TABLE: table, LOG_LEVEL: 'info', ADMIN_ADDR: '127.0.0.1:0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // The server never outlives the test process, however the test ends.

@@ -58,13 +58,11 @@ func resolveNode(ctx context.Context, field, id string) (model.Node, error) {
 // asks for on it (their keys follow from the ID).
 func resolveDecoded(ctx context.Context, typ string, parts []string) (model.Node, error) {
 	t, ok := nodeTypes[typ]
-	if !ok {
+	if !ok || t.scope == nil { // no row, or a row without its scope check: deny by default
 		return nil, apperr.NotFound("node")
 	}
-	if t.scope != nil {
-		if err := t.scope(ctx, parts); err != nil {
-			return nil, err
-		}
+	if err := t.scope(ctx, parts); err != nil {
+		return nil, err
 	}
 	if t.start != nil {
 		t.start(ctx, planner.On(ctx, typ), [][]string{parts}, false)
@@ -134,11 +132,13 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 		if d.typ, d.parts, d.err = model.DecodeID("ids", id); d.err != nil {
 			continue
 		}
-		d.t = nodeTypes[d.typ]
-		if d.t.scope != nil {
-			if d.err = d.t.scope(ctx, d.parts); d.err != nil {
-				continue
-			}
+		var ok bool
+		if d.t, ok = nodeTypes[d.typ]; !ok || d.t.scope == nil { // deny by default
+			d.err = apperr.NotFound("node")
+			continue
+		}
+		if d.err = d.t.scope(ctx, d.parts); d.err != nil {
+			continue
 		}
 		first, ok := firsts[d.typ]
 		if !ok {

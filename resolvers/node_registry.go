@@ -36,7 +36,7 @@ type nodeType struct {
 	// together instead of one by one as gqlgen reaches each object's resolver. nil for none.
 	startLevel func(ctx context.Context, s planner.Selection, level []repository.Entity)
 	// scope refuses, before any read, an ID outside the caller's scope (NOT_FOUND, as if it did
-	// not exist); nil lets every caller through. The per-type tenant checks belong here.
+	// not exist). Every row must have one: a row without it is refused to every caller.
 	scope func(ctx context.Context, parts []string) error
 	// scopeRead refuses, after the read, an object whose ID does not tell its tenant; nil lets
 	// every caller through.

@@ -91,14 +91,15 @@ func TestToNodeWrapsToTheRequestedType(t *testing.T) {
 // here has none, so a read would panic).
 func TestScopeRefusesBeforeAnyRead(t *testing.T) {
 	hidden := apperr.NotFound("user")
-	row := nodeTypes[model.TypeUser]
+	orig := nodeTypes[model.TypeUser]
+	t.Cleanup(func() { nodeTypes[model.TypeUser] = orig })
+	row := orig
 	var saw []string
 	row.scope = func(_ context.Context, parts []string) error {
 		saw = parts
 		return hidden
 	}
 	nodeTypes[model.TypeUser] = row
-	t.Cleanup(func() { row.scope = nil; nodeTypes[model.TypeUser] = row })
 
 	id := model.EncodeID(model.TypeUser, idA, idB)
 	if _, err := resolveNode(context.Background(), "id", id); err != hidden {
@@ -120,10 +121,11 @@ func TestScopeRefusesBeforeAnyRead(t *testing.T) {
 // repository, so a lookup would panic).
 func TestNodesRefusesOutOfScopeIDsWithoutReading(t *testing.T) {
 	hidden := apperr.NotFound("user")
-	row := nodeTypes[model.TypeUser]
+	orig := nodeTypes[model.TypeUser]
+	t.Cleanup(func() { nodeTypes[model.TypeUser] = orig })
+	row := orig
 	row.scope = func(context.Context, []string) error { return hidden }
 	nodeTypes[model.TypeUser] = row
-	t.Cleanup(func() { row.scope = nil; nodeTypes[model.TypeUser] = row })
 
 	schema, err := gqlparser.LoadSchema(schemaSources(t)...)
 	if err != nil {
@@ -172,4 +174,14 @@ func schemaSources(t *testing.T) []*ast.Source {
 		out = append(out, &ast.Source{Name: f, Input: string(b)})
 	}
 	return out
+}
+
+// Every row has its before-read scope check: a row without one would serve every caller, so the
+// registry refuses such a row (resolveDecoded, resolveNodes) and this test names it.
+func TestEveryRegistryRowHasAScope(t *testing.T) {
+	for typ, row := range nodeTypes {
+		if row.scope == nil {
+			t.Errorf("node type %s has no scope hook", typ)
+		}
+	}
 }

@@ -19,6 +19,8 @@ state="$root/.local"
 mkdir -p "$state/bin"
 
 RUN_FLAGS=${RUN_FLAGS:--create-table -seed -dev-tokens}
+# Loopback only by default: with -dev-tokens the playground page carries an admin token.
+export HOST=${HOST:-127.0.0.1}
 DYNAMODB_LOCAL_PORT=${DYNAMODB_LOCAL_PORT:-8000}
 
 # Dummy credentials and a region for a DynamoDB on this machine, which accepts any; only where the

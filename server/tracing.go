@@ -29,8 +29,13 @@ func (cfg Config) observed() Config {
 	if cfg.Loaders.TracerProvider == nil {
 		cfg.Loaders.TracerProvider = cfg.TracerProvider
 	}
-	if cfg.OnRateLimited == nil && cfg.Metrics != nil {
-		cfg.OnRateLimited = cfg.Metrics.RateLimited
+	if cfg.Metrics != nil {
+		if cfg.OnRateLimited == nil {
+			cfg.OnRateLimited = cfg.Metrics.RateLimited
+		}
+		if cfg.OnOverCapacity == nil {
+			cfg.OnOverCapacity = cfg.Metrics.OverCapacity
+		}
 	}
 	return cfg
 }

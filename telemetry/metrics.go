@@ -28,6 +28,7 @@ type Metrics struct {
 	ddbDuration *prometheus.HistogramVec
 	batchSize   *prometheus.HistogramVec
 	rateLimited prometheus.Counter
+	overCap     prometheus.Counter
 	opNames     *labelSet
 }
 
@@ -75,10 +76,14 @@ func NewMetrics() *Metrics {
 			Namespace: Namespace, Subsystem: "http", Name: "rate_limited_total",
 			Help: "Requests refused with 429 because their principal was over RATE_LIMIT_RPS.",
 		}),
+		overCap: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "http", Name: "over_capacity_total",
+			Help: "Requests refused with 503 because MAX_CONCURRENT_OPERATIONS operations were running.",
+		}),
 		opNames: newLabelSet(maxOperationNames),
 	}
 	m.reg.MustRegister(m.opDuration, m.inFlight, m.ddbCalls, m.ddbErrors, m.ddbCapacity, m.ddbDuration,
-		m.batchSize, m.rateLimited,
+		m.batchSize, m.rateLimited, m.overCap,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -135,5 +140,12 @@ func (m *Metrics) LoaderBatch(loader string, size int) {
 func (m *Metrics) RateLimited() {
 	if m != nil {
 		m.rateLimited.Inc()
+	}
+}
+
+// OverCapacity counts one request refused by the concurrency cap (HTTP 503, UNAVAILABLE).
+func (m *Metrics) OverCapacity() {
+	if m != nil {
+		m.overCap.Inc()
 	}
 }

@@ -108,10 +108,9 @@ func startObservability(ctx context.Context, cfg opsConfig, getenv func(string) 
 	return o, nil
 }
 
-// healthcheck GETs /healthz of the server listening on port of this host (HOST if it names one
-// interface, else the loopback) and fails unless it answers 200.
-func healthcheck(port int, getenv func(string) string, out io.Writer) error {
-	host := getenv("HOST")
+// healthcheck GETs /healthz of the server listening on port of this host (the listen address
+// if it names one interface, else the loopback) and fails unless it answers 200.
+func healthcheck(host string, port int, out io.Writer) error {
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		host = "127.0.0.1"
 	}

@@ -51,7 +51,11 @@ func TestAuthConfiguration(t *testing.T) {
 		{map[string]string{"AUTH_JWKS_URL": "https://idp.example/.well-known/jwks.json", "AUTH_ISSUER": "https://idp.example/"}, nil, ""},
 		{map[string]string{"AUTH_JWKS_URL": "http://127.0.0.1:9999/jwks"}, nil, ""},
 		{map[string]string{"AUTH_DISABLED": "true"}, nil, ""},
-		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS": "true"}, nil, ""},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS": "true", "HOST": "127.0.0.1"}, nil, ""},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS": "true", "HOST": "localhost"}, nil, ""},
+		// Every interface, or another address: the playground would hand the admin token out.
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS": "true"}, nil, "-dev-tokens: listen on loopback only"},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "HOST": "10.0.0.5"}, []string{"-dev-tokens"}, "-dev-tokens: listen on loopback only"},
 	}
 	for _, c := range cases {
 		_, err := parseConfig(c.args, func(k string) string { return c.env[k] }, io.Discard)

@@ -126,6 +126,11 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	}
 	c.guard.validate(bad)
 	validateOps(bad)
+	if c.auth.DevTokens && !auth.Loopback(c.guard.host) {
+		// The playground page needs no token and carries the admin's: anyone who can reach the
+		// server could read it.
+		bad("AUTH_DEV_TOKENS / -dev-tokens: listen on loopback only (HOST=127.0.0.1), since the playground page then carries an admin token")
+	}
 	if len(errs) > 0 {
 		return c, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
 	}

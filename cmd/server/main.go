@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	if cfg.ops.healthcheck {
-		return healthcheck(cfg.port, getenv, stderr)
+		return healthcheck(cfg.guard.host, cfg.port, stderr)
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
 	obs, err := startObservability(ctx, cfg.ops, getenv, log)

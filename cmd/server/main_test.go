@@ -29,6 +29,7 @@ func env(t *testing.T, extra map[string]string) func(string) string {
 		"AUTH_HS256_SECRET":         testSecret,
 		"PORT":                      "0",
 		"ADMIN_ADDR":                "127.0.0.1:0",
+		"HOST":                      "127.0.0.1",
 	}
 	for k, v := range extra {
 		vars[k] = v
