@@ -47,14 +47,6 @@ func ticketScope(ctx context.Context, e repository.Entity) error {
 	return nil
 }
 
-// visibleTicket finishes an AfterRead check: the ticket's organization must be the caller's.
-func visibleTicket(ctx context.Context, d auth.Decision, t *repository.Ticket, kind string) error {
-	if d == auth.AfterRead && !auth.Caller(ctx).SeesOrg(t.OrgID) {
-		return auth.Hidden(kind)
-	}
-	return nil
-}
-
 // decodeVisible decodes a global ID of type want given in field and checks it against the
 // caller's scope before any read; kind names the object in a NOT_FOUND error.
 func decodeVisible(ctx context.Context, field, id, want, kind string) ([]string, auth.Decision, error) {
@@ -69,36 +61,33 @@ func decodeVisible(ctx context.Context, field, id, want, kind string) ([]string,
 // ownOrganizationPage is `organizations` narrowed to an org role's organization: one key lookup
 // (batched like any other) rather than the Query of every organization.
 func ownOrganizationPage(ctx context.Context, repo *repository.Repo, org string, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
-	if err := args.Validate(); err != nil {
-		return repository.Page[*repository.Organization]{}, err
-	}
-	var o *repository.Organization
-	present := false
-	if args.After == "" {
-		var err error
-		o, err = loaders.For(ctx).Organization(ctx, org)
-		if err != nil && apperr.CodeOf(err) != apperr.CodeNotFound {
-			return repository.Page[*repository.Organization]{}, err
-		}
-		present = err == nil
-	}
-	return repository.SolePage(repo, "organizations:"+org, o, present, args)
+	return ownPage(ctx, repo, "organizations:"+org, args, func() (*repository.Organization, error) {
+		return loaders.For(ctx).Organization(ctx, org)
+	})
 }
 
 // ownCustomerPage is `customers` narrowed to a customer's own record.
 func ownCustomerPage(ctx context.Context, repo *repository.Repo, customer string, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
+	return ownPage(ctx, repo, "customers:"+customer, args, func() (*repository.Customer, error) {
+		return loaders.For(ctx).Customer(ctx, customer)
+	})
+}
+
+// ownPage is a list narrowed to the caller's one record: a page holding it (read by get) when it
+// exists, empty when it does not, and empty after the first page.
+func ownPage[T repository.Entity](ctx context.Context, repo *repository.Repo, list string, args repository.PageArgs, get func() (T, error)) (repository.Page[T], error) {
 	if err := args.Validate(); err != nil {
-		return repository.Page[*repository.Customer]{}, err
+		return repository.Page[T]{}, err
 	}
-	var c *repository.Customer
+	var v T
 	present := false
 	if args.After == "" {
 		var err error
-		c, err = loaders.For(ctx).Customer(ctx, customer)
+		v, err = get()
 		if err != nil && apperr.CodeOf(err) != apperr.CodeNotFound {
-			return repository.Page[*repository.Customer]{}, err
+			return repository.Page[T]{}, err
 		}
 		present = err == nil
 	}
-	return repository.SolePage(repo, "customers:"+customer, c, present, args)
+	return repository.SolePage(repo, list, v, present, args)
 }

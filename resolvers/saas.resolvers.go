@@ -62,7 +62,7 @@ func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateT
 		if err != nil {
 			return nil, err
 		}
-		if err := visibleTicket(ctx, d, cur, "ticket"); err != nil {
+		if err := ticketScope(ctx, cur); err != nil {
 			return nil, err
 		}
 	}
