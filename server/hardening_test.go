@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"singletable/repository"
@@ -166,3 +168,45 @@ func TestCORS(t *testing.T) {
 		t.Fatal("a foreign origin was allowed")
 	}
 }
+
+// /readyz needs no token, so a flood of probes must not become a flood of DynamoDB calls: the
+// probes of one second share one DescribeTable.
+func TestReadinessProbesShareOneCheck(t *testing.T) {
+	var describes atomic.Int64
+	a := newAPI(t, server.Config{}, func(c *repository.Config) {
+		c.WrapTransport = func(next http.RoundTripper) http.RoundTripper {
+			return roundTrip(func(r *http.Request) (*http.Response, error) {
+				if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".DescribeTable") {
+					describes.Add(1)
+				}
+				return next.RoundTrip(r)
+			})
+		}
+	})
+	describes.Store(0) // creating the table described it too
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Get(a.url + "/readyz")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("/readyz = %d", resp.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	// One check, or two if the flood straddled the end of the first check's second.
+	if n := describes.Load(); n < 1 || n > 2 {
+		t.Fatalf("50 probes made %d DescribeTable calls, want 1 (2 at most)", n)
+	}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
