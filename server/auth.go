@@ -2,10 +2,8 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -78,16 +76,7 @@ func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
 		code, msg = apperr.CodeUnauthenticated, "unauthenticated"
 		w.Header().Set("WWW-Authenticate", "Bearer")
 	}
-	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{{
-		"message": msg, "extensions": map[string]any{"code": string(code)},
-	}}})
-	if fixed, ok := addErrorCodes(body, status, requestInfoFrom(r.Context())); ok {
-		body = fixed
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	writeCodedError(w, r, status, string(code), msg)
 }
 
 // authorizeRootFields refuses, with FORBIDDEN, every root field and mutation the caller's roles

@@ -52,7 +52,9 @@ func writeCodedError(w http.ResponseWriter, r *http.Request, status int, code, m
 		e["extensions"] = map[string]any{"code": code}
 	}
 	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{e}})
-	body, _ = addErrorCodes(body, status, requestInfoFrom(r.Context()))
+	if fixed, ok := addErrorCodes(body, status, requestInfoFrom(r.Context())); ok {
+		body = fixed
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
