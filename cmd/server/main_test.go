@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -139,37 +138,14 @@ func TestServerStartsCreatesSeedsAndServes(t *testing.T) {
 func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 	getenv := env(t, nil)
 	addr, _, stop, done := start(t, []string{"-create-table"}, getenv)
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	body := `{"query":"{ organizations { edges { cursor } } }"}`
-	fmt.Fprintf(conn, "POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", adminToken(t), len(body), body[:10])
-	time.Sleep(100 * time.Millisecond) // the server has read the headers: the request is in flight
+	conn, rest := halfRequest(t, addr)
 	stop()
 	select {
 	case err := <-done:
 		t.Fatalf("run returned (%v) while a request was in flight", err)
 	case <-time.After(200 * time.Millisecond):
 	}
-	fmt.Fprint(conn, body[10:])
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || !strings.Contains(string(b), `"organizations"`) {
-		t.Fatalf("in-flight request: %d %s", resp.StatusCode, b)
-	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not stop after the last request finished")
-	}
+	finishHalfRequest(t, conn, rest, done)
 }
 
 func TestConfigIsValidatedWithClearMessages(t *testing.T) {

@@ -51,6 +51,29 @@ func halfRequest(t *testing.T, addr string) (conn net.Conn, rest string) {
 	return conn, body[10:]
 }
 
+// finishHalfRequest sends the rest of a halfRequest, requires its answer to be the data, and then
+// requires run to return without error: the server stops once its last request is done.
+func finishHalfRequest(t *testing.T, conn net.Conn, rest string, done <-chan error) {
+	t.Helper()
+	fmt.Fprint(conn, rest)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"organizations"`) {
+		t.Fatalf("in-flight request: %d %s", resp.StatusCode, b)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not stop after the last request finished")
+	}
+}
+
 func status(t *testing.T, url string) (int, string) {
 	t.Helper()
 	c := &http.Client{Timeout: 5 * time.Second}
@@ -91,23 +114,7 @@ func TestSIGTERMTurnsReadinessOffWhileRequestsDrain(t *testing.T) {
 		t.Fatalf("run returned (%v) while a request was in flight", err)
 	default:
 	}
-	fmt.Fprint(conn, rest)
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || !strings.Contains(string(b), `"organizations"`) {
-		t.Fatalf("in-flight request: %d %s", resp.StatusCode, b)
-	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not stop after the last request finished")
-	}
+	finishHalfRequest(t, conn, rest, done)
 	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		c.Close()
 		t.Fatal("the port still accepts connections after run returned")
