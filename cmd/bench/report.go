@@ -154,43 +154,17 @@ func (rep *report) write() error {
 		}
 		w("| dependent rounds of each deep operation equal its stages, at every breadth | %s | %s |\n", mark, strings.Join(figs, "; "))
 	}
-	{
-		var figs []string
-		ok := true
-		for _, o := range deepOps {
-			for _, bth := range cfg.breadths {
-				if bth < 10 {
-					continue
-				}
-				r, f := rep.deep[o.id][bth][wayBatched], rep.deep[o.id][bth][wayFloor]
-				ratio := float64(r.p50) / float64(f.p50)
-				if ratio > 1.3 {
-					ok = false
-				}
-				figs = append(figs, fmt.Sprintf("%s@%d %.2f× (%s vs %s ms)", o.id, bth, ratio, ms(r.p50), ms(f.p50)))
-			}
-		}
-		w("| batched p50 within 1.3× of the direct floor, deep operations at breadth ≥ 10 | %s | %s |\n", metMark(ok), strings.Join(figs, "; "))
-	}
-	{
-		var figs []string
-		ok := true
-		for _, o := range deepOps {
-			for _, bth := range cfg.breadths {
-				if bth < 10 {
-					continue
-				}
-				r, f := rep.deep[o.id][bth][wayBatched], rep.deep[o.id][bth][wayReplay]
-				ratio := float64(r.serverP50) / float64(f.p50)
-				if ratio > 1.3 {
-					ok = false
-				}
-				figs = append(figs, fmt.Sprintf("%s@%d %.2f× (server %s vs replay %s ms; direct floor %s ms)", o.id, bth, ratio,
-					ms(r.serverP50), ms(f.p50), ms(rep.deep[o.id][bth][wayFloor].p50)))
-			}
-		}
-		w("| batched server p50 within 1.3× of the replay floor, deep operations at breadth ≥ 10 | %s | %s |\n", metMark(ok), strings.Join(figs, "; "))
-	}
+	rep.ratioTarget(w, "batched p50 within 1.3× of the direct floor", func(o op, bth int) (float64, string) {
+		r, f := rep.deep[o.id][bth][wayBatched], rep.deep[o.id][bth][wayFloor]
+		ratio := float64(r.p50) / float64(f.p50)
+		return ratio, fmt.Sprintf("%s@%d %.2f× (%s vs %s ms)", o.id, bth, ratio, ms(r.p50), ms(f.p50))
+	})
+	rep.ratioTarget(w, "batched server p50 within 1.3× of the replay floor", func(o op, bth int) (float64, string) {
+		r, f := rep.deep[o.id][bth][wayBatched], rep.deep[o.id][bth][wayReplay]
+		ratio := float64(r.serverP50) / float64(f.p50)
+		return ratio, fmt.Sprintf("%s@%d %.2f× (server %s vs replay %s ms; direct floor %s ms)", o.id, bth, ratio,
+			ms(r.serverP50), ms(f.p50), ms(rep.deep[o.id][bth][wayFloor].p50))
+	})
 	{
 		var figs []string
 		ok := true
@@ -294,4 +268,24 @@ func cpuModel() string {
 		}
 	}
 	return "unknown CPU"
+}
+
+// ratioTarget writes the targets row "<what>, deep operations at breadth ≥ 10": met when the
+// ratio that of gives for every deep operation at every such breadth is at most 1.3.
+func (rep *report) ratioTarget(w func(string, ...any), what string, of func(o op, breadth int) (float64, string)) {
+	var figs []string
+	ok := true
+	for _, o := range deepOps {
+		for _, bth := range rep.cfg.breadths {
+			if bth < 10 {
+				continue
+			}
+			ratio, fig := of(o, bth)
+			if ratio > 1.3 {
+				ok = false
+			}
+			figs = append(figs, fig)
+		}
+	}
+	w("| %s, deep operations at breadth ≥ 10 | %s | %s |\n", what, metMark(ok), strings.Join(figs, "; "))
 }
