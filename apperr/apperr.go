@@ -80,6 +80,10 @@ func Internal(op string, err error) *Error {
 // CodeOf returns the code of err: the Code of the first *Error in its chain, or CodeInternal for
 // anything else.
 func CodeOf(err error) Code {
+	if err == nil {
+		// Before errors.As, whose target escapes: callers check codes on hot paths with nil.
+		return CodeInternal
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code

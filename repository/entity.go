@@ -80,10 +80,14 @@ func (d entity[T, PT]) encodeSharded(v PT, shards int) (map[string]types.Attribu
 	return item, nil
 }
 
+// itemDecoder decodes every item. attributevalue.UnmarshalMap would build a new Decoder per item;
+// a Decoder only holds its options, so one serves all goroutines.
+var itemDecoder = attributevalue.NewDecoder()
+
 // decode unmarshals an item of this type.
 func (d entity[T, PT]) decode(item map[string]types.AttributeValue) (Entity, error) {
 	var v T
-	if err := attributevalue.UnmarshalMap(item, &v); err != nil {
+	if err := itemDecoder.Decode(&types.AttributeValueMemberM{Value: item}, &v); err != nil {
 		return nil, apperr.Internal("decode "+d.name, err)
 	}
 	return PT(&v), nil

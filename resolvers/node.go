@@ -246,7 +246,7 @@ func entitiesOf[T repository.Entity](es []repository.Entity) []T {
 }
 
 // withCode gives an error that has no code (not one of ours: a library's, say) one by apperr.Classify,
-// as the server does for every field's error (server.codeResolverErrors); nodes(ids:) adds its
+// as the server does for every field's error (server.codeResolverError); nodes(ids:) adds its
 // entries' errors itself, past that hook.
 func withCode(err error) error {
 	var gerr *gqlerror.Error

@@ -79,17 +79,17 @@ func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
 	writeCodedError(w, r, status, string(code), msg)
 }
 
-// authorizeRootFields refuses, with FORBIDDEN, every root field and mutation the caller's roles
-// do not allow (auth's policy table; a field without a policy is refused for everyone), before
-// its resolver runs: a refused mutation writes nothing. Introspection fields (__schema, __type,
-// __typename) follow the introspection setting instead.
-func authorizeRootFields(ctx context.Context, next graphql.Resolver) (any, error) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || (fc.Object != "Query" && fc.Object != "Mutation") || strings.HasPrefix(fc.Field.Name, "__") {
-		return next(ctx)
+// authorizeRootField refuses, with FORBIDDEN, a root field or mutation the caller's roles do not
+// allow (auth's policy table; a field without a policy is refused for everyone), before its
+// resolver runs: a refused mutation writes nothing. Introspection fields (__schema, __type,
+// __typename) follow the introspection setting instead. Nested fields pass: their objects are
+// checked where their IDs enter the graph (the resolvers' node registry).
+func authorizeRootField(ctx context.Context, fc *graphql.FieldContext) error {
+	if (fc.Object != "Query" && fc.Object != "Mutation") || strings.HasPrefix(fc.Field.Name, "__") {
+		return nil
 	}
 	if !auth.Caller(ctx).MayUse(fc.Object, fc.Field.Name) {
-		return nil, &apperr.Error{Code: apperr.CodeForbidden, Message: "your roles do not allow " + fc.Field.Name}
+		return &apperr.Error{Code: apperr.CodeForbidden, Message: "your roles do not allow " + fc.Field.Name}
 	}
-	return next(ctx)
+	return nil
 }

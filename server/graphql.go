@@ -64,7 +64,8 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(newOperationTelemetry(cfg))
+	telemetry := newOperationTelemetry(cfg)
+	srv.Use(telemetry)
 	srv.SetErrorPresenter(presentError(cfg.Logger, !cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic(cfg.Logger))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
@@ -73,31 +74,26 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 		}
 		return next(ctx)
 	})
-	srv.AroundFields(authorizeRootFields)
-	srv.AroundFields(codeResolverErrors)
+	srv.Use(fieldGuard{telemetry: telemetry})
 	srv.Use(costExtension{})
 	return srv
 }
 
-// codeResolverErrors makes sure every error a resolver returns has a code: errors of ours already
-// do; anything else (a library's error, say) is classified by apperr.Classify. Errors that gqlgen raises
-// itself while coercing arguments never pass through here, which is how presentError tells them
-// apart as client mistakes.
-func codeResolverErrors(ctx context.Context, next graphql.Resolver) (any, error) {
-	res, err := next(ctx)
-	if err == nil {
-		return res, nil
-	}
+// codeResolverError makes sure every error a field returns has a code: errors of ours already
+// do; anything else (a library's error, say) is classified by apperr.Classify. Errors that gqlgen
+// raises itself while coercing arguments never pass through here, which is how presentError tells
+// them apart as client mistakes.
+func codeResolverError(fc *graphql.FieldContext, err error) error {
 	var coded *apperr.Error
 	var gerr *gqlerror.Error
 	if errors.As(err, &coded) || (errors.As(err, &gerr) && gerr.Extensions["code"] != nil) {
-		return res, err
+		return err
 	}
-	if name := graphql.GetFieldContext(ctx).Field.Name; name == "__schema" || name == "__type" {
+	if name := fc.Field.Name; name == "__schema" || name == "__type" {
 		// gqlgen's introspection resolvers refuse with a plain error when introspection is off.
-		return res, apperr.Wrap(apperr.CodeForbidden, "introspection is disabled on this server", err)
+		return apperr.Wrap(apperr.CodeForbidden, "introspection is disabled on this server", err)
 	}
-	return res, apperr.Classify("resolver", err)
+	return apperr.Classify("resolver", err)
 }
 
 // presentError is the one place errors become GraphQL errors:

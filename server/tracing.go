@@ -66,10 +66,11 @@ func withTracing(cfg Config, next http.Handler) http.Handler {
 
 // operationTelemetry is the gqlgen extension behind the operation's span and metrics: it opens
 // one span per operation, named after it ("query OrgsAndUsers"), one span per resolver that does
-// I/O (a field with a resolver that selects an object or list: "Organization.users"), counts the
-// operation in flight and records its duration and outcome. Documents refused before they run
-// (parse and validation errors, limits) are recorded with their error code as outcome, under the
-// operationName the client sent, if any: gqlgen keeps no parsed document for them.
+// I/O (a field with a resolver that selects an object or list: "Organization.users"; traceField,
+// called by fieldGuard), counts the operation in flight and records its duration and outcome.
+// Documents refused before they run (parse and validation errors, limits) are recorded with their
+// error code as outcome, under the operationName the client sent, if any: gqlgen keeps no parsed
+// document for them.
 type operationTelemetry struct {
 	tracer  trace.Tracer
 	metrics *telemetry.Metrics
@@ -79,7 +80,6 @@ var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationInterceptor
 	graphql.ResponseInterceptor
-	graphql.FieldInterceptor
 } = operationTelemetry{}
 
 func newOperationTelemetry(cfg Config) operationTelemetry {
@@ -147,12 +147,17 @@ func (t operationTelemetry) InterceptResponse(ctx context.Context, next graphql.
 	return resp
 }
 
-func (t operationTelemetry) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
+// traceField runs a field's resolver, in a span of its own when it is a resolver that does I/O
+// (one that selects an object or list) and the operation is traced. fieldGuard calls it for
+// every field.
+func (t operationTelemetry) traceField(ctx context.Context, fc *graphql.FieldContext, next graphql.Resolver) (any, error) {
 	// A nested field's context holds its parent resolver's span, ended by now: whether to trace is
 	// the operation span's business.
-	fc := graphql.GetFieldContext(ctx)
+	if !fc.IsResolver || len(fc.Field.Selections) == 0 {
+		return next(ctx)
+	}
 	op, _ := ctx.Value(operationRunning{}).(trace.Span)
-	if fc == nil || !fc.IsResolver || len(fc.Field.Selections) == 0 || op == nil || !op.IsRecording() {
+	if op == nil || !op.IsRecording() {
 		return next(ctx)
 	}
 	ctx, span := t.tracer.Start(ctx, fc.Object+"."+fc.Field.Name,

@@ -184,6 +184,11 @@ func run(ctx context.Context, cfg config) error {
 			}
 		}
 	}
+	if cfg.latency > 0 && maxB >= cfg.throughputAt {
+		if rep.zero, err = measureZeroLatency(ctx, cfg, seeder, repoCfg, d); err != nil {
+			return err
+		}
+	}
 	// The dataloader wait, measured on the HR tree: its lookups come in several dependent
 	// levels, so the window is paid several times.
 	for _, w := range cfg.waits {

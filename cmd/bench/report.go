@@ -34,7 +34,9 @@ type report struct {
 	shards int
 	single []singleResult
 	deep   map[string]map[int]map[string]result // op id → breadth → way
-	waits  []waitResult
+	// zero is the zero-latency pass (zerolatency.go): op id → way; nil when the run adds none.
+	zero  map[string]map[string]result
+	waits []waitResult
 	// throttled is the run through a throttling DynamoDB (throttled.go).
 	throttled *throttledResult
 	elapsed   time.Duration
@@ -91,6 +93,9 @@ func (rep *report) write() error {
 		cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH, rep.elapsed.Round(time.Second))
 	w("## Method\n\n")
 	w("- Every DynamoDB call is delayed by **%v** (`repository.Config.AddedLatency`), so that a round trip resembles a network hop to a nearby region and dependent rounds show up in latency. DynamoDB Local itself answers in well under a millisecond.\n", cfg.latency)
+	if rep.zero != nil {
+		w("- The deep operations at breadth %d are measured once more with **no** added latency, batched and as the replay floor (section \"At zero added latency\"): the view of the server's own work.\n", cfg.throughputAt)
+	}
 	w("- One table holds a dataset of %d top-level parents per domain with a fixed fan-out: organization → %d users → %d tickets each; department → %d employees, each managed by the department's head, who works in a separate `Board` department; customer → %d orders → %d items each. A deep operation at breadth *b* starts from the first *b* parents with `nodes(ids:)`.\n",
 		rep.d.breadth, usersPerOrg, ticketsPerUser, employeesPerDept, ordersPerCust, itemsPerOrder)
 	w("- GraphQL ways go through the real handler (`server.New`) on a loopback `httptest` server: **batched** is production; **per-parent** sets `loaders.Options{PerParent: true}` (every lookup its own GetItem, every list one Query per parent, nothing read ahead or primed; resolved with gqlgen's concurrency). **Direct floor** is `repository/benchfloor`: hand-written SDK calls, the minimal set, each as early as its inputs are known, decoding the same items; no HTTP, no GraphQL. **Replay floor** (`cmd/bench/replay.go`) records the SDK's HTTP requests of one batched run (the fewest-rounds run of five) with a recording transport, then sends them again with raw HTTP, round by round, every request of a round at once, after the same added latency: no GraphQL, no loaders, no SDK; its target compares it with the batched handler's own duration (server p50).\n")
@@ -165,6 +170,7 @@ func (rep *report) write() error {
 		return ratio, fmt.Sprintf("%s@%d %.2f× (server %s vs replay %s ms; direct floor %s ms)", o.id, bth, ratio,
 			ms(r.serverP50), ms(f.p50), ms(rep.deep[o.id][bth][wayFloor].p50))
 	})
+	rep.writeZeroLatencyTargets(w)
 	{
 		var figs []string
 		ok := true
@@ -214,6 +220,8 @@ func (rep *report) write() error {
 		}
 		w("\n\n")
 	}
+
+	rep.writeZeroLatency(w)
 
 	// Single operations.
 	w("## One operation per access pattern (batched)\n\nEach asked of the first parent of the dataset (lists of the whole dataset).\n\n")
