@@ -1,7 +1,6 @@
 package repository
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -187,7 +186,16 @@ func orderKey(customer, order string) Key { return Key{PK: customerPK(customer),
 // after its order's own sort key and before the next newer order's, so read newest first an
 // order's items come just before the order item itself (AP17 read together with AP16).
 func orderItemKey(customer, order string, line int) Key {
-	return Key{PK: customerPK(customer), SK: join(orderSK(order), "ITEM", fmt.Sprintf("%03d", line))}
+	return Key{PK: customerPK(customer), SK: join(orderSK(order), "ITEM", lineNumber(line))}
+}
+
+// lineNumber is n with at least three digits ("007"), so that lines sort in order up to 999.
+func lineNumber(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) < 3 {
+		s = "00"[:3-len(s)] + s
+	}
+	return s
 }
 
 // orderRangeEnd is the upper bound of the sort keys of order hi and its items: '~' sorts after

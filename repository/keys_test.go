@@ -1,6 +1,7 @@
 package repository
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -90,4 +91,14 @@ func FuzzEmailGuardKey(f *testing.F) {
 			t.Fatalf("emailGuardKey(%q) vs (%q): equal keys = %v, equal emails = %v", a, b, !same, same)
 		}
 	})
+}
+
+// Order lines are numbered with at least three digits, exactly as %03d spells them, so that the
+// items of an order keep sorting in line order.
+func TestLineNumberIsZeroPadded(t *testing.T) {
+	for n := 0; n <= 2000; n++ {
+		if got, want := lineNumber(n), fmt.Sprintf("%03d", n); got != want {
+			t.Fatalf("lineNumber(%d) = %q, want %q", n, got, want)
+		}
+	}
 }

@@ -46,6 +46,7 @@ type config struct {
 	cpuProfile   string
 	memProfile   string
 	profileFor   time.Duration
+	profileOp    string // "" for all three deep operations
 	waits        []time.Duration
 	concurrency  []int
 	budget       budget
@@ -64,6 +65,7 @@ func main() {
 	flag.StringVar(&cfg.cpuProfile, "cpuprofile", "", "profile the batched deep operations (CPU) into this file instead of running the suite")
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
+	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr or commerce)")
 	flag.Parse()
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))

@@ -13,7 +13,7 @@ import (
 	"singletable/server"
 )
 
-// profile runs the batched deep operations at the throughput breadth, one after another, for
+// profile runs the batched deep operations (or the one -profileop names) at the throughput breadth for
 // cfg.profileFor under the CPU profiler, then writes the allocation profile. Inspect with
 // `go tool pprof -top cpu.out` (see docs/benchmarks.md, "Profile").
 func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset) error {
@@ -21,7 +21,12 @@ func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset)
 	defer way.close()
 	var runs []runner
 	for _, o := range deepOps {
-		runs = append(runs, way.runner(o.query, o.vars(d, cfg.throughputAt)))
+		if cfg.profileOp == "" || cfg.profileOp == o.id {
+			runs = append(runs, way.runner(o.query, o.vars(d, cfg.throughputAt)))
+		}
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("-profileop %q: no such deep operation", cfg.profileOp)
 	}
 	for _, r := range runs { // warm-up
 		if _, err := r(ctx); err != nil {

@@ -68,26 +68,27 @@ var (
 // number; the repository validates their form when it builds keys. A malformed ID is
 // BAD_USER_INPUT on the given field.
 func DecodeID(field, id string) (typ string, parts []string, err error) {
-	bad := apperr.InvalidInput(field, "%s is not a valid ID", field)
+	// Built only when needed: every ID of every request passes here.
+	bad := func() error { return apperr.InvalidInput(field, "%s is not a valid ID", field) }
 	if len(id) == 0 || len(id) > maxGlobalIDLen {
-		return "", nil, bad
+		return "", nil, bad()
 	}
 	raw, derr := base64.RawURLEncoding.Strict().DecodeString(id)
 	// The decoder skips newlines: insist on the one canonical spelling of each ID.
 	if derr != nil || base64.RawURLEncoding.EncodeToString(raw) != id {
-		return "", nil, bad
+		return "", nil, bad()
 	}
 	fields := strings.Split(string(raw), ":")
 	n, ok := idParts[fields[0]]
 	if !ok || len(fields) != n+1 {
-		return "", nil, bad
+		return "", nil, bad()
 	}
 	parts = make([]string, n)
 	for i, p := range fields[1:] {
 		parts[i] = idUnescaper.Replace(p)
 		// Only the spelling EncodeID produces is accepted ("%3a", "%41" and stray '%' are not).
 		if p == "" || idEscaper.Replace(parts[i]) != p {
-			return "", nil, bad
+			return "", nil, bad()
 		}
 	}
 	return fields[0], parts, nil
