@@ -52,19 +52,6 @@ func (l *Loaders) OrderItems(ctx context.Context, o *repository.Order) ([]*repos
 	return loadMany[*repository.OrderItem](ctx, l, o.ItemKeys(), "order item")
 }
 
-// RememberOrder stores an order and its items that a mutation wrote or read back (see Remember),
-// so that the fields the mutation's result asks for read what was written — also when an earlier
-// field of the same operation had cached the old version — and cannot miss the fresh write, as an
-// eventually consistent read right after it could.
-func (l *Loaders) RememberOrder(ctx context.Context, o *repository.Order, items []*repository.OrderItem) {
-	written := make([]repository.Entity, 0, 1+len(items))
-	written = append(written, o)
-	for _, it := range items {
-		written = append(written, it)
-	}
-	l.Remember(ctx, written...)
-}
-
 // Customers lists customers by name (AP7) and primes them.
 func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
 	return l.lists.customers.load(ctx, customersKey{pageOf(args)})

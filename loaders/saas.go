@@ -24,15 +24,6 @@ func (l *Loaders) User(ctx context.Context, org, id string) (*repository.User, e
 	return load[*repository.User](ctx, l, k, "user")
 }
 
-// Ticket looks a ticket up by id (AP6), batched.
-func (l *Loaders) Ticket(ctx context.Context, id string) (*repository.Ticket, error) {
-	k, err := repository.TicketKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Ticket](ctx, l, k, "ticket")
-}
-
 // Organizations lists organizations (AP7) and primes them.
 func (l *Loaders) Organizations(ctx context.Context, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
 	return l.lists.organizations.load(ctx, organizationsKey{pageOf(args)})

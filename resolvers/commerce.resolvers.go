@@ -21,59 +21,25 @@ func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, firs
 }
 
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error) {
-	addresses := make([]repository.MailingAddress, len(input.MailingAddresses))
-	for i, a := range input.MailingAddresses {
-		addresses[i] = a.Address()
-	}
-	c, err := r.Repo.CreateCustomer(ctx, input.Name, input.Email, addresses)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).Remember(ctx, c)
-	return &model.Customer{Customer: c}, nil
+	return saved(ctx, customerNode).entity(r.Repo.CreateCustomer(ctx, input.Name, input.Email, mailingAddresses(input.MailingAddresses)))
 }
 
 func (r *mutationResolver) AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error) {
-	parts, _, err := decodeVisible(ctx, "customerId", input.CustomerID, model.TypeCustomer, "customer")
-	if err != nil {
-		return nil, err
-	}
-	c, err := r.Repo.AddMailingAddress(ctx, parts[0], input.Address.Address())
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).Remember(ctx, c)
-	return &model.Customer{Customer: c}, nil
+	return given(ctx, customerID("customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
+		return saved(ctx, customerNode).entity(r.Repo.AddMailingAddress(ctx, customer, input.Address.Address()))
+	})
 }
 
 func (r *mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error) {
-	parts, _, err := decodeVisible(ctx, "customerId", input.CustomerID, model.TypeCustomer, "customer")
-	if err != nil {
-		return nil, err
-	}
-	lines := make([]repository.OrderLine, len(input.Items))
-	for i, it := range input.Items {
-		lines[i] = repository.OrderLine{SKU: it.Sku, ProductName: it.ProductName, Quantity: it.Quantity, UnitPriceCents: int64(it.UnitPriceCents)}
-	}
-	o, items, err := r.Repo.PlaceOrder(ctx, parts[0], lines, input.IdempotencyKey)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).RememberOrder(ctx, o, items)
-	return &model.Order{Order: o}, nil
+	return given(ctx, customerID("customerId", input.CustomerID), func(customer string) (*model.Order, error) {
+		return saved(ctx, orderNode).withItems(r.Repo.PlaceOrder(ctx, customer, orderLines(input.Items), input.IdempotencyKey))
+	})
 }
 
 func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.UpdateOrderStatusInput) (*model.Order, error) {
-	parts, _, err := decodeVisible(ctx, "id", input.ID, model.TypeOrder, "order")
-	if err != nil {
-		return nil, err
-	}
-	o, err := r.Repo.UpdateOrderStatus(ctx, parts[0], parts[1], input.Status)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).RememberOrder(ctx, o, nil)
-	return &model.Order{Order: o}, nil
+	return given(ctx, orderID("id", input.ID), func(order orderKey) (*model.Order, error) {
+		return saved(ctx, orderNode).entity(r.Repo.UpdateOrderStatus(ctx, order.customer, order.id, input.Status))
+	})
 }
 
 func (r *orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.OrderItem, error) {

@@ -44,119 +44,43 @@ func (r *employeeResolver) Mentees(ctx context.Context, obj *model.Employee, fir
 }
 
 func (r *mutationResolver) CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error) {
-	l, err := r.Repo.CreateLocation(ctx, repository.LocationInput{
-		Country: input.Country, State: input.State, City: input.City, PostalCode: input.PostalCode, Address: input.Address,
-	})
-	if err != nil {
-		return nil, err
-	}
-	remember(ctx, l)
-	return &model.Location{Location: l}, nil
+	return saved(ctx, locationNode).entity(r.Repo.CreateLocation(ctx, locationInput(input)))
 }
 
 func (r *mutationResolver) CreateDepartment(ctx context.Context, input model.CreateDepartmentInput) (*model.Department, error) {
-	parts, err := model.DecodeIDOf("locationId", input.LocationID, model.TypeLocation)
-	if err != nil {
-		return nil, err
-	}
-	d, err := r.Repo.CreateDepartment(ctx, input.Name, model.LocationRefOf(parts))
-	if err != nil {
-		return nil, err
-	}
-	remember(ctx, d)
-	return &model.Department{Department: d}, nil
+	return given(ctx, locationID("locationId", input.LocationID), func(loc repository.LocationRef) (*model.Department, error) {
+		return saved(ctx, departmentNode).entity(r.Repo.CreateDepartment(ctx, input.Name, loc))
+	})
 }
 
 func (r *mutationResolver) RenameDepartment(ctx context.Context, input model.RenameDepartmentInput) (*model.Department, error) {
-	id, err := idOf("id", input.ID, model.TypeDepartment)
-	if err != nil {
-		return nil, err
-	}
-	d, err := r.Repo.RenameDepartment(ctx, id, input.Name)
-	if err != nil {
-		return nil, err
-	}
-	remember(ctx, d)
-	return &model.Department{Department: d}, nil
+	return given(ctx, departmentID("id", input.ID), func(id string) (*model.Department, error) {
+		return saved(ctx, departmentNode).entity(r.Repo.RenameDepartment(ctx, id, input.Name))
+	})
 }
 
 func (r *mutationResolver) HireEmployee(ctx context.Context, input model.HireEmployeeInput) (*model.Employee, error) {
-	dept, err := idOf("departmentId", input.DepartmentID, model.TypeDepartment)
-	if err != nil {
-		return nil, err
-	}
-	manager, err := optionalIDOf("managerId", input.ManagerID, model.TypeEmployee)
-	if err != nil {
-		return nil, err
-	}
-	mentor, err := optionalIDOf("mentorId", input.MentorID, model.TypeEmployee)
-	if err != nil {
-		return nil, err
-	}
-	e, rels, err := r.Repo.HireEmployee(ctx, repository.HireInput{
-		DepartmentID: dept, Name: input.Name, Email: input.Email, JobTitle: input.JobTitle,
-		HiredAt: input.HiredAt, ManagerID: manager, MentorID: mentor,
+	return given3(ctx, departmentID("departmentId", input.DepartmentID), optional("managerId", input.ManagerID, employeeID), optional("mentorId", input.MentorID, employeeID), func(dept string, manager, mentor *string) (*model.Employee, error) {
+		return saved(ctx, employeeNode).withRelations(r.Repo.HireEmployee(ctx, hireInput(input, dept, manager, mentor)))
 	})
-	if err != nil {
-		return nil, err
-	}
-	remember(ctx, e)
-	remember(ctx, rels...)
-	return &model.Employee{Employee: e}, nil
 }
 
 func (r *mutationResolver) TransferEmployee(ctx context.Context, input model.TransferEmployeeInput) (*model.Employee, error) {
-	emp, err := idOf("employeeId", input.EmployeeID, model.TypeEmployee)
-	if err != nil {
-		return nil, err
-	}
-	dept, err := idOf("departmentId", input.DepartmentID, model.TypeDepartment)
-	if err != nil {
-		return nil, err
-	}
-	e, rel, err := r.Repo.TransferEmployee(ctx, emp, dept)
-	if err != nil {
-		return nil, err
-	}
-	remember(ctx, e)
-	remember(ctx, rel)
-	return &model.Employee{Employee: e}, nil
+	return given2(ctx, employeeID("employeeId", input.EmployeeID), departmentID("departmentId", input.DepartmentID), func(emp, dept string) (*model.Employee, error) {
+		return saved(ctx, employeeNode).withRelation(r.Repo.TransferEmployee(ctx, emp, dept))
+	})
 }
 
 func (r *mutationResolver) AssignManager(ctx context.Context, input model.AssignManagerInput) (*model.Employee, error) {
-	emp, err := idOf("employeeId", input.EmployeeID, model.TypeEmployee)
-	if err != nil {
-		return nil, err
-	}
-	manager, err := idOf("managerId", input.ManagerID, model.TypeEmployee)
-	if err != nil {
-		return nil, err
-	}
-	e, rel, err := r.Repo.AssignManager(ctx, emp, manager)
-	if err != nil {
-		return nil, err
-	}
-	remember(ctx, e)
-	remember(ctx, rel)
-	return &model.Employee{Employee: e}, nil
+	return given2(ctx, employeeID("employeeId", input.EmployeeID), employeeID("managerId", input.ManagerID), func(emp, manager string) (*model.Employee, error) {
+		return saved(ctx, employeeNode).withRelation(r.Repo.AssignManager(ctx, emp, manager))
+	})
 }
 
 func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignMentorInput) (*model.Employee, error) {
-	emp, err := idOf("employeeId", input.EmployeeID, model.TypeEmployee)
-	if err != nil {
-		return nil, err
-	}
-	mentor, err := idOf("mentorId", input.MentorID, model.TypeEmployee)
-	if err != nil {
-		return nil, err
-	}
-	e, rel, err := r.Repo.AssignMentor(ctx, emp, mentor)
-	if err != nil {
-		return nil, err
-	}
-	remember(ctx, e)
-	remember(ctx, rel)
-	return &model.Employee{Employee: e}, nil
+	return given2(ctx, employeeID("employeeId", input.EmployeeID), employeeID("mentorId", input.MentorID), func(emp, mentor string) (*model.Employee, error) {
+		return saved(ctx, employeeNode).withRelation(r.Repo.AssignMentor(ctx, emp, mentor))
+	})
 }
 
 func (r *queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {

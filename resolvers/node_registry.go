@@ -49,7 +49,7 @@ var nodeTypes = map[string]nodeType{
 		scope: idScope(model.TypeOrganization),
 		kind:  "organization",
 		key:   func(p []string) (repository.Key, error) { return repository.OrganizationKey(p[0]) },
-		wrap:  wrapper(func(o *repository.Organization) model.Node { return &model.Organization{Organization: o} }),
+		wrap:  wrapper(organizationNode),
 		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
 			o, users, err := loaders.For(ctx).OrganizationWithUsers(ctx, p[0], first)
 			if err != nil {
@@ -68,7 +68,7 @@ var nodeTypes = map[string]nodeType{
 		scope:      idScope(model.TypeUser),
 		kind:       "user",
 		key:        func(p []string) (repository.Key, error) { return repository.UserKey(p[0], p[1]) },
-		wrap:       wrapper(func(u *repository.User) model.Node { return &model.User{User: u} }),
+		wrap:       wrapper(userNode),
 		startLevel: startTicketLists,
 		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
 			u, tickets, err := loaders.For(ctx).UserWithTickets(ctx, p[0], p[1], first)
@@ -83,13 +83,13 @@ var nodeTypes = map[string]nodeType{
 		scopeRead: ticketScope,
 		kind:      "ticket",
 		key:       func(p []string) (repository.Key, error) { return repository.TicketKey(p[0]) },
-		wrap:      wrapper(func(t *repository.Ticket) model.Node { return &model.Ticket{Ticket: t} }),
+		wrap:      wrapper(ticketNode),
 	},
 	model.TypeCustomer: {
 		scope: idScope(model.TypeCustomer),
 		kind:  "customer",
 		key:   func(p []string) (repository.Key, error) { return repository.CustomerKey(p[0]) },
-		wrap:  wrapper(func(c *repository.Customer) model.Node { return &model.Customer{Customer: c} }),
+		wrap:  wrapper(customerNode),
 		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
 			c, orders, err := loaders.For(ctx).CustomerWithOrders(ctx, p[0], first)
 			if err != nil {
@@ -104,7 +104,7 @@ var nodeTypes = map[string]nodeType{
 		scope: idScope(model.TypeOrder),
 		kind:  "order",
 		key:   func(p []string) (repository.Key, error) { return repository.OrderKey(p[0], p[1]) },
-		wrap:  wrapper(func(o *repository.Order) model.Node { return &model.Order{Order: o} }),
+		wrap:  wrapper(orderNode),
 		combined: func(ctx context.Context, p []string, _ int) (repository.Entity, model.Node, error) {
 			o, _, err := loaders.For(ctx).OrderWithItems(ctx, p[0], p[1])
 			if err != nil {
@@ -117,7 +117,7 @@ var nodeTypes = map[string]nodeType{
 		scope:      idScope(model.TypeDepartment),
 		kind:       "department",
 		key:        func(p []string) (repository.Key, error) { return repository.DepartmentKey(p[0]) },
-		wrap:       wrapper(func(d *repository.Department) model.Node { return &model.Department{Department: d} }),
+		wrap:       wrapper(departmentNode),
 		start:      startDepartmentEmployees,
 		startLevel: levelByID(func(d *repository.Department) string { return d.ID }, startDepartmentEmployees),
 	},
@@ -125,19 +125,54 @@ var nodeTypes = map[string]nodeType{
 		scope: idScope(model.TypeEmployee),
 		kind:  "employee",
 		key:   func(p []string) (repository.Key, error) { return repository.EmployeeKey(p[0]) },
-		wrap:  wrapper(func(e *repository.Employee) model.Node { return &model.Employee{Employee: e} }),
+		wrap:  wrapper(employeeNode),
 	},
 	model.TypeLocation: {
 		scope: idScope(model.TypeLocation),
 		kind:  "location",
 		key:   func(p []string) (repository.Key, error) { return repository.LocationKey(model.LocationRefOf(p)) },
-		wrap:  wrapper(func(l *repository.Location) model.Node { return &model.Location{Location: l} }),
+		wrap:  wrapper(locationNode),
 	},
+}
+
+// The GraphQL object of each type of stored entity: the registry rows' wrap (through wrapper)
+// and what a mutation returns (saved).
+
+func organizationNode(o *repository.Organization) *model.Organization {
+	return &model.Organization{Organization: o}
+}
+
+func userNode(u *repository.User) *model.User {
+	return &model.User{User: u}
+}
+
+func ticketNode(t *repository.Ticket) *model.Ticket {
+	return &model.Ticket{Ticket: t}
+}
+
+func customerNode(c *repository.Customer) *model.Customer {
+	return &model.Customer{Customer: c}
+}
+
+func orderNode(o *repository.Order) *model.Order {
+	return &model.Order{Order: o}
+}
+
+func departmentNode(d *repository.Department) *model.Department {
+	return &model.Department{Department: d}
+}
+
+func employeeNode(e *repository.Employee) *model.Employee {
+	return &model.Employee{Employee: e}
+}
+
+func locationNode(l *repository.Location) *model.Location {
+	return &model.Location{Location: l}
 }
 
 // wrapper adapts a typed wrap function to the registry's; an entity of another type (which a
 // key of this type cannot hold) wraps to nil.
-func wrapper[T repository.Entity](wrap func(T) model.Node) func(repository.Entity) model.Node {
+func wrapper[T repository.Entity, M model.Node](wrap func(T) M) func(repository.Entity) model.Node {
 	return func(e repository.Entity) model.Node {
 		if t, ok := e.(T); ok {
 			return wrap(t)

@@ -16,62 +16,25 @@ import (
 )
 
 func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.Organization, error) {
-	o, err := r.Repo.CreateOrganization(ctx, input.Name)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).Remember(ctx, o)
-	return &model.Organization{Organization: o}, nil
+	return saved(ctx, organizationNode).entity(r.Repo.CreateOrganization(ctx, input.Name))
 }
 
 func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUserInput) (*model.User, error) {
-	parts, _, err := decodeVisible(ctx, "organizationId", input.OrganizationID, model.TypeOrganization, "organization")
-	if err != nil {
-		return nil, err
-	}
-	u, err := r.Repo.CreateUser(ctx, parts[0], input.Name, input.Email)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).Remember(ctx, u)
-	return &model.User{User: u}, nil
+	return given(ctx, organizationID("organizationId", input.OrganizationID), func(org string) (*model.User, error) {
+		return saved(ctx, userNode).entity(r.Repo.CreateUser(ctx, org, input.Name, input.Email))
+	})
 }
 
 func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateTicketInput) (*model.Ticket, error) {
-	parts, _, err := decodeVisible(ctx, "reporterId", input.ReporterID, model.TypeUser, "reporter")
-	if err != nil {
-		return nil, err
-	}
-	t, err := r.Repo.CreateTicket(ctx, parts[0], parts[1], input.Title, input.Body)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).Remember(ctx, t)
-	return &model.Ticket{Ticket: t}, nil
+	return given(ctx, reporterID("reporterId", input.ReporterID), func(reporter userKey) (*model.Ticket, error) {
+		return saved(ctx, ticketNode).entity(r.Repo.CreateTicket(ctx, reporter.org, reporter.id, input.Title, input.Body))
+	})
 }
 
 func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error) {
-	parts, d, err := decodeVisible(ctx, "id", input.ID, model.TypeTicket, "ticket")
-	if err != nil {
-		return nil, err
-	}
-	if d == auth.AfterRead {
-		// A ticket's ID does not carry its organization: read it (its organization never
-		// changes) before writing.
-		cur, err := loaders.For(ctx).Ticket(ctx, parts[0])
-		if err != nil {
-			return nil, err
-		}
-		if err := ticketScope(ctx, cur); err != nil {
-			return nil, err
-		}
-	}
-	t, err := r.Repo.UpdateTicket(ctx, parts[0], repository.TicketPatch{Status: input.Status, Title: input.Title, Body: input.Body})
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).Remember(ctx, t)
-	return &model.Ticket{Ticket: t}, nil
+	return given(ctx, ticketID("id", input.ID), func(id string) (*model.Ticket, error) {
+		return saved(ctx, ticketNode).entity(r.Repo.UpdateTicket(ctx, id, ticketPatch(input)))
+	})
 }
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {

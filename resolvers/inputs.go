@@ -1,0 +1,42 @@
+package resolvers
+
+import (
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+// Mutation inputs as the repository takes them, so that each mutation resolver stays one line
+// (mutate.go). They only copy: the repository validates what they carry.
+
+func ticketPatch(in model.UpdateTicketInput) repository.TicketPatch {
+	return repository.TicketPatch{Status: in.Status, Title: in.Title, Body: in.Body}
+}
+
+func locationInput(in model.CreateLocationInput) repository.LocationInput {
+	return repository.LocationInput{Country: in.Country, State: in.State, City: in.City, PostalCode: in.PostalCode, Address: in.Address}
+}
+
+// hireInput is in with the keys its IDs decoded to (given3): the department, and the manager and
+// mentor when given.
+func hireInput(in model.HireEmployeeInput, department string, manager, mentor *string) repository.HireInput {
+	return repository.HireInput{
+		DepartmentID: department, Name: in.Name, Email: in.Email, JobTitle: in.JobTitle,
+		HiredAt: in.HiredAt, ManagerID: manager, MentorID: mentor,
+	}
+}
+
+func mailingAddresses(in []*model.MailingAddressInput) []repository.MailingAddress {
+	out := make([]repository.MailingAddress, len(in))
+	for i, a := range in {
+		out[i] = a.Address()
+	}
+	return out
+}
+
+func orderLines(in []*model.OrderItemInput) []repository.OrderLine {
+	out := make([]repository.OrderLine, len(in))
+	for i, it := range in {
+		out[i] = repository.OrderLine{SKU: it.Sku, ProductName: it.ProductName, Quantity: it.Quantity, UnitPriceCents: int64(it.UnitPriceCents)}
+	}
+	return out
+}
