@@ -58,6 +58,24 @@ func decodeVisible(ctx context.Context, field, id, want, kind string) ([]string,
 	return parts, d, err
 }
 
+// organizationsPage is `organizations` as the caller may see it: every organization, or an org
+// role's own one.
+func organizationsPage(ctx context.Context, repo *repository.Repo, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
+	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
+		return ownOrganizationPage(ctx, repo, org, args)
+	}
+	return loaders.For(ctx).Organizations(ctx, args)
+}
+
+// customersPage is `customers` as the caller may see it: every customer, or a customer's own
+// record.
+func customersPage(ctx context.Context, repo *repository.Repo, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
+	if c, narrowed := auth.Caller(ctx).OwnCustomer(); narrowed {
+		return ownCustomerPage(ctx, repo, c, args)
+	}
+	return loaders.For(ctx).Customers(ctx, args)
+}
+
 // ownOrganizationPage is `organizations` narrowed to an org role's organization: one key lookup
 // (batched like any other) rather than the Query of every organization.
 func ownOrganizationPage(ctx context.Context, repo *repository.Repo, org string, args repository.PageArgs) (repository.Page[*repository.Organization], error) {

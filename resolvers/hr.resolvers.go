@@ -104,8 +104,7 @@ func (r *queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time
 }
 
 func (r *queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {
-	f := repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}
-	return connect(ctx, locationConnection)(loaders.For(ctx).Locations(ctx, f, pageArgs(first, after)))
+	return connect(ctx, locationConnection)(loaders.For(ctx).Locations(ctx, repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after)))
 }
 
 func (r *Resolver) Department() graph.DepartmentResolver { return &departmentResolver{r} }

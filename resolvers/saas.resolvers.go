@@ -7,7 +7,6 @@ package resolvers
 
 import (
 	"context"
-	"singletable/auth"
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
@@ -46,10 +45,7 @@ func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Org
 }
 
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
-	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
-		return connect(ctx, organizationConnection)(ownOrganizationPage(ctx, r.Repo, org, pageArgs(first, after)))
-	}
-	return connect(ctx, organizationConnection)(loaders.For(ctx).Organizations(ctx, pageArgs(first, after)))
+	return connect(ctx, organizationConnection)(organizationsPage(ctx, r.Repo, pageArgs(first, after)))
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
@@ -73,8 +69,7 @@ func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*mode
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
-	return connect(ctx, ticketConnection)(ticketsOf(ctx, obj, first, after, f))
+	return connect(ctx, ticketConnection)(ticketsOf(ctx, obj, first, after, repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}))
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }
