@@ -152,6 +152,50 @@ func TestSuggestionsHiddenWithoutIntrospection(t *testing.T) {
 	}
 }
 
+// TestPersistedQueryCacheIsBoundedInBytesThroughTheServer drives the persisted-query cache through
+// the running handler: a handful of distinct large documents (padded with a comment, as a client
+// cycling through unique documents would) push the oldest entry out once their bytes pass
+// APQCacheBytes, far below any entry count. A cache bounded by entries would still hold it.
+func TestPersistedQueryCacheIsBoundedInBytesThroughTheServer(t *testing.T) {
+	const budget = 200 << 10
+	a := newAPI(t, server.Config{APQCacheBytes: budget})
+	send := func(query, hash string) gqlResponse {
+		t.Helper()
+		req := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}}
+		if query != "" {
+			req["query"] = query
+		}
+		body, _ := json.Marshal(req)
+		return a.post(bytes.NewReader(body), nil)
+	}
+	sha := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	padded := func(i int) string {
+		q := fmt.Sprintf("query Padded%d { organizations(first: 1) { edges { cursor } } }\n", i)
+		return q + "# " + strings.Repeat("x", 30<<10)
+	}
+
+	first := padded(0)
+	if r := send(first, sha(first)); len(r.Errors) != 0 {
+		t.Fatalf("register: %+v", r.Errors)
+	}
+	if r := send("", sha(first)); len(r.Errors) != 0 {
+		t.Fatalf("by hash right after registering: %+v", r.Errors)
+	}
+	var last string
+	for i := 1; i <= 2*budget/(30<<10); i++ {
+		last = padded(i)
+		if r := send(last, sha(last)); len(r.Errors) != 0 {
+			t.Fatalf("register document %d: %+v", i, r.Errors)
+		}
+	}
+	if r := send("", sha(first)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("the oldest document outlived %d bytes of newer ones in a %d-byte cache: %+v", 2*budget, budget, r.Errors)
+	}
+	if r := send("", sha(last)); len(r.Errors) != 0 {
+		t.Fatalf("the newest document was evicted: %+v", r.Errors)
+	}
+}
+
 // TestPersistedQueriesStoreOnlyBoundedDocuments: automatic persisted queries still work, and a
 // document refused by the bounds is never stored under its hash.
 func TestPersistedQueriesStoreOnlyBoundedDocuments(t *testing.T) {
