@@ -189,7 +189,8 @@ func orderItemKey(customer, order string, line int) Key {
 	return Key{PK: customerPK(customer), SK: join(orderSK(order), "ITEM", lineNumber(line))}
 }
 
-// lineNumber is n with at least three digits ("007"), so that lines sort in order up to 999.
+// lineNumber is n (a line number, 1 or more) with at least three digits ("007"), so that lines
+// sort in order up to 999.
 func lineNumber(n int) string {
 	s := strconv.Itoa(n)
 	if len(s) < 3 {

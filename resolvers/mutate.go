@@ -122,9 +122,9 @@ func (in inputID[K]) decode(ctx context.Context) (K, error) {
 }
 
 // scopeAfterRead finishes the scope check of an ID whose parts do not tell its tenant: the object
-// is read through the loaders (a ticket's organization never changes, and the read is the one the
-// mutation's result makes anyway) and checked by its registry row's scopeRead (ticketScope), as
-// node(id:) does. A type without one is refused (deny by default).
+// is read through the loaders (one BatchGetItem more than the write itself, for an org role's
+// ticket: its ID does not carry its organization, which never changes) and checked by its registry
+// row's scopeRead (ticketScope), as node(id:) does. A type without one is refused (deny by default).
 func scopeAfterRead(ctx context.Context, typ string, parts []string) error {
 	t, ok := nodeTypes[typ]
 	if !ok || t.scopeRead == nil {
@@ -176,17 +176,17 @@ func (s saver[E, M]) entity(e E, err error) (M, error) { return s.keep(e, nil, e
 
 // withRelation finishes a write of an employee and the relation item written with it.
 func (s saver[E, M]) withRelation(e E, rel *repository.Relation, err error) (M, error) {
-	return s.keep(e, []repository.Entity{rel}, err)
+	return s.keep(e, returned(rel), err)
 }
 
 // withRelations finishes a write of an employee and the relation items written with it.
 func (s saver[E, M]) withRelations(e E, rels []*repository.Relation, err error) (M, error) {
-	return s.keep(e, entities(rels), err)
+	return s.keep(e, returned(rels...), err)
 }
 
 // withItems finishes a write of an order and its items.
 func (s saver[E, M]) withItems(o E, items []*repository.OrderItem, err error) (M, error) {
-	return s.keep(o, entities(items), err)
+	return s.keep(o, returned(items...), err)
 }
 
 // keep hands e and also to the request's loaders (loaders.Remember: they replace what the loaders
@@ -199,4 +199,19 @@ func (s saver[E, M]) keep(e E, also []repository.Entity, err error) (M, error) {
 	}
 	loaders.For(s.ctx).Remember(s.ctx, append([]repository.Entity{e}, also...)...)
 	return s.wrap(e), nil
+}
+
+// returned lists what a write returned next to its entity, leaving nil items out: a nil pointer
+// in an interface is not nil, and Remember would fail a committed write on it.
+func returned[T any, P interface {
+	*T
+	repository.Entity
+}](items ...P) []repository.Entity {
+	out := make([]repository.Entity, 0, len(items))
+	for _, p := range items {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }

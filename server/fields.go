@@ -15,6 +15,9 @@ import (
 //   - trace: a resolver that does I/O gets a span when the operation is traced
 //     (operationTelemetry.traceField);
 //   - classify: an error without a code gets one (codeResolverError).
+//
+// A refused root field gets no span of its own: its resolver never runs, and the operation's span
+// records the FORBIDDEN outcome.
 type fieldGuard struct{ telemetry operationTelemetry }
 
 var _ interface {

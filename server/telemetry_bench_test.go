@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/repotest"
 	"singletable/server"
@@ -32,7 +33,7 @@ func BenchmarkTelemetryOverhead(b *testing.B) {
 			var metrics *telemetry.Metrics
 			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewInMemoryExporter()))
 			defer func() { _ = tp.Shutdown(context.Background()) }()
-			cfg := server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), TracerProvider: noop.NewTracerProvider()}
+			cfg := server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), TracerProvider: noop.NewTracerProvider(), Auth: auth.Disabled()}
 			repoCfg := func(c *repository.Config) { c.TracerProvider = noop.NewTracerProvider() }
 			if mode != "off" {
 				metrics = telemetry.NewMetrics()

@@ -67,6 +67,9 @@ func main() {
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr or commerce)")
 	flag.Parse()
+	if cfg.profileOp != "" && cfg.cpuProfile == "" {
+		log.Fatalf("bench: -profileop needs -cpuprofile")
+	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || b < 1 {

@@ -94,7 +94,7 @@ func (rep *report) write() error {
 	w("## Method\n\n")
 	w("- Every DynamoDB call is delayed by **%v** (`repository.Config.AddedLatency`), so that a round trip resembles a network hop to a nearby region and dependent rounds show up in latency. DynamoDB Local itself answers in well under a millisecond.\n", cfg.latency)
 	if rep.zero != nil {
-		w("- The deep operations at breadth %d are measured once more with **no** added latency, batched and as the replay floor (section \"At zero added latency\"): the view of the server's own work.\n", cfg.throughputAt)
+		w("- The deep operations at breadth %d are measured once more with **no** added latency: batched, the direct floor and the replay floor (section \"At zero added latency\"): the view of the server's own work.\n", cfg.throughputAt)
 	}
 	w("- One table holds a dataset of %d top-level parents per domain with a fixed fan-out: organization → %d users → %d tickets each; department → %d employees, each managed by the department's head, who works in a separate `Board` department; customer → %d orders → %d items each. A deep operation at breadth *b* starts from the first *b* parents with `nodes(ids:)`.\n",
 		rep.d.breadth, usersPerOrg, ticketsPerUser, employeesPerDept, ordersPerCust, itemsPerOrder)
