@@ -152,6 +152,20 @@ func TestSuggestionsHiddenWithoutIntrospection(t *testing.T) {
 	}
 }
 
+// sendPersisted posts an automatic persisted query: its hash, and the document when query is not
+// empty (registering it).
+func sendPersisted(t *testing.T, a *api, query, hash string) gqlResponse {
+	t.Helper()
+	req := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}}
+	if query != "" {
+		req["query"] = query
+	}
+	body, _ := json.Marshal(req)
+	return a.post(bytes.NewReader(body), nil)
+}
+
+func sha256Hex(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+
 // TestPersistedQueryCacheIsBoundedInBytesThroughTheServer drives the persisted-query cache through
 // the running handler: a handful of distinct large documents (padded with a comment, as a client
 // cycling through unique documents would) push the oldest entry out once their bytes pass
@@ -159,16 +173,8 @@ func TestSuggestionsHiddenWithoutIntrospection(t *testing.T) {
 func TestPersistedQueryCacheIsBoundedInBytesThroughTheServer(t *testing.T) {
 	const budget = 200 << 10
 	a := newAPI(t, server.Config{APQCacheBytes: budget})
-	send := func(query, hash string) gqlResponse {
-		t.Helper()
-		req := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}}
-		if query != "" {
-			req["query"] = query
-		}
-		body, _ := json.Marshal(req)
-		return a.post(bytes.NewReader(body), nil)
-	}
-	sha := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	send := func(query, hash string) gqlResponse { t.Helper(); return sendPersisted(t, a, query, hash) }
+	sha := sha256Hex
 	padded := func(i int) string {
 		q := fmt.Sprintf("query Padded%d { organizations(first: 1) { edges { cursor } } }\n", i)
 		return q + "# " + strings.Repeat("x", 30<<10)
@@ -200,16 +206,8 @@ func TestPersistedQueryCacheIsBoundedInBytesThroughTheServer(t *testing.T) {
 // document refused by the bounds is never stored under its hash.
 func TestPersistedQueriesStoreOnlyBoundedDocuments(t *testing.T) {
 	a := newAPI(t, server.Config{})
-	send := func(query, hash string) gqlResponse {
-		t.Helper()
-		req := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}}
-		if query != "" {
-			req["query"] = query
-		}
-		body, _ := json.Marshal(req)
-		return a.post(bytes.NewReader(body), nil)
-	}
-	sha := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	send := func(query, hash string) gqlResponse { t.Helper(); return sendPersisted(t, a, query, hash) }
+	sha := sha256Hex
 
 	good := `{ organizations { edges { cursor } } }`
 	if r := send("", sha(good)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
