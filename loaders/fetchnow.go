@@ -9,10 +9,10 @@ import (
 )
 
 // FetchNow starts looking keys up at once, in the background (see fetchNow); the resolvers that
-// ask for them then find them in the key loader. No-op in per-parent mode.
+// ask for them then find them in the key loader. In the per-parent baseline the lookups wait to be awaited.
 func (l *Loaders) FetchNow(ctx context.Context, keys ...repository.Key) {
 	if len(keys) > 0 {
-		l.byKey.now(ctx, keys)
+		l.byKey.Now(ctx, keys)
 	}
 }
 

@@ -119,17 +119,6 @@ func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey) ([]re
 	return out, errs
 }
 
-// readInverseListPerParent is per-parent mode's fetcher: one Query, then one GetItem per
-// employee; nothing shared or read ahead.
-func (l *Loaders) readInverseListPerParent(ctx context.Context, k relListKey) (repository.Page[*repository.Employee], error) {
-	p, err := l.repo.InverseRelations(ctx, k.rel, k.target, k.page.args())
-	if err != nil {
-		return repository.Page[*repository.Employee]{}, err
-	}
-	emps, errs := l.employeesOf(ctx, [][]*repository.Relation{p.Items}, []EmployeeAhead{{}})
-	return employeePage(p, emps[0], errs[0])
-}
-
 // employeesOf looks up the employees of several lists of relations all at once, in one batch (or
 // ⌈n/100⌉), together with the relation items each list's ahead[i] asks for; then the targets of
 // those relations, in one more batch.
@@ -260,7 +249,7 @@ func targetKeys(found []repository.Entity) []repository.Key {
 func loadEach(ctx context.Context, l *Loaders, keys []repository.Key) ([]repository.Entity, []error) {
 	out := make([]repository.Entity, len(keys))
 	errs := make([]error, len(keys))
-	for i, th := range l.byKey.now(ctx, keys) {
+	for i, th := range l.byKey.Now(ctx, keys) {
 		out[i], errs[i] = th()
 	}
 	return out, errs

@@ -27,7 +27,7 @@ type listLoader[K comparable, V any] struct {
 	fetcher fetcher[K, V]
 	// wait is the window during which keys gather into one fetch; 0 reads each key at once.
 	wait time.Duration
-	// uncached reads every request on its own (per-parent mode).
+	// uncached reads every request on its own (the baseline, Options.Baseline).
 	uncached bool
 
 	mu    sync.Mutex

@@ -30,33 +30,29 @@ type listSet struct {
 
 // newListSet builds the list loaders of l. Lists whose elements are complete when their Query
 // returns are read at once; the two kinds whose elements need lookups of their own (employees
-// named by relation items, items of status-filtered orders) gather a level within wait. In
-// per-parent mode nothing is cached or gathered, and inverse-relation lists fetch per parent.
+// named by relation items, items of status-filtered orders) gather a level within wait. In the
+// baseline (Options.Baseline) nothing is cached or gathered: each list is read when asked for.
 func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s := &listSet{}
 	level := wait
-	if l.perParent {
+	if l.baseline {
 		level = 0
 	}
-	s.organizations = addList(s, fetchEach[organizationsKey, repository.Page[*repository.Organization]](l.readOrganizations), 0, l.perParent)
-	s.users = addList(s, fetchEach[usersKey, repository.Page[*repository.User]](l.readUsers), 0, l.perParent)
-	s.orgWithUsers = addList(s, fetchEach[withChildrenKey, orgWithUsers](l.readOrgWithUsers), 0, l.perParent)
-	s.tickets = addList(s, fetchEach[ticketsKey, repository.Page[*repository.Ticket]](l.readTickets), 0, l.perParent)
-	s.userWithTickets = addList(s, fetchEach[withChildrenKey, userWithTickets](l.readUserWithTickets), 0, l.perParent)
-	s.customers = addList(s, fetchEach[customersKey, repository.Page[*repository.Customer]](l.readCustomers), 0, l.perParent)
-	s.orders = addList(s, fetchEach[ordersKey, repository.Page[*repository.Order]](l.readOrders), 0, l.perParent)
-	s.statusOrders = addList(s, fetchBatch[ordersKey, repository.Page[*repository.Order]](l.readStatusOrders), level, l.perParent)
-	s.customerWithOrders = addList(s, fetchEach[withChildrenKey, customerWithOrders](l.readCustomerWithOrders), 0, l.perParent)
-	s.orderWithItems = addList(s, fetchEach[orderKey, orderWithItems](l.readOrderWithItems), 0, l.perParent)
-	s.ordersByStatus = addList(s, fetchEach[ordersByStatusKey, repository.Page[*repository.Order]](l.readOrdersByStatus), 0, l.perParent)
-	s.departments = addList(s, fetchEach[departmentsKey, repository.Page[*repository.Department]](l.readDepartments), 0, l.perParent)
-	s.employeesBy = addList(s, fetchEach[employeesByKey, repository.Page[*repository.Employee]](l.readEmployeesBy), 0, l.perParent)
-	s.locations = addList(s, fetchEach[locationsKey, repository.Page[*repository.Location]](l.readLocations), 0, l.perParent)
-	var inverse fetcher[relListKey, repository.Page[*repository.Employee]] = fetchBatch[relListKey, repository.Page[*repository.Employee]](l.readInverseLists)
-	if l.perParent {
-		inverse = fetchEach[relListKey, repository.Page[*repository.Employee]](l.readInverseListPerParent)
-	}
-	s.inverse = addList(s, inverse, level, l.perParent)
+	s.organizations = addList(s, fetchEach[organizationsKey, repository.Page[*repository.Organization]](l.readOrganizations), 0, l.baseline)
+	s.users = addList(s, fetchEach[usersKey, repository.Page[*repository.User]](l.readUsers), 0, l.baseline)
+	s.orgWithUsers = addList(s, fetchEach[withChildrenKey, orgWithUsers](l.readOrgWithUsers), 0, l.baseline)
+	s.tickets = addList(s, fetchEach[ticketsKey, repository.Page[*repository.Ticket]](l.readTickets), 0, l.baseline)
+	s.userWithTickets = addList(s, fetchEach[withChildrenKey, userWithTickets](l.readUserWithTickets), 0, l.baseline)
+	s.customers = addList(s, fetchEach[customersKey, repository.Page[*repository.Customer]](l.readCustomers), 0, l.baseline)
+	s.orders = addList(s, fetchEach[ordersKey, repository.Page[*repository.Order]](l.readOrders), 0, l.baseline)
+	s.statusOrders = addList(s, fetchBatch[ordersKey, repository.Page[*repository.Order]](l.readStatusOrders), level, l.baseline)
+	s.customerWithOrders = addList(s, fetchEach[withChildrenKey, customerWithOrders](l.readCustomerWithOrders), 0, l.baseline)
+	s.orderWithItems = addList(s, fetchEach[orderKey, orderWithItems](l.readOrderWithItems), 0, l.baseline)
+	s.ordersByStatus = addList(s, fetchEach[ordersByStatusKey, repository.Page[*repository.Order]](l.readOrdersByStatus), 0, l.baseline)
+	s.departments = addList(s, fetchEach[departmentsKey, repository.Page[*repository.Department]](l.readDepartments), 0, l.baseline)
+	s.employeesBy = addList(s, fetchEach[employeesByKey, repository.Page[*repository.Employee]](l.readEmployeesBy), 0, l.baseline)
+	s.locations = addList(s, fetchEach[locationsKey, repository.Page[*repository.Location]](l.readLocations), 0, l.baseline)
+	s.inverse = addList(s, fetchBatch[relListKey, repository.Page[*repository.Employee]](l.readInverseLists), level, l.baseline)
 	return s
 }
 

@@ -41,11 +41,13 @@ type Options struct {
 	// Wait is the batch window of the key loader and of the list loaders that gather a level
 	// (DefaultWait when zero).
 	Wait time.Duration
-	// PerParent switches batching off: every lookup is its own GetItem, nothing read is primed
-	// or shared, and no child list is read ahead with its parent. It reproduces how per-field
-	// resolvers (AppSync/Amplify style) behave, for benchmarks and tests only; it is not a user
-	// setting.
-	PerParent bool
+	// Baseline, when set, replaces the loaders' batching with the KeyFetcher it returns for the
+	// request and switches every list cache, gathering window and read-ahead off: each list is
+	// read on its own, by the resolver that asks for it. It is how the benchmarks and tests build
+	// the per-parent baseline (loaders/perparent, which reproduces per-field resolvers in the
+	// AppSync/Amplify style); it is not a user setting, and nothing of that baseline is part of
+	// the server.
+	Baseline func(repo *repository.Repo) KeyFetcher
 	// OnBatch, if set, is told the size of every batch (metrics; see BatchObserver).
 	OnBatch BatchObserver
 	// TracerProvider receives a span per batch (the global provider when nil).
@@ -60,10 +62,11 @@ type Loaders struct {
 	// entities is the lookups' cache, owned here and shared by every path that reads by key (see
 	// entityCache).
 	entities entityCache
-	// byKey looks entities up by key: batched, or per parent.
-	byKey     keyFetcher
-	lists     *listSet
-	perParent bool
+	// byKey looks entities up by key: batched, or the baseline's.
+	byKey KeyFetcher
+	lists *listSet
+	// baseline: no list is cached, gathered or read ahead (Options.Baseline).
+	baseline bool
 	// onBatch and tracer report every batch (see observe.go).
 	onBatch BatchObserver
 	tracer  trace.Tracer
@@ -74,7 +77,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	l := &Loaders{repo: repo, perParent: opts.PerParent, onBatch: opts.OnBatch, tracer: tracerOf(opts.TracerProvider)}
+	l := &Loaders{repo: repo, baseline: opts.Baseline != nil, onBatch: opts.OnBatch, tracer: tracerOf(opts.TracerProvider)}
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
 		dataloader.WithCache[repository.Key, repository.Entity](&dataloader.NoCache[repository.Key, repository.Entity]{}),
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
@@ -86,8 +89,8 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
 	l.byKey = batchedKeys{l}
-	if opts.PerParent {
-		l.byKey = perParentKeys{repo}
+	if opts.Baseline != nil {
+		l.byKey = opts.Baseline(repo)
 	}
 	l.lists = newListSet(l, opts.Wait)
 	return l
@@ -150,13 +153,13 @@ func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*datalo
 // siblings would outlast any short batch window). The later lookups find the keys cached.
 func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
 	for _, k := range keys {
-		l.byKey.thunk(ctx, k)
+		l.byKey.Thunk(ctx, k)
 	}
 }
 
 // ReadAhead reports whether a parent may be read together with its first page of children in one
-// Query (AP2, AP5); false in per-parent mode.
-func (l *Loaders) ReadAhead() bool { return !l.perParent }
+// Query (AP2, AP5); false in the baseline (Options.Baseline).
+func (l *Loaders) ReadAhead() bool { return !l.baseline }
 
 // Remember puts entities a mutation has just written into this request's loaders, replacing what
 // they held, so that the mutation's result reads what was written (an eventually consistent read
@@ -165,7 +168,7 @@ func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
 	for _, e := range written {
 		// One overwrite, not Clear then Prime: a lookup landing between the two would make the
 		// Prime a no-op and leave a read of the table in the cache instead of the write.
-		l.byKey.set(e.Key(), e)
+		l.byKey.Set(e.Key(), e)
 	}
 	l.lists.clear()
 }
@@ -179,7 +182,7 @@ func Lookup[T repository.Entity](ctx context.Context, key repository.Key, kind s
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.
 func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.Key, kind string) (T, error) {
 	var zero T
-	e, err := l.byKey.thunk(ctx, key)()
+	e, err := l.byKey.Thunk(ctx, key)()
 	if errors.Is(err, errMissing) || apperr.CodeOf(err) == apperr.CodeNotFound {
 		return zero, apperr.NotFound(kind)
 	}
@@ -197,7 +200,7 @@ func load[T repository.Entity](ctx context.Context, l *Loaders, key repository.K
 // in this request cost no call.
 func prime[T repository.Entity](ctx context.Context, l *Loaders, items ...T) {
 	for _, e := range items {
-		l.byKey.prime(e.Key(), e)
+		l.byKey.Prime(e.Key(), e)
 	}
 }
 
@@ -211,7 +214,7 @@ func loadMany[T repository.Entity](ctx context.Context, l *Loaders, keys []repos
 	// and a slow one could miss the batch window).
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
 	for i, k := range keys {
-		thunks[i] = l.byKey.thunk(ctx, k)
+		thunks[i] = l.byKey.Thunk(ctx, k)
 	}
 	for i, thunk := range thunks {
 		e, err := thunk()

@@ -154,30 +154,6 @@ func TestListsPrimeTheKeyLoader(t *testing.T) {
 	}
 }
 
-func TestPerParentModeIssuesOneGetItemPerLookup(t *testing.T) {
-	repo := repotest.NewRepo(t)
-	orgs := createOrgs(t, repo, 3)
-	ctx, m := repository.WithMeter(context.Background())
-	l := New(repo, Options{PerParent: true})
-	if l.ReadAhead() {
-		t.Fatal("per-parent mode must not read children ahead")
-	}
-	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range append(orgs, orgs[0]) {
-		if _, err := l.Organization(ctx, o.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := l.Organization(ctx, "01J00000000000000000000000"); apperr.CodeOf(err) != apperr.CodeNotFound {
-		t.Fatalf("missing: %v", err)
-	}
-	if u := m.Usage(); u.Calls["GetItem"] != 5 || u.Calls["BatchGetItem"] != 0 {
-		t.Fatalf("calls %v, want 5 GetItem", u.Calls)
-	}
-}
-
 // FetchNow sends its keys at once, one batch for all of them, and resolvers that ask for the
 // same keys meanwhile or later share that fetch; a missing key is NOT_FOUND for its asker only.
 func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {

@@ -72,7 +72,7 @@ func (r *Repo) batchGet(ctx context.Context, keys []Key, consistent bool) (map[K
 }
 
 // Get reads one item with GetItem. The API itself always batches lookups; Get serves the
-// per-parent mode that benchmarks compare against.
+// per-parent baseline that benchmarks compare against (loaders/perparent).
 func (r *Repo) Get(ctx context.Context, k Key) (Entity, error) {
 	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &r.table, Key: k.attributes()})
 	if err != nil {

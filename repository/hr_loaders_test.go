@@ -5,6 +5,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/loaders"
+	"singletable/loaders/perparent"
 	"singletable/repository"
 )
 
@@ -19,25 +20,25 @@ func TestMissingRelationIsNullButDanglingOneIsNotFound(t *testing.T) {
 	if err := repository.PutRelation(w.ctx, w.r, e.ID, repository.RelMentor, ghost); err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []loaders.Options{{}, {PerParent: true}} {
+	for _, opts := range []loaders.Options{{}, perparent.Options()} {
 		l := loaders.New(w.r, opts)
 		ctx := loaders.NewContext(w.ctx, l)
 		m, err := l.Related(ctx, e.ID, repository.RelManager)
 		if m != nil || err != nil {
-			t.Fatalf("per-parent %v: no manager gives %v, %v; want nil, nil", opts.PerParent, m, err)
+			t.Fatalf("baseline %v: no manager gives %v, %v; want nil, nil", opts.Baseline != nil, m, err)
 		}
 		_, err = l.Related(ctx, e.ID, repository.RelMentor)
 		if apperr.CodeOf(err) != apperr.CodeNotFound || err.Error() != "NOT_FOUND: mentor not found" {
-			t.Fatalf("per-parent %v: dangling mentor gives %v, want NOT_FOUND mentor", opts.PerParent, err)
+			t.Fatalf("baseline %v: dangling mentor gives %v, want NOT_FOUND mentor", opts.Baseline != nil, err)
 		}
 		dept, err := l.DepartmentOf(ctx, e.ID)
 		if err != nil || dept.ID != d.ID {
-			t.Fatalf("per-parent %v: department %v, %v", opts.PerParent, dept, err)
+			t.Fatalf("baseline %v: department %v, %v", opts.Baseline != nil, dept, err)
 		}
 		// The inverted index still lists e among the ghost's mentees: e itself exists.
 		p, err := l.Mentees(ctx, ghost, repository.PageArgs{}, loaders.EmployeeAhead{})
 		if err != nil || len(p.Items) != 1 || p.Items[0].ID != e.ID {
-			t.Fatalf("per-parent %v: mentees of the ghost %+v, %v", opts.PerParent, p, err)
+			t.Fatalf("baseline %v: mentees of the ghost %+v, %v", opts.Baseline != nil, p, err)
 		}
 	}
 }

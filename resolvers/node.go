@@ -21,7 +21,7 @@ const maxNodes = 100
 
 // combinedFirst is the page size of the combined read (planner.CombinedFor) the current field
 // asks for on objects of type typ: the object is then read with that first page of its child list
-// in one Query. 0 means a plain lookup by key; always 0 in per-parent mode.
+// in one Query. 0 means a plain lookup by key; always 0 in the per-parent baseline.
 func combinedFirst(ctx context.Context, typ string) int {
 	c, ok := planner.CombinedFor(typ)
 	if !ok || !loaders.For(ctx).ReadAhead() {

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"singletable/loaders"
+	"singletable/loaders/perparent"
 	"singletable/repository"
 	"singletable/repository/repotest"
 
@@ -91,12 +91,12 @@ func TestNestedSaaSQueryCallBudget(t *testing.T) {
 	}
 }
 
-// The per-parent mode (benchmarks only) answers the same query with the same data, resolving each
+// The per-parent baseline (loaders/perparent, benchmarks only) answers the same query with the same data, resolving each
 // field on its own: one GetItem per lookup, one Query per parent list, nothing shared.
 func TestPerParentModeAnswersTheSameWithMoreCalls(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	batched := newAPIOn(t, repo, server.Config{})
-	perParent := newAPIOn(t, repo, server.Config{Loaders: loaders.Options{PerParent: true}})
+	perParent := newAPIOn(t, repo, server.Config{Loaders: perparent.Options()})
 	d := batched.seedSaaS(3, 4, 5)
 	q := `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name
 	  tickets(first: 5) { edges { node { title reporter { name } organization { name } } } } } } } } } }`

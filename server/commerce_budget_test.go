@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"singletable/loaders"
+	"singletable/loaders/perparent"
 	"singletable/repository"
 	"singletable/server"
 )
@@ -156,12 +156,12 @@ func TestOrdersByStatusPageCallBudget(t *testing.T) {
 	}
 }
 
-// The per-parent mode (benchmarks only) answers the commerce tree with the same data, resolving
+// The per-parent baseline (loaders/perparent, benchmarks only) answers the commerce tree with the same data, resolving
 // each field on its own: the customers, each order's customer and each item by GetItem, one
 // Query per customer's orders, nothing read ahead or primed.
 func TestCommercePerParentModeAnswersTheSame(t *testing.T) {
 	batched := newAPI(t, server.Config{})
-	perParent := newAPIOn(t, batched.repo, server.Config{Loaders: loaders.Options{PerParent: true}})
+	perParent := newAPIOn(t, batched.repo, server.Config{Loaders: perparent.Options()})
 	d := batched.seedCommerce(2, 3, 2)
 	vars := map[string]any{"ids": []string{customerID(d.customers[0]), customerID(d.customers[1])}}
 	a, b := batched.ok(commerceTreeQuery, vars, nil), perParent.ok(commerceTreeQuery, vars, nil)

@@ -2,7 +2,7 @@
 // (docs/benchmarks.md). It seeds one table on DynamoDB Local, serves the real HTTP handler on a
 // loopback listener and runs a fixed suite: one operation per access pattern AP1–AP20, and three
 // deep trees at breadth 1, 10 and 50, each four ways — batched (production), per-parent
-// (loaders.Options.PerParent), the direct floor (repository/benchfloor) and the replay floor (the
+// (loaders/perparent), the direct floor (repository/benchfloor) and the replay floor (the
 // batched way's own DynamoDB requests sent again with raw HTTP, replay.go). It writes the report
 // and a plot of p50 latency against breadth.
 //
@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"singletable/loaders"
+	"singletable/loaders/perparent"
 	"singletable/repository"
 	"singletable/repository/benchfloor"
 	"singletable/server"
@@ -134,7 +135,7 @@ func run(ctx context.Context, cfg config) error {
 
 	batched := newHTTPWay(repo, server.Config{})
 	defer batched.close()
-	perParent := newHTTPWay(repo, server.Config{Loaders: loaders.Options{PerParent: true}})
+	perParent := newHTTPWay(repo, server.Config{Loaders: perparent.Options()})
 	defer perParent.close()
 	recording, err := newRecordingWay(ctx, repoCfg)
 	if err != nil {

@@ -8,18 +8,20 @@ import (
 
 // benchOnly are packages that exist for the benchmark alone: the server binary must not link
 // them, so that nothing measured against production ships in it.
-var benchOnly = []string{"singletable/repository/benchfloor"}
+var benchOnly = []string{"singletable/repository/benchfloor", "singletable/loaders/perparent"}
 
 func TestServerDoesNotLinkBenchmarkCode(t *testing.T) {
-	server := goListDeps(t, ".")
 	bench := goListDeps(t, "../bench")
+	binaries := map[string]map[string]bool{"cmd/server": goListDeps(t, "."), "cmd/lambda": goListDeps(t, "../lambda")}
 	for _, pkg := range benchOnly {
 		if !bench[pkg] {
 			// The check below would pass for a package that was renamed or removed.
 			t.Errorf("cmd/bench does not import %s: update benchOnly", pkg)
 		}
-		if server[pkg] {
-			t.Errorf("cmd/server links %s, which only the benchmark may use", pkg)
+		for name, deps := range binaries {
+			if deps[pkg] {
+				t.Errorf("%s links %s, which only the benchmark may use", name, pkg)
+			}
 		}
 	}
 }

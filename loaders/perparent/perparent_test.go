@@ -1,0 +1,45 @@
+package perparent_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"singletable/apperr"
+	"singletable/loaders"
+	"singletable/loaders/perparent"
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+// The baseline makes one GetItem per lookup, repeated lookups included, and reads nothing ahead.
+func TestOneGetItemPerLookup(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	var orgs []*repository.Organization
+	for i := range 3 {
+		o, err := repo.CreateOrganization(context.Background(), fmt.Sprintf("org %d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orgs = append(orgs, o)
+	}
+	ctx, m := repository.WithMeter(context.Background())
+	l := loaders.New(repo, perparent.Options())
+	if l.ReadAhead() {
+		t.Fatal("the per-parent baseline must not read children ahead")
+	}
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range append(orgs, orgs[0]) {
+		if _, err := l.Organization(ctx, o.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Organization(ctx, "01J00000000000000000000000"); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("missing: %v", err)
+	}
+	if u := m.Usage(); u.Calls["GetItem"] != 5 || u.Calls["BatchGetItem"] != 0 {
+		t.Fatalf("calls %v, want 5 GetItem", u.Calls)
+	}
+}
