@@ -9,7 +9,8 @@ import (
 )
 
 // FetchNow starts looking keys up at once, in the background (see fetchNow); the resolvers that
-// ask for them then find them in the key loader. In the per-parent baseline the lookups wait to be awaited.
+// ask for them then find them in the key loader. The per-parent baseline reads nothing ahead: its
+// lookups wait until a resolver awaits them.
 func (l *Loaders) FetchNow(ctx context.Context, keys ...repository.Key) {
 	if len(keys) > 0 {
 		l.byKey.Now(ctx, keys)
