@@ -27,9 +27,9 @@ func BenchmarkHostileDocuments(b *testing.B) {
 	ts := httptest.NewServer(server.New(repo, server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: testAuth(b)}))
 	defer ts.Close()
 	docs := []struct{ name, query string }{
-		{"doubling-fragments-20", doublingFragments(20)},
-		{"doubling-fragments-26", doublingFragments(26)},
-		{"doubling-fragments-40", doublingFragments(40)},
+		{"doubling-fragments-20", server.DoublingFragments(20)},
+		{"doubling-fragments-26", server.DoublingFragments(26)},
+		{"doubling-fragments-40", server.DoublingFragments(40)},
 		{"10000-typename", "{ " + strings.Repeat("__typename ", 10_000) + "}"},
 		{"5000-ids-in-a-list", "{ organizations { edges { node { " + strings.Repeat("id ", 5000) + "} } } }"},
 		{"depth-60", "{ node(id: \"x\") { " + strings.Repeat("... on Employee { manager { ", 59) + "name" + strings.Repeat(" } }", 59) + " } }"},

@@ -34,15 +34,6 @@ func newAPIExact(t *testing.T, cfg server.Config, repoOpts ...func(*repository.C
 	return &api{t: t, repo: repo, url: ts.URL, token: adminToken(t)}
 }
 
-func doublingFragments(n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "{ organizations { edges { node { ...F%d } } } }\nfragment F0 on Organization { name }\n", n)
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "fragment F%d on Organization { ...F%d ...F%d }\n", i, i-1, i-1)
-	}
-	return b.String()
-}
-
 // refused checks that r is one refusal by the named bound that made no DynamoDB call.
 func refused(t *testing.T, name string, r gqlResponse, limit string) {
 	t.Helper()
@@ -68,7 +59,7 @@ func TestHostileDocumentsAreRefusedBeforeExecution(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{20, 26, 40} {
-		refused(t, fmt.Sprintf("doubling fragments n=%d", n), a.query(doublingFragments(n), nil), "fieldRepeats")
+		refused(t, fmt.Sprintf("doubling fragments n=%d", n), a.query(server.DoublingFragments(n), nil), "fieldRepeats")
 	}
 	refused(t, "10,000 __typename", a.query("{ "+strings.Repeat("__typename ", 10_000)+"}", nil), "queryBytes")
 	refused(t, "5,000 ids in a list", a.query("{ organizations { edges { node { "+strings.Repeat("id ", 5000)+"} } } }", nil), "fieldRepeats")
@@ -220,7 +211,7 @@ func TestPersistedQueriesStoreOnlyBoundedDocuments(t *testing.T) {
 		t.Fatalf("by hash: %+v", r.Errors)
 	}
 
-	bad := doublingFragments(30)
+	bad := server.DoublingFragments(30)
 	refused(t, "registering a hostile document", send(bad, sha(bad)), "fieldRepeats")
 	if r := send("", sha(bad)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
 		t.Fatalf("the refused document was stored: %+v", r.Errors)
