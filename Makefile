@@ -6,12 +6,13 @@ SHELL := /bin/bash
 
 DDB := scripts/dynamodb-local.sh
 
-.PHONY: help run test e2e playground-assets deps generate check-generate lint bench bench-wait fuzz
+.PHONY: help run test e2e schema-check playground-assets deps generate check-generate lint bench bench-wait fuzz
 
 help:
 	@echo "make run       start DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB is set), create the table, load sample data, serve on :8080"
-	@echo "make test      start a DynamoDB Local on a free port and run every test (go test -race ./...), the end-to-end tests and the make run test, plus generation and lint checks"
+	@echo "make test      start a DynamoDB Local on a free port and run every test (go test -race ./...), the end-to-end tests and the make run test, plus generation, lint and schema-compatibility checks"
 	@echo "make e2e       the end-to-end tests: the playground in headless Chromium, the graphql-http audit"
+	@echo "make schema-check  fail on a breaking change of the schema against the released one (graph/testdata/schema.released.graphql)"
 	@echo "make generate  regenerate the GraphQL code (gqlgen)"
 	@echo "make lint      gofmt, go vet, staticcheck"
 	@echo "make build     static binaries: bin/server, and bin/lambda/bootstrap for AWS Lambda (provided.al2023)"
@@ -22,12 +23,13 @@ help:
 deps:
 	@go mod download
 	@$(DDB) install
+	@scripts/npm-ci.sh scripts/schema-check
 
 # The logic lives in scripts/run.sh; exec hands make's signals (make forwards SIGTERM) straight to it.
 run:
 	@exec scripts/run.sh
 
-test: deps check-generate lint
+test: deps check-generate lint schema-check
 	scripts/with-dynamodb-local.sh go test -race -count=1 ./...
 	scripts/e2e.sh
 	scripts/test-make-run.sh
@@ -35,6 +37,11 @@ test: deps check-generate lint
 # The end-to-end tests alone: the playground in headless Chromium, the GraphQL-over-HTTP audit.
 e2e: deps
 	scripts/e2e.sh
+
+# graphql-inspector's breaking-change check of graph/testdata/schema.graphql against the released
+# schema; releasing is copying the snapshot over graph/testdata/schema.released.graphql (see the script).
+schema-check:
+	scripts/schema-check.sh
 
 # Re-fetches the playground's React/GraphiQL files from the npm registry, checking the pinned
 # tarball integrity hashes (the result is committed under server/playground/assets).

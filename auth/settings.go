@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"strconv"
 )
 
-// Settings say how a server authenticates requests: the AUTH_* environment variables. The server
-// binary lets flags override them; the Lambda entry point reads them as they are. The HS256
-// secret comes from the environment only, so that it does not show in process listings.
+// Settings say how a server authenticates requests: the AUTH_* environment variables, read (and
+// on the server binary overridden by flags) with the binaries' other settings in
+// cmd/internal/settings. The HS256 secret comes from the environment only, so that it does not
+// show in process listings.
 type Settings struct {
 	// HS256Secret verifies (and, for development, signs) HS256 tokens: AUTH_HS256_SECRET.
 	HS256Secret string
@@ -22,28 +22,6 @@ type Settings struct {
 	// DevTokens prints tokens for sample principals at start (AUTH_DEV_TOKENS=true); it needs
 	// the HS256 secret to sign them.
 	DevTokens bool
-}
-
-// SettingsFromEnv reads the AUTH_* variables through getenv; a boolean that does not parse is a
-// problem, named in the list returned.
-func SettingsFromEnv(getenv func(string) string) (Settings, []string) {
-	s := Settings{
-		HS256Secret: getenv("AUTH_HS256_SECRET"),
-		JWKSURL:     getenv("AUTH_JWKS_URL"),
-		Issuer:      getenv("AUTH_ISSUER"),
-		Audience:    getenv("AUTH_AUDIENCE"),
-	}
-	var problems []string
-	for name, dst := range map[string]*bool{"AUTH_DISABLED": &s.Disabled, "AUTH_DEV_TOKENS": &s.DevTokens} {
-		if v := getenv(name); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s=%q is not true or false", name, v))
-			}
-			*dst = b
-		}
-	}
-	return s, problems
 }
 
 // Problems lists what is wrong with s, each naming its variable (and the server's flag): a short

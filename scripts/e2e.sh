@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The end-to-end tests (e2e/*.test.js, node's test runner) against the real server: the playground
 # in headless Chromium and the graphql-http GraphQL-over-HTTP audit. Installs e2e/node_modules with
-# `npm ci` from the committed package-lock.json only when the lock file changed (the Chromium build
-# inside @sparticuz/chromium unpacks once, on first use), builds the server into .local/bin, and
-# runs the tests with a DynamoDB Local of their own. Each test file starts the server on a port
-# the kernel picks, with a table of its own.
+# `npm ci` from the committed package-lock.json only when the lock file changed (scripts/npm-ci.sh;
+# the Chromium build inside @sparticuz/chromium unpacks once, on first use), builds the server into
+# .local/bin, and runs the tests with a DynamoDB Local of their own. Each test file starts the
+# server on a port the kernel picks, with a table of its own.
 #
 #   scripts/e2e.sh                         every test file
 #   scripts/e2e.sh e2e/playground.test.js  one
@@ -13,14 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-command -v npm >/dev/null || { echo "e2e: node and npm are needed" >&2; exit 1; }
-
-stamp=e2e/node_modules/.package-lock.json.installed
-if ! cmp -s e2e/package-lock.json "$stamp" 2>/dev/null; then
-  echo "e2e: npm ci (e2e/package-lock.json)" >&2
-  (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
-  cp e2e/package-lock.json "$stamp"
-fi
+scripts/npm-ci.sh e2e
 
 mkdir -p .local/bin
 go build -o .local/bin/server ./cmd/server

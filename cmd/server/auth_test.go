@@ -69,8 +69,8 @@ func TestAuthConfiguration(t *testing.T) {
 	cfg, err := parseConfig([]string{"-auth-issuer", "https://flag/"}, func(k string) string {
 		return map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_ISSUER": "https://env/"}[k]
 	}, io.Discard)
-	if err != nil || cfg.auth.Issuer != "https://flag/" || cfg.auth.HS256Secret != testSecret {
-		t.Fatalf("flags override the environment: %+v %v", cfg.auth, err)
+	if err != nil || cfg.Auth.Issuer != "https://flag/" || cfg.Auth.HS256Secret != testSecret {
+		t.Fatalf("flags override the environment: %+v %v", cfg.Auth, err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"regexp"
 
+	"singletable/cmd/internal/settings"
 	"singletable/server"
 )
 
@@ -27,9 +28,9 @@ type guardConfig struct {
 var hostRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$`)
 
 // register declares the flags, each defaulting to its environment variable.
-func (g *guardConfig) register(fs *flag.FlagSet, env envReader) {
+func (g *guardConfig) register(fs *flag.FlagSet, env settings.Env) {
 	l := &g.limits
-	fs.StringVar(&g.host, "host", env.getenv("HOST"), "listen address; empty means every interface, as a container needs (env HOST; 127.0.0.1 for this machine only)")
+	fs.StringVar(&g.host, "host", env.Get("HOST"), "listen address; empty means every interface, as a container needs (env HOST; 127.0.0.1 for this machine only)")
 	fs.IntVar(&l.QueryBytes, "max-query-bytes", env.Int("GRAPHQL_MAX_QUERY_BYTES", server.DefaultMaxQueryBytes), "largest GraphQL document in bytes, comments included (env GRAPHQL_MAX_QUERY_BYTES)")
 	fs.IntVar(&g.tokens, "max-tokens", env.Int("GRAPHQL_MAX_TOKENS", server.DefaultParserTokenLimit), "most tokens in a GraphQL document (env GRAPHQL_MAX_TOKENS)")
 	fs.IntVar(&l.Depth, "max-depth", env.Int("GRAPHQL_MAX_DEPTH", server.DefaultMaxDepth), "deepest nesting of fields (env GRAPHQL_MAX_DEPTH)")
@@ -41,7 +42,7 @@ func (g *guardConfig) register(fs *flag.FlagSet, env envReader) {
 	fs.Float64Var(&g.rateRPS, "rate-limit-rps", env.Float("RATE_LIMIT_RPS", 50), "requests per second per client; 0 turns the limit off (env RATE_LIMIT_RPS)")
 	fs.IntVar(&g.rateBurst, "rate-limit-burst", env.Int("RATE_LIMIT_BURST", 0), "burst per client; 0 means twice the rate (env RATE_LIMIT_BURST)")
 	fs.IntVar(&g.maxConcurrent, "max-concurrent-operations", env.Int("MAX_CONCURRENT_OPERATIONS", server.DefaultMaxConcurrentOperations), "operations served at once; 0 means no cap (env MAX_CONCURRENT_OPERATIONS)")
-	g.trustedRaw = env.getenv("TRUSTED_PROXIES")
+	g.trustedRaw = env.Get("TRUSTED_PROXIES")
 	fs.StringVar(&g.trustedRaw, "trusted-proxies", g.trustedRaw, "comma-separated proxy IPs and CIDRs whose X-Forwarded-For is believed (env TRUSTED_PROXIES)")
 }
 

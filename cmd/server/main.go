@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if cfg.ops.healthcheck {
 		return healthcheck(cfg.guard.host, cfg.port, stderr)
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	obs, err := startObservability(ctx, cfg.ops, getenv, log)
 	if err != nil {
 		return err
@@ -61,11 +61,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	defer obs.shutdown()
 
 	repo, err := repository.New(ctx, repository.Config{
-		Table:             cfg.table,
-		Region:            cfg.region,
-		Endpoint:          cfg.endpoint,
-		CursorSecret:      []byte(cfg.cursorSecret),
-		OrderStatusShards: cfg.shards,
+		Table:             cfg.Table,
+		Region:            cfg.Region,
+		Endpoint:          cfg.Endpoint,
+		CursorSecret:      []byte(cfg.CursorSecret),
+		OrderStatusShards: cfg.OrderStatusShards,
 		Logger:            log,
 		Observer:          obs.metrics.DynamoDBCall,
 		TracerProvider:    obs.tracer,
@@ -73,14 +73,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	if cfg.cursorSecret == "" {
+	if cfg.CursorSecret == "" {
 		log.Warn("CURSOR_SECRET is not set: using a random secret, so cursors break on restart and differ between instances; set it in production")
 	}
 	if cfg.createTable {
 		if err := repo.CreateTable(ctx, 2*time.Minute); err != nil {
 			return err
 		}
-		log.Info("table ready", "table", cfg.table)
+		log.Info("table ready", "table", cfg.Table)
 	}
 	if cfg.seed {
 		st, err := repo.Seed(ctx)
@@ -93,17 +93,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Warn("table not ready; /readyz will fail until it is", "error", err.Error())
 	}
 
-	authn, err := cfg.auth.Authenticator()
+	authn, err := cfg.Auth.Authenticator()
 	if err != nil {
 		return err
 	}
-	if cfg.auth.Disabled {
+	if cfg.Auth.Disabled {
 		log.Warn("AUTH_DISABLED=true: every request is served as admin, without a token; never run this way where others can reach the server")
 	}
 	var devTokens []devToken
 	var playgroundHeaders map[string]string
-	if cfg.auth.DevTokens {
-		if devTokens, err = mintDevTokens(ctx, repo, cfg.auth); err != nil {
+	if cfg.Auth.DevTokens {
+		if devTokens, err = mintDevTokens(ctx, repo, cfg.Auth); err != nil {
 			return fmt.Errorf("dev tokens: %w", err)
 		}
 		playgroundHeaders = map[string]string{"Authorization": "Bearer " + devTokens[0].token}
@@ -111,10 +111,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	drain := &drainer{}
 	serverCfg := server.Config{
-		Introspection:     cfg.introspection,
-		ComplexityLimit:   cfg.complexityLimit,
-		CORSOrigins:       cfg.corsOrigins,
-		Loaders:           loaders.Options{Wait: cfg.loaderWait},
+		Introspection:     cfg.Introspection,
+		ComplexityLimit:   cfg.ComplexityLimit,
+		CORSOrigins:       cfg.CORSOrigins,
+		Loaders:           loaders.Options{Wait: cfg.LoaderWait},
 		Logger:            log,
 		Auth:              authn,
 		PlaygroundHeaders: playgroundHeaders,
@@ -142,7 +142,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	log.Info("listening", "addr", ln.Addr().String(), "table", cfg.table, "playground", "http://"+displayAddr(ln.Addr())+"/")
+	log.Info("listening", "addr", ln.Addr().String(), "table", cfg.Table, "playground", "http://"+displayAddr(ln.Addr())+"/")
 	if listening != nil {
 		listening(ln.Addr().String())
 	}

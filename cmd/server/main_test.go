@@ -183,7 +183,7 @@ func TestConfigIsValidatedWithClearMessages(t *testing.T) {
 	cfg, err := parseConfig([]string{"-port", "9090", "-table", "flagged"}, func(k string) string {
 		return map[string]string{"PORT": "8081", "DYNAMODB_TABLE": "fromenv", "AUTH_HS256_SECRET": testSecret}[k]
 	}, io.Discard)
-	if err != nil || cfg.port != 9090 || cfg.table != "flagged" || !cfg.introspection {
+	if err != nil || cfg.port != 9090 || cfg.Table != "flagged" || !cfg.Introspection {
 		t.Fatalf("cfg %+v, err %v", cfg, err)
 	}
 }
