@@ -105,10 +105,10 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	cfg = cfg.observed()
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
-	// The /query chain, outermost first. Authentication comes before the rate limit, so that
-	// limiterKey keys the limiter on the token's subject.
-	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withErrorEnvelope(
-		withRateLimit(cfg, withRequestBody(withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(gql))))))))
+	// The /query chain, outermost first. Authentication comes before the principal's key, so
+	// that the rate limiter and the persisted-query cache key on the token's subject.
+	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withPrincipalKey(cfg.TrustedProxies, withErrorEnvelope(
+		withRateLimit(cfg, withRequestBody(withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(gql)))))))))
 	mux.Handle("/query", query)
 	if !cfg.DisablePlayground {
 		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})
