@@ -109,7 +109,8 @@ func TestAuthDisabledServesEveryoneAsAdminWithAWarning(t *testing.T) {
 }
 
 // -dev-tokens prints a working token for each sample principal, each seeing its own scope, and
-// the playground's headers editor holds the admin's.
+// the playground's headers editor holds the admin's; requests addressed to another Host are
+// refused.
 func TestDevTokensArePrintedAndWork(t *testing.T) {
 	getenv := env(t, nil)
 	addr, logs, _, _ := start(t, []string{"-create-table", "-seed", "-dev-tokens"}, getenv)
@@ -156,5 +157,21 @@ func TestDevTokensArePrintedAndWork(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(page), tokens["admin"]) {
 		t.Fatal("the playground page does not hold the admin token")
+	}
+	// DNS rebinding: a page on rebind.attacker.example that resolved its name to 127.0.0.1 gets
+	// 421, not the page with the admin's token, and cannot call /query either.
+	for _, path := range []string{"/", "/query", "/healthz"} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+path, nil)
+		req.Host = "rebind.attacker.example:8080"
+		req.Header.Set("Authorization", "Bearer "+tokens["admin"])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMisdirectedRequest || strings.Contains(string(body), tokens["admin"]) {
+			t.Fatalf("GET %s with Host rebind.attacker.example:8080: %d %s", path, resp.StatusCode, body)
+		}
 	}
 }
