@@ -77,7 +77,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
 	authFlags(fs, &c.auth, env)
 	c.guard.register(fs, env)
-	validateOps := opsFlags(fs, &c.ops, getenv)
+	validateOps := opsFlags(fs, &c.ops, env)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
