@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -56,6 +58,11 @@ func TestAuthConfiguration(t *testing.T) {
 		// Every interface, or another address: the playground would hand the admin token out.
 		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS": "true"}, nil, "-dev-tokens: listen on loopback only"},
 		{map[string]string{"AUTH_HS256_SECRET": testSecret, "HOST": "10.0.0.5"}, []string{"-dev-tokens"}, "-dev-tokens: listen on loopback only"},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "HOST": "0.0.0.0", "AUTH_DEV_TOKENS": "true"}, nil, "set AUTH_DEV_TOKENS_BEHIND_LOOPBACK=true"},
+		// A container whose port is published on 127.0.0.1 only: the operator says so.
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "HOST": "0.0.0.0", "AUTH_DEV_TOKENS": "true", "AUTH_DEV_TOKENS_BEHIND_LOOPBACK": "true"}, nil, ""},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret}, []string{"-dev-tokens", "-dev-tokens-behind-loopback"}, ""},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS_BEHIND_LOOPBACK": "yes please"}, nil, `AUTH_DEV_TOKENS_BEHIND_LOOPBACK="yes please" is not true or false`},
 	}
 	for _, c := range cases {
 		_, err := parseConfig(c.args, func(k string) string { return c.env[k] }, io.Discard)
@@ -64,6 +71,32 @@ func TestAuthConfiguration(t *testing.T) {
 			t.Errorf("env %v: unexpected error %v", c.env, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("env %v args %v: err = %v, want it to mention %q", c.env, c.args, err, c.want)
+		}
+	}
+	// The secret may come from a file (surrounding white space dropped), never from both places.
+	dir := t.TempDir()
+	file, short := filepath.Join(dir, "secret"), filepath.Join(dir, "short")
+	if err := os.WriteFile(file, []byte(testSecret+"\n"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte("0123456789"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"AUTH_HS256_SECRET_FILE": file}, ""},
+		{map[string]string{"AUTH_HS256_SECRET_FILE": file, "AUTH_HS256_SECRET": testSecret}, "set one of them, not both"},
+		{map[string]string{"AUTH_HS256_SECRET_FILE": filepath.Join(dir, "missing")}, "AUTH_HS256_SECRET_FILE: open"},
+		{map[string]string{"AUTH_HS256_SECRET_FILE": short}, "AUTH_HS256_SECRET: must have at least 32 bytes"},
+	} {
+		cfg, err := parseConfig(nil, func(k string) string { return c.env[k] }, io.Discard)
+		switch {
+		case c.want == "" && (err != nil || cfg.auth.HS256Secret != testSecret):
+			t.Errorf("env %v: secret %q, error %v", c.env, cfg.auth.HS256Secret, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("env %v: err = %v, want it to mention %q", c.env, err, c.want)
 		}
 	}
 	cfg, err := parseConfig([]string{"-auth-issuer", "https://flag/"}, func(k string) string {

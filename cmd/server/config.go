@@ -39,8 +39,11 @@ type config struct {
 	seed            bool
 	auth            auth.Settings
 	playground      bool
-	guard           guardConfig
-	ops             opsConfig
+	// devTokensBehindLoopback lets development tokens be served on a listen address that is
+	// not loopback (AUTH_DEV_TOKENS_BEHIND_LOOPBACK; see checkDevTokenListener).
+	devTokensBehindLoopback bool
+	guard                   guardConfig
+	ops                     opsConfig
 }
 
 var tableNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
@@ -75,7 +78,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.playground, "playground", env.Bool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
-	authFlags(fs, &c.auth, env)
+	authFlags(fs, &c, env)
 	c.guard.register(fs, env)
 	validateOps := opsFlags(fs, &c.ops, env)
 	if err := fs.Parse(args); err != nil {
@@ -126,11 +129,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	}
 	c.guard.validate(bad)
 	validateOps(bad)
-	if c.auth.DevTokens && !auth.Loopback(c.guard.host) {
-		// The playground page needs no token and carries the admin's: anyone who can reach the
-		// server could read it.
-		bad("AUTH_DEV_TOKENS / -dev-tokens: listen on loopback only (HOST=127.0.0.1), since the playground page then carries an admin token")
-	}
+	checkDevTokenListener(c, bad)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
 	}
