@@ -73,7 +73,17 @@ func TestAuthConfiguration(t *testing.T) {
 			t.Errorf("env %v args %v: err = %v, want it to mention %q", c.env, c.args, err, c.want)
 		}
 	}
-	// The secret may come from a file (surrounding white space dropped), never from both places.
+	cfg, err := parseConfig([]string{"-auth-issuer", "https://flag/"}, func(k string) string {
+		return map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_ISSUER": "https://env/"}[k]
+	}, io.Discard)
+	if err != nil || cfg.auth.Issuer != "https://flag/" || cfg.auth.HS256Secret != testSecret {
+		t.Fatalf("flags override the environment: %+v %v", cfg.auth, err)
+	}
+}
+
+// The HS256 secret may come from a file (surrounding white space dropped: compose's generator and
+// container secrets end files with a newline), never from both places.
+func TestHS256SecretFromAFile(t *testing.T) {
 	dir := t.TempDir()
 	file, short := filepath.Join(dir, "secret"), filepath.Join(dir, "short")
 	if err := os.WriteFile(file, []byte(testSecret+"\n"), 0o400); err != nil {
@@ -98,12 +108,6 @@ func TestAuthConfiguration(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("env %v: err = %v, want it to mention %q", c.env, err, c.want)
 		}
-	}
-	cfg, err := parseConfig([]string{"-auth-issuer", "https://flag/"}, func(k string) string {
-		return map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_ISSUER": "https://env/"}[k]
-	}, io.Discard)
-	if err != nil || cfg.auth.Issuer != "https://flag/" || cfg.auth.HS256Secret != testSecret {
-		t.Fatalf("flags override the environment: %+v %v", cfg.auth, err)
 	}
 }
 
@@ -191,19 +195,25 @@ func TestDevTokensArePrintedAndWork(t *testing.T) {
 	if !strings.Contains(string(page), tokens["admin"]) {
 		t.Fatal("the playground page does not hold the admin token")
 	}
-	// DNS rebinding: a page on rebind.attacker.example that resolved its name to 127.0.0.1 gets
-	// 421, not the page with the admin's token, and cannot call /query either.
+	refusesRebinding(t, addr, tokens["admin"])
+}
+
+// refusesRebinding checks that a page on rebind.attacker.example that resolved its name to
+// 127.0.0.1 gets 421 from the server at addr, not the page with the admin's token, and cannot
+// call /query either.
+func refusesRebinding(t *testing.T, addr, adminToken string) {
+	t.Helper()
 	for _, path := range []string{"/", "/query", "/healthz"} {
 		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+path, nil)
 		req.Host = "rebind.attacker.example:8080"
-		req.Header.Set("Authorization", "Bearer "+tokens["admin"])
+		req.Header.Set("Authorization", "Bearer "+adminToken)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusMisdirectedRequest || strings.Contains(string(body), tokens["admin"]) {
+		if resp.StatusCode != http.StatusMisdirectedRequest || strings.Contains(string(body), adminToken) {
 			t.Fatalf("GET %s with Host rebind.attacker.example:8080: %d %s", path, resp.StatusCode, body)
 		}
 	}

@@ -168,6 +168,32 @@ func TestComposeRunsDynamoDBLocalAndTheServer(t *testing.T) {
 	}
 }
 
+// devSecret is how compose hands the server its HS256 secret: the server's mount of a volume
+// that holds the file AUTH_HS256_SECRET_FILE names, the service that fills that volume, and that
+// service's mount of it. ok is false when the secret comes from no such volume.
+type devSecret struct {
+	server, generator mount
+	name              string
+	rel               string // the file's path inside the volume
+}
+
+func findDevSecret(c composeFile) (d devSecret, ok bool) {
+	path := c.Services["server"].Environment["AUTH_HS256_SECRET_FILE"]
+	for _, m := range mounts(c.Services["server"]) {
+		if rel, in := strings.CutPrefix(path, m.target+"/"); in {
+			d.server, d.rel = m, rel
+		}
+	}
+	for name, s := range c.Services {
+		for _, m := range mounts(s) {
+			if name != "server" && d.server.volume != "" && m.volume == d.server.volume {
+				d.name, d.generator, ok = name, m, true
+			}
+		}
+	}
+	return d, ok
+}
+
 // composeServerConfig generates the development secret as compose would, into a temporary
 // directory, and returns the configuration the server accepts from the image's and the compose
 // file's environment, flags included.
@@ -178,19 +204,10 @@ func composeServerConfig(t *testing.T, c composeFile) config {
 	for k, v := range srv.Environment {
 		env[k] = v
 	}
-	dir := t.TempDir()
-	secretPath := env["AUTH_HS256_SECRET_FILE"]
-	for _, m := range mounts(srv) {
-		if rel, ok := strings.CutPrefix(secretPath, m.target+"/"); ok {
-			for name, gen := range c.Services {
-				for _, gm := range mounts(gen) {
-					if name != "server" && gm.volume == m.volume {
-						composeSecret(t, gen, gm.target, dir)
-					}
-				}
-			}
-			env["AUTH_HS256_SECRET_FILE"] = filepath.Join(dir, rel)
-		}
+	if d, ok := findDevSecret(c); ok {
+		dir := t.TempDir()
+		composeSecret(t, c.Services[d.name], d.generator.target, dir)
+		env["AUTH_HS256_SECRET_FILE"] = filepath.Join(dir, d.rel)
 	}
 	cfg, err := parseConfig(srv.Command, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
@@ -212,7 +229,8 @@ func TestComposeServesDevelopmentTokensSignedWithAGeneratedSecret(t *testing.T) 
 	}
 	cfg := composeServerConfig(t, c)
 	if !cfg.auth.DevTokens || cfg.auth.Disabled || len(cfg.auth.HS256Secret) < 32 || cfg.guard.host != "0.0.0.0" || !cfg.devTokensBehindLoopback {
-		t.Fatalf("want development tokens with a generated secret, listening on 0.0.0.0 behind the loopback: %+v host %q", cfg.auth, cfg.guard.host)
+		t.Fatalf("want development tokens with a generated secret, listening on 0.0.0.0 behind the loopback: dev tokens %v, disabled %v, secret of %d bytes, host %q, behind loopback %v",
+			cfg.auth.DevTokens, cfg.auth.Disabled, len(cfg.auth.HS256Secret), cfg.guard.host, cfg.devTokensBehindLoopback)
 	}
 	for _, p := range srv.Ports {
 		if !strings.HasPrefix(p, "127.0.0.1:") {
@@ -220,7 +238,7 @@ func TestComposeServesDevelopmentTokensSignedWithAGeneratedSecret(t *testing.T) 
 		}
 	}
 	// Without the statement that only the loopback reaches it, the server refuses to start.
-	imgEnv, user := imageEnv(t)
+	imgEnv, _ := imageEnv(t)
 	merged := map[string]string{"AUTH_HS256_SECRET": cfg.auth.HS256Secret}
 	for k, v := range imgEnv {
 		merged[k] = v
@@ -233,44 +251,27 @@ func TestComposeServesDevelopmentTokensSignedWithAGeneratedSecret(t *testing.T) 
 	if _, err := parseConfig(srv.Command, func(k string) string { return merged[k] }, io.Discard); err == nil {
 		t.Fatal("development tokens on 0.0.0.0 were accepted without AUTH_DEV_TOKENS_BEHIND_LOOPBACK")
 	}
+}
 
-	// The generator: a pinned image, run to completion before the server starts, writing a
-	// secret only the server's user can read, once (later runs keep it, so printed tokens stay
-	// valid), into a volume the server mounts read-only.
-	var genName string
-	var vol mount
-	for _, m := range mounts(srv) {
-		if strings.HasPrefix(env["AUTH_HS256_SECRET_FILE"], m.target+"/") {
-			vol = m
-		}
+// The secret's generator: a pinned image, run to completion before the server starts, writing a
+// secret only the server's user can read, once (later runs keep it, so printed tokens stay
+// valid, and a fresh volume gets a new one), into a volume the server mounts read-only.
+func TestComposeGeneratesTheDevelopmentSecretOnce(t *testing.T) {
+	c := readCompose(t)
+	d, ok := findDevSecret(c)
+	if !ok || !d.server.readOnly || !mapHas(c.Volumes, d.server.volume) {
+		t.Fatalf("the secret file is not on a declared volume that another service fills and the server mounts read-only: %+v", d)
 	}
-	for name, s := range c.Services {
-		for _, m := range mounts(s) {
-			if name != "server" && m.volume == vol.volume {
-				genName = name
-			}
-		}
-	}
-	gen := c.Services[genName]
-	if genName == "" || !vol.readOnly || c.Volumes == nil || !mapHas(c.Volumes, vol.volume) {
-		t.Fatalf("the secret file is not on a declared volume that another service fills and the server mounts read-only: %+v", vol)
-	}
+	gen := c.Services[d.name]
 	if image, tag, ok := strings.Cut(gen.Image, ":"); !ok || image == "" || tag == "" || tag == "latest" {
 		t.Errorf("the generator's image %q is not pinned", gen.Image)
 	}
-	if srv.DependsOn[genName] != "service_completed_successfully" {
-		t.Errorf("the server does not wait for %s to complete: %v", genName, srv.DependsOn)
+	if cond := c.Services["server"].DependsOn[d.name]; cond != "service_completed_successfully" {
+		t.Errorf("the server does not wait for %s to complete: %q", d.name, cond)
 	}
 	dir := t.TempDir()
-	rel := strings.TrimPrefix(env["AUTH_HS256_SECRET_FILE"], vol.target+"/")
-	var genTarget string
-	for _, m := range mounts(gen) {
-		if m.volume == vol.volume {
-			genTarget = m.target
-		}
-	}
-	file := filepath.Join(dir, rel)
-	composeSecret(t, gen, genTarget, dir)
+	file := filepath.Join(dir, d.rel)
+	composeSecret(t, gen, d.generator.target, dir)
 	first, err := os.ReadFile(file)
 	if err != nil || len(bytes.TrimSpace(first)) < 32 {
 		t.Fatalf("generated secret %q: %v", first, err)
@@ -279,17 +280,18 @@ func TestComposeServesDevelopmentTokensSignedWithAGeneratedSecret(t *testing.T) 
 	if fi.Mode().Perm() != 0o400 {
 		t.Errorf("the secret's mode is %v, want 0400", fi.Mode().Perm())
 	}
+	_, user := imageEnv(t)
 	uid, _, _ := strings.Cut(user, ":")
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 && strconv.Itoa(int(st.Uid)) != uid {
 		t.Errorf("the secret belongs to uid %d, the server runs as %s", st.Uid, user)
 	}
-	composeSecret(t, gen, genTarget, dir)
+	composeSecret(t, gen, d.generator.target, dir)
 	if again, _ := os.ReadFile(file); !bytes.Equal(again, first) {
 		t.Error("running the generator again replaced the secret: printed tokens would stop working")
 	}
 	other := t.TempDir()
-	composeSecret(t, gen, genTarget, other)
-	if fresh, _ := os.ReadFile(filepath.Join(other, rel)); bytes.Equal(fresh, first) {
+	composeSecret(t, gen, d.generator.target, other)
+	if fresh, _ := os.ReadFile(filepath.Join(other, d.rel)); bytes.Equal(fresh, first) {
 		t.Error("two fresh volumes got the same secret")
 	}
 }
