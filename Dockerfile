@@ -1,8 +1,9 @@
 # The server as a container image: a static binary (no cgo) on distroless, run as a non-root user.
 #   docker build -t singletable .
 #   docker compose up --build      # with DynamoDB Local, the table and sample data (compose.yaml)
-# The image listens on PORT (8080) and serves /metrics and /debug/pprof/ on ADMIN_ADDR
-# (0.0.0.0:9090 here, so that a port mapping can reach it: publish it only to trusted networks).
+# The image listens on PORT (8080) and serves /metrics (and /debug/pprof/ with PPROF=true) on
+# ADMIN_ADDR (0.0.0.0:9090 here, so that a port mapping can reach it: publish it only to trusted
+# networks).
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src

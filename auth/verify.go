@@ -91,13 +91,19 @@ var (
 	jwksAlgs = []jwa.SignatureAlgorithm{jwa.RS256(), jwa.ES256()}
 )
 
-// Verify checks the token's signature, its time claims (exp required; exp, nbf and iat with the
-// leeway), issuer and audience, and returns the principal its claims describe.
+// Verify checks the token's shape (no repeated claim or header name: checkSegmentNames), its
+// signature, its time claims (exp required; exp, nbf and iat with the leeway), issuer and
+// audience, and returns the principal its claims describe.
 func (v *Verifier) Verify(ctx context.Context, token string) (Principal, error) {
 	if token == "" {
 		return Principal{}, unauthenticated("authentication required: send an Authorization header with a Bearer token")
 	}
 	if len(token) > maxTokenLen || strings.Count(token, ".") != 2 {
+		return Principal{}, unauthenticated("the bearer token is not a JWT")
+	}
+	if err := checkSegmentNames(token); errors.Is(err, errRepeatedName) {
+		return Principal{}, unauthenticated("the token repeats a claim or header name")
+	} else if err != nil {
 		return Principal{}, unauthenticated("the bearer token is not a JWT")
 	}
 	msg, err := jws.Parse([]byte(token), jws.WithCompact())

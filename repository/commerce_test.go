@@ -145,8 +145,9 @@ func TestOrderStatusShard(t *testing.T) {
 	const n, ids = 5, 5000
 	counts := make([]int, n)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := newIDSource()
 	for i := range ids {
-		id, err := newID(now.Add(time.Duration(i) * time.Millisecond))
+		id, err := src.newID(now.Add(time.Duration(i) * time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}

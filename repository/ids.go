@@ -1,6 +1,7 @@
 package repository
 
 import (
+	"crypto/rand"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -11,12 +12,29 @@ import (
 // Entity ids are ULIDs: 26 characters of Crockford base32 whose first 10 encode the creation time
 // in milliseconds. Sorting ids as strings therefore sorts by creation time, which is what makes a
 // ticket's or an order's sort key double as its time line: a timestamp followed by a random
-// suffix is unique without coordination and sorts by time. Within one millisecond the process-wide monotonic entropy keeps ids
-// strictly increasing.
+// suffix is unique without coordination and sorts by time.
+//
+// The random suffix (80 bits) comes from crypto/rand. Ids are handed to clients, so guessing
+// them must be as hard as guessing 80 random bits: the ULID library's default entropy is math/rand
+// seeded with the process's start time, which anyone who knows roughly when the server started
+// can replay, and two processes started in the same instant would share. Within one millisecond
+// the source is monotonic (each id adds a random increment below 2^32 to the previous suffix), so
+// ids of one process still sort in creation order; that makes an id minted in the same millisecond
+// as a known one guessable within 2^32, the price of the time line.
+
+// idSource mints ids; each Repo has its own, made by newIDSource when the Repo is built.
+type idSource struct {
+	entropy *ulid.LockedMonotonicReader
+}
+
+// newIDSource returns a source that draws its randomness from crypto/rand only.
+func newIDSource() *idSource {
+	return &idSource{entropy: &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)}}
+}
 
 // newID returns a fresh id for an entity created at now.
-func newID(now time.Time) (string, error) {
-	id, err := ulid.New(ulid.Timestamp(now), ulid.DefaultEntropy())
+func (s *idSource) newID(now time.Time) (string, error) {
+	id, err := ulid.New(ulid.Timestamp(now), s.entropy)
 	if err != nil {
 		return "", apperr.Internal("new id", err)
 	}

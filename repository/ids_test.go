@@ -8,10 +8,11 @@ import (
 
 func TestIDsSortByTimeAndRangeBoundsHold(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	ids := newIDSource()
 	var prev string
 	for i := range 5 {
 		at := t0.Add(time.Duration(i) * time.Millisecond)
-		id, err := newID(at)
+		id, err := ids.newID(at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,15 +31,15 @@ func TestIDsSortByTimeAndRangeBoundsHold(t *testing.T) {
 		prev = id
 	}
 	// Within one millisecond, ids still increase (monotonic entropy).
-	a, _ := newID(t0)
-	b, _ := newID(t0)
+	a, _ := ids.newID(t0)
+	b, _ := ids.newID(t0)
 	if !(a < b) {
 		t.Fatalf("ids of one millisecond not increasing: %q, %q", a, b)
 	}
 }
 
 func TestValidIDAcceptsOnlyTheCanonicalSpelling(t *testing.T) {
-	id, _ := newID(time.Now())
+	id, _ := newIDSource().newID(time.Now())
 	for _, bad := range []string{"", "x", id + "0", "0" + id[1:] + "#", strings.ToLower(id), "80000000000000000000000000"} {
 		if validID(bad) {
 			t.Errorf("validID(%q) = true", bad)

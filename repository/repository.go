@@ -77,6 +77,7 @@ type Repo struct {
 	shards    int
 	attempts  int
 	now       func() time.Time
+	ids       *idSource
 	backoffFn func(attempt int) time.Duration
 	// hooks are empty except in this package's tests, which set them (export_test.go).
 	hooks testHooks
@@ -146,6 +147,7 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 		shards:   cfg.OrderStatusShards,
 		attempts: cfg.MaxBatchAttempts,
 		now:      cfg.Clock,
+		ids:      newIDSource(),
 	}
 	if r.shards <= 0 {
 		r.shards = DefaultOrderStatusShards

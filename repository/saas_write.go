@@ -15,7 +15,7 @@ import (
 
 // newEntityID returns a fresh id and the creation time it encodes (millisecond precision, UTC).
 func (r *Repo) newEntityID() (string, time.Time, error) {
-	id, err := newID(r.now())
+	id, err := r.ids.newID(r.now())
 	if err != nil {
 		return "", time.Time{}, err
 	}

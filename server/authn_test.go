@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jws"
 
 	"singletable/auth"
 	"singletable/server"
@@ -70,6 +74,31 @@ func TestRequestsWithoutAValidTokenAreRefused(t *testing.T) {
 	// A valid token passes.
 	if r := a.raw(q, nil); r.status != 200 || !strings.Contains(r.body, "Zebra Secret Corp") {
 		t.Fatalf("admin: %d %s", r.status, r.body)
+	}
+}
+
+// A correctly signed token whose claims repeat a name is refused like any invalid token: jwx
+// keeps the last value, so `"roles": [], …, "roles": ["admin"]` would make an admin of a caller
+// that a reader keeping the first value (a gateway, say) sees with no role at all.
+func TestTokenRepeatingAClaimIsRefused(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	exp := time.Now().Add(time.Hour).Unix()
+	signed := func(payload string) string {
+		t.Helper()
+		tok, err := jws.Sign([]byte(payload), jws.WithKey(jwa.HS256(), testSecret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "Bearer " + string(tok)
+	}
+	q := `{ organizations { edges { node { name } } } }`
+	if r := a.rawWith(signed(fmt.Sprintf(`{"sub":"mallory","exp":%d,"roles":["admin"]}`, exp)), q, nil); r.status != http.StatusOK || len(r.Errors) != 0 {
+		t.Fatalf("the same claims without the repetition: %d %s", r.status, r.body)
+	}
+	r := a.rawWith(signed(fmt.Sprintf(`{"sub":"mallory","roles":[],"exp":%d,"roles":["admin"]}`, exp)), q, nil)
+	if r.status != http.StatusUnauthorized || r.header.Get("WWW-Authenticate") != "Bearer" || r.code(t) != "UNAUTHENTICATED" ||
+		strings.Contains(r.body, `"data"`) || r.Extensions.DynamoDB == nil || r.Extensions.DynamoDB.TotalCalls != 0 {
+		t.Fatalf("a token repeating roles: %d %s", r.status, r.body)
 	}
 }
 

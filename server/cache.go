@@ -3,6 +3,7 @@ package server
 import (
 	lru "container/list"
 	"context"
+	"strconv"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -80,10 +81,45 @@ func (c *byteCache[T]) stats() (bytes, entries int) {
 	return c.used, len(c.items)
 }
 
+// perPrincipal is the persisted-query cache: every entry belongs to the principal that registered
+// it (principalKey: the token's subject, or the client's address without one), so a hash sent
+// alone finds only documents its own principal sent. One cache shared by everyone would answer a
+// bare hash with another principal's document, telling the caller that someone ran that exact
+// text. All principals share the one byte budget, so memory stays bounded however many there are;
+// a principal that registers a lot pushes the oldest documents out, and their owners send them
+// again (the protocol's ordinary miss). A request with no principal key neither finds nor stores.
+type perPrincipal struct {
+	cache *byteCache[string]
+}
+
+// entryKey joins principal and hash unambiguously: the principal's length comes first, since a
+// subject may hold any character.
+func (perPrincipal) entryKey(ctx context.Context, hash string) (string, bool) {
+	p, ok := principalKey(ctx)
+	if !ok {
+		return "", false
+	}
+	return strconv.Itoa(len(p)) + ":" + p + hash, true
+}
+
+func (c perPrincipal) Get(ctx context.Context, hash string) (string, bool) {
+	key, ok := c.entryKey(ctx, hash)
+	if !ok {
+		return "", false
+	}
+	return c.cache.Get(ctx, key)
+}
+
+func (c perPrincipal) Add(ctx context.Context, hash, query string) {
+	if key, ok := c.entryKey(ctx, hash); ok {
+		c.cache.Add(ctx, key, query)
+	}
+}
+
 // Per-entry bookkeeping: the list element, the map slot and the entry itself.
 const cacheEntryOverhead = 160
 
-// apqSize is what one persisted query holds: its hash and its text.
+// apqSize is what one persisted query holds: its key (principal and hash) and its text.
 func apqSize(key, v string) int { return cacheEntryOverhead + len(key) + len(v) }
 
 // astNodeBytes is the heap a parsed document takes per AST node (field, argument, value,

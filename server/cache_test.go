@@ -95,3 +95,29 @@ func BenchmarkParsedDocumentBytes(b *testing.B) {
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(b.N)/float64(nodes), "heapbytes/node")
 	runtime.KeepAlive(keep)
 }
+
+// Persisted queries are kept per principal, and no principal's key and hash can spell another's:
+// a subject may hold any character, so the principal's length leads.
+func TestPersistedQueryEntriesCannotCrossPrincipals(t *testing.T) {
+	c := perPrincipal{newByteCache(1<<20, apqSize)}
+	as := func(principal string) context.Context {
+		return context.WithValue(context.Background(), principalKeyCtx{}, principal)
+	}
+	c.Add(as("sub:ab"), "cd", "query A { __typename }")
+	for _, other := range [][2]string{{"sub:a", "bcd"}, {"sub:abc", "d"}, {"sub:ab\n", "cd"}, {"", "sub:abcd"}} {
+		if q, ok := c.Get(as(other[0]), other[1]); ok {
+			t.Fatalf("principal %q with hash %q found %q", other[0], other[1], q)
+		}
+	}
+	if q, ok := c.Get(as("sub:ab"), "cd"); !ok || q != "query A { __typename }" {
+		t.Fatalf("the owner's own entry: %q %v", q, ok)
+	}
+	// Outside the /query chain there is no principal: nothing is found or stored.
+	c.Add(context.Background(), "ef", "query B { __typename }")
+	if _, ok := c.Get(context.Background(), "ef"); ok {
+		t.Fatal("an entry without a principal was stored")
+	}
+	if _, n := c.cache.stats(); n != 1 {
+		t.Fatalf("%d entries, want 1", n)
+	}
+}

@@ -25,7 +25,7 @@ import (
 // for production; everything here is explicit:
 //   - transports: POST (JSON), GET (queries only: gqlgen refuses mutations over GET), OPTIONS;
 //   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay), both
-//     bounded in bytes (cache.go);
+//     bounded in bytes, the persisted queries kept apart per principal (cache.go);
 //   - bounds on a document's bytes, tokens, depth, fields, aliases and repeated fields, checked
 //     before validation (limits.go), and a complexity limit priced in DynamoDB calls and items;
 //   - introspection only when configured, and no "did you mean" suggestions without it;
@@ -59,7 +59,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.SetDisableSuggestion(!cfg.Introspection)
 	// The bounds run first: a persisted query is only stored once its document passed them.
 	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
-	srv.Use(extension.AutomaticPersistedQuery{Cache: newByteCache(cfg.APQCacheBytes, apqSize)})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{newByteCache(cfg.APQCacheBytes, apqSize)}})
 	srv.Use(extension.FixedComplexityLimit(cfg.ComplexityLimit))
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})

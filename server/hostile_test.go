@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql/introspection"
 
+	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/repotest"
 	"singletable/server"
@@ -147,12 +149,17 @@ func TestSuggestionsHiddenWithoutIntrospection(t *testing.T) {
 // empty (registering it).
 func sendPersisted(t *testing.T, a *api, query, hash string) gqlResponse {
 	t.Helper()
+	return a.post(persistedBody(query, hash), nil)
+}
+
+// persistedBody is an automatic persisted query request: the hash, and the document unless "".
+func persistedBody(query, hash string) *bytes.Reader {
 	req := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}}
 	if query != "" {
 		req["query"] = query
 	}
 	body, _ := json.Marshal(req)
-	return a.post(bytes.NewReader(body), nil)
+	return bytes.NewReader(body)
 }
 
 func sha256Hex(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
@@ -160,11 +167,13 @@ func sha256Hex(s string) string { h := sha256.Sum256([]byte(s)); return hex.Enco
 // TestPersistedQueryCacheIsBoundedInBytesThroughTheServer drives the persisted-query cache through
 // the running handler: a handful of distinct large documents (padded with a comment, as a client
 // cycling through unique documents would) push the oldest entry out once their bytes pass
-// APQCacheBytes, far below any entry count. A cache bounded by entries would still hold it.
+// APQCacheBytes, far below any entry count. A cache bounded by entries would still hold it. The
+// oldest entry is one principal's and the newer ones another's: entries are kept per principal,
+// but the budget is one for all, so memory stays bounded however many principals there are.
 func TestPersistedQueryCacheIsBoundedInBytesThroughTheServer(t *testing.T) {
 	const budget = 200 << 10
 	a := newAPI(t, server.Config{APQCacheBytes: budget})
-	send := func(query, hash string) gqlResponse { t.Helper(); return sendPersisted(t, a, query, hash) }
+	b := a.as(auth.Claims{Subject: "another-admin", Roles: []string{"admin"}})
 	sha := sha256Hex
 	padded := func(i int) string {
 		q := fmt.Sprintf("query Padded%d { organizations(first: 1) { edges { cursor } } }\n", i)
@@ -172,24 +181,63 @@ func TestPersistedQueryCacheIsBoundedInBytesThroughTheServer(t *testing.T) {
 	}
 
 	first := padded(0)
-	if r := send(first, sha(first)); len(r.Errors) != 0 {
+	if r := sendPersisted(t, a, first, sha(first)); len(r.Errors) != 0 {
 		t.Fatalf("register: %+v", r.Errors)
 	}
-	if r := send("", sha(first)); len(r.Errors) != 0 {
+	if r := sendPersisted(t, a, "", sha(first)); len(r.Errors) != 0 {
 		t.Fatalf("by hash right after registering: %+v", r.Errors)
 	}
 	var last string
 	for i := 1; i <= 2*budget/(30<<10); i++ {
 		last = padded(i)
-		if r := send(last, sha(last)); len(r.Errors) != 0 {
+		if r := sendPersisted(t, b, last, sha(last)); len(r.Errors) != 0 {
 			t.Fatalf("register document %d: %+v", i, r.Errors)
 		}
 	}
-	if r := send("", sha(first)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
+	if r := sendPersisted(t, a, "", sha(first)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
 		t.Fatalf("the oldest document outlived %d bytes of newer ones in a %d-byte cache: %+v", 2*budget, budget, r.Errors)
 	}
-	if r := send("", sha(last)); len(r.Errors) != 0 {
+	if r := sendPersisted(t, b, "", sha(last)); len(r.Errors) != 0 {
 		t.Fatalf("the newest document was evicted: %+v", r.Errors)
+	}
+}
+
+// TestPersistedQueriesArePerPrincipal: a hash sent alone finds only documents its own principal
+// registered. Another principal, even one with the same roles, gets PERSISTED_QUERY_NOT_FOUND,
+// exactly as for a hash nobody registered, and learns nothing about what others run. Without a
+// subject (AUTH_DISABLED) the principal is the client, as for the rate limit.
+func TestPersistedQueriesArePerPrincipal(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	b := a.as(auth.Claims{Subject: "another-admin", Roles: []string{"admin"}})
+	q := `query Mine { organizations { edges { cursor } } }`
+	if r := sendPersisted(t, a, q, sha256Hex(q)); len(r.Errors) != 0 {
+		t.Fatalf("register: %+v", r.Errors)
+	}
+	if r := sendPersisted(t, b, "", sha256Hex(q)); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" || r.Extensions.DynamoDB.TotalCalls != 0 {
+		t.Fatalf("another principal ran the document by its hash: %+v %s", r.Errors, r.Data)
+	}
+	if r := sendPersisted(t, a, "", sha256Hex(q)); len(r.Errors) != 0 || r.Extensions.DynamoDB.TotalCalls != 1 {
+		t.Fatalf("the principal that registered it, by hash: %+v", r.Errors)
+	}
+	if r := sendPersisted(t, b, q, sha256Hex(q)); len(r.Errors) != 0 {
+		t.Fatalf("the other principal registers it too: %+v", r.Errors)
+	}
+	if r := sendPersisted(t, b, "", sha256Hex(q)); len(r.Errors) != 0 {
+		t.Fatalf("then finds it by hash: %+v", r.Errors)
+	}
+
+	open := newAPIOn(t, a.repo, server.Config{Auth: auth.Disabled(), TrustedProxies: mustProxies(t, "127.0.0.1, ::1")})
+	from := func(client, query string) gqlResponse {
+		return open.post(persistedBody(query, sha256Hex(q)), http.Header{"X-Forwarded-For": {client}})
+	}
+	if r := from("198.51.100.1", q); len(r.Errors) != 0 {
+		t.Fatalf("client 1 registers: %+v", r.Errors)
+	}
+	if r := from("198.51.100.2", ""); r.code(t) != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("client 2 ran client 1's document by its hash: %+v", r.Errors)
+	}
+	if r := from("198.51.100.1", ""); len(r.Errors) != 0 {
+		t.Fatalf("client 1 by hash: %+v", r.Errors)
 	}
 }
 

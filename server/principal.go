@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -28,6 +29,22 @@ func limiterKey(r *http.Request, trusted []netip.Prefix) string {
 		return "ip:" + p.String()
 	}
 	return "ip:" + ip.String()
+}
+
+type principalKeyCtx struct{}
+
+// withPrincipalKey puts the request's limiterKey into its context, once authentication has put
+// the principal there: the rate limiter and the persisted-query cache (perPrincipal) key on it.
+func withPrincipalKey(trusted []netip.Prefix, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKeyCtx{}, limiterKey(r, trusted))))
+	})
+}
+
+// principalKey is the key withPrincipalKey stored; ok is false outside its chain.
+func principalKey(ctx context.Context) (key string, ok bool) {
+	key, ok = ctx.Value(principalKeyCtx{}).(string)
+	return key, ok
 }
 
 // clientIP is the address of the client that sent r. X-Forwarded-For is believed only when the

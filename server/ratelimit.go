@@ -101,7 +101,11 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, time.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodOptions {
-			if ok, wait := limiter.allow(limiterKey(r, cfg.TrustedProxies)); !ok {
+			key, ok := principalKey(r.Context())
+			if !ok {
+				key = limiterKey(r, cfg.TrustedProxies)
+			}
+			if ok, wait := limiter.allow(key); !ok {
 				if cfg.OnRateLimited != nil {
 					cfg.OnRateLimited()
 				}

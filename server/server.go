@@ -69,6 +69,12 @@ type Config struct {
 	// PlaygroundHeaders prefill the playground's headers editor, e.g. an Authorization header
 	// with a development token.
 	PlaygroundHeaders map[string]string
+	// LoopbackHostOnly refuses every request whose Host header is not a loopback name or address
+	// (localhost, *.localhost, 127.0.0.0/8, [::1], any port) with 421 Misdirected Request, on
+	// every route: the defence against DNS rebinding of a server meant for this machine only.
+	// cmd/server sets it whenever development tokens are on, since the playground page then
+	// carries the admin's token; it is never inferred from PlaygroundHeaders.
+	LoopbackHostOnly bool
 	// Metrics receives the operations' durations and outcomes and the loaders' batch sizes (none
 	// when nil). The DynamoDB calls reach it through repository.Config.Observer.
 	Metrics *telemetry.Metrics
@@ -95,6 +101,8 @@ const (
 //	/query    GraphQL (POST; GET for queries only), with a bearer token (package auth)
 //	/healthz  liveness: the process serves HTTP
 //	/readyz   readiness: the table is reachable and active (DescribeTable)
+//
+// With LoopbackHostOnly, each of them answers only requests addressed to a loopback name.
 func New(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -105,10 +113,10 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	cfg = cfg.observed()
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
-	// The /query chain, outermost first. Authentication comes before the rate limit, so that
-	// limiterKey keys the limiter on the token's subject.
-	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withErrorEnvelope(
-		withRateLimit(cfg, withRequestBody(withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(gql))))))))
+	// The /query chain, outermost first. Authentication comes before the principal's key, so
+	// that the rate limiter and the persisted-query cache key on the token's subject.
+	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withPrincipalKey(cfg.TrustedProxies, withErrorEnvelope(
+		withRateLimit(cfg, withRequestBody(withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(gql)))))))))
 	mux.Handle("/query", query)
 	if !cfg.DisablePlayground {
 		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})
@@ -124,5 +132,5 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /readyz", readiness(repo, cfg.Logger, cfg.ShuttingDown))
-	return withSecurityHeaders(withTracing(cfg, withRequestContext(cfg, mux)))
+	return withSecurityHeaders(withTracing(cfg, withRequestContext(cfg, withLoopbackHost(cfg.LoopbackHostOnly, mux))))
 }

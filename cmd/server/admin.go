@@ -15,11 +15,13 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"singletable/cmd/internal/settings"
 	"singletable/telemetry"
 )
 
-// DefaultAdminAddr is where /metrics and /debug/pprof/ are served when ADMIN_ADDR is unset: the
-// loopback interface only, since profiles and metrics are not for the public.
+// DefaultAdminAddr is where /metrics (and, with PPROF=true, /debug/pprof/) are served when
+// ADMIN_ADDR is unset: the loopback interface only, since profiles and metrics are not for the
+// public.
 const DefaultAdminAddr = "127.0.0.1:9090"
 
 // opsConfig is the operations part of the configuration: the admin listener and the health-check
@@ -27,14 +29,19 @@ const DefaultAdminAddr = "127.0.0.1:9090"
 type opsConfig struct {
 	// adminAddr is host:port of the admin listener, or "off".
 	adminAddr string
+	// pprof serves Go's profiler on the admin listener (PPROF=true). Off by default: the
+	// container image binds the admin port on every interface, and a profile shows the
+	// program's internals (the command line included) and costs CPU while it runs.
+	pprof bool
 	// healthcheck makes the binary GET its own /healthz and exit (the Docker HEALTHCHECK:
 	// distroless images have no curl).
 	healthcheck bool
 }
 
 // opsFlags declares the flags of opsConfig; validate checks them after parsing.
-func opsFlags(fs *flag.FlagSet, c *opsConfig, getenv func(string) string) (validate func(bad func(string, ...any))) {
-	fs.StringVar(&c.adminAddr, "admin-addr", orDefault(getenv("ADMIN_ADDR"), DefaultAdminAddr), "host:port of the admin listener serving /metrics and /debug/pprof/, or off (env ADMIN_ADDR)")
+func opsFlags(fs *flag.FlagSet, c *opsConfig, env settings.Env) (validate func(bad func(string, ...any))) {
+	fs.StringVar(&c.adminAddr, "admin-addr", env.String("ADMIN_ADDR", DefaultAdminAddr), "host:port of the admin listener serving /metrics (and /debug/pprof/ with -pprof), or off (env ADMIN_ADDR)")
+	fs.BoolVar(&c.pprof, "pprof", env.Bool("PPROF", false), "serve Go's profiler at /debug/pprof/ on the admin listener (env PPROF)")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "GET this server's /healthz on PORT and exit 0 if it answers 200 (the container's health check)")
 	return func(bad func(string, ...any)) {
 		if c.adminAddr == "off" {
@@ -48,11 +55,14 @@ func opsFlags(fs *flag.FlagSet, c *opsConfig, getenv func(string) string) (valid
 	}
 }
 
-// adminHandler serves the Prometheus metrics and Go's profiler. It is never mounted on the public
-// port.
-func adminHandler(m *telemetry.Metrics) http.Handler {
+// adminHandler serves the Prometheus metrics and, when withProfiler, Go's profiler (otherwise
+// /debug/pprof/ is 404). It is never mounted on the public port.
+func adminHandler(m *telemetry.Metrics, withProfiler bool) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
+	if !withProfiler {
+		return mux
+	}
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -70,7 +80,8 @@ type observability struct {
 }
 
 // startObservability sets up tracing from the OTEL_* variables and serves the admin endpoints
-// on cfg.adminAddr (unless off); the log says where ("admin listening").
+// on cfg.adminAddr (unless off); the log says where ("admin listening") and whether the profiler
+// is among them.
 func startObservability(ctx context.Context, cfg opsConfig, getenv func(string) string, log *slog.Logger) (*observability, error) {
 	tp, flush, err := telemetry.SetupTracing(ctx, getenv)
 	if err != nil {
@@ -87,13 +98,17 @@ func startObservability(ctx context.Context, cfg opsConfig, getenv func(string) 
 			_ = flush(ctx)
 			return nil, fmt.Errorf("ADMIN_ADDR %s: %w", cfg.adminAddr, err)
 		}
-		admin = &http.Server{Handler: adminHandler(o.metrics), ReadHeaderTimeout: 10 * time.Second}
+		admin = &http.Server{Handler: adminHandler(o.metrics, cfg.pprof), ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := admin.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("admin listener stopped", "error", err.Error())
 			}
 		}()
-		log.Info("admin listening", "addr", ln.Addr().String(), "metrics", "/metrics", "pprof", "/debug/pprof/")
+		attrs := []any{"addr", ln.Addr().String(), "metrics", "/metrics"}
+		if cfg.pprof {
+			attrs = append(attrs, "pprof", "/debug/pprof/")
+		}
+		log.Info("admin listening", attrs...)
 	}
 	o.shutdown = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

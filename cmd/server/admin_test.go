@@ -51,7 +51,7 @@ func sample(exposition, series string) float64 {
 }
 
 func TestAdminPortServesMetricsAndProfiles(t *testing.T) {
-	addr, logs, stop, done := start(t, []string{"-create-table", "-seed"}, env(t, nil))
+	addr, logs, stop, done := start(t, []string{"-create-table", "-seed", "-pprof"}, env(t, nil))
 	admin := "http://" + adminAddr(t, logs)
 	const queries = `singletable_dynamodb_calls_total{operation="Query"}`
 
@@ -94,6 +94,30 @@ func TestAdminPortServesMetricsAndProfiles(t *testing.T) {
 	}
 	if _, err := net.DialTimeout("tcp", adminAddr(t, logs), time.Second); err == nil {
 		t.Error("the admin port is still open after shutdown")
+	}
+}
+
+// The profiler is off unless PPROF=true (or -pprof): the container image binds the admin port on
+// every interface. Metrics stay.
+func TestProfilerIsOffUnlessAsked(t *testing.T) {
+	for _, pprofEnv := range []string{"", "false", "true"} {
+		_, logs, _, _ := start(t, []string{"-create-table"}, env(t, map[string]string{"PPROF": pprofEnv}))
+		admin := "http://" + adminAddr(t, logs)
+		if code, _ := get(t, admin+"/metrics"); code != http.StatusOK {
+			t.Errorf("PPROF=%q: /metrics %d", pprofEnv, code)
+		}
+		want := http.StatusNotFound
+		if pprofEnv == "true" {
+			want = http.StatusOK
+		}
+		for _, path := range []string{"/debug/pprof/", "/debug/pprof/goroutine?debug=1", "/debug/pprof/cmdline", "/debug/pprof/symbol"} {
+			if code, _ := get(t, admin+path); code != want {
+				t.Errorf("PPROF=%q: %s %d, want %d", pprofEnv, path, code, want)
+			}
+		}
+		if on := strings.Contains(logs.String(), `"pprof":"/debug/pprof/"`); on != (want == http.StatusOK) {
+			t.Errorf("PPROF=%q: the start log says pprof is served: %v", pprofEnv, on)
+		}
 	}
 }
 

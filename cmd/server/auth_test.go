@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -56,6 +58,11 @@ func TestAuthConfiguration(t *testing.T) {
 		// Every interface, or another address: the playground would hand the admin token out.
 		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS": "true"}, nil, "-dev-tokens: listen on loopback only"},
 		{map[string]string{"AUTH_HS256_SECRET": testSecret, "HOST": "10.0.0.5"}, []string{"-dev-tokens"}, "-dev-tokens: listen on loopback only"},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "HOST": "0.0.0.0", "AUTH_DEV_TOKENS": "true"}, nil, "set AUTH_DEV_TOKENS_BEHIND_LOOPBACK=true"},
+		// A container whose port is published on 127.0.0.1 only: the operator says so.
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "HOST": "0.0.0.0", "AUTH_DEV_TOKENS": "true", "AUTH_DEV_TOKENS_BEHIND_LOOPBACK": "true"}, nil, ""},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret}, []string{"-dev-tokens", "-dev-tokens-behind-loopback"}, ""},
+		{map[string]string{"AUTH_HS256_SECRET": testSecret, "AUTH_DEV_TOKENS_BEHIND_LOOPBACK": "yes please"}, nil, `AUTH_DEV_TOKENS_BEHIND_LOOPBACK="yes please" is not true or false`},
 	}
 	for _, c := range cases {
 		_, err := parseConfig(c.args, func(k string) string { return c.env[k] }, io.Discard)
@@ -71,6 +78,36 @@ func TestAuthConfiguration(t *testing.T) {
 	}, io.Discard)
 	if err != nil || cfg.Auth.Issuer != "https://flag/" || cfg.Auth.HS256Secret != testSecret {
 		t.Fatalf("flags override the environment: %+v %v", cfg.Auth, err)
+	}
+}
+
+// The HS256 secret may come from a file (surrounding white space dropped: compose's generator and
+// container secrets end files with a newline), never from both places.
+func TestHS256SecretFromAFile(t *testing.T) {
+	dir := t.TempDir()
+	file, short := filepath.Join(dir, "secret"), filepath.Join(dir, "short")
+	if err := os.WriteFile(file, []byte(testSecret+"\n"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte("0123456789"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"AUTH_HS256_SECRET_FILE": file}, ""},
+		{map[string]string{"AUTH_HS256_SECRET_FILE": file, "AUTH_HS256_SECRET": testSecret}, "set one of them, not both"},
+		{map[string]string{"AUTH_HS256_SECRET_FILE": filepath.Join(dir, "missing")}, "AUTH_HS256_SECRET_FILE: open"},
+		{map[string]string{"AUTH_HS256_SECRET_FILE": short}, "AUTH_HS256_SECRET: must have at least 32 bytes"},
+	} {
+		cfg, err := parseConfig(nil, func(k string) string { return c.env[k] }, io.Discard)
+		switch {
+		case c.want == "" && (err != nil || cfg.Auth.HS256Secret != testSecret):
+			t.Errorf("env %v: secret %q, error %v", c.env, cfg.Auth.HS256Secret, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("env %v: err = %v, want it to mention %q", c.env, err, c.want)
+		}
 	}
 }
 
@@ -109,7 +146,8 @@ func TestAuthDisabledServesEveryoneAsAdminWithAWarning(t *testing.T) {
 }
 
 // -dev-tokens prints a working token for each sample principal, each seeing its own scope, and
-// the playground's headers editor holds the admin's.
+// the playground's headers editor holds the admin's; requests addressed to another Host are
+// refused.
 func TestDevTokensArePrintedAndWork(t *testing.T) {
 	getenv := env(t, nil)
 	addr, logs, _, _ := start(t, []string{"-create-table", "-seed", "-dev-tokens"}, getenv)
@@ -156,5 +194,27 @@ func TestDevTokensArePrintedAndWork(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(page), tokens["admin"]) {
 		t.Fatal("the playground page does not hold the admin token")
+	}
+	refusesRebinding(t, addr, tokens["admin"])
+}
+
+// refusesRebinding checks that a page on rebind.attacker.example that resolved its name to
+// 127.0.0.1 gets 421 from the server at addr, not the page with the admin's token, and cannot
+// call /query either.
+func refusesRebinding(t *testing.T, addr, adminToken string) {
+	t.Helper()
+	for _, path := range []string{"/", "/query", "/healthz"} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+path, nil)
+		req.Host = "rebind.attacker.example:8080"
+		req.Header.Set("Authorization", "Bearer "+adminToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMisdirectedRequest || strings.Contains(string(body), adminToken) {
+			t.Fatalf("GET %s with Host rebind.attacker.example:8080: %d %s", path, resp.StatusCode, body)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"singletable/auth"
 	"singletable/cmd/internal/settings"
 )
 
@@ -21,8 +20,11 @@ type config struct {
 	createTable     bool
 	seed            bool
 	playground      bool
-	guard           guardConfig
-	ops             opsConfig
+	// devTokensBehindLoopback lets development tokens be served on a listen address that is
+	// not loopback (AUTH_DEV_TOKENS_BEHIND_LOOPBACK; see checkDevTokenListener).
+	devTokensBehindLoopback bool
+	guard                   guardConfig
+	ops                     opsConfig
 }
 
 // parseConfig reads the environment through getenv, then the flags in args, and validates the
@@ -42,8 +44,9 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.playground, "playground", env.Bool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
+	fs.BoolVar(&c.devTokensBehindLoopback, "dev-tokens-behind-loopback", env.Bool("AUTH_DEV_TOKENS_BEHIND_LOOPBACK", false), "let -dev-tokens listen on a HOST that is not loopback, because everything in front of it is (a container whose port is published on 127.0.0.1 only) (env AUTH_DEV_TOKENS_BEHIND_LOOPBACK)")
 	c.guard.register(fs, env)
-	validateOps := opsFlags(fs, &c.ops, getenv)
+	validateOps := opsFlags(fs, &c.ops, env)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -63,17 +66,6 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	}
 	c.guard.validate(bad)
 	validateOps(bad)
-	if c.Auth.DevTokens && !auth.Loopback(c.guard.host) {
-		// The playground page needs no token and carries the admin's: anyone who can reach the
-		// server could read it.
-		bad("AUTH_DEV_TOKENS / -dev-tokens: listen on loopback only (HOST=127.0.0.1), since the playground page then carries an admin token")
-	}
+	checkDevTokenListener(c, bad)
 	return c, problems.Err()
-}
-
-func orDefault(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }

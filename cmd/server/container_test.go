@@ -1,16 +1,11 @@
 package main
 
 import (
-	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
-
-	"gopkg.in/yaml.v3"
 )
 
 // There is no container engine on the build machines: these tests read the Dockerfile and the
@@ -108,68 +103,4 @@ func entrypointBinary(entrypoint string) string {
 		return "\x00"
 	}
 	return strings.Trim(fields[0], `",`)
-}
-
-type composeFile struct {
-	Services map[string]struct {
-		Image       string
-		Build       any
-		Command     []string
-		Environment map[string]string
-		Ports       []string
-		DependsOn   []string `yaml:"depends_on"`
-	}
-}
-
-func TestComposeRunsDynamoDBLocalAndTheServer(t *testing.T) {
-	var c composeFile
-	if err := yaml.Unmarshal([]byte(readRepoFile(t, "compose.yaml")), &c); err != nil {
-		t.Fatalf("compose.yaml: %v", err)
-	}
-	ddb, ok := c.Services["dynamodb"]
-	if !ok || !strings.HasPrefix(ddb.Image, "amazon/dynamodb-local:") || strings.HasSuffix(ddb.Image, ":latest") {
-		t.Fatalf("no dynamodb service on a pinned amazon/dynamodb-local image: %+v", ddb)
-	}
-	ddbPort := "8000"
-	if i := slices.Index(ddb.Command, "-port"); i >= 0 && i+1 < len(ddb.Command) {
-		ddbPort = ddb.Command[i+1]
-	}
-	if !slices.Contains(ddb.Command, "-inMemory") {
-		t.Errorf("DynamoDB Local command %v", ddb.Command)
-	}
-	srv, ok := c.Services["server"]
-	if !ok || srv.Build == nil {
-		t.Fatal("no server service built from the Dockerfile")
-	}
-	if !slices.Contains(srv.Command, "-create-table") || !slices.Contains(srv.Command, "-seed") || !slices.Contains(srv.DependsOn, "dynamodb") {
-		t.Errorf("the server does not create the table and load the sample data after DynamoDB Local: %v %v", srv.Command, srv.DependsOn)
-	}
-	env := srv.Environment
-	if want := "http://dynamodb:" + ddbPort; env["AWS_ENDPOINT_URL_DYNAMODB"] != want {
-		t.Errorf("AWS_ENDPOINT_URL_DYNAMODB=%q, want %q", env["AWS_ENDPOINT_URL_DYNAMODB"], want)
-	}
-	for _, k := range []string{"AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
-		if env[k] == "" {
-			t.Errorf("%s is not set for DynamoDB Local", k)
-		}
-	}
-	// The server accepts the configuration as given, flags included.
-	cfg, err := parseConfig(srv.Command, func(k string) string { return env[k] }, io.Discard)
-	if err != nil {
-		t.Fatalf("the server refuses the compose configuration: %v", err)
-	}
-	_, adminPort, _ := net.SplitHostPort(cfg.ops.adminAddr)
-	published := map[string]bool{}
-	for _, p := range srv.Ports {
-		parts := strings.Split(p, ":")
-		if len(parts) < 2 || parts[0] != "127.0.0.1" {
-			t.Errorf("port %q is not published on the loopback interface only", p)
-		}
-		published[parts[len(parts)-1]] = true
-	}
-	for _, port := range []string{env["PORT"], adminPort} {
-		if !published[port] {
-			t.Errorf("container port %s is not published (ports %v)", port, srv.Ports)
-		}
-	}
 }

@@ -71,3 +71,15 @@ func printDevTokens(w io.Writer, tokens []devToken, addr string) {
 	}
 	_, _ = io.WriteString(w, b.String())
 }
+
+// checkDevTokenListener refuses development tokens on a listen address other machines can reach:
+// the playground page needs no token and carries the admin's. AUTH_DEV_TOKENS_BEHIND_LOOPBACK
+// lifts the rule for a server whose own address is open but whose network is not, as in a
+// container whose port is published on the host's 127.0.0.1 only; the Host header check
+// (server.Config.LoopbackHostOnly) stays on either way.
+func checkDevTokenListener(c config, bad func(string, ...any)) {
+	if c.Auth.DevTokens && !c.devTokensBehindLoopback && !auth.Loopback(c.guard.host) {
+		bad("AUTH_DEV_TOKENS / -dev-tokens: listen on loopback only (HOST=127.0.0.1), since the playground page then carries an admin token; " +
+			"behind a port published on 127.0.0.1 only, set AUTH_DEV_TOKENS_BEHIND_LOOPBACK=true")
+	}
+}

@@ -118,6 +118,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Logger:            log,
 		Auth:              authn,
 		PlaygroundHeaders: playgroundHeaders,
+		// With development tokens the playground page carries the admin's: no other Host.
+		LoopbackHostOnly: cfg.Auth.DevTokens,
 		// The playground's page and files; PLAYGROUND=false leaves / unrouted.
 		DisablePlayground: !cfg.playground,
 		ShuttingDown:      drain.draining.Load,

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"log/slog"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -71,7 +72,7 @@ func (s *Shared) read(env Env) {
 	s.cors = env.Get("CORS_ALLOWED_ORIGINS")
 	s.logLevel = env.String("LOG_LEVEL", "info")
 	s.Auth = auth.Settings{
-		HS256Secret: env.Get("AUTH_HS256_SECRET"),
+		HS256Secret: hs256Secret(env),
 		JWKSURL:     env.Get("AUTH_JWKS_URL"),
 		Issuer:      env.Get("AUTH_ISSUER"),
 		Audience:    env.Get("AUTH_AUDIENCE"),
@@ -101,7 +102,7 @@ func (s *Shared) BindFlags(fs *flag.FlagSet, env Env) {
 	fs.StringVar(&a.Issuer, "auth-issuer", a.Issuer, "required token issuer, iss (env AUTH_ISSUER)")
 	fs.StringVar(&a.Audience, "auth-audience", a.Audience, "required token audience, aud (env AUTH_AUDIENCE)")
 	fs.BoolVar(&a.Disabled, "auth-disabled", a.Disabled, "accept every request without a token, as admin: local experiments only (env AUTH_DISABLED)")
-	fs.BoolVar(&a.DevTokens, "dev-tokens", a.DevTokens, "print tokens for sample principals at start; needs AUTH_HS256_SECRET (env AUTH_DEV_TOKENS)")
+	fs.BoolVar(&a.DevTokens, "dev-tokens", a.DevTokens, "print tokens for sample principals at start; needs AUTH_HS256_SECRET and a loopback HOST (env AUTH_DEV_TOKENS)")
 }
 
 // Validate parses the log level and the CORS origins and checks every setting, reporting each
@@ -148,4 +149,25 @@ func (s *Shared) name(variable, flagName string) string {
 		return variable + " / -" + flagName
 	}
 	return variable
+}
+
+// hs256Secret is the HS256 secret: AUTH_HS256_SECRET, or the contents of the file
+// AUTH_HS256_SECRET_FILE names (a container's secret, or one a compose service generated). Like
+// every secret it has no flag, so that it does not show in process listings.
+func hs256Secret(env Env) string {
+	secret := env.Get("AUTH_HS256_SECRET")
+	path := env.Get("AUTH_HS256_SECRET_FILE")
+	switch {
+	case path == "":
+		return secret
+	case secret != "":
+		env.Bad("AUTH_HS256_SECRET and AUTH_HS256_SECRET_FILE: set one of them, not both")
+		return secret
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		env.Bad("AUTH_HS256_SECRET_FILE: %v", err)
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }
