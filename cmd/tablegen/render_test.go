@@ -45,6 +45,7 @@ func TestTemplateDeclaresTheDefinition(t *testing.T) {
 			DeletionPolicy string
 			Properties     struct {
 				BillingMode            string
+				StreamSpecification    struct{ StreamViewType string }
 				AttributeDefinitions   []struct{ AttributeName, AttributeType string }
 				KeySchema              keySchema
 				GlobalSecondaryIndexes []struct {
@@ -79,6 +80,9 @@ func TestTemplateDeclaresTheDefinition(t *testing.T) {
 	p := table.Properties
 	if p.BillingMode != def.BillingMode {
 		t.Errorf("BillingMode %q, want %q", p.BillingMode, def.BillingMode)
+	}
+	if p.StreamSpecification.StreamViewType != def.StreamViewType {
+		t.Errorf("StreamViewType %q, want %q", p.StreamSpecification.StreamViewType, def.StreamViewType)
 	}
 	var attrs []string
 	for _, a := range p.AttributeDefinitions {
