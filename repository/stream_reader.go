@@ -88,16 +88,21 @@ func (r *Repo) StreamReader(opts StreamOptions) *StreamReader {
 func (sr *StreamReader) Run(ctx context.Context, h StreamHandler) error {
 	run := &streamRun{StreamReader: sr, h: h, lags: map[string]time.Duration{}}
 	fromLatest := true
-	for {
+	for attempt := 0; ; {
 		arn, err := run.findStream(ctx)
 		if err != nil {
 			return err
 		}
-		run.readStream(ctx, arn, fromLatest)
-		if err := ctx.Err(); err != nil {
+		if run.readStream(ctx, arn, fromLatest) {
+			fromLatest, attempt = false, 0
+			continue
+		}
+		// The table names a stream that cannot be described (gone since, or not there yet):
+		// look again after a while, not at once.
+		if err := sleepCtx(ctx, run.backoff(attempt)); err != nil {
 			return err
 		}
-		fromLatest = false
+		attempt++
 	}
 }
 

@@ -136,15 +136,15 @@ type shardSet struct {
 
 // readStream reads one stream until ctx ends, or the stream is disabled and read to its end, or
 // it no longer exists. It describes the stream every DescribeInterval, right after a shard ends,
-// and more often while an ended shard's children are not listed yet.
-func (run *streamRun) readStream(ctx context.Context, arn string, fromLatest bool) {
+// and more often while an ended shard's children are not listed yet. It returns whether it got
+// to read the stream (announced it).
+func (run *streamRun) readStream(ctx context.Context, arn string, fromLatest bool) (announced bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	set := &shardSet{run: run, arn: arn, plan: newShardPlan(), finished: make(chan string), stop: map[string]context.CancelFunc{}}
 	defer func() {
 		cancel()
 		set.wg.Wait()
 	}()
-	announced := false
 	for attempt := 0; ; {
 		status, shards, err := run.describe(ctx, arn)
 		wait := run.opts.DescribeInterval
