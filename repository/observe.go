@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -21,31 +22,45 @@ type CallObserver func(operation string, capacityUnits float64, took time.Durati
 // tracerName is the instrumentation scope of the repository's spans.
 const tracerName = "singletable/repository"
 
-// Span attributes of a DynamoDB call, after OpenTelemetry's conventions for AWS SDK calls.
-var (
-	attrRPCSystem  = attribute.String("rpc.system", "aws-api")
-	attrRPCService = attribute.String("rpc.service", "DynamoDB")
+// attrRPCSystem is a span attribute of every AWS call, after OpenTelemetry's conventions for AWS
+// SDK calls; rpc.service names the service (its SDK service id).
+var attrRPCSystem = attribute.String("rpc.system", "aws-api")
+
+// The services the repository calls, as observeMiddleware names them.
+const (
+	serviceDynamoDB = "DynamoDB"
+	serviceStreams  = "DynamoDB Streams"
 )
 
-// observeMiddleware opens one client span per DynamoDB call, named "DynamoDB.<Operation>" (with
-// the service, operation, table and consumed capacity as attributes), and reports the call to obs.
-// Like the cost meter it sits in the Initialize step, after the meter has asked the call for its
-// consumed capacity, so that SDK retries of one call make one span and one observation.
+// observeMiddleware opens one client span per call to service, named "DynamoDB.<Operation>" for
+// DynamoDB (with the service, operation, table and consumed capacity as attributes), and reports
+// the call to obs. Like the cost meter it sits in the Initialize step, after the meter has asked
+// the call for its consumed capacity, so that SDK retries of one call make one span and one
+// observation.
+//
+// With childOnly, a call opens a span only inside a trace (a span in its context): the stream
+// reader polls each shard several times a second whether anything changed or not, and a root
+// span per poll would drown the traces worth reading. Those calls are still observed.
 //
 // The OpenTelemetry contrib module for the AWS SDK would open the same spans, but it is no longer
 // maintained and does not record consumed capacity; this is the few lines it would save.
-func observeMiddleware(table string, obs CallObserver, tp trace.TracerProvider) func(*middleware.Stack) error {
+func observeMiddleware(service, table string, obs CallObserver, tp trace.TracerProvider, childOnly bool) func(*middleware.Stack) error {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
 	tracer := tp.Tracer(tracerName)
+	spanPrefix := strings.ReplaceAll(service, " ", "") + "."
+	rpcService := attribute.String("rpc.service", service)
 	return func(stack *middleware.Stack) error {
 		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("Observe",
 			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 				op := awsmiddleware.GetOperationName(ctx)
-				ctx, span := tracer.Start(ctx, "DynamoDB."+op, trace.WithSpanKind(trace.SpanKindClient),
-					trace.WithAttributes(attrRPCSystem, attrRPCService, attribute.String("rpc.method", op),
-						attribute.StringSlice("aws.dynamodb.table_names", []string{table})))
+				span := trace.SpanFromContext(ctx) // not recording: a no-op to end
+				if !childOnly || span.SpanContext().IsValid() {
+					ctx, span = tracer.Start(ctx, spanPrefix+op, trace.WithSpanKind(trace.SpanKindClient),
+						trace.WithAttributes(attrRPCSystem, rpcService, attribute.String("rpc.method", op),
+							attribute.StringSlice("aws.dynamodb.table_names", []string{table})))
+				}
 				start := time.Now()
 				out, md, err := next.HandleInitialize(ctx, in)
 				took := time.Since(start)

@@ -20,6 +20,7 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 	"go.opentelemetry.io/otel/trace"
@@ -31,7 +32,9 @@ type Config struct {
 	Table string
 	// Region overrides the SDK's region resolution (AWS_REGION) when set.
 	Region string
-	// Endpoint overrides the SDK's endpoint resolution (AWS_ENDPOINT_URL_DYNAMODB) when set.
+	// Endpoint overrides the SDK's endpoint resolution (AWS_ENDPOINT_URL_DYNAMODB) when set. The
+	// DynamoDB Streams client uses it too unless the SDK's configuration names an endpoint for
+	// DynamoDB Streams (see newStreamsClient).
 	Endpoint string
 	// CursorSecret keys the HMAC of pagination cursors. Empty means a random per-process secret:
 	// cursors then do not survive a restart and are not shared between instances.
@@ -50,7 +53,8 @@ type Config struct {
 	// top of AddedLatency: real round trips vary, so that calls started together return apart
 	// (what batching across sibling lists must survive). Zero in production.
 	AddedLatencyJitter time.Duration
-	// Logger receives the SDK's own log messages (slog.Default when nil).
+	// Logger receives the SDK's own log messages and the few the repository writes itself
+	// (-create-table enabling the stream, the stream reader's outages; slog.Default when nil).
 	Logger *slog.Logger
 	// MaxAttempts bounds the tries of one DynamoDB call on throttling and transient errors
 	// (DefaultMaxAttempts when zero; see newRetryer).
@@ -71,7 +75,10 @@ type Config struct {
 
 // Repo reads and writes the table. It is safe for concurrent use.
 type Repo struct {
-	db        *dynamodb.Client
+	db *dynamodb.Client
+	// streams reads the table's stream (stream_reader.go).
+	streams   *dynamodbstreams.Client
+	log       *slog.Logger
 	table     string
 	cursors   cursorCodec
 	shards    int
@@ -122,14 +129,26 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
 		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
-		o.APIOptions = append(o.APIOptions, meterMiddleware, observeMiddleware(cfg.Table, cfg.Observer, cfg.TracerProvider))
-		if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
-			o.APIOptions = append(o.APIOptions, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
-		}
+		o.APIOptions = append(o.APIOptions, meterMiddleware, observeMiddleware(serviceDynamoDB, cfg.Table, cfg.Observer, cfg.TracerProvider, false))
+		o.APIOptions = append(o.APIOptions, cfg.sharedMiddleware()...)
 		o.Logger = sdkLogger(cfg.Logger)
-		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
 	})
-	return newRepo(client, cfg)
+	r, err := newRepo(client, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.streams = newStreamsClient(awsCfg, cfg)
+	return r, nil
+}
+
+// sharedMiddleware is the SDK middleware both clients (DynamoDB and DynamoDB Streams) add after
+// their observer: the added latency, and the tests' fault injectors.
+func (cfg Config) sharedMiddleware() []func(*middleware.Stack) error {
+	var opts []func(*middleware.Stack) error
+	if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
+		opts = append(opts, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
+	}
+	return append(opts, cfg.apiOptions...)
 }
 
 func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
@@ -142,6 +161,7 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	}
 	r := &Repo{
 		db:       client,
+		log:      cfg.Logger,
 		table:    cfg.Table,
 		cursors:  newCursorCodec(secret),
 		shards:   cfg.OrderStatusShards,
@@ -157,6 +177,9 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	}
 	if r.now == nil {
 		r.now = time.Now
+	}
+	if r.log == nil {
+		r.log = slog.Default()
 	}
 	r.backoffFn = backoff
 	return r, nil

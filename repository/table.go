@@ -35,6 +35,10 @@ type TableDefinition struct {
 	Indexes []IndexDefinition
 	// BillingMode is DynamoDB's name of the billing mode (on-demand).
 	BillingMode string
+	// StreamViewType is DynamoDB's name of what the table's stream records carry of each changed
+	// item: NEW_AND_OLD_IMAGES, the item as it was before and after the write, which is what a
+	// subscription needs to tell what changed (a ticket's previous status) without a read.
+	StreamViewType string
 }
 
 // IndexDefinition is one global secondary index of a TableDefinition.
@@ -47,10 +51,11 @@ type IndexDefinition struct {
 // Definition returns the table's definition (a fresh copy: callers may not change the design).
 func Definition() TableDefinition {
 	d := TableDefinition{
-		PartitionKey:  attrPK,
-		SortKey:       attrSK,
-		TypeAttribute: attrType,
-		BillingMode:   string(types.BillingModePayPerRequest),
+		PartitionKey:   attrPK,
+		SortKey:        attrSK,
+		TypeAttribute:  attrType,
+		BillingMode:    string(types.BillingModePayPerRequest),
+		StreamViewType: string(types.StreamViewTypeNewAndOldImages),
 	}
 	for _, ix := range tableIndexes {
 		d.Indexes = append(d.Indexes, IndexDefinition{Name: ix.name, PartitionKey: ix.pk, SortKey: ix.sk, Projection: string(types.ProjectionTypeAll)})
@@ -94,17 +99,30 @@ func createTableInput(table string) *dynamodb.CreateTableInput {
 		},
 		GlobalSecondaryIndexes: gsis,
 		BillingMode:            types.BillingMode(def.BillingMode),
+		StreamSpecification:    streamSpecification(def),
 	}
 }
 
-// CreateTable creates the table and all its indexes if the table does not exist, and waits until
-// it is active. An existing table is left as it is, but must have every index of the design.
+// CreateTable creates the table with all its indexes and its stream if the table does not exist,
+// and waits until it is active. An existing table must have every index of the design; one
+// without a stream gets it (see ensureStream), and is otherwise left as it is.
 func (r *Repo) CreateTable(ctx context.Context, maxWait time.Duration) error {
 	_, err := r.db.CreateTable(ctx, createTableInput(r.table))
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
 		return fmt.Errorf("create table %s: %w", r.table, err)
 	}
+	if err := r.waitActive(ctx, maxWait); err != nil {
+		return err
+	}
+	if err := r.ensureStream(ctx, maxWait); err != nil {
+		return err
+	}
+	return r.Ready(ctx)
+}
+
+// waitActive waits until the table is active (created, or done with an update).
+func (r *Repo) waitActive(ctx context.Context, maxWait time.Duration) error {
 	waiter := dynamodb.NewTableExistsWaiter(r.db, func(o *dynamodb.TableExistsWaiterOptions) {
 		o.MinDelay = 100 * time.Millisecond
 		o.MaxDelay = 2 * time.Second
@@ -112,7 +130,7 @@ func (r *Repo) CreateTable(ctx context.Context, maxWait time.Duration) error {
 	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)}, maxWait); err != nil {
 		return fmt.Errorf("wait for table %s: %w", r.table, err)
 	}
-	return r.Ready(ctx)
+	return nil
 }
 
 // DeleteTable deletes the table (tests use it to clean up).
@@ -122,7 +140,9 @@ func (r *Repo) DeleteTable(ctx context.Context) error {
 }
 
 // Ready reports whether the table is usable: it exists, is active, and has every index the
-// design needs, each active. It is the readiness probe.
+// design needs, each active. It is the readiness probe. A missing stream does not make the table
+// unready: queries and mutations do not need it, and only subscriptions are unavailable (see
+// StreamARN).
 func (r *Repo) Ready(ctx context.Context) error {
 	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
 	if err != nil {

@@ -31,6 +31,9 @@ func DescribedDefinition(ctx context.Context, r *Repo) (TableDefinition, error) 
 	if t.BillingModeSummary != nil {
 		d.BillingMode = string(t.BillingModeSummary.BillingMode)
 	}
+	if t.StreamSpecification != nil && aws.ToBool(t.StreamSpecification.StreamEnabled) {
+		d.StreamViewType = string(t.StreamSpecification.StreamViewType)
+	}
 	for _, g := range t.GlobalSecondaryIndexes {
 		ix := IndexDefinition{Name: aws.ToString(g.IndexName)}
 		ix.PartitionKey, ix.SortKey = keys(g.KeySchema)

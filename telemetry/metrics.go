@@ -1,6 +1,7 @@
 // Package telemetry holds the server's Prometheus metrics and its OpenTelemetry set-up. The layers
-// below the server (repository, loaders) know nothing of either: they expose plain observer
-// functions (repository.CallObserver, loaders.BatchObserver) that a Metrics value provides.
+// below the server (repository, loaders, changefeed) know nothing of either: they expose plain
+// observer functions (repository.CallObserver, loaders.BatchObserver) and interfaces
+// (changefeed.Observer) that a Metrics value provides.
 package telemetry
 
 import (
@@ -30,6 +31,7 @@ type Metrics struct {
 	rateLimited prometheus.Counter
 	overCap     prometheus.Counter
 	opNames     *labelSet
+	subs        subscriptionMetrics
 }
 
 // maxOperationNames bounds the operation label: operation names come from clients, and each new
@@ -81,10 +83,12 @@ func NewMetrics() *Metrics {
 			Help: "Requests refused with 503 because MAX_CONCURRENT_OPERATIONS operations were running.",
 		}),
 		opNames: newLabelSet(maxOperationNames),
+		subs:    newSubscriptionMetrics(),
 	}
 	m.reg.MustRegister(m.opDuration, m.inFlight, m.ddbCalls, m.ddbErrors, m.ddbCapacity, m.ddbDuration,
 		m.batchSize, m.rateLimited, m.overCap,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(m.subs.all...)
 	return m
 }
 

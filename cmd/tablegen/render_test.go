@@ -32,31 +32,34 @@ func TestDeployFilesAreGeneratedFromTheDefinition(t *testing.T) {
 
 type keySchema []struct{ AttributeName, KeyType string }
 
-// The template, read as CloudFormation reads it, declares the definition's keys and indexes.
-func TestTemplateDeclaresTheDefinition(t *testing.T) {
+// cfnDocument is the part of the template the tests read, as CloudFormation spells it.
+type cfnDocument struct {
+	AWSTemplateFormatVersion string
+	Resources                map[string]struct {
+		Type           string
+		DeletionPolicy string
+		Properties     struct {
+			BillingMode            string
+			StreamSpecification    struct{ StreamViewType string }
+			AttributeDefinitions   []struct{ AttributeName, AttributeType string }
+			KeySchema              keySchema
+			GlobalSecondaryIndexes []struct {
+				IndexName  string
+				KeySchema  keySchema
+				Projection struct{ ProjectionType string }
+			}
+		}
+	}
+}
+
+// readTemplate reads deploy/template.yaml: decoded generically first (the short forms !Ref and
+// !GetAtt are plain tagged scalars to a YAML parser), then matched to the fields by name.
+func readTemplate(t *testing.T) cfnDocument {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "deploy", templateFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tmpl struct {
-		AWSTemplateFormatVersion string
-		Resources                map[string]struct {
-			Type           string
-			DeletionPolicy string
-			Properties     struct {
-				BillingMode            string
-				AttributeDefinitions   []struct{ AttributeName, AttributeType string }
-				KeySchema              keySchema
-				GlobalSecondaryIndexes []struct {
-					IndexName  string
-					KeySchema  keySchema
-					Projection struct{ ProjectionType string }
-				}
-			}
-		}
-	}
-	// Decoded generically first (the short forms !Ref and !GetAtt are plain tagged scalars to a
-	// YAML parser), then matched to the fields by name as CloudFormation spells them.
 	var generic map[string]any
 	if err := yaml.Unmarshal(raw, &generic); err != nil {
 		t.Fatalf("template.yaml is not YAML: %v", err)
@@ -65,9 +68,17 @@ func TestTemplateDeclaresTheDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var tmpl cfnDocument
 	if err := json.Unmarshal(asJSON, &tmpl); err != nil {
 		t.Fatal(err)
 	}
+	return tmpl
+}
+
+// The template, read as CloudFormation reads it, declares the definition's keys, indexes and
+// stream.
+func TestTemplateDeclaresTheDefinition(t *testing.T) {
+	tmpl := readTemplate(t)
 	table, ok := tmpl.Resources["Table"]
 	if !ok || table.Type != "AWS::DynamoDB::Table" || tmpl.AWSTemplateFormatVersion != "2010-09-09" {
 		t.Fatalf("no AWS::DynamoDB::Table resource named Table: %+v", tmpl)
@@ -79,6 +90,9 @@ func TestTemplateDeclaresTheDefinition(t *testing.T) {
 	p := table.Properties
 	if p.BillingMode != def.BillingMode {
 		t.Errorf("BillingMode %q, want %q", p.BillingMode, def.BillingMode)
+	}
+	if p.StreamSpecification.StreamViewType != def.StreamViewType {
+		t.Errorf("StreamViewType %q, want %q", p.StreamSpecification.StreamViewType, def.StreamViewType)
 	}
 	var attrs []string
 	for _, a := range p.AttributeDefinitions {

@@ -1,7 +1,9 @@
 package repotest
 
 import (
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -53,3 +55,32 @@ func (t *Throttler) Wrap(next http.RoundTripper) http.RoundTripper {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Outage is a fault injector for the SDK's HTTP transport (repository.Config.WrapTransport) that
+// takes DynamoDB away: while on, every call fails as when its endpoint cannot be reached (a
+// refused connection), without reaching it.
+type Outage struct {
+	on     atomic.Bool
+	failed atomic.Int64
+}
+
+// Set turns the outage on or off.
+func (o *Outage) Set(on bool) { o.on.Store(on) }
+
+// Failed is the number of calls failed so far.
+func (o *Outage) Failed() int64 { return o.failed.Load() }
+
+// Wrap is the repository.Config.WrapTransport function.
+func (o *Outage) Wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if !o.on.Load() {
+			return next.RoundTrip(r)
+		}
+		o.failed.Add(1)
+		if r.Body != nil {
+			_, _ = io.Copy(io.Discard, r.Body)
+			_ = r.Body.Close()
+		}
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused (injected outage)")}
+	})
+}

@@ -1,0 +1,161 @@
+package repository
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+)
+
+// ChangeKind says what a write did to an item.
+type ChangeKind int
+
+// The kinds of change, from the stream record's event name.
+const (
+	// ChangeCreated: the item did not exist (INSERT); New is set, Old is nil.
+	ChangeCreated ChangeKind = iota + 1
+	// ChangeUpdated: the item existed and was overwritten or updated (MODIFY); both are set.
+	ChangeUpdated
+	// ChangeRemoved: the item was deleted (REMOVE); Old is set, New is nil.
+	ChangeRemoved
+)
+
+func (k ChangeKind) String() string {
+	switch k {
+	case ChangeCreated:
+		return "CREATED"
+	case ChangeUpdated:
+		return "UPDATED"
+	case ChangeRemoved:
+		return "REMOVED"
+	}
+	return fmt.Sprintf("ChangeKind(%d)", int(k))
+}
+
+// Change is one write to an entity's item, as the table's stream recorded it: whoever made it
+// (this API, another service, a migration, the console). New and Old are decoded by the same
+// entity definitions as reads, so a subscriber sees the same Go values a query would.
+type Change struct {
+	Kind ChangeKind
+	// New is the entity after the write, Old before it; nil where absent (see ChangeKind).
+	New, Old Entity
+	// Key is the item's primary key.
+	Key Key
+	// Sequence is the record's sequence number in its shard (increasing in write order).
+	Sequence string
+	// At is when DynamoDB recorded the write (ApproximateCreationDateTime: whole seconds on AWS,
+	// whole minutes on DynamoDB Local).
+	At time.Time
+}
+
+// Entity returns New, or Old for a removal: the entity the change is about.
+func (c Change) Entity() Entity {
+	if c.New != nil {
+		return c.New
+	}
+	return c.Old
+}
+
+var changeKinds = map[stypes.OperationType]ChangeKind{
+	stypes.OperationTypeInsert: ChangeCreated,
+	stypes.OperationTypeModify: ChangeUpdated,
+	stypes.OperationTypeRemove: ChangeRemoved,
+}
+
+// decodeRecord turns a stream record into a Change. ok is false, with no error, for a record
+// that is not about an entity (an item whose `type` no definition has: a uniqueness guard, the
+// seed marker, an item another writer put there) or that carries no image; err is set when an
+// entity's image does not decode (a foreign writer stored a malformed item).
+func decodeRecord(rec stypes.Record) (c Change, ok bool, err error) {
+	sr := rec.Dynamodb
+	kind, known := changeKinds[rec.EventName]
+	if sr == nil || !known {
+		return Change{}, false, nil
+	}
+	c = Change{Kind: kind, Sequence: aws.ToString(sr.SequenceNumber), At: aws.ToTime(sr.ApproximateCreationDateTime)}
+	keys, err := fromStreamImage(sr.Keys)
+	if err != nil {
+		return Change{}, false, fmt.Errorf("record %s: keys: %w", c.Sequence, err)
+	}
+	c.Key = Key{PK: stringAttr(keys, attrPK), SK: stringAttr(keys, attrSK)}
+	if c.New, err = decodeImage(sr.NewImage); err != nil {
+		return Change{}, false, fmt.Errorf("record %s (%s %s): new image: %w", c.Sequence, c.Key.PK, c.Key.SK, err)
+	}
+	if c.Old, err = decodeImage(sr.OldImage); err != nil {
+		return Change{}, false, fmt.Errorf("record %s (%s %s): old image: %w", c.Sequence, c.Key.PK, c.Key.SK, err)
+	}
+	return c, c.New != nil || c.Old != nil, nil
+}
+
+// decodeImage decodes a stream image into its entity: nil for no image or an item that is not an
+// entity.
+func decodeImage(img map[string]stypes.AttributeValue) (Entity, error) {
+	if len(img) == 0 {
+		return nil, nil
+	}
+	item, err := fromStreamImage(img)
+	if err != nil {
+		return nil, err
+	}
+	if _, isEntity := decoders[stringAttr(item, attrType)]; !isEntity {
+		return nil, nil
+	}
+	return decodeEntity(item)
+}
+
+// fromStreamImage converts a stream image into the DynamoDB client's attribute values. The two
+// SDK modules declare the same DynamoDB attribute value union as two Go types; this and
+// fromStreamValue are the one place that crosses from one to the other.
+func fromStreamImage(img map[string]stypes.AttributeValue) (map[string]types.AttributeValue, error) {
+	item := make(map[string]types.AttributeValue, len(img))
+	for name, v := range img {
+		av, err := fromStreamValue(v)
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", name, err)
+		}
+		item[name] = av
+	}
+	return item, nil
+}
+
+// fromStreamValue converts one attribute value, recursively for maps and lists. The byte slices
+// are shared, not copied: nothing changes a decoded record.
+func fromStreamValue(v stypes.AttributeValue) (types.AttributeValue, error) {
+	switch v := v.(type) {
+	case *stypes.AttributeValueMemberS:
+		return &types.AttributeValueMemberS{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberN:
+		return &types.AttributeValueMemberN{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberB:
+		return &types.AttributeValueMemberB{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberBOOL:
+		return &types.AttributeValueMemberBOOL{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberNULL:
+		return &types.AttributeValueMemberNULL{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberSS:
+		return &types.AttributeValueMemberSS{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberNS:
+		return &types.AttributeValueMemberNS{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberBS:
+		return &types.AttributeValueMemberBS{Value: v.Value}, nil
+	case *stypes.AttributeValueMemberM:
+		m, err := fromStreamImage(v.Value)
+		if err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberM{Value: m}, nil
+	case *stypes.AttributeValueMemberL:
+		l := make([]types.AttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			av, err := fromStreamValue(e)
+			if err != nil {
+				return nil, fmt.Errorf("element %d: %w", i, err)
+			}
+			l[i] = av
+		}
+		return &types.AttributeValueMemberL{Value: l}, nil
+	}
+	return nil, fmt.Errorf("unsupported attribute value %T", v)
+}

@@ -1,0 +1,127 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// StreamWait bounds every wait of the stream tests for something to arrive (repotest.Wait, which
+// this package's own tests cannot import). The tests never sleep to assert that something did not
+// happen: they write a last change and check what came before it.
+const StreamWait = 30 * time.Second
+
+// StreamCollector runs a StreamReader for a test (this package's and the external ones) and
+// collects what it reports.
+type StreamCollector struct {
+	changes            chan Change
+	streams            chan string
+	noStream           chan error
+	Gaps, Outages, Ups atomic.Int64
+	Records            atomic.Int64
+
+	mu         sync.Mutex
+	gapReasons []string
+}
+
+// GapReasons lists the reasons of the gaps reported so far.
+func (c *StreamCollector) GapReasons() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.gapReasons)
+}
+
+// CollectStream starts r's stream reader until the test ends.
+func CollectStream(t testing.TB, r *Repo, opts StreamOptions) *StreamCollector {
+	t.Helper()
+	c := &StreamCollector{changes: make(chan Change, 100_000), streams: make(chan string, 16), noStream: make(chan error, 16)}
+	h := StreamHandler{
+		Changes: func(_ context.Context, batch []Change) {
+			for _, ch := range batch {
+				c.changes <- ch
+			}
+		},
+		Stream: func(arn string, err error) {
+			if err != nil {
+				c.noStream <- err
+				return
+			}
+			c.streams <- arn
+		},
+		Polled: func(records int, _ time.Duration) { c.Records.Add(int64(records)) },
+		Outage: func(err error) {
+			if err != nil {
+				c.Outages.Add(1)
+			} else {
+				c.Ups.Add(1)
+			}
+		},
+		Gap: func(shard, reason string) {
+			c.mu.Lock()
+			c.gapReasons = append(c.gapReasons, shard+": "+reason)
+			c.mu.Unlock()
+			c.Gaps.Add(1)
+		},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.StreamReader(opts).Run(ctx, h) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	})
+	return c
+}
+
+// WaitStream waits until the reader reads a stream and returns its ARN.
+func (c *StreamCollector) WaitStream(t testing.TB) string {
+	t.Helper()
+	return await(t, c.streams, "the reader to announce a stream")
+}
+
+// WaitNoStream waits until the reader reports that the table has no stream.
+func (c *StreamCollector) WaitNoStream(t testing.TB) error {
+	t.Helper()
+	return await(t, c.noStream, "the reader to report a missing stream")
+}
+
+func await[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(StreamWait):
+		t.Fatalf("timed out waiting for %s", what)
+		panic("unreachable")
+	}
+}
+
+// Until returns the changes received up to and including the first one last accepts.
+func (c *StreamCollector) Until(t testing.TB, last func(Change) bool) []Change {
+	t.Helper()
+	var got []Change
+	deadline := time.After(StreamWait)
+	for {
+		select {
+		case ch := <-c.changes:
+			got = append(got, ch)
+			if last(ch) {
+				return got
+			}
+		case <-deadline:
+			t.Fatalf("the expected change did not arrive; got %d changes before the deadline", len(got))
+			return nil
+		}
+	}
+}
+
+// IsChangeOf says a change is about the entity with key k.
+func IsChangeOf(k Key) func(Change) bool {
+	return func(c Change) bool { return c.Key == k }
+}

@@ -1,0 +1,197 @@
+package repository
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// fastStream polls and describes often, so that the tests that end a stream finish quickly.
+var fastStream = StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond}
+
+// A change made through the repository arrives as a typed change, with the entity before and
+// after the write.
+func TestStreamDeliversWritesOfTheRepository(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	c := CollectStream(t, r, fastStream)
+	c.WaitStream(t)
+	ctx := context.Background()
+
+	org, err := r.CreateOrganization(ctx, "Acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := r.CreateUser(ctx, org.ID, "Ada", "ada@example.com") // also writes the email guard
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := r.CreateTicket(ctx, org.ID, u.ID, "Printer", "on fire")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := TicketClosed
+	if _, err := r.UpdateTicket(ctx, tk.ID, TicketPatch{Status: &closed}); err != nil {
+		t.Fatal(err)
+	}
+	got := c.Until(t, IsChangeOf(tk.Key()))
+	got = append(got, c.Until(t, IsChangeOf(tk.Key()))...)
+	if len(got) != 4 {
+		t.Fatalf("got %d changes, want organization, user, ticket created and ticket updated (the guard skipped): %+v", len(got), got)
+	}
+	if o, ok := got[0].New.(*Organization); got[0].Kind != ChangeCreated || !ok || o.Name != "Acme" || got[0].Old != nil || got[0].Key != org.Key() {
+		t.Errorf("organization change %+v", got[0])
+	}
+	if nu, ok := got[1].New.(*User); got[1].Kind != ChangeCreated || !ok || nu.Email != "ada@example.com" || nu.OrgID != org.ID {
+		t.Errorf("user change %+v", got[1])
+	}
+	if nt, ok := got[2].New.(*Ticket); got[2].Kind != ChangeCreated || !ok || nt.Status != TicketOpen || nt.ReporterID != u.ID {
+		t.Errorf("ticket created %+v", got[2])
+	}
+	nt, okNew := got[3].New.(*Ticket)
+	ot, okOld := got[3].Old.(*Ticket)
+	if got[3].Kind != ChangeUpdated || !okNew || !okOld || nt.Status != TicketClosed || ot.Status != TicketOpen || nt.Title != "Printer" {
+		t.Errorf("ticket updated %+v", got[3])
+	}
+	if got[3].Sequence == "" || !sequenceAfter(got[3].Sequence, got[2].Sequence) || got[3].At.IsZero() {
+		t.Errorf("sequence %q after %q, at %v", got[3].Sequence, got[2].Sequence, got[3].At)
+	}
+
+}
+
+// A change made by another writer (an organization item put, updated and deleted with the SDK,
+// not the repository) arrives as typed changes too.
+func TestStreamDeliversWritesOfOtherWriters(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	c := CollectStream(t, r, fastStream)
+	c.WaitStream(t)
+	ctx := context.Background()
+	k := orgKey("01J0000000000000000000RAW1")
+	raw := map[string]types.AttributeValue{
+		attrPK: s(k.PK), attrSK: s(k.SK), attrType: s(typeOrganization),
+		"id": s("01J0000000000000000000RAW1"), "name": s("Raw"), "createdAt": s("2026-01-02T03:04:05Z"),
+	}
+	if _, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &r.table, Item: raw}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: &r.table, Key: k.attributes(), UpdateExpression: aws.String("SET #n = :n"),
+		ExpressionAttributeNames: map[string]string{"#n": "name"}, ExpressionAttributeValues: map[string]types.AttributeValue{":n": s("Renamed")},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &r.table, Key: k.attributes()}); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []ChangeKind
+	for _, ch := range c.Until(t, func(ch Change) bool { return ch.Kind == ChangeRemoved }) {
+		kinds = append(kinds, ch.Kind)
+		switch ch.Kind {
+		case ChangeCreated:
+			if o, ok := ch.New.(*Organization); !ok || o.Name != "Raw" || !o.CreatedAt.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) || ch.Old != nil {
+				t.Errorf("raw put %+v", ch)
+			}
+		case ChangeUpdated:
+			n, _ := ch.New.(*Organization)
+			o, _ := ch.Old.(*Organization)
+			if n == nil || o == nil || n.Name != "Renamed" || o.Name != "Raw" {
+				t.Errorf("raw update %+v", ch)
+			}
+		case ChangeRemoved:
+			if o, ok := ch.Old.(*Organization); !ok || o.Name != "Renamed" || ch.New != nil || ch.Key != k || ch.Entity() != ch.Old {
+				t.Errorf("raw delete %+v", ch)
+			}
+		}
+	}
+	if fmt.Sprint(kinds) != "[CREATED UPDATED REMOVED]" {
+		t.Fatalf("raw writes arrived as %v", kinds)
+	}
+}
+
+// Items that are not entities (uniqueness guards, the seed marker, an unknown type, an item
+// without a type) are skipped, not errors.
+func TestStreamSkipsItemsThatAreNotEntities(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	c := CollectStream(t, r, fastStream)
+	c.WaitStream(t)
+	ctx := context.Background()
+	u := &User{ID: "01J00000000000000000000USR", OrgID: "01J00000000000000000000ORG", Email: "a@example.com"}
+	others := []map[string]types.AttributeValue{
+		emailGuardItem(u),
+		{attrPK: s("SEED"), attrSK: s("VERSION#x"), attrType: s(typeSeedMarker)},
+		{attrPK: s("AUDIT#1"), attrSK: s("AUDIT#1"), attrType: s("AuditEntry"), "what": s("x")},
+		{attrPK: s("NOTYPE#1"), attrSK: s("NOTYPE#1")},
+	}
+	for _, item := range others {
+		if _, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &r.table, Item: item}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	org, err := r.CreateOrganization(ctx, "After")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Until(t, IsChangeOf(org.Key())); len(got) != 1 {
+		t.Fatalf("got %d changes, want the organization alone: %+v", len(got), got)
+	}
+	if c.Gaps.Load() != 0 || c.Outages.Load() != 0 {
+		t.Fatalf("gaps %d, outages %d", c.Gaps.Load(), c.Outages.Load())
+	}
+}
+
+// Many updates of one item in a row arrive in the order they were written.
+func TestStreamKeepsTheWriteOrderOfAnItem(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	c := CollectStream(t, r, fastStream)
+	c.WaitStream(t)
+	tk := createTicketFor(t, r)
+	const n = 60
+	for i := range n {
+		title := fmt.Sprintf("title %03d", i)
+		if _, err := r.UpdateTicket(context.Background(), tk.ID, TicketPatch{Title: &title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := fmt.Sprintf("title %03d", n-1)
+	got := c.Until(t, func(ch Change) bool { nt, _ := ch.New.(*Ticket); return nt != nil && nt.Title == last })
+	var updates []Change
+	for _, ch := range got {
+		if ch.Key == tk.Key() && ch.Kind == ChangeUpdated {
+			updates = append(updates, ch)
+		}
+	}
+	if len(updates) != n {
+		t.Fatalf("%d updates arrived, want %d", len(updates), n)
+	}
+	prev := tk.Title
+	for i, ch := range updates {
+		nt, ot := ch.New.(*Ticket), ch.Old.(*Ticket)
+		if want := fmt.Sprintf("title %03d", i); nt.Title != want || ot.Title != prev {
+			t.Fatalf("update %d: %q → %q, want %q → %q", i, ot.Title, nt.Title, prev, want)
+		}
+		prev = nt.Title
+	}
+}
+
+// createTicketFor creates an organization, a user and a ticket of theirs.
+func createTicketFor(t *testing.T, r *Repo) *Ticket {
+	t.Helper()
+	ctx := context.Background()
+	org, err := r.CreateOrganization(ctx, "Org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := r.CreateUser(ctx, org.ID, "User", "user@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := r.CreateTicket(ctx, org.ID, u.ID, "title", "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
