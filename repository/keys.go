@@ -188,8 +188,13 @@ func orderKey(customer, order string) Key { return Key{PK: customerPK(customer),
 // after its order's own sort key and before the next newer order's, so read newest first an
 // order's items come just before the order item itself (AP17 read together with AP16).
 func orderItemKey(customer, order string, line int) Key {
+	return Key{PK: customerPK(customer), SK: orderItemSK(order, line)}
+}
+
+// orderItemSK is the sort key of line n of an order, built with one concatenation.
+func orderItemSK(order string, line int) string {
 	pad, n := lineNumber(line)
-	return Key{PK: customerPK(customer), SK: orderSKPrefix + order + delim + "ITEM" + delim + pad + n}
+	return orderSKPrefix + order + delim + "ITEM" + delim + pad + n
 }
 
 // lineNumber is n (a line number, 1 or more) with at least three digits ("007", as the zeros to
