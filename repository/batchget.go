@@ -87,10 +87,7 @@ func (r *Repo) Get(ctx context.Context, k Key) (Entity, error) {
 // batchGetChunk reads at most 100 distinct keys, retrying UnprocessedKeys. consistent asks for
 // strongly consistent reads (write paths; see readConsistent).
 func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (map[Key]Entity, error) {
-	req := make([]map[string]types.AttributeValue, len(keys))
-	for i, k := range keys {
-		req[i] = k.attributes()
-	}
+	req := keyItems(keys)
 	found := make(map[Key]Entity, len(keys))
 	for attempt := 0; ; attempt++ {
 		out, err := r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
@@ -104,7 +101,9 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 			if err != nil {
 				return nil, err
 			}
-			found[e.Key()] = e
+			// The key the item was read at, which is the key asked for: the item's own key
+			// attributes. e.Key() would build its strings anew.
+			found[Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}] = e
 		}
 		req = out.UnprocessedKeys[r.table].Keys
 		if len(req) == 0 {
@@ -140,9 +139,21 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// attributes is k as the key attributes of a request. Its two values are allocated together.
 func (k Key) attributes() map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		attrPK: &types.AttributeValueMemberS{Value: k.PK},
-		attrSK: &types.AttributeValueMemberS{Value: k.SK},
+	v := &[2]types.AttributeValueMemberS{{Value: k.PK}, {Value: k.SK}}
+	return map[string]types.AttributeValue{attrPK: &v[0], attrSK: &v[1]}
+}
+
+// keyItems is keys as the key attributes of a BatchGetItem request: one map per key (the SDK's
+// type), and all their values in one allocation.
+func keyItems(keys []Key) []map[string]types.AttributeValue {
+	vals := make([]types.AttributeValueMemberS, 2*len(keys))
+	items := make([]map[string]types.AttributeValue, len(keys))
+	for i, k := range keys {
+		pk, sk := &vals[2*i], &vals[2*i+1]
+		pk.Value, sk.Value = k.PK, k.SK
+		items[i] = map[string]types.AttributeValue{attrPK: pk, attrSK: sk}
 	}
+	return items
 }

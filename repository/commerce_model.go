@@ -157,8 +157,9 @@ var orderEntity = entity[Order, *Order]{
 // has, so its items can be looked up by key (batched) when they were not read with the order.
 func (o *Order) ItemKeys() []Key {
 	keys := make([]Key, o.ItemCount)
+	pk := customerPK(o.CustomerID) // the same for every line: built once
 	for i := range keys {
-		keys[i] = orderItemKey(o.CustomerID, o.ID, i+1)
+		keys[i] = Key{PK: pk, SK: orderItemSK(o.ID, i+1)}
 	}
 	return keys
 }

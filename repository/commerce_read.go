@@ -77,7 +77,7 @@ func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFil
 		}
 		in.ExclusiveStartKey = map[string]types.AttributeValue{attrPK: s(vals[0]), attrSK: s(vals[1])}
 	}
-	g := &orderGrouper{first: args.First}
+	g := newOrderGrouper(args.First, false)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
 		return Page[*Order]{}, nil, err
 	}
@@ -105,7 +105,7 @@ func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first in
 		},
 		ScanIndexForward: aws.Bool(false),
 	}
-	g := &orderGrouper{first: args.First, head: true}
+	g := newOrderGrouper(args.First, true)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
 		return nil, Page[*Order]{}, nil, err
 	}
@@ -134,6 +134,19 @@ type orderGrouper struct {
 	items    []*OrderItem
 	more     bool // a record follows the page's last order: hasNextPage
 	started  bool
+}
+
+// newOrderGrouper is a grouper for a page of first orders, its slices sized for a page of orders
+// of assumedItemsPerOrder items so that reading it does not grow them step by step.
+func newOrderGrouper(first int, head bool) *orderGrouper {
+	return &orderGrouper{
+		first:   first,
+		head:    head,
+		pending: make([]*OrderItem, 0, 2*assumedItemsPerOrder),
+		orders:  make([]*Order, 0, first),
+		raws:    make([]map[string]types.AttributeValue, 0, first),
+		items:   make([]*OrderItem, 0, first*assumedItemsPerOrder),
+	}
 }
 
 // add consumes one record and reports whether the page is complete: it has `first` orders and

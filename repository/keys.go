@@ -139,8 +139,10 @@ func userGSI1SK(user string) string { return userSKPrefix + user }
 
 const ticketSKPrefix = "TICKET#"
 
+// ticketKey: a ticket is the only item of its partition, under the same string as PK and SK.
 func ticketKey(ticket string) Key {
-	return Key{PK: ticketSKPrefix + ticket, SK: ticketSKPrefix + ticket}
+	k := ticketSKPrefix + ticket
+	return Key{PK: k, SK: k}
 }
 
 func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
@@ -186,17 +188,21 @@ func orderKey(customer, order string) Key { return Key{PK: customerPK(customer),
 // after its order's own sort key and before the next newer order's, so read newest first an
 // order's items come just before the order item itself (AP17 read together with AP16).
 func orderItemKey(customer, order string, line int) Key {
-	return Key{PK: customerPK(customer), SK: join(orderSK(order), "ITEM", lineNumber(line))}
+	return Key{PK: customerPK(customer), SK: orderItemSK(order, line)}
 }
 
-// lineNumber is n (a line number, 1 or more) with at least three digits ("007"), so that lines
-// sort in order up to 999.
-func lineNumber(n int) string {
-	s := strconv.Itoa(n)
-	if len(s) < 3 {
-		s = "00"[:3-len(s)] + s
-	}
-	return s
+// orderItemSK is the sort key of line n of an order, built with one concatenation.
+func orderItemSK(order string, line int) string {
+	pad, n := lineNumber(line)
+	return orderSKPrefix + order + delim + "ITEM" + delim + pad + n
+}
+
+// lineNumber is n (a line number, 1 or more) with at least three digits ("007", as the zeros to
+// put before n and n), so that lines sort in order up to 999. The caller builds the key with one
+// concatenation, one allocation.
+func lineNumber(n int) (pad, digits string) {
+	digits = strconv.Itoa(n)
+	return "00"[:max(0, 3-len(digits))], digits
 }
 
 // orderRangeEnd is the upper bound of the sort keys of order hi and its items: '~' sorts after
@@ -241,13 +247,19 @@ const (
 func deptPK(d string) string { return join("DEPT", d) }
 
 // deptKey: a department is the root item of its own partition.
-func deptKey(d string) Key { return Key{PK: deptPK(d), SK: deptPK(d)} }
+func deptKey(d string) Key {
+	k := deptPK(d)
+	return Key{PK: k, SK: k}
+}
 
 func empPK(e string) string { return join("EMP", e) }
 
 // empKey is the employee's root item; its relationship items share the
 // partition under REL# sort keys.
-func empKey(e string) Key { return Key{PK: empPK(e), SK: empPK(e)} }
+func empKey(e string) Key {
+	k := empPK(e)
+	return Key{PK: k, SK: k}
+}
 
 const relSKPrefix = "REL#"
 
@@ -255,7 +267,20 @@ const relSKPrefix = "REL#"
 // type) is what makes "an employee belongs to exactly one department" (and has at most one
 // manager and one mentor) a property of the key itself, not of application code.
 func relationKey(e string, rel RelationType) Key {
-	return Key{PK: empPK(e), SK: relSKPrefix + string(rel)}
+	return Key{PK: empPK(e), SK: relationSK(rel)}
+}
+
+// relationSK is REL#<TYPE>; the known types' are constants, which cost no allocation.
+func relationSK(rel RelationType) string {
+	switch rel {
+	case RelDepartment:
+		return relSKPrefix + string(RelDepartment)
+	case RelManager:
+		return relSKPrefix + string(RelManager)
+	case RelMentor:
+		return relSKPrefix + string(RelMentor)
+	}
+	return relSKPrefix + string(rel)
 }
 
 // relationTargetPK is the partition key of the entity a relation of type rel points at. A new

@@ -124,26 +124,24 @@ func busyTime(calls []CallRecord) time.Duration {
 
 // meterMiddleware asks every call for its consumed capacity and records it on the context's Meter.
 // It sits in the Initialize step, so SDK retries of one call count once.
-func meterMiddleware(stack *middleware.Stack) error {
-	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("CostMeter",
-		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-			requestCapacity(in.Parameters)
-			m := meterFrom(ctx)
-			if m == nil {
-				return next.HandleInitialize(ctx, in)
-			}
-			start := time.Since(m.start)
-			out, md, err := next.HandleInitialize(ctx, in)
-			m.record(CallRecord{
-				Operation:     awsmiddleware.GetOperationName(ctx),
-				Start:         start,
-				End:           time.Since(m.start),
-				CapacityUnits: capacityOf(out.Result),
-				Failed:        err != nil,
-			})
-			return out, md, err
-		}), middleware.After)
-}
+var meterMiddleware = initializeStep(middleware.InitializeMiddlewareFunc("CostMeter",
+	func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		requestCapacity(in.Parameters)
+		m := meterFrom(ctx)
+		if m == nil {
+			return next.HandleInitialize(ctx, in)
+		}
+		start := time.Since(m.start)
+		out, md, err := next.HandleInitialize(ctx, in)
+		m.record(CallRecord{
+			Operation:     awsmiddleware.GetOperationName(ctx),
+			Start:         start,
+			End:           time.Since(m.start),
+			CapacityUnits: capacityOf(out.Result),
+			Failed:        err != nil,
+		})
+		return out, md, err
+	}))
 
 func requestCapacity(params any) {
 	total := types.ReturnConsumedCapacityTotal

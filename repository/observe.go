@@ -3,6 +3,7 @@ package repository
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -49,37 +50,74 @@ func observeMiddleware(service, table string, obs CallObserver, tp trace.TracerP
 		tp = otel.GetTracerProvider()
 	}
 	tracer := tp.Tracer(tracerName)
-	spanPrefix := strings.ReplaceAll(service, " ", "") + "."
-	rpcService := attribute.String("rpc.service", service)
-	return func(stack *middleware.Stack) error {
-		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("Observe",
-			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				op := awsmiddleware.GetOperationName(ctx)
-				span := trace.SpanFromContext(ctx) // not recording: a no-op to end
-				if !childOnly || span.SpanContext().IsValid() {
-					ctx, span = tracer.Start(ctx, spanPrefix+op, trace.WithSpanKind(trace.SpanKindClient),
-						trace.WithAttributes(attrRPCSystem, rpcService, attribute.String("rpc.method", op),
-							attribute.StringSlice("aws.dynamodb.table_names", []string{table})))
+	starts := spanStarts{prefix: strings.ReplaceAll(service, " ", "") + ".", service: attribute.String("rpc.service", service), table: table, byOp: map[string]spanStart{}}
+	return initializeStep(middleware.InitializeMiddlewareFunc("Observe",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			op := awsmiddleware.GetOperationName(ctx)
+			span := trace.SpanFromContext(ctx) // not recording: a no-op to end
+			if !childOnly || span.SpanContext().IsValid() {
+				start := starts.of(op)
+				ctx, span = tracer.Start(ctx, start.name, start.opts...)
+			}
+			began := time.Now()
+			out, md, err := next.HandleInitialize(ctx, in)
+			took := time.Since(began)
+			capacity := capacityOf(out.Result)
+			if span.IsRecording() {
+				span.SetAttributes(attribute.Float64("aws.dynamodb.consumed_capacity", capacity))
+				if id, ok := awsmiddleware.GetRequestIDMetadata(md); ok {
+					span.SetAttributes(attribute.String("aws.request_id", id))
 				}
-				start := time.Now()
-				out, md, err := next.HandleInitialize(ctx, in)
-				took := time.Since(start)
-				capacity := capacityOf(out.Result)
-				if span.IsRecording() {
-					span.SetAttributes(attribute.Float64("aws.dynamodb.consumed_capacity", capacity))
-					if id, ok := awsmiddleware.GetRequestIDMetadata(md); ok {
-						span.SetAttributes(attribute.String("aws.request_id", id))
-					}
-					if err != nil {
-						span.RecordError(err)
-						span.SetStatus(codes.Error, "DynamoDB call failed")
-					}
+				if err != nil {
+					span.RecordError(err)
+					span.SetStatus(codes.Error, "DynamoDB call failed")
 				}
-				span.End()
-				if obs != nil {
-					obs(op, capacity, took, err != nil)
-				}
-				return out, md, err
-			}), middleware.After)
+			}
+			span.End()
+			if obs != nil {
+				obs(op, capacity, took, err != nil)
+			}
+			return out, md, err
+		}))
+}
+
+// spanStart is the name and start options of the spans of one operation.
+type spanStart struct {
+	name string
+	opts []trace.SpanStartOption
+}
+
+// spanStarts builds the spanStart of each operation once: they are the same for every call, and
+// building them costs allocations (the name, the attribute list, the options).
+type spanStarts struct {
+	prefix  string             // the service's span name prefix, "DynamoDB."
+	service attribute.KeyValue // rpc.service
+	table   string
+	mu      sync.RWMutex
+	byOp    map[string]spanStart
+}
+
+func (s *spanStarts) of(op string) spanStart {
+	s.mu.RLock()
+	st, ok := s.byOp[op]
+	s.mu.RUnlock()
+	if ok {
+		return st
 	}
+	st = spanStart{name: s.prefix + op, opts: []trace.SpanStartOption{
+		trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attrRPCSystem, s.service, attribute.String("rpc.method", op),
+			attribute.StringSlice("aws.dynamodb.table_names", []string{s.table})),
+	}}
+	s.mu.Lock()
+	s.byOp[op] = st
+	s.mu.Unlock()
+	return st
+}
+
+// initializeStep is the API option that adds mw to the Initialize step of every call, after the
+// SDK's own. The SDK builds a call's middleware stack anew for each call: mw is built once here,
+// so that each call does not allocate a closure and an interface value for it.
+func initializeStep(mw middleware.InitializeMiddleware) func(*middleware.Stack) error {
+	return func(stack *middleware.Stack) error { return stack.Initialize.Add(mw, middleware.After) }
 }

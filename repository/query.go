@@ -123,12 +123,15 @@ func finishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []m
 	}
 	p.Items = items
 	p.Cursors = make([]Cursor, len(items))
+	// The key values of all the cursors, in one allocation.
+	n := len(attrs)
+	vals := make([]string, len(raw)*n)
 	for i, item := range raw {
-		vals := make([]string, len(attrs))
+		v := vals[i*n : (i+1)*n : (i+1)*n]
 		for j, a := range attrs {
-			vals[j] = stringAttr(item, a)
+			v[j] = stringAttr(item, a)
 		}
-		p.Cursors[i] = Cursor{codec: r.cursors, scope: scope, vals: vals}
+		p.Cursors[i] = Cursor{codec: r.cursors, scope: scope, vals: v}
 	}
 	return p
 }
@@ -168,7 +171,11 @@ func (r *Repo) queryItems(ctx context.Context, in *dynamodb.QueryInput, want int
 		if err != nil {
 			return nil, apperr.Classify("query", err)
 		}
-		items = append(items, out.Items...)
+		if items == nil {
+			items = out.Items // most Queries take one call: no copy
+		} else {
+			items = append(items, out.Items...)
+		}
 		if len(items) >= want {
 			return items[:want], nil
 		}

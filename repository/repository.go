@@ -215,19 +215,17 @@ func sdkLogger(l *slog.Logger) logging.Logger {
 
 // latencyMiddleware delays each call by d (see Config.AddedLatency).
 func latencyMiddleware(d, jitter time.Duration) func(*middleware.Stack) error {
-	return func(stack *middleware.Stack) error {
-		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("AddedLatency",
-			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				wait := d
-				if jitter > 0 {
-					wait += mrand.N(jitter)
-				}
-				if err := sleepCtx(ctx, wait); err != nil {
-					return middleware.InitializeOutput{}, middleware.Metadata{}, err
-				}
-				return next.HandleInitialize(ctx, in)
-			}), middleware.After)
-	}
+	return initializeStep(middleware.InitializeMiddlewareFunc("AddedLatency",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			wait := d
+			if jitter > 0 {
+				wait += mrand.N(jitter)
+			}
+			if err := sleepCtx(ctx, wait); err != nil {
+				return middleware.InitializeOutput{}, middleware.Metadata{}, err
+			}
+			return next.HandleInitialize(ctx, in)
+		}))
 }
 
 // transportClient lets Config.WrapTransport wrap the SDK's HTTP client as an http.RoundTripper.
