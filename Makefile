@@ -77,7 +77,7 @@ lint:
 
 FUZZTIME ?= 10s
 fuzz:
-	@for pkg in ./repository ./graph/model ./auth ./server ./telemetry; do \
+	@for pkg in ./repository ./globalid ./auth ./server ./telemetry; do \
 		for f in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \

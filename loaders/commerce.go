@@ -6,24 +6,6 @@ import (
 	"singletable/repository"
 )
 
-// Customer looks a customer up by id (AP15: its mailing addresses are part of the item), batched.
-func (l *Loaders) Customer(ctx context.Context, id string) (*repository.Customer, error) {
-	k, err := repository.CustomerKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Customer](ctx, l, k, "customer")
-}
-
-// Order looks an order up by customer and order id (AP18), batched.
-func (l *Loaders) Order(ctx context.Context, customer, id string) (*repository.Order, error) {
-	k, err := repository.OrderKey(customer, id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Order](ctx, l, k, "order")
-}
-
 type orderWithItems struct {
 	order *repository.Order
 	items []*repository.OrderItem

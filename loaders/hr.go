@@ -9,34 +9,6 @@ import (
 	"singletable/repository"
 )
 
-// Department looks a department up by id (AP8), batched.
-func (l *Loaders) Department(ctx context.Context, id string) (*repository.Department, error) {
-	k, err := repository.DepartmentKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Department](ctx, l, k, "department")
-}
-
-// Employee looks an employee up by id, batched.
-func (l *Loaders) Employee(ctx context.Context, id string) (*repository.Employee, error) {
-	k, err := repository.EmployeeKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Employee](ctx, l, k, "employee")
-}
-
-// Location looks a location up by its key parts (a department's location, or a global ID),
-// batched.
-func (l *Loaders) Location(ctx context.Context, ref repository.LocationRef) (*repository.Location, error) {
-	k, err := repository.LocationKey(ref)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Location](ctx, l, k, "location")
-}
-
 // relation looks up employee e's relationship item of type rel at its known key (AP10), batched
 // with every other key lookup of the level: the department, manager and mentor relations of all
 // the employees of a page share one BatchGetItem. It returns nil when the employee has no such
@@ -64,7 +36,11 @@ func (l *Loaders) DepartmentOf(ctx context.Context, employee string) (*repositor
 	if rel == nil {
 		return nil, apperr.NotFound("department")
 	}
-	return l.Department(ctx, rel.TargetID)
+	k, err := rel.TargetKey()
+	if err != nil {
+		return nil, err
+	}
+	return load[*repository.Department](ctx, l, k, "department")
 }
 
 // Related is the employee an employee's MANAGER or MENTOR relation points at (AP10): nil when

@@ -173,10 +173,11 @@ func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
 	l.lists.clear()
 }
 
-// Lookup looks one entity of type T up by key through the request's key loader, batched with
-// the other lookups of its level. kind names the entity in a NOT_FOUND error.
-func Lookup[T repository.Entity](ctx context.Context, key repository.Key, kind string) (T, error) {
-	return load[T](ctx, For(ctx), key, kind)
+// Lookup looks one entity up by key through the request's key loader, batched with the other
+// lookups of its level; kind names it in a NOT_FOUND error. The node descriptors (graph/model)
+// build their typed lookups on it.
+func (l *Loaders) Lookup(ctx context.Context, key repository.Key, kind string) (repository.Entity, error) {
+	return load[repository.Entity](ctx, l, key, kind)
 }
 
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.

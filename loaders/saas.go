@@ -6,24 +6,6 @@ import (
 	"singletable/repository"
 )
 
-// Organization looks an organization up by id (AP1), batched.
-func (l *Loaders) Organization(ctx context.Context, id string) (*repository.Organization, error) {
-	k, err := repository.OrganizationKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Organization](ctx, l, k, "organization")
-}
-
-// User looks a user up by organization and user id (AP4), batched.
-func (l *Loaders) User(ctx context.Context, org, id string) (*repository.User, error) {
-	k, err := repository.UserKey(org, id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.User](ctx, l, k, "user")
-}
-
 // Organizations lists organizations (AP7) and primes them.
 func (l *Loaders) Organizations(ctx context.Context, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
 	return l.lists.organizations.load(ctx, organizationsKey{pageOf(args)})

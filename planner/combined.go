@@ -31,10 +31,10 @@ func (c Combined) PerParentOnly() bool { return !c.paged }
 
 // The combined reads, by parent type and list field.
 var (
-	OrganizationUsers = Combined{Parent: model.TypeOrganization, List: "users", paged: true}
-	UserTickets       = Combined{Parent: model.TypeUser, List: "tickets", paged: true, filters: []string{"status", "createdAfter", "createdBefore"}}
-	CustomerOrders    = Combined{Parent: model.TypeCustomer, List: "orders", paged: true, filters: []string{"status", "placedAfter", "placedBefore"}}
-	OrderItems        = Combined{Parent: model.TypeOrder, List: "items"}
+	OrganizationUsers = Combined{Parent: model.Organizations.Name, List: "users", paged: true}
+	UserTickets       = Combined{Parent: model.Users.Name, List: "tickets", paged: true, filters: []string{"status", "createdAfter", "createdBefore"}}
+	CustomerOrders    = Combined{Parent: model.Customers.Name, List: "orders", paged: true, filters: []string{"status", "placedAfter", "placedBefore"}}
+	OrderItems        = Combined{Parent: model.Orders.Name, List: "items"}
 )
 
 // combinedReads is every combined read; at most one per parent type.

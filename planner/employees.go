@@ -32,16 +32,16 @@ func relationsOf(s Selection) loaders.RelationsAhead {
 // selection s describes, reads ahead for them: the relations asked for on each employee and, one
 // level further, on each one's manager and mentor (manager { department { name } }).
 func EmployeeAhead(s Selection) loaders.EmployeeAhead {
-	if s.typ != model.TypeEmployee {
+	if s.typ != model.Employees.Name {
 		return loaders.EmployeeAhead{}
 	}
 	r := relationsOf(s)
 	a := loaders.EmployeeAhead{Department: r.Department, Manager: r.Manager, Mentor: r.Mentor}
 	for _, f := range s.all("manager") {
-		a.OfManager = a.OfManager.Union(relationsOf(s.Child(f, model.TypeEmployee)))
+		a.OfManager = a.OfManager.Union(relationsOf(s.Child(f, model.Employees.Name)))
 	}
 	for _, f := range s.all("mentor") {
-		a.OfMentor = a.OfMentor.Union(relationsOf(s.Child(f, model.TypeEmployee)))
+		a.OfMentor = a.OfMentor.Union(relationsOf(s.Child(f, model.Employees.Name)))
 	}
 	return a
 }

@@ -25,22 +25,22 @@ func TestCombinedFirstReadsTheFormTheCombinedQueryAnswers(t *testing.T) {
 		typ   string
 		want  int
 	}{
-		{"users with first", `{ node(id: "x") { ... on Organization { users(first: 5) { edges { node { id } } } } } }`, nil, OrganizationUsers, model.TypeOrganization, 5},
-		{"users default page", `{ organization(id: "x") { users { edges { node { name } } } } }`, nil, OrganizationUsers, model.TypeOrganization, repository.DefaultPageSize},
-		{"users after a cursor", `{ organization(id: "x") { users(after: "c") { edges { node { name } } } } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
-		{"users page too large", `{ organization(id: "x") { users(first: 500) { edges { cursor } } } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
-		{"users from a variable", `query($n: Int) { organization(id: "x") { users(first: $n) { edges { cursor } } } }`, map[string]any{"n": int64(7)}, OrganizationUsers, model.TypeOrganization, 7},
-		{"users skipped", `query($s: Boolean!) { organization(id: "x") { users @skip(if: $s) { edges { cursor } } } }`, map[string]any{"s": true}, OrganizationUsers, model.TypeOrganization, 0},
-		{"no users asked", `{ organization(id: "x") { name } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
-		{"tickets through a fragment", `{ nodes(ids: ["x"]) { ...U } } fragment U on User { tickets(first: 3) { edges { node { title } } } }`, nil, UserTickets, model.TypeUser, 3},
-		{"tickets with a status", `{ user(id: "x") { tickets(first: 3, status: OPEN) { edges { cursor } } } }`, nil, UserTickets, model.TypeUser, 0},
-		{"tickets created after", `{ user(id: "x") { tickets(createdAfter: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, UserTickets, model.TypeUser, 0},
-		{"second alias in the form", `{ user(id: "x") { a: tickets(status: OPEN) { edges { cursor } } b: tickets(first: 4) { edges { cursor } } } }`, nil, UserTickets, model.TypeUser, 4},
-		{"orders", `{ customer(id: "x") { orders(first: 2) { edges { node { items { sku } } } } } }`, nil, CustomerOrders, model.TypeCustomer, 2},
-		{"orders placed before", `{ customer(id: "x") { orders(placedBefore: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, CustomerOrders, model.TypeCustomer, 0},
-		{"order items", `{ order(id: "x") { items { sku } } }`, nil, OrderItems, model.TypeOrder, 1},
-		{"order without items", `{ order(id: "x") { status } }`, nil, OrderItems, model.TypeOrder, 0},
-		{"fields on another type", `{ node(id: "x") { ... on User { tickets { edges { cursor } } } } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
+		{"users with first", `{ node(id: "x") { ... on Organization { users(first: 5) { edges { node { id } } } } } }`, nil, OrganizationUsers, model.Organizations.Name, 5},
+		{"users default page", `{ organization(id: "x") { users { edges { node { name } } } } }`, nil, OrganizationUsers, model.Organizations.Name, repository.DefaultPageSize},
+		{"users after a cursor", `{ organization(id: "x") { users(after: "c") { edges { node { name } } } } }`, nil, OrganizationUsers, model.Organizations.Name, 0},
+		{"users page too large", `{ organization(id: "x") { users(first: 500) { edges { cursor } } } }`, nil, OrganizationUsers, model.Organizations.Name, 0},
+		{"users from a variable", `query($n: Int) { organization(id: "x") { users(first: $n) { edges { cursor } } } }`, map[string]any{"n": int64(7)}, OrganizationUsers, model.Organizations.Name, 7},
+		{"users skipped", `query($s: Boolean!) { organization(id: "x") { users @skip(if: $s) { edges { cursor } } } }`, map[string]any{"s": true}, OrganizationUsers, model.Organizations.Name, 0},
+		{"no users asked", `{ organization(id: "x") { name } }`, nil, OrganizationUsers, model.Organizations.Name, 0},
+		{"tickets through a fragment", `{ nodes(ids: ["x"]) { ...U } } fragment U on User { tickets(first: 3) { edges { node { title } } } }`, nil, UserTickets, model.Users.Name, 3},
+		{"tickets with a status", `{ user(id: "x") { tickets(first: 3, status: OPEN) { edges { cursor } } } }`, nil, UserTickets, model.Users.Name, 0},
+		{"tickets created after", `{ user(id: "x") { tickets(createdAfter: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, UserTickets, model.Users.Name, 0},
+		{"second alias in the form", `{ user(id: "x") { a: tickets(status: OPEN) { edges { cursor } } b: tickets(first: 4) { edges { cursor } } } }`, nil, UserTickets, model.Users.Name, 4},
+		{"orders", `{ customer(id: "x") { orders(first: 2) { edges { node { items { sku } } } } } }`, nil, CustomerOrders, model.Customers.Name, 2},
+		{"orders placed before", `{ customer(id: "x") { orders(placedBefore: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, CustomerOrders, model.Customers.Name, 0},
+		{"order items", `{ order(id: "x") { items { sku } } }`, nil, OrderItems, model.Orders.Name, 1},
+		{"order without items", `{ order(id: "x") { status } }`, nil, OrderItems, model.Orders.Name, 0},
+		{"fields on another type", `{ node(id: "x") { ... on User { tickets { edges { cursor } } } } }`, nil, OrganizationUsers, model.Organizations.Name, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,7 +53,7 @@ func TestCombinedFirstReadsTheFormTheCombinedQueryAnswers(t *testing.T) {
 }
 
 func TestCombinedForAndPerParentOnly(t *testing.T) {
-	for typ, want := range map[string]bool{model.TypeOrganization: true, model.TypeUser: true, model.TypeCustomer: true, model.TypeOrder: true, model.TypeTicket: false, model.TypeEmployee: false} {
+	for typ, want := range map[string]bool{model.Organizations.Name: true, model.Users.Name: true, model.Customers.Name: true, model.Orders.Name: true, model.Tickets.Name: false, model.Employees.Name: false} {
 		if _, ok := CombinedFor(typ); ok != want {
 			t.Errorf("CombinedFor(%s) = %v, want %v", typ, ok, want)
 		}
@@ -68,7 +68,7 @@ func TestCombinedForAndPerParentOnly(t *testing.T) {
 func TestAnswersChecksTheListsOwnArguments(t *testing.T) {
 	op, root := operation(t, `{ user(id: "x") { a: tickets(first: 3) { edges { cursor } } b: tickets(first: 3, status: OPEN) { edges { cursor } } c: tickets { edges { cursor } } } }`, nil)
 	a, b, c := root, root, root
-	for _, f := range OnSet(op, root.Selections, model.TypeUser).fields {
+	for _, f := range OnSet(op, root.Selections, model.Users.Name).fields {
 		switch f.Alias {
 		case "a":
 			a = f
@@ -95,7 +95,7 @@ func TestAnswersChecksTheListsOwnArguments(t *testing.T) {
 func TestNodesOfFindsConnectionTypesFromTheSchema(t *testing.T) {
 	op, root := operation(t, `{ organizations { edges { node { id ...O } } } } fragment O on Organization { name users { pageInfo { hasNextPage } } }`, nil)
 	s := NodesOf(op, root)
-	if s.Type() != model.TypeOrganization || !s.Has("name") || !s.Has("users") || !s.Has("id") || s.Has("createdAt") {
+	if s.Type() != model.Organizations.Name || !s.Has("name") || !s.Has("users") || !s.Has("id") || s.Has("createdAt") {
 		t.Fatalf("nodes of organizations: type %q, fields %v", s.Type(), names(s))
 	}
 	if n := s.ChildNodes(s.all("users")[0]); n.Type() != "" || len(n.fields) != 0 {
@@ -105,7 +105,7 @@ func TestNodesOfFindsConnectionTypesFromTheSchema(t *testing.T) {
 
 func TestRefKeysFollowTheSelectedToOneFields(t *testing.T) {
 	op, root := operation(t, `{ user(id: "x") { tickets { edges { node { r: reporter { id } organization { name } } } } } }`, nil)
-	tickets := child(t, op, root, model.TypeUser, "tickets")
+	tickets := child(t, op, root, model.Users.Name, "tickets")
 	s := NodesOf(op, tickets)
 	items := []*repository.Ticket{
 		{ID: user1, OrgID: org1, ReporterID: user1},
@@ -118,7 +118,7 @@ func TestRefKeysFollowTheSelectedToOneFields(t *testing.T) {
 	}
 
 	op, root = operation(t, `{ user(id: "x") { tickets { edges { node { title } } } } }`, nil)
-	if keys := RefKeys(NodesOf(op, child(t, op, root, model.TypeUser, "tickets")), items); len(keys) != 0 {
+	if keys := RefKeys(NodesOf(op, child(t, op, root, model.Users.Name, "tickets")), items); len(keys) != 0 {
 		t.Fatalf("no to-one field selected, keys %v", keys)
 	}
 	o := &repository.Order{ID: user1, CustomerID: org1, ItemCount: 3}
@@ -131,17 +131,17 @@ func TestRefKeysFollowTheSelectedToOneFields(t *testing.T) {
 func TestParentKeysOfATicketList(t *testing.T) {
 	u := &repository.User{ID: user1, OrgID: org1}
 	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets(status: OPEN) { edges { node { organization { id } reporter { id } } } } } } }`, nil)
-	s := OnSet(op, root.Selections, model.TypeUser)
+	s := OnSet(op, root.Selections, model.Users.Name)
 	got := ListParentKeys(s, []*repository.User{u})
 	want := []repository.Key{must(repository.OrganizationKey(org1)), u.Key()}
 	if !slices.Equal(got, want) {
 		t.Fatalf("ListParentKeys = %v, want %v", got, want)
 	}
-	if keys := ParentKeys(model.TypeUser, "tickets", NodesOf(op, child(t, op, root, model.TypeUser, "tickets")), []*repository.User{u}); !slices.Equal(keys, want) {
+	if keys := ParentKeys(model.Users.Name, "tickets", NodesOf(op, child(t, op, root, model.Users.Name, "tickets")), []*repository.User{u}); !slices.Equal(keys, want) {
 		t.Fatalf("ParentKeys = %v, want %v", keys, want)
 	}
 	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets { edges { node { title } } } } } }`, nil)
-	if keys := ListParentKeys(OnSet(op, root.Selections, model.TypeUser), []*repository.User{u}); len(keys) != 0 {
+	if keys := ListParentKeys(OnSet(op, root.Selections, model.Users.Name), []*repository.User{u}); len(keys) != 0 {
 		t.Fatalf("nothing asked of the tickets' parents: %v", keys)
 	}
 }
@@ -165,11 +165,11 @@ func TestEmployeeAheadReadsTwoLevelsOfRelations(t *testing.T) {
 
 func TestSoleRefusesAliasedLists(t *testing.T) {
 	op, root := operation(t, `{ department(id: "x") { a: employees(first: 2) { edges { cursor } } b: employees(first: 3) { edges { cursor } } } }`, nil)
-	if _, _, ok := OnSet(op, root.Selections, model.TypeDepartment).Sole("employees"); ok {
+	if _, _, ok := OnSet(op, root.Selections, model.Departments.Name).Sole("employees"); ok {
 		t.Fatal("two employees lists: none may be started ahead")
 	}
 	op, root = operation(t, `{ department(id: "x") { employees(first: 2) { edges { cursor } } } }`, nil)
-	_, args, ok := OnSet(op, root.Selections, model.TypeDepartment).Sole("employees")
+	_, args, ok := OnSet(op, root.Selections, model.Departments.Name).Sole("employees")
 	if n, _ := IntArg(args, "first"); !ok || n != 2 {
 		t.Fatalf("sole employees list: ok %v, args %v", ok, args)
 	}
@@ -209,7 +209,7 @@ func TestTablesNameSchemaFields(t *testing.T) {
 		}
 	}
 	for _, r := range employeeRelations {
-		has(model.TypeEmployee, r.field)
+		has(model.Employees.Name, r.field)
 	}
 }
 
@@ -230,7 +230,7 @@ func names(s Selection) []string {
 
 func TestFirstOfIsTheCombinedFormOfOneListField(t *testing.T) {
 	op, root := operation(t, `{ organization(id: "x") { users { edges { node { tickets(first: 5) { edges { cursor } } } } } } }`, nil)
-	users := NodesOf(op, child(t, op, root, model.TypeOrganization, "users"))
+	users := NodesOf(op, child(t, op, root, model.Organizations.Name, "users"))
 	_, args, ok := users.Sole("tickets")
 	if n := UserTickets.FirstOf(args); !ok || n != 5 {
 		t.Fatalf("FirstOf = %d (sole %v)", n, ok)
@@ -239,7 +239,7 @@ func TestFirstOfIsTheCombinedFormOfOneListField(t *testing.T) {
 		t.Fatalf("no field: FirstOf = %d", n)
 	}
 	op, root = operation(t, `{ organization(id: "x") { users { edges { node { tickets(status: CLOSED) { edges { cursor } } } } } } }`, nil)
-	_, args, _ = NodesOf(op, child(t, op, root, model.TypeOrganization, "users")).Sole("tickets")
+	_, args, _ = NodesOf(op, child(t, op, root, model.Organizations.Name, "users")).Sole("tickets")
 	if n := UserTickets.FirstOf(args); n != 0 {
 		t.Fatalf("filtered: FirstOf = %d", n)
 	}

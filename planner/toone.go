@@ -31,14 +31,14 @@ func one[T repository.Entity](key func(T) (repository.Key, error)) func(reposito
 
 // toOneEdges are the to-one fields of each object type, by schema type name.
 var toOneEdges = map[string][]toOne{
-	model.TypeTicket: {
+	model.Tickets.Name: {
 		{"reporter", one(func(t *repository.Ticket) (repository.Key, error) { return repository.UserKey(t.OrgID, t.ReporterID) })},
 		{"organization", one(func(t *repository.Ticket) (repository.Key, error) { return repository.OrganizationKey(t.OrgID) })},
 	},
-	model.TypeUser: {
+	model.Users.Name: {
 		{"organization", one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) })},
 	},
-	model.TypeOrder: {
+	model.Orders.Name: {
 		{"customer", one(func(o *repository.Order) (repository.Key, error) { return repository.CustomerKey(o.CustomerID) })},
 		{"items", func(e repository.Entity) []repository.Key {
 			if o, ok := e.(*repository.Order); ok {
@@ -47,7 +47,7 @@ var toOneEdges = map[string][]toOne{
 			return nil
 		}},
 	},
-	model.TypeDepartment: {
+	model.Departments.Name: {
 		{"location", one(func(d *repository.Department) (repository.Key, error) { return repository.LocationKey(d.Location) })},
 	},
 }
@@ -80,8 +80,8 @@ type parentEdge struct {
 }
 
 var parentEdges = []parentEdge{
-	{model.TypeUser, "tickets", toOne{"organization", toOneEdges[model.TypeUser][0].keys}},
-	{model.TypeUser, "tickets", toOne{"reporter", func(e repository.Entity) []repository.Key { return []repository.Key{e.Key()} }}},
+	{model.Users.Name, "tickets", toOne{"organization", toOneEdges[model.Users.Name][0].keys}},
+	{model.Users.Name, "tickets", toOne{"reporter", func(e repository.Entity) []repository.Key { return []repository.Key{e.Key()} }}},
 }
 
 // ParentKeys are the lookups the elements of parent's list field will make whatever the list's

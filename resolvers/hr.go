@@ -23,9 +23,22 @@ func locationConnection(p repository.Page[*repository.Location]) *model.Location
 	})}
 }
 
+// employeeOrNil wraps an employee's manager or mentor (loaders.Related): nil when it has none.
 func employeeOrNil(e *repository.Employee, err error) (*model.Employee, error) {
 	if err != nil || e == nil {
 		return nil, err
 	}
-	return &model.Employee{Employee: e}, nil
+	return model.Employees.Wrap(e), nil
+}
+
+// wrapped adapts a descriptor's Wrap to what a loader returns: the entity's GraphQL object, or the
+// loader's error. Used as wrapped(model.Departments.Wrap)(loader call).
+func wrapped[E, M any](wrap func(E) M) func(E, error) (M, error) {
+	return func(e E, err error) (M, error) {
+		if err != nil {
+			var zero M
+			return zero, err
+		}
+		return wrap(e), nil
+	}
 }

@@ -53,7 +53,7 @@ func ticketsOf(ctx context.Context, u *model.User, first *int, after *string, f 
 		return p, nil
 	}
 	l := loaders.For(ctx)
-	l.Prefetch(ctx, planner.ParentKeys(model.TypeUser, "tickets", planner.Nodes(ctx), []*repository.User{u.User})...)
+	l.Prefetch(ctx, planner.ParentKeys(model.Users.Name, "tickets", planner.Nodes(ctx), []*repository.User{u.User})...)
 	return l.TicketsOfUser(ctx, u.OrgID, u.ID, f, pageArgs(first, after))
 }
 

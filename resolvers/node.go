@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"singletable/apperr"
+	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/planner"
@@ -30,54 +31,53 @@ func combinedFirst(ctx context.Context, typ string) int {
 	return c.First(planner.On(ctx, typ))
 }
 
-// lookup is a typed lookup by global ID (user(id:), order(id:), …): the ID must be of type typ.
-func lookup[T model.Node](ctx context.Context, field, id, typ string) (T, error) {
-	var zero T
-	parts, err := model.DecodeIDOf(field, id, typ)
+// lookup is a typed lookup by global ID (user(id:), order(id:), …): the ID must be of d's type.
+func lookup[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], field, id string) (M, error) {
+	var zero M
+	parts, err := d.Decode(field, id)
 	if err != nil {
 		return zero, err
 	}
-	n, err := resolveDecoded(ctx, typ, parts)
+	n, err := resolveDecoded(ctx, d, parts)
 	if err != nil {
 		return zero, err
 	}
-	v, _ := n.(T)
+	v, _ := n.(M)
 	return v, nil
 }
 
 // resolveNode fetches the object a global ID names (node(id:)).
 func resolveNode(ctx context.Context, field, id string) (model.Node, error) {
-	typ, parts, err := model.DecodeID(field, id)
+	d, parts, err := model.DecodeNode(field, id)
 	if err != nil {
 		return nil, err
 	}
-	return resolveDecoded(ctx, typ, parts)
+	return resolveDecoded(ctx, d, parts)
 }
 
 // resolveDecoded fetches one object asked for by ID, starting first the child lists the operation
 // asks for on it (their keys follow from the ID).
-func resolveDecoded(ctx context.Context, typ string, parts []string) (model.Node, error) {
-	t, ok := nodeTypes[typ]
-	if !ok || t.scope == nil { // no row, or a row without its scope check: deny by default
-		return nil, apperr.NotFound("node")
-	}
-	if err := t.scope(ctx, parts); err != nil {
+func resolveDecoded(ctx context.Context, d model.AnyNode, parts []string) (model.Node, error) {
+	dec, err := visible(ctx, d, parts)
+	if err != nil {
 		return nil, err
 	}
+	t := nodeTypes[d.TypeName()]
 	if t.start != nil {
-		t.start(ctx, planner.On(ctx, typ), [][]string{parts}, false)
+		t.start(ctx, planner.On(ctx, d.TypeName()), [][]string{parts}, false)
 	}
-	first := combinedFirst(ctx, typ)
-	_, n, err := fetchNode(ctx, t, parts, first)
+	first := combinedFirst(ctx, d.TypeName())
+	_, n, err := fetchNode(ctx, t, parts, first, dec)
 	if err == nil && first > 0 {
-		startAheadLevel(ctx, typ, []model.Node{n})
+		startAheadLevel(ctx, d.TypeName(), []model.Node{n})
 	}
 	return n, err
 }
 
 // fetchNode reads an object of registry type t by its ID's parts: with the first page of its
-// combined child list when first > 0, else by key through the loader.
-func fetchNode(ctx context.Context, t nodeType, parts []string, first int) (repository.Entity, model.Node, error) {
+// combined child list when first > 0, else by key through the loader. dec is the ID's scope
+// decision: AfterRead checks the item's tenant once it is read.
+func fetchNode(ctx context.Context, t nodeType, parts []string, first int, dec auth.Decision) (repository.Entity, model.Node, error) {
 	var (
 		e   repository.Entity
 		n   model.Node
@@ -87,17 +87,18 @@ func fetchNode(ctx context.Context, t nodeType, parts []string, first int) (repo
 		e, n, err = t.combined(ctx, parts, first)
 	} else {
 		var k repository.Key
-		if k, err = t.key(parts); err == nil {
-			e, err = loaders.Lookup[repository.Entity](ctx, k, t.kind)
+		if k, err = t.node.KeyOf(parts); err == nil {
+			e, err = loaders.For(ctx).Lookup(ctx, k, t.node.KindName())
 		}
 		if err == nil {
-			if n = t.wrap(e); n == nil {
-				err = apperr.NotFound(t.kind)
+			var ok bool
+			if n, ok = t.node.WrapAny(e); !ok {
+				err = apperr.NotFound(t.node.KindName())
 			}
 		}
 	}
-	if err == nil && t.scopeRead != nil {
-		err = t.scopeRead(ctx, e)
+	if err == nil && dec == auth.AfterRead {
+		err = t.node.VisibleItem(ctx, e, "")
 	}
 	if err != nil {
 		return nil, nil, err
@@ -110,6 +111,7 @@ type decoded struct {
 	typ   string
 	parts []string
 	t     nodeType
+	dec   auth.Decision
 	first int // combined read's page size, 0 for a lookup by key
 	err   error
 }
@@ -129,15 +131,12 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	var keys []repository.Key
 	for i, id := range ids {
 		d := &entries[i]
-		if d.typ, d.parts, d.err = model.DecodeID("ids", id); d.err != nil {
+		var node model.AnyNode
+		if node, d.parts, d.err = model.DecodeNode("ids", id); d.err != nil {
 			continue
 		}
-		var ok bool
-		if d.t, ok = nodeTypes[d.typ]; !ok || d.t.scope == nil { // deny by default
-			d.err = apperr.NotFound("node")
-			continue
-		}
-		if d.err = d.t.scope(ctx, d.parts); d.err != nil {
+		d.typ, d.t = node.TypeName(), nodeTypes[node.TypeName()]
+		if d.dec, d.err = visible(ctx, node, d.parts); d.err != nil {
 			continue
 		}
 		first, ok := firsts[d.typ]
@@ -152,7 +151,7 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 		if first > 0 {
 			continue // read with its first child page by one Query instead
 		}
-		if k, err := d.t.key(d.parts); err == nil {
+		if k, err := node.KeyOf(d.parts); err == nil {
 			keys = append(keys, k)
 		}
 	}
@@ -180,7 +179,7 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 					d.err = graphql.GetOperationContext(ctx).Recover(ctx, p)
 				}
 			}()
-			read[i], out[i], d.err = fetchNode(ctx, d.t, d.parts, d.first)
+			read[i], out[i], d.err = fetchNode(ctx, d.t, d.parts, d.first, d.dec)
 		}()
 	}
 	wg.Wait()
@@ -226,8 +225,8 @@ func startNextLevel(ctx context.Context, types []string, byType map[string][]rep
 		next = append(next, planner.ListParentKeys(s, byType[typ])...)
 	}
 	l := loaders.For(ctx)
-	employees := entitiesOf[*repository.Employee](byType[model.TypeEmployee])
-	if ahead := planner.EmployeeAhead(planner.On(ctx, model.TypeEmployee)); len(employees) > 0 && ahead.Any() {
+	employees := entitiesOf[*repository.Employee](byType[model.Employees.Name])
+	if ahead := planner.EmployeeAhead(planner.On(ctx, model.Employees.Name)); len(employees) > 0 && ahead.Any() {
 		l.ReadAheadRelations(ctx, employees, ahead, next...)
 		return
 	}

@@ -3,23 +3,17 @@ package resolvers
 import (
 	"context"
 
-	"singletable/apperr"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
 )
 
-// nodeType is one row of the node registry: what node(id:), nodes(ids:) and the typed lookups
-// (user(id:), order(id:), …) need to know about one type of object with a global ID. Adding a
-// node type is adding a row; no switch over types elsewhere.
+// nodeType is what node(id:), nodes(ids:) and the typed lookups (user(id:), order(id:), …) read
+// ahead for one type of object with a global ID, besides what its descriptor (graph/model) says
+// of it: the ID, the key, the scope and the wrap.
 type nodeType struct {
-	// kind names the object in a NOT_FOUND error.
-	kind string
-	// key is the table key of the object the ID's parts name.
-	key func(parts []string) (repository.Key, error)
-	// wrap turns the stored entity into its GraphQL object.
-	wrap func(e repository.Entity) model.Node
+	node model.AnyNode
 	// combined reads the object together with the first page (of first elements) of its
 	// combined child list (planner.CombinedFor); nil for types without one.
 	combined func(ctx context.Context, parts []string, first int) (repository.Entity, model.Node, error)
@@ -35,21 +29,12 @@ type nodeType struct {
 	// a level once they are read (a page of them, or nodes(ids:)'s): their Queries then start
 	// together instead of one by one as gqlgen reaches each object's resolver. nil for none.
 	startLevel func(ctx context.Context, s planner.Selection, level []repository.Entity)
-	// scope refuses, before any read, an ID outside the caller's scope (NOT_FOUND, as if it did
-	// not exist). Every row must have one: a row without it is refused to every caller.
-	scope func(ctx context.Context, parts []string) error
-	// scopeRead refuses, after the read, an object whose ID does not tell its tenant; nil lets
-	// every caller through.
-	scopeRead func(ctx context.Context, e repository.Entity) error
 }
 
 // nodeTypes is the node registry, by the type name global IDs carry.
 var nodeTypes = map[string]nodeType{
-	model.TypeOrganization: {
-		scope: idScope(model.TypeOrganization),
-		kind:  "organization",
-		key:   func(p []string) (repository.Key, error) { return repository.OrganizationKey(p[0]) },
-		wrap:  wrapper(organizationNode),
+	model.Organizations.Name: {
+		node: model.Organizations,
 		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
 			o, users, err := loaders.For(ctx).OrganizationWithUsers(ctx, p[0], first)
 			if err != nil {
@@ -64,11 +49,8 @@ var nodeTypes = map[string]nodeType{
 			return nil
 		},
 	},
-	model.TypeUser: {
-		scope:      idScope(model.TypeUser),
-		kind:       "user",
-		key:        func(p []string) (repository.Key, error) { return repository.UserKey(p[0], p[1]) },
-		wrap:       wrapper(userNode),
+	model.Users.Name: {
+		node:       model.Users,
 		startLevel: startTicketLists,
 		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
 			u, tickets, err := loaders.For(ctx).UserWithTickets(ctx, p[0], p[1], first)
@@ -78,18 +60,9 @@ var nodeTypes = map[string]nodeType{
 			return u, &model.User{User: u, TicketsAhead: &tickets, TicketsAheadFirst: first}, nil
 		},
 	},
-	model.TypeTicket: {
-		scope:     idScope(model.TypeTicket),
-		scopeRead: ticketScope,
-		kind:      "ticket",
-		key:       func(p []string) (repository.Key, error) { return repository.TicketKey(p[0]) },
-		wrap:      wrapper(ticketNode),
-	},
-	model.TypeCustomer: {
-		scope: idScope(model.TypeCustomer),
-		kind:  "customer",
-		key:   func(p []string) (repository.Key, error) { return repository.CustomerKey(p[0]) },
-		wrap:  wrapper(customerNode),
+	model.Tickets.Name: {node: model.Tickets},
+	model.Customers.Name: {
+		node: model.Customers,
 		combined: func(ctx context.Context, p []string, first int) (repository.Entity, model.Node, error) {
 			c, orders, err := loaders.For(ctx).CustomerWithOrders(ctx, p[0], first)
 			if err != nil {
@@ -100,11 +73,8 @@ var nodeTypes = map[string]nodeType{
 		start:      startCustomerOrders,
 		startLevel: levelByID(func(c *repository.Customer) string { return c.ID }, startCustomerOrders),
 	},
-	model.TypeOrder: {
-		scope: idScope(model.TypeOrder),
-		kind:  "order",
-		key:   func(p []string) (repository.Key, error) { return repository.OrderKey(p[0], p[1]) },
-		wrap:  wrapper(orderNode),
+	model.Orders.Name: {
+		node: model.Orders,
 		combined: func(ctx context.Context, p []string, _ int) (repository.Entity, model.Node, error) {
 			o, _, err := loaders.For(ctx).OrderWithItems(ctx, p[0], p[1])
 			if err != nil {
@@ -113,72 +83,13 @@ var nodeTypes = map[string]nodeType{
 			return o, &model.Order{Order: o}, nil
 		},
 	},
-	model.TypeDepartment: {
-		scope:      idScope(model.TypeDepartment),
-		kind:       "department",
-		key:        func(p []string) (repository.Key, error) { return repository.DepartmentKey(p[0]) },
-		wrap:       wrapper(departmentNode),
+	model.Departments.Name: {
+		node:       model.Departments,
 		start:      startDepartmentEmployees,
 		startLevel: levelByID(func(d *repository.Department) string { return d.ID }, startDepartmentEmployees),
 	},
-	model.TypeEmployee: {
-		scope: idScope(model.TypeEmployee),
-		kind:  "employee",
-		key:   func(p []string) (repository.Key, error) { return repository.EmployeeKey(p[0]) },
-		wrap:  wrapper(employeeNode),
-	},
-	model.TypeLocation: {
-		scope: idScope(model.TypeLocation),
-		kind:  "location",
-		key:   func(p []string) (repository.Key, error) { return repository.LocationKey(model.LocationRefOf(p)) },
-		wrap:  wrapper(locationNode),
-	},
-}
-
-// The GraphQL object of each type of stored entity: the registry rows' wrap (through wrapper)
-// and what a mutation returns (saved).
-
-func organizationNode(o *repository.Organization) *model.Organization {
-	return &model.Organization{Organization: o}
-}
-
-func userNode(u *repository.User) *model.User {
-	return &model.User{User: u}
-}
-
-func ticketNode(t *repository.Ticket) *model.Ticket {
-	return &model.Ticket{Ticket: t}
-}
-
-func customerNode(c *repository.Customer) *model.Customer {
-	return &model.Customer{Customer: c}
-}
-
-func orderNode(o *repository.Order) *model.Order {
-	return &model.Order{Order: o}
-}
-
-func departmentNode(d *repository.Department) *model.Department {
-	return &model.Department{Department: d}
-}
-
-func employeeNode(e *repository.Employee) *model.Employee {
-	return &model.Employee{Employee: e}
-}
-
-func locationNode(l *repository.Location) *model.Location {
-	return &model.Location{Location: l}
-}
-
-// wrapper adapts a typed wrap function to the registry's; an entity of another type (which a
-// key of this type cannot hold) wraps to nil.
-func wrapper[T repository.Entity, M model.Node](wrap func(T) M) func(repository.Entity) model.Node {
-	return func(e repository.Entity) model.Node {
-		if t, ok := e.(T); ok {
-			return wrap(t)
-		}
-		return nil
-	}
+	model.Employees.Name: {node: model.Employees},
+	model.Locations.Name: {node: model.Locations},
 }
 
 // levelByID adapts a start function that takes IDs to a startLevel: the objects of a level read
@@ -236,19 +147,4 @@ func startAheadLevel(ctx context.Context, typ string, nodes []model.Node) {
 		level = append(level, row.aheadItems(n)...)
 	}
 	startChildLists(ctx, s.ChildNodes(list), level)
-}
-
-// toNode wraps what a to-one lookup returned as its GraphQL object of type M (the registry's wrap
-// of the entity's type). Used as toNode[*model.Customer](loader call).
-func toNode[M model.Node, E repository.Entity](e E, err error) (M, error) {
-	var zero M
-	if err != nil {
-		return zero, err
-	}
-	for _, t := range nodeTypes {
-		if m, ok := t.wrap(e).(M); ok {
-			return m, nil
-		}
-	}
-	return zero, apperr.NotFound("node")
 }

@@ -198,12 +198,12 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 }
 
 // Global IDs, as the API spells them.
-func orgGID(o *repository.Organization) string { return model.EncodeID(model.TypeOrganization, o.ID) }
-func userGID(u *repository.User) string        { return model.EncodeID(model.TypeUser, u.OrgID, u.ID) }
-func ticketGID(t *repository.Ticket) string    { return model.EncodeID(model.TypeTicket, t.ID) }
-func deptGID(d *repository.Department) string  { return model.EncodeID(model.TypeDepartment, d.ID) }
-func empGID(e *repository.Employee) string     { return model.EncodeID(model.TypeEmployee, e.ID) }
-func custGID(c *repository.Customer) string    { return model.EncodeID(model.TypeCustomer, c.ID) }
+func orgGID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
+func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
+func ticketGID(t *repository.Ticket) string    { return model.Tickets.IDOf(t.ID) }
+func deptGID(d *repository.Department) string  { return model.Departments.IDOf(d.ID) }
+func empGID(e *repository.Employee) string     { return model.Employees.IDOf(e.ID) }
+func custGID(c *repository.Customer) string    { return model.Customers.IDOf(c.ID) }
 func orderGID(o *repository.Order) string {
-	return model.EncodeID(model.TypeOrder, o.CustomerID, o.ID)
+	return model.Orders.IDOf(o.CustomerID, o.ID)
 }

@@ -16,7 +16,7 @@ type Customer struct {
 func (Customer) IsNode() {}
 
 // GetID is the global ID.
-func (c Customer) GetID() string { return EncodeID(TypeCustomer, c.ID) }
+func (c Customer) GetID() string { return Customers.ID(c.Customer) }
 
 // MailingAddresses are the customer's addresses, with absent optional parts as null.
 func (c Customer) MailingAddresses() []*MailingAddress {
@@ -60,7 +60,7 @@ type Order struct {
 func (Order) IsNode() {}
 
 // GetID is the global ID.
-func (o Order) GetID() string { return EncodeID(TypeOrder, o.CustomerID, o.ID) }
+func (o Order) GetID() string { return Orders.ID(o.Order) }
 
 // OrderItem is the GraphQL OrderItem (not a Node: it is reached through its order).
 type OrderItem struct {

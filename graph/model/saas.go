@@ -16,7 +16,7 @@ type Organization struct {
 func (Organization) IsNode() {}
 
 // GetID is the global ID.
-func (o Organization) GetID() string { return EncodeID(TypeOrganization, o.ID) }
+func (o Organization) GetID() string { return Organizations.ID(o.Organization) }
 
 // User is the GraphQL User: the stored entity plus, when the user was read together with its
 // newest tickets (AP5), that first page of tickets.
@@ -30,7 +30,7 @@ type User struct {
 func (User) IsNode() {}
 
 // GetID is the global ID.
-func (u User) GetID() string { return EncodeID(TypeUser, u.OrgID, u.ID) }
+func (u User) GetID() string { return Users.ID(u.User) }
 
 // Ticket is the GraphQL Ticket.
 type Ticket struct {
@@ -41,4 +41,4 @@ type Ticket struct {
 func (Ticket) IsNode() {}
 
 // GetID is the global ID.
-func (t Ticket) GetID() string { return EncodeID(TypeTicket, t.ID) }
+func (t Ticket) GetID() string { return Tickets.ID(t.Ticket) }

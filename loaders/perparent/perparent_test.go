@@ -32,11 +32,12 @@ func TestOneGetItemPerLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range append(orgs, orgs[0]) {
-		if _, err := l.Organization(ctx, o.ID); err != nil {
+		if _, err := l.Lookup(ctx, o.Key(), "organization"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := l.Organization(ctx, "01J00000000000000000000000"); apperr.CodeOf(err) != apperr.CodeNotFound {
+	missing := &repository.Organization{ID: "01J00000000000000000000000"}
+	if _, err := l.Lookup(ctx, missing.Key(), "organization"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("missing: %v", err)
 	}
 	if u := m.Usage(); u.Calls["GetItem"] != 5 || u.Calls["BatchGetItem"] != 0 {
