@@ -41,13 +41,10 @@ type Options struct {
 	// Wait is the batch window of the key loader and of the list loaders that gather a level
 	// (DefaultWait when zero).
 	Wait time.Duration
-	// Baseline, when set, replaces the loaders' batching with the KeyFetcher it returns for the
-	// request and switches every list cache, gathering window and read-ahead off: each list is
-	// read on its own, by the resolver that asks for it. It is how the benchmarks and tests build
-	// the per-parent baseline (loaders/perparent, which reproduces per-field resolvers in the
-	// AppSync/Amplify style); it is not a user setting, and nothing of that baseline is part of
-	// the server.
-	Baseline func(repo *repository.Repo) KeyFetcher
+	// Keys, when set, is how the request's lookups by key are made: the KeyFetcher it returns
+	// replaces the batching one (batchedKeys). The benchmarks and tests pass the per-parent
+	// baseline's (loaders/perparent: one GetItem per lookup); nothing of it is part of the server.
+	Keys func(repo *repository.Repo) KeyFetcher
 	// OnBatch, if set, is told the size of every batch (metrics; see BatchObserver).
 	OnBatch BatchObserver
 	// TracerProvider receives a span per batch (the global provider when nil).
@@ -65,8 +62,6 @@ type Loaders struct {
 	// byKey looks entities up by key: batched, or the baseline's.
 	byKey KeyFetcher
 	lists *listSet
-	// baseline: no list is cached, gathered or read ahead (Options.Baseline).
-	baseline bool
 	// onBatch and tracer report every batch (see observe.go).
 	onBatch BatchObserver
 	tracer  trace.Tracer
@@ -77,7 +72,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	l := &Loaders{repo: repo, baseline: opts.Baseline != nil, onBatch: opts.OnBatch, tracer: tracerOf(opts.TracerProvider)}
+	l := &Loaders{repo: repo, onBatch: opts.OnBatch, tracer: tracerOf(opts.TracerProvider)}
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
 		dataloader.WithCache[repository.Key, repository.Entity](&dataloader.NoCache[repository.Key, repository.Entity]{}),
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
@@ -89,8 +84,8 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
 	l.byKey = batchedKeys{l}
-	if opts.Baseline != nil {
-		l.byKey = opts.Baseline(repo)
+	if opts.Keys != nil {
+		l.byKey = opts.Keys(repo)
 	}
 	l.lists = newListSet(l, opts.Wait)
 	return l
@@ -156,10 +151,6 @@ func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
 		l.byKey.Thunk(ctx, k)
 	}
 }
-
-// ReadAhead reports whether a parent may be read together with its first page of children in one
-// Query (AP2, AP5); false in the baseline (Options.Baseline).
-func (l *Loaders) ReadAhead() bool { return !l.baseline }
 
 // Remember puts entities a mutation has just written into this request's loaders, replacing what
 // they held, so that the mutation's result reads what was written (an eventually consistent read

@@ -132,7 +132,7 @@ func TestListsPrimeTheKeyLoader(t *testing.T) {
 	orgs := createOrgs(t, repo, 3)
 	ctx, m := repository.WithMeter(context.Background())
 	l := New(repo, Options{})
-	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil {
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range orgs {
@@ -144,7 +144,7 @@ func TestListsPrimeTheKeyLoader(t *testing.T) {
 		t.Fatalf("calls %v: lookups of listed organizations must cost nothing", u.Calls)
 	}
 	// The same list asked twice in one request runs once.
-	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil || m.Usage().TotalCalls != 1 {
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}, nil); err != nil || m.Usage().TotalCalls != 1 {
 		t.Fatalf("repeated list: err %v, calls %v", err, m.Usage().Calls)
 	}
 	// Another request has its own loaders: nothing is shared.

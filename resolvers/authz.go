@@ -30,7 +30,7 @@ func organizationsPage(ctx context.Context, repo *repository.Repo, args reposito
 	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
 		return ownOrganizationPage(ctx, repo, org, args)
 	}
-	return loaders.For(ctx).Organizations(ctx, args)
+	return loaders.For(ctx).Organizations(ctx, args, nodes(ctx))
 }
 
 // customersPage is `customers` as the caller may see it: every customer, or a customer's own
@@ -39,7 +39,7 @@ func customersPage(ctx context.Context, repo *repository.Repo, args repository.P
 	if c, narrowed := auth.Caller(ctx).OwnCustomer(); narrowed {
 		return ownCustomerPage(ctx, repo, c, args)
 	}
-	return loaders.For(ctx).Customers(ctx, args)
+	return loaders.For(ctx).Customers(ctx, args, nodes(ctx))
 }
 
 // ownOrganizationPage is `organizations` narrowed to an org role's organization: one key lookup
@@ -73,5 +73,10 @@ func ownPage[T repository.Entity](ctx context.Context, repo *repository.Repo, li
 		}
 		present = err == nil
 	}
-	return repository.SolePage(repo, list, v, present, args)
+	p, err := repository.SolePage(repo, list, v, present, args)
+	if err == nil {
+		// The one record is the whole level: what it needs next is read ahead as for a list.
+		loaders.For(ctx).ReadAhead(ctx, loaders.LevelObjects{Level: nodes(ctx), Objects: entities(p.Items)})
+	}
+	return p, err
 }

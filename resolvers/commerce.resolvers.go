@@ -15,7 +15,7 @@ import (
 )
 
 func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
-	return connect(ctx, orderConnection)(ordersOf(ctx, obj, first, after, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}))
+	return connection(orderConnection)(ordersOf(ctx, obj, first, after, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}))
 }
 
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error) {
@@ -53,7 +53,7 @@ func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Custome
 }
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error) {
-	return connect(ctx, customerConnection)(customersPage(ctx, r.Repo, pageArgs(first, after)))
+	return connection(customerConnection)(customersPage(ctx, r.Repo, pageArgs(first, after)))
 }
 
 func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, error) {
@@ -61,7 +61,7 @@ func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, err
 }
 
 func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
-	return connect(ctx, orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after)))
+	return connection(orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) Customer() graph.CustomerResolver { return &customerResolver{r} }

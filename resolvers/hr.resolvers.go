@@ -10,7 +10,6 @@ import (
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
-	"singletable/planner"
 	"singletable/repository"
 	"time"
 )
@@ -20,7 +19,7 @@ func (r *departmentResolver) Location(ctx context.Context, obj *model.Department
 }
 
 func (r *departmentResolver) Employees(ctx context.Context, obj *model.Department, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) Department(ctx context.Context, obj *model.Employee) (*model.Department, error) {
@@ -32,7 +31,7 @@ func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*m
 }
 
 func (r *employeeResolver) DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
@@ -40,7 +39,7 @@ func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*mo
 }
 
 func (r *employeeResolver) Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *mutationResolver) CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error) {
@@ -92,19 +91,19 @@ func (r *queryResolver) Employee(ctx context.Context, id string) (*model.Employe
 }
 
 func (r *queryResolver) Departments(ctx context.Context, first *int, after *string) (*model.DepartmentConnection, error) {
-	return connect(ctx, departmentConnection)(loaders.For(ctx).Departments(ctx, pageArgs(first, after), planner.Nodes(ctx).Has("location")))
+	return connection(departmentConnection)(loaders.For(ctx).Departments(ctx, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) EmployeesByJobTitle(ctx context.Context, jobTitle string, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {
-	return connect(ctx, locationConnection)(loaders.For(ctx).Locations(ctx, repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after)))
+	return connection(locationConnection)(loaders.For(ctx).Locations(ctx, repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) Department() graph.DepartmentResolver { return &departmentResolver{r} }

@@ -51,11 +51,12 @@ func TestNodesRefusesOutOfScopeIDsWithoutReading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, errs := gqlparser.LoadQueryWithRules(schema, `{ nodes(ids: ["a", "b"]) { id ... on User { name } } }`, nil)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on User { name } } }`, nil)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	op := &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0]}
+	ids := []string{model.Users.IDOf(idA, idB), model.Users.IDOf(idA, idA)}
+	op := &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0], Variables: map[string]any{"ids": []any{ids[0], ids[1]}}}
 	field := graphql.CollectFields(op, doc.Operations[0].SelectionSet, []string{"Query"})[0]
 	ctx := graphql.WithResponseContext(context.Background(), graphql.DefaultErrorPresenter, graphql.DefaultRecover)
 	ctx = graphql.WithOperationContext(ctx, op)
@@ -63,7 +64,6 @@ func TestNodesRefusesOutOfScopeIDsWithoutReading(t *testing.T) {
 	ctx = loaders.NewContext(ctx, loaders.New(nil, loaders.Options{}))
 	ctx = auth.WithPrincipal(ctx, outsider)
 
-	ids := []string{model.Users.IDOf(idA, idB), model.Users.IDOf(idA, idA)}
 	out, err := resolveNodes(ctx, ids)
 	if err != nil || len(out) != 2 || out[0] != nil || out[1] != nil {
 		t.Fatalf("nodes: %v, %v", out, err)

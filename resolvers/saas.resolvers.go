@@ -37,7 +37,7 @@ func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateT
 }
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
-	return connect(ctx, userConnection)(usersOf(ctx, obj, first, after))
+	return connection(userConnection)(usersOf(ctx, obj, first, after))
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
@@ -45,7 +45,7 @@ func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Org
 }
 
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
-	return connect(ctx, organizationConnection)(organizationsPage(ctx, r.Repo, pageArgs(first, after)))
+	return connection(organizationConnection)(organizationsPage(ctx, r.Repo, pageArgs(first, after)))
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
@@ -69,7 +69,7 @@ func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*mode
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	return connect(ctx, ticketConnection)(ticketsOf(ctx, obj, first, after, repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}))
+	return connection(ticketConnection)(ticketsOf(ctx, obj, first, after, repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}))
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }

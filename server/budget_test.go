@@ -96,7 +96,7 @@ func TestNestedSaaSQueryCallBudget(t *testing.T) {
 func TestPerParentModeAnswersTheSameWithMoreCalls(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	batched := newAPIOn(t, repo, server.Config{})
-	perParent := newAPIOn(t, repo, server.Config{Loaders: perparent.Options()})
+	perParent := newAPIOn(t, repo, server.Config{Loaders: perparent.Options(), Planner: perparent.Planner{}})
 	d := batched.seedSaaS(3, 4, 5)
 	q := `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name
 	  tickets(first: 5) { edges { node { title reporter { name } organization { name } } } } } } } } } }`

@@ -161,7 +161,7 @@ func TestOrdersByStatusPageCallBudget(t *testing.T) {
 // Query per customer's orders, nothing read ahead or primed.
 func TestCommercePerParentModeAnswersTheSame(t *testing.T) {
 	batched := newAPI(t, server.Config{})
-	perParent := newAPIOn(t, batched.repo, server.Config{Loaders: perparent.Options()})
+	perParent := newAPIOn(t, batched.repo, server.Config{Loaders: perparent.Options(), Planner: perparent.Planner{}})
 	d := batched.seedCommerce(2, 3, 2)
 	vars := map[string]any{"ids": []string{customerID(d.customers[0]), customerID(d.customers[1])}}
 	a, b := batched.ok(commerceTreeQuery, vars, nil), perParent.ok(commerceTreeQuery, vars, nil)

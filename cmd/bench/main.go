@@ -135,7 +135,7 @@ func run(ctx context.Context, cfg config) error {
 
 	batched := newHTTPWay(repo, server.Config{})
 	defer batched.close()
-	perParent := newHTTPWay(repo, server.Config{Loaders: perparent.Options()})
+	perParent := newHTTPWay(repo, server.Config{Loaders: perparent.Options(), Planner: perparent.Planner{}})
 	defer perParent.close()
 	recording, err := newRecordingWay(ctx, repoCfg)
 	if err != nil {

@@ -6,10 +6,10 @@ import "singletable/repository"
 // with its newest orders (one Query of its item collection), that first page of orders.
 type Customer struct {
 	*repository.Customer
-	// OrdersAhead is the page of orders read with the customer, valid for `orders` asked with
-	// first = OrdersAheadFirst and no other argument. Nil when the orders were not read ahead.
-	OrdersAhead      *repository.Page[*repository.Order]
-	OrdersAheadFirst int
+	// OrdersAhead is the page of orders read with the customer, for the `orders` field whose
+	// response key is OrdersAheadFor (the one the plan read with it). Nil when none was.
+	OrdersAhead    *repository.Page[*repository.Order]
+	OrdersAheadFor string
 }
 
 // IsNode marks Customer as a Node.

@@ -184,11 +184,15 @@ type AnyNode interface {
 	// TypeName is the descriptor's Name, KindName its Kind.
 	TypeName() string
 	KindName() string
+	// DecodeAny is Decode (a global ID that must be of this type).
+	DecodeAny(field, id string) ([]string, error)
 	// KeyOf is the table key the parts name; ScopeOf their tenant, from the ID alone.
 	KeyOf(parts []string) (repository.Key, error)
 	ScopeOf(parts []string) auth.Scope
 	// WrapAny is e's GraphQL object; ok is false for an entity of another type.
 	WrapAny(e repository.Entity) (Node, bool)
+	// PartsOfAny are e's ID parts; nil for an entity of another type.
+	PartsOfAny(e repository.Entity) []string
 	// VisibleItem finishes an AfterRead check on the item read (see NodeType.VisibleItem).
 	VisibleItem(ctx context.Context, e repository.Entity, kind string) error
 	// checkParts checks a decoded ID's parts (DecodeNode); missing names the descriptor's unset
@@ -200,6 +204,8 @@ type AnyNode interface {
 func (d NodeType[E, M, R]) TypeName() string { return d.Name }
 func (d NodeType[E, M, R]) KindName() string { return d.Kind }
 
+func (d NodeType[E, M, R]) DecodeAny(field, id string) ([]string, error) { return d.Decode(field, id) }
+
 func (d NodeType[E, M, R]) KeyOf(parts []string) (repository.Key, error) { return d.Key(d.Ref(parts)) }
 func (d NodeType[E, M, R]) ScopeOf(parts []string) auth.Scope            { return d.Scope(d.Ref(parts)) }
 
@@ -209,6 +215,13 @@ func (d NodeType[E, M, R]) WrapAny(e repository.Entity) (Node, bool) {
 		return nil, false
 	}
 	return m, true
+}
+
+func (d NodeType[E, M, R]) PartsOfAny(e repository.Entity) []string {
+	if t, ok := e.(E); ok {
+		return d.PartsOf(t)
+	}
+	return nil
 }
 
 func (d NodeType[E, M, R]) missing() []string {

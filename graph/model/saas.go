@@ -6,10 +6,10 @@ import "singletable/repository"
 // read together with its users (AP2), that first page of users.
 type Organization struct {
 	*repository.Organization
-	// UsersAhead is the page of users read with the organization, valid for `users` asked with
-	// first = UsersAheadFirst and no `after`. Nil when the users were not read ahead.
-	UsersAhead      *repository.Page[*repository.User]
-	UsersAheadFirst int
+	// UsersAhead is the page of users read with the organization, for the `users` field whose
+	// response key is UsersAheadFor (the one the plan read with it). Nil when none was.
+	UsersAhead    *repository.Page[*repository.User]
+	UsersAheadFor string
 }
 
 // IsNode marks Organization as a Node.
@@ -22,8 +22,10 @@ func (o Organization) GetID() string { return Organizations.ID(o.Organization) }
 // newest tickets (AP5), that first page of tickets.
 type User struct {
 	*repository.User
-	TicketsAhead      *repository.Page[*repository.Ticket]
-	TicketsAheadFirst int
+	// TicketsAhead is the page read with the user, for the `tickets` field whose response key is
+	// TicketsAheadFor.
+	TicketsAhead    *repository.Page[*repository.Ticket]
+	TicketsAheadFor string
 }
 
 // IsNode marks User as a Node.

@@ -25,10 +25,10 @@ func TestOneGetItemPerLookup(t *testing.T) {
 	}
 	ctx, m := repository.WithMeter(context.Background())
 	l := loaders.New(repo, perparent.Options())
-	if l.ReadAhead() {
-		t.Fatal("the per-parent baseline must not read children ahead")
+	if lvl := (perparent.Planner{}).Level(nil, nil, "Organization"); !lvl.Empty() || lvl.Type != "Organization" {
+		t.Fatal("the per-parent baseline must not read anything ahead")
 	}
-	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil {
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range append(orgs, orgs[0]) {
