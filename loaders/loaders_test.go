@@ -190,8 +190,8 @@ func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {
 	}
 }
 
-// fetchNow hands every caller a thunk of its own, also when the key's cache entry is cleared or
-// replaced at the same moment (by Remember, say).
+// fetchNow hands every caller a thunk of its own, also when the key's cache entry is replaced at
+// the same moment (by Remember: a mutation's write).
 func TestFetchNowThunksSurviveConcurrentClears(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	orgs := createOrgs(t, repo, 20)
@@ -211,8 +211,8 @@ func TestFetchNowThunksSurviveConcurrentClears(t *testing.T) {
 				case <-stop:
 					return
 				default:
-					for _, k := range keys {
-						l.entities.clear(k)
+					for _, o := range orgs {
+						l.entities.set(o.Key(), o)
 					}
 				}
 			}

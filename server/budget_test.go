@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"singletable/loaders/perparent"
-	"singletable/repository"
 	"singletable/repository/repotest"
 
 	"singletable/server"
@@ -19,7 +18,7 @@ import (
 func TestNestedSaaSQueryCallBudget(t *testing.T) {
 	// 20 ms per call models the distance to a real region, so that only calls that wait for one
 	// another line up one after another (see Usage.Rounds).
-	a := newAPI(t, server.Config{}, func(c *repository.Config) { c.AddedLatency = 20 * time.Millisecond })
+	a := newAPI(t, server.Config{}, repotest.WithLatency(20*time.Millisecond, 0))
 	d := a.seedSaaS(3, 4, 5)
 	ids := []string{orgID(d.orgs[0]), orgID(d.orgs[1]), orgID(d.orgs[2])}
 	var out struct {
@@ -116,10 +115,7 @@ func TestPerParentModeAnswersTheSameWithMoreCalls(t *testing.T) {
 // 15 ms of jitter here), the organizations are looked up in one batch, queued when the lists
 // start.
 func TestTicketListsShareTheirLookupsWhateverTheQueryTimes(t *testing.T) {
-	a := newAPI(t, server.Config{}, func(c *repository.Config) {
-		c.AddedLatency = 5 * time.Millisecond
-		c.AddedLatencyJitter = 15 * time.Millisecond
-	})
+	a := newAPI(t, server.Config{}, repotest.WithLatency(5*time.Millisecond, 15*time.Millisecond))
 	d := a.seedSaaS(3, 2, 2)
 	var ids []string
 	for _, o := range d.orgs {

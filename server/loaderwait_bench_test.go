@@ -31,7 +31,7 @@ import (
 //
 // and see the README ("Choosing the dataloader wait") for the figures and the choice.
 func BenchmarkLoaderWait(b *testing.B) {
-	repo := repotest.NewRepo(b, func(c *repository.Config) { c.AddedLatency = 2 * time.Millisecond })
+	repo := repotest.NewRepo(b, repotest.WithLatency(2*time.Millisecond, 0))
 	ctx := b.Context()
 	for c := range 12 {
 		cu, err := repo.CreateCustomer(ctx, fmt.Sprintf("Customer %d", c), fmt.Sprintf("c%d@x.io", c), nil)

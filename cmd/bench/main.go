@@ -26,6 +26,7 @@ import (
 	"singletable/loaders/perparent"
 	"singletable/repository"
 	"singletable/repository/benchfloor"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -60,7 +61,7 @@ func main() {
 	var breadths string
 	flag.StringVar(&cfg.out, "out", "docs/benchmarks.md", "report file")
 	flag.StringVar(&cfg.plot, "plot", "docs/benchmarks-p50.svg", "plot file (SVG)")
-	flag.DurationVar(&cfg.latency, "latency", 2*time.Millisecond, "latency added to every DynamoDB call (repository.Config.AddedLatency)")
+	flag.DurationVar(&cfg.latency, "latency", 2*time.Millisecond, "latency added to every DynamoDB request (repotest.Latency in the SDK's transport)")
 	flag.StringVar(&breadths, "breadths", "1,10,50", "top-level breadths of the deep operations")
 	flag.BoolVar(&cfg.quick, "quick", os.Getenv("BENCH_QUICK") != "", "fewer repetitions (BENCH_QUICK=1)")
 	flag.StringVar(&cfg.cpuProfile, "cpuprofile", "", "profile the batched deep operations (CPU) into this file instead of running the suite")
@@ -91,8 +92,9 @@ func main() {
 }
 
 // openRepos creates the table and returns two repositories on it: one that adds the modelled
-// network latency to every call (what is measured) and one without, to seed quickly.
-func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *repository.Repo, measuredCfg repository.Config, drop func(), err error) {
+// network latency to every call (what is measured) and one without, to seed quickly, and the
+// configuration of the second (without latency, which withLatency adds).
+func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *repository.Repo, baseCfg repository.Config, drop func(), err error) {
 	if os.Getenv("AWS_ENDPOINT_URL_DYNAMODB") == "" {
 		return nil, nil, repository.Config{}, nil, fmt.Errorf("AWS_ENDPOINT_URL_DYNAMODB is not set: run `make bench`, which starts DynamoDB Local")
 	}
@@ -104,8 +106,7 @@ func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *r
 	if err = seeding.CreateTable(ctx, time.Minute); err != nil {
 		return nil, nil, repository.Config{}, nil, err
 	}
-	base.AddedLatency = latency
-	if measured, err = repository.New(ctx, base); err != nil {
+	if measured, err = repository.New(ctx, withLatency(base, latency)); err != nil {
 		return nil, nil, repository.Config{}, nil, err
 	}
 	return measured, seeding, base, func() { _ = seeding.DeleteTable(context.Background()) }, nil
@@ -137,11 +138,15 @@ func run(ctx context.Context, cfg config) error {
 	defer batched.close()
 	perParent := newHTTPWay(repo, server.Config{Loaders: perparent.Options(), Planner: perparent.Planner{}})
 	defer perParent.close()
-	recording, err := newRecordingWay(ctx, repoCfg)
+	recording, err := newRecordingWay(ctx, repoCfg, cfg.latency)
 	if err != nil {
 		return err
 	}
 	defer recording.close()
+	floor, err := benchfloor.Open(ctx, withLatency(repoCfg, cfg.latency))
+	if err != nil {
+		return err
+	}
 	rep := &report{cfg: cfg, shards: repository.DefaultOrderStatusShards, deep: map[string]map[int]map[string]result{}}
 
 	for _, o := range singleOps {
@@ -169,7 +174,7 @@ func run(ctx context.Context, cfg config) error {
 				case wayPerParent:
 					fn = perParent.runner(o.query, o.vars(d, b))
 				case wayFloor:
-					fn = floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, repo, d, b) })
+					fn = floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, floor, d, b) })
 				case wayReplay:
 					rp, err := recording.replayOf(ctx, o.query, o.vars(d, b), cfg.latency)
 					if err != nil {
@@ -210,7 +215,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 	tb := min(cfg.throughputAt, maxB)
 	log.Printf("throttling: %v breadth %d", deepOps[0], tb)
-	tr, err := measureThrottled(ctx, repoCfg, d, tb, 200, 8)
+	tr, err := measureThrottled(ctx, repoCfg, cfg.latency, d, tb, 200, 8)
 	if err != nil {
 		return err
 	}
@@ -222,4 +227,11 @@ func run(ctx context.Context, cfg config) error {
 	}
 	log.Printf("wrote %s and %s in %v", cfg.out, cfg.plot, time.Since(started).Round(time.Second))
 	return nil
+}
+
+// withLatency is c with latency d added to every DynamoDB request, outside any transport wrapper
+// c has (the modelled network distance: repotest.Latency).
+func withLatency(c repository.Config, d time.Duration) repository.Config {
+	c.WrapTransport = repotest.Chain(repotest.Latency(d, 0), c.WrapTransport)
+	return c
 }

@@ -92,7 +92,7 @@ func (rep *report) write() error {
 	w("Machine: %s, %d cores (GOMAXPROCS %d), %s %s/%s. DynamoDB Local (the jar of `amplify-dynamodb-simulator`, in memory) runs on the same machine and shares its cores. The run took %v.\n\n",
 		cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH, rep.elapsed.Round(time.Second))
 	w("## Method\n\n")
-	w("- Every DynamoDB call is delayed by **%v** (`repository.Config.AddedLatency`), so that a round trip resembles a network hop to a nearby region and dependent rounds show up in latency. DynamoDB Local itself answers in well under a millisecond.\n", cfg.latency)
+	w("- Every DynamoDB call is delayed by **%v** (`repotest.Latency`, a wrapper of the SDK's HTTP transport), so that a round trip resembles a network hop to a nearby region and dependent rounds show up in latency. DynamoDB Local itself answers in well under a millisecond.\n", cfg.latency)
 	if rep.zero != nil {
 		w("- The deep operations at breadth %d are measured once more with **no** added latency: batched, the direct floor and the replay floor (section \"At zero added latency\"): the view of the server's own work.\n", cfg.throughputAt)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"singletable/repository"
 	"singletable/repository/benchfloor"
 )
 
@@ -18,7 +17,7 @@ type op struct {
 	query string
 	vars  func(d *dataset, breadth int) map[string]any
 	plan  func(d *dataset, breadth int, shards int) minimum
-	floor func(ctx context.Context, repo *repository.Repo, d *dataset, breadth int) (benchfloor.Result, error)
+	floor func(ctx context.Context, fl *benchfloor.Client, d *dataset, breadth int) (benchfloor.Result, error)
 }
 
 func one(key string) func(*dataset, int, int) minimum {
@@ -146,12 +145,12 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, queries: b},
 				level{round: 2, queries: users}, primed(read), level{round: 3, keys: reporters})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, o := range d.orgs[:b] {
 				ids[i] = o.ID
 			}
-			return benchfloor.SaaSTree(ctx, repo, ids, 4, 5)
+			return benchfloor.SaaSTree(ctx, fl, ids, 4, 5)
 		}},
 	{id: "hr", name: "departments → employees → manager → department", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Department { name employees(first: 5) { edges { node { name manager { name department { name } } } } } } } }`,
@@ -178,12 +177,12 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, keys: depts, queries: b}, primed(relDepts),
 				level{round: 2, keys: emps}, level{round: 3, keys: managers}, level{round: 4, keys: mgrDepts})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, x := range d.depts[:b] {
 				ids[i] = x.ID
 			}
-			return benchfloor.HRTree(ctx, repo, ids, 5)
+			return benchfloor.HRTree(ctx, fl, ids, 5)
 		}},
 	{id: "commerce", name: "customers → orders → items + customer", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { name orders(first: 3) { edges { node { totalCents items { sku quantity } customer { name } } } } } } }`,
@@ -195,12 +194,12 @@ var deepOps = []op{
 			// (AP15–AP17); every order's customer is that customer.
 			return planMinimum(level{round: 1, queries: b})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, c := range d.customers[:b] {
 				ids[i] = c.ID
 			}
-			return benchfloor.CommerceTree(ctx, repo, ids, 3)
+			return benchfloor.CommerceTree(ctx, fl, ids, 3)
 		}},
 }
 

@@ -7,7 +7,9 @@
 //
 // It sits under repository/ because it imports the SDK, which only the storage layer may; it is
 // a package of its own so that the server binary does not link it (a test in cmd/server checks).
-// The key spellings come from repository.Raw, so they cannot drift from the API's.
+// It reads with the client the repository would (repository.NewClient), decodes with the
+// repository's decoder (repository.DecodeItem), and spells keys from the repository's exported key
+// functions (spell.go), so that they cannot drift from the API's.
 package benchfloor
 
 import (
@@ -38,13 +40,14 @@ type Result struct {
 // floorReader collects what one floor read has decoded, keyed by item key, so that nothing is
 // read twice.
 type floorReader struct {
-	raw  repository.Raw
+	c    *Client
+	raw  spell
 	mu   sync.Mutex
 	seen map[repository.Key]repository.Entity
 }
 
-func newFloorReader(r *repository.Repo) *floorReader {
-	return &floorReader{raw: r.Raw(), seen: map[repository.Key]repository.Entity{}}
+func newFloorReader(c *Client) *floorReader {
+	return &floorReader{c: c, seen: map[repository.Key]repository.Entity{}}
 }
 
 func (f *floorReader) remember(es ...repository.Entity) {
@@ -79,14 +82,14 @@ func (f *floorReader) missing(keys []repository.Key) []repository.Key {
 
 // query runs one Query (one call: the benchmark's pages fit in one response) and decodes its items.
 func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]repository.Entity, error) {
-	in.TableName = aws.String(f.raw.Table())
-	out, err := f.raw.Client().Query(ctx, in)
+	in.TableName = aws.String(f.c.table)
+	out, err := f.c.db.Query(ctx, in)
 	if err != nil {
 		return nil, apperr.Classify("floor query", err)
 	}
 	es := make([]repository.Entity, len(out.Items))
 	for i, item := range out.Items {
-		if es[i], err = f.raw.Decode(item); err != nil {
+		if es[i], err = repository.DecodeItem(item); err != nil {
 			return nil, err
 		}
 	}
@@ -97,37 +100,37 @@ func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]rep
 // batchGet reads keys with ⌈len/100⌉ concurrent BatchGetItem calls, retrying UnprocessedKeys.
 func (f *floorReader) batchGet(ctx context.Context, keys []repository.Key) error {
 	var wg sync.WaitGroup
-	errs := make([]error, (len(keys)+repository.MaxBatchGetKeys-1)/repository.MaxBatchGetKeys)
+	errs := make([]error, (len(keys)+maxBatchGetKeys-1)/maxBatchGetKeys)
 	for i := range errs {
-		chunk := keys[i*repository.MaxBatchGetKeys : min((i+1)*repository.MaxBatchGetKeys, len(keys))]
+		chunk := keys[i*maxBatchGetKeys : min((i+1)*maxBatchGetKeys, len(keys))]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			req := make([]map[string]types.AttributeValue, len(chunk))
 			for j, k := range chunk {
-				req[j] = f.raw.Item(k)
+				req[j] = item(k)
 			}
 			for attempt := 0; len(req) > 0; attempt++ {
-				if attempt >= f.raw.BatchAttempts() {
+				if attempt >= batchAttempts {
 					errs[i] = errors.New("floor batch get: unprocessed keys left")
 					return
 				}
-				out, err := f.raw.Client().BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-					RequestItems: map[string]types.KeysAndAttributes{f.raw.Table(): {Keys: req}},
+				out, err := f.c.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+					RequestItems: map[string]types.KeysAndAttributes{f.c.table: {Keys: req}},
 				})
 				if err != nil {
 					errs[i] = apperr.Classify("floor batch get", err)
 					return
 				}
-				for _, item := range out.Responses[f.raw.Table()] {
-					e, err := f.raw.Decode(item)
+				for _, it := range out.Responses[f.c.table] {
+					e, err := repository.DecodeItem(it)
 					if err != nil {
 						errs[i] = err
 						return
 					}
 					f.remember(e)
 				}
-				req = out.UnprocessedKeys[f.raw.Table()].Keys
+				req = out.UnprocessedKeys[f.c.table].Keys
 			}
 		}()
 	}
@@ -139,8 +142,8 @@ func (f *floorReader) batchGet(ctx context.Context, keys []repository.Key) error
 // one Query per organization's item collection (the organization and its users, AP2), and as
 // soon as an organization's users are back, one Query per user on GSI1, newest first.
 // Reporters are users already read; any that are not are batched at the end.
-func SaaSTree(ctx context.Context, r *repository.Repo, orgs []string, users, tickets int) (Result, error) {
-	f := newFloorReader(r)
+func SaaSTree(ctx context.Context, c *Client, orgs []string, users, tickets int) (Result, error) {
+	f := newFloorReader(c)
 	x := f.raw
 	var (
 		mu  sync.Mutex
@@ -236,8 +239,8 @@ func SaaSTree(ctx context.Context, r *repository.Repo, orgs []string, users, tic
 //  2. the employees those items name, together with their MANAGER relation items;
 //  3. the managers not read yet, together with their DEPARTMENT relation items;
 //  4. the managers' departments not read yet.
-func HRTree(ctx context.Context, r *repository.Repo, departments []string, employees int) (Result, error) {
-	f := newFloorReader(r)
+func HRTree(ctx context.Context, c *Client, departments []string, employees int) (Result, error) {
+	f := newFloorReader(c)
 	x := f.raw
 	var res Result
 	// Round 1.
@@ -320,8 +323,8 @@ func HRTree(ctx context.Context, r *repository.Repo, departments []string, emplo
 // CommerceTree reads customers → orders(first orders) → items + customer: one Query per
 // customer's item collection, newest first, which holds the customer, its orders and their items
 // ; every order's customer is the customer just read. One round.
-func CommerceTree(ctx context.Context, r *repository.Repo, customers []string, orders int) (Result, error) {
-	f := newFloorReader(r)
+func CommerceTree(ctx context.Context, c *Client, customers []string, orders int) (Result, error) {
+	f := newFloorReader(c)
 	x := f.raw
 	var (
 		mu  sync.Mutex
