@@ -29,22 +29,24 @@ func (l *Loaders) FetchNow(ctx context.Context, keys ...repository.Key) {
 // is errMissing, as from the loader.
 func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloader.Thunk[repository.Entity] {
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
-	type pending struct {
-		done chan struct{}
-		v    repository.Entity
-		err  error
+	type result struct {
+		v   repository.Entity
+		err error
 	}
-	waiting := map[repository.Key]*pending{}
+	// One batch answers every key at once: one channel for all, one slice of results.
+	done := make(chan struct{})
+	results := make([]result, len(keys))
+	waiting := map[repository.Key]*result{}
 	var fetch []repository.Key
 	for i, k := range keys {
 		// The caller keeps its own thunk: the cache entry may be replaced meanwhile (Remember).
 		thunks[i], _ = l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] {
-			p := &pending{done: make(chan struct{})}
-			waiting[k] = p
+			r := &results[i]
+			waiting[k] = r
 			fetch = append(fetch, k)
 			return func() (repository.Entity, error) {
-				<-p.done
-				return p.v, p.err
+				<-done
+				return r.v, r.err
 			}
 		})
 	}
@@ -57,21 +59,21 @@ func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloa
 		ctx, end := l.startBatch(ctx, BatchFetchNow, len(fetch))
 		defer end()
 		defer func() {
-			if r := recover(); r != nil {
-				err = panicError("batch get", r)
+			if p := recover(); p != nil {
+				err = panicError("batch get", p)
 			}
 			for _, k := range fetch {
-				p := waiting[k]
+				r := waiting[k]
 				switch e, ok := found[k]; {
 				case err != nil:
-					p.err = err
+					r.err = err
 				case !ok:
-					p.err = errMissing
+					r.err = errMissing
 				default:
-					p.v = e
+					r.v = e
 				}
-				close(p.done)
 			}
+			close(done)
 		}()
 		found, err = l.repo.BatchGet(ctx, fetch)
 	}()

@@ -52,10 +52,12 @@ func (l *Loaders) employeesOf(ctx context.Context, keys []relListKey, lists [][]
 	var levels []LevelObjects
 	for i, rels := range lists {
 		stubs := make([]repository.Entity, 0, len(rels))
-		for _, rel := range rels {
+		ids := make([]repository.Employee, len(rels)) // the stubs' one allocation
+		for j, rel := range rels {
 			if k, err := repository.EmployeeKey(rel.EmployeeID); err == nil {
 				ks = append(ks, k)
-				stubs = append(stubs, &repository.Employee{ID: rel.EmployeeID})
+				ids[j].ID = rel.EmployeeID
+				stubs = append(stubs, &ids[j])
 			}
 		}
 		levels = appendLevel(levels, keys[i].level, stubs)

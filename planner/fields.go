@@ -1,6 +1,10 @@
 package planner
 
-import "singletable/repository"
+import (
+	"slices"
+
+	"singletable/repository"
+)
 
 // Kind is what a field of the table reads.
 type Kind int
@@ -62,15 +66,28 @@ type Field struct {
 	// target is the list's parent), the items of a customer's orders come with them.
 	Primes []string
 
-	// Keys are the keys a ToOne or Items field looks up, from its parent object.
-	Keys func(parent repository.Entity) []repository.Key
+	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object.
+	Keys func(dst []repository.Key, parent repository.Entity) []repository.Key
 	// Rel is a Relation's relation type.
 	Rel repository.RelationType
 	// SameForAll are the to-one fields of a list's elements whose key is the same for every
 	// element and follows from the list's parent (every ticket of a user's list has that user as
 	// reporter and its organization as organization), by field name: they are looked up when
 	// the list starts, in the round of its Query, not after it.
-	SameForAll map[string]func(listParent repository.Entity) []repository.Key
+	SameForAll map[string]func(dst []repository.Key, listParent repository.Entity) []repository.Key
+}
+
+// primes reports whether list f's own read answers field name of its elements (Primes); false
+// for a nil f.
+func (f *Field) primes(name string) bool { return f != nil && slices.Contains(f.Primes, name) }
+
+// sameForAll is the key of field name that every element of list f shares (SameForAll).
+func (f *Field) sameForAll(name string) (func([]repository.Key, repository.Entity) []repository.Key, bool) {
+	if f == nil {
+		return nil, false
+	}
+	key, ok := f.SameForAll[name]
+	return key, ok
 }
 
 // variant is the row of f for a field asked with arguments args.
@@ -152,8 +169,8 @@ var (
 		Combined: &OrganizationWithUsers}
 	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{TicketsOfUser},
 		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &UserWithTickets,
-		SameForAll: map[string]func(repository.Entity) []repository.Key{
-			"reporter":     func(u repository.Entity) []repository.Key { return []repository.Key{u.Key()} },
+		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{
+			"reporter":     func(dst []repository.Key, u repository.Entity) []repository.Key { return append(dst, u.Key()) },
 			"organization": one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) }),
 		}}
 	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{OrdersOfCustomer},
@@ -166,11 +183,11 @@ var (
 		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}, GathersLevel: true}
 	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{OrderItemByKey},
 		Combined: &OrderWithItems, OneParent: true,
-		Keys: func(e repository.Entity) []repository.Key {
+		Keys: func(dst []repository.Key, e repository.Entity) []repository.Key {
 			if o, ok := e.(*repository.Order); ok {
-				return o.ItemKeys()
+				return append(dst, o.ItemKeys()...)
 			}
-			return nil
+			return dst
 		}}
 	DepartmentEmployees = &Field{Type: "Department", Name: "employees", Kind: List, Of: "Employee",
 		Reads: []Read{MembersOfDepartment, MemberByKey}, GathersLevel: true, Primes: []string{"department"}}
@@ -197,16 +214,16 @@ func tableOf(rows ...*Field) map[fieldKey]*Field {
 func FieldOf(typ, name string) *Field { return Table[fieldKey{typ, name}] }
 
 // one adapts a single-key function of an entity type T to a Keys function.
-func one[T repository.Entity](key func(T) (repository.Key, error)) func(repository.Entity) []repository.Key {
-	return func(e repository.Entity) []repository.Key {
+func one[T repository.Entity](key func(T) (repository.Key, error)) func([]repository.Key, repository.Entity) []repository.Key {
+	return func(dst []repository.Key, e repository.Entity) []repository.Key {
 		t, ok := e.(T)
 		if !ok {
-			return nil
+			return dst
 		}
 		k, err := key(t)
 		if err != nil {
-			return nil
+			return dst
 		}
-		return []repository.Key{k}
+		return append(dst, k)
 	}
 }

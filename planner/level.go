@@ -33,6 +33,9 @@ type Level struct {
 	lists []*ListUse
 	// combined is the list read together with the object by ID; nil for none.
 	combined *ListUse
+	// shared are the selected to-one fields whose key every object of the level (the elements of
+	// a list) shares with the others: the parent level looks them up once (ListParentKeys).
+	shared []string
 }
 
 // A ListUse is one occurrence of a child list in a level's selection.
@@ -87,7 +90,7 @@ func (l *Level) Steps() int {
 
 // Empty reports whether the level reads nothing ahead: no lookups and no lists.
 func (l *Level) Empty() bool {
-	return l == nil || (len(l.toOne) == 0 && len(l.relations) == 0 && len(l.lists) == 0)
+	return l == nil || (len(l.toOne) == 0 && len(l.relations) == 0 && len(l.lists) == 0 && len(l.shared) == 0)
 }
 
 // Lookups are the keys to look up for the level's objects at step n: at step 0, objects are the
@@ -116,7 +119,7 @@ func (l *Level) firstLookups(objects []repository.Entity) []repository.Key {
 	var keys []repository.Key
 	for _, f := range l.toOne {
 		for _, o := range objects {
-			keys = append(keys, f.Keys(o)...)
+			keys = f.Keys(keys, o)
 		}
 	}
 	for _, r := range l.relations {
@@ -140,10 +143,10 @@ func (l *Level) ListParentKeys(objects []repository.Entity) []repository.Key {
 		if u.Nodes == nil {
 			continue // no element selected
 		}
-		for _, f := range u.Nodes.toOne {
-			if key := u.Field.SameForAll[f.Name]; key != nil {
+		for _, name := range u.Nodes.shared {
+			if key, ok := u.Field.sameForAll(name); ok {
 				for _, o := range objects {
-					keys = append(keys, key(o)...)
+					keys = key(keys, o)
 				}
 			}
 		}
@@ -200,8 +203,12 @@ func (l *Level) addRelation(rel repository.RelationType, target *Level) {
 }
 
 // addToOne records a selected ToOne or Items field.
-func (l *Level) addToOne(f *Field) {
-	if !slices.Contains(l.toOne, f) {
-		l.toOne = append(l.toOne, f)
+func (l *Level) addToOne(f *Field) { l.toOne = appendNew(l.toOne, f) }
+
+// appendNew is s with v appended unless it holds it already.
+func appendNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
 	}
+	return append(s, v)
 }

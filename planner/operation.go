@@ -24,9 +24,10 @@ import (
 // benchmarks' per-parent baseline passes one that plans nothing ahead (loaders/perparent), so that
 // every field reads on its own, as per-field resolvers do.
 type Planner interface {
-	// Level plans the objects of type typ that the selection set sels selects, in operation o.
-	// It may ask o for the levels of the places below (o.ObjectsOf, o.NodesOf).
-	Level(o *Plan, sels ast.SelectionSet, typ string) *Level
+	// Level plans the objects of type typ that the selection set sels selects, in operation o:
+	// the elements of list (its row, the variant its arguments select) when that is not nil. It
+	// may ask o for the levels of the places below (o.ObjectsOf, o.NodesOf).
+	Level(o *Plan, sels ast.SelectionSet, typ string, list *Field) *Level
 }
 
 // A Plan is the plan of one operation: its levels, each computed once, on first use, and
@@ -89,7 +90,7 @@ func (o *Plan) Once(init func() any) any {
 // ObjectsOf is the level of the objects of type typ that field f (a root lookup or a to-one field)
 // returns.
 func (o *Plan) ObjectsOf(f graphql.CollectedField, typ string) *Level {
-	return o.level(f.Selections, typ)
+	return o.level(f.Selections, typ, func() *Field { return nil })
 }
 
 // NodesOf is the level of the elements of connection f (edges { node { … } }).
@@ -98,7 +99,20 @@ func (o *Plan) NodesOf(f graphql.CollectedField) *Level {
 	if typ == "" {
 		return nil
 	}
-	return o.level(sels, typ)
+	return o.level(sels, typ, func() *Field { return o.rowOf(f) })
+}
+
+// rowOf is the row of list field f, the variant its arguments select; nil for a field the table
+// does not know.
+func (o *Plan) rowOf(f graphql.CollectedField) *Field {
+	if f.ObjectDefinition == nil {
+		return nil
+	}
+	row := FieldOf(f.ObjectDefinition.Name, f.Name)
+	if row == nil || row.Variant == nil {
+		return row
+	}
+	return row.variant(f.ArgumentMap(o.op.Variables))
 }
 
 // Here is ObjectsOf the field being resolved (objects of type typ).
@@ -119,8 +133,9 @@ func Nodes(ctx context.Context) *Level {
 	return For(ctx).NodesOf(fc.Field)
 }
 
-// level is the memoized level of the objects of type typ that sels selects.
-func (o *Plan) level(sels ast.SelectionSet, typ string) *Level {
+// level is the memoized level of the objects of type typ that sels selects; list is the row of
+// the list they are the elements of, asked only when the level is planned.
+func (o *Plan) level(sels ast.SelectionSet, typ string, list func() *Field) *Level {
 	if o.op == nil {
 		return nil
 	}
@@ -131,7 +146,7 @@ func (o *Plan) level(sels ast.SelectionSet, typ string) *Level {
 	if ok {
 		return l
 	}
-	l = o.planner.Level(o, sels, typ)
+	l = o.planner.Level(o, sels, typ, list())
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if prev, ok := o.levels[k]; ok {

@@ -109,9 +109,8 @@ func TestResolversFindTheLevelsTheirParentPlanned(t *testing.T) {
 }
 
 func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
-	op, root := operation(t, `{ user(id: "x") { tickets { edges { node { r: reporter { id } organization { name } } } } } }`, nil)
-	tickets := child(t, op, root, "User", "tickets")
-	l := For(fieldContext(op, nil, root)).NodesOf(tickets)
+	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { id } organization { name } } } }`, nil)
+	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket")
 	items := []repository.Entity{
 		&repository.Ticket{ID: user1, OrgID: org1, ReporterID: user1},
 		&repository.Ticket{ID: user2, OrgID: org2, ReporterID: user2},
@@ -124,15 +123,30 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 	if next := l.Lookups(1, nil); next != nil {
 		t.Fatalf("no relations: step 1 = %v", next)
 	}
-	op, root = operation(t, `{ user(id: "x") { tickets { edges { node { title } } } } }`, nil)
-	if keys := For(fieldContext(op, nil, root)).NodesOf(child(t, op, root, "User", "tickets")).Lookups(0, items); len(keys) != 0 {
+	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { title } } }`, nil)
+	if keys := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket").Lookups(0, items); len(keys) != 0 {
 		t.Fatalf("no to-one field selected, keys %v", keys)
+	}
+	// The tickets of a user's list share their reporter and organization: the user's level looks
+	// them up once (ListParentKeys), not every ticket.
+	op, root = operation(t, `{ user(id: "x") { tickets { edges { node { r: reporter { id } organization { name } } } } } }`, nil)
+	if keys := For(fieldContext(op, nil, root)).NodesOf(child(t, op, root, "User", "tickets")).Lookups(0, items); len(keys) != 0 {
+		t.Fatalf("a user's tickets look up %v, which their list looks up once", keys)
 	}
 	o := &repository.Order{ID: user1, CustomerID: org1, ItemCount: 3}
 	op, root = operation(t, `{ ordersByStatus(status: OPEN) { edges { node { items { sku } customer { name } } } } }`, nil)
 	keys := For(fieldContext(op, nil, root)).NodesOf(root).Lookups(0, []repository.Entity{o})
 	if len(keys) != 4 || !slices.Equal(keys[:3], o.ItemKeys()) {
 		t.Fatalf("an order's three items and its customer: %v", keys)
+	}
+	// A customer's orders without a status come with their items: nothing to look up for them.
+	op, root = operation(t, `{ customer(id: "x") { orders { edges { node { items { sku } } } } s: orders(status: OPEN) { edges { node { items { sku } } } } } }`, nil)
+	lists := For(fieldContext(op, nil, root)).ObjectsOf(root, "Customer").Lists()
+	if keys := lists[0].Nodes.Lookups(0, []repository.Entity{o}); len(keys) != 0 {
+		t.Fatalf("items read with their orders are looked up again: %v", keys)
+	}
+	if keys := lists[1].Nodes.Lookups(0, []repository.Entity{o}); !slices.Equal(keys, o.ItemKeys()) {
+		t.Fatalf("the items of orders with a status are looked up: %v", keys)
 	}
 }
 
@@ -158,9 +172,8 @@ func TestListParentKeysOfATicketList(t *testing.T) {
 // Relations are read two levels deep: the relations asked for on each employee, then their
 // targets together with the relations asked for on each manager and mentor, then those targets.
 func TestEmployeeRelationsAreReadTwoLevelsAhead(t *testing.T) {
-	op, root := operation(t, `{ departments { edges { node { employees { edges { node { department { name } boss: manager { department { name } mentor { id } } manager { manager { id } } } } } } } } }`, nil)
-	depts := For(fieldContext(op, nil, root)).NodesOf(root)
-	emps := depts.Lists()[0].Nodes
+	op, root := operation(t, `{ employeesByJobTitle(jobTitle: "x") { edges { node { department { name } boss: manager { department { name } mentor { id } } manager { manager { id } } } } } }`, nil)
+	emps := For(fieldContext(op, nil, root)).NodesOf(root)
 	e := &repository.Employee{ID: user1}
 	step0 := emps.Lookups(0, []repository.Entity{e})
 	if want := []repository.Key{must(repository.RelationKey(user1, repository.RelDepartment)), must(repository.RelationKey(user1, repository.RelManager))}; !slices.Equal(step0, want) {
@@ -180,6 +193,14 @@ func TestEmployeeRelationsAreReadTwoLevelsAhead(t *testing.T) {
 	}
 	if emps.Lookups(3, []repository.Entity{mgrsDept}) != nil {
 		t.Fatal("nothing after step 2")
+	}
+	// A department's employees come with their DEPARTMENT relation items (the list's own Query
+	// reads them): only the manager relation is looked up.
+	op, root = operation(t, `{ departments { edges { node { employees { edges { node { department { name } manager { id } } } } } } } }`, nil)
+	depts := For(fieldContext(op, nil, root)).NodesOf(root)
+	members := depts.Lists()[0].Nodes.Lookups(0, []repository.Entity{e})
+	if !slices.Equal(members, []repository.Key{must(repository.RelationKey(user1, repository.RelManager))}) {
+		t.Fatalf("members' step 0 = %v", members)
 	}
 	if depts.Lookups(0, []repository.Entity{&repository.Department{ID: org1}}) != nil {
 		t.Fatal("a selection on departments asks no lookups")

@@ -6,14 +6,16 @@ import (
 )
 
 func customerConnection(p repository.Page[*repository.Customer]) *model.CustomerConnection {
-	return &model.CustomerConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, cu *repository.Customer) *model.CustomerEdge {
-		return &model.CustomerEdge{Cursored: c, Node: &model.Customer{Customer: cu}}
+	return &model.CustomerConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.CustomerEdge, n *model.Customer, c model.Cursored, cu *repository.Customer) {
+		n.Customer = cu
+		*e = model.CustomerEdge{Cursored: c, Node: n}
 	})}
 }
 
 func orderConnection(p repository.Page[*repository.Order]) *model.OrderConnection {
-	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, o *repository.Order) *model.OrderEdge {
-		return &model.OrderEdge{Cursored: c, Node: &model.Order{Order: o}}
+	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderEdge, n *model.Order, c model.Cursored, o *repository.Order) {
+		n.Order = o
+		*e = model.OrderEdge{Cursored: c, Node: n}
 	})}
 }
 
@@ -22,9 +24,11 @@ func orderItems(items []*repository.OrderItem, err error) ([]*model.OrderItem, e
 	if err != nil {
 		return nil, err
 	}
+	objs := make([]model.OrderItem, len(items)) // one allocation for the list
 	out := make([]*model.OrderItem, len(items))
 	for i, it := range items {
-		out[i] = &model.OrderItem{OrderItem: it}
+		objs[i].OrderItem = it
+		out[i] = &objs[i]
 	}
 	return out, nil
 }

@@ -29,30 +29,37 @@ func pageInfo[T any](p repository.Page[T]) *model.PageInfo {
 	return pi
 }
 
-// edges builds one edge per item with the item's position (sealed into a cursor only if the
-// operation asks for it).
-func edges[T, E any](p repository.Page[T], edge func(cursor model.Cursored, item T) E) []E {
-	out := make([]E, len(p.Items))
+// edges builds one edge per item, its node wrapping the item, with the item's position (sealed
+// into a cursor only if the operation asks for it). The edges and the nodes of a page are each
+// one slice, allocated once: set fills edge e and node n of item.
+func edges[T, E, N any](p repository.Page[T], set func(e *E, n *N, cursor model.Cursored, item T)) []*E {
+	es := make([]E, len(p.Items))
+	ns := make([]N, len(p.Items))
+	out := make([]*E, len(p.Items))
 	for i, item := range p.Items {
-		out[i] = edge(model.Cursored{Position: p.Cursors[i]}, item)
+		set(&es[i], &ns[i], model.Cursored{Position: p.Cursors[i]}, item)
+		out[i] = &es[i]
 	}
 	return out
 }
 
 func organizationConnection(p repository.Page[*repository.Organization]) *model.OrganizationConnection {
-	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, o *repository.Organization) *model.OrganizationEdge {
-		return &model.OrganizationEdge{Cursored: c, Node: &model.Organization{Organization: o}}
+	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrganizationEdge, n *model.Organization, c model.Cursored, o *repository.Organization) {
+		n.Organization = o
+		*e = model.OrganizationEdge{Cursored: c, Node: n}
 	})}
 }
 
 func userConnection(p repository.Page[*repository.User]) *model.UserConnection {
-	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, u *repository.User) *model.UserEdge {
-		return &model.UserEdge{Cursored: c, Node: &model.User{User: u}}
+	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.UserEdge, n *model.User, c model.Cursored, u *repository.User) {
+		n.User = u
+		*e = model.UserEdge{Cursored: c, Node: n}
 	})}
 }
 
 func ticketConnection(p repository.Page[*repository.Ticket]) *model.TicketConnection {
-	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, t *repository.Ticket) *model.TicketEdge {
-		return &model.TicketEdge{Cursored: c, Node: &model.Ticket{Ticket: t}}
+	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketEdge, n *model.Ticket, c model.Cursored, t *repository.Ticket) {
+		n.Ticket = t
+		*e = model.TicketEdge{Cursored: c, Node: n}
 	})}
 }

@@ -6,20 +6,23 @@ import (
 )
 
 func departmentConnection(p repository.Page[*repository.Department]) *model.DepartmentConnection {
-	return &model.DepartmentConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, d *repository.Department) *model.DepartmentEdge {
-		return &model.DepartmentEdge{Cursored: c, Node: &model.Department{Department: d}}
+	return &model.DepartmentConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.DepartmentEdge, n *model.Department, c model.Cursored, d *repository.Department) {
+		n.Department = d
+		*e = model.DepartmentEdge{Cursored: c, Node: n}
 	})}
 }
 
 func employeeConnection(p repository.Page[*repository.Employee]) *model.EmployeeConnection {
-	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, e *repository.Employee) *model.EmployeeEdge {
-		return &model.EmployeeEdge{Cursored: c, Node: &model.Employee{Employee: e}}
+	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.EmployeeEdge, n *model.Employee, c model.Cursored, emp *repository.Employee) {
+		n.Employee = emp
+		*e = model.EmployeeEdge{Cursored: c, Node: n}
 	})}
 }
 
 func locationConnection(p repository.Page[*repository.Location]) *model.LocationConnection {
-	return &model.LocationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(c model.Cursored, l *repository.Location) *model.LocationEdge {
-		return &model.LocationEdge{Cursored: c, Node: &model.Location{Location: l}}
+	return &model.LocationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.LocationEdge, n *model.Location, c model.Cursored, l *repository.Location) {
+		n.Location = l
+		*e = model.LocationEdge{Cursored: c, Node: n}
 	})}
 }
 

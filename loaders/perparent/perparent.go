@@ -29,7 +29,7 @@ type Planner struct{}
 var _ planner.Planner = Planner{}
 
 // Level is an empty level of objects of type typ.
-func (Planner) Level(_ *planner.Plan, _ ast.SelectionSet, typ string) *planner.Level {
+func (Planner) Level(_ *planner.Plan, _ ast.SelectionSet, typ string, _ *planner.Field) *planner.Level {
 	return &planner.Level{Type: typ}
 }
 

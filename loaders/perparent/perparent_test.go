@@ -25,7 +25,7 @@ func TestOneGetItemPerLookup(t *testing.T) {
 	}
 	ctx, m := repository.WithMeter(context.Background())
 	l := loaders.New(repo, perparent.Options())
-	if lvl := (perparent.Planner{}).Level(nil, nil, "Organization"); !lvl.Empty() || lvl.Type != "Organization" {
+	if lvl := (perparent.Planner{}).Level(nil, nil, "Organization", nil); !lvl.Empty() || lvl.Type != "Organization" {
 		t.Fatal("the per-parent baseline must not read anything ahead")
 	}
 	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}, nil); err != nil {
