@@ -105,7 +105,7 @@ func (l *Level) Lookups(n int, found []repository.Entity) []repository.Key {
 	}
 	switch n {
 	case 0:
-		return l.firstLookups(found)
+		return l.objectLookups(found)
 	case 1:
 		return l.relationTargets(found, true)
 	case 2:
@@ -114,8 +114,8 @@ func (l *Level) Lookups(n int, found []repository.Entity) []repository.Key {
 	return nil
 }
 
-// firstLookups are step 0 of Lookups.
-func (l *Level) firstLookups(objects []repository.Entity) []repository.Key {
+// objectLookups are step 0 of Lookups.
+func (l *Level) objectLookups(objects []repository.Entity) []repository.Key {
 	var keys []repository.Key
 	for _, f := range l.toOne {
 		for _, o := range objects {

@@ -49,7 +49,7 @@ func (r *orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.
 }
 
 func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Customer, error) {
-	return lookup(ctx, model.Customers, "id", id)
+	return resolveTyped(ctx, model.Customers, "id", id)
 }
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error) {
@@ -57,7 +57,7 @@ func (r *queryResolver) Customers(ctx context.Context, first *int, after *string
 }
 
 func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, error) {
-	return lookup(ctx, model.Orders, "id", id)
+	return resolveTyped(ctx, model.Orders, "id", id)
 }
 
 func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {

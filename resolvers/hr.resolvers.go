@@ -83,11 +83,11 @@ func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignM
 }
 
 func (r *queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {
-	return lookup(ctx, model.Departments, "id", id)
+	return resolveTyped(ctx, model.Departments, "id", id)
 }
 
 func (r *queryResolver) Employee(ctx context.Context, id string) (*model.Employee, error) {
-	return lookup(ctx, model.Employees, "id", id)
+	return resolveTyped(ctx, model.Employees, "id", id)
 }
 
 func (r *queryResolver) Departments(ctx context.Context, first *int, after *string) (*model.DepartmentConnection, error) {

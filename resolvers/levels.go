@@ -62,7 +62,7 @@ func startLists(ctx context.Context, l *planner.Level, parents [][]string, skip 
 // plan typed, keyed with the level of its elements: the binding of each list to its loader.
 var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse){
 	planner.OrganizationUsers: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
-		l.StartUsersOfOrganizations(ctx, firstParts(parents), u.Args.Page(), levelOf(u.Nodes))
+		l.StartUsersOfOrganizations(ctx, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
 	},
 	planner.UserTickets: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
 		users := make([][2]string, len(parents))
@@ -79,12 +79,12 @@ var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders
 }
 
 func startOrders(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
-	l.StartOrdersOfCustomers(ctx, firstParts(parents), orderFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
+	l.StartOrdersOfCustomers(ctx, parentIDs(parents), orderFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
 }
 
 func startInverse(rel repository.RelationType) func(context.Context, *loaders.Loaders, [][]string, *planner.ListUse) {
 	return func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
-		l.StartInverseLists(ctx, rel, firstParts(parents), u.Args.Page(), levelOf(u.Nodes))
+		l.StartInverseLists(ctx, rel, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
 	}
 }
 
@@ -107,9 +107,9 @@ func status[S ~string](s *string) *S {
 	return &v
 }
 
-// firstParts is the first ID part of each parent (the id of an organization, a customer, a
+// parentIDs is the first ID part of each parent (the id of an organization, a customer, a
 // department, an employee).
-func firstParts(parents [][]string) []string {
+func parentIDs(parents [][]string) []string {
 	out := make([]string, len(parents))
 	for i, p := range parents {
 		out[i] = p[0]

@@ -16,8 +16,8 @@ import (
 // errNoRead is a root level without the reads of the field being resolved: a bug.
 var errNoRead = errors.New("the root level holds no reads for the field's IDs")
 
-// lookup is a typed lookup by global ID (user(id:), order(id:), …): the ID must be of d's type.
-func lookup[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], field, id string) (M, error) {
+// resolveTyped is a typed lookup by global ID (user(id:), order(id:), …): the ID must be of d's type.
+func resolveTyped[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], field, id string) (M, error) {
 	var zero M
 	n, err := resolveOne(ctx, func(f graphql.CollectedField) *rootRead { return planRead(ctx, f, d, field, id, true) })
 	if err != nil {

@@ -35,10 +35,10 @@ func TestScopeRefusesBeforeAnyRead(t *testing.T) {
 	if _, err := resolveNode(ctx, "id", id); apperr.CodeOf(err) != apperr.CodeNotFound || err.Error() != "NOT_FOUND: user not found" {
 		t.Fatalf("node(id:) of a refused user: %v", err)
 	}
-	if _, err := lookup(ctx, model.Users, "id", id); apperr.CodeOf(err) != apperr.CodeNotFound {
+	if _, err := resolveTyped(ctx, model.Users, "id", id); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("user(id:) of a refused user: %v", err)
 	}
-	if _, err := lookup(ctx, model.Tickets, "id", id); apperr.CodeOf(err) != apperr.CodeBadUserInput {
+	if _, err := resolveTyped(ctx, model.Tickets, "id", id); apperr.CodeOf(err) != apperr.CodeBadUserInput {
 		t.Fatalf("a user's ID given as a ticket's: %v", err)
 	}
 }

@@ -205,7 +205,7 @@ func (rd *rootRead) read(ctx context.Context) (repository.Entity, model.Node, []
 	if rd.comb != nil {
 		e, n, items, err = combinedReads[rd.comb.Field].read(ctx, l, rd.parts, rd.comb)
 	} else {
-		e, n, err = lookupNode(ctx, l, rd.node, rd.parts)
+		e, n, err = readByKey(ctx, l, rd.node, rd.parts)
 	}
 	if err == nil && rd.dec == auth.AfterRead {
 		err = rd.node.VisibleItem(ctx, e, "")
@@ -216,8 +216,8 @@ func (rd *rootRead) read(ctx context.Context) (repository.Entity, model.Node, []
 	return e, n, items, nil
 }
 
-// lookupNode reads the object of node type d whose ID has parts by key, and wraps it.
-func lookupNode(ctx context.Context, l *loaders.Loaders, d model.AnyNode, parts []string) (repository.Entity, model.Node, error) {
+// readByKey reads the object of node type d whose ID has parts by key, and wraps it.
+func readByKey(ctx context.Context, l *loaders.Loaders, d model.AnyNode, parts []string) (repository.Entity, model.Node, error) {
 	k, err := d.KeyOf(parts)
 	if err != nil {
 		return nil, nil, err

@@ -41,7 +41,7 @@ func (r *organizationResolver) Users(ctx context.Context, obj *model.Organizatio
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
-	return lookup(ctx, model.Organizations, "id", id)
+	return resolveTyped(ctx, model.Organizations, "id", id)
 }
 
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
@@ -49,11 +49,11 @@ func (r *queryResolver) Organizations(ctx context.Context, first *int, after *st
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	return lookup(ctx, model.Users, "id", id)
+	return resolveTyped(ctx, model.Users, "id", id)
 }
 
 func (r *queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, error) {
-	return lookup(ctx, model.Tickets, "id", id)
+	return resolveTyped(ctx, model.Tickets, "id", id)
 }
 
 func (r *ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {

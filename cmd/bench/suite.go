@@ -113,7 +113,8 @@ var singleOps = []op{
 		plan: func(_ *dataset, _, shards int) minimum { return planMinimum(level{queries: shards}) }},
 }
 
-func firstIDs[T any](xs []T, n int, gid func(T) string) []string {
+// globalIDs are the global IDs (gid) of the first n of xs: the IDs a deep operation starts from.
+func globalIDs[T any](xs []T, n int, gid func(T) string) []string {
 	out := make([]string, 0, n)
 	for _, x := range xs[:n] {
 		out = append(out, gid(x))
@@ -126,7 +127,7 @@ var deepOps = []op{
 	{id: "saas", name: "organizations → users → tickets → reporter", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": firstIDs(d.orgs, b, orgGID)}
+			return map[string]any{"ids": globalIDs(d.orgs, b, orgGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// Each organization with its users is one Query of its collection (AP2); each user's
@@ -155,7 +156,7 @@ var deepOps = []op{
 	{id: "hr", name: "departments → employees → manager → department", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Department { name employees(first: 5) { edges { node { name manager { name department { name } } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": firstIDs(d.depts, b, deptGID)}
+			return map[string]any{"ids": globalIDs(d.depts, b, deptGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// 1: the departments by key, and each department's membership items (one Query of
@@ -187,7 +188,7 @@ var deepOps = []op{
 	{id: "commerce", name: "customers → orders → items + customer", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { name orders(first: 3) { edges { node { totalCents items { sku quantity } customer { name } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": firstIDs(d.customers, b, custGID)}
+			return map[string]any{"ids": globalIDs(d.customers, b, custGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// One Query per customer's collection: the customer, its orders and their items

@@ -21,6 +21,7 @@ func pageArgs(first *int, after *string) repository.PageArgs {
 	return a
 }
 
+// pageInfo is the Relay page info of p: its cursors are sealed only if the operation asks for them.
 func pageInfo[T any](p repository.Page[T]) *model.PageInfo {
 	pi := &model.PageInfo{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage, Empty: len(p.Cursors) == 0}
 	if n := len(p.Cursors); n > 0 {
@@ -41,25 +42,4 @@ func edges[T, E, N any](p repository.Page[T], set func(e *E, n *N, cursor model.
 		out[i] = &es[i]
 	}
 	return out
-}
-
-func organizationConnection(p repository.Page[*repository.Organization]) *model.OrganizationConnection {
-	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrganizationEdge, n *model.Organization, c model.Cursored, o *repository.Organization) {
-		n.Organization = o
-		*e = model.OrganizationEdge{Cursored: c, Node: n}
-	})}
-}
-
-func userConnection(p repository.Page[*repository.User]) *model.UserConnection {
-	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.UserEdge, n *model.User, c model.Cursored, u *repository.User) {
-		n.User = u
-		*e = model.UserEdge{Cursored: c, Node: n}
-	})}
-}
-
-func ticketConnection(p repository.Page[*repository.Ticket]) *model.TicketConnection {
-	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketEdge, n *model.Ticket, c model.Cursored, t *repository.Ticket) {
-		n.Ticket = t
-		*e = model.TicketEdge{Cursored: c, Node: n}
-	})}
 }
