@@ -79,26 +79,26 @@ func (l *Loaders) StartOrdersOfCustomers(ctx context.Context, customers []string
 }
 
 // readOrders reads order lists without a status: each with its orders' items, which it primes.
-func (l *Loaders) readOrders(ctx context.Context, keys []ordersKey, whole bool) ([]repository.Page[*repository.Order], []error) {
+func (l *Loaders) readOrders(ctx context.Context, keys []ordersKey, whole bool, answer func(int, repository.Page[*repository.Order], error)) ([]repository.Page[*repository.Order], []error) {
 	return readLevel(ctx, l, keys, whole, "order list query", func(k ordersKey) Level { return k.level },
 		func(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
 			p, items, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
 			prime(ctx, l, p.Items...)
 			prime(ctx, l, items...)
 			return p, err
-		})
+		}, answer)
 }
 
 // readStatusOrders reads the status-filtered order lists of one level concurrently (GSI1, the
 // orders without their items), and when all are back looks up what the level asks of their
 // orders (their items), all in one batch.
-func (l *Loaders) readStatusOrders(ctx context.Context, keys []ordersKey, whole bool) ([]repository.Page[*repository.Order], []error) {
+func (l *Loaders) readStatusOrders(ctx context.Context, keys []ordersKey, whole bool, answer func(int, repository.Page[*repository.Order], error)) ([]repository.Page[*repository.Order], []error) {
 	return readLevel(ctx, l, keys, whole, "order list query", func(k ordersKey) Level { return k.level },
 		func(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
 			p, _, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
 			prime(ctx, l, p.Items...)
 			return p, err
-		})
+		}, answer)
 }
 
 type customerWithOrders struct {

@@ -16,7 +16,7 @@ import (
 // resolvers start together: their parents come from one batch or one page), all their Queries run
 // concurrently, and only when every Query is back are all the employees looked up at once.
 // Latency is that of the slowest Query, which the level waits for anyway.
-func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey, _ bool) ([]repository.Page[*repository.Employee], []error) {
+func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey, _ bool, _ func(int, repository.Page[*repository.Employee], error)) ([]repository.Page[*repository.Employee], []error) {
 	ctx, end := l.startBatch(ctx, BatchRelationLists, len(keys))
 	defer end()
 	pages := make([]repository.Page[*repository.Relation], len(keys))

@@ -20,7 +20,15 @@ type Level interface {
 	Lookups(n int, found []repository.Entity) []repository.Key
 	// Start starts the child lists of objects, all of them together: they are a whole level.
 	Start(ctx context.Context, objects []repository.Entity)
+	// StartsLists reports whether Start starts any list.
+	StartsLists() bool
 }
+
+// flat reports whether a level needs nothing of its whole level once its objects are read but
+// lookups of one step: no child lists to start together, no relations to follow. Each of its
+// lists may then be handed to its resolvers as soon as it is back, its elements' keys reserved
+// in the level's batch (keyBatch).
+func flat(level Level) bool { return level == nil || (!level.StartsLists() && level.Steps() <= 1) }
 
 // LevelObjects are objects of one level that were read, and the level's plan. ListsStarted says
 // their child lists were started already (from their IDs, before they were read).

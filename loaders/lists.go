@@ -36,9 +36,10 @@ type listLoader[K comparable, V any] struct {
 }
 
 // A fetcher reads the lists of some keys, one result per key, in key order. whole says the keys
-// are every list of their level (started together, or gathered by a window).
+// are every list of their level (started together, or gathered by a window). A fetcher may hand a
+// list to its waiting callers before the others with answer (the i-th key's result).
 type fetcher[K comparable, V any] interface {
-	fetch(ctx context.Context, keys []K, whole bool) ([]V, []error)
+	fetch(ctx context.Context, keys []K, whole bool, answer func(i int, v V, err error)) ([]V, []error)
 }
 
 // fetchEach is a fetcher that reads each key by itself (keys arrive one at a time when the loader
@@ -46,7 +47,7 @@ type fetcher[K comparable, V any] interface {
 // page) or that are a whole level alone (a root list).
 type fetchEach[K comparable, V any] func(ctx context.Context, k K) (V, error)
 
-func (f fetchEach[K, V]) fetch(ctx context.Context, keys []K, _ bool) ([]V, []error) {
+func (f fetchEach[K, V]) fetch(ctx context.Context, keys []K, _ bool, _ func(int, V, error)) ([]V, []error) {
 	vs := make([]V, len(keys))
 	errs := make([]error, len(keys))
 	for i, k := range keys {
@@ -56,17 +57,26 @@ func (f fetchEach[K, V]) fetch(ctx context.Context, keys []K, _ bool) ([]V, []er
 }
 
 // fetchBatch is a fetcher that reads all the keys of a batch in one call.
-type fetchBatch[K comparable, V any] func(ctx context.Context, keys []K, whole bool) ([]V, []error)
+type fetchBatch[K comparable, V any] func(ctx context.Context, keys []K, whole bool, answer func(int, V, error)) ([]V, []error)
 
-func (f fetchBatch[K, V]) fetch(ctx context.Context, keys []K, whole bool) ([]V, []error) {
-	return f(ctx, keys, whole)
+func (f fetchBatch[K, V]) fetch(ctx context.Context, keys []K, whole bool, answer func(int, V, error)) ([]V, []error) {
+	return f(ctx, keys, whole, answer)
 }
 
-// listCall is one key's read: done closes when v and err are set.
+// listCall is one key's read: done closes when v and err are set, once.
 type listCall[V any] struct {
 	done chan struct{}
+	once sync.Once
 	v    V
 	err  error
+}
+
+// answer sets the call's result and releases its callers; a later answer does nothing.
+func (c *listCall[V]) answer(v V, err error) {
+	c.once.Do(func() {
+		c.v, c.err = v, err
+		close(c.done)
+	})
 }
 
 func (c *listCall[V]) wait() (V, error) {
@@ -191,16 +201,15 @@ func (ll *listLoader[K, V]) run(ctx context.Context, keys []K, calls []*listCall
 		for i, c := range calls {
 			switch {
 			case failed != nil:
-				c.err = failed
+				c.answer(*new(V), failed)
 			case i < len(vs) && i < len(errs):
-				c.v, c.err = vs[i], errs[i]
+				c.answer(vs[i], errs[i])
 			default:
-				c.err = apperr.Internal("loaders: list read", errors.New("the fetcher answered fewer values than keys"))
+				c.answer(*new(V), apperr.Internal("loaders: list read", errors.New("the fetcher answered fewer values than keys")))
 			}
-			close(c.done)
 		}
 	}()
-	vs, errs = ll.fetcher.fetch(ctx, keys, whole)
+	vs, errs = ll.fetcher.fetch(ctx, keys, whole, func(i int, v V, err error) { calls[i].answer(v, err) })
 }
 
 // clear forgets every cached list (a mutation wrote). Reads under way finish for their callers.

@@ -22,7 +22,7 @@ type countingFetcher struct {
 	block   chan struct{} // when set, fetch waits for it
 }
 
-func (f *countingFetcher) fetch(_ context.Context, keys []int, _ bool) ([]int, []error) {
+func (f *countingFetcher) fetch(_ context.Context, keys []int, _ bool, _ func(int, int, error)) ([]int, []error) {
 	if f.block != nil {
 		<-f.block
 	}
@@ -95,7 +95,7 @@ func TestListLoaderGathersAWindowIntoOneFetch(t *testing.T) {
 
 type panickingFetcher struct{ n atomic.Int32 }
 
-func (f *panickingFetcher) fetch(context.Context, []int, bool) ([]int, []error) {
+func (f *panickingFetcher) fetch(context.Context, []int, bool, func(int, int, error)) ([]int, []error) {
 	f.n.Add(1)
 	panic("boom")
 }
@@ -197,6 +197,7 @@ type stubLevel struct{ started int }
 func (*stubLevel) Steps() int                                        { return 1 }
 func (*stubLevel) Lookups(int, []repository.Entity) []repository.Key { return nil }
 func (s *stubLevel) Start(context.Context, []repository.Entity)      { s.started++ }
+func (*stubLevel) StartsLists() bool                                 { return true }
 
 // Ticket lists started for a level of users are the lists their resolvers then ask for, with the
 // page size left out: one Query per user in all.
@@ -233,5 +234,64 @@ func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
 	}
 	if level.started != 1 {
 		t.Fatalf("the level's child lists started %d times, want once for the whole level", level.started)
+	}
+}
+
+// flatLevel is a level whose objects need one step of lookups (their own keys, here) and no
+// child list: its lists may be answered as they come back.
+type flatLevel struct{}
+
+func (flatLevel) Steps() int        { return 1 }
+func (flatLevel) StartsLists() bool { return false }
+func (flatLevel) Start(context.Context, []repository.Entity) {
+}
+func (flatLevel) Lookups(_ int, objects []repository.Entity) []repository.Key {
+	keys := make([]repository.Key, len(objects))
+	for i, o := range objects {
+		keys[i] = o.Key()
+	}
+	return keys
+}
+
+// The lists of a flat level are handed to their resolvers as each comes back, not when the
+// slowest one is; their elements' lookups are held and sent in one batch when the last is back.
+func TestAFlatLevelsListsAreAnsweredAsTheyComeBack(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 2)
+	ctx, m := repository.WithMeter(context.Background())
+	l := New(repo, Options{})
+	release, answered, done := make(chan struct{}), make(chan int, 2), make(chan struct{})
+	go func() {
+		defer close(done)
+		readLevel(ctx, l, []int{0, 1}, true, "test", func(int) Level { return flatLevel{} },
+			func(_ context.Context, k int) (repository.Page[*repository.Organization], error) {
+				if k == 1 {
+					<-release // the slow list of the level
+				}
+				return repository.Page[*repository.Organization]{Items: []*repository.Organization{orgs[k]}}, nil
+			},
+			func(i int, _ repository.Page[*repository.Organization], _ error) { answered <- i })
+	}()
+	select {
+	case i := <-answered:
+		if i != 0 {
+			t.Fatalf("answered list %d first", i)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first list waits for the slow one")
+	}
+	if n := m.Usage().TotalCalls; n != 0 {
+		t.Fatalf("%d calls before the level is complete: its lookups must wait to go in one batch", n)
+	}
+	close(release)
+	<-answered
+	<-done
+	for _, o := range orgs {
+		if _, err := lookupOrg(ctx, l, o.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := m.Usage().Calls; c["BatchGetItem"] != 1 || m.Usage().TotalCalls != 1 {
+		t.Fatalf("calls %v, want the level's lookups in one BatchGetItem", c)
 	}
 }

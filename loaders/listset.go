@@ -68,30 +68,42 @@ func (s *listSet) clear() {
 }
 
 // readLevel reads the lists of keys concurrently (read, one Query each) and then does what their
-// elements need (the key's Level): all at once for a whole level (ReadAhead), through the key
-// loader's window for a list read on its own. what names the read in a panic's error.
+// elements need (the key's Level). For a whole level, a list whose level is flat is answered as
+// soon as its Query is back, its elements' lookups reserved in the level's one batch, sent when
+// the last list is back; the others wait for the whole level (ReadAhead: their child lists start
+// together, their relations are followed step by step). A list read on its own has its lookups
+// join the key loader's window. what names the read in a panic's error.
 func readLevel[K any, T repository.Entity](ctx context.Context, l *Loaders, keys []K, whole bool, what string,
-	level func(K) Level, read func(context.Context, K) (repository.Page[T], error)) ([]repository.Page[T], []error) {
+	level func(K) Level, read func(context.Context, K) (repository.Page[T], error), answer func(int, repository.Page[T], error)) ([]repository.Page[T], []error) {
 	if whole && len(keys) > 1 {
 		var end func()
 		ctx, end = l.startBatch(ctx, BatchLevel, len(keys))
 		defer end()
 	}
+	batch := l.newKeyBatch()
+	defer batch.send(ctx)
+	early := make([]bool, len(keys))
 	pages := make([]repository.Page[T], len(keys))
 	errs := each(len(keys), what, func(i int) (err error) {
 		pages[i], err = read(ctx, keys[i])
+		if lv := level(keys[i]); err == nil && whole && flat(lv) {
+			if lv != nil {
+				batch.reserve(lv.Lookups(0, entities(pages[i].Items)))
+			}
+			early[i] = true
+			answer(i, pages[i], nil)
+		}
 		return err
 	})
 	objects := make([]LevelObjects, 0, len(keys))
 	for i, k := range keys {
-		if errs[i] != nil || len(pages[i].Items) == 0 {
-			continue
-		}
-		if !whole {
+		switch {
+		case errs[i] != nil || len(pages[i].Items) == 0 || early[i]:
+		case !whole:
 			l.prefetchAhead(ctx, level(k), entities(pages[i].Items))
-			continue
+		default:
+			objects = appendLevel(objects, level(k), entities(pages[i].Items))
 		}
-		objects = appendLevel(objects, level(k), entities(pages[i].Items))
 	}
 	l.ReadAhead(ctx, objects...)
 	return pages, errs

@@ -34,13 +34,13 @@ func (l *Loaders) StartUsersOfOrganizations(ctx context.Context, orgs []string, 
 	l.lists.users.startAll(ctx, keys)
 }
 
-func (l *Loaders) readUsers(ctx context.Context, keys []usersKey, whole bool) ([]repository.Page[*repository.User], []error) {
+func (l *Loaders) readUsers(ctx context.Context, keys []usersKey, whole bool, answer func(int, repository.Page[*repository.User], error)) ([]repository.Page[*repository.User], []error) {
 	return readLevel(ctx, l, keys, whole, "user list query", func(k usersKey) Level { return k.level },
 		func(ctx context.Context, k usersKey) (repository.Page[*repository.User], error) {
 			p, err := l.repo.UsersOfOrganization(ctx, k.org, k.page.args())
 			prime(ctx, l, p.Items...)
 			return p, err
-		})
+		}, answer)
 }
 
 type orgWithUsers struct {
@@ -86,13 +86,13 @@ func (l *Loaders) StartTicketsOfUsers(ctx context.Context, users [][2]string, f 
 	l.lists.tickets.startAll(ctx, keys)
 }
 
-func (l *Loaders) readTickets(ctx context.Context, keys []ticketsKey, whole bool) ([]repository.Page[*repository.Ticket], []error) {
+func (l *Loaders) readTickets(ctx context.Context, keys []ticketsKey, whole bool, answer func(int, repository.Page[*repository.Ticket], error)) ([]repository.Page[*repository.Ticket], []error) {
 	return readLevel(ctx, l, keys, whole, "ticket list query", func(k ticketsKey) Level { return k.level },
 		func(ctx context.Context, k ticketsKey) (repository.Page[*repository.Ticket], error) {
 			p, err := l.repo.TicketsOfUser(ctx, k.org, k.user, k.filter(), k.page.args())
 			prime(ctx, l, p.Items...)
 			return p, err
-		})
+		}, answer)
 }
 
 type userWithTickets struct {

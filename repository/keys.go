@@ -139,10 +139,8 @@ func userGSI1SK(user string) string { return userSKPrefix + user }
 
 const ticketSKPrefix = "TICKET#"
 
-// ticketKey: a ticket is the root item of its own partition (one string for both halves).
 func ticketKey(ticket string) Key {
-	k := ticketSKPrefix + ticket
-	return Key{PK: k, SK: k}
+	return Key{PK: ticketSKPrefix + ticket, SK: ticketSKPrefix + ticket}
 }
 
 func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
@@ -243,19 +241,13 @@ const (
 func deptPK(d string) string { return join("DEPT", d) }
 
 // deptKey: a department is the root item of its own partition.
-func deptKey(d string) Key {
-	pk := deptPK(d)
-	return Key{PK: pk, SK: pk}
-}
+func deptKey(d string) Key { return Key{PK: deptPK(d), SK: deptPK(d)} }
 
 func empPK(e string) string { return join("EMP", e) }
 
 // empKey is the employee's root item; its relationship items share the
 // partition under REL# sort keys.
-func empKey(e string) Key {
-	pk := empPK(e)
-	return Key{PK: pk, SK: pk}
-}
+func empKey(e string) Key { return Key{PK: empPK(e), SK: empPK(e)} }
 
 const relSKPrefix = "REL#"
 

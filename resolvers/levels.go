@@ -42,6 +42,16 @@ func (p plannedLevel) Start(ctx context.Context, objects []repository.Entity) {
 	startLists(ctx, p.Level, parents, nil)
 }
 
+// StartsLists reports whether the plan starts child lists of the level's objects.
+func (p plannedLevel) StartsLists() bool {
+	for _, u := range p.Lists() {
+		if u.Plain && listStarts[u.Field] != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // startLists starts, for parents (given by their ID parts), every child list the level asks for
 // in the plain form, except skip (the list read together with the parents, if any).
 func startLists(ctx context.Context, l *planner.Level, parents [][]string, skip *planner.ListUse) {
