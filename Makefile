@@ -45,7 +45,7 @@ playground-assets:
 bench: deps
 	scripts/with-dynamodb-local.sh go run ./cmd/bench
 
-# The measurement behind loaders.DefaultWait (README, "Choosing the dataloader wait").
+# The measurement behind loaders.DefaultWait (docs/api.md, "Choosing the dataloader wait").
 bench-wait: deps
 	scripts/with-dynamodb-local.sh go test ./server -run '^$$' -bench LoaderWait -benchtime 200x
 

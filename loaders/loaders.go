@@ -22,15 +22,15 @@ import (
 	"singletable/repository"
 )
 
-// DefaultWait is how long the key loader (and the list loaders) collect before they send a
-// batch; it is paid once per level that waits for it. Levels whose keys one place holds do not
-// wait (FetchNow); the window is left for what gathers from sibling resolvers (list loaders,
-// lookups queued by sibling lists), which gqlgen starts over a few hundred microseconds on an idle
-// machine and over milliseconds on a busy one. Measured with BenchmarkLoaderWait (README,
-// "Choosing the dataloader wait"): at 1 ms, 0.5 % of operations split a level (one more
-// BatchGetItem in the same round) one request at a time and 26.5 % under 16 concurrent requests on
-// 2 cores; 5 ms splits 0 % and 13 % but adds 4 ms to every waiting level; the library's default
-// of 16 ms adds 15.
+// DefaultWait is how long the key loader (and the list loaders their resolvers ask one by one)
+// collect before they send a batch; it is paid once per level that waits for it. Levels whose keys
+// one place holds do not wait: a query's root lookups, the lists a level starts together and what
+// their elements need (ReadAhead, FetchNow). The window is left for what gathers from sibling
+// resolvers that no level holds, which gqlgen starts over a few hundred microseconds on an idle
+// machine and over milliseconds on a busy one: too short a window splits a level into several
+// batches, too long a one adds its length to every level that waits. How often each setting splits
+// a level, and what it costs, is measured by BenchmarkLoaderWait and `make bench` (docs/api.md,
+// "Choosing the dataloader wait"; docs/benchmarks.md).
 const DefaultWait = time.Millisecond
 
 // maxBatch is BatchGetItem's limit of keys per call: a full batch is sent at once.
@@ -80,7 +80,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		// Without an input buffer every Load hands its key to the batcher goroutine through an
 		// unbuffered channel while holding the loader's lock: the Loads of one level queue up
 		// behind goroutine switches and trickle past the end of the window, splitting the level
-		// into several batches (measured: most operations split even with a 5 ms window).
+		// into several batches, even with a window of several milliseconds.
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
 	l.byKey = batchedKeys{l}
@@ -141,11 +141,11 @@ func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*datalo
 	return results
 }
 
-// Prefetch starts the lookups of keys without waiting for them. A resolver that returns a list
-// calls it with the keys its elements' selected to-one fields will ask for (a ticket's reporter,
-// say): queued here in one tight loop, they join a single batch, however long gqlgen then takes to
-// start each element's resolver (measured: about 10 µs per sibling on a 2-core machine, so 100
-// siblings would outlast any short batch window). The later lookups find the keys cached.
+// Prefetch starts the lookups of keys without waiting for them, through the key loader's window. A
+// list read on its own (prefetchAhead) calls it with the keys its elements' selected to-one fields
+// will ask for (a ticket's reporter, say): queued here in one tight loop, they join a single batch,
+// however long gqlgen then takes to start each element's resolver (tens of siblings can outlast a
+// short window). The later lookups find the keys cached.
 func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
 	for _, k := range keys {
 		l.byKey.Thunk(ctx, k)
