@@ -88,11 +88,6 @@ func (l *Level) Steps() int {
 	return 1
 }
 
-// Empty reports whether the level reads nothing ahead: no lookups and no lists.
-func (l *Level) Empty() bool {
-	return l == nil || (len(l.toOne) == 0 && len(l.relations) == 0 && len(l.lists) == 0 && len(l.shared) == 0)
-}
-
 // Lookups are the keys to look up for the level's objects at step n: at step 0, objects are the
 // level's objects and the keys those of their selected to-one fields and items, of their selected
 // relations' items (AP10), and of the to-one fields every element of their child lists shares

@@ -115,15 +115,6 @@ func (o *Plan) rowOf(f graphql.CollectedField) *Field {
 	return row.variant(f.ArgumentMap(o.op.Variables))
 }
 
-// Here is ObjectsOf the field being resolved (objects of type typ).
-func Here(ctx context.Context, typ string) *Level {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Field.Field == nil {
-		return nil
-	}
-	return For(ctx).ObjectsOf(fc.Field, typ)
-}
-
 // Nodes is NodesOf the connection field being resolved.
 func Nodes(ctx context.Context) *Level {
 	fc := graphql.GetFieldContext(ctx)

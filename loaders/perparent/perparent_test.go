@@ -25,7 +25,8 @@ func TestOneGetItemPerLookup(t *testing.T) {
 	}
 	ctx, m := repository.WithMeter(context.Background())
 	l := loaders.New(repo, perparent.Options())
-	if lvl := (perparent.Planner{}).Level(nil, nil, "Organization", nil); !lvl.Empty() || lvl.Type != "Organization" {
+	org := &repository.Organization{ID: "01J00000000000000000000001"}
+	if lvl := (perparent.Planner{}).Level(nil, nil, "Organization", nil); lvl.Type != "Organization" || lvl.Lists() != nil || lvl.Lookups(0, []repository.Entity{org}) != nil {
 		t.Fatal("the per-parent baseline must not read anything ahead")
 	}
 	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}, nil); err != nil {
