@@ -52,7 +52,7 @@ playground-assets:
 bench: deps
 	scripts/with-dynamodb-local.sh go run ./cmd/bench
 
-# The measurement behind loaders.DefaultWait (README, "Choosing the dataloader wait").
+# The measurement behind loaders.DefaultWait (docs/api.md, "Choosing the dataloader wait").
 bench-wait: deps
 	scripts/with-dynamodb-local.sh go test ./server -run '^$$' -bench LoaderWait -benchtime 200x
 
@@ -84,7 +84,7 @@ lint:
 
 FUZZTIME ?= 10s
 fuzz:
-	@for pkg in ./repository ./graph/model ./auth ./server ./telemetry; do \
+	@for pkg in ./repository ./globalid ./auth ./server ./telemetry; do \
 		for f in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \

@@ -90,8 +90,3 @@ func CodeOf(err error) Code {
 	}
 	return CodeInternal
 }
-
-// Is reports whether err carries the given code.
-func Is(err error, code Code) bool {
-	return err != nil && CodeOf(err) == code
-}

@@ -74,8 +74,8 @@ func TestCodeOf(t *testing.T) {
 	if got := CodeOf(errors.New("plain")); got != CodeInternal {
 		t.Errorf("CodeOf(plain) = %s, want %s", got, CodeInternal)
 	}
-	if !Is(Errorf(CodeConflict, "taken"), CodeConflict) || Is(nil, CodeInternal) {
-		t.Error("Is disagrees with CodeOf")
+	if CodeOf(Errorf(CodeConflict, "taken")) != CodeConflict {
+		t.Error("CodeOf(Errorf(CodeConflict)) is not CONFLICT")
 	}
 }
 

@@ -7,9 +7,10 @@ import "slices"
 //   - rootPolicy: which roles may use each root field and mutation. A field missing here is
 //     refused for everyone (FORBIDDEN), and a test fails for every root field of the schema that
 //     has no entry.
-//   - nodeScopes: for each node type, whether a principal may see the object a global ID names,
-//     decided from the ID's key parts where they carry the tenant (so the check costs no read), or
-//     after the read where they do not (a ticket's ID lacks its organization).
+//   - Principal.Sees: whether a principal may see an object of a Scope (an organization's, a
+//     customer's, HR's). Each node descriptor (graph/model) says which scope its objects have,
+//     from the ID's key parts where they carry the tenant (so the check costs no read), or from
+//     the item where they do not (a ticket's ID lacks its organization).
 //
 // Objects outside a caller's scope are NOT_FOUND, as if they did not exist; nested fields never
 // leave their parent's scope (an organization's users, a user's tickets, a customer's orders all

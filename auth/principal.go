@@ -9,7 +9,7 @@ import (
 	"context"
 	"slices"
 
-	"singletable/graph/model"
+	"singletable/globalid"
 )
 
 // Role is a role a token grants in its `roles` claim.
@@ -95,6 +95,14 @@ type Claims struct {
 	Customer string
 }
 
+// The types of the global IDs the tenant claims carry: part of the token's contract (an org role's
+// `org` is an Organization's ID, a customer's `customer` a Customer's), so they are spelled here
+// rather than taken from the GraphQL model, which this package does not import.
+const (
+	claimOrgType      = "Organization"
+	claimCustomerType = "Customer"
+)
+
 // principalOf checks the API's own claims and turns them into a Principal: `sub` is required,
 // `org` must be an Organization ID and `customer` a Customer ID when present.
 func principalOf(c Claims) (Principal, error) {
@@ -106,14 +114,14 @@ func principalOf(c Claims) (Principal, error) {
 		p.Roles = append(p.Roles, Role(r))
 	}
 	if c.Org != "" {
-		parts, err := model.DecodeIDOf("org", c.Org, model.TypeOrganization)
+		parts, err := globalid.DecodeOf("org", c.Org, claimOrgType, 1)
 		if err != nil {
 			return Principal{}, unauthenticated("the token's org claim is not an Organization ID")
 		}
 		p.Org = parts[0]
 	}
 	if c.Customer != "" {
-		parts, err := model.DecodeIDOf("customer", c.Customer, model.TypeCustomer)
+		parts, err := globalid.DecodeOf("customer", c.Customer, claimCustomerType, 1)
 		if err != nil {
 			return Principal{}, unauthenticated("the token's customer claim is not a Customer ID")
 		}

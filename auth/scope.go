@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"singletable/apperr"
-	"singletable/graph/model"
 )
 
 // Decision is the outcome of a scope check on a global ID.
@@ -27,44 +26,60 @@ func decide(ok bool) Decision {
 	return Deny
 }
 
-// nodeScopes decides, per node type, from the key parts of a global ID (model.DecodeID), whether
-// the caller may see the object. Organization and User IDs carry the organization, Customer and
-// Order IDs the customer; a Ticket's ID carries only the ticket, so an org role's check waits for
-// the ticket's organization. HR is one scope.
-var nodeScopes = map[string]func(p Principal, parts []string) Decision{
-	model.TypeOrganization: func(p Principal, parts []string) Decision { return decide(p.SeesOrg(parts[0])) },
-	model.TypeUser:         func(p Principal, parts []string) Decision { return decide(p.SeesOrg(parts[0])) },
-	model.TypeTicket: func(p Principal, _ []string) Decision {
+// A Scope is the tenant an object belongs to, as its ID (or, failing that, its item) tells it:
+// an organization, a customer, or HR as a whole. The node descriptors (graph/model) build one per
+// object from its ID's parts or its item; this package decides what a principal may see of it and
+// needs no node type names for that.
+type Scope struct {
+	kind   scopeKind
+	tenant string
+}
+
+type scopeKind int
+
+const (
+	// noScope is the zero Scope: nobody sees it (deny by default).
+	noScope scopeKind = iota
+	orgScope
+	someOrgScope
+	customerScope
+	hrScope
+)
+
+// OrgScope is the scope of an object that belongs to organization org (the organization itself,
+// its users, their tickets).
+func OrgScope(org string) Scope { return Scope{kind: orgScope, tenant: org} }
+
+// SomeOrgScope is the scope of an object that belongs to an organization its ID does not name (a
+// ticket's ID carries only the ticket): an org role's check waits for the item (AfterRead), whose
+// OrgScope decides.
+func SomeOrgScope() Scope { return Scope{kind: someOrgScope} }
+
+// CustomerScope is the scope of an object that belongs to customer c (the customer, its orders).
+func CustomerScope(c string) Scope { return Scope{kind: customerScope, tenant: c} }
+
+// HRScope is the scope of HR's objects: locations, departments, employees. HR is one tenant.
+func HRScope() Scope { return Scope{kind: hrScope} }
+
+// Sees decides whether p may see an object of scope s: Allow or Deny, or AfterRead when the
+// scope does not name the tenant and the item must be read to decide (SomeOrgScope).
+func (p Principal) Sees(s Scope) Decision {
+	switch s.kind {
+	case orgScope:
+		return decide(p.SeesOrg(s.tenant))
+	case someOrgScope:
 		switch {
 		case p.Admin():
 			return Allow
 		case p.orgRole():
 			return AfterRead
 		}
-		return Deny
-	},
-	model.TypeCustomer:   func(p Principal, parts []string) Decision { return decide(p.SeesCustomer(parts[0])) },
-	model.TypeOrder:      func(p Principal, parts []string) Decision { return decide(p.SeesCustomer(parts[0])) },
-	model.TypeDepartment: func(p Principal, _ []string) Decision { return decide(p.SeesHR()) },
-	model.TypeEmployee:   func(p Principal, _ []string) Decision { return decide(p.SeesHR()) },
-	model.TypeLocation:   func(p Principal, _ []string) Decision { return decide(p.SeesHR()) },
-}
-
-// HasNodeScope reports whether node type typ has a scope check (a test holds the schema's Node
-// types against it).
-func HasNodeScope(typ string) bool {
-	_, ok := nodeScopes[typ]
-	return ok
-}
-
-// SeesID decides whether p may see the object of type typ whose global ID has the key parts
-// parts. Types without a scope check are denied.
-func (p Principal) SeesID(typ string, parts []string) Decision {
-	check, ok := nodeScopes[typ]
-	if !ok || len(parts) == 0 {
-		return Deny
+	case customerScope:
+		return decide(p.SeesCustomer(s.tenant))
+	case hrScope:
+		return decide(p.SeesHR())
 	}
-	return check(p, parts)
+	return Deny
 }
 
 // SeesOrg reports whether p may see organization org and what hangs from it (users, tickets).

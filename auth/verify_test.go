@@ -11,7 +11,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwt"
 
 	"singletable/apperr"
-	"singletable/graph/model"
+	"singletable/globalid"
 )
 
 var secret = []byte("auth-tests-hs256-secret-0123456789abcdef")
@@ -50,7 +50,7 @@ func sign(t testing.TB, alg jwa.SignatureAlgorithm, key any, claims map[string]a
 }
 
 func claims(extra map[string]any) map[string]any {
-	c := map[string]any{"sub": "alice", "roles": []string{"org-member"}, "org": model.EncodeID(model.TypeOrganization, "O1"),
+	c := map[string]any{"sub": "alice", "roles": []string{"org-member"}, "org": globalid.Encode("Organization", "O1"),
 		"exp": now.Add(time.Hour), "iat": now}
 	for k, v := range extra {
 		c[k] = v
@@ -88,7 +88,7 @@ func TestHS256TokenGivesItsPrincipal(t *testing.T) {
 		t.Fatalf("%+v %v", p, err)
 	}
 	// MintHS256 makes tokens this verifier accepts.
-	tok, err := MintHS256(secret, Claims{Subject: "bob", Roles: []string{"customer"}, Customer: model.EncodeID(model.TypeCustomer, "C1")}, MintOptions{Now: now})
+	tok, err := MintHS256(secret, Claims{Subject: "bob", Roles: []string{"customer"}, Customer: globalid.Encode("Customer", "C1")}, MintOptions{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestBadTokensAreRefused(t *testing.T) {
 	wantRefused(t, v, sign(t, jwa.HS256(), secret, with("iss", "https://other.example/")), "issuer")
 	wantRefused(t, v, sign(t, jwa.HS256(), secret, with("aud", []string{"other"})), "audience")
 	wantRefused(t, v, sign(t, jwa.HS256(), secret, with("sub", nil)), "no sub")
-	wantRefused(t, v, sign(t, jwa.HS256(), secret, with("org", model.EncodeID(model.TypeCustomer, "C1"))), "org claim")
+	wantRefused(t, v, sign(t, jwa.HS256(), secret, with("org", globalid.Encode("Customer", "C1"))), "org claim")
 	wantRefused(t, v, sign(t, jwa.HS256(), secret, with("customer", "not-an-id")), "customer claim")
 	wantRefused(t, v, "", "authentication required")
 	wantRefused(t, v, "not.a.jwt", "not a JWT")

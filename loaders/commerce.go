@@ -6,24 +6,6 @@ import (
 	"singletable/repository"
 )
 
-// Customer looks a customer up by id (AP15: its mailing addresses are part of the item), batched.
-func (l *Loaders) Customer(ctx context.Context, id string) (*repository.Customer, error) {
-	k, err := repository.CustomerKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Customer](ctx, l, k, "customer")
-}
-
-// Order looks an order up by customer and order id (AP18), batched.
-func (l *Loaders) Order(ctx context.Context, customer, id string) (*repository.Order, error) {
-	k, err := repository.OrderKey(customer, id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Order](ctx, l, k, "order")
-}
-
 type orderWithItems struct {
 	order *repository.Order
 	items []*repository.OrderItem
@@ -31,11 +13,16 @@ type orderWithItems struct {
 
 // OrderWithItems reads an order and its items in ONE Query (AP18 + AP17) and primes them.
 func (l *Loaders) OrderWithItems(ctx context.Context, customer, id string) (*repository.Order, []*repository.OrderItem, error) {
-	r, err := l.lists.orderWithItems.load(ctx, orderKey{customer, id})
+	r, err := l.lists.orderWithItems.load(ctx, orderWithItemsKey{customer, id})
 	return r.order, r.items, err
 }
 
-func (l *Loaders) readOrderWithItems(ctx context.Context, k orderKey) (orderWithItems, error) {
+// StartOrderWithItems starts OrderWithItems without waiting for it.
+func (l *Loaders) StartOrderWithItems(ctx context.Context, customer, id string) {
+	l.lists.orderWithItems.startAll(ctx, []orderWithItemsKey{{customer, id}})
+}
+
+func (l *Loaders) readOrderWithItems(ctx context.Context, k orderWithItemsKey) (orderWithItems, error) {
 	o, items, err := l.repo.OrderWithItems(ctx, k.customer, k.id)
 	if err != nil {
 		return orderWithItems{}, err
@@ -52,75 +39,66 @@ func (l *Loaders) OrderItems(ctx context.Context, o *repository.Order) ([]*repos
 	return loadMany[*repository.OrderItem](ctx, l, o.ItemKeys(), "order item")
 }
 
-// Customers lists customers by name (AP7) and primes them.
-func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
-	return l.lists.customers.load(ctx, customersKey{pageOf(args)})
+// Customers lists customers by name (AP7), primes them and reads ahead what their level needs.
+func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*repository.Customer], error) {
+	return l.lists.customers.load(ctx, customersKey{page: pageOf(args), level: level})
 }
 
 func (l *Loaders) readCustomers(ctx context.Context, k customersKey) (repository.Page[*repository.Customer], error) {
 	p, err := l.repo.ListCustomers(ctx, k.page.args())
 	prime(ctx, l, p.Items...)
+	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
 	return p, err
 }
 
 // OrdersOfCustomer pages through a customer's orders, newest first (AP16), and primes them and,
 // when they came with the orders (no status filter), their items. With a status filter the orders
 // come from GSI1 without their items: the order lists of one level are read together (see
-// StartOrdersOfCustomer) and, withItems, the items of all their orders are looked up in one batch
-// when the last Query is back.
-func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) (repository.Page[*repository.Order], error) {
-	k := ordersKeyOf(customer, f, args, withItems)
+// StartOrdersOfCustomers), and the items the level asks for are looked up in one batch when the
+// last Query is back.
+func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repository.OrderFilter, args repository.PageArgs, level Level) (repository.Page[*repository.Order], error) {
+	k := ordersKeyOf(customer, f, args, level)
 	if k.status.set {
 		return l.lists.statusOrders.load(ctx, k)
 	}
 	return l.lists.orders.load(ctx, k)
 }
 
-// StartOrdersOfCustomers starts customers' status-filtered order lists now, without waiting:
-// started together, the items of all their orders are looked up in one batch. wholeLevel says the
-// caller holds every list of the level (nodes(ids:) holds all its customers): they are then
-// dispatched at once, without a batch window. OrdersOfCustomer with
-// the same arguments then waits for them.
-func (l *Loaders) StartOrdersOfCustomers(ctx context.Context, customers []string, f repository.OrderFilter, args repository.PageArgs, withItems bool, wholeLevel bool) {
-	if f.Status == nil {
-		return
-	}
+// StartOrdersOfCustomers starts customers' order lists (filter f, one page each), every customer
+// of a level, as one batch; OrdersOfCustomer with the same arguments then waits for them.
+func (l *Loaders) StartOrdersOfCustomers(ctx context.Context, customers []string, f repository.OrderFilter, args repository.PageArgs, level Level) {
 	keys := make([]ordersKey, len(customers))
 	for i, c := range customers {
-		keys[i] = ordersKeyOf(c, f, args, withItems)
+		keys[i] = ordersKeyOf(c, f, args, level)
 	}
-	l.lists.statusOrders.startAll(ctx, keys, wholeLevel)
+	if f.Status != nil {
+		l.lists.statusOrders.startAll(ctx, keys)
+		return
+	}
+	l.lists.orders.startAll(ctx, keys)
 }
 
-func (l *Loaders) readOrders(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
-	p, items, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
-	prime(ctx, l, p.Items...)
-	prime(ctx, l, items...)
-	return p, err
+// readOrders reads order lists without a status: each with its orders' items, which it primes.
+func (l *Loaders) readOrders(ctx context.Context, keys []ordersKey, whole bool, answer func(int, repository.Page[*repository.Order], error)) ([]repository.Page[*repository.Order], []error) {
+	return readLevel(ctx, l, keys, whole, "order list query", func(k ordersKey) Level { return k.level },
+		func(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
+			p, items, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
+			prime(ctx, l, p.Items...)
+			prime(ctx, l, items...)
+			return p, err
+		}, answer)
 }
 
 // readStatusOrders reads the status-filtered order lists of one level concurrently (GSI1, the
-// orders without their items), and when all are back looks up the items of the lists that ask for
-// them, all in one batch (FetchNow).
-func (l *Loaders) readStatusOrders(ctx context.Context, keys []ordersKey) ([]repository.Page[*repository.Order], []error) {
-	ctx, end := l.startBatch(ctx, BatchLevel, len(keys))
-	defer end()
-	pages := make([]repository.Page[*repository.Order], len(keys))
-	errs := each(len(keys), "order list query", func(i int) (err error) {
-		pages[i], _, err = l.repo.OrdersOfCustomer(ctx, keys[i].customer, keys[i].filter(), keys[i].page.args())
-		prime(ctx, l, pages[i].Items...)
-		return err
-	})
-	var next []repository.Key
-	for i, k := range keys {
-		if k.withItems && errs[i] == nil {
-			for _, o := range pages[i].Items {
-				next = append(next, o.ItemKeys()...)
-			}
-		}
-	}
-	l.FetchNow(ctx, next...)
-	return pages, errs
+// orders without their items), and when all are back looks up what the level asks of their
+// orders (their items), all in one batch.
+func (l *Loaders) readStatusOrders(ctx context.Context, keys []ordersKey, whole bool, answer func(int, repository.Page[*repository.Order], error)) ([]repository.Page[*repository.Order], []error) {
+	return readLevel(ctx, l, keys, whole, "order list query", func(k ordersKey) Level { return k.level },
+		func(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
+			p, _, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
+			prime(ctx, l, p.Items...)
+			return p, err
+		}, answer)
 }
 
 type customerWithOrders struct {
@@ -135,6 +113,11 @@ func (l *Loaders) CustomerWithOrders(ctx context.Context, customer string, first
 	return r.customer, r.orders, err
 }
 
+// StartCustomerWithOrders starts CustomerWithOrders without waiting for it.
+func (l *Loaders) StartCustomerWithOrders(ctx context.Context, customer string, first int) {
+	l.lists.customerWithOrders.startAll(ctx, []withChildrenKey{{parent: customer, first: first}})
+}
+
 func (l *Loaders) readCustomerWithOrders(ctx context.Context, k withChildrenKey) (customerWithOrders, error) {
 	c, orders, items, err := l.repo.CustomerWithOrders(ctx, k.parent, k.first)
 	if err != nil {
@@ -147,13 +130,14 @@ func (l *Loaders) readCustomerWithOrders(ctx context.Context, k withChildrenKey)
 }
 
 // OrdersByStatus lists the orders of one status across all customers (AP20: one Query per shard,
-// merged) and primes them.
-func (l *Loaders) OrdersByStatus(ctx context.Context, status repository.OrderStatus, f repository.OrderFilter, args repository.PageArgs) (repository.Page[*repository.Order], error) {
-	return l.lists.ordersByStatus.load(ctx, ordersByStatusKey{status: status, after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore), page: pageOf(args)})
+// merged), primes them and reads ahead what their level needs.
+func (l *Loaders) OrdersByStatus(ctx context.Context, status repository.OrderStatus, f repository.OrderFilter, args repository.PageArgs, level Level) (repository.Page[*repository.Order], error) {
+	return l.lists.ordersByStatus.load(ctx, ordersByStatusKey{status: status, after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore), page: pageOf(args), level: level})
 }
 
 func (l *Loaders) readOrdersByStatus(ctx context.Context, k ordersByStatusKey) (repository.Page[*repository.Order], error) {
 	p, err := l.repo.OrdersByStatus(ctx, k.status, k.after.time(), k.before.time(), k.page.args())
 	prime(ctx, l, p.Items...)
+	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
 	return p, err
 }

@@ -50,13 +50,6 @@ func (c *entityCache) set(k repository.Key, e repository.Entity) {
 	c.m[k] = done(e)
 }
 
-// clear forgets k (tests).
-func (c *entityCache) clear(k repository.Key) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.m, k)
-}
-
 // done is the thunk of a lookup already answered.
 func done(e repository.Entity) dataloader.Thunk[repository.Entity] {
 	return func() (repository.Entity, error) { return e, nil }

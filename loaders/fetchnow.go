@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"sync"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -28,52 +29,94 @@ func (l *Loaders) FetchNow(ctx context.Context, keys ...repository.Key) {
 // calls concurrently in the background. It returns one thunk per key, in key order; a missing item
 // is errMissing, as from the loader.
 func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloader.Thunk[repository.Entity] {
+	b := l.newKeyBatch()
+	thunks := b.reserve(keys)
+	b.send(ctx)
+	return thunks
+}
+
+// A keyBatch is lookups gathered to be sent together: each key is reserved in the request's
+// entity cache as it joins (resolvers asking for it meanwhile wait for the batch instead of
+// fetching it again), and send sends all of them at once, ⌈keys / 100⌉ BatchGetItem calls
+// concurrently, in the background. A level of lists uses one to hand each list to its resolvers
+// as soon as it is back while its elements' lookups still go out in one batch when the last one
+// is.
+type keyBatch struct {
+	l    *Loaders
+	done chan struct{} // closes when every key is answered
+
+	mu      sync.Mutex
+	fetch   []repository.Key
+	waiting map[repository.Key]*keyResult
+	sent    bool
+}
+
+type keyResult struct {
+	v   repository.Entity
+	err error
+}
+
+func (l *Loaders) newKeyBatch() *keyBatch {
+	return &keyBatch{l: l, done: make(chan struct{}), waiting: map[repository.Key]*keyResult{}}
+}
+
+// reserve adds keys to the batch (those not cached yet) and returns one thunk per key, in key
+// order; a missing item is errMissing, as from the loader. It must come before send.
+func (b *keyBatch) reserve(keys []repository.Key) []dataloader.Thunk[repository.Entity] {
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
-	type pending struct {
-		done chan struct{}
-		v    repository.Entity
-		err  error
-	}
-	waiting := map[repository.Key]*pending{}
-	var fetch []repository.Key
+	results := make([]keyResult, len(keys)) // one allocation for the batch's results
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	for i, k := range keys {
 		// The caller keeps its own thunk: the cache entry may be replaced meanwhile (Remember).
-		thunks[i], _ = l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] {
-			p := &pending{done: make(chan struct{})}
-			waiting[k] = p
-			fetch = append(fetch, k)
+		thunks[i], _ = b.l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] {
+			r := &results[i]
+			b.waiting[k] = r
+			b.fetch = append(b.fetch, k)
 			return func() (repository.Entity, error) {
-				<-p.done
-				return p.v, p.err
+				<-b.done
+				return r.v, r.err
 			}
 		})
 	}
+	return thunks
+}
+
+// send sends the batch's keys, once; a batch without keys is answered at once.
+func (b *keyBatch) send(ctx context.Context) {
+	b.mu.Lock()
+	fetch, sent := b.fetch, b.sent
+	b.sent = true
+	b.mu.Unlock()
+	if sent {
+		return
+	}
 	if len(fetch) == 0 {
-		return thunks
+		close(b.done)
+		return
 	}
 	go func() {
 		var found map[repository.Key]repository.Entity
 		var err error
-		ctx, end := l.startBatch(ctx, BatchFetchNow, len(fetch))
+		ctx, end := b.l.startBatch(ctx, BatchFetchNow, len(fetch))
 		defer end()
 		defer func() {
-			if r := recover(); r != nil {
-				err = panicError("batch get", r)
+			if p := recover(); p != nil {
+				err = panicError("batch get", p)
 			}
 			for _, k := range fetch {
-				p := waiting[k]
+				r := b.waiting[k]
 				switch e, ok := found[k]; {
 				case err != nil:
-					p.err = err
+					r.err = err
 				case !ok:
-					p.err = errMissing
+					r.err = errMissing
 				default:
-					p.v = e
+					r.v = e
 				}
-				close(p.done)
 			}
+			close(b.done)
 		}()
-		found, err = l.repo.BatchGet(ctx, fetch)
+		found, err = b.l.repo.BatchGet(ctx, fetch)
 	}()
-	return thunks
 }

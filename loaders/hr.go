@@ -9,34 +9,6 @@ import (
 	"singletable/repository"
 )
 
-// Department looks a department up by id (AP8), batched.
-func (l *Loaders) Department(ctx context.Context, id string) (*repository.Department, error) {
-	k, err := repository.DepartmentKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Department](ctx, l, k, "department")
-}
-
-// Employee looks an employee up by id, batched.
-func (l *Loaders) Employee(ctx context.Context, id string) (*repository.Employee, error) {
-	k, err := repository.EmployeeKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Employee](ctx, l, k, "employee")
-}
-
-// Location looks a location up by its key parts (a department's location, or a global ID),
-// batched.
-func (l *Loaders) Location(ctx context.Context, ref repository.LocationRef) (*repository.Location, error) {
-	k, err := repository.LocationKey(ref)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Location](ctx, l, k, "location")
-}
-
 // relation looks up employee e's relationship item of type rel at its known key (AP10), batched
 // with every other key lookup of the level: the department, manager and mentor relations of all
 // the employees of a page share one BatchGetItem. It returns nil when the employee has no such
@@ -64,7 +36,11 @@ func (l *Loaders) DepartmentOf(ctx context.Context, employee string) (*repositor
 	if rel == nil {
 		return nil, apperr.NotFound("department")
 	}
-	return l.Department(ctx, rel.TargetID)
+	k, err := rel.TargetKey()
+	if err != nil {
+		return nil, err
+	}
+	return load[*repository.Department](ctx, l, k, "department")
 }
 
 // Related is the employee an employee's MANAGER or MENTOR relation points at (AP10): nil when
@@ -82,40 +58,32 @@ func (l *Loaders) Related(ctx context.Context, employee string, rel repository.R
 	return load[*repository.Employee](ctx, l, k, strings.ToLower(string(rel)))
 }
 
-// Departments lists departments by name (AP7) and primes them. With withLocations (the operation
-// asks for each department's location) it also looks the locations of the page up, in one batch.
-func (l *Loaders) Departments(ctx context.Context, args repository.PageArgs, withLocations bool) (repository.Page[*repository.Department], error) {
-	return l.lists.departments.load(ctx, departmentsKey{page: pageOf(args), withLocations: withLocations && l.ReadAhead()})
+// Departments lists departments by name (AP7), primes them and reads ahead what their level
+// needs (their locations, when asked for).
+func (l *Loaders) Departments(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*repository.Department], error) {
+	return l.lists.departments.load(ctx, departmentsKey{page: pageOf(args), level: level})
 }
 
 func (l *Loaders) readDepartments(ctx context.Context, k departmentsKey) (repository.Page[*repository.Department], error) {
 	p, err := l.repo.ListDepartments(ctx, k.page.args())
 	prime(ctx, l, p.Items...)
-	if err == nil && k.withLocations {
-		keys := make([]repository.Key, 0, len(p.Items))
-		for _, d := range p.Items {
-			if k, err := repository.LocationKey(d.Location); err == nil {
-				keys = append(keys, k)
-			}
-		}
-		loadEach(ctx, l, keys)
-	}
+	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
 	return p, err
 }
 
 // EmployeesByJobTitle pages through the employees with a job title (AP12) and primes them.
-func (l *Loaders) EmployeesByJobTitle(ctx context.Context, title string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.lists.employeesBy.load(ctx, employeesByKey{jobTitle: title, page: pageOf(args), ahead: ahead})
+func (l *Loaders) EmployeesByJobTitle(ctx context.Context, title string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
+	return l.lists.employeesBy.load(ctx, employeesByKey{jobTitle: title, page: pageOf(args), level: level})
 }
 
 // EmployeesHiredSince pages through the employees hired since a time, newest first (AP13), and
 // primes them.
-func (l *Loaders) EmployeesHiredSince(ctx context.Context, since time.Time, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.lists.employeesBy.load(ctx, employeesByKey{since: instantOf(&since), page: pageOf(args), ahead: ahead})
+func (l *Loaders) EmployeesHiredSince(ctx context.Context, since time.Time, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
+	return l.lists.employeesBy.load(ctx, employeesByKey{since: instantOf(&since), page: pageOf(args), level: level})
 }
 
 // readEmployeesBy reads a page of employees through the index its key names, and reads ahead
-// the relations its key asks for.
+// what their level needs (their relations).
 func (l *Loaders) readEmployeesBy(ctx context.Context, k employeesByKey) (repository.Page[*repository.Employee], error) {
 	var (
 		p   repository.Page[*repository.Employee]
@@ -127,48 +95,52 @@ func (l *Loaders) readEmployeesBy(ctx context.Context, k employeesByKey) (reposi
 		p, err = l.repo.EmployeesByJobTitle(ctx, k.jobTitle, k.page.args())
 	}
 	prime(ctx, l, p.Items...)
-	if err == nil {
-		l.ReadAheadRelations(ctx, p.Items, k.ahead)
-	}
+	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
 	return p, err
 }
 
 // Locations pages through the locations of a country, state, city or postal code (AP14) and
 // primes them.
-func (l *Loaders) Locations(ctx context.Context, f repository.LocationFilter, args repository.PageArgs) (repository.Page[*repository.Location], error) {
-	return l.lists.locations.load(ctx, locationsKeyOf(f, args))
+func (l *Loaders) Locations(ctx context.Context, f repository.LocationFilter, args repository.PageArgs, level Level) (repository.Page[*repository.Location], error) {
+	return l.lists.locations.load(ctx, locationsKeyOf(f, args, level))
 }
 
 func (l *Loaders) readLocations(ctx context.Context, k locationsKey) (repository.Page[*repository.Location], error) {
 	p, err := l.repo.Locations(ctx, k.filter(), k.page.args())
 	prime(ctx, l, p.Items...)
+	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
 	return p, err
 }
 
 // EmployeesOfDepartment pages through a department's employees (AP9).
-func (l *Loaders) EmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelDepartment, target: department, page: pageOf(args), ahead: ahead})
-}
-
-// StartEmployeesOfDepartments starts loading the employee lists of departments (one page each)
-// without waiting for them, so that their Queries run while the departments themselves are looked
-// up; EmployeesOfDepartment with the same arguments later finds them. wholeLevel says the caller
-// holds every list of the level (nodes(ids:)): they are then dispatched at once, without a batch
-// window.
-func (l *Loaders) StartEmployeesOfDepartments(ctx context.Context, departments []string, args repository.PageArgs, ahead EmployeeAhead, wholeLevel bool) {
-	keys := make([]relListKey, len(departments))
-	for i, d := range departments {
-		keys[i] = relListKey{rel: repository.RelDepartment, target: d, page: pageOf(args), ahead: ahead}
-	}
-	l.lists.inverse.startAll(ctx, keys, wholeLevel)
+func (l *Loaders) EmployeesOfDepartment(ctx context.Context, department string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
+	return l.InverseList(ctx, repository.RelDepartment, department, args, level)
 }
 
 // DirectReports pages through the employees an employee manages (AP11).
-func (l *Loaders) DirectReports(ctx context.Context, manager string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelManager, target: manager, page: pageOf(args), ahead: ahead})
+func (l *Loaders) DirectReports(ctx context.Context, manager string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
+	return l.InverseList(ctx, repository.RelManager, manager, args, level)
 }
 
 // Mentees pages through the employees an employee mentors (AP11).
-func (l *Loaders) Mentees(ctx context.Context, mentor string, args repository.PageArgs, ahead EmployeeAhead) (repository.Page[*repository.Employee], error) {
-	return l.lists.inverse.load(ctx, relListKey{rel: repository.RelMentor, target: mentor, page: pageOf(args), ahead: ahead})
+func (l *Loaders) Mentees(ctx context.Context, mentor string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
+	return l.InverseList(ctx, repository.RelMentor, mentor, args, level)
+}
+
+// InverseList pages through the employees whose relation of type rel points at target (AP9,
+// AP11).
+func (l *Loaders) InverseList(ctx context.Context, rel repository.RelationType, target string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
+	return l.lists.inverse.load(ctx, relListKey{rel: rel, target: target, page: pageOf(args), level: level})
+}
+
+// StartInverseLists starts the inverse-relation lists of type rel of targets (a department's
+// employees, a manager's reports), every parent of a level, as one batch: their Queries run
+// concurrently, then every employee of the level is looked up in one batch. InverseList with the
+// same arguments then waits for them.
+func (l *Loaders) StartInverseLists(ctx context.Context, rel repository.RelationType, targets []string, args repository.PageArgs, level Level) {
+	keys := make([]relListKey, len(targets))
+	for i, t := range targets {
+		keys[i] = relListKey{rel: rel, target: t, page: pageOf(args), level: level}
+	}
+	l.lists.inverse.startAll(ctx, keys)
 }

@@ -8,80 +8,6 @@ import (
 	"singletable/repository"
 )
 
-// EmployeeAhead names the relations (AP10) that an operation asks for on every employee of a
-// list. The list then looks them up itself, for all its employees at once: first the relation
-// items (their keys follow from the employee ids), then the departments and employees they point
-// at. Each employee's department, manager and mentor resolvers then find them in the key loader.
-//
-// Left to the resolvers, the lookups of one level are batched only if every resolver issues its
-// lookup within the key loader's window of the first one; on a busy machine the resolvers of a
-// level can take longer than that to start, and the level splits into several BatchGetItem calls.
-// Issued from one place (loadEach), each step is one batch whatever the scheduler does.
-//
-// OfManager and OfMentor go one level further: the relations asked for on each employee's manager
-// and mentor (manager { department { name } }). Their keys follow from the manager's and mentor's
-// ids, known from the relation items, so they are read in the same batch as the managers and
-// mentors themselves, and their targets in one more.
-type EmployeeAhead struct {
-	Department, Manager, Mentor bool
-	OfManager, OfMentor         RelationsAhead
-}
-
-// RelationsAhead names relations (AP10) to read ahead of some employees.
-type RelationsAhead struct {
-	Department, Manager, Mentor bool
-}
-
-// With is a with the relation rel added.
-func (a RelationsAhead) With(rel repository.RelationType) RelationsAhead {
-	switch rel {
-	case repository.RelDepartment:
-		a.Department = true
-	case repository.RelManager:
-		a.Manager = true
-	case repository.RelMentor:
-		a.Mentor = true
-	}
-	return a
-}
-
-// Union is the relations a or b names.
-func (a RelationsAhead) Union(b RelationsAhead) RelationsAhead {
-	return RelationsAhead{a.Department || b.Department, a.Manager || b.Manager, a.Mentor || b.Mentor}
-}
-
-// Any reports whether a asks for any relation of the employees themselves.
-func (a EmployeeAhead) Any() bool { return a.Department || a.Manager || a.Mentor }
-
-func (a EmployeeAhead) relations() []repository.RelationType {
-	return RelationsAhead{a.Department, a.Manager, a.Mentor}.relations()
-}
-
-func (a RelationsAhead) relations() []repository.RelationType {
-	var out []repository.RelationType
-	if a.Department {
-		out = append(out, repository.RelDepartment)
-	}
-	if a.Manager {
-		out = append(out, repository.RelManager)
-	}
-	if a.Mentor {
-		out = append(out, repository.RelMentor)
-	}
-	return out
-}
-
-// of is what to read ahead of the target of a relation of type rel.
-func (a EmployeeAhead) of(rel repository.RelationType) RelationsAhead {
-	switch rel {
-	case repository.RelManager:
-		return a.OfManager
-	case repository.RelMentor:
-		return a.OfMentor
-	}
-	return RelationsAhead{}
-}
-
 // Inverse-relation lists (AP9, AP11) take two steps: a Query of the inverted GSI1 partition for
 // the relationship items, then the employees they name, by key. The employees of EVERY list of a
 // level (every department of the page) are looked up in one BatchGetItem: loading each list's
@@ -90,7 +16,7 @@ func (a EmployeeAhead) of(rel repository.RelationType) RelationsAhead {
 // resolvers start together: their parents come from one batch or one page), all their Queries run
 // concurrently, and only when every Query is back are all the employees looked up at once.
 // Latency is that of the slowest Query, which the level waits for anyway.
-func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey) ([]repository.Page[*repository.Employee], []error) {
+func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey, _ bool, _ func(int, repository.Page[*repository.Employee], error)) ([]repository.Page[*repository.Employee], []error) {
 	ctx, end := l.startBatch(ctx, BatchRelationLists, len(keys))
 	defer end()
 	pages := make([]repository.Page[*repository.Relation], len(keys))
@@ -99,17 +25,15 @@ func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey) ([]re
 		return err
 	})
 	rels := make([][]*repository.Relation, len(keys))
-	ahead := make([]EmployeeAhead, len(keys))
-	for i, k := range keys {
+	for i := range keys {
 		if errs[i] == nil {
 			// The relation items read are the employees' own (EMP#<e> REL#<TYPE>): primed, they
 			// answer those employees' AP10 lookups of that type for free.
 			prime(ctx, l, pages[i].Items...)
 			rels[i] = pages[i].Items
 		}
-		ahead[i] = k.ahead
 	}
-	emps, empErrs := l.employeesOf(ctx, rels, ahead)
+	emps, empErrs := l.employeesOf(ctx, keys, rels)
 	out := make([]repository.Page[*repository.Employee], len(keys))
 	for i := range keys {
 		if errs[i] == nil {
@@ -120,28 +44,54 @@ func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey) ([]re
 }
 
 // employeesOf looks up the employees of several lists of relations all at once, in one batch (or
-// ⌈n/100⌉), together with the relation items each list's ahead[i] asks for; then the targets of
-// those relations, in one more batch.
-func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relation, ahead []EmployeeAhead) ([][]*repository.Employee, [][]error) {
-	var keys []repository.Key
-	for _, rels := range lists {
-		for _, rel := range rels {
+// ⌈n/100⌉), together with the first lookups their lists' levels ask for: an employee's relation
+// items have keys that follow from its id alone, so they need not wait for the employee. Then it
+// starts the employees' child lists and runs the levels' further lookups (the relations' targets).
+func (l *Loaders) employeesOf(ctx context.Context, keys []relListKey, lists [][]*repository.Relation) ([][]*repository.Employee, [][]error) {
+	var ks []repository.Key
+	var levels []LevelObjects
+	for i, rels := range lists {
+		stubs := make([]repository.Entity, 0, len(rels))
+		ids := make([]repository.Employee, len(rels)) // the stubs' one allocation
+		for j, rel := range rels {
 			if k, err := repository.EmployeeKey(rel.EmployeeID); err == nil {
-				keys = append(keys, k)
+				ks = append(ks, k)
+				ids[j].ID = rel.EmployeeID
+				stubs = append(stubs, &ids[j])
 			}
 		}
+		levels = appendLevel(levels, keys[i].level, stubs)
 	}
-	n := len(keys)
-	var list []int
-	if l.ReadAhead() {
-		var relKeys []repository.Key
-		relKeys, list = relationKeys(lists, ahead)
-		keys = append(keys, relKeys...)
+	n := len(ks)
+	var owner []int
+	for i, lo := range levels {
+		first := lo.Level.Lookups(0, lo.Objects)
+		ks = append(ks, first...)
+		for range first {
+			owner = append(owner, i)
+		}
 	}
-	found, errs := loadEach(ctx, l, keys)
-	if l.ReadAhead() {
-		l.readAheadTargets(ctx, found[n:], ahead, list)
+	found, errs := loadEach(ctx, l, ks)
+	emps, empErrs := employeesFound(lists, found[:n], errs[:n])
+	for i := range levels {
+		levels[i].Objects = nil
 	}
+	for li, list := range emps {
+		levels = appendLevel(levels, keys[li].level, entities(nonNil(list)))
+	}
+	steps := make([][]repository.Entity, len(levels))
+	for j, e := range found[n:] {
+		if e != nil {
+			steps[owner[j]] = append(steps[owner[j]], e)
+		}
+	}
+	l.readAheadFrom(ctx, levels, 1, steps)
+	return emps, empErrs
+}
+
+// employeesFound sorts the employees found for lists of relations back into their lists, in
+// order: a missing employee is NOT_FOUND at its place.
+func employeesFound(lists [][]*repository.Relation, found []repository.Entity, errs []error) ([][]*repository.Employee, [][]error) {
 	emps := make([][]*repository.Employee, len(lists))
 	empErrs := make([][]error, len(lists))
 	i := 0
@@ -171,75 +121,15 @@ func (l *Loaders) employeesOf(ctx context.Context, lists [][]*repository.Relatio
 	return emps, empErrs
 }
 
-// ReadAheadRelations looks up the relation items ahead asks for of every employee of a list, in
-// one batch together with the keys in with (other lookups of the same level), and then their
-// targets, in one more (see EmployeeAhead). Lists do it themselves; nodes(ids:) calls it for the
-// employees it fetched.
-func (l *Loaders) ReadAheadRelations(ctx context.Context, employees []*repository.Employee, ahead EmployeeAhead, with ...repository.Key) {
-	if !l.ReadAhead() {
-		return
-	}
-	rels := make([]*repository.Relation, len(employees))
-	for i, e := range employees {
-		rels[i] = &repository.Relation{EmployeeID: e.ID}
-	}
-	keys, list := relationKeys([][]*repository.Relation{rels}, []EmployeeAhead{ahead})
-	found, _ := loadEach(ctx, l, append(keys, with...))
-	l.readAheadTargets(ctx, found[:len(keys)], []EmployeeAhead{ahead}, list)
-}
-
-// readAheadTargets looks up, in one batch, what the relation items among found point at and,
-// for a manager or mentor, the relations ahead asks for of it (found[i] belongs to a list whose
-// ahead is ahead[list[i]]); then, in one more batch if any, those relations' targets.
-func (l *Loaders) readAheadTargets(ctx context.Context, found []repository.Entity, ahead []EmployeeAhead, list []int) {
-	keys := targetKeys(found)
-	n := len(keys)
-	for i, e := range found {
-		rel, ok := e.(*repository.Relation)
-		if !ok {
-			continue
-		}
-		for _, t := range ahead[list[i]].of(rel.Type).relations() {
-			if k, err := repository.RelationKey(rel.TargetID, t); err == nil {
-				keys = append(keys, k)
-			}
+// nonNil is the employees of list that were found.
+func nonNil(list []*repository.Employee) []*repository.Employee {
+	out := make([]*repository.Employee, 0, len(list))
+	for _, e := range list {
+		if e != nil {
+			out = append(out, e)
 		}
 	}
-	next, _ := loadEach(ctx, l, keys)
-	if len(keys) > n {
-		loadEach(ctx, l, targetKeys(next[n:]))
-	}
-}
-
-// relationKeys are the keys of the relation items ahead[i] asks for, of the employees of lists[i],
-// and for each key the index of its list.
-func relationKeys(lists [][]*repository.Relation, ahead []EmployeeAhead) ([]repository.Key, []int) {
-	var keys []repository.Key
-	var list []int
-	for i, rels := range lists {
-		for _, rel := range rels {
-			for _, t := range ahead[i].relations() {
-				if k, err := repository.RelationKey(rel.EmployeeID, t); err == nil {
-					keys = append(keys, k)
-					list = append(list, i)
-				}
-			}
-		}
-	}
-	return keys, list
-}
-
-// targetKeys are the keys of what the relation items among found point at.
-func targetKeys(found []repository.Entity) []repository.Key {
-	var keys []repository.Key
-	for _, e := range found {
-		if rel, ok := e.(*repository.Relation); ok {
-			if k, err := rel.TargetKey(); err == nil {
-				keys = append(keys, k)
-			}
-		}
-	}
-	return keys
+	return out
 }
 
 // loadEach looks many keys up at once, from the one place that holds all the keys of its level

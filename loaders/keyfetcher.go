@@ -9,7 +9,7 @@ import (
 )
 
 // A KeyFetcher is how the loaders look entities up by key. Production batches (batchedKeys, the
-// default); the benchmark's per-parent baseline supplies its own through Options.Baseline
+// default); the benchmark's per-parent baseline supplies its own through Options.Keys
 // (loaders/perparent, never linked into the server). The typed lookups, Prefetch, FetchNow and
 // the lists' priming go through it without a branch of their own.
 type KeyFetcher interface {

@@ -9,7 +9,8 @@ import (
 // The keys of the list loaders. Each is a comparable struct built only by its constructor, which
 // normalises what two spellings of the same read may differ in (a page size left out or given as
 // the default, a time in another zone or with a monotonic clock reading, an absent filter), so
-// that equal reads are equal keys.
+// that equal reads are equal keys. A list's key holds the Level of its elements: what they need
+// once read is part of the read.
 
 // pageKey is a page's arguments: first 0 (not given) is the default page size.
 type pageKey struct {
@@ -76,12 +77,16 @@ func (o optional[T]) ptr() *T {
 }
 
 // organizationsKey is a page of organizations (AP7).
-type organizationsKey struct{ page pageKey }
+type organizationsKey struct {
+	page  pageKey
+	level Level
+}
 
 // usersKey is a page of an organization's users (AP3).
 type usersKey struct {
-	org  string
-	page pageKey
+	org   string
+	page  pageKey
+	level Level
 }
 
 // ticketsKey is a page of a user's tickets (AP5).
@@ -90,10 +95,11 @@ type ticketsKey struct {
 	status        optional[repository.TicketStatus]
 	after, before instant
 	page          pageKey
+	level         Level
 }
 
-func ticketsKeyOf(org, user string, f repository.TicketFilter, args repository.PageArgs) ticketsKey {
-	return ticketsKey{org: org, user: user, status: optionalOf(f.Status), after: instantOf(f.CreatedAfter), before: instantOf(f.CreatedBefore), page: pageOf(args)}
+func ticketsKeyOf(org, user string, f repository.TicketFilter, args repository.PageArgs, level Level) ticketsKey {
+	return ticketsKey{org: org, user: user, status: optionalOf(f.Status), after: instantOf(f.CreatedAfter), before: instantOf(f.CreatedBefore), page: pageOf(args), level: level}
 }
 
 func (k ticketsKey) filter() repository.TicketFilter {
@@ -110,50 +116,53 @@ type withChildrenKey struct {
 }
 
 // customersKey is a page of customers (AP7).
-type customersKey struct{ page pageKey }
+type customersKey struct {
+	page  pageKey
+	level Level
+}
 
-// ordersKey is a page of a customer's orders (AP16); withItems (status-filtered lists only) also
-// looks up the orders' items.
+// ordersKey is a page of a customer's orders (AP16).
 type ordersKey struct {
 	customer      string
 	status        optional[repository.OrderStatus]
 	after, before instant
 	page          pageKey
-	withItems     bool
+	level         Level
 }
 
-func ordersKeyOf(customer string, f repository.OrderFilter, args repository.PageArgs, withItems bool) ordersKey {
+func ordersKeyOf(customer string, f repository.OrderFilter, args repository.PageArgs, level Level) ordersKey {
 	return ordersKey{customer: customer, status: optionalOf(f.Status), after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore),
-		page: pageOf(args), withItems: withItems && f.Status != nil}
+		page: pageOf(args), level: level}
 }
 
 func (k ordersKey) filter() repository.OrderFilter {
 	return repository.OrderFilter{Status: k.status.ptr(), PlacedAfter: k.after.time(), PlacedBefore: k.before.time()}
 }
 
-// orderKey is one order read with its items (AP18 + AP17).
-type orderKey struct{ customer, id string }
+// orderWithItemsKey is one order read with its items (AP18 + AP17).
+type orderWithItemsKey struct{ customer, id string }
 
 // ordersByStatusKey is a page of the orders of one status across customers (AP20).
 type ordersByStatusKey struct {
 	status        repository.OrderStatus
 	after, before instant
 	page          pageKey
+	level         Level
 }
 
-// departmentsKey is a page of departments (AP7), with their locations when withLocations.
+// departmentsKey is a page of departments (AP7).
 type departmentsKey struct {
-	page          pageKey
-	withLocations bool
+	page  pageKey
+	level Level
 }
 
 // employeesByKey is a page of employees found through an index (AP12: by job title; AP13:
-// hired since), and what to read ahead for them.
+// hired since).
 type employeesByKey struct {
 	jobTitle string
 	since    instant
 	page     pageKey
-	ahead    EmployeeAhead
+	level    Level
 }
 
 // locationsKey is a page of locations under a country, state, city or postal code (AP14).
@@ -161,21 +170,21 @@ type locationsKey struct {
 	country                 string
 	state, city, postalCode optional[string]
 	page                    pageKey
+	level                   Level
 }
 
-func locationsKeyOf(f repository.LocationFilter, args repository.PageArgs) locationsKey {
-	return locationsKey{country: f.Country, state: optionalOf(f.State), city: optionalOf(f.City), postalCode: optionalOf(f.PostalCode), page: pageOf(args)}
+func locationsKeyOf(f repository.LocationFilter, args repository.PageArgs, level Level) locationsKey {
+	return locationsKey{country: f.Country, state: optionalOf(f.State), city: optionalOf(f.City), postalCode: optionalOf(f.PostalCode), page: pageOf(args), level: level}
 }
 
 func (k locationsKey) filter() repository.LocationFilter {
 	return repository.LocationFilter{Country: k.country, State: k.state.ptr(), City: k.city.ptr(), PostalCode: k.postalCode.ptr()}
 }
 
-// relListKey is one page of one inverse-relation list (AP9, AP11), and what to read ahead for
-// its employees.
+// relListKey is one page of one inverse-relation list (AP9, AP11).
 type relListKey struct {
 	rel    repository.RelationType
 	target string
 	page   pageKey
-	ahead  EmployeeAhead
+	level  Level
 }

@@ -13,38 +13,41 @@ import (
 // for one request. It is the one mechanism behind every list:
 //
 //   - each distinct key is read once per request: the loader owns its cache and gets or reserves
-//     a key's entry in one step under its lock, so a list started ahead (StartEmployeesOfDepartments)
-//     and the resolver that later asks for it share one read, however they interleave;
-//   - keys are typed and comparable, normalised when they are built (listkeys.go), so the list
-//     started ahead and the list consumed are the same key by construction;
-//   - a fetcher reads the lists. A fetcher with a window gathers the keys that arrive within it
-//     and reads them in one call: the lists of one level whose elements need lookups (employees
-//     named by relation items, items of status-filtered orders) are read together, and their
-//     lookups sent as one batch when every Query is back. A fetcher without a window reads each key
-//     at once, on its own;
+//     a key's entry in one step under its lock, so a list started ahead (for a whole level, by
+//     startAll) and the resolver that later asks for it share one read, however they interleave;
+//   - keys are typed and comparable, normalised when they are built (listkeys.go), and hold the
+//     plan of the list's elements (a Level), so the list started ahead and the list consumed are
+//     the same key by construction;
+//   - a fetcher reads the lists of a batch, one result per key, and then does what their elements
+//     need (ReadAhead). The lists a level starts are one batch, dispatched at once: their lookups
+//     go in one batch when every list is back. A loader with a window also gathers the keys its
+//     resolvers ask for within it (sibling lists whose elements are looked up by key); without
+//     one, a list its resolver asks for is read at once, on its own, and its elements' lookups
+//     join the key loader's window (whole is false);
 //   - a panic in a fetcher fails the waiting callers with an internal error, never blocks them.
 type listLoader[K comparable, V any] struct {
 	fetcher fetcher[K, V]
 	// wait is the window during which keys gather into one fetch; 0 reads each key at once.
 	wait time.Duration
-	// uncached reads every request on its own (the baseline, Options.Baseline).
-	uncached bool
 
 	mu    sync.Mutex
 	cache map[K]*listCall[V]
 	open  *listBatch[K, V]
 }
 
-// A fetcher reads the lists of some keys, one result per key, in key order.
+// A fetcher reads the lists of some keys, one result per key, in key order. whole says the keys
+// are every list of their level (started together, or gathered by a window). A fetcher may hand a
+// list to its waiting callers before the others with answer (the i-th key's result).
 type fetcher[K comparable, V any] interface {
-	fetch(ctx context.Context, keys []K) ([]V, []error)
+	fetch(ctx context.Context, keys []K, whole bool, answer func(i int, v V, err error)) ([]V, []error)
 }
 
 // fetchEach is a fetcher that reads each key by itself (keys arrive one at a time when the loader
-// has no window).
+// has no window): lists whose elements need nothing of their level (a parent read with its first
+// page) or that are a whole level alone (a root list).
 type fetchEach[K comparable, V any] func(ctx context.Context, k K) (V, error)
 
-func (f fetchEach[K, V]) fetch(ctx context.Context, keys []K) ([]V, []error) {
+func (f fetchEach[K, V]) fetch(ctx context.Context, keys []K, _ bool, _ func(int, V, error)) ([]V, []error) {
 	vs := make([]V, len(keys))
 	errs := make([]error, len(keys))
 	for i, k := range keys {
@@ -54,15 +57,26 @@ func (f fetchEach[K, V]) fetch(ctx context.Context, keys []K) ([]V, []error) {
 }
 
 // fetchBatch is a fetcher that reads all the keys of a batch in one call.
-type fetchBatch[K comparable, V any] func(ctx context.Context, keys []K) ([]V, []error)
+type fetchBatch[K comparable, V any] func(ctx context.Context, keys []K, whole bool, answer func(int, V, error)) ([]V, []error)
 
-func (f fetchBatch[K, V]) fetch(ctx context.Context, keys []K) ([]V, []error) { return f(ctx, keys) }
+func (f fetchBatch[K, V]) fetch(ctx context.Context, keys []K, whole bool, answer func(int, V, error)) ([]V, []error) {
+	return f(ctx, keys, whole, answer)
+}
 
-// listCall is one key's read: done closes when v and err are set.
+// listCall is one key's read: done closes when v and err are set, once.
 type listCall[V any] struct {
 	done chan struct{}
+	once sync.Once
 	v    V
 	err  error
+}
+
+// answer sets the call's result and releases its callers; a later answer does nothing.
+func (c *listCall[V]) answer(v V, err error) {
+	c.once.Do(func() {
+		c.v, c.err = v, err
+		close(c.done)
+	})
 }
 
 func (c *listCall[V]) wait() (V, error) {
@@ -78,52 +92,41 @@ type listBatch[K comparable, V any] struct {
 	taken bool // its keys are being read (window closed, or dispatched early)
 }
 
-func newListLoader[K comparable, V any](f fetcher[K, V], wait time.Duration, uncached bool) *listLoader[K, V] {
-	return &listLoader[K, V]{fetcher: f, wait: wait, uncached: uncached}
+func newListLoader[K comparable, V any](f fetcher[K, V], wait time.Duration) *listLoader[K, V] {
+	return &listLoader[K, V]{fetcher: f, wait: wait}
 }
 
 // load reads the list of key k, or waits for the read already under way.
 func (ll *listLoader[K, V]) load(ctx context.Context, k K) (V, error) {
 	c, run := ll.reserve(ctx, k)
 	if run {
-		ll.run(ctx, []K{k}, []*listCall[V]{c}) // no window: read it here, on the caller's goroutine
+		// No window: read it here, on the caller's goroutine, as a list of its own.
+		ll.run(ctx, []K{k}, []*listCall[V]{c}, false)
 	}
 	return c.wait()
 }
 
-// start starts the read of k without waiting for it (a parent holding all the lists of a level
-// starts them in one loop); a later load of k waits for it.
-func (ll *listLoader[K, V]) start(ctx context.Context, k K) {
-	if ll.uncached {
-		return // nothing would find it
-	}
-	if c, run := ll.reserve(ctx, k); run {
-		go ll.run(ctx, []K{k}, []*listCall[V]{c})
-	}
-}
-
-// startAll starts the reads of keys. With wholeLevel the caller holds every list of its level
-// (the departments of nodes(ids:)) and they are dispatched at once: no other list of that level
-// will join, so waiting out the window would only delay the level (lists already gathering in an
-// open window go with them). Otherwise they join the window like any other.
-func (ll *listLoader[K, V]) startAll(ctx context.Context, keys []K, wholeLevel bool) {
-	if ll.uncached || len(keys) == 0 {
-		return
-	}
-	if ll.wait <= 0 || !wholeLevel {
-		for _, k := range keys {
-			ll.start(ctx, k)
-		}
+// startAll starts the reads of keys, every list of a level (the caller holds the whole level:
+// the children of a page, of nodes(ids:)), without waiting for them: they are dispatched at once
+// as one batch, whose elements' lookups go in one batch when every list is back. Lists already
+// gathering in an open window go with them. A later load of one of the keys waits for its read.
+func (ll *listLoader[K, V]) startAll(ctx context.Context, keys []K) {
+	if len(keys) == 0 {
 		return
 	}
 	ll.mu.Lock()
-	for _, k := range keys {
-		ll.reserveLocked(ctx, k)
+	b := &listBatch[K, V]{ctx: ctx}
+	if open := ll.takeLocked(ll.open); open != nil {
+		b.keys, b.calls = open.keys, open.calls
 	}
-	b := ll.takeLocked(ll.open)
+	for _, k := range keys {
+		if c, fresh := ll.reserveLocked(ctx, k, true); fresh {
+			b.keys, b.calls = append(b.keys, k), append(b.calls, c)
+		}
+	}
 	ll.mu.Unlock()
-	if b != nil {
-		go ll.run(b.ctx, b.keys, b.calls)
+	if len(b.keys) > 0 {
+		go ll.run(b.ctx, b.keys, b.calls, true)
 	}
 }
 
@@ -132,21 +135,22 @@ func (ll *listLoader[K, V]) startAll(ctx context.Context, keys []K, wholeLevel b
 func (ll *listLoader[K, V]) reserve(ctx context.Context, k K) (c *listCall[V], run bool) {
 	ll.mu.Lock()
 	defer ll.mu.Unlock()
-	return ll.reserveLocked(ctx, k)
+	c, fresh := ll.reserveLocked(ctx, k, false)
+	return c, fresh && ll.wait <= 0
 }
 
-func (ll *listLoader[K, V]) reserveLocked(ctx context.Context, k K) (c *listCall[V], run bool) {
+// reserveLocked gets k's call or reserves a fresh one. A fresh call joins the open window unless
+// the caller dispatches it itself (own) or the loader has no window.
+func (ll *listLoader[K, V]) reserveLocked(ctx context.Context, k K, own bool) (c *listCall[V], fresh bool) {
 	if c, ok := ll.cache[k]; ok {
 		return c, false
 	}
 	c = &listCall[V]{done: make(chan struct{})}
-	if !ll.uncached {
-		if ll.cache == nil {
-			ll.cache = map[K]*listCall[V]{}
-		}
-		ll.cache[k] = c
+	if ll.cache == nil {
+		ll.cache = map[K]*listCall[V]{}
 	}
-	if ll.wait <= 0 {
+	ll.cache[k] = c
+	if own || ll.wait <= 0 {
 		return c, true
 	}
 	if ll.open == nil {
@@ -156,7 +160,7 @@ func (ll *listLoader[K, V]) reserveLocked(ctx context.Context, k K) (c *listCall
 	}
 	ll.open.keys = append(ll.open.keys, k)
 	ll.open.calls = append(ll.open.calls, c)
-	return c, false
+	return c, true
 }
 
 // flush closes batch b's window and reads its keys, unless they were dispatched already.
@@ -165,7 +169,7 @@ func (ll *listLoader[K, V]) flush(b *listBatch[K, V]) {
 	b = ll.takeLocked(b)
 	ll.mu.Unlock()
 	if b != nil {
-		ll.run(b.ctx, b.keys, b.calls)
+		ll.run(b.ctx, b.keys, b.calls, true)
 	}
 }
 
@@ -182,8 +186,9 @@ func (ll *listLoader[K, V]) takeLocked(b *listBatch[K, V]) *listBatch[K, V] {
 	return b
 }
 
-// run reads keys and answers their calls, also when the fetcher panics.
-func (ll *listLoader[K, V]) run(ctx context.Context, keys []K, calls []*listCall[V]) {
+// run reads keys and answers their calls, also when the fetcher panics. whole says the keys are
+// every list of their level.
+func (ll *listLoader[K, V]) run(ctx context.Context, keys []K, calls []*listCall[V], whole bool) {
 	var (
 		vs   []V
 		errs []error
@@ -196,16 +201,15 @@ func (ll *listLoader[K, V]) run(ctx context.Context, keys []K, calls []*listCall
 		for i, c := range calls {
 			switch {
 			case failed != nil:
-				c.err = failed
+				c.answer(*new(V), failed)
 			case i < len(vs) && i < len(errs):
-				c.v, c.err = vs[i], errs[i]
+				c.answer(vs[i], errs[i])
 			default:
-				c.err = apperr.Internal("loaders: list read", errors.New("the fetcher answered fewer values than keys"))
+				c.answer(*new(V), apperr.Internal("loaders: list read", errors.New("the fetcher answered fewer values than keys")))
 			}
-			close(c.done)
 		}
 	}()
-	vs, errs = ll.fetcher.fetch(ctx, keys)
+	vs, errs = ll.fetcher.fetch(ctx, keys, whole, func(i int, v V, err error) { calls[i].answer(v, err) })
 }
 
 // clear forgets every cached list (a mutation wrote). Reads under way finish for their callers.

@@ -22,7 +22,7 @@ type countingFetcher struct {
 	block   chan struct{} // when set, fetch waits for it
 }
 
-func (f *countingFetcher) fetch(_ context.Context, keys []int) ([]int, []error) {
+func (f *countingFetcher) fetch(_ context.Context, keys []int, _ bool, _ func(int, int, error)) ([]int, []error) {
 	if f.block != nil {
 		<-f.block
 	}
@@ -45,8 +45,8 @@ func (f *countingFetcher) calls() [][]int {
 // A key asked for by many callers at once, and one started ahead and then asked for, is read once.
 func TestListLoaderReadsEachKeyOnce(t *testing.T) {
 	f := &countingFetcher{block: make(chan struct{})}
-	ll := newListLoader[int, int](f, 0, false)
-	ll.start(context.Background(), 7)
+	ll := newListLoader[int, int](f, 0)
+	ll.startAll(context.Background(), []int{7})
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Add(1)
@@ -71,11 +71,11 @@ func TestListLoaderReadsEachKeyOnce(t *testing.T) {
 // With a window, the keys that arrive within it are read in one call of the fetcher.
 func TestListLoaderGathersAWindowIntoOneFetch(t *testing.T) {
 	f := &countingFetcher{}
-	ll := newListLoader[int, int](f, time.Hour, false)
+	ll := newListLoader[int, int](f, time.Hour)
 	for k := range 5 {
-		ll.start(context.Background(), k)
+		ll.reserve(context.Background(), k) // as load does, before it waits
 	}
-	ll.start(context.Background(), 3) // already reserved
+	ll.reserve(context.Background(), 3) // already reserved
 	ll.mu.Lock()
 	b := ll.open
 	ll.mu.Unlock()
@@ -93,24 +93,9 @@ func TestListLoaderGathersAWindowIntoOneFetch(t *testing.T) {
 	}
 }
 
-// Per-parent mode: nothing cached, every load its own read; start does nothing.
-func TestListLoaderUncachedReadsEveryTime(t *testing.T) {
-	f := &countingFetcher{}
-	ll := newListLoader[int, int](f, 0, true)
-	ll.start(context.Background(), 1)
-	for range 3 {
-		if v, _ := ll.load(context.Background(), 1); v != 10 {
-			t.Fatalf("load = %d", v)
-		}
-	}
-	if n := len(f.calls()); n != 3 {
-		t.Fatalf("%d fetches, want 3", n)
-	}
-}
-
 type panickingFetcher struct{ n atomic.Int32 }
 
-func (f *panickingFetcher) fetch(context.Context, []int) ([]int, []error) {
+func (f *panickingFetcher) fetch(context.Context, []int, bool, func(int, int, error)) ([]int, []error) {
 	f.n.Add(1)
 	panic("boom")
 }
@@ -120,8 +105,8 @@ func (f *panickingFetcher) fetch(context.Context, []int) ([]int, []error) {
 func TestListLoaderTurnsAPanicIntoAnInternalError(t *testing.T) {
 	for _, wait := range []time.Duration{0, time.Millisecond} {
 		f := &panickingFetcher{}
-		ll := newListLoader[int, int](f, wait, false)
-		ll.start(context.Background(), 1)
+		ll := newListLoader[int, int](f, wait)
+		ll.startAll(context.Background(), []int{1})
 		_, err := ll.load(context.Background(), 1)
 		var coded *apperr.Error
 		if !errors.As(err, &coded) || coded.Code != apperr.CodeInternal || coded.Message != "internal error" {
@@ -152,28 +137,27 @@ func TestListKeysAreNormalisedByConstruction(t *testing.T) {
 	}
 	sameAt := at.In(paris)
 	open := repository.TicketStatus("OPEN")
-	a := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &at}, repository.PageArgs{})
-	b := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &sameAt}, repository.PageArgs{First: repository.DefaultPageSize})
+	a := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &at}, repository.PageArgs{}, nil)
+	b := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &sameAt}, repository.PageArgs{First: repository.DefaultPageSize}, nil)
 	if a != b {
 		t.Fatalf("one read, two keys: %+v, %+v", a, b)
 	}
-	if c := ticketsKeyOf("o", "u", repository.TicketFilter{CreatedAfter: &at}, repository.PageArgs{}); c == a {
+	if c := ticketsKeyOf("o", "u", repository.TicketFilter{CreatedAfter: &at}, repository.PageArgs{}, nil); c == a {
 		t.Fatal("a status filter must be part of the key")
 	}
 	if f := a.filter(); *f.Status != open || !f.CreatedAfter.Equal(at) || f.CreatedBefore != nil {
 		t.Fatalf("filter back from the key: %+v", f)
 	}
 	shipped := repository.OrderStatus("SHIPPED")
-	o1 := ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, true)
-	o2 := ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, false)
-	if o1 != o2 {
-		t.Fatal("an unfiltered order list reads its items with the orders: withItems is not part of its key")
+	withItems, without := &stubLevel{}, &stubLevel{}
+	if ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, withItems) != ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, withItems) {
+		t.Fatal("one list and one level of its elements: one key")
 	}
-	if ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, true) == ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, false) {
-		t.Fatal("a status-filtered list with items is another read than one without")
+	if ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, withItems) == ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, without) {
+		t.Fatal("what the elements need next is part of the read: another level, another key")
 	}
 	empty := ""
-	if locationsKeyOf(repository.LocationFilter{Country: "US", State: &empty}, repository.PageArgs{}) == locationsKeyOf(repository.LocationFilter{Country: "US"}, repository.PageArgs{}) {
+	if locationsKeyOf(repository.LocationFilter{Country: "US", State: &empty}, repository.PageArgs{}, nil) == locationsKeyOf(repository.LocationFilter{Country: "US"}, repository.PageArgs{}, nil) {
 		t.Fatal("an empty state is not an absent one")
 	}
 }
@@ -182,12 +166,12 @@ func TestListKeysAreNormalisedByConstruction(t *testing.T) {
 // any list already gathering; the window's own timer then finds nothing left to read.
 func TestListLoaderDispatchesAWholeLevelAtOnce(t *testing.T) {
 	f := &countingFetcher{}
-	ll := newListLoader[int, int](f, time.Hour, false)
-	ll.start(context.Background(), 9) // gathering in a window that would close in an hour
+	ll := newListLoader[int, int](f, time.Hour)
+	ll.reserve(context.Background(), 9) // gathering in a window that would close in an hour
 	ll.mu.Lock()
 	gathering := ll.open
 	ll.mu.Unlock()
-	ll.startAll(context.Background(), []int{1, 2, 9}, true)
+	ll.startAll(context.Background(), []int{1, 2, 9})
 	for _, k := range []int{1, 2, 9} {
 		if v, err := ll.load(context.Background(), k); v != k*10 || err != nil {
 			t.Fatalf("load(%d) = %d, %v", k, v, err)
@@ -197,14 +181,23 @@ func TestListLoaderDispatchesAWholeLevelAtOnce(t *testing.T) {
 	if got := f.calls(); len(got) != 1 || !slices.Equal(got[0], []int{9, 1, 2}) {
 		t.Fatalf("fetches %v, want one of keys 9, 1, 2", got)
 	}
-	ll.startAll(context.Background(), []int{3, 4}, false) // not the whole level: they wait
+	ll.reserve(context.Background(), 3) // a resolver's own list: it waits for its siblings
+	ll.reserve(context.Background(), 4)
 	ll.mu.Lock()
 	open := ll.open
 	ll.mu.Unlock()
 	if open == nil || !slices.Equal(open.keys, []int{3, 4}) || len(f.calls()) != 1 {
-		t.Fatalf("lists of a partial level must gather in the window: open %+v, fetches %v", open, f.calls())
+		t.Fatalf("lists their resolvers ask for gather in the window: open %+v, fetches %v", open, f.calls())
 	}
 }
+
+// stubLevel is a Level that reads nothing ahead: two of them are two levels.
+type stubLevel struct{ started int }
+
+func (*stubLevel) Steps() int                                        { return 1 }
+func (*stubLevel) Lookups(int, []repository.Entity) []repository.Key { return nil }
+func (s *stubLevel) Start(context.Context, []repository.Entity)      { s.started++ }
+func (*stubLevel) StartsLists() bool                                 { return true }
 
 // Ticket lists started for a level of users are the lists their resolvers then ask for, with the
 // page size left out: one Query per user in all.
@@ -224,14 +217,81 @@ func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
 	}
 	ctx, m := repository.WithMeter(context.Background())
 	l := New(repo, Options{})
-	l.StartTicketsOfUsers(ctx, users, repository.TicketFilter{}, repository.PageArgs{First: repository.DefaultPageSize})
+	ids := make([][2]string, len(users))
+	for i, u := range users {
+		ids[i] = [2]string{u.OrgID, u.ID}
+	}
+	level := &stubLevel{}
+	l.StartTicketsOfUsers(ctx, ids, repository.TicketFilter{}, repository.PageArgs{First: repository.DefaultPageSize}, level)
 	for _, u := range users {
-		p, err := l.TicketsOfUser(ctx, org.ID, u.ID, repository.TicketFilter{}, repository.PageArgs{})
+		p, err := l.TicketsOfUser(ctx, org.ID, u.ID, repository.TicketFilter{}, repository.PageArgs{}, level)
 		if err != nil || len(p.Items) != 1 {
 			t.Fatalf("tickets of %s: %+v, %v", u.ID, p, err)
 		}
 	}
 	if c := m.Usage().Calls; c["Query"] != 3 || m.Usage().TotalCalls != 3 {
 		t.Fatalf("calls %v, want one Query per user", c)
+	}
+	if level.started != 1 {
+		t.Fatalf("the level's child lists started %d times, want once for the whole level", level.started)
+	}
+}
+
+// flatLevel is a level whose objects need one step of lookups (their own keys, here) and no
+// child list: its lists may be answered as they come back.
+type flatLevel struct{}
+
+func (flatLevel) Steps() int        { return 1 }
+func (flatLevel) StartsLists() bool { return false }
+func (flatLevel) Start(context.Context, []repository.Entity) {
+}
+func (flatLevel) Lookups(_ int, objects []repository.Entity) []repository.Key {
+	keys := make([]repository.Key, len(objects))
+	for i, o := range objects {
+		keys[i] = o.Key()
+	}
+	return keys
+}
+
+// The lists of a flat level are handed to their resolvers as each comes back, not when the
+// slowest one is; their elements' lookups are held and sent in one batch when the last is back.
+func TestAFlatLevelsListsAreAnsweredAsTheyComeBack(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	orgs := createOrgs(t, repo, 2)
+	ctx, m := repository.WithMeter(context.Background())
+	l := New(repo, Options{})
+	release, answered, done := make(chan struct{}), make(chan int, 2), make(chan struct{})
+	go func() {
+		defer close(done)
+		readLevel(ctx, l, []int{0, 1}, true, "test", func(int) Level { return flatLevel{} },
+			func(_ context.Context, k int) (repository.Page[*repository.Organization], error) {
+				if k == 1 {
+					<-release // the slow list of the level
+				}
+				return repository.Page[*repository.Organization]{Items: []*repository.Organization{orgs[k]}}, nil
+			},
+			func(i int, _ repository.Page[*repository.Organization], _ error) { answered <- i })
+	}()
+	select {
+	case i := <-answered:
+		if i != 0 {
+			t.Fatalf("answered list %d first", i)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first list waits for the slow one")
+	}
+	if n := m.Usage().TotalCalls; n != 0 {
+		t.Fatalf("%d calls before the level is complete: its lookups must wait to go in one batch", n)
+	}
+	close(release)
+	<-answered
+	<-done
+	for _, o := range orgs {
+		if _, err := lookupOrg(ctx, l, o.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := m.Usage().Calls; c["BatchGetItem"] != 1 || m.Usage().TotalCalls != 1 {
+		t.Fatalf("calls %v, want the level's lookups in one BatchGetItem", c)
 	}
 }

@@ -22,15 +22,15 @@ import (
 	"singletable/repository"
 )
 
-// DefaultWait is how long the key loader (and the list loaders) collect before they send a
-// batch; it is paid once per level that waits for it. Levels whose keys one place holds do not
-// wait (FetchNow); the window is left for what gathers from sibling resolvers (list loaders,
-// lookups queued by sibling lists), which gqlgen starts over a few hundred microseconds on an idle
-// machine and over milliseconds on a busy one. Measured with BenchmarkLoaderWait (README,
-// "Choosing the dataloader wait"): at 1 ms, 0.5 % of operations split a level (one more
-// BatchGetItem in the same round) one request at a time and 26.5 % under 16 concurrent requests on
-// 2 cores; 5 ms splits 0 % and 13 % but adds 4 ms to every waiting level; the library's default
-// of 16 ms adds 15.
+// DefaultWait is how long the key loader (and the list loaders their resolvers ask one by one)
+// collect before they send a batch; it is paid once per level that waits for it. Levels whose keys
+// one place holds do not wait: a query's root lookups, the lists a level starts together and what
+// their elements need (ReadAhead, FetchNow). The window is left for what gathers from sibling
+// resolvers that no level holds, which gqlgen starts over a few hundred microseconds on an idle
+// machine and over milliseconds on a busy one: too short a window splits a level into several
+// batches, too long a one adds its length to every level that waits. How often each setting splits
+// a level, and what it costs, is measured by BenchmarkLoaderWait and `make bench` (docs/api.md,
+// "Choosing the dataloader wait"; docs/benchmarks.md).
 const DefaultWait = time.Millisecond
 
 // maxBatch is BatchGetItem's limit of keys per call: a full batch is sent at once.
@@ -41,13 +41,10 @@ type Options struct {
 	// Wait is the batch window of the key loader and of the list loaders that gather a level
 	// (DefaultWait when zero).
 	Wait time.Duration
-	// Baseline, when set, replaces the loaders' batching with the KeyFetcher it returns for the
-	// request and switches every list cache, gathering window and read-ahead off: each list is
-	// read on its own, by the resolver that asks for it. It is how the benchmarks and tests build
-	// the per-parent baseline (loaders/perparent, which reproduces per-field resolvers in the
-	// AppSync/Amplify style); it is not a user setting, and nothing of that baseline is part of
-	// the server.
-	Baseline func(repo *repository.Repo) KeyFetcher
+	// Keys, when set, is how the request's lookups by key are made: the KeyFetcher it returns
+	// replaces the batching one (batchedKeys). The benchmarks and tests pass the per-parent
+	// baseline's (loaders/perparent: one GetItem per lookup); nothing of it is part of the server.
+	Keys func(repo *repository.Repo) KeyFetcher
 	// OnBatch, if set, is told the size of every batch (metrics; see BatchObserver).
 	OnBatch BatchObserver
 	// TracerProvider receives a span per batch (the global provider when nil).
@@ -65,8 +62,6 @@ type Loaders struct {
 	// byKey looks entities up by key: batched, or the baseline's.
 	byKey KeyFetcher
 	lists *listSet
-	// baseline: no list is cached, gathered or read ahead (Options.Baseline).
-	baseline bool
 	// onBatch and tracer report every batch (see observe.go).
 	onBatch BatchObserver
 	tracer  trace.Tracer
@@ -77,7 +72,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
-	l := &Loaders{repo: repo, baseline: opts.Baseline != nil, onBatch: opts.OnBatch, tracer: tracerOf(opts.TracerProvider)}
+	l := &Loaders{repo: repo, onBatch: opts.OnBatch, tracer: tracerOf(opts.TracerProvider)}
 	l.keys = dataloader.NewBatchedLoader(l.batchGet,
 		dataloader.WithCache[repository.Key, repository.Entity](&dataloader.NoCache[repository.Key, repository.Entity]{}),
 		dataloader.WithWait[repository.Key, repository.Entity](opts.Wait),
@@ -85,12 +80,12 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 		// Without an input buffer every Load hands its key to the batcher goroutine through an
 		// unbuffered channel while holding the loader's lock: the Loads of one level queue up
 		// behind goroutine switches and trickle past the end of the window, splitting the level
-		// into several batches (measured: most operations split even with a 5 ms window).
+		// into several batches, even with a window of several milliseconds.
 		dataloader.WithInputCapacity[repository.Key, repository.Entity](maxBatch),
 	)
 	l.byKey = batchedKeys{l}
-	if opts.Baseline != nil {
-		l.byKey = opts.Baseline(repo)
+	if opts.Keys != nil {
+		l.byKey = opts.Keys(repo)
 	}
 	l.lists = newListSet(l, opts.Wait)
 	return l
@@ -146,20 +141,16 @@ func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*datalo
 	return results
 }
 
-// Prefetch starts the lookups of keys without waiting for them. A resolver that returns a list
-// calls it with the keys its elements' selected to-one fields will ask for (a ticket's reporter,
-// say): queued here in one tight loop, they join a single batch, however long gqlgen then takes to
-// start each element's resolver (measured: about 10 µs per sibling on a 2-core machine, so 100
-// siblings would outlast any short batch window). The later lookups find the keys cached.
+// Prefetch starts the lookups of keys without waiting for them, through the key loader's window. A
+// list read on its own (prefetchAhead) calls it with the keys its elements' selected to-one fields
+// will ask for (a ticket's reporter, say): queued here in one tight loop, they join a single batch,
+// however long gqlgen then takes to start each element's resolver (tens of siblings can outlast a
+// short window). The later lookups find the keys cached.
 func (l *Loaders) Prefetch(ctx context.Context, keys ...repository.Key) {
 	for _, k := range keys {
 		l.byKey.Thunk(ctx, k)
 	}
 }
-
-// ReadAhead reports whether a parent may be read together with its first page of children in one
-// Query (AP2, AP5); false in the baseline (Options.Baseline).
-func (l *Loaders) ReadAhead() bool { return !l.baseline }
 
 // Remember puts entities a mutation has just written into this request's loaders, replacing what
 // they held, so that the mutation's result reads what was written (an eventually consistent read
@@ -173,10 +164,11 @@ func (l *Loaders) Remember(ctx context.Context, written ...repository.Entity) {
 	l.lists.clear()
 }
 
-// Lookup looks one entity of type T up by key through the request's key loader, batched with
-// the other lookups of its level. kind names the entity in a NOT_FOUND error.
-func Lookup[T repository.Entity](ctx context.Context, key repository.Key, kind string) (T, error) {
-	return load[T](ctx, For(ctx), key, kind)
+// Lookup looks one entity up by key through the request's key loader, batched with the other
+// lookups of its level; kind names it in a NOT_FOUND error. The node descriptors (graph/model)
+// build their typed lookups on it.
+func (l *Loaders) Lookup(ctx context.Context, key repository.Key, kind string) (repository.Entity, error) {
+	return load[repository.Entity](ctx, l, key, kind)
 }
 
 // load looks one entity up through the key loader. kind names the entity in a NOT_FOUND error.

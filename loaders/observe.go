@@ -11,7 +11,8 @@ import (
 // BatchObserver is told the size of every batch a request's loaders send (the metrics' batch size
 // histogram hangs on it): loader is "keys" (the key loader's BatchGetItem batches), "fetchNow"
 // (lookups sent without waiting for the window), "relationLists" (HR's inverse-relation lists of
-// one level) or "level" (the status-filtered order lists of one level, read together); size is how many keys
+// one level) or "level" (the child lists a level starts together: a page's users, tickets or
+// orders); size is how many keys
 // or lists went out together. It must be safe for concurrent use and quick.
 type BatchObserver func(loader string, size int)
 

@@ -6,44 +6,41 @@ import (
 	"singletable/repository"
 )
 
-// Organization looks an organization up by id (AP1), batched.
-func (l *Loaders) Organization(ctx context.Context, id string) (*repository.Organization, error) {
-	k, err := repository.OrganizationKey(id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.Organization](ctx, l, k, "organization")
-}
-
-// User looks a user up by organization and user id (AP4), batched.
-func (l *Loaders) User(ctx context.Context, org, id string) (*repository.User, error) {
-	k, err := repository.UserKey(org, id)
-	if err != nil {
-		return nil, err
-	}
-	return load[*repository.User](ctx, l, k, "user")
-}
-
-// Organizations lists organizations (AP7) and primes them.
-func (l *Loaders) Organizations(ctx context.Context, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
-	return l.lists.organizations.load(ctx, organizationsKey{pageOf(args)})
+// Organizations lists organizations (AP7), primes them, and reads ahead what their level needs
+// (a root list is its whole level).
+func (l *Loaders) Organizations(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*repository.Organization], error) {
+	return l.lists.organizations.load(ctx, organizationsKey{page: pageOf(args), level: level})
 }
 
 func (l *Loaders) readOrganizations(ctx context.Context, k organizationsKey) (repository.Page[*repository.Organization], error) {
 	p, err := l.repo.ListOrganizations(ctx, k.page.args())
 	prime(ctx, l, p.Items...)
+	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
 	return p, err
 }
 
 // UsersOfOrganization pages through an organization's users (AP3) and primes them.
-func (l *Loaders) UsersOfOrganization(ctx context.Context, org string, args repository.PageArgs) (repository.Page[*repository.User], error) {
-	return l.lists.users.load(ctx, usersKey{org, pageOf(args)})
+func (l *Loaders) UsersOfOrganization(ctx context.Context, org string, args repository.PageArgs, level Level) (repository.Page[*repository.User], error) {
+	return l.lists.users.load(ctx, usersKey{org: org, page: pageOf(args), level: level})
 }
 
-func (l *Loaders) readUsers(ctx context.Context, k usersKey) (repository.Page[*repository.User], error) {
-	p, err := l.repo.UsersOfOrganization(ctx, k.org, k.page.args())
-	prime(ctx, l, p.Items...)
-	return p, err
+// StartUsersOfOrganizations starts the user lists of orgs, every organization of a level, as one
+// batch; UsersOfOrganization with the same arguments then waits for them.
+func (l *Loaders) StartUsersOfOrganizations(ctx context.Context, orgs []string, args repository.PageArgs, level Level) {
+	keys := make([]usersKey, len(orgs))
+	for i, o := range orgs {
+		keys[i] = usersKey{org: o, page: pageOf(args), level: level}
+	}
+	l.lists.users.startAll(ctx, keys)
+}
+
+func (l *Loaders) readUsers(ctx context.Context, keys []usersKey, whole bool, answer func(int, repository.Page[*repository.User], error)) ([]repository.Page[*repository.User], []error) {
+	return readLevel(ctx, l, keys, whole, "user list query", func(k usersKey) Level { return k.level },
+		func(ctx context.Context, k usersKey) (repository.Page[*repository.User], error) {
+			p, err := l.repo.UsersOfOrganization(ctx, k.org, k.page.args())
+			prime(ctx, l, p.Items...)
+			return p, err
+		}, answer)
 }
 
 type orgWithUsers struct {
@@ -58,6 +55,11 @@ func (l *Loaders) OrganizationWithUsers(ctx context.Context, org string, first i
 	return r.org, r.users, err
 }
 
+// StartOrganizationWithUsers starts OrganizationWithUsers without waiting for it.
+func (l *Loaders) StartOrganizationWithUsers(ctx context.Context, org string, first int) {
+	l.lists.orgWithUsers.startAll(ctx, []withChildrenKey{{parent: org, first: first}})
+}
+
 func (l *Loaders) readOrgWithUsers(ctx context.Context, k withChildrenKey) (orgWithUsers, error) {
 	o, users, err := l.repo.OrganizationWithUsers(ctx, k.parent, k.first)
 	if err != nil {
@@ -69,24 +71,28 @@ func (l *Loaders) readOrgWithUsers(ctx context.Context, k withChildrenKey) (orgW
 }
 
 // TicketsOfUser pages through a user's tickets, newest first (AP5), and primes them.
-func (l *Loaders) TicketsOfUser(ctx context.Context, org, user string, f repository.TicketFilter, args repository.PageArgs) (repository.Page[*repository.Ticket], error) {
-	return l.lists.tickets.load(ctx, ticketsKeyOf(org, user, f, args))
+func (l *Loaders) TicketsOfUser(ctx context.Context, org, user string, f repository.TicketFilter, args repository.PageArgs, level Level) (repository.Page[*repository.Ticket], error) {
+	return l.lists.tickets.load(ctx, ticketsKeyOf(org, user, f, args, level))
 }
 
-// StartTicketsOfUsers starts the ticket lists of users (one page each, filter f) now, without
-// waiting: the caller holds every user of a level (a page of users, nodes(ids:)), so their Queries
-// start together in one loop instead of one by one as gqlgen reaches each user's resolver.
-// TicketsOfUser with the same arguments then waits for them.
-func (l *Loaders) StartTicketsOfUsers(ctx context.Context, users []*repository.User, f repository.TicketFilter, args repository.PageArgs) {
-	for _, u := range users {
-		l.lists.tickets.start(ctx, ticketsKeyOf(u.OrgID, u.ID, f, args))
+// StartTicketsOfUsers starts the ticket lists (one page each, filter f) of users, given by their
+// organization and id, every user of a level, as one batch; TicketsOfUser with the same
+// arguments then waits for them.
+func (l *Loaders) StartTicketsOfUsers(ctx context.Context, users [][2]string, f repository.TicketFilter, args repository.PageArgs, level Level) {
+	keys := make([]ticketsKey, len(users))
+	for i, u := range users {
+		keys[i] = ticketsKeyOf(u[0], u[1], f, args, level)
 	}
+	l.lists.tickets.startAll(ctx, keys)
 }
 
-func (l *Loaders) readTickets(ctx context.Context, k ticketsKey) (repository.Page[*repository.Ticket], error) {
-	p, err := l.repo.TicketsOfUser(ctx, k.org, k.user, k.filter(), k.page.args())
-	prime(ctx, l, p.Items...)
-	return p, err
+func (l *Loaders) readTickets(ctx context.Context, keys []ticketsKey, whole bool, answer func(int, repository.Page[*repository.Ticket], error)) ([]repository.Page[*repository.Ticket], []error) {
+	return readLevel(ctx, l, keys, whole, "ticket list query", func(k ticketsKey) Level { return k.level },
+		func(ctx context.Context, k ticketsKey) (repository.Page[*repository.Ticket], error) {
+			p, err := l.repo.TicketsOfUser(ctx, k.org, k.user, k.filter(), k.page.args())
+			prime(ctx, l, p.Items...)
+			return p, err
+		}, answer)
 }
 
 type userWithTickets struct {
@@ -99,6 +105,11 @@ type userWithTickets struct {
 func (l *Loaders) UserWithTickets(ctx context.Context, org, user string, first int) (*repository.User, repository.Page[*repository.Ticket], error) {
 	r, err := l.lists.userWithTickets.load(ctx, withChildrenKey{parent: org, id: user, first: first})
 	return r.user, r.tickets, err
+}
+
+// StartUserWithTickets starts UserWithTickets without waiting for it.
+func (l *Loaders) StartUserWithTickets(ctx context.Context, org, user string, first int) {
+	l.lists.userWithTickets.startAll(ctx, []withChildrenKey{{parent: org, id: user, first: first}})
 }
 
 func (l *Loaders) readUserWithTickets(ctx context.Context, k withChildrenKey) (userWithTickets, error) {

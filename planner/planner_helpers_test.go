@@ -60,20 +60,36 @@ func operation(t testing.TB, query string, vars map[string]any) (*graphql.Operat
 	return op, roots[0]
 }
 
-// fieldContext is the context a resolver of field f runs with.
-func fieldContext(op *graphql.OperationContext, f graphql.CollectedField) context.Context {
+// fieldContext is the context a resolver of field f runs with, in an operation planned by p.
+func fieldContext(op *graphql.OperationContext, p Planner, f graphql.CollectedField) context.Context {
 	ctx := graphql.WithOperationContext(context.Background(), op)
+	ctx = NewContext(ctx, op, p)
 	return graphql.WithFieldContext(ctx, &graphql.FieldContext{Field: f})
 }
 
-// child is the first field named name that parent selects on objects of type typ.
+// child is the first field named name that parent selects on objects of type typ, as gqlgen
+// collects it.
 func child(t testing.TB, op *graphql.OperationContext, parent graphql.CollectedField, typ, name string) graphql.CollectedField {
 	t.Helper()
-	for _, f := range OnSet(op, parent.Selections, typ).fields {
+	for _, f := range graphql.CollectFields(op, parent.Selections, implementors(typ)) {
 		if f.Name == name {
 			return f
 		}
 	}
 	t.Fatalf("%s selects no %s on %s", parent.Name, name, typ)
+	return graphql.CollectedField{}
+}
+
+// nodesOf is the node field of connection conn (edges { node }), as gqlgen collects it.
+func nodesOf(t testing.TB, op *graphql.OperationContext, conn graphql.CollectedField) graphql.CollectedField {
+	t.Helper()
+	for _, e := range graphql.CollectFields(op, conn.Selections, []string{conn.Definition.Type.Name()}) {
+		for _, n := range graphql.CollectFields(op, e.Selections, []string{e.Definition.Type.Name()}) {
+			if e.Name == edgesField && n.Name == "node" {
+				return n
+			}
+		}
+	}
+	t.Fatalf("%s selects no edges { node }", conn.Name)
 	return graphql.CollectedField{}
 }

@@ -3,9 +3,8 @@ package planner
 import (
 	"slices"
 	"testing"
+	"time"
 
-	"singletable/graph/model"
-	"singletable/loaders"
 	"singletable/repository"
 )
 
@@ -16,201 +15,261 @@ const (
 	user2 = "01J00000000000000000000004"
 )
 
-func TestCombinedFirstReadsTheFormTheCombinedQueryAnswers(t *testing.T) {
+// The combined read of an object asked for by ID: the first occurrence of its list in the plain
+// form (first page, a valid page size, no filter), with that page size.
+func TestCombinedReadOfALookup(t *testing.T) {
 	cases := []struct {
-		name  string
-		query string
-		vars  map[string]any
-		c     Combined
-		typ   string
-		want  int
+		name, query string
+		vars        map[string]any
+		typ         string
+		alias       string
+		first       int
 	}{
-		{"users with first", `{ node(id: "x") { ... on Organization { users(first: 5) { edges { node { id } } } } } }`, nil, OrganizationUsers, model.TypeOrganization, 5},
-		{"users default page", `{ organization(id: "x") { users { edges { node { name } } } } }`, nil, OrganizationUsers, model.TypeOrganization, repository.DefaultPageSize},
-		{"users after a cursor", `{ organization(id: "x") { users(after: "c") { edges { node { name } } } } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
-		{"users page too large", `{ organization(id: "x") { users(first: 500) { edges { cursor } } } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
-		{"users from a variable", `query($n: Int) { organization(id: "x") { users(first: $n) { edges { cursor } } } }`, map[string]any{"n": int64(7)}, OrganizationUsers, model.TypeOrganization, 7},
-		{"users skipped", `query($s: Boolean!) { organization(id: "x") { users @skip(if: $s) { edges { cursor } } } }`, map[string]any{"s": true}, OrganizationUsers, model.TypeOrganization, 0},
-		{"no users asked", `{ organization(id: "x") { name } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
-		{"tickets through a fragment", `{ nodes(ids: ["x"]) { ...U } } fragment U on User { tickets(first: 3) { edges { node { title } } } }`, nil, UserTickets, model.TypeUser, 3},
-		{"tickets with a status", `{ user(id: "x") { tickets(first: 3, status: OPEN) { edges { cursor } } } }`, nil, UserTickets, model.TypeUser, 0},
-		{"tickets created after", `{ user(id: "x") { tickets(createdAfter: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, UserTickets, model.TypeUser, 0},
-		{"second alias in the form", `{ user(id: "x") { a: tickets(status: OPEN) { edges { cursor } } b: tickets(first: 4) { edges { cursor } } } }`, nil, UserTickets, model.TypeUser, 4},
-		{"orders", `{ customer(id: "x") { orders(first: 2) { edges { node { items { sku } } } } } }`, nil, CustomerOrders, model.TypeCustomer, 2},
-		{"orders placed before", `{ customer(id: "x") { orders(placedBefore: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, CustomerOrders, model.TypeCustomer, 0},
-		{"order items", `{ order(id: "x") { items { sku } } }`, nil, OrderItems, model.TypeOrder, 1},
-		{"order without items", `{ order(id: "x") { status } }`, nil, OrderItems, model.TypeOrder, 0},
-		{"fields on another type", `{ node(id: "x") { ... on User { tickets { edges { cursor } } } } }`, nil, OrganizationUsers, model.TypeOrganization, 0},
+		{"users with first", `{ node(id: "x") { ... on Organization { users(first: 5) { edges { node { id } } } } } }`, nil, "Organization", "users", 5},
+		{"users default page", `{ organization(id: "x") { users { edges { node { name } } } } }`, nil, "Organization", "users", repository.DefaultPageSize},
+		{"users after a cursor", `{ organization(id: "x") { users(after: "c") { edges { node { name } } } } }`, nil, "Organization", "", 0},
+		{"users page too large", `{ organization(id: "x") { users(first: 500) { edges { cursor } } } }`, nil, "Organization", "", 0},
+		{"users from a variable", `query($n: Int) { organization(id: "x") { users(first: $n) { edges { cursor } } } }`, map[string]any{"n": int64(7)}, "Organization", "users", 7},
+		{"users skipped", `query($s: Boolean!) { organization(id: "x") { users @skip(if: $s) { edges { cursor } } } }`, map[string]any{"s": true}, "Organization", "", 0},
+		{"no users asked", `{ organization(id: "x") { name } }`, nil, "Organization", "", 0},
+		{"tickets through a fragment", `{ nodes(ids: ["x"]) { ...U } } fragment U on User { tickets(first: 3) { edges { node { title } } } }`, nil, "User", "tickets", 3},
+		{"tickets with a status", `{ user(id: "x") { tickets(first: 3, status: OPEN) { edges { cursor } } } }`, nil, "User", "", 0},
+		{"tickets created after", `{ user(id: "x") { tickets(createdAfter: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, "User", "", 0},
+		{"second alias in the form", `{ user(id: "x") { a: tickets(status: OPEN) { edges { cursor } } b: tickets(first: 4) { edges { cursor } } } }`, nil, "User", "b", 4},
+		{"orders", `{ customer(id: "x") { orders(first: 2) { edges { node { items { sku } } } } } }`, nil, "Customer", "orders", 2},
+		{"orders placed before", `{ customer(id: "x") { orders(placedBefore: "2024-01-01T00:00:00Z") { edges { cursor } } } }`, nil, "Customer", "", 0},
+		{"orders with a status", `{ customer(id: "x") { orders(status: OPEN) { edges { cursor } } } }`, nil, "Customer", "", 0},
+		{"order items", `{ order(id: "x") { items { sku } } }`, nil, "Order", "items", 0},
+		{"order without items", `{ order(id: "x") { status } }`, nil, "Order", "", 0},
+		{"fields on another type", `{ node(id: "x") { ... on User { tickets { edges { cursor } } } } }`, nil, "Organization", "", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			op, root := operation(t, tc.query, tc.vars)
-			if got := tc.c.First(OnSet(op, root.Selections, tc.typ)); got != tc.want {
-				t.Fatalf("First = %d, want %d", got, tc.want)
+			u, ok := For(fieldContext(op, nil, root)).ObjectsOf(root, tc.typ).Combined()
+			if tc.alias == "" {
+				if ok {
+					t.Fatalf("combined read of %s (first %d), want none", u.Alias, u.Args.First)
+				}
+				return
+			}
+			if !ok || u.Alias != tc.alias || u.Args.First != tc.first {
+				t.Fatalf("combined = %+v (%v), want %s with first %d", u, ok, tc.alias, tc.first)
 			}
 		})
 	}
 }
 
-func TestCombinedForAndPerParentOnly(t *testing.T) {
-	for typ, want := range map[string]bool{model.TypeOrganization: true, model.TypeUser: true, model.TypeCustomer: true, model.TypeOrder: true, model.TypeTicket: false, model.TypeEmployee: false} {
-		if _, ok := CombinedFor(typ); ok != want {
-			t.Errorf("CombinedFor(%s) = %v, want %v", typ, ok, want)
-		}
+// Every occurrence of a child list is planned, with its row (the variant its arguments select)
+// and, in the plain form, its typed arguments.
+func TestListsOfALevelWithTypedArguments(t *testing.T) {
+	op, root := operation(t, `query($after: Time) { customers { edges { node {
+	  a: orders(status: SHIPPED, first: 3, placedAfter: $after) { edges { node { items { sku } } } }
+	  b: orders(after: "c") { edges { cursor } }
+	  c: orders { edges { node { id } } } } } } }`, map[string]any{"after": "2024-05-01T10:00:00+02:00"})
+	lists := For(fieldContext(op, nil, root)).NodesOf(root).Lists()
+	if len(lists) != 3 {
+		t.Fatalf("%d lists, want 3", len(lists))
 	}
-	if !OrderItems.PerParentOnly() || UserTickets.PerParentOnly() {
-		t.Error("only an order's items are looked up by key when several parents are asked for")
+	a, b, c := lists[0], lists[1], lists[2]
+	want := time.Date(2024, 5, 1, 8, 0, 0, 0, time.UTC)
+	if !a.Plain || a.Field != FieldOf("Customer", "orders").Variant || a.Args.First != 3 || a.Args.Status == nil || *a.Args.Status != "SHIPPED" || a.Args.After == nil || !a.Args.After.Equal(want) {
+		t.Fatalf("a: %+v (args %+v)", a, a.Args)
 	}
-}
-
-// The list resolver accepts the page read ahead only when its own arguments have the combined
-// form and the same page size.
-func TestAnswersChecksTheListsOwnArguments(t *testing.T) {
-	op, root := operation(t, `{ user(id: "x") { a: tickets(first: 3) { edges { cursor } } b: tickets(first: 3, status: OPEN) { edges { cursor } } c: tickets { edges { cursor } } } }`, nil)
-	a, b, c := root, root, root
-	for _, f := range OnSet(op, root.Selections, model.TypeUser).fields {
-		switch f.Alias {
-		case "a":
-			a = f
-		case "b":
-			b = f
-		case "c":
-			c = f
-		}
+	if b.Plain || b.Field != FieldOf("Customer", "orders") {
+		t.Fatalf("b (a later page) is read by its own resolver: %+v", b)
 	}
-	if !UserTickets.Answers(fieldContext(op, a), 3) {
-		t.Error("a: the page read ahead with first 3 answers tickets(first: 3)")
+	if !c.Plain || c.Field.Variant == nil || c.Args.First != repository.DefaultPageSize || c.Args.Filtered() {
+		t.Fatalf("c: %+v", c)
 	}
-	if UserTickets.Answers(fieldContext(op, a), 20) {
-		t.Error("a: a page of 20 does not answer tickets(first: 3)")
-	}
-	if UserTickets.Answers(fieldContext(op, b), 3) {
-		t.Error("b: a filtered list is not the page read ahead")
-	}
-	if !UserTickets.Answers(fieldContext(op, c), repository.DefaultPageSize) || UserTickets.Answers(fieldContext(op, c), 0) {
-		t.Error("c: the default page size is answered by a default page, and nothing by no page")
+	if a.Nodes == nil || a.Nodes.Type != "Order" || len(a.Nodes.toOne) != 1 || a.Nodes.toOne[0] != FieldOf("Order", "items") {
+		t.Fatalf("a's orders look up their items: %+v", a.Nodes)
 	}
 }
 
-func TestNodesOfFindsConnectionTypesFromTheSchema(t *testing.T) {
-	op, root := operation(t, `{ organizations { edges { node { id ...O } } } } fragment O on Organization { name users { pageInfo { hasNextPage } } }`, nil)
-	s := NodesOf(op, root)
-	if s.Type() != model.TypeOrganization || !s.Has("name") || !s.Has("users") || !s.Has("id") || s.Has("createdAt") {
-		t.Fatalf("nodes of organizations: type %q, fields %v", s.Type(), names(s))
+// A resolver finds the level its parent's plan made for its place: the same value, so that a list
+// started ahead (keyed with the level of its elements) is the one the resolver reads.
+func TestResolversFindTheLevelsTheirParentPlanned(t *testing.T) {
+	op, root := operation(t, `{ organizations { edges { node { users(first: 2) { edges { node { tickets { edges { node { title } } } } } } } } } }`, nil)
+	ctx := fieldContext(op, nil, root)
+	orgs := Nodes(ctx)
+	users := orgs.Lists()[0]
+	// The users field as gqlgen hands it to Organization.users, and the tickets field to User.tickets.
+	usersField := child(t, op, nodesOf(t, op, root), "Organization", "users")
+	if got := For(ctx).NodesOf(usersField); got != users.Nodes {
+		t.Fatalf("Organization.users finds level %p, its parent planned %p", got, users.Nodes)
 	}
-	if n := s.ChildNodes(s.all("users")[0]); n.Type() != "" || len(n.fields) != 0 {
-		t.Fatalf("users selects no edges, got %q %v", n.Type(), names(n))
+	ticketsField := child(t, op, nodesOf(t, op, usersField), "User", "tickets")
+	if got := For(ctx).NodesOf(ticketsField); got != users.Nodes.Lists()[0].Nodes || got == nil {
+		t.Fatalf("User.tickets finds level %p, its parent planned %p", got, users.Nodes.Lists()[0].Nodes)
+	}
+	if plan := For(ctx); plan != For(ctx) || Nodes(ctx) != orgs {
+		t.Fatal("one plan per operation, one level per place")
 	}
 }
 
-func TestRefKeysFollowTheSelectedToOneFields(t *testing.T) {
-	op, root := operation(t, `{ user(id: "x") { tickets { edges { node { r: reporter { id } organization { name } } } } } }`, nil)
-	tickets := child(t, op, root, model.TypeUser, "tickets")
-	s := NodesOf(op, tickets)
-	items := []*repository.Ticket{
-		{ID: user1, OrgID: org1, ReporterID: user1},
-		{ID: user2, OrgID: org2, ReporterID: user2},
+func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
+	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { id } organization { name } } } }`, nil)
+	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket")
+	items := []repository.Entity{
+		&repository.Ticket{ID: user1, OrgID: org1, ReporterID: user1},
+		&repository.Ticket{ID: user2, OrgID: org2, ReporterID: user2},
 	}
-	got := RefKeys(s, items)
+	got := l.Lookups(0, items)
 	want := []repository.Key{must(repository.UserKey(org1, user1)), must(repository.UserKey(org2, user2)), must(repository.OrganizationKey(org1)), must(repository.OrganizationKey(org2))}
 	if !slices.Equal(got, want) {
-		t.Fatalf("RefKeys = %v, want %v", got, want)
+		t.Fatalf("Lookups(0) = %v, want %v", got, want)
 	}
-
-	op, root = operation(t, `{ user(id: "x") { tickets { edges { node { title } } } } }`, nil)
-	if keys := RefKeys(NodesOf(op, child(t, op, root, model.TypeUser, "tickets")), items); len(keys) != 0 {
+	if next := l.Lookups(1, nil); next != nil {
+		t.Fatalf("no relations: step 1 = %v", next)
+	}
+	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { title } } }`, nil)
+	if keys := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket").Lookups(0, items); len(keys) != 0 {
 		t.Fatalf("no to-one field selected, keys %v", keys)
+	}
+	// The tickets of a user's list share their reporter and organization: the user's level looks
+	// them up once (ListParentKeys), not every ticket.
+	op, root = operation(t, `{ user(id: "x") { tickets { edges { node { r: reporter { id } organization { name } } } } } }`, nil)
+	if keys := For(fieldContext(op, nil, root)).NodesOf(child(t, op, root, "User", "tickets")).Lookups(0, items); len(keys) != 0 {
+		t.Fatalf("a user's tickets look up %v, which their list looks up once", keys)
 	}
 	o := &repository.Order{ID: user1, CustomerID: org1, ItemCount: 3}
 	op, root = operation(t, `{ ordersByStatus(status: OPEN) { edges { node { items { sku } customer { name } } } } }`, nil)
-	if keys := RefKeys(NodesOf(op, root), []*repository.Order{o}); len(keys) != 4 || !slices.Equal(keys[1:], o.ItemKeys()) {
-		t.Fatalf("an order's customer and its three items: %v", keys)
+	keys := For(fieldContext(op, nil, root)).NodesOf(root).Lookups(0, []repository.Entity{o})
+	if len(keys) != 4 || !slices.Equal(keys[:3], o.ItemKeys()) {
+		t.Fatalf("an order's three items and its customer: %v", keys)
+	}
+	// A customer's orders without a status come with their items: nothing to look up for them.
+	op, root = operation(t, `{ customer(id: "x") { orders { edges { node { items { sku } } } } s: orders(status: OPEN) { edges { node { items { sku } } } } } }`, nil)
+	lists := For(fieldContext(op, nil, root)).ObjectsOf(root, "Customer").Lists()
+	if keys := lists[0].Nodes.Lookups(0, []repository.Entity{o}); len(keys) != 0 {
+		t.Fatalf("items read with their orders are looked up again: %v", keys)
+	}
+	if keys := lists[1].Nodes.Lookups(0, []repository.Entity{o}); !slices.Equal(keys, o.ItemKeys()) {
+		t.Fatalf("the items of orders with a status are looked up: %v", keys)
 	}
 }
 
-func TestParentKeysOfATicketList(t *testing.T) {
+// The lookups every element of a user's ticket list makes whatever the Query returns: its
+// organization's, queued with the user's level (the reporter is the user itself, read already).
+func TestListParentKeysOfATicketList(t *testing.T) {
 	u := &repository.User{ID: user1, OrgID: org1}
 	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets(status: OPEN) { edges { node { organization { id } reporter { id } } } } } } }`, nil)
-	s := OnSet(op, root.Selections, model.TypeUser)
-	got := ListParentKeys(s, []*repository.User{u})
+	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "User")
 	want := []repository.Key{must(repository.OrganizationKey(org1)), u.Key()}
-	if !slices.Equal(got, want) {
+	if got := l.ListParentKeys([]repository.Entity{u}); !slices.Equal(got, want) {
 		t.Fatalf("ListParentKeys = %v, want %v", got, want)
 	}
-	if keys := ParentKeys(model.TypeUser, "tickets", NodesOf(op, child(t, op, root, model.TypeUser, "tickets")), []*repository.User{u}); !slices.Equal(keys, want) {
-		t.Fatalf("ParentKeys = %v, want %v", keys, want)
+	if got := l.Lookups(0, []repository.Entity{u}); !slices.Equal(got, want) {
+		t.Fatalf("Lookups(0) = %v, want the list's parent keys %v", got, want)
 	}
 	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets { edges { node { title } } } } } }`, nil)
-	if keys := ListParentKeys(OnSet(op, root.Selections, model.TypeUser), []*repository.User{u}); len(keys) != 0 {
+	if keys := For(fieldContext(op, nil, root)).ObjectsOf(root, "User").ListParentKeys([]repository.Entity{u}); len(keys) != 0 {
 		t.Fatalf("nothing asked of the tickets' parents: %v", keys)
 	}
 }
 
-func TestEmployeeAheadReadsTwoLevelsOfRelations(t *testing.T) {
-	op, root := operation(t, `{ departments { edges { node { employees { edges { node { department { name } boss: manager { department { name } mentor { id } } manager { manager { id } } } } } } } } }`, nil)
-	depts := NodesOf(op, root)
-	list, _, ok := depts.Sole("employees")
-	if !ok {
-		t.Fatal("one employees field")
+// Relations are read two levels deep: the relations asked for on each employee, then their
+// targets together with the relations asked for on each manager and mentor, then those targets.
+func TestEmployeeRelationsAreReadTwoLevelsAhead(t *testing.T) {
+	op, root := operation(t, `{ employeesByJobTitle(jobTitle: "x") { edges { node { department { name } boss: manager { department { name } mentor { id } } manager { manager { id } } } } } }`, nil)
+	emps := For(fieldContext(op, nil, root)).NodesOf(root)
+	e := &repository.Employee{ID: user1}
+	step0 := emps.Lookups(0, []repository.Entity{e})
+	if want := []repository.Key{must(repository.RelationKey(user1, repository.RelDepartment)), must(repository.RelationKey(user1, repository.RelManager))}; !slices.Equal(step0, want) {
+		t.Fatalf("step 0 = %v, want %v", step0, want)
 	}
-	got := EmployeeAhead(depts.ChildNodes(list))
-	want := loaders.EmployeeAhead{Department: true, Manager: true, OfManager: loaders.RelationsAhead{Department: true, Manager: true, Mentor: true}}
-	if got != want {
-		t.Fatalf("EmployeeAhead = %+v, want %+v", got, want)
+	dept := &repository.Relation{EmployeeID: user1, Type: repository.RelDepartment, TargetID: org1}
+	mgr := &repository.Relation{EmployeeID: user1, Type: repository.RelManager, TargetID: user2}
+	step1 := emps.Lookups(1, []repository.Entity{dept, mgr, e})
+	want := []repository.Key{must(repository.DepartmentKey(org1)), must(repository.EmployeeKey(user2)),
+		must(repository.RelationKey(user2, repository.RelDepartment)), must(repository.RelationKey(user2, repository.RelMentor)), must(repository.RelationKey(user2, repository.RelManager))}
+	if !slices.Equal(step1, want) {
+		t.Fatalf("step 1 = %v, want %v", step1, want)
 	}
-	if a := EmployeeAhead(depts); a != (loaders.EmployeeAhead{}) {
-		t.Fatalf("a selection on departments reads no employee relations: %+v", a)
+	mgrsDept := &repository.Relation{EmployeeID: user2, Type: repository.RelDepartment, TargetID: org2}
+	if step2 := emps.Lookups(2, []repository.Entity{mgrsDept, e}); !slices.Equal(step2, []repository.Key{must(repository.DepartmentKey(org2))}) {
+		t.Fatalf("step 2 = %v", step2)
+	}
+	if emps.Lookups(3, []repository.Entity{mgrsDept}) != nil {
+		t.Fatal("nothing after step 2")
+	}
+	// A department's employees come with their DEPARTMENT relation items (the list's own Query
+	// reads them): only the manager relation is looked up.
+	op, root = operation(t, `{ departments { edges { node { employees { edges { node { department { name } manager { id } } } } } } } }`, nil)
+	depts := For(fieldContext(op, nil, root)).NodesOf(root)
+	members := depts.Lists()[0].Nodes.Lookups(0, []repository.Entity{e})
+	if !slices.Equal(members, []repository.Key{must(repository.RelationKey(user1, repository.RelManager))}) {
+		t.Fatalf("members' step 0 = %v", members)
+	}
+	if depts.Lookups(0, []repository.Entity{&repository.Department{ID: org1}}) != nil {
+		t.Fatal("a selection on departments asks no lookups")
 	}
 }
 
-func TestSoleRefusesAliasedLists(t *testing.T) {
-	op, root := operation(t, `{ department(id: "x") { a: employees(first: 2) { edges { cursor } } b: employees(first: 3) { edges { cursor } } } }`, nil)
-	if _, _, ok := OnSet(op, root.Selections, model.TypeDepartment).Sole("employees"); ok {
-		t.Fatal("two employees lists: none may be started ahead")
-	}
-	op, root = operation(t, `{ department(id: "x") { employees(first: 2) { edges { cursor } } } }`, nil)
-	_, args, ok := OnSet(op, root.Selections, model.TypeDepartment).Sole("employees")
-	if n, _ := IntArg(args, "first"); !ok || n != 2 {
-		t.Fatalf("sole employees list: ok %v, args %v", ok, args)
-	}
-}
-
-// Every row of the tables names a field the schema has on that type: a renamed field fails here
-// instead of silently switching an optimisation off.
-func TestTablesNameSchemaFields(t *testing.T) {
+// Every row of the table names a field the schema has on that type, with the arguments it names;
+// every read names an access pattern and its key condition; gqlgen collects fields for the types
+// the planner says (so both share one collection per place).
+func TestTableMatchesTheSchema(t *testing.T) {
 	s := loadSchema(t)
-	has := func(typ, field string) {
-		t.Helper()
-		def := s.Types[typ]
-		if def == nil || def.Fields.ForName(field) == nil {
-			t.Errorf("the schema has no field %s.%s", typ, field)
+	for k, f := range Table {
+		rows := []*Field{f}
+		if f.Variant != nil {
+			rows = append(rows, f.Variant)
 		}
-	}
-	for typ, edges := range toOneEdges {
-		for _, e := range edges {
-			has(typ, e.field)
-		}
-	}
-	for _, e := range parentEdges {
-		has(e.parent, e.list)
-		list := s.Types[e.parent].Fields.ForName(e.list)
-		if list == nil {
-			continue
-		}
-		node := s.Types[s.Types[s.Types[list.Type.Name()].Fields.ForName(edgesField).Type.Name()].Fields.ForName(nodeField).Type.Name()]
-		has(node.Name, e.field)
-	}
-	for _, c := range combinedReads {
-		has(c.Parent, c.List)
-		for _, f := range c.filters {
-			if s.Types[c.Parent].Fields.ForName(c.List).Arguments.ForName(f) == nil {
-				t.Errorf("%s.%s has no argument %s", c.Parent, c.List, f)
+		for _, row := range rows {
+			def := s.Types[k.typ]
+			field := def.Fields.ForName(k.name)
+			if field == nil {
+				t.Errorf("the schema has no field %s.%s", k.typ, k.name)
+				continue
+			}
+			for _, arg := range []string{row.Filters.Status, row.Filters.After, row.Filters.Before, row.By} {
+				if arg != "" && field.Arguments.ForName(arg) == nil {
+					t.Errorf("%s.%s has no argument %s", k.typ, k.name, arg)
+				}
+			}
+			for name := range row.SameForAll {
+				if FieldOf(row.Of, name) == nil {
+					t.Errorf("%s.%s: SameForAll names %s.%s, which has no row", k.typ, k.name, row.Of, name)
+				}
+			}
+			if row.Of != "" && s.Types[row.Of] == nil {
+				t.Errorf("%s.%s returns %s, which the schema lacks", k.typ, k.name, row.Of)
+			}
+			if (row.Kind == List || row.Kind == ToOne || row.Kind == Items || row.Kind == Relation) && len(row.Reads) == 0 {
+				t.Errorf("%s.%s reads nothing", k.typ, k.name)
+			}
+			for _, r := range append(slices.Clone(row.Reads), combinedReads(row)...) {
+				if r.Pattern == "" || r.KeyCondition == "" || r.Operation == "" || r.Calls == 0 {
+					t.Errorf("%s.%s: incomplete read %+v", k.typ, k.name, r)
+				}
 			}
 		}
 	}
-	for _, r := range employeeRelations {
-		has(model.TypeEmployee, r.field)
+	for _, root := range []string{"Query"} {
+		for _, f := range s.Types[root].Fields {
+			if f.Name[0] != '_' && FieldOf(root, f.Name) == nil {
+				t.Errorf("root field %s.%s has no row", root, f.Name)
+			}
+		}
 	}
+	for name, def := range s.Types {
+		if def.Kind != "OBJECT" || name[0] == '_' {
+			continue
+		}
+		want := append([]string{name}, def.Interfaces...)
+		if got := implementors(name); !slices.Equal(got, want) {
+			t.Errorf("implementors(%s) = %v, gqlgen collects %v", name, got, want)
+		}
+	}
+}
+
+func combinedReads(f *Field) []Read {
+	if f.Combined == nil {
+		return nil
+	}
+	return []Read{*f.Combined}
 }
 
 func must(k repository.Key, err error) repository.Key {
@@ -218,29 +277,4 @@ func must(k repository.Key, err error) repository.Key {
 		panic(err)
 	}
 	return k
-}
-
-func names(s Selection) []string {
-	var out []string
-	for _, f := range s.fields {
-		out = append(out, f.Name)
-	}
-	return out
-}
-
-func TestFirstOfIsTheCombinedFormOfOneListField(t *testing.T) {
-	op, root := operation(t, `{ organization(id: "x") { users { edges { node { tickets(first: 5) { edges { cursor } } } } } } }`, nil)
-	users := NodesOf(op, child(t, op, root, model.TypeOrganization, "users"))
-	_, args, ok := users.Sole("tickets")
-	if n := UserTickets.FirstOf(args); !ok || n != 5 {
-		t.Fatalf("FirstOf = %d (sole %v)", n, ok)
-	}
-	if n := UserTickets.FirstOf(nil); n != 0 {
-		t.Fatalf("no field: FirstOf = %d", n)
-	}
-	op, root = operation(t, `{ organization(id: "x") { users { edges { node { tickets(status: CLOSED) { edges { cursor } } } } } } }`, nil)
-	_, args, _ = NodesOf(op, child(t, op, root, model.TypeOrganization, "users")).Sole("tickets")
-	if n := UserTickets.FirstOf(args); n != 0 {
-		t.Fatalf("filtered: FirstOf = %d", n)
-	}
 }

@@ -37,7 +37,7 @@ func ReadEmployee(ctx context.Context, r *Repo, id string) (*Employee, bool, err
 	if err != nil {
 		return nil, false, err
 	}
-	e, ok := lookup[*Employee](found, empKey(id))
+	e, ok := foundAs[*Employee](found, empKey(id))
 	return e, ok, nil
 }
 
@@ -47,7 +47,7 @@ func ReadRelation(ctx context.Context, r *Repo, id string, rel RelationType) (*R
 	if err != nil {
 		return nil, false, err
 	}
-	v, ok := lookup[*Relation](found, relationKey(id, rel))
+	v, ok := foundAs[*Relation](found, relationKey(id, rel))
 	return v, ok, nil
 }
 
@@ -57,6 +57,6 @@ func ReadDepartment(ctx context.Context, r *Repo, id string) (*Department, bool,
 	if err != nil {
 		return nil, false, err
 	}
-	d, ok := lookup[*Department](found, deptKey(id))
+	d, ok := foundAs[*Department](found, deptKey(id))
 	return d, ok, nil
 }

@@ -3,7 +3,6 @@ package repository
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -114,135 +113,6 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	return d, nil
 }
 
-// HireInput is the input of HireEmployee. HiredAt defaults to now; ManagerID and MentorID are
-// optional.
-type HireInput struct {
-	DepartmentID string
-	Name         string
-	Email        string
-	JobTitle     string
-	HiredAt      *time.Time
-	ManagerID    *string
-	MentorID     *string
-}
-
-// HireEmployee stores a new employee with its relationship items (department membership, and
-// manager and mentor when given) in ONE transaction that also checks that the department still has
-// the name copied onto the employee and that the manager and mentor exist. It returns the employee
-// and the relations written.
-func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Relation, error) {
-	if err := checkID("departmentId", in.DepartmentID); err != nil {
-		return nil, nil, err
-	}
-	name, err := cleanName("name", in.Name)
-	if err != nil {
-		return nil, nil, err
-	}
-	email, err := cleanEmail("email", in.Email)
-	if err != nil {
-		return nil, nil, err
-	}
-	title, err := cleanText("jobTitle", in.JobTitle, 1, maxJobTitleLen, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, p := range []struct {
-		field string
-		id    *string
-	}{{"managerId", in.ManagerID}, {"mentorId", in.MentorID}} {
-		if p.id != nil {
-			if err := checkID(p.field, *p.id); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	id, now, err := r.newEntityID()
-	if err != nil {
-		return nil, nil, err
-	}
-	hiredAt := now
-	if in.HiredAt != nil {
-		hiredAt = in.HiredAt.UTC()
-		if hiredAt.Before(minHireTime) || hiredAt.After(maxHireTime) {
-			return nil, nil, apperr.InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
-		}
-	}
-	for range maxDepartmentAttempts {
-		keys := []Key{deptKey(in.DepartmentID)}
-		if in.ManagerID != nil {
-			keys = append(keys, empKey(*in.ManagerID))
-		}
-		if in.MentorID != nil {
-			keys = append(keys, empKey(*in.MentorID))
-		}
-		found, err := r.readConsistent(ctx, keys...)
-		if err != nil {
-			return nil, nil, err
-		}
-		dept, ok := lookup[*Department](found, deptKey(in.DepartmentID))
-		if !ok {
-			return nil, nil, notFoundField("departmentId", "department")
-		}
-		if in.ManagerID != nil {
-			if _, ok := lookup[*Employee](found, empKey(*in.ManagerID)); !ok {
-				return nil, nil, notFoundField("managerId", "manager")
-			}
-		}
-		if in.MentorID != nil {
-			if _, ok := lookup[*Employee](found, empKey(*in.MentorID)); !ok {
-				return nil, nil, notFoundField("mentorId", "mentor")
-			}
-		}
-		e := &Employee{
-			ID: id, Name: name, Email: email, JobTitle: title, HiredAt: hiredAt,
-			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
-			CreatedAt: now,
-		}
-		empItem, err := employeeEntity.encode(e)
-		if err != nil {
-			return nil, nil, err
-		}
-		rels := []*Relation{{EmployeeID: id, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
-		items := []txItem{
-			r.departmentAsRead(dept),
-			r.putNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
-		}
-		checked := map[string]bool{}
-		for _, p := range []struct {
-			rel         RelationType
-			id          *string
-			field, kind string
-		}{{RelManager, in.ManagerID, "managerId", "manager"}, {RelMentor, in.MentorID, "mentorId", "mentor"}} {
-			if p.id == nil {
-				continue
-			}
-			rels = append(rels, &Relation{EmployeeID: id, Type: p.rel, TargetID: *p.id, UpdatedAt: now})
-			// One transaction may touch an item once: a manager who is also the mentor is
-			// checked once.
-			if !checked[*p.id] {
-				checked[*p.id] = true
-				items = append(items, r.mustExist(empKey(*p.id), notFoundField(p.field, p.kind)))
-			}
-		}
-		for _, rel := range rels {
-			item, err := relationEntity.encode(rel)
-			if err != nil {
-				return nil, nil, err
-			}
-			items = append(items, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "employee already exists")))
-		}
-		err = r.transact(ctx, "hire employee", items)
-		if err == errDepartmentChanged {
-			continue
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		return e, rels, nil
-	}
-	return nil, nil, errDepartmentChanged
-}
-
 // TransferEmployee moves an employee to another department: ONE transaction replaces the
 // membership relation (conditioned on the department it was read pointing at, so of two
 // concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
@@ -257,58 +127,66 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 		return nil, nil, err
 	}
 	for range maxDepartmentAttempts {
-		ek, rk, dk := empKey(employee), relationKey(employee, RelDepartment), deptKey(department)
-		found, err := r.readConsistent(ctx, ek, rk, dk)
-		if err != nil {
-			return nil, nil, err
-		}
-		e, ok := lookup[*Employee](found, ek)
-		if !ok {
-			return nil, nil, notFoundField("employeeId", "employee")
-		}
-		dept, ok := lookup[*Department](found, dk)
-		if !ok {
-			return nil, nil, notFoundField("departmentId", "department")
-		}
-		old, hasOld := lookup[*Relation](found, rk)
-		if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
-			return e, old, nil
-		}
-		if r.hooks.transferRead != nil {
-			r.hooks.transferRead()
-		}
-		rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
-		relItem, err := relationEntity.encode(rel)
-		if err != nil {
-			return nil, nil, err
-		}
-		// The membership as read: pointing at the old department, or (for an employee whose
-		// membership item is missing, which a consistent store never has) absent.
-		relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
-		if hasOld {
-			relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
-		}
-		err = r.transact(ctx, "transfer employee", []txItem{
-			r.txPut(relItem, relCond, relVals, errTransferred),
-			r.txUpdate(ek,
-				"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
-				"departmentId = :old",
-				nil,
-				map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID)},
-				errTransferred),
-			r.departmentAsRead(dept),
-		})
+		e, rel, err := r.transferOnce(ctx, employee, department)
 		if err == errDepartmentChanged {
-			continue
+			continue // renamed meanwhile: read the new name and try again
 		}
-		if err != nil {
-			return nil, nil, err
-		}
-		moved := *e
-		moved.DepartmentID, moved.DepartmentName, moved.DepartmentNameVersion = dept.ID, dept.Name, dept.NameVersion
-		return &moved, rel, nil
+		return e, rel, err
 	}
 	return nil, nil, errDepartmentChanged
+}
+
+// transferOnce reads the employee, its membership and the new department, and writes the
+// transfer in one transaction conditioned on them: errDepartmentChanged if the department was
+// renamed meanwhile.
+func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
+	ek, rk, dk := empKey(employee), relationKey(employee, RelDepartment), deptKey(department)
+	found, err := r.readConsistent(ctx, ek, rk, dk)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ok := foundAs[*Employee](found, ek)
+	if !ok {
+		return nil, nil, notFoundField("employeeId", "employee")
+	}
+	dept, ok := foundAs[*Department](found, dk)
+	if !ok {
+		return nil, nil, notFoundField("departmentId", "department")
+	}
+	old, hasOld := foundAs[*Relation](found, rk)
+	if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
+		return e, old, nil
+	}
+	if r.hooks.transferRead != nil {
+		r.hooks.transferRead()
+	}
+	rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
+	relItem, err := relationEntity.encode(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The membership as read: pointing at the old department, or (for an employee whose
+	// membership item is missing, which a consistent store never has) absent.
+	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	if hasOld {
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
+	}
+	err = r.transact(ctx, "transfer employee", []txItem{
+		r.txPut(relItem, relCond, relVals, errTransferred),
+		r.txUpdate(ek,
+			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
+			"departmentId = :old",
+			nil,
+			map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID)},
+			errTransferred),
+		r.departmentAsRead(dept),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	moved := *e
+	moved.DepartmentID, moved.DepartmentName, moved.DepartmentNameVersion = dept.ID, dept.Name, dept.NameVersion
+	return &moved, rel, nil
 }
 
 // AssignManager makes managerId the employee's manager, replacing any previous one. It refuses
@@ -331,36 +209,17 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := lookup[*Employee](found, empKey(employee))
+	e, ok := foundAs[*Employee](found, empKey(employee))
 	if !ok {
 		return nil, nil, notFoundField("employeeId", "employee")
 	}
-	if _, ok := lookup[*Employee](found, empKey(manager)); !ok {
+	if _, ok := foundAs[*Employee](found, empKey(manager)); !ok {
 		return nil, nil, notFoundField("managerId", "manager")
 	}
-	// Walk up: links[i] is "holder's manager is target" ("" = holder has no manager).
-	type link struct{ holder, target string }
-	var links []link
-	holder := manager
-	up, hasUp := lookup[*Relation](found, relationKey(manager, RelManager))
-	for {
-		if !hasUp {
-			links = append(links, link{holder, ""})
-			break
-		}
-		links = append(links, link{holder, up.TargetID})
-		if up.TargetID == employee {
-			return nil, nil, apperr.InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
-		}
-		if len(links) >= maxManagementChain {
-			return nil, nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
-		}
-		holder = up.TargetID
-		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))
-		if err != nil {
-			return nil, nil, err
-		}
-		up, hasUp = lookup[*Relation](next, relationKey(holder, RelManager))
+	up, hasUp := foundAs[*Relation](found, relationKey(manager, RelManager))
+	links, err := r.managersAbove(ctx, employee, manager, up, hasUp)
+	if err != nil {
+		return nil, nil, err
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.stamp()}
 	relItem, err := relationEntity.encode(rel)
@@ -386,6 +245,35 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 	return e, rel, nil
 }
 
+// chainLink is one step of a chain of managers: holder's manager is target ("" for none).
+type chainLink struct{ holder, target string }
+
+// managersAbove walks up the chain of managers above manager (whose own manager relation is up,
+// if hasUp), refusing a chain that reaches the employee (a cycle) or runs deeper than
+// maxManagementChain. The links it returns are what the assignment's transaction checks.
+func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *Relation, hasUp bool) ([]chainLink, error) {
+	var links []chainLink
+	holder := manager
+	for {
+		if !hasUp {
+			return append(links, chainLink{holder, ""}), nil
+		}
+		links = append(links, chainLink{holder, up.TargetID})
+		if up.TargetID == employee {
+			return nil, apperr.InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
+		}
+		if len(links) >= maxManagementChain {
+			return nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
+		}
+		holder = up.TargetID
+		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))
+		if err != nil {
+			return nil, err
+		}
+		up, hasUp = foundAs[*Relation](next, relationKey(holder, RelManager))
+	}
+}
+
 // AssignMentor makes mentorId the employee's mentor, replacing any previous one. Only an employee
 // as their own mentor is refused: mentoring is not a hierarchy, so A mentoring B while B mentors A
 // (or a longer ring) is allowed.
@@ -403,11 +291,11 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := lookup[*Employee](found, empKey(employee))
+	e, ok := foundAs[*Employee](found, empKey(employee))
 	if !ok {
 		return nil, nil, notFoundField("employeeId", "employee")
 	}
-	if _, ok := lookup[*Employee](found, empKey(mentor)); !ok {
+	if _, ok := foundAs[*Employee](found, empKey(mentor)); !ok {
 		return nil, nil, notFoundField("mentorId", "mentor")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.stamp()}

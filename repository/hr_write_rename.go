@@ -67,7 +67,7 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 	if err != nil {
 		return nil, err
 	}
-	d, ok := lookup[*Department](found, deptKey(id))
+	d, ok := foundAs[*Department](found, deptKey(id))
 	if !ok {
 		return nil, notFoundField("id", "department")
 	}
@@ -156,7 +156,7 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 			}
 			var stale []string
 			for _, k := range keys {
-				if e, ok := lookup[*Employee](found, k); ok && e.DepartmentID == d && e.DepartmentNameVersion < v {
+				if e, ok := foundAs[*Employee](found, k); ok && e.DepartmentID == d && e.DepartmentNameVersion < v {
 					stale = append(stale, e.ID)
 				}
 			}

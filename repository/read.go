@@ -16,8 +16,8 @@ func (r *Repo) readConsistent(ctx context.Context, keys ...Key) (map[Key]Entity,
 	return r.batchGet(ctx, keys, true)
 }
 
-// lookup returns the entity of type T at k from a readConsistent result.
-func lookup[T Entity](found map[Key]Entity, k Key) (T, bool) {
+// foundAs is the entity of type T at k in a readConsistent result.
+func foundAs[T Entity](found map[Key]Entity, k Key) (T, bool) {
 	v, ok := found[k].(T)
 	return v, ok
 }

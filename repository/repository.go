@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	mrand "math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
@@ -45,23 +44,16 @@ type Config struct {
 	MaxBatchAttempts int
 	// Clock returns the current time; tests may replace it (default time.Now).
 	Clock func() time.Time
-	// AddedLatency delays every DynamoDB call by this much. DynamoDB Local answers in well under a
-	// millisecond, far closer than a real AWS region; tests and benchmarks add latency to model
-	// the network distance, which makes sequential calls visible. Zero in production.
-	AddedLatency time.Duration
-	// AddedLatencyJitter adds a random extra delay in [0, AddedLatencyJitter) to every call, on
-	// top of AddedLatency: real round trips vary, so that calls started together return apart
-	// (what batching across sibling lists must survive). Zero in production.
-	AddedLatencyJitter time.Duration
 	// Logger receives the SDK's own log messages and the few the repository writes itself
 	// (-create-table enabling the stream, the stream reader's outages; slog.Default when nil).
 	Logger *slog.Logger
 	// MaxAttempts bounds the tries of one DynamoDB call on throttling and transient errors
 	// (DefaultMaxAttempts when zero; see newRetryer).
 	MaxAttempts int
-	// WrapTransport, when set, wraps the HTTP transport of the SDK's client: tests put a fault
-	// injector there (repotest.Throttler), and the benchmark records the requests an operation
-	// makes, to replay them as a floor. Nil in production.
+	// WrapTransport, when set, wraps the HTTP transport of the SDK's client: tests and the
+	// benchmark put a fault injector there (repotest.Throttler), a modelled network distance
+	// (repotest.Latency), or a recorder of the requests an operation makes, to replay them as a
+	// floor. Nil in production.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
 	// Observer, if set, is told about every DynamoDB call (metrics; see CallObserver).
 	Observer CallObserver
@@ -100,11 +92,40 @@ type testHooks struct {
 	transferRead func()
 }
 
-// New connects to DynamoDB with the SDK's default credential and region chain, overridden by cfg.
+// New connects to DynamoDB (and its stream) with the SDK's default credential and region chain,
+// overridden by cfg.
 func New(ctx context.Context, cfg Config) (*Repo, error) {
 	if cfg.Table == "" {
 		return nil, errors.New("repository: table name is empty")
 	}
+	awsCfg, err := loadAWSConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newRepo(dynamoClient(awsCfg, cfg), cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.streams = newStreamsClient(awsCfg, cfg)
+	return r, nil
+}
+
+// NewClient is the SDK client a Repo of configuration cfg reads and writes with: its retries,
+// connection pool and transport, and the middleware that meters every call on the context's Meter,
+// observes it and traces it. A tool that reads the table with SDK calls of its own (the
+// benchmark's floor, repository/benchfloor) takes its client from here, so that its calls are
+// made and counted exactly as the API's.
+func NewClient(ctx context.Context, cfg Config) (*dynamodb.Client, error) {
+	awsCfg, err := loadAWSConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return dynamoClient(awsCfg, cfg), nil
+}
+
+// loadAWSConfig is the SDK configuration both clients (DynamoDB and DynamoDB Streams) share: the
+// credential and region chain, the retries and the connection pool.
+func loadAWSConfig(ctx context.Context, cfg Config) (aws.Config, error) {
 	opts := []func(*config.LoadOptions) error{
 		// Sibling fields resolve concurrently, so a request may have dozens of calls in flight:
 		// keep enough idle connections to reuse them instead of re-dialling every time.
@@ -119,36 +140,25 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("repository: load AWS config: %w", err)
+		return aws.Config{}, fmt.Errorf("repository: load AWS config: %w", err)
 	}
 	if awsCfg.Region == "" {
-		return nil, errors.New("repository: no AWS region: set AWS_REGION")
+		return aws.Config{}, errors.New("repository: no AWS region: set AWS_REGION")
 	}
-	client := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+	return awsCfg, nil
+}
+
+// dynamoClient is the DynamoDB client of cfg on the SDK configuration awsCfg.
+func dynamoClient(awsCfg aws.Config, cfg Config) *dynamodb.Client {
+	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
 		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
 		o.APIOptions = append(o.APIOptions, meterMiddleware, observeMiddleware(serviceDynamoDB, cfg.Table, cfg.Observer, cfg.TracerProvider, false))
-		o.APIOptions = append(o.APIOptions, cfg.sharedMiddleware()...)
+		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
 		o.Logger = sdkLogger(cfg.Logger)
 	})
-	r, err := newRepo(client, cfg)
-	if err != nil {
-		return nil, err
-	}
-	r.streams = newStreamsClient(awsCfg, cfg)
-	return r, nil
-}
-
-// sharedMiddleware is the SDK middleware both clients (DynamoDB and DynamoDB Streams) add after
-// their observer: the added latency, and the tests' fault injectors.
-func (cfg Config) sharedMiddleware() []func(*middleware.Stack) error {
-	var opts []func(*middleware.Stack) error
-	if cfg.AddedLatency > 0 || cfg.AddedLatencyJitter > 0 {
-		opts = append(opts, latencyMiddleware(cfg.AddedLatency, cfg.AddedLatencyJitter))
-	}
-	return append(opts, cfg.apiOptions...)
 }
 
 func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
@@ -211,21 +221,6 @@ func sdkLogger(l *slog.Logger) logging.Logger {
 		}
 		l.Log(context.Background(), level, "aws sdk", "message", msg)
 	})
-}
-
-// latencyMiddleware delays each call by d (see Config.AddedLatency).
-func latencyMiddleware(d, jitter time.Duration) func(*middleware.Stack) error {
-	return initializeStep(middleware.InitializeMiddlewareFunc("AddedLatency",
-		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-			wait := d
-			if jitter > 0 {
-				wait += mrand.N(jitter)
-			}
-			if err := sleepCtx(ctx, wait); err != nil {
-				return middleware.InitializeOutput{}, middleware.Metadata{}, err
-			}
-			return next.HandleInitialize(ctx, in)
-		}))
 }
 
 // transportClient lets Config.WrapTransport wrap the SDK's HTTP client as an http.RoundTripper.

@@ -14,7 +14,7 @@ const streamsMaxAttempts = 3
 // newStreamsClient is the DynamoDB Streams client of a Repo, set up like its DynamoDB client:
 // the same credentials and region, the same transport wrapper (the tests' fault injectors), the
 // same observer (calls are counted by operation: GetRecords, GetShardIterator, DescribeStream)
-// and tracer, the same added latency. Its calls open spans only inside a trace (see
+// and tracer, the same test middleware. Its calls open spans only inside a trace (see
 // observeMiddleware).
 //
 // On AWS, DynamoDB Streams has an endpoint of its own (streams.dynamodb.<region>.amazonaws.com),
@@ -29,7 +29,7 @@ func newStreamsClient(awsCfg aws.Config, cfg Config) *dynamodbstreams.Client {
 		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
 		o.Retryer = newRetryer(streamsMaxAttempts)
 		o.APIOptions = append(o.APIOptions, observeMiddleware(serviceStreams, cfg.Table, cfg.Observer, cfg.TracerProvider, true))
-		o.APIOptions = append(o.APIOptions, cfg.sharedMiddleware()...)
+		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
 		o.Logger = sdkLogger(cfg.Logger)
 	})
 }

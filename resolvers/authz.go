@@ -15,47 +15,13 @@ import (
 // outside the caller's scope is NOT_FOUND, decided from the ID alone before any read where the ID
 // carries its tenant, after the read where it does not (tickets).
 
-// visible checks a decoded global ID against the caller's scope. A denied ID is the NOT_FOUND a
-// missing object of its type gets; kind names it in that error ("" for the type's own name).
-func visible(ctx context.Context, typ string, parts []string, kind string) (auth.Decision, error) {
-	d := auth.Caller(ctx).SeesID(typ, parts)
-	if d == auth.Deny {
-		if kind == "" {
-			kind = typ
-		}
-		return d, auth.Hidden(kind)
+// visible checks a decoded global ID of node type d against the caller's scope: a denied ID is
+// the NOT_FOUND a missing object of its type gets.
+func visible(ctx context.Context, d model.AnyNode, parts []string) (auth.Decision, error) {
+	if dec := auth.Caller(ctx).Sees(d.ScopeOf(parts)); dec != auth.Deny {
+		return dec, nil
 	}
-	return d, nil
-}
-
-// idScope is the registry's before-read check of node type typ (auth's scope of that type, from
-// the ID's parts alone): node, nodes and the typed lookups all pass through it.
-func idScope(typ string) func(ctx context.Context, parts []string) error {
-	return func(ctx context.Context, parts []string) error {
-		_, err := visible(ctx, typ, parts, "")
-		return err
-	}
-}
-
-// ticketScope is the Ticket row's after-read check: a ticket's ID does not carry its
-// organization, so an org role's check waits for the item (idScope let it through as AfterRead).
-func ticketScope(ctx context.Context, e repository.Entity) error {
-	t, ok := e.(*repository.Ticket)
-	if !ok || !auth.Caller(ctx).SeesOrg(t.OrgID) {
-		return auth.Hidden("ticket")
-	}
-	return nil
-}
-
-// decodeVisible decodes a global ID of type want given in field and checks it against the
-// caller's scope before any read; kind names the object in a NOT_FOUND error.
-func decodeVisible(ctx context.Context, field, id, want, kind string) ([]string, auth.Decision, error) {
-	parts, err := model.DecodeIDOf(field, id, want)
-	if err != nil {
-		return nil, auth.Deny, err
-	}
-	d, err := visible(ctx, want, parts, kind)
-	return parts, d, err
+	return auth.Deny, auth.Hidden(d.KindName())
 }
 
 // organizationsPage is `organizations` as the caller may see it: every organization, or an org
@@ -64,7 +30,7 @@ func organizationsPage(ctx context.Context, repo *repository.Repo, args reposito
 	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
 		return ownOrganizationPage(ctx, repo, org, args)
 	}
-	return loaders.For(ctx).Organizations(ctx, args)
+	return loaders.For(ctx).Organizations(ctx, args, nodes(ctx))
 }
 
 // customersPage is `customers` as the caller may see it: every customer, or a customer's own
@@ -73,21 +39,21 @@ func customersPage(ctx context.Context, repo *repository.Repo, args repository.P
 	if c, narrowed := auth.Caller(ctx).OwnCustomer(); narrowed {
 		return ownCustomerPage(ctx, repo, c, args)
 	}
-	return loaders.For(ctx).Customers(ctx, args)
+	return loaders.For(ctx).Customers(ctx, args, nodes(ctx))
 }
 
 // ownOrganizationPage is `organizations` narrowed to an org role's organization: one key lookup
 // (batched like any other) rather than the Query of every organization.
 func ownOrganizationPage(ctx context.Context, repo *repository.Repo, org string, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
 	return ownPage(ctx, repo, "organizations:"+org, args, func() (*repository.Organization, error) {
-		return loaders.For(ctx).Organization(ctx, org)
+		return model.Organizations.Get(ctx, loaders.For(ctx), org)
 	})
 }
 
 // ownCustomerPage is `customers` narrowed to a customer's own record.
 func ownCustomerPage(ctx context.Context, repo *repository.Repo, customer string, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
 	return ownPage(ctx, repo, "customers:"+customer, args, func() (*repository.Customer, error) {
-		return loaders.For(ctx).Customer(ctx, customer)
+		return model.Customers.Get(ctx, loaders.For(ctx), customer)
 	})
 }
 
@@ -107,5 +73,10 @@ func ownPage[T repository.Entity](ctx context.Context, repo *repository.Repo, li
 		}
 		present = err == nil
 	}
-	return repository.SolePage(repo, list, v, present, args)
+	p, err := repository.SolePage(repo, list, v, present, args)
+	if err == nil {
+		// The one record is the whole level: what it needs next is read ahead as for a list.
+		loaders.For(ctx).ReadAhead(ctx, loaders.LevelObjects{Level: nodes(ctx), Objects: entities(p.Items)})
+	}
+	return p, err
 }

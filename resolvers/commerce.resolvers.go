@@ -15,28 +15,28 @@ import (
 )
 
 func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
-	return connect(ctx, orderConnection)(ordersOf(ctx, obj, first, after, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}))
+	return connection(orderConnection)(ordersOf(ctx, obj, first, after, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}))
 }
 
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error) {
-	return saved(ctx, customerNode).entity(r.Repo.CreateCustomer(ctx, input.Name, input.Email, mailingAddresses(input.MailingAddresses)))
+	return saved(ctx, model.Customers.Wrap).entity(r.Repo.CreateCustomer(ctx, input.Name, input.Email, mailingAddresses(input.MailingAddresses)))
 }
 
 func (r *mutationResolver) AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error) {
-	return given(ctx, customerID("customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
-		return saved(ctx, customerNode).entity(r.Repo.AddMailingAddress(ctx, customer, input.Address.Address()))
+	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
+		return saved(ctx, model.Customers.Wrap).entity(r.Repo.AddMailingAddress(ctx, customer, input.Address.Address()))
 	})
 }
 
 func (r *mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error) {
-	return given(ctx, customerID("customerId", input.CustomerID), func(customer string) (*model.Order, error) {
-		return saved(ctx, orderNode).withItems(r.Repo.PlaceOrder(ctx, customer, orderLines(input.Items), input.IdempotencyKey))
+	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Order, error) {
+		return saved(ctx, model.Orders.Wrap).withItems(r.Repo.PlaceOrder(ctx, customer, orderLines(input.Items), input.IdempotencyKey))
 	})
 }
 
 func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.UpdateOrderStatusInput) (*model.Order, error) {
-	return given(ctx, orderID("id", input.ID), func(order orderKey) (*model.Order, error) {
-		return saved(ctx, orderNode).entity(r.Repo.UpdateOrderStatus(ctx, order.customer, order.id, input.Status))
+	return given(ctx, idOf(model.Orders, "id", input.ID), func(order model.OrderRef) (*model.Order, error) {
+		return saved(ctx, model.Orders.Wrap).entity(r.Repo.UpdateOrderStatus(ctx, order.Customer, order.ID, input.Status))
 	})
 }
 
@@ -45,23 +45,23 @@ func (r *orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.O
 }
 
 func (r *orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
-	return toNode[*model.Customer](loaders.For(ctx).Customer(ctx, obj.CustomerID))
+	return model.Customers.Load(ctx, loaders.For(ctx), obj.CustomerID)
 }
 
 func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Customer, error) {
-	return lookup[*model.Customer](ctx, "id", id, model.TypeCustomer)
+	return resolveTyped(ctx, model.Customers, "id", id)
 }
 
 func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error) {
-	return connect(ctx, customerConnection)(customersPage(ctx, r.Repo, pageArgs(first, after)))
+	return connection(customerConnection)(customersPage(ctx, r.Repo, pageArgs(first, after)))
 }
 
 func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, error) {
-	return lookup[*model.Order](ctx, "id", id, model.TypeOrder)
+	return resolveTyped(ctx, model.Orders, "id", id)
 }
 
 func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
-	return connect(ctx, orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after)))
+	return connection(orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) Customer() graph.CustomerResolver { return &customerResolver{r} }

@@ -10,21 +10,20 @@ import (
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
-	"singletable/planner"
 	"singletable/repository"
 	"time"
 )
 
 func (r *departmentResolver) Location(ctx context.Context, obj *model.Department) (*model.Location, error) {
-	return toNode[*model.Location](loaders.For(ctx).Location(ctx, obj.Location))
+	return model.Locations.Load(ctx, loaders.For(ctx), obj.Location)
 }
 
 func (r *departmentResolver) Employees(ctx context.Context, obj *model.Department, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) Department(ctx context.Context, obj *model.Employee) (*model.Department, error) {
-	return toNode[*model.Department](loaders.For(ctx).DepartmentOf(ctx, obj.ID))
+	return wrapped(model.Departments.Wrap)(loaders.For(ctx).DepartmentOf(ctx, obj.ID))
 }
 
 func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
@@ -32,7 +31,7 @@ func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*m
 }
 
 func (r *employeeResolver) DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
@@ -40,71 +39,71 @@ func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*mo
 }
 
 func (r *employeeResolver) Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *mutationResolver) CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error) {
-	return saved(ctx, locationNode).entity(r.Repo.CreateLocation(ctx, locationInput(input)))
+	return saved(ctx, model.Locations.Wrap).entity(r.Repo.CreateLocation(ctx, locationInput(input)))
 }
 
 func (r *mutationResolver) CreateDepartment(ctx context.Context, input model.CreateDepartmentInput) (*model.Department, error) {
-	return given(ctx, locationID("locationId", input.LocationID), func(loc repository.LocationRef) (*model.Department, error) {
-		return saved(ctx, departmentNode).entity(r.Repo.CreateDepartment(ctx, input.Name, loc))
+	return given(ctx, idOf(model.Locations, "locationId", input.LocationID), func(loc repository.LocationRef) (*model.Department, error) {
+		return saved(ctx, model.Departments.Wrap).entity(r.Repo.CreateDepartment(ctx, input.Name, loc))
 	})
 }
 
 func (r *mutationResolver) RenameDepartment(ctx context.Context, input model.RenameDepartmentInput) (*model.Department, error) {
-	return given(ctx, departmentID("id", input.ID), func(id string) (*model.Department, error) {
-		return saved(ctx, departmentNode).entity(r.Repo.RenameDepartment(ctx, id, input.Name))
+	return given(ctx, idOf(model.Departments, "id", input.ID), func(id string) (*model.Department, error) {
+		return saved(ctx, model.Departments.Wrap).entity(r.Repo.RenameDepartment(ctx, id, input.Name))
 	})
 }
 
 func (r *mutationResolver) HireEmployee(ctx context.Context, input model.HireEmployeeInput) (*model.Employee, error) {
-	return given3(ctx, departmentID("departmentId", input.DepartmentID), optional("managerId", input.ManagerID, employeeID), optional("mentorId", input.MentorID, employeeID), func(dept string, manager, mentor *string) (*model.Employee, error) {
-		return saved(ctx, employeeNode).withRelations(r.Repo.HireEmployee(ctx, hireInput(input, dept, manager, mentor)))
+	return given3(ctx, idOf(model.Departments, "departmentId", input.DepartmentID), optional(model.Employees, "managerId", input.ManagerID), optional(model.Employees, "mentorId", input.MentorID), func(dept string, manager, mentor *string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).withRelations(r.Repo.HireEmployee(ctx, hireInput(input, dept, manager, mentor)))
 	})
 }
 
 func (r *mutationResolver) TransferEmployee(ctx context.Context, input model.TransferEmployeeInput) (*model.Employee, error) {
-	return given2(ctx, employeeID("employeeId", input.EmployeeID), departmentID("departmentId", input.DepartmentID), func(emp, dept string) (*model.Employee, error) {
-		return saved(ctx, employeeNode).withRelation(r.Repo.TransferEmployee(ctx, emp, dept))
+	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Departments, "departmentId", input.DepartmentID), func(emp, dept string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.TransferEmployee(ctx, emp, dept))
 	})
 }
 
 func (r *mutationResolver) AssignManager(ctx context.Context, input model.AssignManagerInput) (*model.Employee, error) {
-	return given2(ctx, employeeID("employeeId", input.EmployeeID), employeeID("managerId", input.ManagerID), func(emp, manager string) (*model.Employee, error) {
-		return saved(ctx, employeeNode).withRelation(r.Repo.AssignManager(ctx, emp, manager))
+	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Employees, "managerId", input.ManagerID), func(emp, manager string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.AssignManager(ctx, emp, manager))
 	})
 }
 
 func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignMentorInput) (*model.Employee, error) {
-	return given2(ctx, employeeID("employeeId", input.EmployeeID), employeeID("mentorId", input.MentorID), func(emp, mentor string) (*model.Employee, error) {
-		return saved(ctx, employeeNode).withRelation(r.Repo.AssignMentor(ctx, emp, mentor))
+	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Employees, "mentorId", input.MentorID), func(emp, mentor string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.AssignMentor(ctx, emp, mentor))
 	})
 }
 
 func (r *queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {
-	return lookup[*model.Department](ctx, "id", id, model.TypeDepartment)
+	return resolveTyped(ctx, model.Departments, "id", id)
 }
 
 func (r *queryResolver) Employee(ctx context.Context, id string) (*model.Employee, error) {
-	return lookup[*model.Employee](ctx, "id", id, model.TypeEmployee)
+	return resolveTyped(ctx, model.Employees, "id", id)
 }
 
 func (r *queryResolver) Departments(ctx context.Context, first *int, after *string) (*model.DepartmentConnection, error) {
-	return connect(ctx, departmentConnection)(loaders.For(ctx).Departments(ctx, pageArgs(first, after), planner.Nodes(ctx).Has("location")))
+	return connection(departmentConnection)(loaders.For(ctx).Departments(ctx, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) EmployeesByJobTitle(ctx context.Context, jobTitle string, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connect(ctx, employeeConnection)(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), employeeAhead(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {
-	return connect(ctx, locationConnection)(loaders.For(ctx).Locations(ctx, repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after)))
+	return connection(locationConnection)(loaders.For(ctx).Locations(ctx, repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) Department() graph.DepartmentResolver { return &departmentResolver{r} }

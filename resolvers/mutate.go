@@ -3,7 +3,6 @@ package resolvers
 import (
 	"context"
 
-	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
@@ -11,13 +10,14 @@ import (
 
 // Every mutation resolver is one return statement made of the two halves of this file:
 //
-//	return given(ctx, organizationID("organizationId", input.OrganizationID), func(org string) (*model.User, error) {
-//		return saved(ctx, userNode).entity(r.Repo.CreateUser(ctx, org, input.Name, input.Email))
+//	return given(ctx, idOf(model.Organizations, "organizationId", input.OrganizationID), func(org string) (*model.User, error) {
+//		return saved(ctx, model.Users.Wrap).entity(r.Repo.CreateUser(ctx, org, input.Name, input.Email))
 //	})
 //
 // given is the way in. It decodes each global ID of the input and checks it against the caller's
-// scope, the way every other ID entering the graph is checked (decodeVisible, and for an ID that
-// does not carry its tenant the check after the read), and calls the write with the IDs' keys only
+// scope with the ID's node descriptor (model.NodeType.Input: from the ID, and for an ID that does
+// not carry its tenant after the read), the way every other ID entering the graph is checked, and
+// calls the write with the IDs' references only
 // when all of them passed: the write is a function literal for that reason alone, so that the
 // repository never sees an undecoded ID or one from outside the caller's scope. The first failure
 // is the answer, with the code and input field it has everywhere else: BAD_USER_INPUT naming the
@@ -30,108 +30,56 @@ import (
 // that might miss it, and wraps the entity in its GraphQL type. Mutations whose input holds no ID
 // use saved alone, on one line.
 
-// inputID is a global ID given in a field of a mutation's input, with how its key parts become the
-// key the repository takes (K: one id, a user's organization and id, a LocationRef, …).
-type inputID[K any] struct {
+// inputID is a global ID given in a field of a mutation's input, with the node descriptor that
+// turns it into the reference R a write takes (an id, a user's organization and id, a
+// LocationRef, …).
+type inputID[R any] struct {
 	field string // the input field, named by BAD_USER_INPUT
 	id    string
-	typ   string // the node type the ID must name
-	kind  string // names the object in the NOT_FOUND of an ID outside the caller's scope; "" for typ
-	key   func(parts []string) K
-	// absent marks an optional field left out: nothing to decode or check, the key is K's zero.
+	// kind names the object in the NOT_FOUND of an ID outside the caller's scope; "" for the
+	// descriptor's Kind.
+	kind string
+	// input is the descriptor's Input (model.NodeType.Input).
+	input func(ctx context.Context, r model.KeyReader, field, id, kind string) (R, error)
+	// absent marks an optional field left out: nothing to decode or check, the key is R's zero.
 	absent bool
 }
 
-// The IDs an input may hold, one constructor per node type; field is the input field the ID came
-// in, id what the client gave.
-
-func organizationID(field, id string) inputID[string] {
-	return inputID[string]{field: field, id: id, typ: model.TypeOrganization, key: firstPart}
+// idOf is the ID given in input field field, an ID of d's type.
+func idOf[E repository.Entity, M model.Node, R any](d model.NodeType[E, M, R], field, id string) inputID[R] {
+	return inputID[R]{field: field, id: id, input: d.Input}
 }
 
-// reporterID is a User ID given as a ticket's reporter.
-func reporterID(field, id string) inputID[userKey] {
-	return inputID[userKey]{field: field, id: id, typ: model.TypeUser, kind: "reporter", key: func(p []string) userKey {
-		return userKey{org: p[0], id: p[1]}
-	}}
+// named is in with its object named kind in a NOT_FOUND (a User ID given as a "reporter").
+func (in inputID[R]) named(kind string) inputID[R] {
+	in.kind = kind
+	return in
 }
 
-func ticketID(field, id string) inputID[string] {
-	return inputID[string]{field: field, id: id, typ: model.TypeTicket, key: firstPart}
-}
-
-func locationID(field, id string) inputID[repository.LocationRef] {
-	return inputID[repository.LocationRef]{field: field, id: id, typ: model.TypeLocation, key: model.LocationRefOf}
-}
-
-func departmentID(field, id string) inputID[string] {
-	return inputID[string]{field: field, id: id, typ: model.TypeDepartment, key: firstPart}
-}
-
-func employeeID(field, id string) inputID[string] {
-	return inputID[string]{field: field, id: id, typ: model.TypeEmployee, key: firstPart}
-}
-
-func customerID(field, id string) inputID[string] {
-	return inputID[string]{field: field, id: id, typ: model.TypeCustomer, key: firstPart}
-}
-
-func orderID(field, id string) inputID[orderKey] {
-	return inputID[orderKey]{field: field, id: id, typ: model.TypeOrder, key: func(p []string) orderKey {
-		return orderKey{customer: p[0], id: p[1]}
-	}}
-}
-
-// optional is the ID of an optional input field, built by of when given: its key is nil when the
-// field is left out.
-func optional[K any](field string, id *string, of func(field, id string) inputID[K]) inputID[*K] {
+// optional is the ID of an optional input field, an ID of d's type when given: its reference is
+// nil when the field is left out.
+func optional[E repository.Entity, M model.Node, R any](d model.NodeType[E, M, R], field string, id *string) inputID[*R] {
 	if id == nil {
-		return inputID[*K]{field: field, absent: true}
+		return inputID[*R]{field: field, absent: true}
 	}
-	in := of(field, *id)
-	return inputID[*K]{field: in.field, id: in.id, typ: in.typ, kind: in.kind, key: func(p []string) *K {
-		k := in.key(p)
-		return &k
+	return inputID[*R]{field: field, id: *id, input: func(ctx context.Context, r model.KeyReader, field, id, kind string) (*R, error) {
+		ref, err := d.Input(ctx, r, field, id, kind)
+		if err != nil {
+			return nil, err
+		}
+		return &ref, nil
 	}}
 }
 
-// userKey is a user's key: the organization it belongs to and its id.
-type userKey struct{ org, id string }
-
-// orderKey is an order's key: the customer who placed it and its id.
-type orderKey struct{ customer, id string }
-
-func firstPart(parts []string) string { return parts[0] }
-
-// decode decodes the ID, checks it against the caller's scope and returns its key. An ID that
-// does not carry its tenant (auth.AfterRead: a ticket's, for an org role) is read and checked as
-// node(id:) checks it.
-func (in inputID[K]) decode(ctx context.Context) (K, error) {
-	var zero K
+// decode decodes the ID, checks it against the caller's scope and returns its reference. An ID
+// that does not carry its tenant (a ticket's, for an org role) is read through the loaders and
+// checked by the item: one BatchGetItem more than the write itself.
+func (in inputID[R]) decode(ctx context.Context) (R, error) {
 	if in.absent {
+		var zero R
 		return zero, nil
 	}
-	parts, d, err := decodeVisible(ctx, in.field, in.id, in.typ, in.kind)
-	if err == nil && d == auth.AfterRead {
-		err = scopeAfterRead(ctx, in.typ, parts)
-	}
-	if err != nil {
-		return zero, err
-	}
-	return in.key(parts), nil
-}
-
-// scopeAfterRead finishes the scope check of an ID whose parts do not tell its tenant: the object
-// is read through the loaders (one BatchGetItem more than the write itself, for an org role's
-// ticket: its ID does not carry its organization, which never changes) and checked by its registry
-// row's scopeRead (ticketScope), as node(id:) does. A type without one is refused (deny by default).
-func scopeAfterRead(ctx context.Context, typ string, parts []string) error {
-	t, ok := nodeTypes[typ]
-	if !ok || t.scopeRead == nil {
-		return auth.Hidden(typ)
-	}
-	_, _, err := fetchNode(ctx, t, parts, 0)
-	return err
+	return in.input(ctx, loaders.For(ctx), in.field, in.id, in.kind)
 }
 
 // given calls write with the key of a's ID once it is decoded and inside the caller's scope; if
@@ -166,7 +114,7 @@ type saver[E repository.Entity, M any] struct {
 	wrap func(E) M
 }
 
-// saved is the saver of a write of entities E, wrapped by wrap (userNode, …).
+// saved is the saver of a write of entities E, wrapped by wrap (a descriptor's: model.Users.Wrap, …).
 func saved[E repository.Entity, M any](ctx context.Context, wrap func(E) M) saver[E, M] {
 	return saver[E, M]{ctx: ctx, wrap: wrap}
 }

@@ -3,7 +3,6 @@ package resolvers
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -11,247 +10,81 @@ import (
 
 	"singletable/apperr"
 	"singletable/graph/model"
-	"singletable/loaders"
-	"singletable/planner"
 	"singletable/repository"
 )
 
-// maxNodes bounds the IDs one `nodes` call may ask for.
-const maxNodes = 100
+// errNoRead is a root level without the reads of the field being resolved: a bug.
+var errNoRead = errors.New("the root level holds no reads for the field's IDs")
 
-// combinedFirst is the page size of the combined read (planner.CombinedFor) the current field
-// asks for on objects of type typ: the object is then read with that first page of its child list
-// in one Query. 0 means a plain lookup by key; always 0 in the per-parent baseline.
-func combinedFirst(ctx context.Context, typ string) int {
-	c, ok := planner.CombinedFor(typ)
-	if !ok || !loaders.For(ctx).ReadAhead() {
-		return 0
-	}
-	return c.First(planner.On(ctx, typ))
-}
-
-// lookup is a typed lookup by global ID (user(id:), order(id:), …): the ID must be of type typ.
-func lookup[T model.Node](ctx context.Context, field, id, typ string) (T, error) {
-	var zero T
-	parts, err := model.DecodeIDOf(field, id, typ)
+// resolveTyped is a typed lookup by global ID (user(id:), order(id:), …): the ID must be of d's type.
+func resolveTyped[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], field, id string) (M, error) {
+	var zero M
+	n, err := resolveOne(ctx, func(f graphql.CollectedField) *rootRead { return planRead(ctx, f, d, field, id, true) })
 	if err != nil {
 		return zero, err
 	}
-	n, err := resolveDecoded(ctx, typ, parts)
-	if err != nil {
-		return zero, err
-	}
-	v, _ := n.(T)
+	v, _ := n.(M)
 	return v, nil
 }
 
 // resolveNode fetches the object a global ID names (node(id:)).
 func resolveNode(ctx context.Context, field, id string) (model.Node, error) {
-	typ, parts, err := model.DecodeID(field, id)
-	if err != nil {
-		return nil, err
-	}
-	return resolveDecoded(ctx, typ, parts)
+	return resolveOne(ctx, func(f graphql.CollectedField) *rootRead { return planRead(ctx, f, nil, field, id, true) })
 }
 
-// resolveDecoded fetches one object asked for by ID, starting first the child lists the operation
-// asks for on it (their keys follow from the ID).
-func resolveDecoded(ctx context.Context, typ string, parts []string) (model.Node, error) {
-	t, ok := nodeTypes[typ]
-	if !ok || t.scope == nil { // no row, or a row without its scope check: deny by default
-		return nil, apperr.NotFound("node")
+// resolveOne is the one object of a root lookup (node(id:), a typed lookup), read with the rest of
+// the root level; plan plans its read when the root level does not hold it.
+func resolveOne(ctx context.Context, plan func(graphql.CollectedField) *rootRead) (model.Node, error) {
+	r := rootsOf(ctx)
+	reads := r.readsOf(ctx, func() []*rootRead { return []*rootRead{plan(currentField(ctx))} })
+	if len(reads) != 1 {
+		return nil, apperr.Internal("lookup", errNoRead)
 	}
-	if err := t.scope(ctx, parts); err != nil {
-		return nil, err
-	}
-	if t.start != nil {
-		t.start(ctx, planner.On(ctx, typ), [][]string{parts}, false)
-	}
-	first := combinedFirst(ctx, typ)
-	_, n, err := fetchNode(ctx, t, parts, first)
-	if err == nil && first > 0 {
-		startAheadLevel(ctx, typ, []model.Node{n})
-	}
+	_, n, err := reads[0].get(ctx)
+	r.readAhead(ctx)
 	return n, err
 }
 
-// fetchNode reads an object of registry type t by its ID's parts: with the first page of its
-// combined child list when first > 0, else by key through the loader.
-func fetchNode(ctx context.Context, t nodeType, parts []string, first int) (repository.Entity, model.Node, error) {
-	var (
-		e   repository.Entity
-		n   model.Node
-		err error
-	)
-	if first > 0 && t.combined != nil {
-		e, n, err = t.combined(ctx, parts, first)
-	} else {
-		var k repository.Key
-		if k, err = t.key(parts); err == nil {
-			e, err = loaders.Lookup[repository.Entity](ctx, k, t.kind)
-		}
-		if err == nil {
-			if n = t.wrap(e); n == nil {
-				err = apperr.NotFound(t.kind)
-			}
-		}
-	}
-	if err == nil && t.scopeRead != nil {
-		err = t.scopeRead(ctx, e)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return e, n, nil
-}
-
-// decoded is one entry of nodes(ids:) after decoding.
-type decoded struct {
-	typ   string
-	parts []string
-	t     nodeType
-	first int // combined read's page size, 0 for a lookup by key
-	err   error
-}
-
-// resolveNodes fetches several objects concurrently, so that key lookups land in one batch and
-// combined Queries run side by side. A failed entry is null with its own error at its index.
+// resolveNodes fetches several objects (nodes(ids:)), read with the rest of the root level. A
+// failed entry is null with its own error at its index.
 func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	if len(ids) > maxNodes {
 		return nil, apperr.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
 	}
-	// Send every plain key lookup at once, in one batch (loaders.FetchNow): nodes holds all the
-	// keys of its level, so waiting for the loader's window would only add its length. The child
-	// lists whose keys follow from the IDs start here too, all in one loop.
-	entries := make([]decoded, len(ids))
-	firsts := map[string]int{}
-	starts := map[string][][]string{}
-	var keys []repository.Key
-	for i, id := range ids {
-		d := &entries[i]
-		if d.typ, d.parts, d.err = model.DecodeID("ids", id); d.err != nil {
-			continue
+	r := rootsOf(ctx)
+	reads := r.readsOf(ctx, func() []*rootRead {
+		f := currentField(ctx)
+		reads := make([]*rootRead, len(ids))
+		for i, id := range ids {
+			reads[i] = planRead(ctx, f, nil, "ids", id, false)
 		}
-		var ok bool
-		if d.t, ok = nodeTypes[d.typ]; !ok || d.t.scope == nil { // deny by default
-			d.err = apperr.NotFound("node")
-			continue
-		}
-		if d.err = d.t.scope(ctx, d.parts); d.err != nil {
-			continue
-		}
-		first, ok := firsts[d.typ]
-		if !ok {
-			if c, has := planner.CombinedFor(d.typ); has && !c.PerParentOnly() {
-				first = combinedFirst(ctx, d.typ)
-			}
-			firsts[d.typ] = first
-		}
-		d.first = first
-		starts[d.typ] = append(starts[d.typ], d.parts)
-		if first > 0 {
-			continue // read with its first child page by one Query instead
-		}
-		if k, err := d.t.key(d.parts); err == nil {
-			keys = append(keys, k)
-		}
+		return reads
+	})
+	if len(reads) != len(ids) {
+		return nil, apperr.Internal("nodes", errNoRead)
 	}
-	loaders.For(ctx).FetchNow(ctx, keys...)
-	for typ, parts := range starts {
-		if start := nodeTypes[typ].start; start != nil {
-			start(ctx, planner.On(ctx, typ), parts, true)
-		}
-	}
-
 	out := make([]model.Node, len(ids))
-	read := make([]repository.Entity, len(ids))
-	var wg sync.WaitGroup
-	for i := range entries {
-		d := &entries[i]
-		if d.err != nil {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				// gqlgen recovers panics only on its own goroutines.
-				if p := recover(); p != nil {
-					d.err = graphql.GetOperationContext(ctx).Recover(ctx, p)
-				}
-			}()
-			read[i], out[i], d.err = fetchNode(ctx, d.t, d.parts, d.first)
-		}()
-	}
-	wg.Wait()
-	path := graphql.GetPath(ctx)
-	byType := map[string][]repository.Entity{}
-	plain := map[string][]repository.Entity{} // read without their child lists
-	combined := map[string][]model.Node{}     // read with them
-	var types []string
-	for i, d := range entries {
-		if d.err != nil {
+	var path ast.Path
+	for i, rd := range reads {
+		var err error
+		if _, out[i], err = rd.get(ctx); err != nil {
 			out[i] = nil
-			p := append(ast.Path{}, path...)
-			err := withCode(d.err)
-			graphql.AddError(ctx, &gqlerror.Error{Err: err, Message: err.Error(), Path: append(p, ast.PathIndex(i))})
-			continue
-		}
-		if _, seen := byType[d.typ]; !seen {
-			types = append(types, d.typ)
-		}
-		byType[d.typ] = append(byType[d.typ], read[i])
-		if d.first == 0 {
-			plain[d.typ] = append(plain[d.typ], read[i])
-		} else {
-			combined[d.typ] = append(combined[d.typ], out[i])
+			if path == nil {
+				path = graphql.GetPath(ctx)
+			}
+			p := append(append(ast.Path{}, path...), ast.PathIndex(i))
+			err = FieldError(ctx, err)
+			graphql.AddError(ctx, &gqlerror.Error{Err: err, Message: err.Error(), Path: p})
 		}
 	}
-	startNextLevel(ctx, types, byType)
-	for _, typ := range types {
-		startChildLists(ctx, planner.On(ctx, typ), plain[typ])
-		startAheadLevel(ctx, typ, combined[typ])
-	}
+	r.readAhead(ctx)
 	return out, nil
 }
 
-// startNextLevel starts the lookups of the level below nodes(ids:): the to-one fields selected
-// on the objects, the lookups their child lists' elements will make, and the relation items of the
-// employees, all in one batch sent at once (nodes holds every key of this level).
-func startNextLevel(ctx context.Context, types []string, byType map[string][]repository.Entity) {
-	var next []repository.Key
-	for _, typ := range types {
-		s := planner.On(ctx, typ)
-		next = append(next, planner.RefKeys(s, byType[typ])...)
-		next = append(next, planner.ListParentKeys(s, byType[typ])...)
+// currentField is the field being resolved.
+func currentField(ctx context.Context) graphql.CollectedField {
+	if fc := graphql.GetFieldContext(ctx); fc != nil {
+		return fc.Field
 	}
-	l := loaders.For(ctx)
-	employees := entitiesOf[*repository.Employee](byType[model.TypeEmployee])
-	if ahead := planner.EmployeeAhead(planner.On(ctx, model.TypeEmployee)); len(employees) > 0 && ahead.Any() {
-		l.ReadAheadRelations(ctx, employees, ahead, next...)
-		return
-	}
-	l.FetchNow(ctx, next...)
-}
-
-// entitiesOf is the entities of type T among es.
-func entitiesOf[T repository.Entity](es []repository.Entity) []T {
-	var out []T
-	for _, e := range es {
-		if t, ok := e.(T); ok {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// withCode gives an error that has no code (not one of ours: a library's, say) one by apperr.Classify,
-// as the server does for every field's error (server.codeResolverError); nodes(ids:) adds its
-// entries' errors itself, past that hook.
-func withCode(err error) error {
-	var gerr *gqlerror.Error
-	if errors.As(err, &gerr) && gerr.Extensions["code"] != nil {
-		return err
-	}
-	return apperr.Classify("node", err)
+	return graphql.CollectedField{}
 }

@@ -15,61 +15,61 @@ import (
 )
 
 func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.Organization, error) {
-	return saved(ctx, organizationNode).entity(r.Repo.CreateOrganization(ctx, input.Name))
+	return saved(ctx, model.Organizations.Wrap).entity(r.Repo.CreateOrganization(ctx, input.Name))
 }
 
 func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUserInput) (*model.User, error) {
-	return given(ctx, organizationID("organizationId", input.OrganizationID), func(org string) (*model.User, error) {
-		return saved(ctx, userNode).entity(r.Repo.CreateUser(ctx, org, input.Name, input.Email))
+	return given(ctx, idOf(model.Organizations, "organizationId", input.OrganizationID), func(org string) (*model.User, error) {
+		return saved(ctx, model.Users.Wrap).entity(r.Repo.CreateUser(ctx, org, input.Name, input.Email))
 	})
 }
 
 func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateTicketInput) (*model.Ticket, error) {
-	return given(ctx, reporterID("reporterId", input.ReporterID), func(reporter userKey) (*model.Ticket, error) {
-		return saved(ctx, ticketNode).entity(r.Repo.CreateTicket(ctx, reporter.org, reporter.id, input.Title, input.Body))
+	return given(ctx, idOf(model.Users, "reporterId", input.ReporterID).named("reporter"), func(reporter model.UserRef) (*model.Ticket, error) {
+		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.CreateTicket(ctx, reporter.Org, reporter.ID, input.Title, input.Body))
 	})
 }
 
 func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error) {
-	return given(ctx, ticketID("id", input.ID), func(id string) (*model.Ticket, error) {
-		return saved(ctx, ticketNode).entity(r.Repo.UpdateTicket(ctx, id, ticketPatch(input)))
+	return given(ctx, idOf(model.Tickets, "id", input.ID), func(id string) (*model.Ticket, error) {
+		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.UpdateTicket(ctx, id, ticketPatch(input)))
 	})
 }
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
-	return connect(ctx, userConnection)(usersOf(ctx, obj, first, after))
+	return connection(userConnection)(usersOf(ctx, obj, first, after))
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
-	return lookup[*model.Organization](ctx, "id", id, model.TypeOrganization)
+	return resolveTyped(ctx, model.Organizations, "id", id)
 }
 
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
-	return connect(ctx, organizationConnection)(organizationsPage(ctx, r.Repo, pageArgs(first, after)))
+	return connection(organizationConnection)(organizationsPage(ctx, r.Repo, pageArgs(first, after)))
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	return lookup[*model.User](ctx, "id", id, model.TypeUser)
+	return resolveTyped(ctx, model.Users, "id", id)
 }
 
 func (r *queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, error) {
-	return lookup[*model.Ticket](ctx, "id", id, model.TypeTicket)
+	return resolveTyped(ctx, model.Tickets, "id", id)
 }
 
 func (r *ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {
-	return toNode[*model.User](loaders.For(ctx).User(ctx, obj.OrgID, obj.ReporterID))
+	return model.Users.Load(ctx, loaders.For(ctx), model.UserRef{Org: obj.OrgID, ID: obj.ReporterID})
 }
 
 func (r *ticketResolver) Organization(ctx context.Context, obj *model.Ticket) (*model.Organization, error) {
-	return toNode[*model.Organization](loaders.For(ctx).Organization(ctx, obj.OrgID))
+	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
 }
 
 func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*model.Organization, error) {
-	return toNode[*model.Organization](loaders.For(ctx).Organization(ctx, obj.OrgID))
+	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	return connect(ctx, ticketConnection)(ticketsOf(ctx, obj, first, after, repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}))
+	return connection(ticketConnection)(ticketsOf(ctx, obj, first, after, repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}))
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"singletable/auth"
-	"singletable/repository"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -147,7 +147,7 @@ func mustProxies(t *testing.T, s string) []netip.Prefix {
 func TestConcurrencyCap(t *testing.T) {
 	var busy atomic.Int64
 	a := newAPI(t, server.Config{MaxConcurrentOperations: 1, OnOverCapacity: func() { busy.Add(1) }},
-		func(c *repository.Config) { c.AddedLatency = 300 * time.Millisecond })
+		repotest.WithLatency(300*time.Millisecond, 0))
 	const q = `{ organizations { edges { cursor } } }`
 	slowQuery := func() <-chan gqlResponse {
 		out := make(chan gqlResponse, 1)

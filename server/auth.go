@@ -83,7 +83,7 @@ func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
 // allow (auth's policy table; a field without a policy is refused for everyone), before its
 // resolver runs: a refused mutation writes nothing. Introspection fields (__schema, __type,
 // __typename) follow the introspection setting instead. Nested fields pass: their objects are
-// checked where their IDs enter the graph (the resolvers' node registry).
+// checked where their IDs enter the graph (each node type's descriptor, graph/model).
 func authorizeRootField(ctx context.Context, fc *graphql.FieldContext) error {
 	if (fc.Object != "Query" && fc.Object != "Mutation") || strings.HasPrefix(fc.Field.Name, "__") {
 		return nil

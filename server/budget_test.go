@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"singletable/loaders/perparent"
-	"singletable/repository"
 	"singletable/repository/repotest"
 
 	"singletable/server"
@@ -19,7 +18,7 @@ import (
 func TestNestedSaaSQueryCallBudget(t *testing.T) {
 	// 20 ms per call models the distance to a real region, so that only calls that wait for one
 	// another line up one after another (see Usage.Rounds).
-	a := newAPI(t, server.Config{}, func(c *repository.Config) { c.AddedLatency = 20 * time.Millisecond })
+	a := newAPI(t, server.Config{}, repotest.WithLatency(20*time.Millisecond, 0))
 	d := a.seedSaaS(3, 4, 5)
 	ids := []string{orgID(d.orgs[0]), orgID(d.orgs[1]), orgID(d.orgs[2])}
 	var out struct {
@@ -96,7 +95,7 @@ func TestNestedSaaSQueryCallBudget(t *testing.T) {
 func TestPerParentModeAnswersTheSameWithMoreCalls(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	batched := newAPIOn(t, repo, server.Config{})
-	perParent := newAPIOn(t, repo, server.Config{Loaders: perparent.Options()})
+	perParent := newAPIOn(t, repo, server.Config{Loaders: perparent.Options(), Planner: perparent.Planner{}})
 	d := batched.seedSaaS(3, 4, 5)
 	q := `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name
 	  tickets(first: 5) { edges { node { title reporter { name } organization { name } } } } } } } } } }`
@@ -116,10 +115,7 @@ func TestPerParentModeAnswersTheSameWithMoreCalls(t *testing.T) {
 // 15 ms of jitter here), the organizations are looked up in one batch, queued when the lists
 // start.
 func TestTicketListsShareTheirLookupsWhateverTheQueryTimes(t *testing.T) {
-	a := newAPI(t, server.Config{}, func(c *repository.Config) {
-		c.AddedLatency = 5 * time.Millisecond
-		c.AddedLatencyJitter = 15 * time.Millisecond
-	})
+	a := newAPI(t, server.Config{}, repotest.WithLatency(5*time.Millisecond, 15*time.Millisecond))
 	d := a.seedSaaS(3, 2, 2)
 	var ids []string
 	for _, o := range d.orgs {
@@ -155,5 +151,52 @@ func TestTicketListsShareTheirLookupsWhateverTheQueryTimes(t *testing.T) {
 	t.Logf("DynamoDB calls: %v, rounds %d", u.Calls, u.Rounds)
 	if r.calls("Query") != len(ids) || r.calls("BatchGetItem") != 2 || u.TotalCalls != len(ids)+2 {
 		t.Errorf("calls %v, want 1 BatchGetItem (users), %d Query, 1 BatchGetItem (organizations)", u.Calls, len(ids))
+	}
+}
+
+// Root lookups are one level, whatever root fields they come from: every key they ask for is known
+// from the arguments, so they share ONE BatchGetItem (per 100 keys), sent at once, while a lookup
+// read with its first child page (an organization with its users) is its own Query beside it; the
+// level below (each user's organization) is one more BatchGetItem for all of them.
+func TestAliasedRootLookupsShareOneBatch(t *testing.T) {
+	a := newAPI(t, server.Config{}, repotest.WithLatency(20*time.Millisecond, 0))
+	d := a.seedSaaS(3, 2, 1)
+	u0, u1 := d.users[d.orgs[0].ID][0], d.users[d.orgs[1].ID][1]
+	var out struct {
+		A, B struct {
+			Name         string
+			Organization struct{ Name string }
+		}
+		C struct{ Name string }
+		D struct {
+			Name  string
+			Users struct {
+				Edges []struct{ Node struct{ Name string } }
+			}
+		}
+		E []struct{ Title string }
+	}
+	tk := d.tickets[u0.ID][0]
+	r := a.ok(`query($u0: ID!, $u1: ID!, $o2: ID!, $o1: ID!, $t: ID!) {
+	  a: user(id: $u0) { name organization { name } }
+	  b: node(id: $u1) { ... on User { name organization { name } } }
+	  c: organization(id: $o2) { name }
+	  d: organization(id: $o1) { name users(first: 2) { edges { node { name } } } }
+	  e: nodes(ids: [$t]) { ... on Ticket { title } }
+	}`, map[string]any{"u0": userID(u0), "u1": userID(u1), "o2": orgID(d.orgs[2]), "o1": orgID(d.orgs[1]), "t": ticketID(tk)}, &out)
+	if out.A.Name != u0.Name || out.A.Organization.Name != d.orgs[0].Name || out.B.Organization.Name != d.orgs[1].Name ||
+		out.C.Name != d.orgs[2].Name || len(out.D.Users.Edges) != 2 || len(out.E) != 1 || out.E[0].Title != tk.Title {
+		t.Fatalf("answer %+v", out)
+	}
+	u := r.Extensions.DynamoDB
+	t.Logf("DynamoDB calls: %v, rounds %d", u.Calls, u.Rounds)
+	// Round 1: the two users, the third organization and the ticket in one BatchGetItem, the
+	// second organization with its users in one Query. Round 2: the users' organizations, of which
+	// the second was read in round 1: the first alone.
+	if r.calls("BatchGetItem") != 2 || r.calls("Query") != 1 || u.TotalCalls != 3 {
+		t.Errorf("calls %v, want 2 BatchGetItem (the root level, then its users' organizations) and 1 Query", u.Calls)
+	}
+	if u.Rounds != 2 {
+		t.Errorf("rounds = %d, want 2", u.Rounds)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"singletable/loaders/perparent"
 	"singletable/repository"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -62,7 +63,7 @@ func checkCommerceTree(t *testing.T, d commerce, out commerceTree) {
 // 2 allowed), no GetItem, no Scan, in one round.
 func TestNestedCommerceQueryCallBudget(t *testing.T) {
 	// 20 ms per call models the distance to a real region (see Usage.Rounds).
-	a := newAPI(t, server.Config{}, func(c *repository.Config) { c.AddedLatency = 20 * time.Millisecond })
+	a := newAPI(t, server.Config{}, repotest.WithLatency(20*time.Millisecond, 0))
 	d := a.seedCommerce(2, 3, 2)
 	var out commerceTree
 	r := a.ok(commerceTreeQuery, map[string]any{"ids": []string{customerID(d.customers[0]), customerID(d.customers[1])}}, &out)
@@ -97,10 +98,7 @@ func TestNestedCommerceQueryCallBudgetWithStatusFilter(t *testing.T) {
 	// more than the key loader's window apart, and their items must still share one batch.
 	// (Started by nodes(ids:) in one loop, the lists do not depend on gqlgen starting their
 	// resolvers within the level loader's window either.)
-	a := newAPI(t, server.Config{}, func(c *repository.Config) {
-		c.AddedLatency = 5 * time.Millisecond
-		c.AddedLatencyJitter = 15 * time.Millisecond
-	})
+	a := newAPI(t, server.Config{}, repotest.WithLatency(5*time.Millisecond, 15*time.Millisecond))
 	d := a.seedCommerce(6, 3, 2)
 	ids := make([]string, len(d.customers))
 	for i, c := range d.customers {
@@ -135,8 +133,7 @@ func TestNestedCommerceQueryCallBudgetWithStatusFilter(t *testing.T) {
 // testing in parallel), never one per order.
 func TestOrdersByStatusPageCallBudget(t *testing.T) {
 	const shards = 6
-	a := newAPI(t, server.Config{}, func(c *repository.Config) {
-		c.AddedLatency = 20 * time.Millisecond
+	a := newAPI(t, server.Config{}, repotest.WithLatency(20*time.Millisecond, 0), func(c *repository.Config) {
 		c.OrderStatusShards = shards
 	})
 	a.seedCommerce(3, 4, 2)
@@ -161,7 +158,7 @@ func TestOrdersByStatusPageCallBudget(t *testing.T) {
 // Query per customer's orders, nothing read ahead or primed.
 func TestCommercePerParentModeAnswersTheSame(t *testing.T) {
 	batched := newAPI(t, server.Config{})
-	perParent := newAPIOn(t, batched.repo, server.Config{Loaders: perparent.Options()})
+	perParent := newAPIOn(t, batched.repo, server.Config{Loaders: perparent.Options(), Planner: perparent.Planner{}})
 	d := batched.seedCommerce(2, 3, 2)
 	vars := map[string]any{"ids": []string{customerID(d.customers[0]), customerID(d.customers[1])}}
 	a, b := batched.ok(commerceTreeQuery, vars, nil), perParent.ok(commerceTreeQuery, vars, nil)

@@ -48,8 +48,8 @@ func orderLines(n int) []repository.OrderLine {
 	return lines
 }
 
-func customerID(c *repository.Customer) string { return model.EncodeID(model.TypeCustomer, c.ID) }
-func orderID(o *repository.Order) string       { return model.EncodeID(model.TypeOrder, o.CustomerID, o.ID) }
+func customerID(c *repository.Customer) string { return model.Customers.IDOf(c.ID) }
+func orderID(o *repository.Order) string       { return model.Orders.IDOf(o.CustomerID, o.ID) }
 
 type orderConn struct {
 	Edges []struct {

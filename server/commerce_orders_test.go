@@ -170,7 +170,7 @@ func TestPlaceOrder(t *testing.T) {
 				t.Errorf("%s: %+v, want BAD_USER_INPUT on %s", name, r.Errors, c.field)
 			}
 		}
-		missing := model.EncodeID(model.TypeCustomer, "01J00000000000000000000000")
+		missing := model.Customers.IDOf("01J00000000000000000000000")
 		if c := a.query(placeOrderMutation, map[string]any{"c": missing, "key": "k", "items": itemInputs(1)}).code(t); c != "NOT_FOUND" {
 			t.Fatalf("unknown customer: %q", c)
 		}

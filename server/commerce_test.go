@@ -228,7 +228,7 @@ func TestCommerceAccessPatterns(t *testing.T) {
 		if r.calls("BatchGetItem") != 2 || r.Extensions.DynamoDB.TotalCalls != 2 {
 			t.Fatalf("calls %v", r.Extensions.DynamoDB.Calls)
 		}
-		missing := model.EncodeID(model.TypeOrder, o.CustomerID, "01J00000000000000000000000")
+		missing := model.Orders.IDOf(o.CustomerID, "01J00000000000000000000000")
 		if r := a.query(`query($id: ID!) { order(id: $id) { id } }`, map[string]any{"id": missing}); r.code(t) != "NOT_FOUND" || string(r.Data) != `{"order":null}` {
 			t.Fatalf("missing order: %+v %s", r.Errors, r.Data)
 		}
@@ -401,7 +401,7 @@ func TestMailingAddresses(t *testing.T) {
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		missing := model.EncodeID(model.TypeCustomer, "01J00000000000000000000000")
+		missing := model.Customers.IDOf("01J00000000000000000000000")
 		if c := a.query(add, map[string]any{"c": missing, "a": address(1)}).code(t); c != "NOT_FOUND" {
 			t.Fatalf("unknown customer: %q", c)
 		}
@@ -420,7 +420,7 @@ func TestMailingAddresses(t *testing.T) {
 			"long postal code":     {add, map[string]any{"c": id, "a": map[string]any{"label": "L", "line1": "l", "city": "c", "country": "US", "postalCode": strings.Repeat("9", 21)}}, "address.postalCode"},
 			"bad in create":        {create, map[string]any{"name": "N", "email": "n@x.io", "addresses": []map[string]any{address(0), bad}}, "mailingAddresses[1].city"},
 			"malformed email":      {create, map[string]any{"name": "N", "email": "nope"}, "email"},
-			"order id as customer": {add, map[string]any{"c": model.EncodeID(model.TypeOrder, "01J00000000000000000000000", "01J00000000000000000000000"), "a": address(1)}, "customerId"},
+			"order id as customer": {add, map[string]any{"c": model.Orders.IDOf("01J00000000000000000000000", "01J00000000000000000000000"), "a": address(1)}, "customerId"},
 		} {
 			r := a.query(c.query, c.vars)
 			if code := r.code(t); code != "BAD_USER_INPUT" || r.Errors[0].Extensions["field"] != c.field {

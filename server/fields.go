@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/99designs/gqlgen/graphql"
+
+	"singletable/resolvers"
 )
 
 // fieldGuard is the server's one gqlgen field interceptor. gqlgen passes every field of an
@@ -14,7 +16,9 @@ import (
 //     runs (authorizeRootField);
 //   - trace: a resolver that does I/O gets a span when the operation is traced
 //     (operationTelemetry.traceField);
-//   - classify: an error without a code gets one (codeResolverError).
+//   - classify: an error without a code gets one (resolvers.FieldError). Errors that gqlgen raises
+//     itself while coercing arguments never pass through here, which is how presentError tells
+//     them apart as client mistakes.
 //
 // A refused root field gets no span of its own: its resolver never runs, and the operation's span
 // records the FORBIDDEN outcome.
@@ -38,7 +42,7 @@ func (g fieldGuard) InterceptField(ctx context.Context, next graphql.Resolver) (
 	}
 	res, err := g.telemetry.traceField(ctx, fc, next)
 	if err != nil {
-		return res, codeResolverError(fc, err)
+		return res, resolvers.FieldError(ctx, err)
 	}
 	return res, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/graph"
+	"singletable/planner"
 	"singletable/repository"
 	"singletable/resolvers"
 )
@@ -29,7 +30,8 @@ import (
 //   - bounds on a document's bytes, tokens, depth, fields, aliases and repeated fields, checked
 //     before validation (limits.go), and a complexity limit priced in DynamoDB calls and items;
 //   - introspection only when configured, and no "did you mean" suggestions without it;
-//   - one error presenter that sets extensions.code and hides internals, and a recover function
+//   - one error presenter that shows extensions.code and hides internals (the codes themselves are
+//     given in one place, resolvers.FieldError), and a recover function
 //     that turns a resolver panic into one field error while the server keeps serving;
 //   - the extensions.dynamodb cost entry on every response.
 func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
@@ -69,31 +71,15 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.SetErrorPresenter(presentError(cfg.Logger, !cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic(cfg.Logger))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		op := graphql.GetOperationContext(ctx)
 		if ri := requestInfoFrom(ctx); ri != nil {
-			ri.setOperation(operationName(graphql.GetOperationContext(ctx)))
+			ri.setOperation(operationName(op))
 		}
-		return next(ctx)
+		return next(planner.NewContext(ctx, op, cfg.Planner))
 	})
 	srv.Use(fieldGuard{telemetry: telemetry})
 	srv.Use(costExtension{})
 	return srv
-}
-
-// codeResolverError makes sure every error a field returns has a code: errors of ours already
-// do; anything else (a library's error, say) is classified by apperr.Classify. Errors that gqlgen
-// raises itself while coercing arguments never pass through here, which is how presentError tells
-// them apart as client mistakes.
-func codeResolverError(fc *graphql.FieldContext, err error) error {
-	var coded *apperr.Error
-	var gerr *gqlerror.Error
-	if errors.As(err, &coded) || (errors.As(err, &gerr) && gerr.Extensions["code"] != nil) {
-		return err
-	}
-	if name := fc.Field.Name; name == "__schema" || name == "__type" {
-		// gqlgen's introspection resolvers refuse with a plain error when introspection is off.
-		return apperr.Wrap(apperr.CodeForbidden, "introspection is disabled on this server", err)
-	}
-	return apperr.Classify("resolver", err)
 }
 
 // presentError is the one place errors become GraphQL errors:

@@ -204,9 +204,9 @@ func (a *api) seedSaaS(orgs, usersPerOrg, ticketsPerUser int) saas {
 	return d
 }
 
-func orgID(o *repository.Organization) string { return model.EncodeID(model.TypeOrganization, o.ID) }
-func userID(u *repository.User) string        { return model.EncodeID(model.TypeUser, u.OrgID, u.ID) }
-func ticketID(t *repository.Ticket) string    { return model.EncodeID(model.TypeTicket, t.ID) }
+func orgID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
+func userID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
+func ticketID(t *repository.Ticket) string    { return model.Tickets.IDOf(t.ID) }
 
 // steppingClock returns a clock that starts at start and advances by step on every call.
 func steppingClock(start time.Time, step time.Duration) func() time.Time {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -23,7 +24,7 @@ import (
 // The budget is exactly 2 Query, at most 4 BatchGetItem, no GetItem, no Scan; the design
 // does it in 3 BatchGetItem and 3 rounds.
 func TestNestedHRQueryCallBudget(t *testing.T) {
-	a := newAPI(t, server.Config{}, func(c *repository.Config) { c.AddedLatency = 20 * time.Millisecond })
+	a := newAPI(t, server.Config{}, repotest.WithLatency(20*time.Millisecond, 0))
 	f := a.hr()
 	d1, d2, board := f.department("Alpha"), f.department("Beta"), f.department("Board")
 	head := f.hire(board, "Head", hireOpts{})
@@ -105,7 +106,7 @@ func TestNestedHRQueryCallBudget(t *testing.T) {
 // at once, as lists do: the employees' relation items in one batch, then the relations' targets
 // and the departments' locations in one more.
 func TestHRNodesReadTheirRelationsAhead(t *testing.T) {
-	a := newAPI(t, server.Config{}, func(c *repository.Config) { c.AddedLatency = 5 * time.Millisecond })
+	a := newAPI(t, server.Config{}, repotest.WithLatency(5*time.Millisecond, 0))
 	f := a.hr()
 	d1, d2 := f.department("Alpha"), f.department("Beta")
 	boss := f.hire(d1, "Boss", hireOpts{})

@@ -10,10 +10,10 @@ import (
 )
 
 func departmentID(d *repository.Department) string {
-	return model.EncodeID(model.TypeDepartment, d.ID)
+	return model.Departments.IDOf(d.ID)
 }
-func employeeID(e *repository.Employee) string { return model.EncodeID(model.TypeEmployee, e.ID) }
-func locationID(l *repository.Location) string { return model.LocationID(l.Ref()) }
+func employeeID(e *repository.Employee) string { return model.Employees.IDOf(e.ID) }
+func locationID(l *repository.Location) string { return model.Locations.ID(l) }
 
 // hrFixture creates HR data through the repository.
 type hrFixture struct {

@@ -30,8 +30,8 @@ func (a *api) members(dept string) employeeConn {
 
 func TestHRMutations(t *testing.T) {
 	a := newAPI(t, server.Config{})
-	missingEmp := model.EncodeID(model.TypeEmployee, "01J00000000000000000000000")
-	missingDept := model.EncodeID(model.TypeDepartment, "01J00000000000000000000000")
+	missingEmp := model.Employees.IDOf("01J00000000000000000000000")
+	missingDept := model.Departments.IDOf("01J00000000000000000000000")
 
 	var loc struct {
 		CreateLocation struct{ ID, Country, City string }

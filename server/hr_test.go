@@ -234,7 +234,7 @@ func TestHRAccessPatterns(t *testing.T) {
 		if r.calls("BatchGetItem") != 1 || r.Extensions.DynamoDB.TotalCalls != 1 {
 			t.Fatalf("calls %v", r.Extensions.DynamoDB.Calls)
 		}
-		missing := model.EncodeID(model.TypeEmployee, "01J00000000000000000000000")
+		missing := model.Employees.IDOf("01J00000000000000000000000")
 		if c := a.query(`query($id: ID!) { employee(id: $id) { name } }`, map[string]any{"id": missing}).code(t); c != "NOT_FOUND" {
 			t.Fatalf("missing employee: %s", c)
 		}
@@ -325,7 +325,7 @@ func TestLocationsHierarchy(t *testing.T) {
 		if out.Node.ID != locationID(odd) || out.Node.Country != "Ger:many" || out.Node.State != "Ber%lin" || out.Node.City != "Ber#lin" || out.Node.PostalCode != "10:115" {
 			t.Fatalf("node %+v", out.Node)
 		}
-		forged := model.EncodeID(model.TypeLocation, "Ger:many", "Ber%lin", "Ber#lin", "10:115", "not-an-id")
+		forged := model.Locations.IDOf("Ger:many", "Ber%lin", "Ber#lin", "10:115", "not-an-id")
 		if c := a.query(`query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": forged}).code(t); c != "BAD_USER_INPUT" {
 			t.Fatalf("forged location id: %s", c)
 		}

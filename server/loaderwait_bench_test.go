@@ -18,34 +18,45 @@ import (
 )
 
 // BenchmarkLoaderWait measures what the dataloader's batch window costs and buys where it still
-// matters: sibling resolvers that must meet. The operation lists 12 customers (one Query, AP7)
-// and each customer's OPEN orders with their items. The orders come from GSI1 without their
-// items, so the 12 sibling order lists line up in the level loader (loaders.together), run their
-// Queries, and look all their items up in ONE batch: minimum 1 BatchGetItem per operation. The
-// level loader's window is the dataloader wait: shorter than the time gqlgen needs to start the
-// 12 list resolvers, it splits them into groups whose items are fetched in separate batches;
-// longer, it adds its length before the Queries. (Customers fetched by nodes(ids:) start their
-// lists in one loop and do not depend on the window.) Run it with:
+// matters: lists whose resolvers ask for them one by one, because no level started them. The
+// operation lists 12 engineers (one Query, AP12) and each one's manager (relation items, then the
+// managers: read ahead by the list) and each manager's direct reports. The managers are objects of
+// a to-one field, whose child lists no level starts: the 12 report lists line up in the
+// inverse-relation loader's window, run their Queries and look all their members up in ONE batch.
+// Minimum: 3 BatchGetItem per operation (manager relations, managers, reports). The window is the
+// dataloader wait: shorter than the time gqlgen needs to start the 12 list resolvers, it splits
+// them into groups whose members are fetched in separate batches; longer, it adds its length
+// before the Queries. Run it with:
 //
 //	make bench-wait     (or: go test ./server -run '^$' -bench LoaderWait -benchtime 200x)
 //
-// and see the README ("Choosing the dataloader wait") for the figures and the choice.
+// and see docs/api.md ("Choosing the dataloader wait") for the figures and the choice.
 func BenchmarkLoaderWait(b *testing.B) {
-	repo := repotest.NewRepo(b, func(c *repository.Config) { c.AddedLatency = 2 * time.Millisecond })
+	repo := repotest.NewRepo(b, repotest.WithLatency(2*time.Millisecond, 0))
 	ctx := b.Context()
-	for c := range 12 {
-		cu, err := repo.CreateCustomer(ctx, fmt.Sprintf("Customer %d", c), fmt.Sprintf("c%d@x.io", c), nil)
+	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for m := range 12 {
+		dept, err := repo.CreateDepartment(ctx, fmt.Sprintf("Dept %d", m), loc.Ref())
 		if err != nil {
 			b.Fatal(err)
 		}
-		for o := range 3 {
-			if _, _, err := repo.PlaceOrder(ctx, cu.ID, orderLines(2), fmt.Sprintf("k%d", o)); err != nil {
+		head, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Head %d", m), Email: fmt.Sprintf("h%d@x.io", m), JobTitle: "Director"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for e, title := range []string{"Engineer", "Analyst", "Analyst"} {
+			in := repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("E %d-%d", m, e), Email: fmt.Sprintf("e%d.%d@x.io", m, e), JobTitle: title, ManagerID: &head.ID}
+			if _, _, err := repo.HireEmployee(ctx, in); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
+	const minBatches = 3
 	body, _ := json.Marshal(map[string]any{
-		"query": `{ customers(first: 12) { edges { node { orders(first: 3, status: OPEN) { edges { node { items { sku } } } } } } } }`,
+		"query": `{ employeesByJobTitle(jobTitle: "Engineer", first: 12) { edges { node { manager { directReports(first: 3) { edges { node { name } } } } } } } }`,
 	})
 	for _, wait := range []time.Duration{50 * time.Microsecond, 250 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 16 * time.Millisecond} {
 		for _, par := range []int{0, 8} {
@@ -88,7 +99,7 @@ func BenchmarkLoaderWait(b *testing.B) {
 						<-mu
 						batches += n
 						ops++
-						if n > 1 {
+						if n > minBatches {
 							split++
 						}
 						mu <- struct{}{}

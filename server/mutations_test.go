@@ -46,7 +46,7 @@ func TestSaaSMutations(t *testing.T) {
 	})
 
 	t.Run("unknown organization is NOT_FOUND", func(t *testing.T) {
-		missing := model.EncodeID(model.TypeOrganization, "01J00000000000000000000000")
+		missing := model.Organizations.IDOf("01J00000000000000000000000")
 		if c := a.query(createUser, map[string]any{"org": missing, "name": "X", "email": "x@y.io"}).code(t); c != "NOT_FOUND" {
 			t.Fatalf("code %q", c)
 		}
@@ -74,11 +74,11 @@ func TestSaaSMutations(t *testing.T) {
 		if upd.UpdateTicket.Status != "CLOSED" || upd.UpdateTicket.Title != "Zombies (fixed)" || upd.UpdateTicket.Body != "In the lab.\nAgain." {
 			t.Fatalf("updated %+v", upd)
 		}
-		missingUser := model.EncodeID(model.TypeUser, "01J00000000000000000000000", "01J00000000000000000000000")
+		missingUser := model.Users.IDOf("01J00000000000000000000000", "01J00000000000000000000000")
 		if c := a.query(`mutation($r: ID!) { createTicket(input: {reporterId: $r, title: "t", body: "b"}) { id } }`, map[string]any{"r": missingUser}).code(t); c != "NOT_FOUND" {
 			t.Fatalf("unknown reporter: %q", c)
 		}
-		missingTicket := model.EncodeID(model.TypeTicket, "01J00000000000000000000000")
+		missingTicket := model.Tickets.IDOf("01J00000000000000000000000")
 		if c := a.query(`mutation($id: ID!) { updateTicket(input: {id: $id, status: OPEN}) { id } }`, map[string]any{"id": missingTicket}).code(t); c != "NOT_FOUND" {
 			t.Fatalf("unknown ticket: %q", c)
 		}
@@ -101,7 +101,7 @@ func TestSaaSMutations(t *testing.T) {
 			{"email with a display name", createUser, map[string]any{"org": oid, "name": "N", "email": "Bob <bob@x.io>"}, "email"},
 			{"malformed id", createUser, map[string]any{"org": "%%%", "name": "N", "email": "n@x.io"}, "organizationId"},
 			{"id of the wrong type", createUser, map[string]any{"org": user.CreateUser.ID, "name": "N", "email": "n@x.io"}, "organizationId"},
-			{"id with a lower-case key", createUser, map[string]any{"org": model.EncodeID(model.TypeOrganization, "01j00000000000000000000000"), "name": "N", "email": "n@x.io"}, "organizationId"},
+			{"id with a lower-case key", createUser, map[string]any{"org": model.Organizations.IDOf("01j00000000000000000000000"), "name": "N", "email": "n@x.io"}, "organizationId"},
 			{"first 0", `query($id: ID!) { organization(id: $id) { users(first: 0) { edges { cursor } } } }`, map[string]any{"id": oid}, "first"},
 			{"first 101", `{ organizations(first: 101) { edges { cursor } } }`, nil, "first"},
 			{"empty title", `mutation($r: ID!) { createTicket(input: {reporterId: $r, title: "", body: "b"}) { id } }`, map[string]any{"r": user.CreateUser.ID}, "title"},

@@ -194,7 +194,7 @@ func TestSaaSAccessPatterns(t *testing.T) {
 			t.Fatalf("calls %v, want the ticket, then its reporter", r.Extensions.DynamoDB.Calls)
 		}
 
-		missing := model.EncodeID(model.TypeTicket, "01J00000000000000000000000")
+		missing := model.Tickets.IDOf("01J00000000000000000000000")
 		for _, c := range []struct{ query, id, code string }{
 			{`query($id: ID!) { ticket(id: $id) { id } }`, missing, "NOT_FOUND"},
 			{`query($id: ID!) { ticket(id: $id) { id } }`, userID(users[0]), "BAD_USER_INPUT"},
@@ -208,7 +208,7 @@ func TestSaaSAccessPatterns(t *testing.T) {
 	})
 
 	t.Run("unknown and malformed ids in nodes", func(t *testing.T) {
-		missing := model.EncodeID(model.TypeOrganization, "01J00000000000000000000000")
+		missing := model.Organizations.IDOf("01J00000000000000000000000")
 		r := a.query(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": []string{orgID(org), missing, "bogus"}})
 		if string(r.Data) != `{"nodes":[{"id":"`+orgID(org)+`"},null,null]}` {
 			t.Fatalf("data %s", r.Data)

@@ -13,6 +13,7 @@ import (
 
 	"singletable/auth"
 	"singletable/loaders"
+	"singletable/planner"
 	"singletable/repository"
 	"singletable/server/playground"
 	"singletable/telemetry"
@@ -56,6 +57,8 @@ type Config struct {
 	CORSOrigins []string
 	// Loaders configures the per-request dataloaders.
 	Loaders loaders.Options
+	// Planner plans what each operation reads ahead (planner.TablePlanner when nil).
+	Planner planner.Planner
 	// Logger receives one line per request and every internal error (slog.Default when nil).
 	Logger *slog.Logger
 	// Auth verifies every /query request's bearer token (package auth). Nil refuses every

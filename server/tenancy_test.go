@@ -10,7 +10,7 @@ import (
 )
 
 // missingOrgID names an organization that does not exist.
-var missingOrgID = model.EncodeID(model.TypeOrganization, "01KAAAAAAAAAAAAAAAAAAAAAAA")
+var missingOrgID = model.Organizations.IDOf("01KAAAAAAAAAAAAAAAAAAAAAAA")
 
 // An org role reading another organization's objects by node, nodes, typed lookups and nested
 // fields learns nothing: NOT_FOUND exactly as for a missing object, null in nodes, none of B's

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -40,6 +41,8 @@ type dataset struct {
 	customers []*repository.Customer
 	orders    map[string][]*repository.Order // by customer id, newest first
 	items     map[string][]*repository.OrderItem
+
+	mu sync.Mutex // guards the maps while seeding
 }
 
 // seed writes a dataset of breadth top-level parents per domain. Writes run a few at a time: the
@@ -53,31 +56,35 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 		mentor: map[string]string{}, deptOf: map[string]string{},
 		orders: map[string][]*repository.Order{}, items: map[string][]*repository.OrderItem{},
 	}
-	var mu sync.Mutex
-	par := func(n int, fn func(i int) error) error {
-		sem := make(chan struct{}, 8)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				errs[i] = fn(i)
-			}()
+	for _, domain := range []func(context.Context, *repository.Repo) error{d.seedSaaS, d.seedHR, d.seedCommerce} {
+		if err := domain(ctx, repo); err != nil {
+			return nil, err
 		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return err
-			}
-		}
-		return nil
 	}
+	return d, nil
+}
 
-	// SaaS.
-	d.orgs = make([]*repository.Organization, breadth)
-	if err := par(breadth, func(i int) error {
+// par runs fn(0) … fn(n-1), eight at a time, and returns the first error.
+func par(n int, fn func(i int) error) error {
+	sem := make(chan struct{}, 8)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// seedSaaS writes the organizations, their users and tickets.
+func (d *dataset) seedSaaS(ctx context.Context, repo *repository.Repo) error {
+	d.orgs = make([]*repository.Organization, d.breadth)
+	if err := par(d.breadth, func(i int) error {
 		org, err := repo.CreateOrganization(ctx, fmt.Sprintf("Org %03d", i))
 		if err != nil {
 			return err
@@ -98,32 +105,37 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 				}
 				tickets = append([]*repository.Ticket{tk}, tickets...)
 			}
-			mu.Lock()
+			d.mu.Lock()
 			d.tickets[user.ID] = tickets
-			mu.Unlock()
+			d.mu.Unlock()
 		}
-		mu.Lock()
+		d.mu.Lock()
 		d.users[org.ID] = users
-		mu.Unlock()
+		d.mu.Unlock()
 		return nil
 	}); err != nil {
-		return nil, fmt.Errorf("seed SaaS: %w", err)
+		return fmt.Errorf("seed SaaS: %w", err)
 	}
+	return nil
 
+}
+
+// seedHR writes the location, the departments, their heads and employees.
+func (d *dataset) seedHR(ctx context.Context, repo *repository.Repo) error {
 	// HR: the heads live in a department of their own, so that a manager and the manager's
 	// department are reads of their own, not items the employees' pages already hold.
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "United States", State: "California", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
 	if err != nil {
-		return nil, fmt.Errorf("seed HR: %w", err)
+		return fmt.Errorf("seed HR: %w", err)
 	}
 	d.location = loc
 	if d.board, err = repo.CreateDepartment(ctx, "Board", loc.Ref()); err != nil {
-		return nil, fmt.Errorf("seed HR: %w", err)
+		return fmt.Errorf("seed HR: %w", err)
 	}
-	d.depts = make([]*repository.Department, breadth)
-	d.heads = make([]*repository.Employee, breadth)
+	d.depts = make([]*repository.Department, d.breadth)
+	d.heads = make([]*repository.Employee, d.breadth)
 	hiredAt := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := par(breadth, func(i int) error {
+	if err := par(d.breadth, func(i int) error {
 		dept, err := repo.CreateDepartment(ctx, fmt.Sprintf("Dept %03d", i), loc.Ref())
 		if err != nil {
 			return err
@@ -146,26 +158,29 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 				return err
 			}
 			emps = append(emps, emp)
-			mu.Lock()
+			d.mu.Lock()
 			d.manager[emp.ID] = head.ID
 			d.deptOf[emp.ID] = dept.ID
 			if in.MentorID != nil {
 				d.mentor[emp.ID] = *in.MentorID
 			}
-			mu.Unlock()
+			d.mu.Unlock()
 		}
-		mu.Lock()
+		d.mu.Lock()
 		d.deptOf[head.ID] = d.board.ID
 		d.employees[dept.ID] = emps
-		mu.Unlock()
+		d.mu.Unlock()
 		return nil
 	}); err != nil {
-		return nil, fmt.Errorf("seed HR: %w", err)
+		return fmt.Errorf("seed HR: %w", err)
 	}
+	return nil
+}
 
-	// Commerce.
-	d.customers = make([]*repository.Customer, breadth)
-	if err := par(breadth, func(i int) error {
+// seedCommerce writes the customers, their orders and items.
+func (d *dataset) seedCommerce(ctx context.Context, repo *repository.Repo) error {
+	d.customers = make([]*repository.Customer, d.breadth)
+	if err := par(d.breadth, func(i int) error {
 		addr := []repository.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Main St", i), City: "Springfield", Country: "US"}}
 		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Customer %03d", i), fmt.Sprintf("c%d@shop.example", i), addr)
 		if err != nil {
@@ -183,27 +198,27 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 				return err
 			}
 			orders = append([]*repository.Order{order}, orders...)
-			mu.Lock()
+			d.mu.Lock()
 			d.items[order.ID] = items
-			mu.Unlock()
+			d.mu.Unlock()
 		}
-		mu.Lock()
+		d.mu.Lock()
 		d.orders[c.ID] = orders
-		mu.Unlock()
+		d.mu.Unlock()
 		return nil
 	}); err != nil {
-		return nil, fmt.Errorf("seed Commerce: %w", err)
+		return fmt.Errorf("seed Commerce: %w", err)
 	}
-	return d, nil
+	return nil
 }
 
 // Global IDs, as the API spells them.
-func orgGID(o *repository.Organization) string { return model.EncodeID(model.TypeOrganization, o.ID) }
-func userGID(u *repository.User) string        { return model.EncodeID(model.TypeUser, u.OrgID, u.ID) }
-func ticketGID(t *repository.Ticket) string    { return model.EncodeID(model.TypeTicket, t.ID) }
-func deptGID(d *repository.Department) string  { return model.EncodeID(model.TypeDepartment, d.ID) }
-func empGID(e *repository.Employee) string     { return model.EncodeID(model.TypeEmployee, e.ID) }
-func custGID(c *repository.Customer) string    { return model.EncodeID(model.TypeCustomer, c.ID) }
+func orgGID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
+func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
+func ticketGID(t *repository.Ticket) string    { return model.Tickets.IDOf(t.ID) }
+func deptGID(d *repository.Department) string  { return model.Departments.IDOf(d.ID) }
+func empGID(e *repository.Employee) string     { return model.Employees.IDOf(e.ID) }
+func custGID(c *repository.Customer) string    { return model.Customers.IDOf(c.ID) }
 func orderGID(o *repository.Order) string {
-	return model.EncodeID(model.TypeOrder, o.CustomerID, o.ID)
+	return model.Orders.IDOf(o.CustomerID, o.ID)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -231,6 +232,24 @@ func measure(ctx context.Context, fn runner, b budget, concurrency []int) (resul
 	res.cpuPerOp = cpu / time.Duration(n)
 	res.throughput[1] = float64(n) / elapsed.Seconds()
 
+	res.summarize()
+	for _, c := range concurrency {
+		if c == 1 {
+			continue
+		}
+		ops, more, err := throughput(ctx, fn, c, b.throughputFor, res.samples[0].calls)
+		if err != nil {
+			return result{}, err
+		}
+		res.throughput[c] = ops
+		res.concurrentCalls[c] = more
+	}
+	return res, nil
+}
+
+// summarize computes res's percentiles, calls and rounds from its samples.
+func (res *result) summarize() {
+	n := len(res.samples)
 	walls := make([]time.Duration, n)
 	outs := make([]time.Duration, n)
 	servers := make([]time.Duration, n)
@@ -246,31 +265,12 @@ func measure(ctx context.Context, fn runner, b budget, concurrency []int) (resul
 		}
 		roundSet[s.rounds] = true
 	}
-	res.rounds = slices.Sorted(func(yield func(int) bool) {
-		for r := range roundSet {
-			if !yield(r) {
-				return
-			}
-		}
-	})
+	res.rounds = slices.Sorted(maps.Keys(roundSet))
 	res.p50, res.p95 = percentile(walls, 50), percentile(walls, 95)
 	res.outsideP50 = percentile(outs, 50)
 	res.serverP50 = percentile(servers, 50)
 	med := medianSample(res.samples)
 	res.roundsTypical, res.callsTypical = med.rounds, med.calls
-
-	for _, c := range concurrency {
-		if c == 1 {
-			continue
-		}
-		ops, more, err := throughput(ctx, fn, c, b.throughputFor, res.samples[0].calls)
-		if err != nil {
-			return result{}, err
-		}
-		res.throughput[c] = ops
-		res.concurrentCalls[c] = more
-	}
-	return res, nil
 }
 
 // throughput runs fn from c goroutines for about d (each finishes its current operation) and

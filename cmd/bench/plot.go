@@ -16,17 +16,7 @@ func (rep *report) svg() string {
 		plotW, plotH   = 220, 170
 	)
 	colors := map[string]string{wayBatched: "#1f77b4", wayPerParent: "#d62728", wayFloor: "#2ca02c", wayReplay: "#9467bd"}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, o := range deepOps {
-		for _, b := range rep.cfg.breadths {
-			for _, way := range ways {
-				v := float64(rep.deep[o.id][b][way].p50.Microseconds()) / 1000
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
-		}
-	}
-	lo = math.Pow(10, math.Floor(math.Log10(math.Max(lo, 0.1))))
-	hi = math.Pow(10, math.Ceil(math.Log10(math.Max(hi, lo*10))))
+	lo, hi := rep.p50Decades()
 	y := func(v float64) float64 {
 		return top + plotH - plotH*(math.Log10(math.Max(v, lo))-math.Log10(lo))/(math.Log10(hi)-math.Log10(lo))
 	}
@@ -70,4 +60,20 @@ func (rep *report) svg() string {
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">breadth (top-level parents); latency axis logarithmic</text>`+"\n", width-10, panelH+20)
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// p50Decades are the powers of ten around every p50 the plot shows (ms): the latency axis.
+func (rep *report) p50Decades() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, o := range deepOps {
+		for _, b := range rep.cfg.breadths {
+			for _, way := range ways {
+				v := float64(rep.deep[o.id][b][way].p50.Microseconds()) / 1000
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	lo = math.Pow(10, math.Floor(math.Log10(math.Max(lo, 0.1))))
+	hi = math.Pow(10, math.Ceil(math.Log10(math.Max(hi, lo*10))))
+	return lo, hi
 }

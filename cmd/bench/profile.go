@@ -45,26 +45,13 @@ func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset)
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
-	n := 0
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	start := time.Now()
-	for time.Since(start) < cfg.profileFor {
-		// Eight at a time, as a loaded server would run them.
-		errs := make(chan error, 8)
-		for i := range 8 {
-			go func() {
-				_, err := runs[(n+i)%len(runs)](ctx)
-				errs <- err
-			}()
-		}
-		for range 8 {
-			if err := <-errs; err != nil {
-				pprof.StopCPUProfile()
-				return err
-			}
-		}
-		n += 8
+	n, err := runEightAtATime(ctx, runs, cfg.profileFor)
+	if err != nil {
+		pprof.StopCPUProfile()
+		return err
 	}
 	pprof.StopCPUProfile()
 	runtime.ReadMemStats(&ms1)
@@ -81,4 +68,27 @@ func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset)
 		}
 	}
 	return nil
+}
+
+// runEightAtATime runs the operations of runs in turn, eight at a time as a loaded server would
+// run them, for about d, and returns how many ran.
+func runEightAtATime(ctx context.Context, runs []runner, d time.Duration) (int, error) {
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		errs := make(chan error, 8)
+		for i := range 8 {
+			go func() {
+				_, err := runs[(n+i)%len(runs)](ctx)
+				errs <- err
+			}()
+		}
+		for range 8 {
+			if err := <-errs; err != nil {
+				return n, err
+			}
+		}
+		n += 8
+	}
+	return n, nil
 }

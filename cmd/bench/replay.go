@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"singletable/repository"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -210,9 +211,12 @@ type recordingWay struct {
 	way *httpWay
 }
 
-func newRecordingWay(ctx context.Context, cfg repository.Config) (*recordingWay, error) {
+// newRecordingWay serves a repository of configuration cfg whose requests are recorded, after the
+// added latency: the recorder sees them as DynamoDB does.
+func newRecordingWay(ctx context.Context, cfg repository.Config, latency time.Duration) (*recordingWay, error) {
 	rec := &recorder{}
-	cfg.WrapTransport = func(next http.RoundTripper) http.RoundTripper { rec.next = next; return rec }
+	cfg.WrapTransport = repotest.Chain(cfg.WrapTransport, func(next http.RoundTripper) http.RoundTripper { rec.next = next; return rec })
+	cfg = withLatency(cfg, latency)
 	repo, err := repository.New(ctx, cfg)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ func TestReplayFloorRepeatsTheRecordedCalls(t *testing.T) {
 	}
 	latency := 20 * time.Millisecond // keeps one level's calls in one round on a busy machine
 	way, err := newRecordingWay(t.Context(), repository.Config{Table: seeder.Table(), Region: "us-east-1",
-		Endpoint: repotest.Endpoint(t), CursorSecret: []byte(repotest.CursorSecret), AddedLatency: latency})
+		Endpoint: repotest.Endpoint(t), CursorSecret: []byte(repotest.CursorSecret)}, latency)
 	if err != nil {
 		t.Fatal(err)
 	}

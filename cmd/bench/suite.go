@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"singletable/repository"
 	"singletable/repository/benchfloor"
 )
 
@@ -18,7 +17,7 @@ type op struct {
 	query string
 	vars  func(d *dataset, breadth int) map[string]any
 	plan  func(d *dataset, breadth int, shards int) minimum
-	floor func(ctx context.Context, repo *repository.Repo, d *dataset, breadth int) (benchfloor.Result, error)
+	floor func(ctx context.Context, fl *benchfloor.Client, d *dataset, breadth int) (benchfloor.Result, error)
 }
 
 func one(key string) func(*dataset, int, int) minimum {
@@ -114,7 +113,8 @@ var singleOps = []op{
 		plan: func(_ *dataset, _, shards int) minimum { return planMinimum(level{queries: shards}) }},
 }
 
-func firstIDs[T any](xs []T, n int, gid func(T) string) []string {
+// globalIDs are the global IDs (gid) of the first n of xs: the IDs a deep operation starts from.
+func globalIDs[T any](xs []T, n int, gid func(T) string) []string {
 	out := make([]string, 0, n)
 	for _, x := range xs[:n] {
 		out = append(out, gid(x))
@@ -127,7 +127,7 @@ var deepOps = []op{
 	{id: "saas", name: "organizations → users → tickets → reporter", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": firstIDs(d.orgs, b, orgGID)}
+			return map[string]any{"ids": globalIDs(d.orgs, b, orgGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// Each organization with its users is one Query of its collection (AP2); each user's
@@ -146,17 +146,17 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, queries: b},
 				level{round: 2, queries: users}, primed(read), level{round: 3, keys: reporters})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, o := range d.orgs[:b] {
 				ids[i] = o.ID
 			}
-			return benchfloor.SaaSTree(ctx, repo, ids, 4, 5)
+			return benchfloor.SaaSTree(ctx, fl, ids, 4, 5)
 		}},
 	{id: "hr", name: "departments → employees → manager → department", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Department { name employees(first: 5) { edges { node { name manager { name department { name } } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": firstIDs(d.depts, b, deptGID)}
+			return map[string]any{"ids": globalIDs(d.depts, b, deptGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// 1: the departments by key, and each department's membership items (one Query of
@@ -178,29 +178,29 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, keys: depts, queries: b}, primed(relDepts),
 				level{round: 2, keys: emps}, level{round: 3, keys: managers}, level{round: 4, keys: mgrDepts})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, x := range d.depts[:b] {
 				ids[i] = x.ID
 			}
-			return benchfloor.HRTree(ctx, repo, ids, 5)
+			return benchfloor.HRTree(ctx, fl, ids, 5)
 		}},
 	{id: "commerce", name: "customers → orders → items + customer", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { name orders(first: 3) { edges { node { totalCents items { sku quantity } customer { name } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": firstIDs(d.customers, b, custGID)}
+			return map[string]any{"ids": globalIDs(d.customers, b, custGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// One Query per customer's collection: the customer, its orders and their items
 			// (AP15–AP17); every order's customer is that customer.
 			return planMinimum(level{round: 1, queries: b})
 		},
-		floor: func(ctx context.Context, repo *repository.Repo, d *dataset, b int) (benchfloor.Result, error) {
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
 			ids := make([]string, b)
 			for i, c := range d.customers[:b] {
 				ids[i] = c.ID
 			}
-			return benchfloor.CommerceTree(ctx, repo, ids, 3)
+			return benchfloor.CommerceTree(ctx, fl, ids, 3)
 		}},
 }
 

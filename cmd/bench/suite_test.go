@@ -24,8 +24,13 @@ func TestSuiteCallsAtMinimum(t *testing.T) {
 	seeder := repotest.NewRepo(t)
 	// 20 ms per call, as in the budget tests, keeps the batch windows of one level together on a
 	// busy CI machine.
-	repo, err := repository.New(context.Background(), repository.Config{Table: seeder.Table(), Region: "us-east-1",
-		Endpoint: repotest.Endpoint(t), CursorSecret: []byte(repotest.CursorSecret), AddedLatency: 20 * time.Millisecond})
+	cfg := withLatency(repository.Config{Table: seeder.Table(), Region: "us-east-1",
+		Endpoint: repotest.Endpoint(t), CursorSecret: []byte(repotest.CursorSecret)}, 20*time.Millisecond)
+	repo, err := repository.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor, err := benchfloor.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +73,7 @@ func TestSuiteCallsAtMinimum(t *testing.T) {
 		for _, b := range []int{1, breadth} {
 			check(fmt.Sprintf("%s@%d", o.id, b), o, b, true)
 			want := o.plan(d, b, shards)
-			s, err := floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, repo, d, b) })(t.Context())
+			s, err := floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, floor, d, b) })(t.Context())
 			if err != nil {
 				t.Fatalf("floor %s: %v", o.id, err)
 			}

@@ -26,10 +26,11 @@ type throttledResult struct {
 
 // measureThrottled runs ops operations of the deep SaaS tree at the given breadth, concurrency at
 // a time, once without throttling and once with every third DynamoDB call throttled.
-func measureThrottled(ctx context.Context, base repository.Config, d *dataset, breadth, ops, concurrency int) (throttledResult, error) {
+func measureThrottled(ctx context.Context, base repository.Config, latency time.Duration, d *dataset, breadth, ops, concurrency int) (throttledResult, error) {
 	th := &repotest.Throttler{}
 	cfg := base
 	cfg.WrapTransport = th.Wrap
+	cfg = withLatency(cfg, latency)
 	repo, err := repository.New(ctx, cfg)
 	if err != nil {
 		return throttledResult{}, err

@@ -21,14 +21,17 @@ var zeroWays = []string{wayBatched, wayFloor, wayReplay}
 
 // measureZeroLatency runs the pass on repo, a repository of the same table without added latency.
 func measureZeroLatency(ctx context.Context, cfg config, repo *repository.Repo, repoCfg repository.Config, d *dataset) (map[string]map[string]result, error) {
-	repoCfg.AddedLatency = 0
 	batched := newHTTPWay(repo, server.Config{})
 	defer batched.close()
-	recording, err := newRecordingWay(ctx, repoCfg)
+	recording, err := newRecordingWay(ctx, repoCfg, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer recording.close()
+	floor, err := benchfloor.Open(ctx, repoCfg)
+	if err != nil {
+		return nil, err
+	}
 	b := cfg.throughputAt
 	out := map[string]map[string]result{}
 	for _, o := range deepOps {
@@ -38,7 +41,7 @@ func measureZeroLatency(ctx context.Context, cfg config, repo *repository.Repo, 
 			fn := batched.runner(o.query, o.vars(d, b))
 			switch way {
 			case wayFloor:
-				fn = floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, repo, d, b) })
+				fn = floorRunner(func(ctx context.Context) (benchfloor.Result, error) { return o.floor(ctx, floor, d, b) })
 			case wayReplay:
 				rp, err := recording.replayOf(ctx, o.query, o.vars(d, b), 0)
 				if err != nil {

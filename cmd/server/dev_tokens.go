@@ -36,7 +36,7 @@ func mintDevTokens(ctx context.Context, repo *repository.Repo, c auth.Settings) 
 		return nil, err
 	} else if len(orgs.Items) > 0 {
 		o := orgs.Items[0]
-		principals = append(principals, sample{"org-member of " + o.Name, auth.Claims{Subject: "dev-org-member", Roles: []string{string(auth.RoleOrgMember)}, Org: model.EncodeID(model.TypeOrganization, o.ID)}})
+		principals = append(principals, sample{"org-member of " + o.Name, auth.Claims{Subject: "dev-org-member", Roles: []string{string(auth.RoleOrgMember)}, Org: model.Organizations.IDOf(o.ID)}})
 	}
 	principals = append(principals, []sample{
 		{"hr", auth.Claims{Subject: "dev-hr", Roles: []string{string(auth.RoleHR)}}},
@@ -46,7 +46,7 @@ func mintDevTokens(ctx context.Context, repo *repository.Repo, c auth.Settings) 
 		return nil, err
 	} else if len(cs.Items) > 0 {
 		cu := cs.Items[0]
-		principals = append(principals, sample{"customer " + cu.Name, auth.Claims{Subject: "dev-customer", Roles: []string{string(auth.RoleCustomer)}, Customer: model.EncodeID(model.TypeCustomer, cu.ID)}})
+		principals = append(principals, sample{"customer " + cu.Name, auth.Claims{Subject: "dev-customer", Roles: []string{string(auth.RoleCustomer)}, Customer: model.Customers.IDOf(cu.ID)}})
 	}
 	out := make([]devToken, 0, len(principals))
 	for _, p := range principals {

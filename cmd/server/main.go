@@ -59,7 +59,41 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	defer obs.shutdown()
+	repo, err := openTable(ctx, cfg, log, obs)
+	if err != nil {
+		return err
+	}
+	drain := &drainer{}
+	serverCfg, devTokens, err := serverConfig(ctx, cfg, repo, log, obs, drain)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.guard.host, strconv.Itoa(cfg.port)))
+	if err != nil {
+		return err
+	}
+	if devTokens != nil {
+		printDevTokens(stderr, devTokens, displayAddr(ln.Addr()))
+	}
+	srv := &http.Server{
+		Handler:           drain.wrap(server.New(repo, serverCfg)),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "table", cfg.Table, "playground", "http://"+displayAddr(ln.Addr())+"/")
+	if listening != nil {
+		listening(ln.Addr().String())
+	}
+	return serveUntilDone(ctx, cfg, srv, ln, drain, log)
+}
 
+// openTable connects to the table, creates it and loads the sample data when asked, and warns
+// about what production must not run with.
+func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observability) (*repository.Repo, error) {
 	repo, err := repository.New(ctx, repository.Config{
 		Table:             cfg.Table,
 		Region:            cfg.Region,
@@ -71,31 +105,36 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		TracerProvider:    obs.tracer,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if cfg.CursorSecret == "" {
 		log.Warn("CURSOR_SECRET is not set: using a random secret, so cursors break on restart and differ between instances; set it in production")
 	}
 	if cfg.createTable {
 		if err := repo.CreateTable(ctx, 2*time.Minute); err != nil {
-			return err
+			return nil, err
 		}
 		log.Info("table ready", "table", cfg.Table)
 	}
 	if cfg.seed {
 		st, err := repo.Seed(ctx)
 		if err != nil {
-			return fmt.Errorf("seed: %w", err)
+			return nil, fmt.Errorf("seed: %w", err)
 		}
 		log.Info("sample data", "alreadyLoaded", st.AlreadyLoaded, "items", st.Items)
 	}
 	if err := repo.Ready(ctx); err != nil {
 		log.Warn("table not ready; /readyz will fail until it is", "error", err.Error())
 	}
+	return repo, nil
+}
 
+// serverConfig is the handler's configuration: the token verifier and, with -dev-tokens, the
+// development tokens (the first one in the playground's headers).
+func serverConfig(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger, obs *observability, drain *drainer) (server.Config, []devToken, error) {
 	authn, err := cfg.Auth.Authenticator()
 	if err != nil {
-		return err
+		return server.Config{}, nil, err
 	}
 	if cfg.Auth.Disabled {
 		log.Warn("AUTH_DISABLED=true: every request is served as admin, without a token; never run this way where others can reach the server")
@@ -104,12 +143,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	var playgroundHeaders map[string]string
 	if cfg.Auth.DevTokens {
 		if devTokens, err = mintDevTokens(ctx, repo, cfg.Auth); err != nil {
-			return fmt.Errorf("dev tokens: %w", err)
+			return server.Config{}, nil, fmt.Errorf("dev tokens: %w", err)
 		}
 		playgroundHeaders = map[string]string{"Authorization": "Bearer " + devTokens[0].token}
 	}
-
-	drain := &drainer{}
 	serverCfg := server.Config{
 		Introspection:     cfg.Introspection,
 		ComplexityLimit:   cfg.ComplexityLimit,
@@ -127,30 +164,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		TracerProvider:    obs.tracer,
 	}
 	cfg.guard.apply(&serverCfg)
-	handler := server.New(repo, serverCfg)
-	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.guard.host, strconv.Itoa(cfg.port)))
-	if err != nil {
-		return err
-	}
-	if devTokens != nil {
-		printDevTokens(stderr, devTokens, displayAddr(ln.Addr()))
-	}
-	srv := &http.Server{
-		Handler:           drain.wrap(handler),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	log.Info("listening", "addr", ln.Addr().String(), "table", cfg.Table, "playground", "http://"+displayAddr(ln.Addr())+"/")
-	if listening != nil {
-		listening(ln.Addr().String())
-	}
+	return serverCfg, devTokens, nil
+}
+
+// serveUntilDone serves on ln until ctx is cancelled, then drains and shuts srv down (see run).
+func serveUntilDone(ctx context.Context, cfg config, srv *http.Server, ln net.Listener, drain *drainer, log *slog.Logger) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-
 	select {
 	case err := <-served:
 		return err

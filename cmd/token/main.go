@@ -80,12 +80,12 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return errors.New("customer needs -customer <Customer ID>")
 	}
 	if *org != "" {
-		if _, err := model.DecodeIDOf("org", *org, model.TypeOrganization); err != nil {
+		if _, err := model.Organizations.Decode("org", *org); err != nil {
 			return errors.New("-org must be an Organization ID (the id field of an Organization)")
 		}
 	}
 	if *customer != "" {
-		if _, err := model.DecodeIDOf("customer", *customer, model.TypeCustomer); err != nil {
+		if _, err := model.Customers.Decode("customer", *customer); err != nil {
 			return errors.New("-customer must be a Customer ID (the id field of a Customer)")
 		}
 	}

@@ -14,7 +14,7 @@ import (
 const secret = "cmd-token-tests-hs256-secret-0123456789"
 
 func TestMintedTokenVerifies(t *testing.T) {
-	org := model.EncodeID(model.TypeOrganization, "01JAAAAAAAAAAAAAAAAAAAAAAA")
+	org := model.Organizations.IDOf("01JAAAAAAAAAAAAAAAAAAAAAAA")
 	var out bytes.Buffer
 	env := map[string]string{"AUTH_HS256_SECRET": secret}
 	if err := run([]string{"-role", "org-member", "-org", org}, func(k string) string { return env[k] }, &out, io.Discard); err != nil {
@@ -46,7 +46,7 @@ func TestBadArgumentsAreRefused(t *testing.T) {
 		{[]string{"-role", "org-member"}, env, "need -org"},
 		{[]string{"-role", "customer"}, env, "needs -customer"},
 		{[]string{"-role", "org-admin", "-org", "nope"}, env, "-org must be an Organization ID"},
-		{[]string{"-role", "customer", "-customer", model.EncodeID(model.TypeOrganization, "x")}, env, "-customer must be a Customer ID"},
+		{[]string{"-role", "customer", "-customer", model.Organizations.IDOf("x")}, env, "-customer must be a Customer ID"},
 	} {
 		err := run(c.args, func(k string) string { return c.env[k] }, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -6,17 +6,17 @@ import "singletable/repository"
 // with its newest orders (one Query of its item collection), that first page of orders.
 type Customer struct {
 	*repository.Customer
-	// OrdersAhead is the page of orders read with the customer, valid for `orders` asked with
-	// first = OrdersAheadFirst and no other argument. Nil when the orders were not read ahead.
-	OrdersAhead      *repository.Page[*repository.Order]
-	OrdersAheadFirst int
+	// OrdersAhead is the page of orders read with the customer, for the `orders` field whose
+	// response key is OrdersAheadFor (the one the plan read with it). Nil when none was.
+	OrdersAhead    *repository.Page[*repository.Order]
+	OrdersAheadFor string
 }
 
 // IsNode marks Customer as a Node.
 func (Customer) IsNode() {}
 
 // GetID is the global ID.
-func (c Customer) GetID() string { return EncodeID(TypeCustomer, c.ID) }
+func (c Customer) GetID() string { return Customers.ID(c.Customer) }
 
 // MailingAddresses are the customer's addresses, with absent optional parts as null.
 func (c Customer) MailingAddresses() []*MailingAddress {
@@ -60,7 +60,7 @@ type Order struct {
 func (Order) IsNode() {}
 
 // GetID is the global ID.
-func (o Order) GetID() string { return EncodeID(TypeOrder, o.CustomerID, o.ID) }
+func (o Order) GetID() string { return Orders.ID(o.Order) }
 
 // OrderItem is the GraphQL OrderItem (not a Node: it is reached through its order).
 type OrderItem struct {

@@ -11,7 +11,7 @@ type Department struct {
 func (Department) IsNode() {}
 
 // GetID is the global ID.
-func (d Department) GetID() string { return EncodeID(TypeDepartment, d.ID) }
+func (d Department) GetID() string { return Departments.ID(d.Department) }
 
 // Employee is the GraphQL Employee.
 type Employee struct {
@@ -22,7 +22,7 @@ type Employee struct {
 func (Employee) IsNode() {}
 
 // GetID is the global ID.
-func (e Employee) GetID() string { return EncodeID(TypeEmployee, e.ID) }
+func (e Employee) GetID() string { return Employees.ID(e.Employee) }
 
 // Location is the GraphQL Location.
 type Location struct {
@@ -32,16 +32,5 @@ type Location struct {
 // IsNode marks Location as a Node.
 func (Location) IsNode() {}
 
-// GetID is the global ID. A location's key is its country's partition and a hierarchical sort
-// key, so the ID carries every part of it: country, state, city, postal code and id.
-func (l Location) GetID() string { return LocationID(l.Ref()) }
-
-// LocationID is the global ID of the location ref names.
-func LocationID(ref repository.LocationRef) string {
-	return EncodeID(TypeLocation, ref.Country, ref.State, ref.City, ref.PostalCode, ref.ID)
-}
-
-// LocationRefOf turns the key parts of a location's global ID back into a reference.
-func LocationRefOf(parts []string) repository.LocationRef {
-	return repository.LocationRef{Country: parts[0], State: parts[1], City: parts[2], PostalCode: parts[3], ID: parts[4]}
-}
+// GetID is the global ID: a location's whole key (Locations).
+func (l Location) GetID() string { return Locations.ID(l.Location) }

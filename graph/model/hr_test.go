@@ -18,13 +18,13 @@ func TestLargestLocationIDDecodes(t *testing.T) {
 		if _, err := repository.LocationKey(ref); err != nil {
 			t.Fatalf("the repository refuses the reference: %v", err)
 		}
-		id := LocationID(ref)
-		parts, err := DecodeIDOf("id", id, TypeLocation)
+		id := Locations.ID(&repository.Location{Country: ref.Country, State: ref.State, City: ref.City, PostalCode: ref.PostalCode, ID: ref.ID})
+		parts, err := Locations.Decode("id", id)
 		if err != nil {
 			t.Fatalf("%q × limits: ID of %d characters: %v", ch, len(id), err)
 		}
-		if LocationRefOf(parts) != ref {
-			t.Fatalf("round trip: %+v", LocationRefOf(parts))
+		if Locations.Ref(parts) != ref {
+			t.Fatalf("round trip: %+v", Locations.Ref(parts))
 		}
 	}
 }

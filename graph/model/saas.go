@@ -6,31 +6,33 @@ import "singletable/repository"
 // read together with its users (AP2), that first page of users.
 type Organization struct {
 	*repository.Organization
-	// UsersAhead is the page of users read with the organization, valid for `users` asked with
-	// first = UsersAheadFirst and no `after`. Nil when the users were not read ahead.
-	UsersAhead      *repository.Page[*repository.User]
-	UsersAheadFirst int
+	// UsersAhead is the page of users read with the organization, for the `users` field whose
+	// response key is UsersAheadFor (the one the plan read with it). Nil when none was.
+	UsersAhead    *repository.Page[*repository.User]
+	UsersAheadFor string
 }
 
 // IsNode marks Organization as a Node.
 func (Organization) IsNode() {}
 
 // GetID is the global ID.
-func (o Organization) GetID() string { return EncodeID(TypeOrganization, o.ID) }
+func (o Organization) GetID() string { return Organizations.ID(o.Organization) }
 
 // User is the GraphQL User: the stored entity plus, when the user was read together with its
 // newest tickets (AP5), that first page of tickets.
 type User struct {
 	*repository.User
-	TicketsAhead      *repository.Page[*repository.Ticket]
-	TicketsAheadFirst int
+	// TicketsAhead is the page read with the user, for the `tickets` field whose response key is
+	// TicketsAheadFor.
+	TicketsAhead    *repository.Page[*repository.Ticket]
+	TicketsAheadFor string
 }
 
 // IsNode marks User as a Node.
 func (User) IsNode() {}
 
 // GetID is the global ID.
-func (u User) GetID() string { return EncodeID(TypeUser, u.OrgID, u.ID) }
+func (u User) GetID() string { return Users.ID(u.User) }
 
 // Ticket is the GraphQL Ticket.
 type Ticket struct {
@@ -41,4 +43,4 @@ type Ticket struct {
 func (Ticket) IsNode() {}
 
 // GetID is the global ID.
-func (t Ticket) GetID() string { return EncodeID(TypeTicket, t.ID) }
+func (t Ticket) GetID() string { return Tickets.ID(t.Ticket) }

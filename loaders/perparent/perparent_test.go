@@ -25,18 +25,20 @@ func TestOneGetItemPerLookup(t *testing.T) {
 	}
 	ctx, m := repository.WithMeter(context.Background())
 	l := loaders.New(repo, perparent.Options())
-	if l.ReadAhead() {
-		t.Fatal("the per-parent baseline must not read children ahead")
+	org := &repository.Organization{ID: "01J00000000000000000000001"}
+	if lvl := (perparent.Planner{}).Level(nil, nil, "Organization", nil); lvl.Type != "Organization" || lvl.Lists() != nil || lvl.Lookups(0, []repository.Entity{org}) != nil {
+		t.Fatal("the per-parent baseline must not read anything ahead")
 	}
-	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}); err != nil {
+	if _, err := l.Organizations(ctx, repository.PageArgs{First: 10}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range append(orgs, orgs[0]) {
-		if _, err := l.Organization(ctx, o.ID); err != nil {
+		if _, err := l.Lookup(ctx, o.Key(), "organization"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := l.Organization(ctx, "01J00000000000000000000000"); apperr.CodeOf(err) != apperr.CodeNotFound {
+	missing := &repository.Organization{ID: "01J00000000000000000000000"}
+	if _, err := l.Lookup(ctx, missing.Key(), "organization"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("missing: %v", err)
 	}
 	if u := m.Usage(); u.Calls["GetItem"] != 5 || u.Calls["BatchGetItem"] != 0 {

@@ -7,7 +7,9 @@
 //
 // It sits under repository/ because it imports the SDK, which only the storage layer may; it is
 // a package of its own so that the server binary does not link it (a test in cmd/server checks).
-// The key spellings come from repository.Raw, so they cannot drift from the API's.
+// It reads with the client the repository would (repository.NewClient), decodes with the
+// repository's decoder (repository.DecodeItem), and spells keys from the repository's exported key
+// functions (spell.go), so that they cannot drift from the API's.
 package benchfloor
 
 import (
@@ -38,13 +40,14 @@ type Result struct {
 // floorReader collects what one floor read has decoded, keyed by item key, so that nothing is
 // read twice.
 type floorReader struct {
-	raw  repository.Raw
+	c    *Client
+	raw  spell
 	mu   sync.Mutex
 	seen map[repository.Key]repository.Entity
 }
 
-func newFloorReader(r *repository.Repo) *floorReader {
-	return &floorReader{raw: r.Raw(), seen: map[repository.Key]repository.Entity{}}
+func newFloorReader(c *Client) *floorReader {
+	return &floorReader{c: c, seen: map[repository.Key]repository.Entity{}}
 }
 
 func (f *floorReader) remember(es ...repository.Entity) {
@@ -55,7 +58,7 @@ func (f *floorReader) remember(es ...repository.Entity) {
 	f.mu.Unlock()
 }
 
-func (f *floorReader) lookup(k repository.Key) (repository.Entity, bool) {
+func (f *floorReader) known(k repository.Key) (repository.Entity, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	e, ok := f.seen[k]
@@ -79,14 +82,14 @@ func (f *floorReader) missing(keys []repository.Key) []repository.Key {
 
 // query runs one Query (one call: the benchmark's pages fit in one response) and decodes its items.
 func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]repository.Entity, error) {
-	in.TableName = aws.String(f.raw.Table())
-	out, err := f.raw.Client().Query(ctx, in)
+	in.TableName = aws.String(f.c.table)
+	out, err := f.c.db.Query(ctx, in)
 	if err != nil {
 		return nil, apperr.Classify("floor query", err)
 	}
 	es := make([]repository.Entity, len(out.Items))
 	for i, item := range out.Items {
-		if es[i], err = f.raw.Decode(item); err != nil {
+		if es[i], err = repository.DecodeItem(item); err != nil {
 			return nil, err
 		}
 	}
@@ -97,37 +100,37 @@ func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]rep
 // batchGet reads keys with ⌈len/100⌉ concurrent BatchGetItem calls, retrying UnprocessedKeys.
 func (f *floorReader) batchGet(ctx context.Context, keys []repository.Key) error {
 	var wg sync.WaitGroup
-	errs := make([]error, (len(keys)+repository.MaxBatchGetKeys-1)/repository.MaxBatchGetKeys)
+	errs := make([]error, (len(keys)+maxBatchGetKeys-1)/maxBatchGetKeys)
 	for i := range errs {
-		chunk := keys[i*repository.MaxBatchGetKeys : min((i+1)*repository.MaxBatchGetKeys, len(keys))]
+		chunk := keys[i*maxBatchGetKeys : min((i+1)*maxBatchGetKeys, len(keys))]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			req := make([]map[string]types.AttributeValue, len(chunk))
 			for j, k := range chunk {
-				req[j] = f.raw.Item(k)
+				req[j] = item(k)
 			}
 			for attempt := 0; len(req) > 0; attempt++ {
-				if attempt >= f.raw.BatchAttempts() {
+				if attempt >= batchAttempts {
 					errs[i] = errors.New("floor batch get: unprocessed keys left")
 					return
 				}
-				out, err := f.raw.Client().BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-					RequestItems: map[string]types.KeysAndAttributes{f.raw.Table(): {Keys: req}},
+				out, err := f.c.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+					RequestItems: map[string]types.KeysAndAttributes{f.c.table: {Keys: req}},
 				})
 				if err != nil {
 					errs[i] = apperr.Classify("floor batch get", err)
 					return
 				}
-				for _, item := range out.Responses[f.raw.Table()] {
-					e, err := f.raw.Decode(item)
+				for _, it := range out.Responses[f.c.table] {
+					e, err := repository.DecodeItem(it)
 					if err != nil {
 						errs[i] = err
 						return
 					}
 					f.remember(e)
 				}
-				req = out.UnprocessedKeys[f.raw.Table()].Keys
+				req = out.UnprocessedKeys[f.c.table].Keys
 			}
 		}()
 	}
@@ -139,93 +142,105 @@ func (f *floorReader) batchGet(ctx context.Context, keys []repository.Key) error
 // one Query per organization's item collection (the organization and its users, AP2), and as
 // soon as an organization's users are back, one Query per user on GSI1, newest first.
 // Reporters are users already read; any that are not are batched at the end.
-func SaaSTree(ctx context.Context, r *repository.Repo, orgs []string, users, tickets int) (Result, error) {
-	f := newFloorReader(r)
-	x := f.raw
-	var (
-		mu  sync.Mutex
-		res Result
-		all []*repository.Ticket
-	)
-	var wg sync.WaitGroup
-	errs := make(chan error, 1)
-	fail := func(err error) {
-		select {
-		case errs <- err:
-		default:
-		}
-	}
+func SaaSTree(ctx context.Context, c *Client, orgs []string, users, tickets int) (Result, error) {
+	f := newFloorReader(c)
+	t := &saasTree{f: f, users: users, tickets: tickets, errs: make(chan error, 1)}
 	for _, org := range orgs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			es, err := f.query(ctx, &dynamodb.QueryInput{
-				KeyConditionExpression:    aws.String("PK = :pk"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": x.S(x.OrgPK(org))},
-				Limit:                     aws.Int32(int32(users + 1)),
-			})
-			if err != nil || len(es) == 0 {
-				fail(errors.Join(err, fmt.Errorf("floor: organization %s not found", org)))
-				return
-			}
-			mu.Lock()
-			res.Parents++
-			mu.Unlock()
-			for _, e := range es[1:] {
-				u, ok := e.(*repository.User)
-				if !ok {
-					continue
-				}
-				mu.Lock()
-				res.Children++
-				mu.Unlock()
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					ts, err := f.query(ctx, &dynamodb.QueryInput{
-						IndexName:              aws.String(x.GSI1()),
-						KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
-						ExpressionAttributeValues: map[string]types.AttributeValue{
-							":pk": x.S(x.UserTicketsPK(u.OrgID, u.ID)), ":t": x.S(x.TicketSKPrefix()),
-						},
-						ScanIndexForward: aws.Bool(false),
-						Limit:            aws.Int32(int32(tickets)),
-					})
-					if err != nil {
-						fail(err)
-						return
-					}
-					mu.Lock()
-					for _, t := range ts {
-						if t, ok := t.(*repository.Ticket); ok {
-							all = append(all, t)
-						}
-					}
-					mu.Unlock()
-				}()
-			}
-		}()
+		t.wg.Add(1)
+		go t.organization(ctx, org)
 	}
-	wg.Wait()
+	t.wg.Wait()
 	select {
-	case err := <-errs:
-		return res, err
+	case err := <-t.errs:
+		return t.res, err
 	default:
 	}
-	res.Leaves = len(all)
-	reporters := make([]repository.Key, len(all))
-	for i, t := range all {
-		reporters[i] = x.UserKey(t.OrgID, t.ReporterID)
+	t.res.Leaves = len(t.all)
+	reporters := make([]repository.Key, len(t.all))
+	for i, tk := range t.all {
+		reporters[i] = f.raw.UserKey(tk.OrgID, tk.ReporterID)
 	}
 	if err := f.batchGet(ctx, f.missing(reporters)); err != nil {
-		return res, err
+		return t.res, err
 	}
 	for _, k := range reporters {
-		if _, ok := f.lookup(k); ok {
-			res.Refs++
+		if _, ok := f.known(k); ok {
+			t.res.Refs++
 		}
 	}
-	return res, nil
+	return t.res, nil
+}
+
+// saasTree is one SaaSTree read under way: its Queries run on goroutines of their own.
+type saasTree struct {
+	f              *floorReader
+	users, tickets int
+	wg             sync.WaitGroup
+	mu             sync.Mutex
+	res            Result
+	all            []*repository.Ticket
+	errs           chan error
+}
+
+func (t *saasTree) fail(err error) {
+	select {
+	case t.errs <- err:
+	default:
+	}
+}
+
+// organization reads an organization with its first users (one Query of its collection), then
+// starts each user's tickets as soon as they are back.
+func (t *saasTree) organization(ctx context.Context, org string) {
+	defer t.wg.Done()
+	x := t.f.raw
+	es, err := t.f.query(ctx, &dynamodb.QueryInput{
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": x.S(x.OrgPK(org))},
+		Limit:                     aws.Int32(int32(t.users + 1)),
+	})
+	if err != nil || len(es) == 0 {
+		t.fail(errors.Join(err, fmt.Errorf("floor: organization %s not found", org)))
+		return
+	}
+	t.mu.Lock()
+	t.res.Parents++
+	t.mu.Unlock()
+	for _, e := range es[1:] {
+		if u, ok := e.(*repository.User); ok {
+			t.mu.Lock()
+			t.res.Children++
+			t.mu.Unlock()
+			t.wg.Add(1)
+			go t.ticketsOf(ctx, u)
+		}
+	}
+}
+
+// ticketsOf reads a user's newest tickets: one Query on GSI1, newest first.
+func (t *saasTree) ticketsOf(ctx context.Context, u *repository.User) {
+	defer t.wg.Done()
+	x := t.f.raw
+	ts, err := t.f.query(ctx, &dynamodb.QueryInput{
+		IndexName:              aws.String(x.GSI1()),
+		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": x.S(x.UserTicketsPK(u.OrgID, u.ID)), ":t": x.S(x.TicketSKPrefix()),
+		},
+		ScanIndexForward: aws.Bool(false),
+		Limit:            aws.Int32(int32(t.tickets)),
+	})
+	if err != nil {
+		t.fail(err)
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, tk := range ts {
+		if tk, ok := tk.(*repository.Ticket); ok {
+			t.all = append(t.all, tk)
+		}
+	}
 }
 
 // HRTree reads departments → employees(first employees) → manager → department. Four
@@ -236,11 +251,67 @@ func SaaSTree(ctx context.Context, r *repository.Repo, orgs []string, users, tic
 //  2. the employees those items name, together with their MANAGER relation items;
 //  3. the managers not read yet, together with their DEPARTMENT relation items;
 //  4. the managers' departments not read yet.
-func HRTree(ctx context.Context, r *repository.Repo, departments []string, employees int) (Result, error) {
-	f := newFloorReader(r)
+func HRTree(ctx context.Context, c *Client, departments []string, employees int) (Result, error) {
+	f := newFloorReader(c)
 	x := f.raw
 	var res Result
 	// Round 1.
+	rels, err := f.departmentsAndMembers(ctx, departments, employees)
+	if err != nil {
+		return res, err
+	}
+	res.Parents = len(departments)
+	// Round 2.
+	var empIDs []string
+	var round2 []repository.Key
+	for _, list := range rels {
+		for _, e := range list {
+			if rel, ok := e.(*repository.Relation); ok {
+				empIDs = append(empIDs, rel.EmployeeID)
+				round2 = append(round2, x.EmployeeKey(rel.EmployeeID), x.RelationKey(rel.EmployeeID, repository.RelManager))
+			}
+		}
+	}
+	if err := f.batchGet(ctx, f.missing(round2)); err != nil {
+		return res, err
+	}
+	res.Children = len(empIDs)
+	// Round 3.
+	var managers []string
+	var round3 []repository.Key
+	for _, e := range empIDs {
+		if rel, ok := f.known(x.RelationKey(e, repository.RelManager)); ok {
+			m := rel.(*repository.Relation).TargetID
+			managers = append(managers, m)
+			round3 = append(round3, x.EmployeeKey(m), x.RelationKey(m, repository.RelDepartment))
+		}
+	}
+	if err := f.batchGet(ctx, f.missing(round3)); err != nil {
+		return res, err
+	}
+	res.Leaves = len(managers)
+	// Round 4.
+	var round4 []repository.Key
+	for _, m := range managers {
+		if rel, ok := f.known(x.RelationKey(m, repository.RelDepartment)); ok {
+			round4 = append(round4, x.DepartmentKey(rel.(*repository.Relation).TargetID))
+		}
+	}
+	if err := f.batchGet(ctx, f.missing(round4)); err != nil {
+		return res, err
+	}
+	for _, k := range round4 {
+		if _, ok := f.known(k); ok {
+			res.Refs++
+		}
+	}
+	return res, nil
+}
+
+// departmentsAndMembers is HRTree's first round: the departments by key and, at the same time,
+// each department's membership relation items (one Query of the inverted GSI1 each, AP9).
+func (f *floorReader) departmentsAndMembers(ctx context.Context, departments []string, employees int) ([][]repository.Entity, error) {
+	x := f.raw
 	deptKeys := make([]repository.Key, len(departments))
 	for i, d := range departments {
 		deptKeys[i] = x.DepartmentKey(d)
@@ -266,62 +337,14 @@ func HRTree(ctx context.Context, r *repository.Repo, departments []string, emplo
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return res, err
-	}
-	res.Parents = len(departments)
-	// Round 2.
-	var empIDs []string
-	var round2 []repository.Key
-	for _, list := range rels {
-		for _, e := range list {
-			if rel, ok := e.(*repository.Relation); ok {
-				empIDs = append(empIDs, rel.EmployeeID)
-				round2 = append(round2, x.EmployeeKey(rel.EmployeeID), x.RelationKey(rel.EmployeeID, repository.RelManager))
-			}
-		}
-	}
-	if err := f.batchGet(ctx, f.missing(round2)); err != nil {
-		return res, err
-	}
-	res.Children = len(empIDs)
-	// Round 3.
-	var managers []string
-	var round3 []repository.Key
-	for _, e := range empIDs {
-		if rel, ok := f.lookup(x.RelationKey(e, repository.RelManager)); ok {
-			m := rel.(*repository.Relation).TargetID
-			managers = append(managers, m)
-			round3 = append(round3, x.EmployeeKey(m), x.RelationKey(m, repository.RelDepartment))
-		}
-	}
-	if err := f.batchGet(ctx, f.missing(round3)); err != nil {
-		return res, err
-	}
-	res.Leaves = len(managers)
-	// Round 4.
-	var round4 []repository.Key
-	for _, m := range managers {
-		if rel, ok := f.lookup(x.RelationKey(m, repository.RelDepartment)); ok {
-			round4 = append(round4, x.DepartmentKey(rel.(*repository.Relation).TargetID))
-		}
-	}
-	if err := f.batchGet(ctx, f.missing(round4)); err != nil {
-		return res, err
-	}
-	for _, k := range round4 {
-		if _, ok := f.lookup(k); ok {
-			res.Refs++
-		}
-	}
-	return res, nil
+	return rels, errors.Join(errs...)
 }
 
 // CommerceTree reads customers → orders(first orders) → items + customer: one Query per
 // customer's item collection, newest first, which holds the customer, its orders and their items
 // ; every order's customer is the customer just read. One round.
-func CommerceTree(ctx context.Context, r *repository.Repo, customers []string, orders int) (Result, error) {
-	f := newFloorReader(r)
+func CommerceTree(ctx context.Context, c *Client, customers []string, orders int) (Result, error) {
+	f := newFloorReader(c)
 	x := f.raw
 	var (
 		mu  sync.Mutex
@@ -354,7 +377,7 @@ func CommerceTree(ctx context.Context, r *repository.Repo, customers []string, o
 					if n < orders {
 						n++
 						items += pending
-						if _, ok := f.lookup(x.CustomerKey(e.CustomerID)); ok {
+						if _, ok := f.known(x.CustomerKey(e.CustomerID)); ok {
 							refs++
 						}
 					}

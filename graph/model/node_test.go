@@ -1,0 +1,154 @@
+package model_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"singletable/apperr"
+	"singletable/auth"
+	"singletable/globalid"
+	"singletable/graph"
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+const (
+	idA = "01J00000000000000000000001"
+	idB = "01J00000000000000000000002"
+)
+
+// One sample entity per node type.
+var samples = map[string]repository.Entity{
+	"Organization": &repository.Organization{ID: idA},
+	"User":         &repository.User{OrgID: idA, ID: idB},
+	"Ticket":       &repository.Ticket{ID: idA, OrgID: idA, ReporterID: idB},
+	"Customer":     &repository.Customer{ID: idA},
+	"Order":        &repository.Order{CustomerID: idA, ID: idB},
+	"Department":   &repository.Department{ID: idA},
+	"Employee":     &repository.Employee{ID: idA},
+	"Location":     &repository.Location{ID: idA, Country: "United States", State: "California", City: "San Francisco: SoMa", PostalCode: "94103"},
+}
+
+// Every Node type of the schema has a descriptor with every part set, and every descriptor names a
+// Node type of the schema: adding a node type is adding its descriptor.
+func TestEverySchemaNodeTypeHasACompleteDescriptor(t *testing.T) {
+	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
+	var names []string
+	for _, d := range schema.GetPossibleTypes(schema.Types["Node"]) {
+		names = append(names, d.Name)
+		desc, ok := model.NodeNamed(d.Name)
+		if !ok {
+			t.Errorf("Node type %s has no descriptor in model.Nodes", d.Name)
+			continue
+		}
+		if missing := model.MissingParts(desc); len(missing) > 0 {
+			t.Errorf("the descriptor of %s has no %v", d.Name, missing)
+		}
+	}
+	for _, d := range model.Nodes {
+		if !slices.Contains(names, d.TypeName()) {
+			t.Errorf("descriptor %s names no Node type of the schema", d.TypeName())
+		}
+	}
+	if len(samples) != len(model.Nodes) {
+		t.Errorf("%d samples for %d descriptors", len(samples), len(model.Nodes))
+	}
+}
+
+// Every descriptor agrees with the entity definitions: the object it wraps carries a global ID
+// that decodes to the descriptor's type, and the key built from that ID's parts is the entity's
+// own. A descriptor wraps only its own type.
+func TestDescriptorsRoundTripThroughGlobalIDs(t *testing.T) {
+	for typ, e := range samples {
+		d, ok := model.NodeNamed(typ)
+		if !ok {
+			t.Errorf("no descriptor for %s", typ)
+			continue
+		}
+		n, ok := d.WrapAny(e)
+		if !ok || n == nil {
+			t.Errorf("%s: wrap failed", typ)
+			continue
+		}
+		got, parts, err := model.DecodeNode("id", n.GetID())
+		if err != nil || got.TypeName() != typ {
+			t.Errorf("%s: the wrapped object's ID decodes to %v, %v", typ, got, err)
+			continue
+		}
+		if k, err := d.KeyOf(parts); err != nil || k != e.Key() {
+			t.Errorf("%s: key from the ID's parts %v (%v), the entity's %v", typ, k, err, e.Key())
+		}
+		for other, oe := range samples {
+			if _, ok := d.WrapAny(oe); other != typ && ok {
+				t.Errorf("%s's descriptor wraps a %s", typ, other)
+			}
+		}
+	}
+}
+
+func TestDecodeRejectsMalformedNodeIDs(t *testing.T) {
+	for _, bad := range []string{
+		"", globalid.Encode("Nope", "x"), globalid.Encode("User", "only-one"),
+		globalid.Encode("Organization", "a", "b"),
+	} {
+		if _, _, err := model.DecodeNode("id", bad); apperr.CodeOf(err) != apperr.CodeBadUserInput {
+			t.Errorf("DecodeNode(%q) err = %v, want BAD_USER_INPUT", bad, err)
+		}
+	}
+	if _, err := model.Organizations.Decode("organizationId", model.Tickets.IDOf("x")); apperr.CodeOf(err) != apperr.CodeBadUserInput {
+		t.Errorf("a ticket id where an organization id is due: err = %v", err)
+	}
+	if _, err := model.Users.Decode("id", model.Users.IDOf("x")); apperr.CodeOf(err) != apperr.CodeBadUserInput {
+		t.Errorf("a user id with one part: err = %v", err)
+	}
+}
+
+// Each type's scope, decided from the ID's parts (and a ticket's after the read).
+func TestDescriptorScopes(t *testing.T) {
+	om := auth.Principal{Subject: "om", Roles: []auth.Role{auth.RoleOrgMember}, Org: "O1"}
+	cu := auth.Principal{Subject: "c", Roles: []auth.Role{auth.RoleCustomer}, Customer: "C1"}
+	sales := auth.Principal{Subject: "s", Roles: []auth.Role{auth.RoleSales}}
+	hr := auth.Principal{Subject: "h", Roles: []auth.Role{auth.RoleHR}}
+	admin := auth.Principal{Subject: "a", Roles: []auth.Role{auth.RoleAdmin}}
+	cases := []struct {
+		p     auth.Principal
+		d     model.AnyNode
+		parts []string
+		want  auth.Decision
+	}{
+		{om, model.Organizations, []string{"O1"}, auth.Allow},
+		{om, model.Organizations, []string{"O2"}, auth.Deny},
+		{om, model.Users, []string{"O1", "U1"}, auth.Allow},
+		{om, model.Users, []string{"O2", "U1"}, auth.Deny},
+		{om, model.Tickets, []string{"T1"}, auth.AfterRead},
+		{om, model.Customers, []string{"C1"}, auth.Deny},
+		{om, model.Departments, []string{"D1"}, auth.Deny},
+		{admin, model.Tickets, []string{"T1"}, auth.Allow},
+		{hr, model.Tickets, []string{"T1"}, auth.Deny},
+		{hr, model.Employees, []string{"E1"}, auth.Allow},
+		{hr, model.Locations, []string{"US", "CA", "SF", "94105", "L1"}, auth.Allow},
+		{hr, model.Orders, []string{"C1", "O1"}, auth.Deny},
+		{cu, model.Customers, []string{"C1"}, auth.Allow},
+		{cu, model.Customers, []string{"C2"}, auth.Deny},
+		{cu, model.Orders, []string{"C1", "X"}, auth.Allow},
+		{cu, model.Orders, []string{"C2", "X"}, auth.Deny},
+		{sales, model.Orders, []string{"C2", "X"}, auth.Allow},
+		{sales, model.Organizations, []string{"O1"}, auth.Deny},
+	}
+	for _, c := range cases {
+		if got := c.p.Sees(c.d.ScopeOf(c.parts)); got != c.want {
+			t.Errorf("%v sees %s %v: %v, want %v", c.p.Roles, c.d.TypeName(), c.parts, got, c.want)
+		}
+	}
+	ctx := auth.WithPrincipal(context.Background(), om)
+	if err := model.Tickets.VisibleItem(ctx, &repository.Ticket{ID: "T1", OrgID: "O1"}, ""); err != nil {
+		t.Errorf("a ticket of the caller's organization: %v", err)
+	}
+	if err := model.Tickets.VisibleItem(ctx, &repository.Ticket{ID: "T1", OrgID: "O2"}, ""); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Errorf("a ticket of another organization: %v", err)
+	}
+	if err := model.Users.VisibleItem(ctx, &repository.User{ID: "U1", OrgID: "O1"}, ""); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Errorf("a type without an item scope is refused after a read: %v", err)
+	}
+}

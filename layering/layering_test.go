@@ -1,0 +1,87 @@
+package layering_test
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "singletable"
+
+// layers is the README's layout in code: for every package of the module, the packages of the
+// module it may import (tests aside). Dependencies flow one way, cmd → server → resolvers →
+// planner → repository and resolvers → loaders → repository → AWS SDK; apperr, globalid and auth
+// are leaves every layer may use; changefeed (the fan-out of the table's stream) sits on the
+// repository, and cmd/internal/settings (what cmd/server and cmd/lambda share) on the layers whose
+// defaults it reads; graph/model (the GraphQL objects and the node descriptors) sits
+// on the repository, the generated graph on the model. The benchmark's baseline (loaders/perparent)
+// and floor (repository/benchfloor) are imported by cmd/bench and tests only.
+var layers = map[string][]string{
+	"apperr":                nil,
+	"globalid":              {"apperr"},
+	"auth":                  {"apperr", "globalid"},
+	"telemetry":             nil,
+	"repository":            {"apperr"},
+	"repository/repotest":   {"repository"},
+	"repository/benchfloor": {"apperr", "repository"},
+	"loaders":               {"apperr", "repository"},
+	"loaders/perparent":     {"loaders", "planner", "repository"},
+	"planner":               {"apperr", "repository"},
+	"changefeed":            {"apperr", "repository"},
+	"graph/model":           {"apperr", "auth", "globalid", "repository"},
+	"graph":                 {"graph/model", "repository"},
+	"resolvers":             {"apperr", "auth", "graph", "graph/model", "loaders", "planner", "repository"},
+	"server/playground":     nil,
+	"server":                {"apperr", "auth", "graph", "loaders", "planner", "repository", "resolvers", "server/playground", "telemetry"},
+	"cmd/internal/settings": {"auth", "loaders", "repository", "server"},
+	"cmd/server":            {"auth", "cmd/internal/settings", "graph/model", "loaders", "repository", "server", "telemetry"},
+	"cmd/lambda":            {"cmd/internal/settings", "loaders", "repository", "server", "telemetry"},
+	"cmd/token":             {"auth", "graph/model"},
+	"cmd/tablegen":          {"repository"},
+	"cmd/bench":             {"auth", "graph/model", "loaders", "loaders/perparent", "repository", "repository/benchfloor", "repository/repotest", "server"},
+	"layering":              nil,
+}
+
+// sdk are the AWS SDK's modules: only the storage layer (repository and its benchmark floor)
+// imports them. (cmd/lambda's runtime, github.com/aws/aws-lambda-go, is not the SDK.)
+var sdk = []string{"github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go"}
+
+// Every package imports only what its layer allows, every package has a layer, and only the
+// storage layer imports the AWS SDK.
+func TestImportsFollowTheLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		seen[pkg] = true
+		allowed, ok := layers[pkg]
+		if !ok {
+			t.Errorf("package %s has no layer: add it to layers and to the README's layout", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			switch {
+			case strings.HasPrefix(imp, module+"/"):
+				if dep := strings.TrimPrefix(imp, module+"/"); !slices.Contains(allowed, dep) {
+					t.Errorf("%s imports %s, which its layer does not allow", pkg, dep)
+				}
+			case isSDK(imp) && pkg != "repository" && !strings.HasPrefix(pkg, "repository/"):
+				t.Errorf("%s imports the AWS SDK (%s): only repository/ does", pkg, imp)
+			}
+		}
+	}
+	for pkg := range layers {
+		if !seen[pkg] {
+			t.Errorf("layers names %s, which the module does not have", pkg)
+		}
+	}
+}
+
+func isSDK(imp string) bool {
+	return slices.ContainsFunc(sdk, func(p string) bool { return strings.HasPrefix(imp, p) })
+}

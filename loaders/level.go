@@ -1,0 +1,112 @@
+package loaders
+
+import (
+	"context"
+
+	"singletable/repository"
+)
+
+// A Level is what the objects a read returns need next, as the operation's plan says
+// (planner.Level, adapted by the resolvers): the keys their selected to-one fields, items and
+// relations will look up, step by step, and their child lists to start. A list's key holds the
+// level of its elements, so a Level must be comparable (a pointer, or a struct of one): the list a
+// level starts ahead and the list its resolver then asks for are one read.
+type Level interface {
+	// Steps is how many steps of lookups the level has: 1 for to-one fields, more for relations
+	// (an employee's manager relation, then the manager, then the manager's own relations).
+	Steps() int
+	// Lookups are the keys to look up at step n: for the level's objects at step 0, then for
+	// what step n−1 found.
+	Lookups(n int, found []repository.Entity) []repository.Key
+	// Start starts the child lists of objects, all of them together: they are a whole level.
+	Start(ctx context.Context, objects []repository.Entity)
+	// StartsLists reports whether Start starts any list.
+	StartsLists() bool
+}
+
+// flat reports whether a level needs nothing of its whole level once its objects are read but
+// lookups of one step: no child lists to start together, no relations to follow. Each of its
+// lists may then be handed to its resolvers as soon as it is back, its elements' keys reserved
+// in the level's batch (keyBatch).
+func flat(level Level) bool { return level == nil || (!level.StartsLists() && level.Steps() <= 1) }
+
+// LevelObjects are objects of one level that were read, and the level's plan. ListsStarted says
+// their child lists were started already (from their IDs, before they were read).
+type LevelObjects struct {
+	Level        Level
+	Objects      []repository.Entity
+	ListsStarted bool
+}
+
+// ReadAhead does what the objects of whole levels need once they are read (the caller holds every
+// object of each level: a root level, the lists of a level read together): it starts their child
+// lists, then looks up what their selected fields ask for, every level's keys of one step in one
+// batch sent at once (no window: nothing else would join it). It waits for every step but the
+// last, whose keys the resolvers then find under way.
+func (l *Loaders) ReadAhead(ctx context.Context, levels ...LevelObjects) {
+	found := make([][]repository.Entity, len(levels))
+	for i, lo := range levels {
+		found[i] = lo.Objects
+	}
+	l.readAheadFrom(ctx, levels, 0, found)
+}
+
+// readAheadFrom is ReadAhead from step from on, found[i] being what the step before found for
+// levels[i] (its objects, for step 0).
+func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, from int, found [][]repository.Entity) {
+	steps := 0
+	for _, lo := range levels {
+		if lo.Level == nil || len(lo.Objects) == 0 {
+			continue
+		}
+		if !lo.ListsStarted {
+			lo.Level.Start(ctx, lo.Objects)
+		}
+		steps = max(steps, lo.Level.Steps())
+	}
+	for n := from; n < steps; n++ {
+		var keys []repository.Key
+		var owner []int // the level each key belongs to
+		for i, lo := range levels {
+			if lo.Level == nil || n >= lo.Level.Steps() {
+				continue
+			}
+			ks := lo.Level.Lookups(n, found[i])
+			keys = append(keys, ks...)
+			for range ks {
+				owner = append(owner, i)
+			}
+		}
+		if n == steps-1 {
+			l.FetchNow(ctx, keys...)
+			return
+		}
+		found = make([][]repository.Entity, len(levels))
+		got, _ := loadEach(ctx, l, keys)
+		for j, e := range got {
+			if e != nil {
+				found[owner[j]] = append(found[owner[j]], e)
+			}
+		}
+	}
+}
+
+// prefetchAhead is ReadAhead for the objects of a list read on its own (a later page, a list no
+// level started): sibling lists of its level may come, so its lookups join the key loader's
+// window instead of going at once, and its child lists start as a level of their own.
+func (l *Loaders) prefetchAhead(ctx context.Context, level Level, objects []repository.Entity) {
+	if level == nil || len(objects) == 0 {
+		return
+	}
+	level.Start(ctx, objects)
+	l.Prefetch(ctx, level.Lookups(0, objects)...)
+}
+
+// entities is items as entities, for a Level.
+func entities[T repository.Entity](items []T) []repository.Entity {
+	es := make([]repository.Entity, len(items))
+	for i, e := range items {
+		es[i] = e
+	}
+	return es
+}

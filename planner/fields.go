@@ -1,0 +1,229 @@
+package planner
+
+import (
+	"slices"
+
+	"singletable/repository"
+)
+
+// Kind is what a field of the table reads.
+type Kind int
+
+const (
+	// Lookup is a root field that reads objects by global ID: node, nodes and the typed lookups.
+	// Its read is ByKey of the ID's type (or the Combined read of the list the operation asks
+	// for on it).
+	Lookup Kind = iota + 1
+	// List is a connection: a Query per parent and page, paged by `first` and `after`.
+	List
+	// Items is a plain list of objects at keys that follow from the parent (an order's items).
+	Items
+	// ToOne is an object at a key that follows from the parent (a ticket's reporter).
+	ToOne
+	// Relation is an employee's department, manager or mentor (AP10): the relation item at a key
+	// that follows from the employee, then the object it names.
+	Relation
+)
+
+// Filters names a list's filter arguments by role ("" for none): the status it is narrowed to and
+// the bounds of its time range.
+type Filters struct {
+	Status, After, Before string
+}
+
+// A Field is one row of the table: how one field of one object type is read.
+type Field struct {
+	// Type and Name are the schema's object type and field ("Query" for root fields).
+	Type, Name string
+	Kind       Kind
+	// Of is the object type the field returns ("" for node and nodes: the ID's type).
+	Of string
+	// Reads are the reads the field makes, in order, each waiting for the one before (an
+	// inverse-relation list's Query, then its members by key; a relation item, then its target).
+	Reads []Read
+
+	// Filters are a list's filter arguments. A list is started ahead of its resolver (for every
+	// parent of its level at once, or from its parent's ID before the parent is read) on its
+	// first page only, without `after`: this is the plain form. Read together with its parent
+	// (Combined) it must have no filter either.
+	Filters Filters
+	// Variant is the row of this field when its argument By is given (a customer's orders with
+	// a status come from another index, without their items).
+	By      string
+	Variant *Field
+	// Combined is the read of a parent asked for by ID together with the first page of this list
+	// (or, for Items, the whole list), in one call: the parent's read becomes this one, and the
+	// list costs nothing more.
+	Combined *Read
+	// OneParent restricts Combined to a lookup of one object (node, a typed lookup): for
+	// nodes(ids:) a plain lookup of every parent and of their lists' keys is fewer calls.
+	OneParent bool
+	// GathersLevel says the lists of one level are read together and their elements then looked
+	// up all at once, when every list's Query is back (Reads[1] is that lookup).
+	GathersLevel bool
+	// Primes are the fields of a list's elements that its own read answers, so that they cost
+	// nothing: the relation items an inverse-relation list reads are its members' own (whose
+	// target is the list's parent), the items of a customer's orders come with them.
+	Primes []string
+
+	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object.
+	Keys func(dst []repository.Key, parent repository.Entity) []repository.Key
+	// Rel is a Relation's relation type.
+	Rel repository.RelationType
+	// SameForAll are the to-one fields of a list's elements whose key is the same for every
+	// element and follows from the list's parent (every ticket of a user's list has that user as
+	// reporter and its organization as organization), by field name: they are looked up when
+	// the list starts, in the round of its Query, not after it.
+	SameForAll map[string]func(dst []repository.Key, listParent repository.Entity) []repository.Key
+}
+
+// primes reports whether list f's own read answers field name of its elements (Primes); false
+// for a nil f.
+func (f *Field) primes(name string) bool { return f != nil && slices.Contains(f.Primes, name) }
+
+// sameForAll is the key of field name that every element of list f shares (SameForAll).
+func (f *Field) sameForAll(name string) (func([]repository.Key, repository.Entity) []repository.Key, bool) {
+	if f == nil {
+		return nil, false
+	}
+	key, ok := f.SameForAll[name]
+	return key, ok
+}
+
+// variant is the row of f for a field asked with arguments args.
+func (f *Field) variant(args map[string]any) *Field {
+	if f.Variant != nil && args[f.By] != nil {
+		return f.Variant
+	}
+	return f
+}
+
+// Table is every field the planner knows, by object type and field name. Explain (a request
+// asking for the plan of an operation instead of its data) and the complexity limit are meant to
+// be computed by walking an operation with this same table: for every field of a level, Reads say
+// which calls it makes (operation, index, key condition, access pattern) and how they scale, Free
+// and Combined when it makes none, and SameForAll, Combined and the starts of Level when its reads
+// run in the same round as its parent's. The resolvers and loaders run what the levels built from
+// it decide (see Level); the table is the one description of both.
+//
+// How an explain would count, per field of a level (objects n, pages of size first):
+//   - Lookup: ByKey of each ID's type, PerLevel over the root level's keys; or the Combined read
+//     of the list the level reads with it (Level.Combined), one call per object.
+//   - List: Reads[0] PerParent (× shards for PerShard), in the round after the parent's, or in
+//     the parent's own round when the level starts it from the parent's ID (a lookup's lists, see
+//     Level.Lists); for GathersLevel, Reads[1] once for the whole level in the next round.
+//   - ToOne, Items: Reads[0] PerLevel in the round after the parent's; nothing for the fields of
+//     the parent list's Primes; in the list's round for SameForAll (nothing when the key is the
+//     parent's own).
+//   - Relation: Reads[0] then Reads[1], PerLevel, in the two rounds after the parent's; a
+//     relation of a relation's target (manager { department }) one round later each.
+var Table = tableOf(
+	// Root lookups by ID and root lists.
+	&Field{Type: "Query", Name: "node", Kind: Lookup},
+	&Field{Type: "Query", Name: "nodes", Kind: Lookup},
+	&Field{Type: "Query", Name: "organization", Kind: Lookup, Of: "Organization"},
+	&Field{Type: "Query", Name: "user", Kind: Lookup, Of: "User"},
+	&Field{Type: "Query", Name: "ticket", Kind: Lookup, Of: "Ticket"},
+	&Field{Type: "Query", Name: "customer", Kind: Lookup, Of: "Customer"},
+	&Field{Type: "Query", Name: "order", Kind: Lookup, Of: "Order"},
+	&Field{Type: "Query", Name: "department", Kind: Lookup, Of: "Department"},
+	&Field{Type: "Query", Name: "employee", Kind: Lookup, Of: "Employee"},
+	&Field{Type: "Query", Name: "organizations", Kind: List, Of: "Organization", Reads: []Read{OrganizationsByName}},
+	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{DepartmentsByName}},
+	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{CustomersByName}},
+	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{EmployeesByJobTitle}},
+	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{EmployeesHiredSince}},
+	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{LocationsUnder}},
+	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{OrdersByStatus}},
+
+	// SaaS: Organization → Users → Tickets.
+	OrganizationUsers,
+	&Field{Type: "User", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{OrganizationByKey},
+		Keys: one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) })},
+	UserTickets,
+	&Field{Type: "Ticket", Name: "reporter", Kind: ToOne, Of: "User", Reads: []Read{UserByKey},
+		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.UserKey(t.OrgID, t.ReporterID) })},
+	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{OrganizationByKey},
+		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.OrganizationKey(t.OrgID) })},
+
+	// Commerce: Customer → Orders → items.
+	CustomerOrders,
+	OrderItems,
+	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{CustomerByKey},
+		Keys: one(func(o *repository.Order) (repository.Key, error) { return repository.CustomerKey(o.CustomerID) })},
+
+	// HR: Department → Employees, managers and mentors, locations.
+	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{LocationByKey},
+		Keys: one(func(d *repository.Department) (repository.Key, error) { return repository.LocationKey(d.Location) })},
+	DepartmentEmployees,
+	&Field{Type: "Employee", Name: "department", Kind: Relation, Of: "Department", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelDepartment},
+	&Field{Type: "Employee", Name: "manager", Kind: Relation, Of: "Employee", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelManager},
+	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelMentor},
+	EmployeeReports,
+	EmployeeMentees,
+)
+
+// The child lists, by name: the resolvers bind each to the loader call that reads it.
+var (
+	OrganizationUsers = &Field{Type: "Organization", Name: "users", Kind: List, Of: "User", Reads: []Read{UsersOfOrganization},
+		Combined: &OrganizationWithUsers}
+	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{TicketsOfUser},
+		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &UserWithTickets,
+		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{
+			"reporter":     func(dst []repository.Key, u repository.Entity) []repository.Key { return append(dst, u.Key()) },
+			"organization": one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) }),
+		}}
+	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{OrdersOfCustomer},
+		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &CustomerWithOrders, Primes: []string{"items"},
+		By: "status", Variant: CustomerOrdersByStatus}
+	// CustomerOrdersByStatus is a customer's orders with a status: from GSI1, without their items,
+	// which the level looks up together.
+	CustomerOrdersByStatus = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order",
+		Reads:   []Read{OrdersOfCustomerStatus, OrderItemByKey},
+		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}, GathersLevel: true}
+	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{OrderItemByKey},
+		Combined: &OrderWithItems, OneParent: true,
+		Keys: func(dst []repository.Key, e repository.Entity) []repository.Key {
+			if o, ok := e.(*repository.Order); ok {
+				return append(dst, o.ItemKeys()...)
+			}
+			return dst
+		}}
+	DepartmentEmployees = &Field{Type: "Department", Name: "employees", Kind: List, Of: "Employee",
+		Reads: []Read{MembersOfDepartment, MemberByKey}, GathersLevel: true, Primes: []string{"department"}}
+	EmployeeReports = &Field{Type: "Employee", Name: "directReports", Kind: List, Of: "Employee",
+		Reads: []Read{ReportsOfManager, ReportByKey}, GathersLevel: true, Primes: []string{"manager"}}
+	EmployeeMentees = &Field{Type: "Employee", Name: "mentees", Kind: List, Of: "Employee",
+		Reads: []Read{MenteesOfMentor, ReportByKey}, GathersLevel: true, Primes: []string{"mentor"}}
+)
+
+// fieldKey names a field of an object type.
+type fieldKey struct{ typ, name string }
+
+// tableOf indexes rows by type and field.
+func tableOf(rows ...*Field) map[fieldKey]*Field {
+	t := make(map[fieldKey]*Field, len(rows))
+	for _, f := range rows {
+		t[fieldKey{f.Type, f.Name}] = f
+	}
+	return t
+}
+
+// FieldOf is the row of field name of object type typ, nil for a field that reads nothing (a
+// scalar, an edge's cursor).
+func FieldOf(typ, name string) *Field { return Table[fieldKey{typ, name}] }
+
+// one adapts a single-key function of an entity type T to a Keys function.
+func one[T repository.Entity](key func(T) (repository.Key, error)) func([]repository.Key, repository.Entity) []repository.Key {
+	return func(dst []repository.Key, e repository.Entity) []repository.Key {
+		t, ok := e.(T)
+		if !ok {
+			return dst
+		}
+		k, err := key(t)
+		if err != nil {
+			return dst
+		}
+		return append(dst, k)
+	}
+}

@@ -1,0 +1,209 @@
+package planner
+
+import (
+	"slices"
+
+	"singletable/repository"
+)
+
+// A Level is the plan of one place where objects appear in an operation (the objects a root
+// lookup, a list or a to-one field returns), for objects of one type: what the operation asks of
+// them that costs reads, decided once per operation from the table (Table) and the selection.
+//
+//   - Lists: the child lists asked for on each object, every occurrence with its row and, in the
+//     plain form (first page), its typed arguments: the resolvers start these for every object of
+//     the level at once (or from the objects' IDs, before they are read), and each list's own
+//     resolver then finds its read under way.
+//   - Combined: the list read together with an object asked for by ID, in one call.
+//   - Lookups: the keys the selected to-one fields, items and relations need, step by step; the
+//     loaders call it when the level is read (it implements their Level with the resolvers'
+//     Start).
+//
+// A Level is comparable by identity: a list's key holds the level of its elements, so that the
+// list a level starts and the list its resolver asks for are one read.
+type Level struct {
+	// Type is the object type of the level.
+	Type string
+	// toOne are the selected ToOne and Items fields.
+	toOne []*Field
+	// relations are the selected relations and, for each, the relations selected on its target
+	// (manager { department }), read one step further.
+	relations []relationAhead
+	// lists are the selected child lists (List fields), one per occurrence.
+	lists []*ListUse
+	// combined is the list read together with the object by ID; nil for none.
+	combined *ListUse
+	// shared are the selected to-one fields whose key every object of the level (the elements of
+	// a list) shares with the others: the parent level looks them up once (ListParentKeys).
+	shared []string
+}
+
+// A ListUse is one occurrence of a child list in a level's selection.
+type ListUse struct {
+	// Field is the list's row (the variant its arguments select).
+	Field *Field
+	// Alias is the occurrence's response key (the field's name when not aliased): the combined
+	// read of an object is for exactly one occurrence.
+	Alias string
+	// Args are the typed arguments of the plain form; Plain is false for another form (a later
+	// page), which is read by its own resolver only.
+	Args  ListArgs
+	Plain bool
+	// Nodes is the level of the list's elements.
+	Nodes *Level
+}
+
+// relationAhead is a selected relation and the relations selected on its target.
+type relationAhead struct {
+	rel      repository.RelationType
+	ofTarget []repository.RelationType
+}
+
+// Lists are the occurrences of child lists selected on the level's objects.
+func (l *Level) Lists() []*ListUse {
+	if l == nil {
+		return nil
+	}
+	return l.lists
+}
+
+// Combined is the list read together with an object of the level asked for by ID (its parent
+// row's Combined read), if any.
+func (l *Level) Combined() (*ListUse, bool) {
+	if l == nil || l.combined == nil {
+		return nil, false
+	}
+	return l.combined, true
+}
+
+// Steps is how many steps of Lookups the level has: 1, or 3 when it reads relations (the relation
+// items, their targets and the targets' own relations, then those relations' targets).
+func (l *Level) Steps() int {
+	if l == nil {
+		return 0
+	}
+	if len(l.relations) > 0 {
+		return 3
+	}
+	return 1
+}
+
+// Lookups are the keys to look up for the level's objects at step n: at step 0, objects are the
+// level's objects and the keys those of their selected to-one fields and items, of their selected
+// relations' items (AP10), and of the to-one fields every element of their child lists shares
+// (Field.SameForAll); at step 1, found is what step 0 found, and the keys are the targets of the
+// relation items among it and the relation items selected on those targets; at step 2 the
+// targets of those. nil when there is nothing more.
+func (l *Level) Lookups(n int, found []repository.Entity) []repository.Key {
+	if l == nil {
+		return nil
+	}
+	switch n {
+	case 0:
+		return l.objectLookups(found)
+	case 1:
+		return l.relationTargets(found, true)
+	case 2:
+		return l.relationTargets(found, false)
+	}
+	return nil
+}
+
+// objectLookups are step 0 of Lookups.
+func (l *Level) objectLookups(objects []repository.Entity) []repository.Key {
+	var keys []repository.Key
+	for _, f := range l.toOne {
+		for _, o := range objects {
+			keys = f.Keys(keys, o)
+		}
+	}
+	for _, r := range l.relations {
+		for _, o := range objects {
+			if e, ok := o.(*repository.Employee); ok {
+				if k, err := repository.RelationKey(e.ID, r.rel); err == nil {
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	return append(keys, l.ListParentKeys(objects)...)
+}
+
+// ListParentKeys are the lookups the elements of the child lists of objects (the level's
+// objects) will make whatever the lists' Queries return (Field.SameForAll): sent when the lists
+// start, they share the round of the Queries.
+func (l *Level) ListParentKeys(objects []repository.Entity) []repository.Key {
+	var keys []repository.Key
+	for _, u := range l.lists {
+		if u.Nodes == nil {
+			continue // no element selected
+		}
+		for _, name := range u.Nodes.shared {
+			if key, ok := u.Field.sameForAll(name); ok {
+				for _, o := range objects {
+					keys = key(keys, o)
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// relationTargets are the keys of what the relation items among found point at and, at the
+// first step (further), of the relations selected on those targets.
+func (l *Level) relationTargets(found []repository.Entity, further bool) []repository.Key {
+	var keys []repository.Key
+	for _, e := range found {
+		rel, ok := e.(*repository.Relation)
+		if !ok {
+			continue
+		}
+		if k, err := rel.TargetKey(); err == nil {
+			keys = append(keys, k)
+		}
+		if !further {
+			continue
+		}
+		for _, r := range l.relations {
+			if r.rel != rel.Type {
+				continue
+			}
+			for _, t := range r.ofTarget {
+				if k, err := repository.RelationKey(rel.TargetID, t); err == nil {
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// addRelation records a selected relation and what its target's selection asks for.
+func (l *Level) addRelation(rel repository.RelationType, target *Level) {
+	var of []repository.RelationType
+	for _, r := range target.relations {
+		of = append(of, r.rel)
+	}
+	for i := range l.relations {
+		if l.relations[i].rel == rel {
+			for _, r := range of {
+				if !slices.Contains(l.relations[i].ofTarget, r) {
+					l.relations[i].ofTarget = append(l.relations[i].ofTarget, r)
+				}
+			}
+			return
+		}
+	}
+	l.relations = append(l.relations, relationAhead{rel: rel, ofTarget: of})
+}
+
+// addToOne records a selected ToOne or Items field.
+func (l *Level) addToOne(f *Field) { l.toOne = appendNew(l.toOne, f) }
+
+// appendNew is s with v appended unless it holds it already.
+func appendNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}

@@ -1,0 +1,48 @@
+package planner
+
+import "github.com/vektah/gqlparser/v2/ast"
+
+// TablePlanner plans levels from Table: everything the table allows is read ahead.
+type TablePlanner struct{}
+
+// Level walks the fields sels selects on objects of type typ once, keeping those the table has a
+// row for; the levels of the places below (a list's elements, a relation's target) are planned
+// through o, so that every place is planned once per operation. The elements of a list look up
+// nothing that the list's own read answers (list.Primes) or that it looks up once for all of them
+// (list.SameForAll).
+func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Field) *Level {
+	l := &Level{Type: typ}
+	for _, f := range o.collect(sels, typ) {
+		row := FieldOf(typ, f.Name)
+		if row == nil {
+			continue
+		}
+		if _, shared := list.sameForAll(f.Name); shared {
+			l.shared = appendNew(l.shared, f.Name)
+			continue
+		}
+		if list.primes(f.Name) {
+			continue
+		}
+		args := f.ArgumentMap(o.op.Variables)
+		switch row = row.variant(args); row.Kind {
+		case ToOne:
+			l.addToOne(row)
+		case Items:
+			l.addToOne(row)
+			if row.Combined != nil && l.combined == nil {
+				l.combined = &ListUse{Field: row, Alias: f.Alias, Plain: true}
+			}
+		case Relation:
+			l.addRelation(row.Rel, o.ObjectsOf(f, row.Of))
+		case List:
+			u := &ListUse{Field: row, Alias: f.Alias, Nodes: o.NodesOf(f)}
+			u.Args, u.Plain = row.plainArgs(args)
+			l.lists = append(l.lists, u)
+			if row.Combined != nil && l.combined == nil && u.Plain && !u.Args.Filtered() {
+				l.combined = u
+			}
+		}
+	}
+	return l
+}

@@ -1,0 +1,95 @@
+package benchfloor
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/repository"
+)
+
+// A Client reads the table for the floor: the SDK client a repository of the same configuration
+// uses (repository.NewClient: the same transport, retries and call metering), without the
+// repository itself.
+type Client struct {
+	db    *dynamodb.Client
+	table string
+}
+
+// Open is the floor's client for the table cfg names.
+func Open(ctx context.Context, cfg repository.Config) (*Client, error) {
+	db, err := repository.NewClient(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{db: db, table: cfg.Table}, nil
+}
+
+// The limits of a batch read, as the API's: the most keys one BatchGetItem takes, and the tries
+// for UnprocessedKeys.
+const (
+	maxBatchGetKeys = 100
+	batchAttempts   = 8
+)
+
+// gsi1 is the first global secondary index (repository/table.go declares it).
+const gsi1 = "GSI1"
+
+// spell spells the keys and partitions the floor reads, from the repository's exported key
+// functions, so that they cannot drift from the API's: an index partition is the key of the item
+// it collects under, joined to the sort key that names the collection. The floor's ids come from
+// the dataset the benchmark seeded; one a key function refuses spells as the zero key, which
+// reads nothing.
+type spell struct{}
+
+func (spell) S(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+func (spell) GSI1() string { return gsi1 }
+
+func item(k repository.Key) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"PK": spell{}.S(k.PK), "SK": spell{}.S(k.SK)}
+}
+
+func must(k repository.Key, _ error) repository.Key { return k }
+
+// OrgPK is the partition of an organization's item collection (the organization and its users).
+func (spell) OrgPK(org string) string { return must(repository.OrganizationKey(org)).PK }
+
+// UserTicketsPK is the GSI1 partition of a user's tickets: ORG#<o>#USER#<u>.
+func (x spell) UserTicketsPK(org, user string) string {
+	return x.OrgPK(org) + "#" + x.UserKey(org, user).SK
+}
+
+// TicketSKPrefix begins the GSI1 sort key of every ticket.
+func (spell) TicketSKPrefix() string {
+	const id = "01J00000000000000000000000"
+	return strings.TrimSuffix(must(repository.TicketKey(id)).SK, id)
+}
+
+func (spell) UserKey(org, user string) repository.Key { return must(repository.UserKey(org, user)) }
+func (spell) DepartmentKey(d string) repository.Key   { return must(repository.DepartmentKey(d)) }
+func (spell) EmployeeKey(e string) repository.Key     { return must(repository.EmployeeKey(e)) }
+func (spell) CustomerKey(c string) repository.Key     { return must(repository.CustomerKey(c)) }
+
+func (spell) RelationKey(e string, rel repository.RelationType) repository.Key {
+	return must(repository.RelationKey(e, rel))
+}
+
+// RelationTargetPK is the GSI1 partition holding the relation items of type rel that point at a
+// department (DEPT#<d>#REL#DEPARTMENT): the department's partition, then the relation's sort key.
+func (x spell) RelationTargetPK(rel repository.RelationType, department string) string {
+	return x.DepartmentKey(department).PK + "#" + x.RelationKey(department, rel).SK
+}
+
+// CustomerPK is the partition of a customer's item collection (profile, orders, items).
+func (x spell) CustomerPK(c string) string { return x.CustomerKey(c).PK }
+
+// CustomerProfileSK is the sort key of a customer's profile item, which sorts after its orders.
+func (x spell) CustomerProfileSK() string { return x.CustomerKey("01J00000000000000000000000").SK }
+
+// OldestOrderSK sorts before the sort key of every order of a customer: that of the lowest id.
+func (spell) OldestOrderSK() string {
+	return must(repository.OrderKey("01J00000000000000000000000", "00000000000000000000000000")).SK
+}

@@ -1,0 +1,164 @@
+package repository
+
+import (
+	"context"
+	"time"
+
+	"singletable/apperr"
+)
+
+// HireInput is the input of HireEmployee. HiredAt defaults to now; ManagerID and MentorID are
+// optional.
+type HireInput struct {
+	DepartmentID string
+	Name         string
+	Email        string
+	JobTitle     string
+	HiredAt      *time.Time
+	ManagerID    *string
+	MentorID     *string
+}
+
+// HireEmployee stores a new employee with its relationship items (department membership, and
+// manager and mentor when given) in ONE transaction that also checks that the department still has
+// the name copied onto the employee and that the manager and mentor exist. It returns the employee
+// and the relations written.
+func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Relation, error) {
+	h, err := checkHire(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, nil, err
+	}
+	if h.HiredAt == nil {
+		h.HiredAt = &now
+	}
+	for range maxDepartmentAttempts {
+		e, rels, err := r.hireOnce(ctx, h, id, now)
+		if err == errDepartmentChanged {
+			continue // renamed meanwhile: read the new name and try again
+		}
+		return e, rels, err
+	}
+	return nil, nil, errDepartmentChanged
+}
+
+// checkHire checks a hire's input and returns it cleaned (hiredAt in UTC).
+func checkHire(in HireInput) (HireInput, error) {
+	if err := checkID("departmentId", in.DepartmentID); err != nil {
+		return in, err
+	}
+	var err error
+	if in.Name, err = cleanName("name", in.Name); err != nil {
+		return in, err
+	}
+	if in.Email, err = cleanEmail("email", in.Email); err != nil {
+		return in, err
+	}
+	if in.JobTitle, err = cleanText("jobTitle", in.JobTitle, 1, maxJobTitleLen, false); err != nil {
+		return in, err
+	}
+	for _, p := range []struct {
+		field string
+		id    *string
+	}{{"managerId", in.ManagerID}, {"mentorId", in.MentorID}} {
+		if p.id != nil {
+			if err := checkID(p.field, *p.id); err != nil {
+				return in, err
+			}
+		}
+	}
+	if in.HiredAt != nil {
+		t := in.HiredAt.UTC()
+		if t.Before(minHireTime) || t.After(maxHireTime) {
+			return in, apperr.InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
+		}
+		in.HiredAt = &t
+	}
+	return in, nil
+}
+
+// hireOnce reads the department (for the name to copy), the manager and the mentor, and writes
+// the hire in one transaction conditioned on them: errDepartmentChanged if the department was
+// renamed meanwhile.
+func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.Time) (*Employee, []*Relation, error) {
+	keys := []Key{deptKey(in.DepartmentID)}
+	if in.ManagerID != nil {
+		keys = append(keys, empKey(*in.ManagerID))
+	}
+	if in.MentorID != nil {
+		keys = append(keys, empKey(*in.MentorID))
+	}
+	found, err := r.readConsistent(ctx, keys...)
+	if err != nil {
+		return nil, nil, err
+	}
+	dept, ok := foundAs[*Department](found, deptKey(in.DepartmentID))
+	if !ok {
+		return nil, nil, notFoundField("departmentId", "department")
+	}
+	for _, p := range []struct {
+		id          *string
+		field, kind string
+	}{{in.ManagerID, "managerId", "manager"}, {in.MentorID, "mentorId", "mentor"}} {
+		if p.id != nil {
+			if _, ok := foundAs[*Employee](found, empKey(*p.id)); !ok {
+				return nil, nil, notFoundField(p.field, p.kind)
+			}
+		}
+	}
+	e := &Employee{
+		ID: id, Name: in.Name, Email: in.Email, JobTitle: in.JobTitle, HiredAt: *in.HiredAt,
+		DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
+		CreatedAt: now,
+	}
+	items, rels, err := r.hireItems(in, e, dept, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.transact(ctx, "hire employee", items); err != nil {
+		return nil, nil, err
+	}
+	return e, rels, nil
+}
+
+// hireItems are the writes of a hire: the department as read (its name is copied), the new
+// employee, its relation items, and the existence of its manager and mentor.
+func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.Time) ([]txItem, []*Relation, error) {
+	empItem, err := employeeEntity.encode(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	rels := []*Relation{{EmployeeID: e.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
+	items := []txItem{
+		r.departmentAsRead(dept),
+		r.putNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
+	}
+	checked := map[string]bool{}
+	for _, p := range []struct {
+		rel         RelationType
+		id          *string
+		field, kind string
+	}{{RelManager, in.ManagerID, "managerId", "manager"}, {RelMentor, in.MentorID, "mentorId", "mentor"}} {
+		if p.id == nil {
+			continue
+		}
+		rels = append(rels, &Relation{EmployeeID: e.ID, Type: p.rel, TargetID: *p.id, UpdatedAt: now})
+		// One transaction may touch an item once: a manager who is also the mentor is checked
+		// once.
+		if !checked[*p.id] {
+			checked[*p.id] = true
+			items = append(items, r.mustExist(empKey(*p.id), notFoundField(p.field, p.kind)))
+		}
+	}
+	for _, rel := range rels {
+		item, err := relationEntity.encode(rel)
+		if err != nil {
+			return nil, nil, err
+		}
+		items = append(items, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "employee already exists")))
+	}
+	return items, rels, nil
+}

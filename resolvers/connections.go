@@ -1,0 +1,57 @@
+package resolvers
+
+import (
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+// The connection of each list's page (Relay: edges with their cursors, and the page's info), one
+// per node type.
+
+func organizationConnection(p repository.Page[*repository.Organization]) *model.OrganizationConnection {
+	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrganizationEdge, n *model.Organization, c model.Cursored, o *repository.Organization) {
+		n.Organization, *e = o, model.OrganizationEdge{Cursored: c, Node: n}
+	})}
+}
+
+func userConnection(p repository.Page[*repository.User]) *model.UserConnection {
+	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.UserEdge, n *model.User, c model.Cursored, u *repository.User) {
+		n.User, *e = u, model.UserEdge{Cursored: c, Node: n}
+	})}
+}
+
+func ticketConnection(p repository.Page[*repository.Ticket]) *model.TicketConnection {
+	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketEdge, n *model.Ticket, c model.Cursored, t *repository.Ticket) {
+		n.Ticket, *e = t, model.TicketEdge{Cursored: c, Node: n}
+	})}
+}
+
+func departmentConnection(p repository.Page[*repository.Department]) *model.DepartmentConnection {
+	return &model.DepartmentConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.DepartmentEdge, n *model.Department, c model.Cursored, d *repository.Department) {
+		n.Department, *e = d, model.DepartmentEdge{Cursored: c, Node: n}
+	})}
+}
+
+func employeeConnection(p repository.Page[*repository.Employee]) *model.EmployeeConnection {
+	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.EmployeeEdge, n *model.Employee, c model.Cursored, emp *repository.Employee) {
+		n.Employee, *e = emp, model.EmployeeEdge{Cursored: c, Node: n}
+	})}
+}
+
+func locationConnection(p repository.Page[*repository.Location]) *model.LocationConnection {
+	return &model.LocationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.LocationEdge, n *model.Location, c model.Cursored, l *repository.Location) {
+		n.Location, *e = l, model.LocationEdge{Cursored: c, Node: n}
+	})}
+}
+
+func customerConnection(p repository.Page[*repository.Customer]) *model.CustomerConnection {
+	return &model.CustomerConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.CustomerEdge, n *model.Customer, c model.Cursored, cu *repository.Customer) {
+		n.Customer, *e = cu, model.CustomerEdge{Cursored: c, Node: n}
+	})}
+}
+
+func orderConnection(p repository.Page[*repository.Order]) *model.OrderConnection {
+	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderEdge, n *model.Order, c model.Cursored, o *repository.Order) {
+		n.Order, *e = o, model.OrderEdge{Cursored: c, Node: n}
+	})}
+}

@@ -1,0 +1,128 @@
+package resolvers
+
+import (
+	"context"
+
+	"singletable/graph/model"
+	"singletable/loaders"
+	"singletable/planner"
+	"singletable/repository"
+)
+
+// plannedLevel is a level of the operation's plan (planner.Level) as the loaders take it: its
+// lookups are the plan's, and its Start starts the plan's child lists through the loaders. It is
+// one pointer, so comparable by the level's identity and free to put into an interface.
+type plannedLevel struct{ *planner.Level }
+
+var _ loaders.Level = plannedLevel{}
+
+// levelOf is l for the loaders; nil when there is no level (nothing to read ahead).
+func levelOf(l *planner.Level) loaders.Level {
+	if l == nil {
+		return nil
+	}
+	return plannedLevel{l}
+}
+
+// Start starts the child lists the plan asks for on objects, every object of a level at once.
+func (p plannedLevel) Start(ctx context.Context, objects []repository.Entity) {
+	if len(p.Lists()) == 0 || len(objects) == 0 {
+		return
+	}
+	d, ok := model.NodeNamed(p.Type)
+	if !ok {
+		return
+	}
+	parents := make([][]string, 0, len(objects))
+	for _, o := range objects {
+		if parts := d.PartsOfAny(o); parts != nil {
+			parents = append(parents, parts)
+		}
+	}
+	startLists(ctx, p.Level, parents, nil)
+}
+
+// StartsLists reports whether the plan starts child lists of the level's objects.
+func (p plannedLevel) StartsLists() bool {
+	for _, u := range p.Lists() {
+		if u.Plain && listStarts[u.Field] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// startLists starts, for parents (given by their ID parts), every child list the level asks for
+// in the plain form, except skip (the list read together with the parents, if any).
+func startLists(ctx context.Context, l *planner.Level, parents [][]string, skip *planner.ListUse) {
+	if len(parents) == 0 {
+		return
+	}
+	ld := loaders.For(ctx)
+	for _, u := range l.Lists() {
+		if u.Plain && u != skip {
+			if start := listStarts[u.Field]; start != nil {
+				start(ctx, ld, parents, u)
+			}
+		}
+	}
+}
+
+// listStarts start a child list (a row of the plan's table) for parents, in the plain form the
+// plan typed, keyed with the level of its elements: the binding of each list to its loader.
+var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse){
+	planner.OrganizationUsers: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		l.StartUsersOfOrganizations(ctx, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
+	},
+	planner.UserTickets: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		users := make([][2]string, len(parents))
+		for i, p := range parents {
+			users[i] = [2]string{p[0], p[1]}
+		}
+		l.StartTicketsOfUsers(ctx, users, ticketFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
+	},
+	planner.CustomerOrders:         startOrders,
+	planner.CustomerOrdersByStatus: startOrders,
+	planner.DepartmentEmployees:    startInverse(repository.RelDepartment),
+	planner.EmployeeReports:        startInverse(repository.RelManager),
+	planner.EmployeeMentees:        startInverse(repository.RelMentor),
+}
+
+func startOrders(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+	l.StartOrdersOfCustomers(ctx, parentIDs(parents), orderFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
+}
+
+func startInverse(rel repository.RelationType) func(context.Context, *loaders.Loaders, [][]string, *planner.ListUse) {
+	return func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		l.StartInverseLists(ctx, rel, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
+	}
+}
+
+// ticketFilter is a ticket list's filter in the plan's typed arguments.
+func ticketFilter(a planner.ListArgs) repository.TicketFilter {
+	return repository.TicketFilter{Status: status[repository.TicketStatus](a.Status), CreatedAfter: a.After, CreatedBefore: a.Before}
+}
+
+// orderFilter is an order list's filter in the plan's typed arguments.
+func orderFilter(a planner.ListArgs) repository.OrderFilter {
+	return repository.OrderFilter{Status: status[repository.OrderStatus](a.Status), PlacedAfter: a.After, PlacedBefore: a.Before}
+}
+
+// status is an optional status argument as its enum type.
+func status[S ~string](s *string) *S {
+	if s == nil {
+		return nil
+	}
+	v := S(*s)
+	return &v
+}
+
+// parentIDs is the first ID part of each parent (the id of an organization, a customer, a
+// department, an employee).
+func parentIDs(parents [][]string) []string {
+	out := make([]string, len(parents))
+	for i, p := range parents {
+		out[i] = p[0]
+	}
+	return out
+}
