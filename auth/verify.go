@@ -146,7 +146,14 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Principal, error) 
 	if err != nil {
 		return Principal{}, unauthenticated(refusal(err))
 	}
-	return principalOf(claimsOf(tok))
+	p, err := principalOf(claimsOf(tok))
+	if err != nil {
+		return Principal{}, err
+	}
+	if exp, ok := tok.Expiration(); ok {
+		p.ValidUntil = exp.Add(v.leeway)
+	}
+	return p, nil
 }
 
 // refusal is the client-safe reason a token was refused.

@@ -24,7 +24,8 @@ import (
 
 // newGraphQL builds the GraphQL endpoint. handler.NewDefaultServer is deprecated and not meant
 // for production; everything here is explicit:
-//   - transports: POST (JSON), GET (queries only: gqlgen refuses mutations over GET), OPTIONS;
+//   - transports: POST (JSON), GET (queries only: gqlgen refuses mutations over GET), OPTIONS,
+//     and for subscriptions WebSocket and Server-Sent Events (streams.go, subscriptions.go);
 //   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay), both
 //     bounded in bytes, the persisted queries kept apart per principal (cache.go);
 //   - bounds on a document's bytes, tokens, depth, fields, aliases and repeated fields, checked
@@ -48,9 +49,10 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 		cfg.APQCacheBytes = DefaultAPQCacheBytes
 	}
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{
-		Resolvers:  &resolvers.Resolver{Repo: repo},
+		Resolvers:  &resolvers.Resolver{Repo: repo, Hub: cfg.Hub},
 		Complexity: complexity(repo.OrderStatusShards()),
 	}))
+	addStreamTransports(srv, cfg)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -68,6 +70,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	}
 	telemetry := newOperationTelemetry(cfg)
 	srv.Use(telemetry)
+	srv.Use(subscriptionEvents{telemetry: telemetry, repo: repo, loaders: cfg.Loaders, timeout: cfg.OperationTimeout})
 	srv.SetErrorPresenter(presentError(cfg.Logger, !cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic(cfg.Logger))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {

@@ -140,6 +140,16 @@ func (d NodeType[E, M, R]) VisibleItem(ctx context.Context, e repository.Entity,
 	return nil
 }
 
+// EntityScope is the tenant the stored entity e belongs to, from e itself: its item's scope where
+// the ID does not tell the tenant (ItemScope), else the scope its ID parts name. It decides what a
+// subscriber may see of an entity the table's stream delivered, with no read.
+func (d NodeType[E, M, R]) EntityScope(e E) auth.Scope {
+	if d.ItemScope != nil {
+		return d.ItemScope(e)
+	}
+	return d.Scope(d.Ref(d.PartsOf(e)))
+}
+
 // Input decodes a global ID given in a mutation input's field, checks it against the caller's
 // scope (from the ID where it tells the tenant, after reading the item through r where it does
 // not) and returns the reference a write takes. kind names the object in the NOT_FOUND of an ID
