@@ -25,6 +25,7 @@ type listSet struct {
 	employeesBy        *listLoader[employeesByKey, repository.Page[*repository.Employee]]
 	locations          *listLoader[locationsKey, repository.Page[*repository.Location]]
 	inverse            *listLoader[relListKey, repository.Page[*repository.Employee]]
+	ticketByID         *listLoader[string, *repository.Ticket]
 
 	all []interface{ clear() }
 }
@@ -51,6 +52,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.employeesBy = addList(s, fetchEach[employeesByKey, repository.Page[*repository.Employee]](l.readEmployeesBy), 0)
 	s.locations = addList(s, fetchEach[locationsKey, repository.Page[*repository.Location]](l.readLocations), 0)
 	s.inverse = addList(s, fetchBatch[relListKey, repository.Page[*repository.Employee]](l.readInverseLists), wait)
+	s.ticketByID = addList(s, fetchEach[string, *repository.Ticket](l.readTicketByID), 0)
 	return s
 }
 

@@ -121,3 +121,20 @@ func (l *Loaders) readUserWithTickets(ctx context.Context, k withChildrenKey) (u
 	prime(ctx, l, tickets.Items...)
 	return userWithTickets{u, tickets}, nil
 }
+
+// TicketByID reads a ticket by its id alone (AP6 without the tenant: one Query of its partition,
+// once per request however many fields name it) and primes it, so that the lookup by key that
+// follows costs nothing. It serves the legacy ticket IDs of a caller who sees every organization
+// (graph/model's completeTicket).
+func (l *Loaders) TicketByID(ctx context.Context, id string) (*repository.Ticket, error) {
+	return l.lists.ticketByID.load(ctx, id)
+}
+
+func (l *Loaders) readTicketByID(ctx context.Context, id string) (*repository.Ticket, error) {
+	t, err := l.repo.TicketByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	prime(ctx, l, t)
+	return t, nil
+}

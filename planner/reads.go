@@ -50,7 +50,7 @@ var (
 	// UserWithTickets is a user by ID read with its first page of tickets: the user item sorts
 	// last on GSI1, so it comes first backwards.
 	UserWithTickets        = Read{"AP5", Query, "GSI1", "GSI1PK = ORG#<o>#USER#<u> AND GSI1SK <= USER#<u>", PerParent}
-	TicketByKey            = Read{"AP6", BatchGetItem, "", "PK = SK = TICKET#<t>", PerLevel}
+	TicketByKey            = Read{"AP6", BatchGetItem, "", "PK = TICKET#<t>, SK = ORG#<o>", PerLevel}
 	OrganizationsByName    = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Organization", PerParent}
 	DepartmentsByName      = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Department", PerParent}
 	CustomersByName        = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Customer", PerParent}

@@ -139,11 +139,17 @@ func userGSI1SK(user string) string { return userSKPrefix + user }
 
 const ticketSKPrefix = "TICKET#"
 
-// ticketKey: a ticket is the only item of its partition, under the same string as PK and SK.
-func ticketKey(ticket string) Key {
-	k := ticketSKPrefix + ticket
-	return Key{PK: k, SK: k}
+// ticketKey: a ticket's partition is its own, and the sort key of its item names the
+// organization it belongs to. A lookup is therefore only ever made with the tenant: a key spelled
+// with another organization finds nothing, exactly as for a ticket that does not exist, at the
+// same cost (no read of a foreign ticket, no size of one to report).
+func ticketKey(org, ticket string) Key {
+	return Key{PK: ticketSKPrefix + ticket, SK: ticketOrgSKPrefix + org}
 }
+
+// ticketOrgSKPrefix starts the sort key of a ticket's item (ORG#<org>); begins_with on it finds
+// the item of a ticket whose organization is not known (an ID handed out before IDs carried it).
+const ticketOrgSKPrefix = "ORG#"
 
 func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
 

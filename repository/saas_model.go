@@ -91,11 +91,12 @@ type Ticket struct {
 // Key implements Entity.
 func (t *Ticket) Key() Key { return ticketEntity.key(t) }
 
-// ticketEntity is the definition of the Ticket item: a collection of its own, joined to its
+// ticketEntity is the definition of the Ticket item: a collection of its own whose sort key names
+// the ticket's organization (so that a lookup is always made with the tenant, AP6), joined to its
 // reporter's collection on GSI1, newest first by its time-sortable id (AP5).
 var ticketEntity = entity[Ticket, *Ticket]{
 	name: typeTicket,
-	key:  func(t *Ticket) Key { return ticketKey(t.ID) },
+	key:  func(t *Ticket) Key { return ticketKey(t.OrgID, t.ID) },
 	indexes: func(t *Ticket, _ int) []indexKey {
 		return []indexKey{{gsi1, userCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
 	},
@@ -119,12 +120,12 @@ func UserKey(org, user string) (Key, error) {
 	return userKey(org, user), nil
 }
 
-// TicketKey is the key of a ticket (AP6).
-func TicketKey(ticket string) (Key, error) {
-	if err := checkID("id", ticket); err != nil {
-		return Key{}, err
+// TicketKey is the key of a ticket of organization org (AP6).
+func TicketKey(org, ticket string) (Key, error) {
+	if err := errors.Join(checkID("id", org), checkID("id", ticket)); err != nil {
+		return Key{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
-	return ticketKey(ticket), nil
+	return ticketKey(org, ticket), nil
 }
 
 func emailGuardItem(u *User) map[string]types.AttributeValue {

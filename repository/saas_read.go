@@ -166,3 +166,29 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 	q, _, _ := ticketsQuery(org, user, TicketFilter{})
 	return u, finishPage(r, q.scope, keyAttrs(gsi1), tickets, items[1:], args), nil
 }
+
+// TicketByID reads a ticket whose organization is not known, from a global ID handed out before
+// IDs carried it (AP6 without the tenant): one Query of the ticket's partition,
+// PK=TICKET#<t> AND begins_with(SK, "ORG#"). Only a caller who may see every organization may
+// ask (the resolvers make sure): anyone else completes such an ID with its own organization and
+// looks the ticket up by key, so that a foreign ticket is never read for them.
+func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
+	if err := checkID("id", ticket); err != nil {
+		return nil, err
+	}
+	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :org)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(ticketSKPrefix + ticket), ":org": s(ticketOrgSKPrefix),
+		},
+		Limit: aws.Int32(1),
+	}, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, apperr.NotFound("ticket")
+	}
+	return decodeAs[*Ticket](items[0])
+}

@@ -116,9 +116,11 @@ type TicketPatch struct {
 	Body   *string
 }
 
-// UpdateTicket changes a ticket's status, title or body.
-func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Ticket, error) {
-	if err := checkID("id", id); err != nil {
+// UpdateTicket changes the status, title or body of ticket id of organization org. A ticket of
+// another organization is NOT_FOUND, as a missing one: its key is spelled with org.
+func (r *Repo) UpdateTicket(ctx context.Context, org, id string, p TicketPatch) (*Ticket, error) {
+	k, err := TicketKey(org, id)
+	if err != nil {
 		return nil, err
 	}
 	if p.Status == nil && p.Title == nil && p.Body == nil {
@@ -152,7 +154,6 @@ func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Tic
 	if err != nil {
 		return nil, apperr.Internal("update ticket", err)
 	}
-	k := ticketKey(id)
 	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(r.table),
 		Key:                       k.attributes(),

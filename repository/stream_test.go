@@ -35,7 +35,7 @@ func TestStreamDeliversWritesOfTheRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed := TicketClosed
-	if _, err := r.UpdateTicket(ctx, tk.ID, TicketPatch{Status: &closed}); err != nil {
+	if _, err := r.UpdateTicket(ctx, tk.OrgID, tk.ID, TicketPatch{Status: &closed}); err != nil {
 		t.Fatal(err)
 	}
 	got := c.Until(t, IsChangeOf(tk.Key()))
@@ -152,7 +152,7 @@ func TestStreamKeepsTheWriteOrderOfAnItem(t *testing.T) {
 	const n = 60
 	for i := range n {
 		title := fmt.Sprintf("title %03d", i)
-		if _, err := r.UpdateTicket(context.Background(), tk.ID, TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -31,8 +31,8 @@ func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateT
 }
 
 func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error) {
-	return given(ctx, idOf(model.Tickets, "id", input.ID), func(id string) (*model.Ticket, error) {
-		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.UpdateTicket(ctx, id, ticketPatch(input)))
+	return given(ctx, idOf(model.Tickets, "id", input.ID), func(t model.TicketRef) (*model.Ticket, error) {
+		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.UpdateTicket(ctx, t.Org, t.ID, ticketPatch(input)))
 	})
 }
 

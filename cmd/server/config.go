@@ -19,6 +19,7 @@ type config struct {
 	shutdownDelay   time.Duration
 	createTable     bool
 	seed            bool
+	migrate         bool
 	playground      bool
 	// devTokensBehindLoopback lets development tokens be served on a listen address that is
 	// not loopback (AUTH_DEV_TOKENS_BEHIND_LOOPBACK; see checkDevTokenListener).
@@ -44,6 +45,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.playground, "playground", env.Bool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
+	fs.BoolVar(&c.migrate, "migrate", false, "bring items earlier versions wrote to today's shapes (tickets keyed by their organization), then serve; idempotent")
 	fs.BoolVar(&c.devTokensBehindLoopback, "dev-tokens-behind-loopback", env.Bool("AUTH_DEV_TOKENS_BEHIND_LOOPBACK", false), "let -dev-tokens listen on a HOST that is not loopback, because everything in front of it is (a container whose port is published on 127.0.0.1 only) (env AUTH_DEV_TOKENS_BEHIND_LOOPBACK)")
 	c.guard.register(fs, env)
 	validateOps := opsFlags(fs, &c.ops, env)

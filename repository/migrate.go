@@ -1,0 +1,118 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// MigrationReport says what Migrate changed.
+type MigrationReport struct {
+	// TicketsRekeyed are the tickets moved from the key they had before a ticket's key named its
+	// organization (PK = SK = TICKET#<t>) to today's (PK = TICKET#<t>, SK = ORG#<o>).
+	TicketsRekeyed int
+}
+
+// Migrate brings the items an earlier version of the API wrote to the shapes this one reads (the
+// server's -migrate flag). It walks the collections through their own Queries (every organization
+// on GSI2, its users, each user's tickets on GSI1), never a Scan, changes only what is not in
+// today's shape, and is idempotent: a second run changes nothing. Run it once every server runs
+// this version: an older server would go on writing the old shapes.
+func (r *Repo) Migrate(ctx context.Context) (MigrationReport, error) {
+	var rep MigrationReport
+	err := r.eachUser(ctx, func(u *User) error {
+		n, err := r.rekeyTickets(ctx, u)
+		rep.TicketsRekeyed += n
+		return err
+	})
+	return rep, err
+}
+
+// rekeyTickets moves the tickets u reported that still have the old key, each in one transaction
+// (the item put under its new key, unless it is there already, and the old one deleted), and
+// reports how many it moved.
+func (r *Repo) rekeyTickets(ctx context.Context, u *User) (int, error) {
+	items, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		IndexName:              aws.String(gsi1),
+		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(userCollectionPK(u.OrgID, u.ID)), ":t": s(ticketSKPrefix),
+		},
+	})
+	if err != nil {
+		return 0, err
+	}
+	moved := 0
+	for _, item := range items {
+		old := Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
+		now := ticketKey(u.OrgID, stringAttr(item, "id"))
+		if old == now || old.PK != now.PK {
+			continue // today's key, or not a ticket item of this shape
+		}
+		if err := r.moveItem(ctx, item, old, now); err != nil {
+			return moved, err
+		}
+		moved++
+	}
+	return moved, nil
+}
+
+// moveItem puts item under key now and deletes it at old, in one transaction. When an item is at
+// now already (a run interrupted between two steps of another tool, say), the old one is only
+// deleted: the item at now is the one today's API reads and writes.
+func (r *Repo) moveItem(ctx context.Context, item map[string]types.AttributeValue, old, now Key) error {
+	moved := maps.Clone(item)
+	moved[attrPK], moved[attrSK] = s(now.PK), s(now.SK)
+	del := r.txDelete(old)
+	exists := apperr.Errorf(apperr.CodeConflict, "already moved")
+	err := r.transact(ctx, "move item", []txItem{r.putNew(moved, exists), del})
+	if errors.Is(err, exists) {
+		return r.transact(ctx, "delete moved item", []txItem{del})
+	}
+	return err
+}
+
+// txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
+// stops rather than writing twice).
+func (r *Repo) txDelete(k Key) txItem {
+	return txItem{item: types.TransactWriteItem{Delete: &types.Delete{
+		TableName:           aws.String(r.table),
+		Key:                 k.attributes(),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+	}}, onCondition: apperr.Errorf(apperr.CodeConflict, "the item moved meanwhile; run again")}
+}
+
+// eachUser calls fn for every user of every organization, page by page.
+func (r *Repo) eachUser(ctx context.Context, fn func(*User) error) error {
+	return eachPage(func(args PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, args) },
+		func(o *Organization) error {
+			return eachPage(func(args PageArgs) (Page[*User], error) { return r.UsersOfOrganization(ctx, o.ID, args) }, fn)
+		})
+}
+
+// eachPage calls fn for every item of the list read page by page by page.
+func eachPage[T any](page func(PageArgs) (Page[T], error), fn func(T) error) error {
+	args := PageArgs{First: MaxPageSize}
+	for {
+		p, err := page(args)
+		if err != nil {
+			return err
+		}
+		for _, item := range p.Items {
+			if err := fn(item); err != nil {
+				return err
+			}
+		}
+		if !p.HasNextPage || len(p.Cursors) == 0 {
+			return nil
+		}
+		args.After = p.Cursors[len(p.Cursors)-1].String()
+	}
+}
