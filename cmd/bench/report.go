@@ -185,18 +185,14 @@ func (rep *report) writeRoundsTarget(w func(string, ...any)) {
 	w("| dependent rounds of each deep operation equal its stages, at every breadth | %s | %s |\n", mark, strings.Join(figs, "; "))
 }
 
-// writeFloorTargets writes the targets against the direct and the replay floor.
+// writeFloorTargets writes the target against the direct floor. The replay floor is reported in
+// the tables as the distance to the SDK-free minimum, no longer as a target: the direct floor,
+// the SDK with no GraphQL, is itself well above it.
 func (rep *report) writeFloorTargets(w func(string, ...any)) {
 	rep.ratioTarget(w, "batched p50 within 1.3× of the direct floor", func(o op, bth int) (float64, string) {
 		r, f := rep.deep[o.id][bth][wayBatched], rep.deep[o.id][bth][wayFloor]
 		ratio := float64(r.p50) / float64(f.p50)
 		return ratio, fmt.Sprintf("%s@%d %.2f× (%s vs %s ms)", o.id, bth, ratio, ms(r.p50), ms(f.p50))
-	})
-	rep.ratioTarget(w, "batched server p50 within 1.3× of the replay floor", func(o op, bth int) (float64, string) {
-		r, f := rep.deep[o.id][bth][wayBatched], rep.deep[o.id][bth][wayReplay]
-		ratio := float64(r.serverP50) / float64(f.p50)
-		return ratio, fmt.Sprintf("%s@%d %.2f× (server %s vs replay %s ms; direct floor %s ms)", o.id, bth, ratio,
-			ms(r.serverP50), ms(f.p50), ms(rep.deep[o.id][bth][wayFloor].p50))
 	})
 }
 
