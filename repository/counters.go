@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Counters: the size of a collection, kept on its parent's item (the aggregate of seeds 000/004).
+// Counters: the size of a collection, kept on its parent's item, an aggregate updated with the change.
 //
 // Counting a collection when a list is asked for its totalCount would read the whole collection:
 // a Query that returns a million tickets to say "a million". Instead each parent item carries a

@@ -156,8 +156,8 @@ const ticketOrgSKPrefix = "ORG#"
 func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
 
 // ticketVersionPrefix starts the sort keys of a ticket's version items: VERSION#<org>#. The
-// versions live in the ticket's own partition, next to its current item (seed 003's version
-// items, the current item playing v_0), so a ticket's history is one Query,
+// versions live in the ticket's own partition, next to its current item (which plays
+// the part of a latest-version copy: it always equals the newest version item), so a ticket's history is one Query,
 // begins_with(SK, VERSION#<org>#), read backwards for newest first (AP21). The prefix names the
 // organization for the reason the current item's sort key does: a Query spelled with another
 // organization finds nothing, exactly as for a ticket that does not exist.

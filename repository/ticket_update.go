@@ -12,7 +12,7 @@ import (
 	"singletable/apperr"
 )
 
-// Changing a ticket: every change is a new version (seed 003's version items). The ticket's item
+// Changing a ticket: every change is a new version, an immutable item of its own. The ticket's item
 // is its current state and carries the number of its latest version; each version is an immutable
 // item of the ticket's partition. One change is ONE TransactWriteItems:
 //
