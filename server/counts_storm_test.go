@@ -92,8 +92,12 @@ func stormWrites(a *api) []func() gqlResponse {
 			func() gqlResponse {
 				return a.query(`mutation($t: ID!, $s: TicketStatus!) { updateTicket(input: {id: $t, status: $s}) { id } }`, map[string]any{"t": ticketID(tk), "s": ts})
 			},
-			func() gqlResponse { return a.query(transferMutation, map[string]any{"e": employeeID(e), "d": departmentID(dept)}) },
-			func() gqlResponse { return a.query(managerMutation, map[string]any{"e": employeeID(e), "m": employeeID(m)}) },
+			func() gqlResponse {
+				return a.query(transferMutation, map[string]any{"e": employeeID(e), "d": departmentID(dept)})
+			},
+			func() gqlResponse {
+				return a.query(managerMutation, map[string]any{"e": employeeID(e), "m": employeeID(m)})
+			},
 			func() gqlResponse {
 				return a.query(placeOrderMutation, map[string]any{"c": customerID(cu), "key": fmt.Sprintf("storm-%d", i), "items": itemInputs(1)})
 			},
