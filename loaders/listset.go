@@ -15,6 +15,7 @@ type listSet struct {
 	orgWithUsers       *listLoader[withChildrenKey, orgWithUsers]
 	tickets            *listLoader[ticketsKey, repository.Page[*repository.Ticket]]
 	userWithTickets    *listLoader[withChildrenKey, userWithTickets]
+	histories          *listLoader[historyKey, repository.Page[*repository.TicketVersion]]
 	customers          *listLoader[customersKey, repository.Page[*repository.Customer]]
 	orders             *listLoader[ordersKey, repository.Page[*repository.Order]]
 	statusOrders       *listLoader[ordersKey, repository.Page[*repository.Order]]
@@ -42,6 +43,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.orgWithUsers = addList(s, fetchEach[withChildrenKey, orgWithUsers](l.readOrgWithUsers), 0)
 	s.tickets = addList(s, fetchBatch[ticketsKey, repository.Page[*repository.Ticket]](l.readTickets), 0)
 	s.userWithTickets = addList(s, fetchEach[withChildrenKey, userWithTickets](l.readUserWithTickets), 0)
+	s.histories = addList(s, fetchBatch[historyKey, repository.Page[*repository.TicketVersion]](l.readHistories), 0)
 	s.customers = addList(s, fetchEach[customersKey, repository.Page[*repository.Customer]](l.readCustomers), 0)
 	s.orders = addList(s, fetchBatch[ordersKey, repository.Page[*repository.Order]](l.readOrders), 0)
 	s.statusOrders = addList(s, fetchBatch[ordersKey, repository.Page[*repository.Order]](l.readStatusOrders), wait)

@@ -26,7 +26,7 @@ const (
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP20"), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP21"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
@@ -78,7 +78,13 @@ var (
 	// EmployeeByKey reads the employee item, which carries its department's name (AP19).
 	EmployeeByKey  = Read{"AP19", BatchGetItem, "", "PK = SK = EMP#<e>", PerLevel}
 	OrdersByStatus = Read{"AP20", Query, "GSI3", "GSI3PK = ORDERSTATUS#<status>#<shard> AND GSI3SK BETWEEN <lo> AND <hi>", PerShard}
+	// VersionsOfTicket is a ticket's history, newest first (read backwards).
+	VersionsOfTicket = Read{"AP21", Query, "", `PK = TICKET#<t> AND begins_with(SK, "VERSION#<o>#")`, PerParent}
 )
+
+// CountersOfParent is the access pattern of a connection's totalCount (a Free field): the
+// counters on the item of the list's parent, which the operation has read already (AP22).
+const CountersOfParent = "AP22"
 
 // ByKey is the read of an object of each node type by its global ID (node, nodes, the typed
 // lookups).

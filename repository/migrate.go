@@ -17,27 +17,35 @@ type MigrationReport struct {
 	// TicketsRekeyed are the tickets moved from the key they had before a ticket's key named its
 	// organization (PK = SK = TICKET#<t>) to today's (PK = TICKET#<t>, SK = ORG#<o>).
 	TicketsRekeyed int
+	// TicketsVersioned are the tickets written before versions existed that got their version 1:
+	// the version item of their state as it is, and version = 1 on their item.
+	TicketsVersioned int
 }
 
 // Migrate brings the items an earlier version of the API wrote to the shapes this one reads (the
-// server's -migrate flag). It walks the collections through their own Queries (every organization
-// on GSI2, its users, each user's tickets on GSI1), never a Scan, changes only what is not in
-// today's shape, and is idempotent: a second run changes nothing. Run it once every server runs
+// server's -migrate flag): tickets keyed without their organization are moved, and tickets without
+// versions get their version 1 (the API reads such a ticket as version 1 and versions it on its
+// first change anyway; the migration makes every history whole). Counters are -recount's
+// (Recount). It walks the collections through their own Queries (every organization on GSI2, its
+// users, each user's tickets on GSI1), never a Scan, changes only what is not in today's shape,
+// and is idempotent: a second run changes nothing. Run it once every server runs
 // this version: an older server would go on writing the old shapes.
 func (r *Repo) Migrate(ctx context.Context) (MigrationReport, error) {
 	var rep MigrationReport
 	err := r.eachUser(ctx, func(u *User) error {
-		n, err := r.rekeyTickets(ctx, u)
-		rep.TicketsRekeyed += n
+		moved, versioned, err := r.migrateTickets(ctx, u)
+		rep.TicketsRekeyed += moved
+		rep.TicketsVersioned += versioned
 		return err
 	})
 	return rep, err
 }
 
-// rekeyTickets moves the tickets u reported that still have the old key, each in one transaction
-// (the item put under its new key, unless it is there already, and the old one deleted), and
-// reports how many it moved.
-func (r *Repo) rekeyTickets(ctx context.Context, u *User) (int, error) {
+// migrateTickets moves the tickets u reported that still have the old key, each in one
+// transaction (the item put under its new key, unless it is there already, and the old one
+// deleted), gives those without versions their version 1, and reports how many it moved and
+// versioned.
+func (r *Repo) migrateTickets(ctx context.Context, u *User) (moved, versioned int, err error) {
 	items, err := r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.table),
 		IndexName:              aws.String(gsi1),
@@ -47,21 +55,58 @@ func (r *Repo) rekeyTickets(ctx context.Context, u *User) (int, error) {
 		},
 	})
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	moved := 0
 	for _, item := range items {
 		old := Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
 		now := ticketKey(u.OrgID, stringAttr(item, "id"))
-		if old == now || old.PK != now.PK {
-			continue // today's key, or not a ticket item of this shape
+		if old.PK != now.PK {
+			continue // not a ticket item of this shape
 		}
-		if err := r.moveItem(ctx, item, old, now); err != nil {
-			return moved, err
+		if old != now {
+			if err := r.moveItem(ctx, item, old, now); err != nil {
+				return moved, versioned, err
+			}
+			moved++
 		}
-		moved++
+		if _, has := item["version"]; has {
+			continue
+		}
+		done, err := r.versionTicket(ctx, item, now)
+		if err != nil {
+			return moved, versioned, err
+		}
+		if done {
+			versioned++
+		}
 	}
-	return moved, nil
+	return moved, versioned, nil
+}
+
+// errVersioned: the ticket has versions already (a change of the API versioned it first).
+var errVersioned = apperr.Errorf(apperr.CodeConflict, "the ticket has versions already")
+
+// versionTicket gives the ticket item at k, written before versions existed, its version 1 (its
+// state as it is, last changed at its updatedAt), in one transaction conditioned on its having no
+// version yet: false when a change of the ticket got there first (it writes version 1 itself).
+func (r *Repo) versionTicket(ctx context.Context, item map[string]types.AttributeValue, k Key) (bool, error) {
+	t, err := decodeAs[*Ticket](item)
+	if err != nil {
+		return false, err
+	}
+	first, err := ticketVersionEntity.encode(versionOf(t, t.UpdatedAt))
+	if err != nil {
+		return false, err
+	}
+	err = r.transact(ctx, "version ticket", []txItem{
+		r.txUpdate(k, "SET #version = :one", "attribute_exists(PK) AND attribute_not_exists(#version)",
+			map[string]string{"#version": "version"}, map[string]types.AttributeValue{":one": n(1)}, errVersioned),
+		r.putNew(first, errVersioned),
+	})
+	if errors.Is(err, errVersioned) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // moveItem puts item under key now and deletes it at old, in one transaction. When an item is at

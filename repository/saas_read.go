@@ -192,3 +192,21 @@ func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
 	}
 	return decodeAs[*Ticket](items[0])
 }
+
+// TicketHistory pages through the versions of ticket id of organization org, newest first
+// (AP21): ONE Query of the ticket's partition, PK=TICKET#<t> AND begins_with(SK,
+// "VERSION#<o>#"), read backwards. A page costs what its versions weigh, however many versions
+// the ticket has. The prefix names the organization, so that a ticket of another organization has
+// no history, exactly as a missing one.
+func (r *Repo) TicketHistory(ctx context.Context, org, id string, args PageArgs) (Page[*TicketVersion], error) {
+	if err := errors.Join(checkID("id", org), checkID("id", id)); err != nil {
+		return Page[*TicketVersion]{}, apperr.InvalidInput("id", "not a valid ticket id")
+	}
+	pk, prefix := ticketSKPrefix+id, ticketVersionPrefix(org)
+	return queryPage[*TicketVersion](ctx, r, pageQuery{
+		scope:      join("history", pk, prefix),
+		keyCond:    "PK = :pk AND begins_with(SK, :versions)",
+		values:     map[string]types.AttributeValue{":pk": s(pk), ":versions": s(prefix)},
+		descending: true,
+	}, args)
+}

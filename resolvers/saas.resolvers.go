@@ -37,7 +37,7 @@ func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateT
 }
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
-	return connection(userConnection)(usersOf(ctx, obj, first, after))
+	return connection(userConnection(obj.UserTotal()))(usersOf(ctx, obj, first, after))
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
@@ -64,12 +64,17 @@ func (r *ticketResolver) Organization(ctx context.Context, obj *model.Ticket) (*
 	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
 }
 
+func (r *ticketResolver) History(ctx context.Context, obj *model.Ticket, first *int, after *string) (*model.TicketVersionConnection, error) {
+	return connection(ticketVersionConnection)(loaders.For(ctx).TicketHistory(ctx, obj.OrgID, obj.ID, pageArgs(first, after), nodes(ctx)))
+}
+
 func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*model.Organization, error) {
 	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	return connection(ticketConnection)(ticketsOf(ctx, obj, first, after, repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}))
+	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
+	return connection(ticketConnection(obj.TicketTotal(f)))(ticketsOf(ctx, obj, first, after, f))
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }

@@ -25,6 +25,7 @@ func complexity(shards int) graph.ComplexityRoot {
 	c.User.Tickets = func(child int, first *int, _ *string, _ *repository.TicketStatus, _, _ *time.Time) int {
 		return list(child, first)
 	}
+	c.Ticket.History = func(child int, first *int, _ *string) int { return list(child, first) }
 	c.Query.Customers = func(child int, first *int, _ *string) int { return list(child, first) }
 	c.Customer.Orders = func(child int, first *int, _ *string, _ *repository.OrderStatus, _, _ *time.Time) int {
 		return list(child, first)

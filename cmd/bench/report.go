@@ -40,7 +40,10 @@ type report struct {
 	waits []waitResult
 	// throttled is the run through a throttling DynamoDB (throttled.go).
 	throttled *throttledResult
-	elapsed   time.Duration
+	// writes are the counted writes and counted the deep trees with totalCount (writes.go).
+	writes  []writeResult
+	counted []countedTree
+	elapsed time.Duration
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
@@ -90,11 +93,13 @@ func (rep *report) write() error {
 	rep.writeZeroLatencyTargets(w)
 	rep.writeOutsideTargets(w)
 	rep.writeWaitTarget(w)
+	rep.writeCountedTarget(w)
 	rep.writeDeep(w)
 	rep.writeZeroLatency(w)
 	rep.writeSingle(w)
 	rep.writeWaits(w)
 	rep.writeThrottled(w)
+	rep.writeWrites(w)
 	w("%s\n", profileNotes)
 	if err := os.MkdirAll(filepath.Dir(rep.cfg.out), 0o755); err != nil {
 		return err

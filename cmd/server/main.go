@@ -1,6 +1,6 @@
 // Command server serves the GraphQL API over one DynamoDB table.
 //
-//	go run ./cmd/server [-create-table] [-migrate] [-seed] [flags]
+//	go run ./cmd/server [-create-table] [-migrate] [-seed] [-recount] [flags]
 //
 // Configuration comes from the environment (PORT, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB,
 // DYNAMODB_TABLE, ORDER_STATUS_SHARDS, CURSOR_SECRET, AUTH_*, ...) and flags, which override it;
@@ -121,7 +121,8 @@ func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observabi
 
 // prepareTable does what the flags ask of the table before the server serves: create it
 // (-create-table), bring what earlier versions wrote to today's shapes (-migrate), load the sample
-// data (-seed), in that order, each logging what it did.
+// data (-seed), set the counters from the collections (-recount), in that order, each logging what
+// it did.
 func prepareTable(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger) error {
 	if cfg.createTable {
 		if err := repo.CreateTable(ctx, 2*time.Minute); err != nil {
@@ -134,7 +135,7 @@ func prepareTable(ctx context.Context, cfg config, repo *repository.Repo, log *s
 		if err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
-		log.Info("migrated", "ticketsRekeyed", rep.TicketsRekeyed)
+		log.Info("migrated", "ticketsRekeyed", rep.TicketsRekeyed, "ticketsVersioned", rep.TicketsVersioned)
 	}
 	if cfg.seed {
 		st, err := repo.Seed(ctx)
@@ -143,6 +144,32 @@ func prepareTable(ctx context.Context, cfg config, repo *repository.Repo, log *s
 		}
 		log.Info("sample data", "alreadyLoaded", st.AlreadyLoaded, "items", st.Items)
 	}
+	if cfg.recount {
+		return recount(ctx, cfg, repo, log)
+	}
+	return nil
+}
+
+// recount runs -recount: every counter it repairs is logged as it is, then the totals; parents
+// whose counters kept moving while they were counted are named in a warning (run it again).
+func recount(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger) error {
+	rep, err := repo.Recount(ctx, repository.RecountOptions{
+		Settle: cfg.recountSettle,
+		Repaired: func(r repository.Repair) {
+			was := "none"
+			if r.Was != nil {
+				was = strconv.Itoa(*r.Was)
+			}
+			log.Info("recount repaired", "parent", r.Parent, "counter", r.Counter, "was", was, "now", r.Now, "counted", r.Counted)
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("recount: %w", err)
+	}
+	if len(rep.Busy) > 0 {
+		log.Warn("recount: counters kept changing while they were counted; run -recount again", "parents", rep.Busy)
+	}
+	log.Info("recounted", "parents", rep.Parents, "repaired", rep.Repaired, "counters", len(rep.Repairs))
 	return nil
 }
 
