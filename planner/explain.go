@@ -60,9 +60,9 @@ type Execution interface {
 type RootRead struct {
 	// Type is the object's type; Key names the object (an ID asked for twice is read once).
 	Type, Key string
-	// AfterRead says the ID does not tell whether the caller may see the object: it is checked
-	// on its item, and its lists start only once it is read.
-	AfterRead bool
+	// Completes says the ID is an older one that names the object without its whole key: one
+	// Query (TicketByIDRead) finds the key before the object is read, one ID after another.
+	Completes bool
 	// Err is the ID's own error (malformed, outside the caller's scope): nothing is read for it.
 	Err error
 }

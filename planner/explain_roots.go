@@ -11,12 +11,15 @@ import (
 
 // query walks a query's root fields: the root lookups are one level read in round 1 (one batch
 // of every key, the combined reads, the lists that follow from the IDs) and read ahead together;
-// each root list is a page of its own.
+// each root list is a page of its own. Older IDs that must be completed first (RootRead.Completes)
+// each cost a Query before the level, one after another: the level starts that many rounds later.
 func (w *walker) query() {
 	op := w.plan.op
-	keys := w.newBatch(1, 1)
+	fields := w.plan.collect(op.Operation.SelectionSet, "Query")
+	r0 := 1 + w.completions(fields)
+	keys := w.newBatch(r0, 1)
 	var places []*place
-	for _, f := range w.plan.collect(op.Operation.SelectionSet, "Query") {
+	for _, f := range fields {
 		if !w.allowed("Query", f) {
 			continue
 		}
@@ -26,12 +29,36 @@ func (w *walker) query() {
 		}
 		switch row.Kind {
 		case Lookup:
-			places = append(places, w.rootLookup(f, row, keys)...)
+			places = append(places, w.rootLookup(f, row, keys, r0)...)
 		case List:
 			w.rootList(f, row)
 		}
 	}
-	w.ahead(&group{r0: 1, g: 1}, places...)
+	w.ahead(&group{r0: r0, g: 1}, places...)
+}
+
+// completions records the Queries that complete the older IDs of the root lookups among fields
+// (each ID once, one round each, since each is completed before the next ID is decoded) and
+// returns how many there are.
+func (w *walker) completions(fields []graphql.CollectedField) int {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		row := FieldOf("Query", f.Name)
+		if row == nil || row.Kind != Lookup || w.ex.Allowed("Query", f.Name) != nil {
+			continue
+		}
+		reads, err := w.ex.Roots(f, row)
+		if err != nil {
+			continue
+		}
+		for _, rd := range reads {
+			if rd.Err == nil && rd.Completes && !seen[rd.Key] {
+				seen[rd.Key] = true
+				w.calls(w.pathOf("", f), TicketByIDRead, len(seen), 1, false)
+			}
+		}
+	}
+	return len(seen)
 }
 
 // allowed reports whether root field f of object (Query, Mutation) reads or writes: false for a
@@ -45,23 +72,17 @@ func (w *walker) allowed(object string, f graphql.CollectedField) bool {
 	return !strings.HasPrefix(f.Name, "__")
 }
 
-// rootKind is the place of a root lookup's objects of one type and decision.
-type rootKind struct {
-	typ       string
-	afterRead bool
-}
-
 // rootLookup is root lookup f: the IDs whose errors are recorded read nothing; the others are
-// read in round 1, by key in batch keys or with their combined list, one place per type (and
-// decision). An object whose ID decides its scope has its lists started from the ID, in round 1.
-func (w *walker) rootLookup(f graphql.CollectedField, row *Field, keys *batch) []*place {
+// read in round r0, by key in batch keys or with their combined list, one place per type, with
+// their lists started from the IDs in the same round.
+func (w *walker) rootLookup(f graphql.CollectedField, row *Field, keys *batch, r0 int) []*place {
 	reads, err := w.ex.Roots(f, row)
 	if err != nil {
 		w.fail(ast.Path{ast.PathName(f.Alias)}, err)
 		return nil
 	}
 	_, many := f.ArgumentMap(w.vars)["ids"]
-	byKind := map[rootKind]*place{}
+	byKind := map[string]*place{}
 	var places []*place
 	seen := map[string]bool{}
 	for i, rd := range reads {
@@ -77,18 +98,17 @@ func (w *walker) rootLookup(f graphql.CollectedField, row *Field, keys *batch) [
 			continue // read once
 		}
 		seen[rd.Key] = true
-		k := rootKind{rd.Type, rd.AfterRead}
-		p := byKind[k]
+		p := byKind[rd.Type]
 		if p == nil {
-			p = w.rootPlace(f, rd, many)
-			byKind[k] = p
+			p = w.rootPlace(f, rd.Type, many, r0)
+			byKind[rd.Type] = p
 			places = append(places, p)
 		}
 		p.m++
 	}
 	for _, p := range places {
 		if p.comb != nil {
-			w.calls(p.path, *p.comb.Field.Combined, 1, p.m, p.comb.Field.Kind == List)
+			w.calls(p.path, *p.comb.Field.Combined, r0, p.m, p.comb.Field.Kind == List)
 		} else {
 			w.lookup(keys, p.path, ByKey[p.typ], p.m)
 		}
@@ -96,14 +116,11 @@ func (w *walker) rootLookup(f graphql.CollectedField, row *Field, keys *batch) [
 	return places
 }
 
-// rootPlace is the place of the objects of root lookup f with rd's type and decision.
-func (w *walker) rootPlace(f graphql.CollectedField, rd RootRead, many bool) *place {
-	p := &place{path: w.pathOf("", f), typ: rd.Type, sels: f.Selections, level: w.plan.ObjectsOf(f, rd.Type), g: 1, read: 1, resolve: 1}
-	if !rd.AfterRead {
-		p.listsAt = 1
-		if u, ok := p.level.Combined(); ok && (!many || !u.Field.OneParent) {
-			p.comb = u
-		}
+// rootPlace is the place of the objects of type typ of root lookup f, read in round r0.
+func (w *walker) rootPlace(f graphql.CollectedField, typ string, many bool, r0 int) *place {
+	p := &place{path: w.pathOf("", f), typ: typ, sels: f.Selections, level: w.plan.ObjectsOf(f, typ), g: 1, read: r0, resolve: r0, listsAt: r0}
+	if u, ok := p.level.Combined(); ok && (!many || !u.Field.OneParent) {
+		p.comb = u
 	}
 	return p
 }

@@ -23,6 +23,10 @@ const (
 	// Relation is an employee's department, manager or mentor (AP10): the relation item at a key
 	// that follows from the employee, then the object it names.
 	Relation
+	// Free is a field answered from an item the operation has read already, with no call and no
+	// step of its own: a connection's totalCount, from the counters on the item of the object the
+	// list hangs from (AP22). Answers names that access pattern; Reads is empty.
+	Free
 )
 
 // Filters names a list's filter arguments by role ("" for none): the status it is narrowed to and
@@ -38,6 +42,8 @@ type Field struct {
 	Kind       Kind
 	// Of is the object type the field returns ("" for node and nodes: the ID's type).
 	Of string
+	// Answers is the access pattern that answers a Free field.
+	Answers string
 	// Reads are the reads the field makes, in order, each waiting for the one before (an
 	// inverse-relation list's Query, then its members by key; a relation item, then its target).
 	Reads []Read
@@ -105,8 +111,8 @@ func (f *Field) variant(args map[string]any) *Field {
 // Table is every field the planner knows, by object type and field name. Explain (a request
 // asking for the plan of an operation instead of its data) and the complexity limit are meant to
 // be computed by walking an operation with this same table: for every field of a level, Reads say
-// which calls it makes (operation, index, key condition, access pattern) and how they scale, Free
-// and Combined when it makes none, and SameForAll, Combined and the starts of Level when its reads
+// which calls it makes (operation, index, key condition, access pattern) and how they scale, Kind
+// Free and Combined when it makes none, and SameForAll, Combined and the starts of Level when its reads
 // run in the same round as its parent's. The resolvers and loaders run what the levels built from
 // it decide (see Level); the table is the one description of both.
 //
@@ -121,6 +127,8 @@ func (f *Field) variant(args map[string]any) *Field {
 //     parent's own).
 //   - Relation: Reads[0] then Reads[1], PerLevel, in the two rounds after the parent's; a
 //     relation of a relation's target (manager { department }) one round later each.
+//   - Free: nothing (a connection's totalCount: the parent it hangs from is read, whole, by the
+//     read that found it, and carries the counters; see Answers).
 var Table = tableOf(
 	// Root lookups by ID and root lists.
 	&Field{Type: "Query", Name: "node", Kind: Lookup},
@@ -149,12 +157,16 @@ var Table = tableOf(
 		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.UserKey(t.OrgID, t.ReporterID) })},
 	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{OrganizationByKey},
 		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.OrganizationKey(t.OrgID) })},
+	TicketHistory,
+	&Field{Type: "UserConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
+	&Field{Type: "TicketConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
 
 	// Commerce: Customer → Orders → items.
 	CustomerOrders,
 	OrderItems,
 	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{CustomerByKey},
 		Keys: one(func(o *repository.Order) (repository.Key, error) { return repository.CustomerKey(o.CustomerID) })},
+	&Field{Type: "OrderConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
 
 	// HR: Department → Employees, managers and mentors, locations.
 	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{LocationByKey},
@@ -165,6 +177,7 @@ var Table = tableOf(
 	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelMentor},
 	EmployeeReports,
 	EmployeeMentees,
+	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
 )
 
 // The child lists, by name: the resolvers bind each to the loader call that reads it.
@@ -177,6 +190,9 @@ var (
 			"reporter":     nil, // the user itself
 			"organization": one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) }),
 		}}
+	// TicketHistory is a ticket's versions, newest first: one Query per ticket, the histories of a
+	// level read together.
+	TicketHistory  = &Field{Type: "Ticket", Name: "history", Kind: List, Of: "TicketVersion", Reads: []Read{VersionsOfTicket}}
 	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{OrdersOfCustomer},
 		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &CustomerWithOrders, Primes: []string{"items"},
 		By: "status", Variant: CustomerOrdersByStatus}

@@ -241,6 +241,9 @@ func TestTableMatchesTheSchema(t *testing.T) {
 			if (row.Kind == List || row.Kind == ToOne || row.Kind == Items || row.Kind == Relation) && len(row.Reads) == 0 {
 				t.Errorf("%s.%s reads nothing", k.typ, k.name)
 			}
+			if (row.Kind == Free) != (row.Answers != "") || row.Kind == Free && len(row.Reads) > 0 {
+				t.Errorf("%s.%s: a Free field names the access pattern that answers it and reads nothing", k.typ, k.name)
+			}
 			for _, r := range append(slices.Clone(row.Reads), combinedReads(row)...) {
 				if r.Pattern == "" || r.KeyCondition == "" || r.Operation == "" || r.Calls == 0 {
 					t.Errorf("%s.%s: incomplete read %+v", k.typ, k.name, r)

@@ -206,7 +206,7 @@ func (a *api) seedSaaS(orgs, usersPerOrg, ticketsPerUser int) saas {
 
 func orgID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
 func userID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
-func ticketID(t *repository.Ticket) string    { return model.Tickets.IDOf(t.ID) }
+func ticketID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
 
 // steppingClock returns a clock that starts at start and advances by step on every call.
 func steppingClock(start time.Time, step time.Duration) func() time.Time {

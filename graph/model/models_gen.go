@@ -89,11 +89,6 @@ type DepartmentConnection struct {
 	PageInfo *PageInfo         `json:"pageInfo"`
 }
 
-type EmployeeConnection struct {
-	Edges    []*EmployeeEdge `json:"edges"`
-	PageInfo *PageInfo       `json:"pageInfo"`
-}
-
 type HireEmployeeInput struct {
 	DepartmentID string `json:"departmentId"`
 	// 1 to 200 characters.
@@ -132,11 +127,6 @@ type MailingAddressInput struct {
 type Mutation struct {
 }
 
-type OrderConnection struct {
-	Edges    []*OrderEdge `json:"edges"`
-	PageInfo *PageInfo    `json:"pageInfo"`
-}
-
 type OrderItemInput struct {
 	// 1 to 64 characters.
 	Sku string `json:"sku"`
@@ -173,9 +163,9 @@ type RenameDepartmentInput struct {
 	Name string `json:"name"`
 }
 
-type TicketConnection struct {
-	Edges    []*TicketEdge `json:"edges"`
-	PageInfo *PageInfo     `json:"pageInfo"`
+type TicketVersionConnection struct {
+	Edges    []*TicketVersionEdge `json:"edges"`
+	PageInfo *PageInfo            `json:"pageInfo"`
 }
 
 type TransferEmployeeInput struct {
@@ -188,15 +178,14 @@ type UpdateOrderStatusInput struct {
 	Status repository.OrderStatus `json:"status"`
 }
 
-// Changes the given fields; at least one is required.
+// Changes the given fields; at least one is required. Every change makes a new version.
 type UpdateTicketInput struct {
 	ID     string                   `json:"id"`
 	Status *repository.TicketStatus `json:"status,omitempty"`
 	Title  *string                  `json:"title,omitempty"`
 	Body   *string                  `json:"body,omitempty"`
-}
-
-type UserConnection struct {
-	Edges    []*UserEdge `json:"edges"`
-	PageInfo *PageInfo   `json:"pageInfo"`
+	// The version the change was made from (the `version` read with the ticket). If the ticket is
+	// at another version by now, someone else changed it: the update is refused with CONFLICT and
+	// nothing is written. Without it, the change applies to the ticket as it is.
+	ExpectedVersion *int `json:"expectedVersion,omitempty"`
 }
