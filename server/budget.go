@@ -1,9 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -88,8 +85,8 @@ func (b *requestBudget) settle(total float64) float64 {
 
 // withCapacityBudget refuses a request whose principal's capacity budget is spent: 429 with
 // Retry-After (the seconds until the bucket is positive again), RATE_LIMITED and
-// extensions.limit "capacity", before any DynamoDB call. A request that asks only for its plan
-// (explain) makes no call and passes. Every other request is debited what it consumed
+// extensions.limit "capacity", before any DynamoDB call; an explain is refused the same way, as it
+// answers what running the operation would do. Every request is debited what it consumed
 // (requestBudget, settled by the cost extension as the answer is written and here when the
 // request ends). Zero CapacityBudgetRCU turns it off. It runs after the body is read.
 func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
@@ -108,7 +105,7 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 			key = limiterKey(r, cfg.TrustedProxies)
 		}
 		ri.budget = &requestBudget{c: budget, key: key}
-		if ok, wait := budget.check(key); !ok && !asksForPlan(r) {
+		if ok, wait := budget.check(key); !ok {
 			if cfg.OnRateLimited != nil {
 				cfg.OnRateLimited(RefusedCapacity)
 			}
@@ -121,32 +118,4 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 		ri.budget.settle(ri.meter.Usage().TotalCapacity)
 	})
-}
-
-// asksForPlan reports whether the request asks for its operation's plan only ("extensions":
-// {"explain": true}, in the JSON body of a POST or the extensions parameter of a GET). The body
-// has been read into memory (withRequestBody); it is put back for the handler.
-func asksForPlan(r *http.Request) bool {
-	var ext struct {
-		Explain bool `json:"explain"`
-	}
-	switch r.Method {
-	case http.MethodGet:
-		_ = json.Unmarshal([]byte(r.URL.Query().Get("extensions")), &ext)
-	case http.MethodPost:
-		if r.Body == nil {
-			return false
-		}
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var req struct {
-			Extensions *struct {
-				Explain bool `json:"explain"`
-			} `json:"extensions"`
-		}
-		if json.Unmarshal(body, &req) == nil && req.Extensions != nil {
-			ext.Explain = req.Extensions.Explain
-		}
-	}
-	return ext.Explain
 }
