@@ -64,22 +64,26 @@ type Field struct {
 	// OneParent restricts Combined to a lookup of one object (node, a typed lookup): for
 	// nodes(ids:) a plain lookup of every parent and of their lists' keys is fewer calls.
 	OneParent bool
-	// GathersLevel says the lists of one level are read together and their elements then looked
-	// up all at once, when every list's Query is back (Reads[1] is that lookup).
+	// GathersLevel says the list's Query returns references (relation items), and its elements
+	// are then read by key (Reads[1]) for every list of the level at once, when every list's Query
+	// is back, together with the first lookups the elements' own fields ask for.
 	GathersLevel bool
 	// Primes are the fields of a list's elements that its own read answers, so that they cost
 	// nothing: the relation items an inverse-relation list reads are its members' own (whose
 	// target is the list's parent), the items of a customer's orders come with them.
 	Primes []string
 
-	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object.
-	Keys func(dst []repository.Key, parent repository.Entity) []repository.Key
+	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object;
+	// MaxKeys is the most it appends for one parent (1 when zero): what an explain counts.
+	Keys    func(dst []repository.Key, parent repository.Entity) []repository.Key
+	MaxKeys int
 	// Rel is a Relation's relation type.
 	Rel repository.RelationType
 	// SameForAll are the to-one fields of a list's elements whose key is the same for every
 	// element and follows from the list's parent (every ticket of a user's list has that user as
 	// reporter and its organization as organization), by field name: they are looked up when
-	// the list starts, in the round of its Query, not after it.
+	// the list starts, in the round of its Query, not after it. A nil key is the list parent's
+	// own: read already, it costs nothing.
 	SameForAll map[string]func(dst []repository.Key, listParent repository.Entity) []repository.Key
 }
 
@@ -183,7 +187,7 @@ var (
 	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{TicketsOfUser},
 		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &UserWithTickets,
 		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{
-			"reporter":     func(dst []repository.Key, u repository.Entity) []repository.Key { return append(dst, u.Key()) },
+			"reporter":     nil, // the user itself
 			"organization": one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) }),
 		}}
 	// TicketHistory is a ticket's versions, newest first: one Query per ticket, the histories of a
@@ -193,12 +197,12 @@ var (
 		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &CustomerWithOrders, Primes: []string{"items"},
 		By: "status", Variant: CustomerOrdersByStatus}
 	// CustomerOrdersByStatus is a customer's orders with a status: from GSI1, without their items,
-	// which the level looks up together.
+	// which the level looks up together (Order.items) when every list of the level is back.
 	CustomerOrdersByStatus = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order",
-		Reads:   []Read{OrdersOfCustomerStatus, OrderItemByKey},
-		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}, GathersLevel: true}
+		Reads:   []Read{OrdersOfCustomerStatus},
+		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
 	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{OrderItemByKey},
-		Combined: &OrderWithItems, OneParent: true,
+		Combined: &OrderWithItems, OneParent: true, MaxKeys: repository.MaxOrderLines,
 		Keys: func(dst []repository.Key, e repository.Entity) []repository.Key {
 			if o, ok := e.(*repository.Order); ok {
 				return append(dst, o.ItemKeys()...)

@@ -78,6 +78,9 @@ var (
 	// EmployeeByKey reads the employee item, which carries its department's name (AP19).
 	EmployeeByKey  = Read{"AP19", BatchGetItem, "", "PK = SK = EMP#<e>", PerLevel}
 	OrdersByStatus = Read{"AP20", Query, "GSI3", "GSI3PK = ORDERSTATUS#<status>#<shard> AND GSI3SK BETWEEN <lo> AND <hi>", PerShard}
+	// TicketByIDRead finds a ticket's organization from its id alone, for a ticket ID handed out
+	// before IDs carried it, asked by a caller who sees every organization (AP6).
+	TicketByIDRead = Read{"AP6", Query, "", `PK = TICKET#<t> AND begins_with(SK, "ORG#")`, PerParent}
 	// VersionsOfTicket is a ticket's history, newest first (read backwards).
 	VersionsOfTicket = Read{"AP21", Query, "", `PK = TICKET#<t> AND begins_with(SK, "VERSION#<o>#")`, PerParent}
 )

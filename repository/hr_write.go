@@ -17,7 +17,7 @@ import (
 // Errors the HR writes return when a condition fails.
 var (
 	// errDepartmentChanged: the department was renamed between the read and the transaction.
-	// Writes that copy the department's name retry on it (see maxDepartmentAttempts).
+	// Writes that copy the department's name retry on it (see MaxDepartmentAttempts).
 	errDepartmentChanged = apperr.Errorf(apperr.CodeConflict, "the department was renamed while this change was made; retry")
 	errTransferred       = apperr.Errorf(apperr.CodeConflict, "the employee was transferred by a concurrent change; read it again and retry")
 	errChainChanged      = &apperr.Error{Code: apperr.CodeConflict, Field: "managerId", Message: "the management chain changed while the manager was assigned; retry"}
@@ -26,18 +26,18 @@ var (
 	errManagerChanged = &apperr.Error{Code: apperr.CodeConflict, Field: "managerId", Message: "the employee's manager kept being changed by concurrent assignments; retry"}
 )
 
-// maxDepartmentAttempts bounds how often a hire or transfer re-reads a department that was
+// MaxDepartmentAttempts bounds how often a hire or transfer re-reads a department that was
 // renamed under it before giving up with CONFLICT.
-const maxDepartmentAttempts = 3
+const MaxDepartmentAttempts = 3
 
 // maxAssignAttempts bounds how often an assignment of a manager reads the employee's manager
 // again after a concurrent assignment changed it, before giving up with CONFLICT.
 const maxAssignAttempts = 3
 
-// maxManagementChain bounds the walk up a manager's chain when looking for a cycle, and so the
+// MaxManagementChain bounds the walk up a manager's chain when looking for a cycle, and so the
 // size of the transaction that re-checks the chain (one ConditionCheck per link, 100 actions at
 // most per transaction).
-const maxManagementChain = 50
+const MaxManagementChain = 50
 
 func notFoundField(field, kind string) *apperr.Error {
 	return &apperr.Error{Code: apperr.CodeNotFound, Field: field, Message: kind + " not found"}
@@ -148,7 +148,7 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 	if err := checkID("departmentId", department); err != nil {
 		return nil, nil, err
 	}
-	for range maxDepartmentAttempts {
+	for range MaxDepartmentAttempts {
 		e, rel, err := r.transferOnce(ctx, employee, department)
 		if err == errDepartmentChanged {
 			continue // renamed meanwhile: read the new name and try again
@@ -218,7 +218,7 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 // AssignManager makes managerId the employee's manager, replacing any previous one. It refuses
 // the employee itself and any manager whose own chain of managers leads back to the employee
 // (BAD_USER_INPUT: the request can never succeed on this data), found by walking up the chain
-// one consistent read per level, at most maxManagementChain levels. The transaction re-checks
+// one consistent read per level, at most MaxManagementChain levels. The transaction re-checks
 // every link of the chain as read, so two concurrent assignments (A under B, B under A) cannot
 // together build a cycle: the second one fails with CONFLICT. It also moves the employee from the
 // previous manager's count of direct reports to the new one's, conditioned on the previous
@@ -317,7 +317,7 @@ type chainLink struct{ holder, target string }
 
 // managersAbove walks up the chain of managers above manager (whose own manager relation is up,
 // if hasUp), refusing a chain that reaches the employee (a cycle) or runs deeper than
-// maxManagementChain. The links it returns are what the assignment's transaction checks.
+// MaxManagementChain. The links it returns are what the assignment's transaction checks.
 func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *Relation, hasUp bool) ([]chainLink, error) {
 	var links []chainLink
 	holder := manager
@@ -329,8 +329,8 @@ func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *
 		if up.TargetID == employee {
 			return nil, apperr.InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
 		}
-		if len(links) >= maxManagementChain {
-			return nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
+		if len(links) >= MaxManagementChain {
+			return nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", MaxManagementChain)
 		}
 		holder = up.TargetID
 		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))

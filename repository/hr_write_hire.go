@@ -35,7 +35,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	if h.HiredAt == nil {
 		h.HiredAt = &now
 	}
-	for range maxDepartmentAttempts {
+	for range MaxDepartmentAttempts {
 		e, rels, err := r.hireOnce(ctx, h, id, now)
 		if err == errDepartmentChanged {
 			continue // renamed meanwhile: read the new name and try again

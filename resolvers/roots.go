@@ -83,43 +83,42 @@ func planRoots(ctx context.Context) *rootLevel {
 
 // planField is the reads of root lookup f (row) asked with args.
 func planField(ctx context.Context, f graphql.CollectedField, row *planner.Field, args map[string]any) []*rootRead {
-	if row.Of != "" {
-		id, _ := args["id"].(string)
-		d, _ := model.NodeNamed(row.Of)
-		return []*rootRead{planRead(ctx, f, d, "id", id, true)}
-	}
-	if id, ok := args["id"].(string); ok {
-		return []*rootRead{planRead(ctx, f, nil, "id", id, true)}
-	}
-	ids, _ := args["ids"].([]any)
+	d, field, ids := rootIDs(row, args)
 	if len(ids) > maxNodes {
 		return nil // refused by resolveNodes, nothing read
 	}
 	reads := make([]*rootRead, len(ids))
-	for i, v := range ids {
-		id, _ := v.(string)
-		reads[i] = planRead(ctx, f, nil, "ids", id, false)
+	for i, id := range ids {
+		reads[i] = planRead(ctx, f, d, field, id, field == "id")
 	}
 	return reads
+}
+
+// rootIDs are the IDs root lookup row asks for with args, the argument that holds them (id, or
+// ids for nodes) and their node type (nil: any, learnt from each ID).
+func rootIDs(row *planner.Field, args map[string]any) (d model.AnyNode, field string, ids []string) {
+	if row.Of != "" {
+		id, _ := args["id"].(string)
+		d, _ = model.NodeNamed(row.Of)
+		return d, "id", []string{id}
+	}
+	if id, ok := args["id"].(string); ok {
+		return nil, "id", []string{id}
+	}
+	list, _ := args["ids"].([]any)
+	ids = make([]string, len(list))
+	for i, v := range list {
+		ids[i], _ = v.(string)
+	}
+	return nil, "ids", ids
 }
 
 // planRead decodes one ID given to f in argument field (as a d's ID when d is set, any node's
 // otherwise), checks its scope, and plans its read: one object alone may be read with its
 // combined child list.
 func planRead(ctx context.Context, f graphql.CollectedField, d model.AnyNode, field, id string, alone bool) *rootRead {
-	rd := &rootRead{node: d}
-	if d != nil {
-		rd.parts, rd.err = d.DecodeAny(field, id)
-	} else {
-		rd.node, rd.parts, rd.err = model.DecodeNode(field, id)
-	}
-	if rd.err != nil {
-		return rd
-	}
-	if rd.parts, rd.err = rd.node.CompleteParts(ctx, requestLoaders{}, rd.parts); rd.err != nil {
-		return rd
-	}
-	if rd.err = visible(ctx, rd.node, rd.parts); rd.err != nil {
+	rd := &rootRead{}
+	if rd.node, rd.parts, rd.err = decodeRead(ctx, requestLoaders{}, d, field, id); rd.err != nil {
 		return rd
 	}
 	rd.level = planner.For(ctx).ObjectsOf(f, rd.node.TypeName())
@@ -127,6 +126,28 @@ func planRead(ctx context.Context, f graphql.CollectedField, d model.AnyNode, fi
 		rd.comb = u
 	}
 	return rd
+}
+
+// decodeRead decodes one ID given to a root lookup in argument field (as a d's ID when d is set,
+// any node's otherwise), completes a legacy ID through r (a read for some callers: see
+// model.NodeType.LegacyParts) and checks it against the caller's scope.
+func decodeRead(ctx context.Context, r model.KeyReader, d model.AnyNode, field, id string) (model.AnyNode, []string, error) {
+	var (
+		parts []string
+		err   error
+	)
+	if d != nil {
+		parts, err = d.DecodeAny(field, id)
+	} else {
+		d, parts, err = model.DecodeNode(field, id)
+	}
+	if err == nil {
+		parts, err = d.CompleteParts(ctx, r, parts)
+	}
+	if err != nil {
+		return d, nil, err
+	}
+	return d, parts, visible(ctx, d, parts)
 }
 
 // dispatch starts every read of the level: the combined reads, one batch of every key, and the

@@ -21,8 +21,24 @@ type requestInfo struct {
 	id    string
 	start time.Time
 	meter *repository.Meter
-	mu    sync.Mutex
-	op    string
+	// budget is the principal's capacity budget the request's cost is debited from (nil: off).
+	budget *requestBudget
+	mu     sync.Mutex
+	op     string
+	// explained: the request asked for its plan, and its answer has no data entry.
+	explained bool
+}
+
+func (ri *requestInfo) markExplained() {
+	ri.mu.Lock()
+	ri.explained = true
+	ri.mu.Unlock()
+}
+
+func (ri *requestInfo) isExplained() bool {
+	ri.mu.Lock()
+	defer ri.mu.Unlock()
+	return ri.explained
 }
 
 func (ri *requestInfo) setOperation(name string) {
