@@ -15,8 +15,6 @@ const (
 	Deny Decision = iota
 	// Allow: the object is inside the caller's scope whatever it holds.
 	Allow
-	// AfterRead: the ID does not say; read the object and check the tenant it names (SeesOrg).
-	AfterRead
 )
 
 func decide(ok bool) Decision {
@@ -26,9 +24,10 @@ func decide(ok bool) Decision {
 	return Deny
 }
 
-// A Scope is the tenant an object belongs to, as its ID (or, failing that, its item) tells it:
-// an organization, a customer, or HR as a whole. The node descriptors (graph/model) build one per
-// object from its ID's parts or its item; this package decides what a principal may see of it and
+// A Scope is the tenant an object belongs to, as its ID tells it: an organization, a customer,
+// or HR as a whole. Every ID carries its object's tenant, so the check never needs a read (and a
+// foreign object costs exactly what a missing one does). The node descriptors (graph/model) build
+// one per object from its ID's parts; this package decides what a principal may see of it and
 // needs no node type names for that.
 type Scope struct {
 	kind   scopeKind
@@ -41,7 +40,6 @@ const (
 	// noScope is the zero Scope: nobody sees it (deny by default).
 	noScope scopeKind = iota
 	orgScope
-	someOrgScope
 	customerScope
 	hrScope
 )
@@ -50,30 +48,17 @@ const (
 // its users, their tickets).
 func OrgScope(org string) Scope { return Scope{kind: orgScope, tenant: org} }
 
-// SomeOrgScope is the scope of an object that belongs to an organization its ID does not name (a
-// ticket's ID carries only the ticket): an org role's check waits for the item (AfterRead), whose
-// OrgScope decides.
-func SomeOrgScope() Scope { return Scope{kind: someOrgScope} }
-
 // CustomerScope is the scope of an object that belongs to customer c (the customer, its orders).
 func CustomerScope(c string) Scope { return Scope{kind: customerScope, tenant: c} }
 
 // HRScope is the scope of HR's objects: locations, departments, employees. HR is one tenant.
 func HRScope() Scope { return Scope{kind: hrScope} }
 
-// Sees decides whether p may see an object of scope s: Allow or Deny, or AfterRead when the
-// scope does not name the tenant and the item must be read to decide (SomeOrgScope).
+// Sees decides whether p may see an object of scope s.
 func (p Principal) Sees(s Scope) Decision {
 	switch s.kind {
 	case orgScope:
 		return decide(p.SeesOrg(s.tenant))
-	case someOrgScope:
-		switch {
-		case p.Admin():
-			return Allow
-		case p.orgRole():
-			return AfterRead
-		}
 	case customerScope:
 		return decide(p.SeesCustomer(s.tenant))
 	case hrScope:

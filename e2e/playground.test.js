@@ -14,6 +14,18 @@ import { startServer } from './harness.js';
 const outDir = process.env.E2E_OUTPUT_DIR || path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
 const QUERY = '{ organizations(first: 2) { edges { node { name } } } }';
 
+// queryTaken waits until GraphiQL has taken query q from its editor: it works out the operation
+// name from the document after a short debounce, and a click before that would send the previous
+// document's name. Its saved tab state shows when it has.
+function queryTaken(page, q) {
+  return page.waitForFunction((q) => {
+    const key = Object.keys(localStorage).find((k) => k.endsWith('tabState'));
+    const state = key && JSON.parse(localStorage.getItem(key));
+    const tab = state?.tabs?.[state.activeTabIndex];
+    return tab && tab.query.replace(/\s+/g, ' ').trim() === q && !tab.operationName;
+  }, { timeout: 10_000 }, q);
+}
+
 describe('playground in headless Chromium', () => {
   let server;
   let browser;
@@ -77,14 +89,7 @@ describe('playground in headless Chromium', () => {
     const typed = await page.evaluate(() => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue());
     assert.equal(typed.replace(/\s+/g, ' ').trim(), QUERY, 'the editor holds the typed query');
 
-    // GraphiQL works out the operation name from the document after a short debounce; a click
-    // before that would send the previous document's name. Its saved tab state shows when it has.
-    await page.waitForFunction((q) => {
-      const key = Object.keys(localStorage).find((k) => k.endsWith('tabState'));
-      const state = key && JSON.parse(localStorage.getItem(key));
-      const tab = state?.tabs?.[state.activeTabIndex];
-      return tab && tab.query.replace(/\s+/g, ' ').trim() === q && !tab.operationName;
-    }, { timeout: 10_000 }, QUERY);
+    await queryTaken(page, QUERY);
     step('query typed');
     await page.click('.graphiql-execute-button');
     await page.waitForFunction(() => {
@@ -106,6 +111,46 @@ describe('playground in headless Chromium', () => {
     for (const [k, v] of Object.entries(headers)) assert.equal(sent[k.toLowerCase()], v, `header ${k} from the headers editor`);
     assert.deepEqual(refused, [], 'the page asked another host for something');
     assert.deepEqual(problems, [], 'errors in the page (a CSP violation shows here)');
+  });
+
+  // The Explain preset: "X-Explain": "true" in the headers editor asks for the plan instead of the
+  // data; the request carries "extensions": {"explain": true} in its body, not the header, and the
+  // result pane shows extensions.plan with nothing run.
+  it('shows the plan with the X-Explain preset', async () => {
+    const page = await browser.newPage();
+    const bodies = [];
+    const sentHeaders = [];
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/query' && req.method() === 'POST') {
+        bodies.push(JSON.parse(req.postData()));
+        sentHeaders.push(req.headers());
+      }
+      return req.continue();
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 30_000 });
+    const headersEditor = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
+    await page.waitForSelector(headersEditor, { timeout: 30_000 });
+    await page.evaluate((sel) => {
+      const cm = document.querySelector(sel).CodeMirror;
+      const h = JSON.parse(cm.getValue());
+      h['X-Explain'] = 'true';
+      cm.setValue(JSON.stringify(h, null, 2));
+    }, headersEditor);
+    await page.evaluate((q) => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(q), QUERY);
+    await queryTaken(page, QUERY);
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue().includes('"plan"'), { timeout: 30_000 });
+    const result = JSON.parse(await page.evaluate(() => document.querySelector('.graphiql-response .CodeMirror').CodeMirror.getValue()));
+    await mkdir(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, 'playground-explain.png') });
+    assert.equal(result.data, undefined, 'an explain runs nothing');
+    assert.equal(result.extensions.dynamodb.totalCalls, 0);
+    assert.deepEqual(result.extensions.plan.maxCalls, { Query: 1 });
+    assert.equal(result.extensions.plan.steps[0].accessPattern, 'AP7');
+    assert.deepEqual(bodies.at(-1).extensions, { explain: true });
+    assert.equal(sentHeaders.at(-1)['x-explain'], undefined, 'the preset is not sent as a header');
   });
 
   // The server passes PlaygroundHeaders to the page in the data-headers attribute (Go tests

@@ -2,7 +2,7 @@
 // clients, they encode an object's type and the parts of its key, so that `node(id:)` can look any
 // object up without a second index:
 //
-//	base64url("Organization:<org>"), base64url("User:<org>:<user>"), base64url("Ticket:<ticket>")
+//	base64url("Organization:<org>"), base64url("User:<org>:<user>"), base64url("Ticket:<org>:<ticket>")
 //
 // Key parts may be user-supplied text (a location's country or city): ':' and '%' inside a part
 // are percent-escaped, so parts never run into each other. IDs are not secret and not signed: an

@@ -107,8 +107,9 @@ type ComplexityRoot struct {
 	}
 
 	EmployeeConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	EmployeeEdge struct {
@@ -181,8 +182,9 @@ type ComplexityRoot struct {
 	}
 
 	OrderConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	OrderEdge struct {
@@ -247,14 +249,16 @@ type ComplexityRoot struct {
 	}
 
 	Ticket struct {
-		Body         func(childComplexity int) int
-		CreatedAt    func(childComplexity int) int
-		GetID        func(childComplexity int) int
-		Organization func(childComplexity int) int
-		Reporter     func(childComplexity int) int
-		Status       func(childComplexity int) int
-		Title        func(childComplexity int) int
-		UpdatedAt    func(childComplexity int) int
+		Body           func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		CurrentVersion func(childComplexity int) int
+		GetID          func(childComplexity int) int
+		History        func(childComplexity int, first *int, after *string) int
+		Organization   func(childComplexity int) int
+		Reporter       func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Title          func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
 	}
 
 	TicketChange struct {
@@ -264,11 +268,30 @@ type ComplexityRoot struct {
 	}
 
 	TicketConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TicketEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TicketVersion struct {
+		Body     func(childComplexity int) int
+		EditedAt func(childComplexity int) int
+		Status   func(childComplexity int) int
+		Title    func(childComplexity int) int
+		Version  func(childComplexity int) int
+	}
+
+	TicketVersionConnection struct {
 		Edges    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
-	TicketEdge struct {
+	TicketVersionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -283,8 +306,9 @@ type ComplexityRoot struct {
 	}
 
 	UserConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	UserEdge struct {
@@ -361,6 +385,8 @@ type SubscriptionResolver interface {
 type TicketResolver interface {
 	Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error)
 	Organization(ctx context.Context, obj *model.Ticket) (*model.Organization, error)
+
+	History(ctx context.Context, obj *model.Ticket, first *int, after *string) (*model.TicketVersionConnection, error)
 }
 type UserResolver interface {
 	Organization(ctx context.Context, obj *model.User) (*model.Organization, error)
@@ -635,6 +661,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EmployeeConnection.PageInfo(childComplexity), true
+	case "EmployeeConnection.totalCount":
+		if e.ComplexityRoot.EmployeeConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeConnection.TotalCount(childComplexity), true
 
 	case "EmployeeEdge.cursor":
 		if e.ComplexityRoot.EmployeeEdge.Cursor == nil {
@@ -1001,6 +1033,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderConnection.PageInfo(childComplexity), true
+	case "OrderConnection.totalCount":
+		if e.ComplexityRoot.OrderConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderConnection.TotalCount(childComplexity), true
 
 	case "OrderEdge.cursor":
 		if e.ComplexityRoot.OrderEdge.Cursor == nil {
@@ -1345,12 +1383,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Ticket.CreatedAt(childComplexity), true
+	case "Ticket.version":
+		if e.ComplexityRoot.Ticket.CurrentVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ticket.CurrentVersion(childComplexity), true
 	case "Ticket.id":
 		if e.ComplexityRoot.Ticket.GetID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Ticket.GetID(childComplexity), true
+	case "Ticket.history":
+		if e.ComplexityRoot.Ticket.History == nil {
+			break
+		}
+
+		args, err := ec.field_Ticket_history_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Ticket.History(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Ticket.organization":
 		if e.ComplexityRoot.Ticket.Organization == nil {
 			break
@@ -1413,6 +1468,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TicketConnection.PageInfo(childComplexity), true
+	case "TicketConnection.totalCount":
+		if e.ComplexityRoot.TicketConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketConnection.TotalCount(childComplexity), true
 
 	case "TicketEdge.cursor":
 		if e.ComplexityRoot.TicketEdge.Cursor == nil {
@@ -1426,6 +1487,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TicketEdge.Node(childComplexity), true
+
+	case "TicketVersion.body":
+		if e.ComplexityRoot.TicketVersion.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersion.Body(childComplexity), true
+	case "TicketVersion.editedAt":
+		if e.ComplexityRoot.TicketVersion.EditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersion.EditedAt(childComplexity), true
+	case "TicketVersion.status":
+		if e.ComplexityRoot.TicketVersion.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersion.Status(childComplexity), true
+	case "TicketVersion.title":
+		if e.ComplexityRoot.TicketVersion.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersion.Title(childComplexity), true
+	case "TicketVersion.version":
+		if e.ComplexityRoot.TicketVersion.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersion.Version(childComplexity), true
+
+	case "TicketVersionConnection.edges":
+		if e.ComplexityRoot.TicketVersionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersionConnection.Edges(childComplexity), true
+	case "TicketVersionConnection.pageInfo":
+		if e.ComplexityRoot.TicketVersionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersionConnection.PageInfo(childComplexity), true
+
+	case "TicketVersionEdge.cursor":
+		if e.ComplexityRoot.TicketVersionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersionEdge.Cursor(childComplexity), true
+	case "TicketVersionEdge.node":
+		if e.ComplexityRoot.TicketVersionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketVersionEdge.Node(childComplexity), true
 
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
@@ -1481,6 +1599,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UserConnection.PageInfo(childComplexity), true
+	case "UserConnection.totalCount":
+		if e.ComplexityRoot.UserConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserConnection.TotalCount(childComplexity), true
 
 	case "UserEdge.cursor":
 		if e.ComplexityRoot.UserEdge.Cursor == nil {
@@ -1761,6 +1885,8 @@ func (ec *executionContext) childFields_EmployeeConnection(ctx context.Context, 
 		return ec.fieldContext_EmployeeConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_EmployeeConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_EmployeeConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type EmployeeConnection", field.Name)
 }
@@ -1873,6 +1999,8 @@ func (ec *executionContext) childFields_OrderConnection(ctx context.Context, fie
 		return ec.fieldContext_OrderConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_OrderConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OrderConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrderConnection", field.Name)
 }
@@ -1967,6 +2095,10 @@ func (ec *executionContext) childFields_Ticket(ctx context.Context, field graphq
 		return ec.fieldContext_Ticket_reporter(ctx, field)
 	case "organization":
 		return ec.fieldContext_Ticket_organization(ctx, field)
+	case "version":
+		return ec.fieldContext_Ticket_version(ctx, field)
+	case "history":
+		return ec.fieldContext_Ticket_history(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Ticket", field.Name)
 }
@@ -1989,6 +2121,8 @@ func (ec *executionContext) childFields_TicketConnection(ctx context.Context, fi
 		return ec.fieldContext_TicketConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_TicketConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TicketConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TicketConnection", field.Name)
 }
@@ -2001,6 +2135,42 @@ func (ec *executionContext) childFields_TicketEdge(ctx context.Context, field gr
 		return ec.fieldContext_TicketEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TicketEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TicketVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_TicketVersion_version(ctx, field)
+	case "title":
+		return ec.fieldContext_TicketVersion_title(ctx, field)
+	case "body":
+		return ec.fieldContext_TicketVersion_body(ctx, field)
+	case "status":
+		return ec.fieldContext_TicketVersion_status(ctx, field)
+	case "editedAt":
+		return ec.fieldContext_TicketVersion_editedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TicketVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_TicketVersionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TicketVersionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TicketVersionConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TicketVersionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TicketVersionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TicketVersionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TicketVersionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TicketVersionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2027,6 +2197,8 @@ func (ec *executionContext) childFields_UserConnection(ctx context.Context, fiel
 		return ec.fieldContext_UserConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_UserConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_UserConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserConnection", field.Name)
 }
@@ -2914,6 +3086,28 @@ func (ec *executionContext) field_Subscription_ticketChanged_args(ctx context.Co
 		return nil, err
 	}
 	args["reporterId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Ticket_history_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -4096,6 +4290,29 @@ func (ec *executionContext) fieldContext_EmployeeConnection_pageInfo(_ context.C
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _EmployeeConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmployeeConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _EmployeeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeEdge) (ret graphql.Marshaler) {
@@ -5573,6 +5790,29 @@ func (ec *executionContext) fieldContext_OrderConnection_pageInfo(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _OrderConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.OrderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _OrderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OrderEdge) (ret graphql.Marshaler) {
@@ -7160,6 +7400,73 @@ func (ec *executionContext) fieldContext_Ticket_organization(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Ticket_version(ctx context.Context, field graphql.CollectedField, obj *model.Ticket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Ticket_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentVersion(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Ticket_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Ticket", field, true, false, "Int")
+}
+
+func (ec *executionContext) _Ticket_history(ctx context.Context, field graphql.CollectedField, obj *model.Ticket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Ticket_history(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Ticket().History(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TicketVersionConnection) graphql.Marshaler {
+			return ec.marshalNTicketVersionConnection2ᚖsingletableᚋgraphᚋmodelᚐTicketVersionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Ticket_history(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Ticket",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketVersionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Ticket_history_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TicketChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.TicketChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7302,6 +7609,29 @@ func (ec *executionContext) fieldContext_TicketConnection_pageInfo(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _TicketConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TicketConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TicketConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketConnection", field, true, false, "Int")
+}
+
 func (ec *executionContext) _TicketEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TicketEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7352,6 +7682,240 @@ func (ec *executionContext) fieldContext_TicketEdge_node(_ context.Context, fiel
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Ticket(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TicketVersion_version(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersion_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersion_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TicketVersion_title(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersion_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersion_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "String")
+}
+
+func (ec *executionContext) _TicketVersion_body(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersion_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersion_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "String")
+}
+
+func (ec *executionContext) _TicketVersion_status(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersion_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v repository.TicketStatus) graphql.Marshaler {
+			return ec.marshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersion_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "TicketStatus")
+}
+
+func (ec *executionContext) _TicketVersion_editedAt(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersion_editedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EditedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersion_editedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TicketVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TicketVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TicketVersionEdge) graphql.Marshaler {
+			return ec.marshalNTicketVersionEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐTicketVersionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TicketVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketVersionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TicketVersionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TicketVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖsingletableᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TicketVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TicketVersionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TicketVersionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketVersionEdge", field, true, false, "String")
+}
+
+func (ec *executionContext) _TicketVersionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TicketVersionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketVersionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *repository.TicketVersion) graphql.Marshaler {
+			return ec.marshalNTicketVersion2ᚖsingletableᚋrepositoryᚐTicketVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketVersionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TicketVersionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketVersion(ctx, field)
 		},
 	}
 	return fc, nil
@@ -7587,6 +8151,29 @@ func (ec *executionContext) fieldContext_UserConnection_pageInfo(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _UserConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.UserConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserConnection", field, true, false, "Int")
 }
 
 func (ec *executionContext) _UserEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.UserEdge) (ret graphql.Marshaler) {
@@ -9638,7 +10225,7 @@ func (ec *executionContext) unmarshalInputUpdateTicketInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "status", "title", "body"}
+	fieldsInOrder := [...]string{"id", "status", "title", "body", "expectedVersion"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -9673,6 +10260,13 @@ func (ec *executionContext) unmarshalInputUpdateTicketInput(ctx context.Context,
 				return it, err
 			}
 			it.Body = data
+		case "expectedVersion":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedVersion"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedVersion = data
 		}
 	}
 	return it, nil
@@ -10193,6 +10787,11 @@ func (ec *executionContext) _EmployeeConnection(ctx context.Context, sel ast.Sel
 		case "pageInfo":
 			out.Values[i] = ec._EmployeeConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._EmployeeConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -10722,6 +11321,11 @@ func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "totalCount":
+			out.Values[i] = ec._OrderConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11221,6 +11825,17 @@ func (ec *executionContext) _Ticket(ctx context.Context, sel ast.SelectionSet, o
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Ticket_organization(ctx, field, obj)
 				})
+		case "version":
+			out.Values[i] = ec._Ticket_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "history":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Ticket_history(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11302,6 +11917,11 @@ func (ec *executionContext) _TicketConnection(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "totalCount":
+			out.Values[i] = ec._TicketConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11337,6 +11957,135 @@ func (ec *executionContext) _TicketEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "node":
 			out.Values[i] = ec._TicketEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ticketVersionImplementors = []string{"TicketVersion"}
+
+func (ec *executionContext) _TicketVersion(ctx context.Context, sel ast.SelectionSet, obj *repository.TicketVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ticketVersionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TicketVersion")
+		case "version":
+			out.Values[i] = ec._TicketVersion_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._TicketVersion_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "body":
+			out.Values[i] = ec._TicketVersion_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._TicketVersion_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "editedAt":
+			out.Values[i] = ec._TicketVersion_editedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ticketVersionConnectionImplementors = []string{"TicketVersionConnection"}
+
+func (ec *executionContext) _TicketVersionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TicketVersionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ticketVersionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TicketVersionConnection")
+		case "edges":
+			out.Values[i] = ec._TicketVersionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TicketVersionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ticketVersionEdgeImplementors = []string{"TicketVersionEdge"}
+
+func (ec *executionContext) _TicketVersionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TicketVersionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ticketVersionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TicketVersionEdge")
+		case "cursor":
+			out.Values[i] = ec._TicketVersionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TicketVersionEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -11436,6 +12185,11 @@ func (ec *executionContext) _UserConnection(ctx context.Context, sel ast.Selecti
 		case "pageInfo":
 			out.Values[i] = ec._UserConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._UserConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -12475,6 +13229,46 @@ var (
 		repository.TicketClosed:  "CLOSED",
 	}
 )
+
+func (ec *executionContext) marshalNTicketVersion2ᚖsingletableᚋrepositoryᚐTicketVersion(ctx context.Context, sel ast.SelectionSet, v *repository.TicketVersion) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TicketVersion!")
+		return graphql.Null
+	}
+	return ec._TicketVersion(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTicketVersionConnection2ᚖsingletableᚋgraphᚋmodelᚐTicketVersionConnection(ctx context.Context, sel ast.SelectionSet, v *model.TicketVersionConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TicketVersionConnection!")
+		return graphql.Null
+	}
+	return ec._TicketVersionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTicketVersionEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐTicketVersionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TicketVersionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTicketVersionEdge2ᚖsingletableᚋgraphᚋmodelᚐTicketVersionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTicketVersionEdge2ᚖsingletableᚋgraphᚋmodelᚐTicketVersionEdge(ctx context.Context, sel ast.SelectionSet, v *model.TicketVersionEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TicketVersionEdge!")
+		return graphql.Null
+	}
+	return ec._TicketVersionEdge(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)

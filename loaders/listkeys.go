@@ -106,6 +106,13 @@ func (k ticketsKey) filter() repository.TicketFilter {
 	return repository.TicketFilter{Status: k.status.ptr(), CreatedAfter: k.after.time(), CreatedBefore: k.before.time()}
 }
 
+// historyKey is a page of a ticket's versions (AP21).
+type historyKey struct {
+	org, ticket string
+	page        pageKey
+	level       Level
+}
+
 // withChildrenKey is a parent read with the first page of its combined child list (an
 // organization and its users, a user and its tickets, a customer and its orders): parent is the
 // parent's first key part (the organization, the user's organization, the customer), id its

@@ -15,6 +15,7 @@ type listSet struct {
 	orgWithUsers       *listLoader[withChildrenKey, orgWithUsers]
 	tickets            *listLoader[ticketsKey, repository.Page[*repository.Ticket]]
 	userWithTickets    *listLoader[withChildrenKey, userWithTickets]
+	histories          *listLoader[historyKey, repository.Page[*repository.TicketVersion]]
 	customers          *listLoader[customersKey, repository.Page[*repository.Customer]]
 	orders             *listLoader[ordersKey, repository.Page[*repository.Order]]
 	statusOrders       *listLoader[ordersKey, repository.Page[*repository.Order]]
@@ -25,6 +26,7 @@ type listSet struct {
 	employeesBy        *listLoader[employeesByKey, repository.Page[*repository.Employee]]
 	locations          *listLoader[locationsKey, repository.Page[*repository.Location]]
 	inverse            *listLoader[relListKey, repository.Page[*repository.Employee]]
+	ticketByID         *listLoader[string, *repository.Ticket]
 
 	all []interface{ clear() }
 }
@@ -41,6 +43,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.orgWithUsers = addList(s, fetchEach[withChildrenKey, orgWithUsers](l.readOrgWithUsers), 0)
 	s.tickets = addList(s, fetchBatch[ticketsKey, repository.Page[*repository.Ticket]](l.readTickets), 0)
 	s.userWithTickets = addList(s, fetchEach[withChildrenKey, userWithTickets](l.readUserWithTickets), 0)
+	s.histories = addList(s, fetchBatch[historyKey, repository.Page[*repository.TicketVersion]](l.readHistories), 0)
 	s.customers = addList(s, fetchEach[customersKey, repository.Page[*repository.Customer]](l.readCustomers), 0)
 	s.orders = addList(s, fetchBatch[ordersKey, repository.Page[*repository.Order]](l.readOrders), 0)
 	s.statusOrders = addList(s, fetchBatch[ordersKey, repository.Page[*repository.Order]](l.readStatusOrders), wait)
@@ -51,6 +54,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.employeesBy = addList(s, fetchEach[employeesByKey, repository.Page[*repository.Employee]](l.readEmployeesBy), 0)
 	s.locations = addList(s, fetchEach[locationsKey, repository.Page[*repository.Location]](l.readLocations), 0)
 	s.inverse = addList(s, fetchBatch[relListKey, repository.Page[*repository.Employee]](l.readInverseLists), wait)
+	s.ticketByID = addList(s, fetchEach[string, *repository.Ticket](l.readTicketByID), 0)
 	return s
 }
 

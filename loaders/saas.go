@@ -121,3 +121,43 @@ func (l *Loaders) readUserWithTickets(ctx context.Context, k withChildrenKey) (u
 	prime(ctx, l, tickets.Items...)
 	return userWithTickets{u, tickets}, nil
 }
+
+// TicketByID reads a ticket by its id alone (AP6 without the tenant: one Query of its partition,
+// once per request however many fields name it) and primes it, so that the lookup by key that
+// follows costs nothing. It serves the legacy ticket IDs of a caller who sees every organization
+// (graph/model's completeTicket).
+func (l *Loaders) TicketByID(ctx context.Context, id string) (*repository.Ticket, error) {
+	return l.lists.ticketByID.load(ctx, id)
+}
+
+func (l *Loaders) readTicketByID(ctx context.Context, id string) (*repository.Ticket, error) {
+	t, err := l.repo.TicketByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	prime(ctx, l, t)
+	return t, nil
+}
+
+// TicketHistory pages through a ticket's versions, newest first (AP21).
+func (l *Loaders) TicketHistory(ctx context.Context, org, ticket string, args repository.PageArgs, level Level) (repository.Page[*repository.TicketVersion], error) {
+	return l.lists.histories.load(ctx, historyKey{org: org, ticket: ticket, page: pageOf(args), level: level})
+}
+
+// StartTicketHistories starts the histories (one page each) of tickets, given by their
+// organization and id, every ticket of a level, as one batch; TicketHistory with the same
+// arguments then waits for them.
+func (l *Loaders) StartTicketHistories(ctx context.Context, tickets [][2]string, args repository.PageArgs, level Level) {
+	keys := make([]historyKey, len(tickets))
+	for i, t := range tickets {
+		keys[i] = historyKey{org: t[0], ticket: t[1], page: pageOf(args), level: level}
+	}
+	l.lists.histories.startAll(ctx, keys)
+}
+
+func (l *Loaders) readHistories(ctx context.Context, keys []historyKey, whole bool, answer func(int, repository.Page[*repository.TicketVersion], error)) ([]repository.Page[*repository.TicketVersion], []error) {
+	return readLevel(ctx, l, keys, whole, "ticket history query", func(k historyKey) Level { return k.level },
+		func(ctx context.Context, k historyKey) (repository.Page[*repository.TicketVersion], error) {
+			return l.repo.TicketHistory(ctx, k.org, k.ticket, k.page.args())
+		}, answer)
+}

@@ -23,6 +23,10 @@ const (
 	// Relation is an employee's department, manager or mentor (AP10): the relation item at a key
 	// that follows from the employee, then the object it names.
 	Relation
+	// Free is a field answered from an item the operation has read already, with no call and no
+	// step of its own: a connection's totalCount, from the counters on the item of the object the
+	// list hangs from (AP22). Answers names that access pattern; Reads is empty.
+	Free
 )
 
 // Filters names a list's filter arguments by role ("" for none): the status it is narrowed to and
@@ -38,6 +42,8 @@ type Field struct {
 	Kind       Kind
 	// Of is the object type the field returns ("" for node and nodes: the ID's type).
 	Of string
+	// Answers is the access pattern that answers a Free field.
+	Answers string
 	// Reads are the reads the field makes, in order, each waiting for the one before (an
 	// inverse-relation list's Query, then its members by key; a relation item, then its target).
 	Reads []Read
@@ -58,22 +64,26 @@ type Field struct {
 	// OneParent restricts Combined to a lookup of one object (node, a typed lookup): for
 	// nodes(ids:) a plain lookup of every parent and of their lists' keys is fewer calls.
 	OneParent bool
-	// GathersLevel says the lists of one level are read together and their elements then looked
-	// up all at once, when every list's Query is back (Reads[1] is that lookup).
+	// GathersLevel says the list's Query returns references (relation items), and its elements
+	// are then read by key (Reads[1]) for every list of the level at once, when every list's Query
+	// is back, together with the first lookups the elements' own fields ask for.
 	GathersLevel bool
 	// Primes are the fields of a list's elements that its own read answers, so that they cost
 	// nothing: the relation items an inverse-relation list reads are its members' own (whose
 	// target is the list's parent), the items of a customer's orders come with them.
 	Primes []string
 
-	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object.
-	Keys func(dst []repository.Key, parent repository.Entity) []repository.Key
+	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object;
+	// MaxKeys is the most it appends for one parent (1 when zero): what an explain counts.
+	Keys    func(dst []repository.Key, parent repository.Entity) []repository.Key
+	MaxKeys int
 	// Rel is a Relation's relation type.
 	Rel repository.RelationType
 	// SameForAll are the to-one fields of a list's elements whose key is the same for every
 	// element and follows from the list's parent (every ticket of a user's list has that user as
 	// reporter and its organization as organization), by field name: they are looked up when
-	// the list starts, in the round of its Query, not after it.
+	// the list starts, in the round of its Query, not after it. A nil key is the list parent's
+	// own: read already, it costs nothing.
 	SameForAll map[string]func(dst []repository.Key, listParent repository.Entity) []repository.Key
 }
 
@@ -101,8 +111,8 @@ func (f *Field) variant(args map[string]any) *Field {
 // Table is every field the planner knows, by object type and field name. Explain (a request
 // asking for the plan of an operation instead of its data) and the complexity limit are meant to
 // be computed by walking an operation with this same table: for every field of a level, Reads say
-// which calls it makes (operation, index, key condition, access pattern) and how they scale, Free
-// and Combined when it makes none, and SameForAll, Combined and the starts of Level when its reads
+// which calls it makes (operation, index, key condition, access pattern) and how they scale, Kind
+// Free and Combined when it makes none, and SameForAll, Combined and the starts of Level when its reads
 // run in the same round as its parent's. The resolvers and loaders run what the levels built from
 // it decide (see Level); the table is the one description of both.
 //
@@ -117,6 +127,8 @@ func (f *Field) variant(args map[string]any) *Field {
 //     parent's own).
 //   - Relation: Reads[0] then Reads[1], PerLevel, in the two rounds after the parent's; a
 //     relation of a relation's target (manager { department }) one round later each.
+//   - Free: nothing (a connection's totalCount: the parent it hangs from is read, whole, by the
+//     read that found it, and carries the counters; see Answers).
 var Table = tableOf(
 	// Root lookups by ID and root lists.
 	&Field{Type: "Query", Name: "node", Kind: Lookup},
@@ -145,12 +157,16 @@ var Table = tableOf(
 		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.UserKey(t.OrgID, t.ReporterID) })},
 	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{OrganizationByKey},
 		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.OrganizationKey(t.OrgID) })},
+	TicketHistory,
+	&Field{Type: "UserConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
+	&Field{Type: "TicketConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
 
 	// Commerce: Customer → Orders → items.
 	CustomerOrders,
 	OrderItems,
 	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{CustomerByKey},
 		Keys: one(func(o *repository.Order) (repository.Key, error) { return repository.CustomerKey(o.CustomerID) })},
+	&Field{Type: "OrderConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
 
 	// HR: Department → Employees, managers and mentors, locations.
 	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{LocationByKey},
@@ -161,6 +177,7 @@ var Table = tableOf(
 	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelMentor},
 	EmployeeReports,
 	EmployeeMentees,
+	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
 )
 
 // The child lists, by name: the resolvers bind each to the loader call that reads it.
@@ -170,19 +187,22 @@ var (
 	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{TicketsOfUser},
 		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &UserWithTickets,
 		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{
-			"reporter":     func(dst []repository.Key, u repository.Entity) []repository.Key { return append(dst, u.Key()) },
+			"reporter":     nil, // the user itself
 			"organization": one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) }),
 		}}
+	// TicketHistory is a ticket's versions, newest first: one Query per ticket, the histories of a
+	// level read together.
+	TicketHistory  = &Field{Type: "Ticket", Name: "history", Kind: List, Of: "TicketVersion", Reads: []Read{VersionsOfTicket}}
 	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{OrdersOfCustomer},
 		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &CustomerWithOrders, Primes: []string{"items"},
 		By: "status", Variant: CustomerOrdersByStatus}
 	// CustomerOrdersByStatus is a customer's orders with a status: from GSI1, without their items,
-	// which the level looks up together.
+	// which the level looks up together (Order.items) when every list of the level is back.
 	CustomerOrdersByStatus = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order",
-		Reads:   []Read{OrdersOfCustomerStatus, OrderItemByKey},
-		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}, GathersLevel: true}
+		Reads:   []Read{OrdersOfCustomerStatus},
+		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
 	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{OrderItemByKey},
-		Combined: &OrderWithItems, OneParent: true,
+		Combined: &OrderWithItems, OneParent: true, MaxKeys: repository.MaxOrderLines,
 		Keys: func(dst []repository.Key, e repository.Entity) []repository.Key {
 			if o, ok := e.(*repository.Order); ok {
 				return append(dst, o.ItemKeys()...)

@@ -131,7 +131,8 @@ func (l *Level) objectLookups(objects []repository.Entity) []repository.Key {
 
 // ListParentKeys are the lookups the elements of the child lists of objects (the level's
 // objects) will make whatever the lists' Queries return (Field.SameForAll): sent when the lists
-// start, they share the round of the Queries.
+// start, they share the round of the Queries. A shared key that is the parent's own needs no
+// lookup: the parent was read.
 func (l *Level) ListParentKeys(objects []repository.Entity) []repository.Key {
 	var keys []repository.Key
 	for _, u := range l.lists {
@@ -140,6 +141,9 @@ func (l *Level) ListParentKeys(objects []repository.Entity) []repository.Key {
 		}
 		for _, name := range u.Nodes.shared {
 			if key, ok := u.Field.sameForAll(name); ok {
+				if key == nil {
+					continue // the parent's own key: read already
+				}
 				for _, o := range objects {
 					keys = key(keys, o)
 				}
@@ -176,6 +180,19 @@ func (l *Level) relationTargets(found []repository.Entity, further bool) []repos
 		}
 	}
 	return keys
+}
+
+// ofTarget are the relations selected on the targets of relation rel (read ahead with them).
+func (l *Level) ofTarget(rel repository.RelationType) []repository.RelationType {
+	if l == nil {
+		return nil
+	}
+	for _, r := range l.relations {
+		if r.rel == rel {
+			return r.ofTarget
+		}
+	}
+	return nil
 }
 
 // addRelation records a selected relation and what its target's selection asks for.

@@ -57,7 +57,17 @@ type contextKey struct{}
 // NewContext returns ctx carrying the plan of operation op, made by p (TablePlanner{} when nil).
 // The server installs it around every operation.
 func NewContext(ctx context.Context, op *graphql.OperationContext, p Planner) context.Context {
-	return context.WithValue(ctx, contextKey{}, newOperation(op, p))
+	return WithPlan(ctx, NewPlan(op, p))
+}
+
+// NewPlan is the plan of operation op made by p (TablePlanner{} when nil), its levels computed
+// on first use. The server makes it before the operation runs, to price and explain it
+// (Explain), and the operation then runs with the same plan (WithPlan).
+func NewPlan(op *graphql.OperationContext, p Planner) *Plan { return newOperation(op, p) }
+
+// WithPlan returns ctx carrying plan p.
+func WithPlan(ctx context.Context, p *Plan) context.Context {
+	return context.WithValue(ctx, contextKey{}, p)
 }
 
 func newOperation(op *graphql.OperationContext, p Planner) *Plan {

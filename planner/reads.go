@@ -26,7 +26,7 @@ const (
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP20"), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP21"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
@@ -50,7 +50,7 @@ var (
 	// UserWithTickets is a user by ID read with its first page of tickets: the user item sorts
 	// last on GSI1, so it comes first backwards.
 	UserWithTickets        = Read{"AP5", Query, "GSI1", "GSI1PK = ORG#<o>#USER#<u> AND GSI1SK <= USER#<u>", PerParent}
-	TicketByKey            = Read{"AP6", BatchGetItem, "", "PK = SK = TICKET#<t>", PerLevel}
+	TicketByKey            = Read{"AP6", BatchGetItem, "", "PK = TICKET#<t>, SK = ORG#<o>", PerLevel}
 	OrganizationsByName    = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Organization", PerParent}
 	DepartmentsByName      = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Department", PerParent}
 	CustomersByName        = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Customer", PerParent}
@@ -78,7 +78,16 @@ var (
 	// EmployeeByKey reads the employee item, which carries its department's name (AP19).
 	EmployeeByKey  = Read{"AP19", BatchGetItem, "", "PK = SK = EMP#<e>", PerLevel}
 	OrdersByStatus = Read{"AP20", Query, "GSI3", "GSI3PK = ORDERSTATUS#<status>#<shard> AND GSI3SK BETWEEN <lo> AND <hi>", PerShard}
+	// TicketByIDRead finds a ticket's organization from its id alone, for a ticket ID handed out
+	// before IDs carried it, asked by a caller who sees every organization (AP6).
+	TicketByIDRead = Read{"AP6", Query, "", `PK = TICKET#<t> AND begins_with(SK, "ORG#")`, PerParent}
+	// VersionsOfTicket is a ticket's history, newest first (read backwards).
+	VersionsOfTicket = Read{"AP21", Query, "", `PK = TICKET#<t> AND begins_with(SK, "VERSION#<o>#")`, PerParent}
 )
+
+// CountersOfParent is the access pattern of a connection's totalCount (a Free field): the
+// counters on the item of the list's parent, which the operation has read already (AP22).
+const CountersOfParent = "AP22"
 
 // ByKey is the read of an object of each node type by its global ID (node, nodes, the typed
 // lookups).

@@ -48,6 +48,13 @@ type Customer struct {
 	Email     string           `dynamodbav:"email"`
 	Addresses []MailingAddress `dynamodbav:"mailingAddresses"`
 	CreatedAt time.Time        `dynamodbav:"createdAt"`
+	// The counters of the customer's orders by status; Counted says they are exact
+	// (counters.go).
+	OpenOrders      int  `dynamodbav:"openOrders"`
+	ShippedOrders   int  `dynamodbav:"shippedOrders"`
+	DeliveredOrders int  `dynamodbav:"deliveredOrders"`
+	CancelledOrders int  `dynamodbav:"cancelledOrders"`
+	Counted         bool `dynamodbav:"counted"`
 }
 
 // Key implements Entity.

@@ -87,8 +87,8 @@ type errReplay struct {
 func (e *errReplay) Error() string { return "idempotency key already used" }
 
 // PlaceOrder places an OPEN order with its lines for a customer, in ONE TransactWriteItems:
-// a ConditionCheck that the customer exists, a Put of the idempotency guard (only if absent), a
-// Put of the order and a Put per line. Placing it again with the same idempotency key returns the
+// an Update of the customer's count of open orders (only if the customer exists), a Put of the
+// idempotency guard (only if absent), a Put of the order and a Put per line. Placing it again with the same idempotency key returns the
 // order the key placed, and stores nothing, however late the retry comes:
 //
 //   - the transaction's ClientRequestToken, a hash of (customer, key), makes DynamoDB itself
@@ -130,7 +130,7 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 		return nil, nil, err
 	}
 	tx := []txItem{
-		r.mustExist(customerKey(customer), apperr.NotFound("customer")),
+		r.txCount(customerKey(customer), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), nil),
 		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
 		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
 	}
@@ -219,13 +219,15 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 	return o, items, nil
 }
 
-// UpdateOrderStatus moves an order to another status with ONE conditional UpdateItem: allowed are
-// OPEN→SHIPPED, SHIPPED→DELIVERED and OPEN→CANCELLED, so the condition is "status = the one
-// status the target may be reached from". The same write rewrites the status-bearing index keys,
-// GSI1SK (<status>#<o>) and GSI3PK (ORDERSTATUS#<status>#<shard>), so the order moves between
-// the customer's status range and between status shards atomically. A refused transition is
-// CONFLICT naming the current status, read from the item as it was (ALL_OLD); a missing order is
-// NOT_FOUND.
+// UpdateOrderStatus moves an order to another status: allowed are OPEN→SHIPPED, SHIPPED→DELIVERED
+// and OPEN→CANCELLED, so the one status the target may be reached from is known. The order is read
+// (consistently: a missing order is NOT_FOUND, a refused transition CONFLICT naming the current
+// status, with nothing written) and then changed in ONE TransactWriteItems: the Update of the
+// order, conditioned on that status, which also rewrites the status-bearing index keys, GSI1SK
+// (<status>#<o>) and GSI3PK (ORDERSTATUS#<status>#<shard>), so the order moves between the
+// customer's status range and between status shards atomically; and the move of the order between
+// the customer's counters. Of two concurrent changes from one status, one wins and the other is
+// CONFLICT naming the status the winner set (read from the item as it was, ALL_OLD).
 func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to OrderStatus) (*Order, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
 		return nil, apperr.InvalidInput("id", "id is not a valid order id")
@@ -233,42 +235,52 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	if !to.valid() {
 		return nil, apperr.InvalidInput("status", "unknown order status")
 	}
-	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN, so the condition fails
-	now, err := attributevalue.Marshal(r.stamp())
+	k := orderKey(customer, order)
+	found, err := r.readConsistent(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := foundAs[*Order](found, k)
+	if !ok {
+		return nil, apperr.NotFound("order")
+	}
+	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN
+	if o.Status != from {
+		return nil, refusedTransition(o.Status, from, to)
+	}
+	next := *o
+	next.Status, next.UpdatedAt = to, r.stamp()
+	now, err := attributevalue.Marshal(next.UpdatedAt)
 	if err != nil {
 		return nil, apperr.Internal("update order status", err)
 	}
-	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(r.table),
-		Key:                      orderKey(customer, order).attributes(),
-		UpdateExpression:         aws.String("SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now"),
-		ConditionExpression:      aws.String("attribute_exists(PK) AND #status = :from"),
-		ExpressionAttributeNames: map[string]string{"#status": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":to":     s(string(to)),
-			":from":   s(string(from)),
+	update := r.txUpdate(k, "SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now", "#status = :from",
+		map[string]string{"#status": "status"},
+		map[string]types.AttributeValue{
+			":to": s(string(to)), ":from": s(string(from)), ":now": now,
 			":gsi1sk": s(orderStatusGSI1SK(to, order)),
 			":gsi3pk": s(orderStatusShardPK(to, orderStatusShard(order, r.shards))),
-			":now":    now,
-		},
-		ReturnValues:                        types.ReturnValueAllNew,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}, nil)
+	update.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	update.onConditionOld = func(old map[string]types.AttributeValue) error {
+		return refusedTransition(OrderStatus(stringAttr(old, "status")), from, to)
+	}
+	err = r.transact(ctx, "update order status", []txItem{update,
+		r.txCount(customerKey(customer), moved(orderCountAttr(from), orderCountAttr(to)),
+			apperr.Internal("update order status", fmt.Errorf("the customer of order %s is missing", order)), nil),
 	})
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) {
-		if len(ccf.Item) == 0 {
-			return nil, apperr.NotFound("order")
-		}
-		current := OrderStatus(stringAttr(ccf.Item, "status"))
-		if from == "" {
-			return nil, &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; an order never returns to %s", current, to)}
-		}
-		return nil, &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
-	}
 	if err != nil {
-		return nil, apperr.Classify("update order status", err)
+		return nil, err
 	}
-	return decodeAs[*Order](out.Attributes)
+	return &next, nil
+}
+
+// refusedTransition is the CONFLICT of an order that is current, which only from may leave for to.
+func refusedTransition(current, from, to OrderStatus) error {
+	if from == "" {
+		return &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; an order never returns to %s", current, to)}
+	}
+	return &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
 }
 
 // CreateCustomer stores a new customer with up to MaxMailingAddresses addresses, and the item that
@@ -295,7 +307,7 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 	if err != nil {
 		return nil, err
 	}
-	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now}
+	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now, Counted: true}
 	item, err := customerEntity.encode(c)
 	if err != nil {
 		return nil, err

@@ -105,7 +105,7 @@ type definition interface {
 
 // definitions lists every entity definition; the decoder registry and the key table come from it.
 var definitions = []definition{
-	organizationEntity, userEntity, ticketEntity,
+	organizationEntity, userEntity, ticketEntity, ticketVersionEntity,
 	locationEntity, departmentEntity, employeeEntity, relationEntity,
 	customerEntity, orderEntity, orderItemEntity,
 }

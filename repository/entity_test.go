@@ -73,14 +73,16 @@ func TestKeyTableShowsEveryDefinition(t *testing.T) {
 func TestEntityRoundTrip(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 123_000_000, time.UTC)
 	values := []Entity{
-		&Organization{ID: "o1", Name: "Acme", CreatedAt: at},
-		&User{ID: "u1", OrgID: "o1", Name: "Ann", Email: "ann@example.com", CreatedAt: at},
-		&Ticket{ID: "t1", OrgID: "o1", ReporterID: "u1", Title: "Down", Body: "It is down", Status: TicketOpen, CreatedAt: at, UpdatedAt: at},
+		&Organization{ID: "o1", Name: "Acme", CreatedAt: at, UserCount: 3, Counted: true},
+		&User{ID: "u1", OrgID: "o1", Name: "Ann", Email: "ann@example.com", CreatedAt: at, OpenTickets: 1, PendingTickets: 2, ClosedTickets: 3, Counted: true},
+		&Ticket{ID: "t1", OrgID: "o1", ReporterID: "u1", Title: "Down", Body: "It is down", Status: TicketOpen, CreatedAt: at, UpdatedAt: at, Version: 7},
+		&TicketVersion{TicketID: "t1", OrgID: "o1", Version: 7, Title: "Down", Body: "It is down", Status: TicketOpen, EditedAt: at},
 		&Location{ID: "l1", Country: "United States", State: "California", City: "San Jose", PostalCode: "95110", Address: "1 Main St", CreatedAt: at},
-		&Department{ID: "d1", Name: "Sales", Location: LocationRef{Country: "United States", ID: "l1"}, NameVersion: 2, CreatedAt: at, UpdatedAt: at},
-		&Employee{ID: "e1", Name: "Bo", Email: "bo@example.com", JobTitle: "Engineer", HiredAt: at, DepartmentID: "d1", DepartmentName: "Sales", CreatedAt: at},
+		&Department{ID: "d1", Name: "Sales", Location: LocationRef{Country: "United States", ID: "l1"}, NameVersion: 2, CreatedAt: at, UpdatedAt: at, EmployeeCount: 4, Counted: true},
+		&Employee{ID: "e1", Name: "Bo", Email: "bo@example.com", JobTitle: "Engineer", HiredAt: at, DepartmentID: "d1", DepartmentName: "Sales", CreatedAt: at, DirectReportCount: 2, Counted: true},
 		&Relation{EmployeeID: "e1", Type: RelManager, TargetID: "e2", UpdatedAt: at},
-		&Customer{ID: "c1", Name: "Cy", Email: "cy@example.com", Addresses: []MailingAddress{{Label: "home", Line1: "2 Elm", City: "Austin", Country: "US"}}, CreatedAt: at},
+		&Customer{ID: "c1", Name: "Cy", Email: "cy@example.com", Addresses: []MailingAddress{{Label: "home", Line1: "2 Elm", City: "Austin", Country: "US"}}, CreatedAt: at,
+			OpenOrders: 1, ShippedOrders: 2, DeliveredOrders: 3, CancelledOrders: 4, Counted: true},
 		&Order{ID: "r1", CustomerID: "c1", Status: OrderShipped, PlacedAt: at, UpdatedAt: at, TotalCents: 1234, ItemCount: 1, IdempotencyKey: "k"},
 		&OrderItem{CustomerID: "c1", OrderID: "r1", Line: 1, SKU: "A-1", ProductName: "Pen", Quantity: 2, UnitPriceCents: 617},
 	}
@@ -115,6 +117,8 @@ func encodeAny(v Entity) (map[string]types.AttributeValue, error) {
 		return userEntity.encode(v)
 	case *Ticket:
 		return ticketEntity.encode(v)
+	case *TicketVersion:
+		return ticketVersionEntity.encode(v)
 	case *Location:
 		return locationEntity.encode(v)
 	case *Department:

@@ -71,6 +71,9 @@ type Department struct {
 	PropagatedVersion int         `dynamodbav:"propagatedVersion"`
 	CreatedAt         time.Time   `dynamodbav:"createdAt"`
 	UpdatedAt         time.Time   `dynamodbav:"updatedAt"`
+	// EmployeeCount counts the department's employees; Counted says it is exact (counters.go).
+	EmployeeCount int  `dynamodbav:"employeeCount"`
+	Counted       bool `dynamodbav:"counted"`
 }
 
 // Key implements Entity.
@@ -104,6 +107,10 @@ type Employee struct {
 	DepartmentName        string    `dynamodbav:"departmentName"`
 	DepartmentNameVersion int       `dynamodbav:"departmentNameVersion"`
 	CreatedAt             time.Time `dynamodbav:"createdAt"`
+	// DirectReportCount counts the employees this one manages; Counted says it is exact
+	// (counters.go).
+	DirectReportCount int  `dynamodbav:"directReportCount"`
+	Counted           bool `dynamodbav:"counted"`
 }
 
 // Key implements Entity.

@@ -17,32 +17,53 @@ import (
 // Errors the HR writes return when a condition fails.
 var (
 	// errDepartmentChanged: the department was renamed between the read and the transaction.
-	// Writes that copy the department's name retry on it (see maxDepartmentAttempts).
+	// Writes that copy the department's name retry on it (see MaxDepartmentAttempts).
 	errDepartmentChanged = apperr.Errorf(apperr.CodeConflict, "the department was renamed while this change was made; retry")
 	errTransferred       = apperr.Errorf(apperr.CodeConflict, "the employee was transferred by a concurrent change; read it again and retry")
 	errChainChanged      = &apperr.Error{Code: apperr.CodeConflict, Field: "managerId", Message: "the management chain changed while the manager was assigned; retry"}
+	// errManagerChanged: the employee's manager changed between the read and the transaction.
+	// AssignManager reads again on it (see maxAssignAttempts).
+	errManagerChanged = &apperr.Error{Code: apperr.CodeConflict, Field: "managerId", Message: "the employee's manager kept being changed by concurrent assignments; retry"}
 )
 
-// maxDepartmentAttempts bounds how often a hire or transfer re-reads a department that was
+// MaxDepartmentAttempts bounds how often a hire or transfer re-reads a department that was
 // renamed under it before giving up with CONFLICT.
-const maxDepartmentAttempts = 3
+const MaxDepartmentAttempts = 3
 
-// maxManagementChain bounds the walk up a manager's chain when looking for a cycle, and so the
+// maxAssignAttempts bounds how often an assignment of a manager reads the employee's manager
+// again after a concurrent assignment changed it, before giving up with CONFLICT.
+const maxAssignAttempts = 3
+
+// MaxManagementChain bounds the walk up a manager's chain when looking for a cycle, and so the
 // size of the transaction that re-checks the chain (one ConditionCheck per link, 100 actions at
 // most per transaction).
-const maxManagementChain = 50
+const MaxManagementChain = 50
 
 func notFoundField(field, kind string) *apperr.Error {
 	return &apperr.Error{Code: apperr.CodeNotFound, Field: field, Message: kind + " not found"}
 }
 
-// departmentAsRead checks that the department still has the name (and name version) a write
-// read from it, so that the name the write copies onto an employee is current when it commits.
-func (r *Repo) departmentAsRead(d *Department) txItem {
-	return r.txCheck(deptKey(d.ID), "#name = :name AND nameVersion = :v",
-		map[string]string{"#name": "name"},
-		map[string]types.AttributeValue{":name": s(d.Name), ":v": n(d.NameVersion)},
-		errDepartmentChanged)
+// departmentAsRead is the condition that the department still has the name (and name version) a
+// write read from it, so that the name the write copies onto an employee is current when it
+// commits.
+func departmentAsRead(d *Department) *condition {
+	return &condition{
+		expr:   "#name = :name AND nameVersion = :v",
+		names:  map[string]string{"#name": "name"},
+		values: map[string]types.AttributeValue{":name": s(d.Name), ":v": n(d.NameVersion)},
+		err:    errDepartmentChanged,
+	}
+}
+
+// joinDepartment is a transaction's part for the department an employee joins: its count of
+// employees grows by one (none when the employee is in it already), on condition that it still has
+// the name the write copies (departmentAsRead).
+func (r *Repo) joinDepartment(d *Department, joins bool) txItem {
+	var add []delta
+	if joins {
+		add = []delta{{attrEmployeeCount, 1}}
+	}
+	return r.txCount(deptKey(d.ID), add, notFoundField("departmentId", "department"), departmentAsRead(d))
 }
 
 func n(v int) types.AttributeValue {
@@ -98,7 +119,7 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	if err != nil {
 		return nil, err
 	}
-	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now}
+	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now, Counted: true}
 	item, err := departmentEntity.encode(d)
 	if err != nil {
 		return nil, err
@@ -116,8 +137,9 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 // TransferEmployee moves an employee to another department: ONE transaction replaces the
 // membership relation (conditioned on the department it was read pointing at, so of two
 // concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
-// department fields on the employee (conditioned on the same old department), and checks that the
-// new department still has the name being copied. Transferring an employee to the department it
+// department fields on the employee (conditioned on the same old department), checks that the
+// new department still has the name being copied, and moves the employee from the old
+// department's count to the new one's. Transferring an employee to the department it
 // is in already is a successful no-op, so a retried transfer is harmless.
 func (r *Repo) TransferEmployee(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
 	if err := checkID("employeeId", employee); err != nil {
@@ -126,7 +148,7 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 	if err := checkID("departmentId", department); err != nil {
 		return nil, nil, err
 	}
-	for range maxDepartmentAttempts {
+	for range MaxDepartmentAttempts {
 		e, rel, err := r.transferOnce(ctx, employee, department)
 		if err == errDepartmentChanged {
 			continue // renamed meanwhile: read the new name and try again
@@ -171,7 +193,8 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 	if hasOld {
 		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
 	}
-	err = r.transact(ctx, "transfer employee", []txItem{
+	leaves := hasOld && old.TargetID != dept.ID
+	items := []txItem{
 		r.txPut(relItem, relCond, relVals, errTransferred),
 		r.txUpdate(ek,
 			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
@@ -179,9 +202,12 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 			nil,
 			map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID)},
 			errTransferred),
-		r.departmentAsRead(dept),
-	})
-	if err != nil {
+		r.joinDepartment(dept, !hasOld || leaves),
+	}
+	if leaves {
+		items = append(items, r.txCount(deptKey(old.TargetID), []delta{{attrEmployeeCount, -1}}, errTransferred, nil))
+	}
+	if err := r.transact(ctx, "transfer employee", items); err != nil {
 		return nil, nil, err
 	}
 	moved := *e
@@ -192,9 +218,12 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 // AssignManager makes managerId the employee's manager, replacing any previous one. It refuses
 // the employee itself and any manager whose own chain of managers leads back to the employee
 // (BAD_USER_INPUT: the request can never succeed on this data), found by walking up the chain
-// one consistent read per level, at most maxManagementChain levels. The transaction re-checks
+// one consistent read per level, at most MaxManagementChain levels. The transaction re-checks
 // every link of the chain as read, so two concurrent assignments (A under B, B under A) cannot
-// together build a cycle: the second one fails with CONFLICT.
+// together build a cycle: the second one fails with CONFLICT. It also moves the employee from the
+// previous manager's count of direct reports to the new one's, conditioned on the previous
+// manager it read: an assignment that finds another one got in first reads again (at most
+// maxAssignAttempts times), so that the last assignment wins and each is counted once.
 func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
 	if err := checkID("employeeId", employee); err != nil {
 		return nil, nil, err
@@ -205,7 +234,21 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 	if employee == manager {
 		return nil, nil, apperr.InvalidInput("managerId", "an employee cannot be their own manager")
 	}
-	found, err := r.readConsistent(ctx, empKey(employee), empKey(manager), relationKey(manager, RelManager))
+	for range maxAssignAttempts {
+		e, rel, err := r.assignManagerOnce(ctx, employee, manager)
+		if err != errManagerChanged {
+			return e, rel, err
+		}
+	}
+	return nil, nil, errManagerChanged
+}
+
+// assignManagerOnce reads the employee, its manager relation, the manager and the manager's chain,
+// and writes the assignment in one transaction conditioned on them: errManagerChanged if the
+// employee's manager changed meanwhile.
+func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
+	own := relationKey(employee, RelManager)
+	found, err := r.readConsistent(ctx, empKey(employee), empKey(manager), relationKey(manager, RelManager), own)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -221,15 +264,42 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 	if err != nil {
 		return nil, nil, err
 	}
+	prev, hasPrev := foundAs[*Relation](found, own)
 	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.stamp()}
-	relItem, err := relationEntity.encode(rel)
+	items, err := r.managerItems(rel, prev, hasPrev, links)
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := r.transact(ctx, "assign manager", items); err != nil {
+		return nil, nil, err
+	}
+	return e, rel, nil
+}
+
+// managerItems are the writes of an assignment: the relation item, conditioned on the previous
+// manager as read (prev, if hasPrev), the existence of the employee, the counts of direct reports
+// of the new and the previous manager, and every link of the new manager's chain as read.
+func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink) ([]txItem, error) {
+	relItem, err := relationEntity.encode(rel)
+	if err != nil {
+		return nil, err
+	}
+	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	if hasPrev {
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(prev.TargetID)}
+	}
+	changes := !hasPrev || prev.TargetID != rel.TargetID
+	var add []delta
+	if changes {
+		add = []delta{{attrDirectReportCount, 1}}
+	}
 	items := []txItem{
-		r.txPut(relItem, "", nil, nil),
-		r.mustExist(empKey(employee), notFoundField("employeeId", "employee")),
-		r.mustExist(empKey(manager), notFoundField("managerId", "manager")),
+		r.txPut(relItem, relCond, relVals, errManagerChanged),
+		r.mustExist(empKey(rel.EmployeeID), notFoundField("employeeId", "employee")),
+		r.txCount(empKey(rel.TargetID), add, notFoundField("managerId", "manager"), nil),
+	}
+	if hasPrev && changes {
+		items = append(items, r.txCount(empKey(prev.TargetID), []delta{{attrDirectReportCount, -1}}, errManagerChanged, nil))
 	}
 	for _, l := range links {
 		if l.target == "" {
@@ -239,10 +309,7 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 		items = append(items, r.txCheck(relationKey(l.holder, RelManager), "targetId = :t", nil,
 			map[string]types.AttributeValue{":t": s(l.target)}, errChainChanged))
 	}
-	if err := r.transact(ctx, "assign manager", items); err != nil {
-		return nil, nil, err
-	}
-	return e, rel, nil
+	return items, nil
 }
 
 // chainLink is one step of a chain of managers: holder's manager is target ("" for none).
@@ -250,7 +317,7 @@ type chainLink struct{ holder, target string }
 
 // managersAbove walks up the chain of managers above manager (whose own manager relation is up,
 // if hasUp), refusing a chain that reaches the employee (a cycle) or runs deeper than
-// maxManagementChain. The links it returns are what the assignment's transaction checks.
+// MaxManagementChain. The links it returns are what the assignment's transaction checks.
 func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *Relation, hasUp bool) ([]chainLink, error) {
 	var links []chainLink
 	holder := manager
@@ -262,8 +329,8 @@ func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *
 		if up.TargetID == employee {
 			return nil, apperr.InvalidInput("managerId", "this would make a management cycle: the employee already manages this manager, directly or indirectly")
 		}
-		if len(links) >= maxManagementChain {
-			return nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", maxManagementChain)
+		if len(links) >= MaxManagementChain {
+			return nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", MaxManagementChain)
 		}
 		holder = up.TargetID
 		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))

@@ -35,7 +35,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	if h.HiredAt == nil {
 		h.HiredAt = &now
 	}
-	for range maxDepartmentAttempts {
+	for range MaxDepartmentAttempts {
 		e, rels, err := r.hireOnce(ctx, h, id, now)
 		if err == errDepartmentChanged {
 			continue // renamed meanwhile: read the new name and try again
@@ -112,7 +112,7 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 	e := &Employee{
 		ID: id, Name: in.Name, Email: in.Email, JobTitle: in.JobTitle, HiredAt: *in.HiredAt,
 		DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
-		CreatedAt: now,
+		CreatedAt: now, Counted: true,
 	}
 	items, rels, err := r.hireItems(in, e, dept, now)
 	if err != nil {
@@ -124,8 +124,9 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 	return e, rels, nil
 }
 
-// hireItems are the writes of a hire: the department as read (its name is copied), the new
-// employee, its relation items, and the existence of its manager and mentor.
+// hireItems are the writes of a hire: the department as read (its name is copied) and its count of
+// employees, the new employee, its relation items, the existence of its manager and mentor and the
+// manager's count of direct reports.
 func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.Time) ([]txItem, []*Relation, error) {
 	empItem, err := employeeEntity.encode(e)
 	if err != nil {
@@ -133,7 +134,7 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 	}
 	rels := []*Relation{{EmployeeID: e.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
 	items := []txItem{
-		r.departmentAsRead(dept),
+		r.joinDepartment(dept, true),
 		r.putNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
 	}
 	checked := map[string]bool{}
@@ -147,10 +148,14 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 		}
 		rels = append(rels, &Relation{EmployeeID: e.ID, Type: p.rel, TargetID: *p.id, UpdatedAt: now})
 		// One transaction may touch an item once: a manager who is also the mentor is checked
-		// once.
+		// once, by the update of the manager's count of direct reports.
 		if !checked[*p.id] {
 			checked[*p.id] = true
-			items = append(items, r.mustExist(empKey(*p.id), notFoundField(p.field, p.kind)))
+			var add []delta
+			if p.rel == RelManager {
+				add = []delta{{attrDirectReportCount, 1}}
+			}
+			items = append(items, r.txCount(empKey(*p.id), add, notFoundField(p.field, p.kind), nil))
 		}
 	}
 	for _, rel := range rels {

@@ -42,7 +42,9 @@ const (
 	typeUser         = "User"
 	typeUserEmail    = "UserEmail"
 	typeTicket       = "Ticket"
-	typeSeedMarker   = "SeedMarker"
+	// typeTicketVersion is one immutable version of a ticket, in the ticket's own partition.
+	typeTicketVersion = "TicketVersion"
+	typeSeedMarker    = "SeedMarker"
 
 	typeCustomer         = "Customer"
 	typeCustomerEmail    = "CustomerEmail"
@@ -139,13 +141,38 @@ func userGSI1SK(user string) string { return userSKPrefix + user }
 
 const ticketSKPrefix = "TICKET#"
 
-// ticketKey: a ticket is the only item of its partition, under the same string as PK and SK.
-func ticketKey(ticket string) Key {
-	k := ticketSKPrefix + ticket
-	return Key{PK: k, SK: k}
+// ticketKey: a ticket's partition is its own, and the sort key of its item names the
+// organization it belongs to. A lookup is therefore only ever made with the tenant: a key spelled
+// with another organization finds nothing, exactly as for a ticket that does not exist, at the
+// same cost (no read of a foreign ticket, no size of one to report).
+func ticketKey(org, ticket string) Key {
+	return Key{PK: ticketSKPrefix + ticket, SK: ticketOrgSKPrefix + org}
 }
 
+// ticketOrgSKPrefix starts the sort key of a ticket's item (ORG#<org>); begins_with on it finds
+// the item of a ticket whose organization is not known (an ID handed out before IDs carried it).
+const ticketOrgSKPrefix = "ORG#"
+
 func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
+
+// ticketVersionPrefix starts the sort keys of a ticket's version items: VERSION#<org>#. The
+// versions live in the ticket's own partition, next to its current item (which plays
+// the part of a latest-version copy: it always equals the newest version item), so a ticket's history is one Query,
+// begins_with(SK, VERSION#<org>#), read backwards for newest first (AP21). The prefix names the
+// organization for the reason the current item's sort key does: a Query spelled with another
+// organization finds nothing, exactly as for a ticket that does not exist.
+func ticketVersionPrefix(org string) string { return "VERSION" + delim + org + delim }
+
+// ticketVersionDigits is the width of a version number in its sort key: zero-padded, so that the
+// keys sort in version order (up to maxTicketVersion).
+const ticketVersionDigits = 10
+
+// ticketVersionKey is the key of version v of a ticket of organization org.
+func ticketVersionKey(org, ticket string, v int) Key {
+	digits := strconv.Itoa(v)
+	pad := strings.Repeat("0", max(0, ticketVersionDigits-len(digits)))
+	return Key{PK: ticketSKPrefix + ticket, SK: ticketVersionPrefix(org) + pad + digits}
+}
 
 // emailGuardKey is the item that makes an email unique inside one organization. It lives in its
 // own partition, not in the organization's collection, so that AP2's Query of the collection

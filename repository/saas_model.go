@@ -22,6 +22,9 @@ type Organization struct {
 	ID        string    `dynamodbav:"id"`
 	Name      string    `dynamodbav:"name"`
 	CreatedAt time.Time `dynamodbav:"createdAt"`
+	// UserCount counts the organization's users; Counted says it is exact (counters.go).
+	UserCount int  `dynamodbav:"userCount"`
+	Counted   bool `dynamodbav:"counted"`
 }
 
 // Key implements Entity.
@@ -45,6 +48,11 @@ type User struct {
 	Name      string    `dynamodbav:"name"`
 	Email     string    `dynamodbav:"email"`
 	CreatedAt time.Time `dynamodbav:"createdAt"`
+	// The counters of the user's tickets by status; Counted says they are exact (counters.go).
+	OpenTickets    int  `dynamodbav:"openTickets"`
+	PendingTickets int  `dynamodbav:"pendingTickets"`
+	ClosedTickets  int  `dynamodbav:"closedTickets"`
+	Counted        bool `dynamodbav:"counted"`
 }
 
 // Key implements Entity.
@@ -76,7 +84,8 @@ func (s TicketStatus) valid() bool {
 }
 
 // Ticket is reported by a user. Its id is time-sortable, so its sort key orders tickets by
-// creation time.
+// creation time. Its item is the ticket's current state; every state it has had is a TicketVersion
+// item of its partition, and Version is the number of the latest, the one the item shows.
 type Ticket struct {
 	ID         string       `dynamodbav:"id"`
 	OrgID      string       `dynamodbav:"orgId"`
@@ -86,20 +95,62 @@ type Ticket struct {
 	Status     TicketStatus `dynamodbav:"status"`
 	CreatedAt  time.Time    `dynamodbav:"createdAt"`
 	UpdatedAt  time.Time    `dynamodbav:"updatedAt"`
+	// Version is 1 when the ticket is created and grows by one with every change. A ticket
+	// written before versions existed has none (0): see CurrentVersion.
+	Version int `dynamodbav:"version"`
 }
+
+// CurrentVersion is the ticket's version: a ticket written before versions existed is at its
+// first, version 1, as it was created.
+func (t *Ticket) CurrentVersion() int { return max(t.Version, 1) }
 
 // Key implements Entity.
 func (t *Ticket) Key() Key { return ticketEntity.key(t) }
 
-// ticketEntity is the definition of the Ticket item: a collection of its own, joined to its
+// ticketEntity is the definition of the Ticket item: a collection of its own whose sort key names
+// the ticket's organization (so that a lookup is always made with the tenant, AP6), joined to its
 // reporter's collection on GSI1, newest first by its time-sortable id (AP5).
 var ticketEntity = entity[Ticket, *Ticket]{
 	name: typeTicket,
-	key:  func(t *Ticket) Key { return ticketKey(t.ID) },
+	key:  func(t *Ticket) Key { return ticketKey(t.OrgID, t.ID) },
 	indexes: func(t *Ticket, _ int) []indexKey {
 		return []indexKey{{gsi1, userCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
 	},
 	examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
+}
+
+// TicketVersion is one state a ticket has had: written, never changed, in the same transaction
+// as the change of the ticket's item that made it. Version 1 is the ticket as it was created.
+type TicketVersion struct {
+	TicketID string       `dynamodbav:"ticketId"`
+	OrgID    string       `dynamodbav:"orgId"`
+	Version  int          `dynamodbav:"version"`
+	Title    string       `dynamodbav:"title"`
+	Body     string       `dynamodbav:"body"`
+	Status   TicketStatus `dynamodbav:"status"`
+	EditedAt time.Time    `dynamodbav:"editedAt"`
+}
+
+// Key implements Entity.
+func (v *TicketVersion) Key() Key { return ticketVersionEntity.key(v) }
+
+// ticketVersionEntity is the definition of a ticket's version item: in the ticket's partition,
+// sorted by its zero-padded number under the organization's version prefix, so that a ticket's
+// history newest first is one Query read backwards (AP21). It is on no index: a version is only
+// ever read with its ticket's other versions.
+var ticketVersionEntity = entity[TicketVersion, *TicketVersion]{
+	name: typeTicketVersion,
+	key:  func(v *TicketVersion) Key { return ticketVersionKey(v.OrgID, v.TicketID, v.Version) },
+	examples: func() []*TicketVersion {
+		return []*TicketVersion{{TicketID: "<ticketId>", OrgID: "<orgId>", Version: 1}}
+	},
+	// Version numbers are written with ten digits, so that they sort in order.
+	placeholders: map[string]string{"#0000000001": "#<nnnnnnnnnn>"},
+}
+
+// versionOf is the version item of ticket t's current state, edited at.
+func versionOf(t *Ticket, at time.Time) *TicketVersion {
+	return &TicketVersion{TicketID: t.ID, OrgID: t.OrgID, Version: t.CurrentVersion(), Title: t.Title, Body: t.Body, Status: t.Status, EditedAt: at}
 }
 
 // OrganizationKey, UserKey and TicketKey are the keys of entities looked up by id (AP1, AP4, AP6).
@@ -119,12 +170,12 @@ func UserKey(org, user string) (Key, error) {
 	return userKey(org, user), nil
 }
 
-// TicketKey is the key of a ticket (AP6).
-func TicketKey(ticket string) (Key, error) {
-	if err := checkID("id", ticket); err != nil {
-		return Key{}, err
+// TicketKey is the key of a ticket of organization org (AP6).
+func TicketKey(org, ticket string) (Key, error) {
+	if err := errors.Join(checkID("id", org), checkID("id", ticket)); err != nil {
+		return Key{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
-	return ticketKey(ticket), nil
+	return ticketKey(org, ticket), nil
 }
 
 func emailGuardItem(u *User) map[string]types.AttributeValue {

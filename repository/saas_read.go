@@ -166,3 +166,47 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 	q, _, _ := ticketsQuery(org, user, TicketFilter{})
 	return u, finishPage(r, q.scope, keyAttrs(gsi1), tickets, items[1:], args), nil
 }
+
+// TicketByID reads a ticket whose organization is not known, from a global ID handed out before
+// IDs carried it (AP6 without the tenant): one Query of the ticket's partition,
+// PK=TICKET#<t> AND begins_with(SK, "ORG#"). Only a caller who may see every organization may
+// ask (the resolvers make sure): anyone else completes such an ID with its own organization and
+// looks the ticket up by key, so that a foreign ticket is never read for them.
+func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
+	if err := checkID("id", ticket); err != nil {
+		return nil, err
+	}
+	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :org)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(ticketSKPrefix + ticket), ":org": s(ticketOrgSKPrefix),
+		},
+		Limit: aws.Int32(1),
+	}, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, apperr.NotFound("ticket")
+	}
+	return decodeAs[*Ticket](items[0])
+}
+
+// TicketHistory pages through the versions of ticket id of organization org, newest first
+// (AP21): ONE Query of the ticket's partition, PK=TICKET#<t> AND begins_with(SK,
+// "VERSION#<o>#"), read backwards. A page costs what its versions weigh, however many versions
+// the ticket has. The prefix names the organization, so that a ticket of another organization has
+// no history, exactly as a missing one.
+func (r *Repo) TicketHistory(ctx context.Context, org, id string, args PageArgs) (Page[*TicketVersion], error) {
+	if err := errors.Join(checkID("id", org), checkID("id", id)); err != nil {
+		return Page[*TicketVersion]{}, apperr.InvalidInput("id", "not a valid ticket id")
+	}
+	pk, prefix := ticketSKPrefix+id, ticketVersionPrefix(org)
+	return queryPage[*TicketVersion](ctx, r, pageQuery{
+		scope:      join("history", pk, prefix),
+		keyCond:    "PK = :pk AND begins_with(SK, :versions)",
+		values:     map[string]types.AttributeValue{":pk": s(pk), ":versions": s(prefix)},
+		descending: true,
+	}, args)
+}

@@ -9,8 +9,9 @@ import (
 )
 
 // sampleItems is the sample dataset: three organizations with four users each, every user with
-// five tickets spread over the past weeks; the commerce sample (orders sharded for N = shards);
-// and the HR sample (hrSampleItems).
+// five tickets spread over the past weeks (each at its version 1); the commerce sample (orders
+// sharded for N = shards); and the HR sample (hrSampleItems). Every parent carries exact counters
+// of its collections (countSample).
 func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	orgs := []struct {
@@ -51,9 +52,12 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 				t := &Ticket{
 					ID: seedID(at, "ticket/"+name+"/"+title), OrgID: org.ID, ReporterID: u.ID,
 					Title: title, Body: "Reported by " + name + ": " + title + ".", Status: statuses[(ti+ui)%len(statuses)],
-					CreatedAt: at, UpdatedAt: at,
+					CreatedAt: at, UpdatedAt: at, Version: 1,
 				}
 				if err := add(ticketEntity.encode(t)); err != nil {
+					return nil, err
+				}
+				if err := add(ticketVersionEntity.encode(versionOf(t, at))); err != nil {
 					return nil, err
 				}
 			}
@@ -72,5 +76,6 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	if len(items) == 0 {
 		return nil, errors.New("empty sample dataset")
 	}
+	countSample(items)
 	return items, nil
 }

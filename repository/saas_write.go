@@ -5,11 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"singletable/apperr"
 )
 
@@ -32,7 +27,7 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 	if err != nil {
 		return nil, err
 	}
-	o := &Organization{ID: id, Name: name, CreatedAt: now}
+	o := &Organization{ID: id, Name: name, CreatedAt: now, Counted: true}
 	item, err := organizationEntity.encode(o)
 	if err != nil {
 		return nil, err
@@ -44,7 +39,7 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 }
 
 // CreateUser stores a new user and the item that reserves its email inside the organization, in
-// one transaction that also checks that the organization exists.
+// one transaction that also counts the user on the organization (which must exist).
 func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, error) {
 	if err := checkID("organizationId", org); err != nil {
 		return nil, err
@@ -61,13 +56,13 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 	if err != nil {
 		return nil, err
 	}
-	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now}
+	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now, Counted: true}
 	item, err := userEntity.encode(u)
 	if err != nil {
 		return nil, err
 	}
 	err = r.transact(ctx, "create user", []txItem{
-		r.mustExist(orgKey(org), apperr.NotFound("organization")),
+		r.txCount(orgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), nil),
 		r.putNew(emailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}),
 		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "user already exists")),
 	})
@@ -77,7 +72,8 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 	return u, nil
 }
 
-// CreateTicket stores a new open ticket reported by a user, checking that the user exists.
+// CreateTicket stores a new open ticket reported by a user, at version 1, in one transaction with
+// its first version item and the reporter's count of open tickets (the reporter must exist).
 func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body string) (*Ticket, error) {
 	if err := errors.Join(checkID("reporterId", org), checkID("reporterId", reporter)); err != nil {
 		return nil, apperr.InvalidInput("reporterId", "reporterId is not a valid user id")
@@ -94,80 +90,22 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 	if err != nil {
 		return nil, err
 	}
-	t := &Ticket{ID: id, OrgID: org, ReporterID: reporter, Title: title, Body: body, Status: TicketOpen, CreatedAt: now, UpdatedAt: now}
+	t := &Ticket{ID: id, OrgID: org, ReporterID: reporter, Title: title, Body: body, Status: TicketOpen, CreatedAt: now, UpdatedAt: now, Version: 1}
 	item, err := ticketEntity.encode(t)
 	if err != nil {
 		return nil, err
 	}
+	first, err := ticketVersionEntity.encode(versionOf(t, now))
+	if err != nil {
+		return nil, err
+	}
 	err = r.transact(ctx, "create ticket", []txItem{
-		r.mustExist(userKey(org, reporter), apperr.NotFound("reporter")),
+		r.txCount(userKey(org, reporter), []delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), nil),
 		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
+		r.putNew(first, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 	})
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
-}
-
-// TicketPatch lists the fields updateTicket may change; nil leaves a field as it is.
-type TicketPatch struct {
-	Status *TicketStatus
-	Title  *string
-	Body   *string
-}
-
-// UpdateTicket changes a ticket's status, title or body.
-func (r *Repo) UpdateTicket(ctx context.Context, id string, p TicketPatch) (*Ticket, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, err
-	}
-	if p.Status == nil && p.Title == nil && p.Body == nil {
-		return nil, apperr.InvalidInput("input", "give at least one of status, title, body")
-	}
-	upd := expression.Set(expression.Name("updatedAt"), expression.Value(r.stamp()))
-	if p.Status != nil {
-		if !p.Status.valid() {
-			return nil, apperr.InvalidInput("status", "unknown ticket status")
-		}
-		upd = upd.Set(expression.Name("status"), expression.Value(*p.Status))
-	}
-	if p.Title != nil {
-		title, err := cleanText("title", *p.Title, 1, maxTitleLen, false)
-		if err != nil {
-			return nil, err
-		}
-		upd = upd.Set(expression.Name("title"), expression.Value(title))
-	}
-	if p.Body != nil {
-		body, err := cleanText("body", *p.Body, 1, maxBodyLen, true)
-		if err != nil {
-			return nil, err
-		}
-		upd = upd.Set(expression.Name("body"), expression.Value(body))
-	}
-	expr, err := expression.NewBuilder().
-		WithUpdate(upd).
-		WithCondition(expression.AttributeExists(expression.Name(attrPK))).
-		Build()
-	if err != nil {
-		return nil, apperr.Internal("update ticket", err)
-	}
-	k := ticketKey(id)
-	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
-		UpdateExpression:          expr.Update(),
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ReturnValues:              types.ReturnValueAllNew,
-	})
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) {
-		return nil, apperr.NotFound("ticket")
-	}
-	if err != nil {
-		return nil, apperr.Classify("update ticket", err)
-	}
-	return decodeAs[*Ticket](out.Attributes)
 }

@@ -12,12 +12,12 @@ import (
 )
 
 // retitle sets a ticket's title to phase 0, phase 1, ... and returns the titles.
-func retitle(t *testing.T, repo *repository.Repo, ticket, phase string, n int) []string {
+func retitle(t *testing.T, repo *repository.Repo, tk *repository.Ticket, phase string, n int) []string {
 	t.Helper()
 	var titles []string
 	for i := range n {
 		title := fmt.Sprintf("%s %d", phase, i)
-		if _, err := repo.UpdateTicket(context.Background(), ticket, repository.TicketPatch{Title: &title}); err != nil {
+		if _, err := repo.UpdateTicket(context.Background(), tk.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
 			t.Fatalf("%s: %v", title, err)
 		}
 		titles = append(titles, title)
@@ -48,7 +48,7 @@ func TestStreamSurvivesThrottlingAndAnOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want []string
-	update := func(phase string, n int) { want = append(want, retitle(t, repo, tk.ID, phase, n)...) }
+	update := func(phase string, n int) { want = append(want, retitle(t, repo, tk, phase, n)...) }
 
 	th.Throttle(2) // every other call: the SDK's retries absorb it
 	update("some throttled", 10)

@@ -44,7 +44,7 @@ func updateTitles(t *testing.T, r *Repo, tk *Ticket, prefix string, n int) []str
 	var titles []string
 	for i := range n {
 		title := fmt.Sprintf("%s %d", prefix, i)
-		if _, err := r.UpdateTicket(context.Background(), tk.ID, TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 		titles = append(titles, title)

@@ -35,32 +35,47 @@ func TestStreamDeliversWritesOfTheRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed := TicketClosed
-	if _, err := r.UpdateTicket(ctx, tk.ID, TicketPatch{Status: &closed}); err != nil {
+	if _, err := r.UpdateTicket(ctx, tk.OrgID, tk.ID, TicketPatch{Status: &closed}); err != nil {
 		t.Fatal(err)
 	}
-	got := c.Until(t, IsChangeOf(tk.Key()))
-	got = append(got, c.Until(t, IsChangeOf(tk.Key()))...)
-	if len(got) != 4 {
-		t.Fatalf("got %d changes, want organization, user, ticket created and ticket updated (the guard skipped): %+v", len(got), got)
+	// The changes of one item arrive in the order of its writes; items of one transaction arrive
+	// in no set order. Read until the update's version item and the reporter's counter move.
+	v2 := ticketVersionKey(tk.OrgID, tk.ID, 2)
+	byKey := map[Key][]Change{}
+	for len(byKey[v2]) == 0 || len(byKey[u.Key()]) < 3 {
+		ch := c.Until(t, func(Change) bool { return true })[0]
+		byKey[ch.Key] = append(byKey[ch.Key], ch)
 	}
-	if o, ok := got[0].New.(*Organization); got[0].Kind != ChangeCreated || !ok || o.Name != "Acme" || got[0].Old != nil || got[0].Key != org.Key() {
-		t.Errorf("organization change %+v", got[0])
+	orgs, users, tickets := byKey[org.Key()], byKey[u.Key()], byKey[tk.Key()]
+	if len(orgs) != 2 || len(users) != 3 || len(tickets) != 2 || len(byKey[ticketVersionKey(tk.OrgID, tk.ID, 1)]) != 1 || len(byKey) != 5 {
+		t.Fatalf("changes %+v: want the organization created and counting its user, the user created and counting its ticket twice, the ticket created and updated, its two versions (the guard skipped)", byKey)
 	}
-	if nu, ok := got[1].New.(*User); got[1].Kind != ChangeCreated || !ok || nu.Email != "ada@example.com" || nu.OrgID != org.ID {
-		t.Errorf("user change %+v", got[1])
+	if o, ok := orgs[0].New.(*Organization); orgs[0].Kind != ChangeCreated || !ok || o.Name != "Acme" || orgs[0].Old != nil || !o.Counted || o.UserCount != 0 {
+		t.Errorf("organization change %+v", orgs[0])
 	}
-	if nt, ok := got[2].New.(*Ticket); got[2].Kind != ChangeCreated || !ok || nt.Status != TicketOpen || nt.ReporterID != u.ID {
-		t.Errorf("ticket created %+v", got[2])
+	if o, ok := orgs[1].New.(*Organization); orgs[1].Kind != ChangeUpdated || !ok || o.UserCount != 1 {
+		t.Errorf("organization counting its user %+v", orgs[1])
 	}
-	nt, okNew := got[3].New.(*Ticket)
-	ot, okOld := got[3].Old.(*Ticket)
-	if got[3].Kind != ChangeUpdated || !okNew || !okOld || nt.Status != TicketClosed || ot.Status != TicketOpen || nt.Title != "Printer" {
-		t.Errorf("ticket updated %+v", got[3])
+	if nu, ok := users[0].New.(*User); users[0].Kind != ChangeCreated || !ok || nu.Email != "ada@example.com" || nu.OrgID != org.ID {
+		t.Errorf("user change %+v", users[0])
 	}
-	if got[3].Sequence == "" || !sequenceAfter(got[3].Sequence, got[2].Sequence) || got[3].At.IsZero() {
-		t.Errorf("sequence %q after %q, at %v", got[3].Sequence, got[2].Sequence, got[3].At)
+	if nu, ok := users[2].New.(*User); !ok || nu.OpenTickets != 0 || nu.ClosedTickets != 1 || !nu.Counted {
+		t.Errorf("the user's counters after the ticket was closed %+v", users[2])
 	}
-
+	if nt, ok := tickets[0].New.(*Ticket); tickets[0].Kind != ChangeCreated || !ok || nt.Status != TicketOpen || nt.ReporterID != u.ID || nt.Version != 1 {
+		t.Errorf("ticket created %+v", tickets[0])
+	}
+	nt, okNew := tickets[1].New.(*Ticket)
+	ot, okOld := tickets[1].Old.(*Ticket)
+	if tickets[1].Kind != ChangeUpdated || !okNew || !okOld || nt.Status != TicketClosed || ot.Status != TicketOpen || nt.Title != "Printer" || nt.Version != 2 {
+		t.Errorf("ticket updated %+v", tickets[1])
+	}
+	if v, ok := byKey[v2][0].New.(*TicketVersion); !ok || v.Version != 2 || v.Status != TicketClosed || !v.EditedAt.Equal(nt.UpdatedAt) {
+		t.Errorf("version 2 %+v", byKey[v2][0])
+	}
+	if tickets[1].Sequence == "" || !sequenceAfter(tickets[1].Sequence, tickets[0].Sequence) || tickets[1].At.IsZero() {
+		t.Errorf("sequence %q after %q, at %v", tickets[1].Sequence, tickets[0].Sequence, tickets[1].At)
+	}
 }
 
 // A change made by another writer (an organization item put, updated and deleted with the SDK,
@@ -152,7 +167,7 @@ func TestStreamKeepsTheWriteOrderOfAnItem(t *testing.T) {
 	const n = 60
 	for i := range n {
 		title := fmt.Sprintf("title %03d", i)
-		if _, err := r.UpdateTicket(context.Background(), tk.ID, TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -12,16 +12,16 @@ import (
 
 // Scope checks where IDs enter the graph (the policy itself is auth's). The server has already
 // refused root fields the caller's roles never allow; what is left here is the tenant: an ID
-// outside the caller's scope is NOT_FOUND, decided from the ID alone before any read where the ID
-// carries its tenant, after the read where it does not (tickets).
+// outside the caller's scope is NOT_FOUND, decided from the ID alone, before any read (every ID
+// carries its tenant), so that a foreign object costs exactly what a missing one does.
 
 // visible checks a decoded global ID of node type d against the caller's scope: a denied ID is
 // the NOT_FOUND a missing object of its type gets.
-func visible(ctx context.Context, d model.AnyNode, parts []string) (auth.Decision, error) {
-	if dec := auth.Caller(ctx).Sees(d.ScopeOf(parts)); dec != auth.Deny {
-		return dec, nil
+func visible(ctx context.Context, d model.AnyNode, parts []string) error {
+	if auth.Caller(ctx).Sees(d.ScopeOf(parts)) != auth.Allow {
+		return auth.Hidden(d.KindName())
 	}
-	return auth.Deny, auth.Hidden(d.KindName())
+	return nil
 }
 
 // organizationsPage is `organizations` as the caller may see it: every organization, or an org

@@ -9,7 +9,7 @@ import (
 // (mutate.go). They only copy: the repository validates what they carry.
 
 func ticketPatch(in model.UpdateTicketInput) repository.TicketPatch {
-	return repository.TicketPatch{Status: in.Status, Title: in.Title, Body: in.Body}
+	return repository.TicketPatch{Status: in.Status, Title: in.Title, Body: in.Body, ExpectedVersion: in.ExpectedVersion}
 }
 
 func locationInput(in model.CreateLocationInput) repository.LocationInput {

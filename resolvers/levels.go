@@ -75,11 +75,10 @@ var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders
 		l.StartUsersOfOrganizations(ctx, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
 	},
 	planner.UserTickets: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
-		users := make([][2]string, len(parents))
-		for i, p := range parents {
-			users[i] = [2]string{p[0], p[1]}
-		}
-		l.StartTicketsOfUsers(ctx, users, ticketFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
+		l.StartTicketsOfUsers(ctx, parentPairs(parents), ticketFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
+	},
+	planner.TicketHistory: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		l.StartTicketHistories(ctx, parentPairs(parents), u.Args.Page(), levelOf(u.Nodes))
 	},
 	planner.CustomerOrders:         startOrders,
 	planner.CustomerOrdersByStatus: startOrders,
@@ -123,6 +122,15 @@ func parentIDs(parents [][]string) []string {
 	out := make([]string, len(parents))
 	for i, p := range parents {
 		out[i] = p[0]
+	}
+	return out
+}
+
+// parentPairs is the two ID parts of each parent (a user's or a ticket's organization and id).
+func parentPairs(parents [][]string) [][2]string {
+	out := make([][2]string, len(parents))
+	for i, p := range parents {
+		out[i] = [2]string{p[0], p[1]}
 	}
 	return out
 }

@@ -49,7 +49,7 @@ func resolveOne(ctx context.Context, plan func(graphql.CollectedField) *rootRead
 // failed entry is null with its own error at its index.
 func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	if len(ids) > maxNodes {
-		return nil, apperr.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
+		return nil, errTooManyIDs()
 	}
 	r := rootsOf(ctx)
 	reads := r.readsOf(ctx, func() []*rootRead {
@@ -79,6 +79,11 @@ func resolveNodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	}
 	r.readAhead(ctx)
 	return out, nil
+}
+
+// errTooManyIDs refuses a nodes(ids:) with more than maxNodes IDs.
+func errTooManyIDs() error {
+	return apperr.InvalidInput("ids", "ask for at most %d ids at once", maxNodes)
 }
 
 // currentField is the field being resolved.

@@ -8,7 +8,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/apperr"
-	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/planner"
@@ -28,7 +27,6 @@ import (
 type rootRead struct {
 	node  model.AnyNode
 	parts []string
-	dec   auth.Decision
 	// level is the plan of the objects of this type at this root field; comb the list read
 	// together with the object (nil: a lookup by key).
 	level *planner.Level
@@ -85,47 +83,71 @@ func planRoots(ctx context.Context) *rootLevel {
 
 // planField is the reads of root lookup f (row) asked with args.
 func planField(ctx context.Context, f graphql.CollectedField, row *planner.Field, args map[string]any) []*rootRead {
-	if row.Of != "" {
-		id, _ := args["id"].(string)
-		d, _ := model.NodeNamed(row.Of)
-		return []*rootRead{planRead(ctx, f, d, "id", id, true)}
-	}
-	if id, ok := args["id"].(string); ok {
-		return []*rootRead{planRead(ctx, f, nil, "id", id, true)}
-	}
-	ids, _ := args["ids"].([]any)
+	d, field, ids := rootIDs(row, args)
 	if len(ids) > maxNodes {
 		return nil // refused by resolveNodes, nothing read
 	}
 	reads := make([]*rootRead, len(ids))
-	for i, v := range ids {
-		id, _ := v.(string)
-		reads[i] = planRead(ctx, f, nil, "ids", id, false)
+	for i, id := range ids {
+		reads[i] = planRead(ctx, f, d, field, id, field == "id")
 	}
 	return reads
+}
+
+// rootIDs are the IDs root lookup row asks for with args, the argument that holds them (id, or
+// ids for nodes) and their node type (nil: any, learnt from each ID).
+func rootIDs(row *planner.Field, args map[string]any) (d model.AnyNode, field string, ids []string) {
+	if row.Of != "" {
+		id, _ := args["id"].(string)
+		d, _ = model.NodeNamed(row.Of)
+		return d, "id", []string{id}
+	}
+	if id, ok := args["id"].(string); ok {
+		return nil, "id", []string{id}
+	}
+	list, _ := args["ids"].([]any)
+	ids = make([]string, len(list))
+	for i, v := range list {
+		ids[i], _ = v.(string)
+	}
+	return nil, "ids", ids
 }
 
 // planRead decodes one ID given to f in argument field (as a d's ID when d is set, any node's
 // otherwise), checks its scope, and plans its read: one object alone may be read with its
 // combined child list.
 func planRead(ctx context.Context, f graphql.CollectedField, d model.AnyNode, field, id string, alone bool) *rootRead {
-	rd := &rootRead{node: d}
-	if d != nil {
-		rd.parts, rd.err = d.DecodeAny(field, id)
-	} else {
-		rd.node, rd.parts, rd.err = model.DecodeNode(field, id)
-	}
-	if rd.err != nil {
-		return rd
-	}
-	if rd.dec, rd.err = visible(ctx, rd.node, rd.parts); rd.err != nil {
+	rd := &rootRead{}
+	if rd.node, rd.parts, rd.err = decodeRead(ctx, requestLoaders{}, d, field, id); rd.err != nil {
 		return rd
 	}
 	rd.level = planner.For(ctx).ObjectsOf(f, rd.node.TypeName())
-	if u, ok := rd.level.Combined(); ok && rd.dec == auth.Allow && (alone || !u.Field.OneParent) {
+	if u, ok := rd.level.Combined(); ok && (alone || !u.Field.OneParent) {
 		rd.comb = u
 	}
 	return rd
+}
+
+// decodeRead decodes one ID given to a root lookup in argument field (as a d's ID when d is set,
+// any node's otherwise), completes a legacy ID through r (a read for some callers: see
+// model.NodeType.LegacyParts) and checks it against the caller's scope.
+func decodeRead(ctx context.Context, r model.KeyReader, d model.AnyNode, field, id string) (model.AnyNode, []string, error) {
+	var (
+		parts []string
+		err   error
+	)
+	if d != nil {
+		parts, err = d.DecodeAny(field, id)
+	} else {
+		d, parts, err = model.DecodeNode(field, id)
+	}
+	if err == nil {
+		parts, err = d.CompleteParts(ctx, r, parts)
+	}
+	if err != nil {
+		return d, nil, err
+	}
+	return d, parts, visible(ctx, d, parts)
 }
 
 // dispatch starts every read of the level: the combined reads, one batch of every key, and the
@@ -146,9 +168,6 @@ func (r *rootLevel) dispatch(ctx context.Context) {
 			combinedReads[rd.comb.Field].start(ctx, l, rd.parts, rd.comb)
 		} else if k, err := rd.node.KeyOf(rd.parts); err == nil {
 			keys = append(keys, k)
-		}
-		if rd.dec != auth.Allow {
-			continue // lists of an object whose scope its item decides start once it is read
 		}
 		for _, u := range rd.level.Lists() {
 			if u.Plain && u != rd.comb {
@@ -192,8 +211,7 @@ func (rd *rootRead) get(ctx context.Context) (repository.Entity, model.Node, err
 	return rd.entity, rd.obj, rd.fail
 }
 
-// read reads the object: with its combined list, or by key; an object whose ID does not tell its
-// tenant is then checked by its item.
+// read reads the object: with its combined list, or by key.
 func (rd *rootRead) read(ctx context.Context) (repository.Entity, model.Node, []repository.Entity, error) {
 	l := loaders.For(ctx)
 	var (
@@ -206,9 +224,6 @@ func (rd *rootRead) read(ctx context.Context) (repository.Entity, model.Node, []
 		e, n, items, err = combinedReads[rd.comb.Field].read(ctx, l, rd.parts, rd.comb)
 	} else {
 		e, n, err = readByKey(ctx, l, rd.node, rd.parts)
-	}
-	if err == nil && rd.dec == auth.AfterRead {
-		err = rd.node.VisibleItem(ctx, e, "")
 	}
 	if err != nil {
 		return nil, nil, nil, err
@@ -235,7 +250,7 @@ func readByKey(ctx context.Context, l *loaders.Loaders, d model.AnyNode, parts [
 
 // readAhead waits for every object of the root level and reads the next level ahead, once per
 // operation: the lookups the objects' selected fields make, and the child lists of the pages read
-// with them (and of objects whose lists waited for their item's scope).
+// with them.
 func (r *rootLevel) readAhead(ctx context.Context) {
 	r.ahead.Do(func() {
 		var levels []loaders.LevelObjects
@@ -244,7 +259,7 @@ func (r *rootLevel) readAhead(ctx context.Context) {
 			if err != nil {
 				continue
 			}
-			levels = addObjects(levels, levelOf(rd.level), rd.dec == auth.Allow, e)
+			levels = addObjects(levels, levelOf(rd.level), true, e)
 			if rd.comb != nil && rd.comb.Nodes != nil {
 				levels = addObjects(levels, levelOf(rd.comb.Nodes), false, rd.items...)
 			}
@@ -267,4 +282,21 @@ func addObjects(levels []loaders.LevelObjects, level loaders.Level, started bool
 		}
 	}
 	return append(levels, loaders.LevelObjects{Level: level, Objects: objects, ListsStarted: started})
+}
+
+// requestLoaders reads through the request's loaders, found only when a read is made: completing
+// a legacy ID reads for admin only, and an ID refused before any read never reaches the loaders.
+type requestLoaders struct{}
+
+var (
+	_ model.KeyReader    = requestLoaders{}
+	_ model.TicketFinder = requestLoaders{}
+)
+
+func (requestLoaders) Lookup(ctx context.Context, key repository.Key, kind string) (repository.Entity, error) {
+	return loaders.For(ctx).Lookup(ctx, key, kind)
+}
+
+func (requestLoaders) TicketByID(ctx context.Context, id string) (*repository.Ticket, error) {
+	return loaders.For(ctx).TicketByID(ctx, id)
 }

@@ -31,13 +31,13 @@ func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateT
 }
 
 func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error) {
-	return given(ctx, idOf(model.Tickets, "id", input.ID), func(id string) (*model.Ticket, error) {
-		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.UpdateTicket(ctx, id, ticketPatch(input)))
+	return given(ctx, idOf(model.Tickets, "id", input.ID), func(t model.TicketRef) (*model.Ticket, error) {
+		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.UpdateTicket(ctx, t.Org, t.ID, ticketPatch(input)))
 	})
 }
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
-	return connection(userConnection)(usersOf(ctx, obj, first, after))
+	return connection(userConnection(obj.UserTotal()))(usersOf(ctx, obj, first, after))
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
@@ -64,12 +64,17 @@ func (r *ticketResolver) Organization(ctx context.Context, obj *model.Ticket) (*
 	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
 }
 
+func (r *ticketResolver) History(ctx context.Context, obj *model.Ticket, first *int, after *string) (*model.TicketVersionConnection, error) {
+	return connection(ticketVersionConnection)(loaders.For(ctx).TicketHistory(ctx, obj.OrgID, obj.ID, pageArgs(first, after), nodes(ctx)))
+}
+
 func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*model.Organization, error) {
 	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	return connection(ticketConnection)(ticketsOf(ctx, obj, first, after, repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}))
+	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
+	return connection(ticketConnection(obj.TicketTotal(f)))(ticketsOf(ctx, obj, first, after, f))
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }

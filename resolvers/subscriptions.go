@@ -25,28 +25,12 @@ import (
 var errNoHub = apperr.New(apperr.CodeUnavailable, "this deployment does not serve subscriptions; subscribe to the API's server instances")
 
 // subscriptionArg decodes an ID given in a subscription's argument field with its descriptor and
-// checks it against the caller's scope from the ID alone: the reference, BAD_USER_INPUT for a
+// checks it against the caller's scope from the ID alone (model.NodeType.Input; no type a
+// subscription names has IDs that need a read to complete): the reference, BAD_USER_INPUT for a
 // malformed ID, or NOT_FOUND (naming kind, or the descriptor's Kind when "") for an ID outside the
-// scope. An ID whose tenant shows only in its item (AfterRead) is refused too: a subscription
-// reads nothing to decide.
+// scope.
 func subscriptionArg[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], field, id, kind string) (R, error) {
-	var zero R
-	parts, err := d.Decode(field, id)
-	if err != nil {
-		return zero, err
-	}
-	ref := d.Ref(parts)
-	if dec, err := d.Visible(ctx, ref, kind); err != nil || dec != auth.Allow {
-		return zero, auth.Hidden(orDefault(kind, d.Kind))
-	}
-	return ref, nil
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return d.Input(ctx, nil, field, id, kind)
 }
 
 // ticketChanges is ticketChanged's filter: tickets of org (reported by reporter, when given).

@@ -92,7 +92,7 @@ func TestSecurityHeaders(t *testing.T) {
 // client only when the peer is a trusted proxy.
 func TestRateLimitPerClient(t *testing.T) {
 	var refusals atomic.Int64
-	a := newAPI(t, server.Config{RateLimitRPS: 0.5, RateLimitBurst: 3, OnRateLimited: func() { refusals.Add(1) }})
+	a := newAPI(t, server.Config{RateLimitRPS: 0.5, RateLimitBurst: 3, OnRateLimited: func(string) { refusals.Add(1) }})
 	const q = `{ organizations { edges { cursor } } }`
 	for range 3 {
 		a.ok(q, nil, nil)

@@ -10,6 +10,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/auth"
+	"singletable/resolvers"
 )
 
 // withAuthentication verifies the bearer token of every /query request before anything else runs
@@ -96,7 +97,7 @@ func authorizeRootField(ctx context.Context, fc *graphql.FieldContext) error {
 		return err
 	}
 	if !auth.Caller(ctx).MayUse(fc.Object, fc.Field.Name) {
-		return &apperr.Error{Code: apperr.CodeForbidden, Message: "your roles do not allow " + fc.Field.Name}
+		return resolvers.ForbiddenField(fc.Field.Name)
 	}
 	return nil
 }

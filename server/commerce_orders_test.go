@@ -222,13 +222,18 @@ func TestUpdateOrderStatus(t *testing.T) {
 			if len(r.Errors) != 0 || !strings.Contains(string(r.Data), `"status":"`+s.to+`"`) {
 				t.Fatalf("order %d → %s: %s %+v", s.order, s.to, r.Data, r.Errors)
 			}
-			if r.calls("UpdateItem") != 1 || r.Extensions.DynamoDB.TotalCalls != 1 {
-				t.Fatalf("calls %v, want one UpdateItem", r.Extensions.DynamoDB.Calls)
+			// The order read consistently, then its change and the customer's counters in one
+			// transaction.
+			if r.calls("BatchGetItem") != 1 || r.calls("TransactWriteItems") != 1 || r.Extensions.DynamoDB.TotalCalls != 2 {
+				t.Fatalf("calls %v, want one BatchGetItem and one TransactWriteItems", r.Extensions.DynamoDB.Calls)
 			}
 			continue
 		}
 		if c := r.code(t); c != s.code || !strings.Contains(r.Errors[0].Message, "is "+s.wantCurrent) {
 			t.Fatalf("order %d → %s: %+v, want %s naming %s", s.order, s.to, r.Errors, s.code, s.wantCurrent)
+		}
+		if r.calls("BatchGetItem") != 1 || r.Extensions.DynamoDB.TotalCalls != 1 {
+			t.Fatalf("a refused change costs the read alone: calls %v", r.Extensions.DynamoDB.Calls)
 		}
 	}
 	// Each order is listed under its new status only, in both indexes.

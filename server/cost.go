@@ -10,7 +10,8 @@ import (
 
 // costExtension adds the DynamoDB cost of an operation to its response as
 // `extensions.dynamodb`: the calls it made by operation name and the capacity they consumed,
-// read from the request's meter once the response is complete. Every response carries the
+// read from the request's meter once the response is complete, and the principal's capacity
+// budget left once that is debited (budgetRemaining). Every response carries the
 // entry, so a client can watch what its queries cost; it is a gqlgen extension like the
 // library's own (complexity, persisted queries), so it shows up in the handler's extension list.
 type costExtension struct{}
@@ -32,13 +33,32 @@ func (costExtension) InterceptResponse(ctx context.Context, next graphql.Respons
 	if resp == nil {
 		return nil
 	}
-	var usage repository.Usage
-	if ri := requestInfoFrom(ctx); ri != nil {
-		usage = ri.meter.Usage()
-	}
 	if resp.Extensions == nil {
 		resp.Extensions = map[string]any{}
 	}
-	resp.Extensions["dynamodb"] = usage
+	resp.Extensions["dynamodb"] = dynamoDBOf(requestInfoFrom(ctx))
 	return resp
+}
+
+// dynamoDBEntry is extensions.dynamodb: what the request's DynamoDB calls were and cost and,
+// when the capacity budget is on, what is left of its principal's budget once this cost is
+// debited (RCU).
+type dynamoDBEntry struct {
+	repository.Usage
+	BudgetRemaining *float64 `json:"budgetRemaining,omitempty"`
+}
+
+// dynamoDBOf is the entry of the request ri describes (nil: none), its cost debited from its
+// principal's budget.
+func dynamoDBOf(ri *requestInfo) dynamoDBEntry {
+	var e dynamoDBEntry
+	if ri == nil {
+		return e
+	}
+	e.Usage = ri.meter.Usage()
+	if ri.budget != nil {
+		left := ri.budget.settle(e.TotalCapacity)
+		e.BudgetRemaining = &left
+	}
+	return e
 }

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
-
-	"singletable/repository"
 )
 
 // Outside a request (no meter) the entry is still there, empty; a nil response stays nil; other
@@ -16,7 +14,7 @@ func TestCostExtensionWithoutAMeter(t *testing.T) {
 	resp := ext.InterceptResponse(context.Background(), func(context.Context) *graphql.Response {
 		return &graphql.Response{Extensions: map[string]any{"other": 1}}
 	})
-	if _, ok := resp.Extensions["dynamodb"].(repository.Usage); !ok || resp.Extensions["other"] != 1 {
+	if e, ok := resp.Extensions["dynamodb"].(dynamoDBEntry); !ok || e.TotalCalls != 0 || e.BudgetRemaining != nil || resp.Extensions["other"] != 1 {
 		t.Errorf("extensions = %#v", resp.Extensions)
 	}
 	if got := ext.InterceptResponse(context.Background(), func(context.Context) *graphql.Response { return nil }); got != nil {

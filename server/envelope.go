@@ -11,7 +11,6 @@ import (
 	"strconv"
 
 	"singletable/apperr"
-	"singletable/repository"
 )
 
 // withErrorEnvelope keeps the API's contract for the few errors gqlgen's transports write by
@@ -19,17 +18,21 @@ import (
 // too large, an unsupported content type. Those answers have a 4xx status and errors without
 // extensions; this middleware buffers only such answers and adds extensions.code
 // (BAD_USER_INPUT for 4xx, INTERNAL_SERVER_ERROR for 5xx) and extensions.dynamodb, and gives
-// the statuses GraphQL over HTTP asks for (requestErrorStatus). Successful responses stream
-// through untouched.
+// the statuses GraphQL over HTTP asks for (requestErrorStatus). It also drops the "data": null
+// gqlgen writes into the answer of an explain, which ran nothing and so has no data entry.
+// Other successful responses stream through untouched.
 func withErrorEnvelope(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ew := &envelopeWriter{ResponseWriter: w}
+		ri := requestInfoFrom(r.Context())
+		ew := &envelopeWriter{ResponseWriter: w, ri: ri}
 		next.ServeHTTP(ew, r)
 		if ew.buf == nil {
 			return
 		}
 		body := ew.buf.Bytes()
-		if fixed, ok := addErrorCodes(body, ew.status, requestInfoFrom(r.Context())); ok {
+		if ew.plan {
+			body = withoutData(body)
+		} else if fixed, ok := addErrorCodes(body, ew.status, ri); ok {
 			body = fixed
 		}
 		status := requestErrorStatus(ew.status, w.Header().Get("Content-Type"))
@@ -47,9 +50,22 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 // writeCodedError answers with a GraphQL error response of our own making with the given
 // extensions.code (by status when empty).
 func writeCodedError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	writeLimitError(w, r, status, code, "", msg)
+}
+
+// writeLimitError is writeCodedError for a refusal by a limit, named in extensions.limit
+// (none when empty).
+func writeLimitError(w http.ResponseWriter, r *http.Request, status int, code, limit, msg string) {
 	e := map[string]any{"message": msg}
+	ext := map[string]any{}
 	if code != "" {
-		e["extensions"] = map[string]any{"code": code}
+		ext["code"] = code
+	}
+	if limit != "" {
+		ext["limit"] = limit
+	}
+	if len(ext) > 0 {
+		e["extensions"] = ext
 	}
 	body, _ := json.Marshal(map[string]any{"errors": []map[string]any{e}})
 	if fixed, ok := addErrorCodes(body, status, requestInfoFrom(r.Context())); ok {
@@ -63,8 +79,10 @@ func writeCodedError(w http.ResponseWriter, r *http.Request, status int, code, m
 
 type envelopeWriter struct {
 	http.ResponseWriter
+	ri     *requestInfo
 	status int
-	buf    *bytes.Buffer // non-nil once an error status was written
+	buf    *bytes.Buffer // non-nil once an error status was written, or an explain's answer
+	plan   bool          // buf holds an explain's answer
 }
 
 func (w *envelopeWriter) WriteHeader(code int) {
@@ -80,6 +98,9 @@ func (w *envelopeWriter) WriteHeader(code int) {
 }
 
 func (w *envelopeWriter) Write(b []byte) (int, error) {
+	if w.status == 0 && w.ri != nil && w.ri.isExplained() {
+		w.status, w.plan, w.buf = http.StatusOK, true, &bytes.Buffer{}
+	}
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -116,6 +137,20 @@ func requestErrorStatus(status int, contentType string) int {
 	return status
 }
 
+// withoutData is an answer without its data entry.
+func withoutData(body []byte) []byte {
+	var resp map[string]json.RawMessage
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return body
+	}
+	delete(resp, "data")
+	out, err := json.Marshal(resp)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
 // addErrorCodes gives every error of a refused request its extensions.code, adds the cost
 // extension, and drops the "data": null entry: a request refused before execution has no data
 // entry at all (GraphQL over HTTP: clients tell a request error from a field error by it).
@@ -149,11 +184,7 @@ func addErrorCodes(body []byte, status int, ri *requestInfo) ([]byte, bool) {
 		resp.Extensions = map[string]any{}
 	}
 	if resp.Extensions["dynamodb"] == nil {
-		var u repository.Usage
-		if ri != nil {
-			u = ri.meter.Usage()
-		}
-		resp.Extensions["dynamodb"] = u
+		resp.Extensions["dynamodb"] = dynamoDBOf(ri)
 	}
 	out, err := json.Marshal(resp)
 	return out, err == nil

@@ -17,7 +17,6 @@ import (
 
 	"singletable/apperr"
 	"singletable/graph"
-	"singletable/planner"
 	"singletable/repository"
 	"singletable/resolvers"
 )
@@ -29,7 +28,8 @@ import (
 //   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay), both
 //     bounded in bytes, the persisted queries kept apart per principal (cache.go);
 //   - bounds on a document's bytes, tokens, depth, fields, aliases and repeated fields, checked
-//     before validation (limits.go), and a complexity limit priced in DynamoDB calls and items;
+//     before validation (limits.go), and a complexity limit on the price of the operation's plan
+//     (plan.go), which an explain request gets instead of running the operation (explain.go);
 //   - introspection only when configured, and no "did you mean" suggestions without it;
 //   - one error presenter that shows extensions.code and hides internals (the codes themselves are
 //     given in one place, resolvers.FieldError), and a recover function
@@ -48,10 +48,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.APQCacheBytes <= 0 {
 		cfg.APQCacheBytes = DefaultAPQCacheBytes
 	}
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{
-		Resolvers:  &resolvers.Resolver{Repo: repo, Hub: cfg.Hub},
-		Complexity: complexity(repo.OrderStatusShards()),
-	}))
+	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Repo: repo, Hub: cfg.Hub}}))
 	addStreamTransports(srv, cfg)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
@@ -64,24 +61,28 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	// The bounds run first: a persisted query is only stored once its document passed them.
 	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{newByteCache(cfg.APQCacheBytes, apqSize)}})
-	srv.Use(extension.FixedComplexityLimit(cfg.ComplexityLimit))
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	// Planned once introspection is settled: the plan reports introspection refused as
+	// execution would.
+	srv.Use(operationPlan{limit: cfg.ComplexityLimit, shards: repo.OrderStatusShards()})
 	telemetry := newOperationTelemetry(cfg)
 	srv.Use(telemetry)
 	srv.Use(subscriptionEvents{telemetry: telemetry, repo: repo, loaders: cfg.Loaders, timeout: cfg.OperationTimeout})
-	srv.SetErrorPresenter(presentError(cfg.Logger, !cfg.Introspection))
-	srv.SetRecoverFunc(recoverPanic(cfg.Logger))
+	present, recover := presentError(cfg.Logger, !cfg.Introspection), recoverPanic(cfg.Logger)
+	srv.SetErrorPresenter(present)
+	srv.SetRecoverFunc(recover)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		op := graphql.GetOperationContext(ctx)
 		if ri := requestInfoFrom(ctx); ri != nil {
 			ri.setOperation(operationName(op))
 		}
-		return next(planner.NewContext(ctx, op, cfg.Planner))
+		return next(withOperationPlan(ctx, op, cfg.Planner))
 	})
 	srv.Use(fieldGuard{telemetry: telemetry})
 	srv.Use(costExtension{})
+	srv.Use(explainExtension{present: present, recover: recover})
 	return srv
 }
 

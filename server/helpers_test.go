@@ -73,6 +73,7 @@ type gqlResponse struct {
 	} `json:"extensions"`
 	status int
 	header http.Header
+	raw    string // the whole body
 }
 
 // code returns the extensions.code of the only error, failing if there is not exactly one.
@@ -146,8 +147,7 @@ func decodeResponse(t *testing.T, resp *http.Response) gqlResponse {
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatalf("response is not JSON (%d): %s", resp.StatusCode, raw)
 	}
-	out.status = resp.StatusCode
-	out.header = resp.Header
+	out.status, out.header, out.raw = resp.StatusCode, resp.Header, string(raw)
 	return out
 }
 
@@ -206,7 +206,7 @@ func (a *api) seedSaaS(orgs, usersPerOrg, ticketsPerUser int) saas {
 
 func orgID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
 func userID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
-func ticketID(t *repository.Ticket) string    { return model.Tickets.IDOf(t.ID) }
+func ticketID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
 
 // steppingClock returns a clock that starts at start and advances by step on every call.
 func steppingClock(start time.Time, step time.Duration) func() time.Time {

@@ -24,8 +24,24 @@ type requestInfo struct {
 	// stream marks a WebSocket or Server-Sent Events request (isStream), which serves
 	// subscriptions only and has no time limit of its own.
 	stream bool
+	// budget is the principal's capacity budget the request's cost is debited from (nil: off).
+	budget *requestBudget
 	mu     sync.Mutex
 	op     string
+	// explained: the request asked for its plan, and its answer has no data entry.
+	explained bool
+}
+
+func (ri *requestInfo) markExplained() {
+	ri.mu.Lock()
+	ri.explained = true
+	ri.mu.Unlock()
+}
+
+func (ri *requestInfo) isExplained() bool {
+	ri.mu.Lock()
+	defer ri.mu.Unlock()
+	return ri.explained
 }
 
 func (ri *requestInfo) setOperation(name string) {

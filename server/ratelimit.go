@@ -4,7 +4,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"singletable/apperr"
@@ -12,83 +11,25 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// DefaultMaxPrincipals bounds the rate limiter's table of principals (see rateLimiter.sweep).
-const DefaultMaxPrincipals = 100_000
-
-// rateLimiter keeps one token bucket per principal (golang.org/x/time/rate). A principal idle
-// for longer than its bucket takes to refill is forgotten: its bucket is full again, so dropping
-// it loses nothing, and the table holds only principals seen recently.
-type rateLimiter struct {
-	rps       rate.Limit
-	burst     int
-	idle      time.Duration
-	max       int
-	now       func() time.Time
-	mu        sync.Mutex
-	buckets   map[string]*bucket
-	lastSweep time.Time
-}
-
-type bucket struct {
-	lim  *rate.Limiter
-	seen time.Time
-}
+// rateLimiter keeps one token bucket of requests per principal (bucketTable).
+type rateLimiter struct{ *bucketTable }
 
 func newRateLimiter(rps float64, burst int, now func() time.Time) *rateLimiter {
 	if burst < 1 {
 		burst = max(1, int(math.Ceil(2*rps)))
 	}
-	refill := time.Duration(float64(burst) / rps * float64(time.Second))
-	return &rateLimiter{
-		rps: rate.Limit(rps), burst: burst, idle: max(refill, time.Minute), max: DefaultMaxPrincipals,
-		now: now, buckets: map[string]*bucket{}, lastSweep: now(),
-	}
+	return &rateLimiter{newBucketTable(rate.Limit(rps), burst, now)}
 }
 
 // allow takes a token from key's bucket, or says how long until one is available.
-func (l *rateLimiter) allow(key string) (bool, time.Duration) {
-	now := l.now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Sub(l.lastSweep) >= l.idle/2 || len(l.buckets) >= l.max {
-		l.sweep(now)
-	}
-	b := l.buckets[key]
-	if b == nil {
-		b = &bucket{lim: rate.NewLimiter(l.rps, l.burst)}
-		l.buckets[key] = b
-	}
-	b.seen = now
-	res := b.lim.ReserveN(now, 1)
-	if delay := res.DelayFrom(now); delay > 0 {
-		res.CancelAt(now)
-		return false, delay
-	}
-	return true, 0
-}
-
-// sweep forgets the principals idle for longer than a refill. If the table is still full (a
-// flood of distinct addresses inside one idle period), it drops arbitrary entries down to 90%
-// of its bound: those clients start over with a full bucket, and memory stays bounded.
-func (l *rateLimiter) sweep(now time.Time) {
-	l.lastSweep = now
-	for k, b := range l.buckets {
-		if now.Sub(b.seen) > l.idle {
-			delete(l.buckets, k)
+func (l *rateLimiter) allow(key string) (ok bool, wait time.Duration) {
+	l.use(key, func(now time.Time, lim *rate.Limiter) {
+		res := lim.ReserveN(now, 1)
+		if wait = res.DelayFrom(now); wait > 0 {
+			res.CancelAt(now)
 		}
-	}
-	for k := range l.buckets {
-		if len(l.buckets) < l.max*9/10 {
-			break
-		}
-		delete(l.buckets, k)
-	}
-}
-
-func (l *rateLimiter) size() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.buckets)
+	})
+	return wait <= 0, wait
 }
 
 // withRateLimit refuses a request whose principal (limiterKey) has no token left: 429 with
@@ -107,7 +48,7 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 			}
 			if ok, wait := limiter.allow(key); !ok {
 				if cfg.OnRateLimited != nil {
-					cfg.OnRateLimited()
+					cfg.OnRateLimited(RefusedRate)
 				}
 				secs := retryAfterSeconds(wait)
 				w.Header().Set("Retry-After", strconv.Itoa(secs))

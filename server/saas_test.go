@@ -323,7 +323,7 @@ func TestTicketFilters(t *testing.T) {
 	tks := d.tickets[user.ID]
 	closed := repository.TicketClosed
 	for _, i := range []int{1, 4} {
-		if _, err := a.repo.UpdateTicket(t.Context(), tks[i].ID, repository.TicketPatch{Status: &closed}); err != nil {
+		if _, err := a.repo.UpdateTicket(t.Context(), tks[i].OrgID, tks[i].ID, repository.TicketPatch{Status: &closed}); err != nil {
 			t.Fatal(err)
 		}
 	}

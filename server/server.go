@@ -25,8 +25,8 @@ type Config struct {
 	// Introspection enables schema introspection (on for local use; consider turning it off in
 	// production if the schema is not public).
 	Introspection bool
-	// ComplexityLimit caps an operation's complexity; list fields count `first` times their
-	// children (DefaultComplexityLimit when zero).
+	// ComplexityLimit caps an operation's complexity, the price of its plan: 50 per call that
+	// reads a page, ½ per other call (DefaultComplexityLimit when zero; see operationPlan).
 	ComplexityLimit int
 	// ParserTokenLimit caps the tokens of a query document (DefaultParserTokenLimit when zero).
 	ParserTokenLimit int
@@ -47,9 +47,14 @@ type Config struct {
 	// MaxConcurrentOperations caps the /query requests served at once; zero means no cap
 	// (cmd/server defaults to DefaultMaxConcurrentOperations).
 	MaxConcurrentOperations int
-	// OnRateLimited and OnOverCapacity, when set, are called once per request refused by the
-	// rate limiter (429) or the concurrency cap (503): hooks for metrics.
-	OnRateLimited  func()
+	// CapacityBudgetRCU is the DynamoDB capacity one principal may consume, in read capacity
+	// units per second, with a burst of 10 × that; zero turns the budget off (cmd/server
+	// defaults to DefaultCapacityBudgetRCU). See withCapacityBudget.
+	CapacityBudgetRCU float64
+	// OnRateLimited and OnOverCapacity, when set, are called once per request refused with 429
+	// (reason RefusedRate: the rate limiter; RefusedCapacity: the capacity budget) or by the
+	// concurrency cap (503): hooks for metrics.
+	OnRateLimited  func(reason string)
 	OnOverCapacity func()
 	// OperationTimeout bounds one request's work, DynamoDB calls included (30 s when zero).
 	OperationTimeout time.Duration
@@ -125,7 +130,7 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	// The /query chain, outermost first. Authentication comes before the principal's key, so
 	// that the rate limiter and the persisted-query cache key on the token's subject.
 	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withPrincipalKey(cfg.TrustedProxies, withErrorEnvelope(
-		withRateLimit(cfg, withRequestBody(withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(withStreamDeadlines(cfg.CORSOrigins, gql))))))))))
+		withRateLimit(cfg, withRequestBody(withCapacityBudget(cfg, withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(withStreamDeadlines(cfg.CORSOrigins, gql)))))))))))
 	mux.Handle("/query", query)
 	if !cfg.DisablePlayground {
 		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})

@@ -53,7 +53,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 	m.OperationFinished("x", "ok", 0)
 	m.DynamoDBCall("Query", 1, 0, false)
 	m.LoaderBatch("keys", 3)
-	m.RateLimited()
+	m.RateLimited("rate")
 }
 
 func TestTracingEnabledFollowsOTELVariables(t *testing.T) {

@@ -28,7 +28,7 @@ type Metrics struct {
 	ddbCapacity *prometheus.CounterVec
 	ddbDuration *prometheus.HistogramVec
 	batchSize   *prometheus.HistogramVec
-	rateLimited prometheus.Counter
+	rateLimited *prometheus.CounterVec
 	overCap     prometheus.Counter
 	opNames     *labelSet
 	subs        subscriptionMetrics
@@ -74,10 +74,10 @@ func NewMetrics() *Metrics {
 			Help:    "Keys (or lists) sent together in one dataloader batch, by loader.",
 			Buckets: []float64{1, 2, 5, 10, 20, 50, 100, 200, 500},
 		}, []string{"loader"}),
-		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "http", Name: "rate_limited_total",
-			Help: "Requests refused with 429 because their principal was over RATE_LIMIT_RPS.",
-		}),
+			Help: "Requests refused with 429, by reason: rate (the principal was over RATE_LIMIT_RPS) or capacity (over CAPACITY_BUDGET_RCU).",
+		}, []string{"reason"}),
 		overCap: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: Namespace, Subsystem: "http", Name: "over_capacity_total",
 			Help: "Requests refused with 503 because MAX_CONCURRENT_OPERATIONS operations were running.",
@@ -89,6 +89,9 @@ func NewMetrics() *Metrics {
 		m.batchSize, m.rateLimited, m.overCap,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(m.subs.all...)
+	for _, reason := range []string{"rate", "capacity"} {
+		m.rateLimited.WithLabelValues(reason) // both series exist from the start, at 0
+	}
 	return m
 }
 
@@ -140,10 +143,11 @@ func (m *Metrics) LoaderBatch(loader string, size int) {
 	}
 }
 
-// RateLimited counts one request refused by the rate limiter (HTTP 429, RATE_LIMITED).
-func (m *Metrics) RateLimited() {
+// RateLimited counts one request refused with HTTP 429 RATE_LIMITED, for reason "rate" (the
+// rate limiter) or "capacity" (the capacity budget).
+func (m *Metrics) RateLimited(reason string) {
 	if m != nil {
-		m.rateLimited.Inc()
+		m.rateLimited.WithLabelValues(reason).Inc()
 	}
 }
 

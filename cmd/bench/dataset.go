@@ -215,7 +215,7 @@ func (d *dataset) seedCommerce(ctx context.Context, repo *repository.Repo) error
 // Global IDs, as the API spells them.
 func orgGID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
 func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
-func ticketGID(t *repository.Ticket) string    { return model.Tickets.IDOf(t.ID) }
+func ticketGID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
 func deptGID(d *repository.Department) string  { return model.Departments.IDOf(d.ID) }
 func empGID(e *repository.Employee) string     { return model.Employees.IDOf(e.ID) }
 func custGID(c *repository.Customer) string    { return model.Customers.IDOf(c.ID) }

@@ -139,6 +139,13 @@ func run(ctx context.Context, cfg config) error {
 	if err := b.measureRest(ctx, rep); err != nil {
 		return err
 	}
+	// Last: the writes add to the collections the reads above measured.
+	if err := b.measureCountedTrees(ctx, rep); err != nil {
+		return err
+	}
+	if err := b.measureWrites(ctx, rep); err != nil {
+		return err
+	}
 	rep.elapsed = time.Since(started)
 	if err := rep.write(); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"singletable/cmd/internal/settings"
+	"singletable/repository"
 )
 
 // config is the server's configuration: environment variables first, flags override them, so a
@@ -19,6 +20,9 @@ type config struct {
 	shutdownDelay   time.Duration
 	createTable     bool
 	seed            bool
+	migrate         bool
+	recount         bool
+	recountSettle   time.Duration
 	playground      bool
 	// devTokensBehindLoopback lets development tokens be served on a listen address that is
 	// not loopback (AUTH_DEV_TOKENS_BEHIND_LOOPBACK; see checkDevTokenListener).
@@ -44,6 +48,9 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.playground, "playground", env.Bool("PLAYGROUND", true), "serve the GraphiQL playground at / (env PLAYGROUND)")
 	fs.BoolVar(&c.createTable, "create-table", false, "create the table and its indexes if missing, and wait until active")
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
+	fs.BoolVar(&c.migrate, "migrate", false, "bring items earlier versions wrote to today's shapes (tickets keyed by their organization, tickets without versions), then serve; idempotent")
+	fs.BoolVar(&c.recount, "recount", false, "set every counter (users, tickets and orders by status, employees, direct reports) from its collection, print each one it repaired, then serve; idempotent, safe while other instances serve")
+	fs.DurationVar(&c.recountSettle, "recount-settle", repository.DefaultRecountSettle, "with -recount: how far behind the table an index may be; a count read from an index is taken again this long after the counters it replaces")
 	fs.BoolVar(&c.devTokensBehindLoopback, "dev-tokens-behind-loopback", env.Bool("AUTH_DEV_TOKENS_BEHIND_LOOPBACK", false), "let -dev-tokens listen on a HOST that is not loopback, because everything in front of it is (a container whose port is published on 127.0.0.1 only) (env AUTH_DEV_TOKENS_BEHIND_LOOPBACK)")
 	c.guard.register(fs, env)
 	validateOps := opsFlags(fs, &c.ops, env)
@@ -57,6 +64,9 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 
 	if c.port < 0 || c.port > 65535 {
 		bad("PORT / -port: %d is out of range 0..65535", c.port)
+	}
+	if c.recountSettle <= 0 {
+		bad("-recount-settle: %s must be positive", c.recountSettle)
 	}
 	if c.shutdownTimeout <= 0 {
 		bad("SHUTDOWN_TIMEOUT / -shutdown-timeout: %s must be positive", c.shutdownTimeout)

@@ -10,7 +10,8 @@ import (
 )
 
 // guardConfig is the configuration of the server's defences: where it listens, the bounds on
-// GraphQL documents and caches, the rate limit and the concurrency cap (docs/security.md).
+// GraphQL documents and caches, the rate limit, the capacity budget and the concurrency cap
+// (docs/security.md).
 type guardConfig struct {
 	host            string
 	limits          server.Limits
@@ -19,6 +20,7 @@ type guardConfig struct {
 	apqCacheBytes   int
 	rateRPS         float64
 	rateBurst       int
+	capacityRCU     float64
 	maxConcurrent   int
 	trustedRaw      string
 	trusted         []netip.Prefix
@@ -41,6 +43,7 @@ func (g *guardConfig) register(fs *flag.FlagSet, env settings.Env) {
 	fs.IntVar(&g.apqCacheBytes, "apq-cache-bytes", env.Int("GRAPHQL_APQ_CACHE_BYTES", server.DefaultAPQCacheBytes), "memory for persisted queries, in bytes (env GRAPHQL_APQ_CACHE_BYTES)")
 	fs.Float64Var(&g.rateRPS, "rate-limit-rps", env.Float("RATE_LIMIT_RPS", 50), "requests per second per client; 0 turns the limit off (env RATE_LIMIT_RPS)")
 	fs.IntVar(&g.rateBurst, "rate-limit-burst", env.Int("RATE_LIMIT_BURST", 0), "burst per client; 0 means twice the rate (env RATE_LIMIT_BURST)")
+	fs.Float64Var(&g.capacityRCU, "capacity-budget-rcu", env.Float("CAPACITY_BUDGET_RCU", server.DefaultCapacityBudgetRCU), "DynamoDB read capacity units per second per client, with a burst of 10 times that; 0 turns the budget off (env CAPACITY_BUDGET_RCU)")
 	fs.IntVar(&g.maxConcurrent, "max-concurrent-operations", env.Int("MAX_CONCURRENT_OPERATIONS", server.DefaultMaxConcurrentOperations), "operations served at once; 0 means no cap (env MAX_CONCURRENT_OPERATIONS)")
 	g.trustedRaw = env.Get("TRUSTED_PROXIES")
 	fs.StringVar(&g.trustedRaw, "trusted-proxies", g.trustedRaw, "comma-separated proxy IPs and CIDRs whose X-Forwarded-For is believed (env TRUSTED_PROXIES)")
@@ -71,6 +74,9 @@ func (g *guardConfig) validate(bad func(string, ...any)) {
 		bad("RATE_LIMIT_RPS / -rate-limit-rps: %v must be between 0 (off) and 1000000", g.rateRPS)
 	}
 	between("RATE_LIMIT_BURST / -rate-limit-burst", g.rateBurst, 0, 1_000_000)
+	if g.capacityRCU < 0 || g.capacityRCU > 1e6 || g.capacityRCU != g.capacityRCU {
+		bad("CAPACITY_BUDGET_RCU / -capacity-budget-rcu: %v must be between 0 (off) and 1000000", g.capacityRCU)
+	}
 	between("MAX_CONCURRENT_OPERATIONS / -max-concurrent-operations", g.maxConcurrent, 0, 100_000)
 	trusted, err := server.ParseTrustedProxies(g.trustedRaw)
 	if err != nil {
@@ -87,6 +93,7 @@ func (g *guardConfig) apply(c *server.Config) {
 	c.APQCacheBytes = g.apqCacheBytes
 	c.RateLimitRPS = g.rateRPS
 	c.RateLimitBurst = g.rateBurst
+	c.CapacityBudgetRCU = g.capacityRCU
 	c.MaxConcurrentOperations = g.maxConcurrent
 	c.TrustedProxies = g.trusted
 }

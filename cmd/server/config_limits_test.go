@@ -29,6 +29,8 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 		{map[string]string{"RATE_LIMIT_RPS": "fast"}, nil, `RATE_LIMIT_RPS="fast" is not a number`},
 		{nil, []string{"-rate-limit-rps", "-1"}, "RATE_LIMIT_RPS / -rate-limit-rps: -1 must be between 0 (off) and 1000000"},
 		{map[string]string{"RATE_LIMIT_BURST": "-1"}, nil, "RATE_LIMIT_BURST / -rate-limit-burst: -1"},
+		{map[string]string{"CAPACITY_BUDGET_RCU": "lots"}, nil, `CAPACITY_BUDGET_RCU="lots" is not a number`},
+		{nil, []string{"-capacity-budget-rcu", "-5"}, "CAPACITY_BUDGET_RCU / -capacity-budget-rcu: -5 must be between 0 (off) and 1000000"},
 		{map[string]string{"MAX_CONCURRENT_OPERATIONS": "-1"}, nil, "MAX_CONCURRENT_OPERATIONS / -max-concurrent-operations: -1"},
 		{map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, nil, `TRUSTED_PROXIES / -trusted-proxies: "proxy.local" is not an IP address or CIDR block`},
 	}
@@ -43,8 +45,8 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 		}
 	}
 
-	// Defaults: the documented limits, a rate limit of 50/s with a burst of 100, the concurrency
-	// cap, every interface.
+	// Defaults: the documented limits, a rate limit of 50/s with a burst of 100, a capacity budget
+	// of 500 RCU/s, the concurrency cap, every interface.
 	cfg, err := parseConfig(nil, func(k string) string { return map[string]string{"AUTH_HS256_SECRET": testSecret}[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -52,15 +54,15 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 	var sc server.Config
 	cfg.guard.apply(&sc)
 	want := server.Limits{QueryBytes: 64 << 10, Depth: 15, Fields: server.DefaultMaxFields, Aliases: server.DefaultMaxAliases, Repeats: server.DefaultMaxFieldRepeats}
-	if sc.Limits != want || sc.RateLimitRPS != 50 || sc.RateLimitBurst != 0 || sc.MaxConcurrentOperations != server.DefaultMaxConcurrentOperations ||
+	if sc.Limits != want || sc.RateLimitRPS != 50 || sc.RateLimitBurst != 0 || sc.CapacityBudgetRCU != 500 || sc.MaxConcurrentOperations != server.DefaultMaxConcurrentOperations ||
 		sc.ParserTokenLimit != server.DefaultParserTokenLimit || cfg.guard.host != "" || len(sc.TrustedProxies) != 0 {
 		t.Fatalf("defaults: %+v host %q", sc, cfg.guard.host)
 	}
 	// Flags override the environment.
 	cfg, err = parseConfig([]string{"-max-depth", "20", "-host", "::1", "-trusted-proxies", "10.0.0.1"}, func(k string) string {
-		return map[string]string{"GRAPHQL_MAX_DEPTH": "8", "HOST": "127.0.0.1", "RATE_LIMIT_RPS": "2.5", "AUTH_HS256_SECRET": testSecret}[k]
+		return map[string]string{"GRAPHQL_MAX_DEPTH": "8", "HOST": "127.0.0.1", "RATE_LIMIT_RPS": "2.5", "CAPACITY_BUDGET_RCU": "0", "AUTH_HS256_SECRET": testSecret}[k]
 	}, io.Discard)
-	if err != nil || cfg.guard.limits.Depth != 20 || cfg.guard.host != "::1" || cfg.guard.rateRPS != 2.5 || len(cfg.guard.trusted) != 1 {
+	if err != nil || cfg.guard.limits.Depth != 20 || cfg.guard.capacityRCU != 0 || cfg.guard.host != "::1" || cfg.guard.rateRPS != 2.5 || len(cfg.guard.trusted) != 1 {
 		t.Fatalf("cfg %+v, err %v", cfg.guard, err)
 	}
 }

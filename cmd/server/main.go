@@ -1,6 +1,6 @@
 // Command server serves the GraphQL API over one DynamoDB table.
 //
-//	go run ./cmd/server [-create-table] [-seed] [flags]
+//	go run ./cmd/server [-create-table] [-migrate] [-seed] [-recount] [flags]
 //
 // Configuration comes from the environment (PORT, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB,
 // DYNAMODB_TABLE, ORDER_STATUS_SHARDS, CURSOR_SECRET, AUTH_*, ...) and flags, which override it;
@@ -110,23 +110,67 @@ func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observabi
 	if cfg.CursorSecret == "" {
 		log.Warn("CURSOR_SECRET is not set: using a random secret, so cursors break on restart and differ between instances; set it in production")
 	}
-	if cfg.createTable {
-		if err := repo.CreateTable(ctx, 2*time.Minute); err != nil {
-			return nil, err
-		}
-		log.Info("table ready", "table", cfg.Table)
-	}
-	if cfg.seed {
-		st, err := repo.Seed(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("seed: %w", err)
-		}
-		log.Info("sample data", "alreadyLoaded", st.AlreadyLoaded, "items", st.Items)
+	if err := prepareTable(ctx, cfg, repo, log); err != nil {
+		return nil, err
 	}
 	if err := repo.Ready(ctx); err != nil {
 		log.Warn("table not ready; /readyz will fail until it is", "error", err.Error())
 	}
 	return repo, nil
+}
+
+// prepareTable does what the flags ask of the table before the server serves: create it
+// (-create-table), bring what earlier versions wrote to today's shapes (-migrate), load the sample
+// data (-seed), set the counters from the collections (-recount), in that order, each logging what
+// it did.
+func prepareTable(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger) error {
+	if cfg.createTable {
+		if err := repo.CreateTable(ctx, 2*time.Minute); err != nil {
+			return err
+		}
+		log.Info("table ready", "table", cfg.Table)
+	}
+	if cfg.migrate {
+		rep, err := repo.Migrate(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		log.Info("migrated", "ticketsRekeyed", rep.TicketsRekeyed, "ticketsVersioned", rep.TicketsVersioned)
+	}
+	if cfg.seed {
+		st, err := repo.Seed(ctx)
+		if err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+		log.Info("sample data", "alreadyLoaded", st.AlreadyLoaded, "items", st.Items)
+	}
+	if cfg.recount {
+		return recount(ctx, cfg, repo, log)
+	}
+	return nil
+}
+
+// recount runs -recount: every counter it repairs is logged as it is, then the totals; parents
+// whose counters kept moving while they were counted are named in a warning (run it again).
+func recount(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger) error {
+	rep, err := repo.Recount(ctx, repository.RecountOptions{
+		Settle: cfg.recountSettle,
+		Repaired: func(r repository.Repair) {
+			was := "none"
+			if r.Was != nil {
+				was = strconv.Itoa(*r.Was)
+			}
+			log.Info("recount repaired", "parent", r.Parent, "counter", r.Counter, "was", was, "now", r.Now, "counted", r.Counted)
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("recount: %w", err)
+	}
+	if len(rep.Busy) > 0 {
+		log.Warn("recount: counters kept changing while they were counted; run -recount again", "parents", rep.Busy)
+	}
+	log.Info("recounted", "parents", rep.Parents, "repaired", rep.Repaired, "counters", len(rep.Repairs))
+	return nil
 }
 
 // serverConfig is the handler's configuration: the token verifier and, with -dev-tokens, the

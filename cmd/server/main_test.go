@@ -187,3 +187,27 @@ func TestConfigIsValidatedWithClearMessages(t *testing.T) {
 		t.Fatalf("cfg %+v, err %v", cfg, err)
 	}
 }
+
+// -recount after -seed finds nothing to repair: the sample data carries exact counters. It logs
+// how many parents it counted, before the server serves.
+func TestRecountAfterSeedRepairsNothing(t *testing.T) {
+	_, logs, stop, done := start(t, []string{"-create-table", "-seed", "-recount", "-recount-settle", "10ms"}, env(t, nil))
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("run returned %v", err)
+	}
+	var recounted map[string]any
+	sc := bufio.NewScanner(strings.NewReader(logs.String()))
+	for sc.Scan() {
+		var line map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &line); err == nil && line["msg"] == "recounted" {
+			recounted = line
+		}
+		if strings.Contains(sc.Text(), "recount repaired") {
+			t.Errorf("the sample data needed a repair: %s", sc.Text())
+		}
+	}
+	if recounted == nil || recounted["repaired"] != float64(0) || recounted["parents"].(float64) < 10 {
+		t.Fatalf("recount log line %v\n%s", recounted, logs.String())
+	}
+}

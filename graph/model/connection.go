@@ -87,3 +87,54 @@ type OrderEdge struct {
 	Cursored
 	Node *Order
 }
+
+// TicketVersionEdge is one version of a ticket's history.
+type TicketVersionEdge struct {
+	Cursored
+	Node *repository.TicketVersion
+}
+
+// The connections with a totalCount are hand-written (gqlgen binds to them) so that totalCount is
+// a method: the count comes from the counters of the list's parent, read with the parent (see
+// repository.Count), and becomes a value only when the operation selects it.
+
+// Total is a connection's totalCount: the count its parent's counters keep, when known.
+type Total struct{ Count repository.Count }
+
+// TotalCount is the number of items of the whole list, or null when no counter says it.
+func (t Total) TotalCount() *int {
+	if !t.Count.Known {
+		return nil
+	}
+	n := t.Count.N
+	return &n
+}
+
+// UserConnection is a page of an organization's users.
+type UserConnection struct {
+	Edges    []*UserEdge
+	PageInfo *PageInfo
+	Total
+}
+
+// TicketConnection is a page of a user's tickets.
+type TicketConnection struct {
+	Edges    []*TicketEdge
+	PageInfo *PageInfo
+	Total
+}
+
+// EmployeeConnection is a page of a department's employees, a manager's direct reports, an
+// employee's mentees, or employees found through an index.
+type EmployeeConnection struct {
+	Edges    []*EmployeeEdge
+	PageInfo *PageInfo
+	Total
+}
+
+// OrderConnection is a page of a customer's orders, or of the orders of one status.
+type OrderConnection struct {
+	Edges    []*OrderEdge
+	PageInfo *PageInfo
+	Total
+}

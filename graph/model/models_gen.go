@@ -100,11 +100,6 @@ type EmployeeChange struct {
 	Employee *Employee `json:"employee"`
 }
 
-type EmployeeConnection struct {
-	Edges    []*EmployeeEdge `json:"edges"`
-	PageInfo *PageInfo       `json:"pageInfo"`
-}
-
 type HireEmployeeInput struct {
 	DepartmentID string `json:"departmentId"`
 	// 1 to 200 characters.
@@ -150,11 +145,6 @@ type OrderChange struct {
 	Order *Order `json:"order"`
 	// The status before the change, when the change set another one; null otherwise.
 	PreviousStatus *repository.OrderStatus `json:"previousStatus,omitempty"`
-}
-
-type OrderConnection struct {
-	Edges    []*OrderEdge `json:"edges"`
-	PageInfo *PageInfo    `json:"pageInfo"`
 }
 
 type OrderItemInput struct {
@@ -211,9 +201,9 @@ type TicketChange struct {
 	PreviousStatus *repository.TicketStatus `json:"previousStatus,omitempty"`
 }
 
-type TicketConnection struct {
-	Edges    []*TicketEdge `json:"edges"`
-	PageInfo *PageInfo     `json:"pageInfo"`
+type TicketVersionConnection struct {
+	Edges    []*TicketVersionEdge `json:"edges"`
+	PageInfo *PageInfo            `json:"pageInfo"`
 }
 
 type TransferEmployeeInput struct {
@@ -226,17 +216,16 @@ type UpdateOrderStatusInput struct {
 	Status repository.OrderStatus `json:"status"`
 }
 
-// Changes the given fields; at least one is required.
+// Changes the given fields; at least one is required. Every change makes a new version.
 type UpdateTicketInput struct {
 	ID     string                   `json:"id"`
 	Status *repository.TicketStatus `json:"status,omitempty"`
 	Title  *string                  `json:"title,omitempty"`
 	Body   *string                  `json:"body,omitempty"`
-}
-
-type UserConnection struct {
-	Edges    []*UserEdge `json:"edges"`
-	PageInfo *PageInfo   `json:"pageInfo"`
+	// The version the change was made from (the `version` read with the ticket). If the ticket is
+	// at another version by now, someone else changed it: the update is refused with CONFLICT and
+	// nothing is written. Without it, the change applies to the ticket as it is.
+	ExpectedVersion *int `json:"expectedVersion,omitempty"`
 }
 
 // What a write did to an object.

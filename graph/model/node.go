@@ -11,8 +11,9 @@ import (
 // A NodeType describes one type of object with a global ID (a schema type implementing Node).
 // Everything the API does with such an object by its ID comes from this one value: the global ID
 // (GetID encodes PartsOf; Decode checks the type and the number of parts), the table key of the
-// object an ID names (Key), the tenant it belongs to (Scope, and ItemScope where the ID does not
-// tell), the GraphQL object that wraps the stored entity (Wrap), the typed reference a mutation's
+// object an ID names (Key), the tenant it belongs to (Scope: every ID carries its tenant, so a
+// scope check never reads, and a foreign object costs exactly what a missing one does), the
+// GraphQL object that wraps the stored entity (Wrap), the typed reference a mutation's
 // input ID becomes (Ref, Input) and the typed lookup through the request's loaders (Load), whose
 // NOT_FOUND names the object by Kind. The registry (Nodes) lists every descriptor by Name, so
 // node(id:) and nodes(ids:) need no switch over types.
@@ -20,7 +21,7 @@ import (
 // Adding a node type is one descriptor here plus its entity definition (repository/*_model.go);
 // a test fails for a schema Node type without a descriptor or with a part unset. A type whose IDs
 // change shape (an ID gaining a part, old IDs still accepted) changes only its descriptor: Decode
-// is the one place that checks the parts, so it is the one place to accept the old shape too.
+// is the one place that checks the parts, and Complete turns the old shape into today's.
 //
 // E is the stored entity, M its GraphQL object, R the typed reference the ID's parts spell (an
 // id, a user's organization and id, a location's whole key).
@@ -39,11 +40,14 @@ type NodeType[E repository.Entity, M Node, R any] struct {
 	Key func(ref R) (repository.Key, error)
 	// Scope is the tenant of the object ref names, from the ID alone.
 	Scope func(ref R) auth.Scope
-	// ItemScope is the tenant the stored item names, for a type whose ID does not tell it (Scope
-	// is auth.SomeOrgScope); nil for the others.
-	ItemScope func(E) auth.Scope
 	// Wrap turns the stored entity into its GraphQL object.
 	Wrap func(E) M
+
+	// LegacyParts, when set, are the parts of an older, shorter ID the type still accepts (IDs
+	// handed out before its ID gained a part), and Complete turns such parts into today's, for
+	// the caller of ctx (reading through r where it must). Nil for a type whose IDs never changed.
+	LegacyParts []string
+	Complete    func(ctx context.Context, r KeyReader, parts []string) ([]string, error)
 }
 
 // KeyReader looks entities up by key through the request's loaders (batched with the other
@@ -71,12 +75,21 @@ func (d NodeType[E, M, R]) Decode(field, id string) ([]string, error) {
 	return d.checkParts(field, parts)
 }
 
-// checkParts checks a decoded ID's parts against the descriptor.
+// checkParts checks a decoded ID's parts against the descriptor: today's, or a legacy shape.
 func (d NodeType[E, M, R]) checkParts(field string, parts []string) ([]string, error) {
-	if len(parts) != len(d.Parts) {
+	if len(parts) != len(d.Parts) && (d.Complete == nil || len(parts) != len(d.LegacyParts)) {
 		return nil, globalid.Invalid(field)
 	}
 	return parts, nil
+}
+
+// CompleteParts turns the parts of a legacy ID into today's (see LegacyParts); today's parts are
+// returned as they are.
+func (d NodeType[E, M, R]) CompleteParts(ctx context.Context, r KeyReader, parts []string) ([]string, error) {
+	if len(parts) == len(d.Parts) || d.Complete == nil {
+		return parts, nil
+	}
+	return d.Complete(ctx, r, parts)
 }
 
 // wrapEntity is e's GraphQL object; ok is false for an entity of another type (a key of this type
@@ -118,65 +131,31 @@ func (d NodeType[E, M, R]) Load(ctx context.Context, r KeyReader, ref R) (M, err
 	return d.Wrap(e), nil
 }
 
-// Visible decides, before any read, whether the caller may see the object ref names: Allow,
-// AfterRead (the ID does not tell; check the item with VisibleItem), or the NOT_FOUND a missing
-// object gets (named kind, or Kind when kind is "").
-func (d NodeType[E, M, R]) Visible(ctx context.Context, ref R, kind string) (auth.Decision, error) {
-	switch dec := auth.Caller(ctx).Sees(d.Scope(ref)); dec {
-	case auth.Deny:
-		return dec, auth.Hidden(orKind(kind, d.Kind))
-	default:
-		return dec, nil
-	}
-}
-
-// VisibleItem finishes an AfterRead check on the item read: NOT_FOUND (named kind, or Kind) unless
-// the caller sees the tenant the item names. A type without ItemScope is refused (deny by default).
-func (d NodeType[E, M, R]) VisibleItem(ctx context.Context, e repository.Entity, kind string) error {
-	t, ok := e.(E)
-	if !ok || d.ItemScope == nil || auth.Caller(ctx).Sees(d.ItemScope(t)) != auth.Allow {
+// Visible decides, before any read, whether the caller may see the object ref names: Allow, or
+// the NOT_FOUND a missing object gets (named kind, or Kind when kind is "").
+func (d NodeType[E, M, R]) Visible(ctx context.Context, ref R, kind string) error {
+	if auth.Caller(ctx).Sees(d.Scope(ref)) != auth.Allow {
 		return auth.Hidden(orKind(kind, d.Kind))
 	}
 	return nil
 }
 
-// EntityScope is the tenant the stored entity e belongs to, from e itself: its item's scope where
-// the ID does not tell the tenant (ItemScope), else the scope its ID parts name. It decides what a
-// subscriber may see of an entity the table's stream delivered, with no read.
-func (d NodeType[E, M, R]) EntityScope(e E) auth.Scope {
-	if d.ItemScope != nil {
-		return d.ItemScope(e)
-	}
-	return d.Scope(d.Ref(d.PartsOf(e)))
-}
-
-// Input decodes a global ID given in a mutation input's field, checks it against the caller's
-// scope (from the ID where it tells the tenant, after reading the item through r where it does
-// not) and returns the reference a write takes. kind names the object in the NOT_FOUND of an ID
-// outside the scope ("reporter"; "" for Kind): exactly the error a missing object gets.
+// Input decodes a global ID given in a mutation input's field, completes a legacy one, checks it
+// against the caller's scope (from the ID: nothing is read) and returns the reference a write
+// takes. kind names the object in the NOT_FOUND of an ID outside the scope ("reporter"; "" for
+// Kind): exactly the error a missing object gets.
 func (d NodeType[E, M, R]) Input(ctx context.Context, r KeyReader, field, id, kind string) (R, error) {
 	var zero R
 	parts, err := d.Decode(field, id)
+	if err == nil {
+		parts, err = d.CompleteParts(ctx, r, parts)
+	}
 	if err != nil {
 		return zero, err
 	}
 	ref := d.Ref(parts)
-	dec, err := d.Visible(ctx, ref, kind)
-	if err != nil {
+	if err := d.Visible(ctx, ref, kind); err != nil {
 		return zero, err
-	}
-	if dec == auth.AfterRead {
-		k, err := d.Key(ref)
-		if err != nil {
-			return zero, err
-		}
-		e, err := r.Lookup(ctx, k, orKind(kind, d.Kind))
-		if err != nil {
-			return zero, err
-		}
-		if err := d.VisibleItem(ctx, e, kind); err != nil {
-			return zero, err
-		}
 	}
 	return ref, nil
 }
@@ -203,8 +182,11 @@ type AnyNode interface {
 	WrapAny(e repository.Entity) (Node, bool)
 	// PartsOfAny are e's ID parts; nil for an entity of another type.
 	PartsOfAny(e repository.Entity) []string
-	// VisibleItem finishes an AfterRead check on the item read (see NodeType.VisibleItem).
-	VisibleItem(ctx context.Context, e repository.Entity, kind string) error
+	// CompleteParts turns a legacy ID's parts into today's (see NodeType.LegacyParts).
+	CompleteParts(ctx context.Context, r KeyReader, parts []string) ([]string, error)
+	// EntityScope is e's tenant (nil scope, seen by nobody, for an entity of another type): what
+	// an object read without an ID (a stream's change, say) is scoped by.
+	EntityScope(e repository.Entity) auth.Scope
 	// checkParts checks a decoded ID's parts (DecodeNode); missing names the descriptor's unset
 	// parts (a test lists them).
 	checkParts(field string, parts []string) ([]string, error)
@@ -225,6 +207,13 @@ func (d NodeType[E, M, R]) WrapAny(e repository.Entity) (Node, bool) {
 		return nil, false
 	}
 	return m, true
+}
+
+func (d NodeType[E, M, R]) EntityScope(e repository.Entity) auth.Scope {
+	if t, ok := e.(E); ok {
+		return d.Scope(d.Ref(d.PartsOf(t)))
+	}
+	return auth.Scope{}
 }
 
 func (d NodeType[E, M, R]) PartsOfAny(e repository.Entity) []string {

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"context"
+
 	"singletable/auth"
 	"singletable/repository"
 )
@@ -35,15 +37,52 @@ var Users = NodeType[*repository.User, *User, UserRef]{
 	Wrap:    func(u *repository.User) *User { return &User{User: u} },
 }
 
-// Tickets: a ticket's ID carries only the ticket (its key is its own partition), so its tenant is
-// known after the read, from the item's organization.
-var Tickets = NodeType[*repository.Ticket, *Ticket, string]{
-	Name: "Ticket", Kind: "ticket", Parts: []string{"ticket"},
-	PartsOf: func(t *repository.Ticket) []string { return []string{t.ID} },
-	Ref:     id, Key: repository.TicketKey,
-	Scope:     func(string) auth.Scope { return auth.SomeOrgScope() },
-	ItemScope: func(t *repository.Ticket) auth.Scope { return auth.OrgScope(t.OrgID) },
-	Wrap:      func(t *repository.Ticket) *Ticket { return &Ticket{Ticket: t} },
+// TicketRef is a ticket's reference: the organization it belongs to and its id.
+type TicketRef struct{ Org, ID string }
+
+// Tickets: a ticket's ID carries its organization, the tenant its key's sort key names (so a
+// ticket is only ever looked up with its tenant). IDs handed out before it did carry the ticket
+// alone; they are still accepted (completeTicket).
+var Tickets = NodeType[*repository.Ticket, *Ticket, TicketRef]{
+	Name: "Ticket", Kind: "ticket", Parts: []string{"organization", "ticket"},
+	PartsOf: func(t *repository.Ticket) []string { return []string{t.OrgID, t.ID} },
+	Ref:     func(p []string) TicketRef { return TicketRef{Org: p[0], ID: p[1]} },
+	Key:     func(r TicketRef) (repository.Key, error) { return repository.TicketKey(r.Org, r.ID) },
+	Scope:   func(r TicketRef) auth.Scope { return auth.OrgScope(r.Org) },
+	Wrap:    func(t *repository.Ticket) *Ticket { return &Ticket{Ticket: t} },
+
+	LegacyParts: []string{"ticket"},
+	Complete:    completeTicket,
+}
+
+// TicketFinder finds a ticket by its id alone (the loaders are one): what completing a legacy
+// ticket ID takes for a caller who sees every organization.
+type TicketFinder interface {
+	TicketByID(ctx context.Context, id string) (*repository.Ticket, error)
+}
+
+// completeTicket completes a legacy ticket ID (its id alone) for the caller. A caller narrowed to
+// one organization can only ever see the ticket in that one, so the ID completes with it, and the
+// lookup by key finds the ticket only if it is theirs: nothing of another tenant's ticket is read.
+// A caller who sees every organization (admin) finds the ticket's organization with one Query of
+// its partition (TicketFinder). Callers without an organization get NOT_FOUND.
+func completeTicket(ctx context.Context, r KeyReader, parts []string) ([]string, error) {
+	org, narrowed := auth.Caller(ctx).OwnOrganization()
+	switch {
+	case narrowed && org != "":
+		return []string{org, parts[0]}, nil
+	case narrowed:
+		return nil, auth.Hidden("ticket")
+	}
+	f, ok := r.(TicketFinder)
+	if !ok {
+		return nil, auth.Hidden("ticket")
+	}
+	t, err := f.TicketByID(ctx, parts[0])
+	if err != nil {
+		return nil, err
+	}
+	return []string{t.OrgID, t.ID}, nil
 }
 
 // Customers: a customer's ID is its id; it is its own tenant.

@@ -62,10 +62,11 @@ func (x spell) UserTicketsPK(org, user string) string {
 	return x.OrgPK(org) + "#" + x.UserKey(org, user).SK
 }
 
-// TicketSKPrefix begins the GSI1 sort key of every ticket.
+// TicketSKPrefix begins the GSI1 sort key of every ticket, as it begins the ticket's own
+// partition.
 func (spell) TicketSKPrefix() string {
 	const id = "01J00000000000000000000000"
-	return strings.TrimSuffix(must(repository.TicketKey(id)).SK, id)
+	return strings.TrimSuffix(must(repository.TicketKey(id, id)).PK, id)
 }
 
 func (spell) UserKey(org, user string) repository.Key { return must(repository.UserKey(org, user)) }

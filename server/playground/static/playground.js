@@ -10,11 +10,32 @@
   // The prefilled headers are also the fetcher's defaults: GraphiQL fetches the schema before its
   // headers editor exists, and without them that first request would go out with no token. What
   // the editor holds at run time overrides them, header by header.
+  var base = GraphiQL.createFetcher({ url: url, headers: headers ? JSON.parse(headers) : undefined });
+  // The Explain preset: a header "X-Explain": "true" in the headers editor is not sent as a
+  // header; it asks for the operation's plan instead ("extensions": {"explain": true} in the
+  // request body), which the result pane then shows in extensions.plan, with nothing run.
+  // GraphiQL's own schema fetch is never explained.
+  var fetcher = function (params, opts) {
+    var h = Object.assign({}, opts && opts.headers);
+    var explain = false;
+    Object.keys(h).forEach(function (k) {
+      if (k.toLowerCase() === 'x-explain') {
+        explain = String(h[k]).toLowerCase() === 'true';
+        delete h[k];
+      }
+    });
+    if (explain && params.operationName !== 'IntrospectionQuery') {
+      params = Object.assign({}, params, { extensions: Object.assign({}, params.extensions, { explain: true }) });
+    }
+    return base(params, Object.assign({}, opts, { headers: h }));
+  };
   var props = {
-    fetcher: GraphiQL.createFetcher({ url: url, headers: headers ? JSON.parse(headers) : undefined }),
+    fetcher: fetcher,
     defaultQuery: [
       '# Every response carries extensions.dynamodb: the DynamoDB calls the operation',
       '# made and the capacity they consumed. Run this with the ▶ button or Ctrl-Enter.',
+      '# To see the plan and its price without running it, add "X-Explain": "true" to',
+      '# the headers (below): the answer is extensions.plan.',
       'query Organizations {',
       '  organizations(first: 5) {',
       '    edges {',

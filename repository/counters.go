@@ -1,0 +1,190 @@
+package repository
+
+import (
+	"maps"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Counters: the size of a collection, kept on its parent's item, an aggregate updated with the change.
+//
+// Counting a collection when a list is asked for its totalCount would read the whole collection:
+// a Query that returns a million tickets to say "a million". Instead each parent item carries a
+// counter per collection it heads, one per status where the list filters by status:
+//
+//	Organization  userCount                                            its users (AP3)
+//	User          openTickets, pendingTickets, closedTickets           its tickets (AP5)
+//	Department    employeeCount                                        its employees (AP9)
+//	Employee      directReportCount                                    its direct reports (AP11)
+//	Customer      openOrders, shippedOrders, deliveredOrders,          its orders (AP16)
+//	              cancelledOrders
+//
+// Every write that adds to a collection, or moves one of its items from a status to another,
+// changes the counters with an ADD in the SAME TransactWriteItems as the change itself (txCount),
+// and under the conditions the write had already: the Update of the counters replaces the
+// ConditionCheck that the parent exists. Either both happen or neither: a transaction cancelled
+// by a failed condition or a conflicting transaction changes no counter, and one the SDK retries
+// after throttling carries the same ClientRequestToken, so it is applied once. A status change is
+// conditioned on the status it read (a ticket's version, an order's status), so two concurrent
+// changes of one item never both move it.
+//
+// Items written before counters existed have none, and an ADD on them would count from zero only
+// what came after. So a counted parent also carries `counted`: true from its creation (counters at
+// zero) or from the -recount that set them from its collection (recount.go). Without it the item
+// reports no count (totalCount is null) while its writes go on adding to attributes nobody reads,
+// until -recount replaces them. No write ever fails for a missing counter: an ADD creates it.
+const (
+	attrCounted           = "counted"
+	attrUserCount         = "userCount"
+	attrEmployeeCount     = "employeeCount"
+	attrDirectReportCount = "directReportCount"
+)
+
+// ticketCountAttr is the attribute that counts a user's tickets with status st (openTickets,
+// pendingTickets, closedTickets).
+func ticketCountAttr(st TicketStatus) string { return strings.ToLower(string(st)) + "Tickets" }
+
+// orderCountAttr is the attribute that counts a customer's orders with status st (openOrders,
+// shippedOrders, deliveredOrders, cancelledOrders).
+func orderCountAttr(st OrderStatus) string { return strings.ToLower(string(st)) + "Orders" }
+
+// ticketStatuses and orderStatuses are every status, in the order counters are reported.
+var (
+	ticketStatuses = []TicketStatus{TicketOpen, TicketPending, TicketClosed}
+	orderStatuses  = []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled}
+)
+
+// Count is the size of a collection as its parent's counters say. Known is false when they cannot
+// say: the parent was written before counters existed and -recount has not run since, or the list
+// is narrowed in a way no counter follows (a time range).
+type Count struct {
+	N     int
+	Known bool
+}
+
+func countIf(counted bool, n int) Count { return Count{N: n, Known: counted} }
+
+// UserTotal is the number of the organization's users.
+func (o *Organization) UserTotal() Count { return countIf(o.Counted, o.UserCount) }
+
+// TicketTotal is the number of the user's tickets that filter f keeps: all of them, or those
+// with its status; unknown with a time range.
+func (u *User) TicketTotal(f TicketFilter) Count {
+	if f.CreatedAfter != nil || f.CreatedBefore != nil {
+		return Count{}
+	}
+	if f.Status != nil {
+		return countIf(u.Counted, u.ticketCount(*f.Status))
+	}
+	return countIf(u.Counted, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
+}
+
+func (u *User) ticketCount(st TicketStatus) int {
+	switch st {
+	case TicketOpen:
+		return u.OpenTickets
+	case TicketPending:
+		return u.PendingTickets
+	case TicketClosed:
+		return u.ClosedTickets
+	}
+	return 0
+}
+
+// EmployeeTotal is the number of the department's employees.
+func (d *Department) EmployeeTotal() Count { return countIf(d.Counted, d.EmployeeCount) }
+
+// DirectReportTotal is the number of employees the employee manages.
+func (e *Employee) DirectReportTotal() Count { return countIf(e.Counted, e.DirectReportCount) }
+
+// OrderTotal is the number of the customer's orders that filter f keeps: all of them, or those
+// with its status; unknown with a time range.
+func (c *Customer) OrderTotal(f OrderFilter) Count {
+	if f.PlacedAfter != nil || f.PlacedBefore != nil {
+		return Count{}
+	}
+	if f.Status != nil {
+		return countIf(c.Counted, c.orderCount(*f.Status))
+	}
+	return countIf(c.Counted, c.OpenOrders+c.ShippedOrders+c.DeliveredOrders+c.CancelledOrders)
+}
+
+func (c *Customer) orderCount(st OrderStatus) int {
+	switch st {
+	case OrderOpen:
+		return c.OpenOrders
+	case OrderShipped:
+		return c.ShippedOrders
+	case OrderDelivered:
+		return c.DeliveredOrders
+	case OrderCancelled:
+		return c.CancelledOrders
+	}
+	return 0
+}
+
+// delta adds by to the counter attribute attr.
+type delta struct {
+	attr string
+	by   int
+}
+
+// moved is the deltas of an item of a counted collection moving from one counter to another (a
+// status change, a transfer between the counters of one parent): none when from is to.
+func moved(from, to string) []delta {
+	if from == to {
+		return nil
+	}
+	return []delta{{from, -1}, {to, +1}}
+}
+
+// condition is a further condition on an item a transaction writes, and the error to report when
+// it fails.
+type condition struct {
+	expr   string
+	names  map[string]string
+	values map[string]types.AttributeValue
+	err    error
+}
+
+// txCount is a parent's part of a write's transaction: it adds deltas to the parent's counters,
+// on condition that the parent exists (else onMissing) and meets also (when given; else also.err).
+// It takes the place of the ConditionCheck that the parent exists, since one transaction may touch
+// an item only once; with no deltas it is that ConditionCheck.
+func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *condition) txItem {
+	cond := "attribute_exists(PK)"
+	names, values := map[string]string{}, map[string]types.AttributeValue{}
+	var onCond error
+	if also != nil {
+		cond += " AND (" + also.expr + ")"
+		maps.Copy(names, also.names)
+		maps.Copy(values, also.values)
+		onCond = also.err
+	}
+	parts := make([]string, len(deltas))
+	for i, d := range deltas {
+		name, value := "#c"+strconv.Itoa(i), ":c"+strconv.Itoa(i)
+		names[name], values[value] = d.attr, n(d.by)
+		parts[i] = name + " " + value
+	}
+	if len(names) == 0 { // DynamoDB refuses empty maps of names and values
+		names, values = nil, nil
+	}
+	var it txItem
+	if len(deltas) == 0 {
+		it = r.txCheck(k, cond, names, values, nil)
+		it.item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	} else {
+		it = r.txUpdate(k, "ADD "+strings.Join(parts, ", "), cond, names, values, nil)
+		it.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
+	it.onConditionOld = func(old map[string]types.AttributeValue) error {
+		if len(old) == 0 {
+			return onMissing
+		}
+		return onCond
+	}
+	return it
+}

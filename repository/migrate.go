@@ -1,0 +1,163 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// MigrationReport says what Migrate changed.
+type MigrationReport struct {
+	// TicketsRekeyed are the tickets moved from the key they had before a ticket's key named its
+	// organization (PK = SK = TICKET#<t>) to today's (PK = TICKET#<t>, SK = ORG#<o>).
+	TicketsRekeyed int
+	// TicketsVersioned are the tickets written before versions existed that got their version 1:
+	// the version item of their state as it is, and version = 1 on their item.
+	TicketsVersioned int
+}
+
+// Migrate brings the items an earlier version of the API wrote to the shapes this one reads (the
+// server's -migrate flag): tickets keyed without their organization are moved, and tickets without
+// versions get their version 1 (the API reads such a ticket as version 1 and versions it on its
+// first change anyway; the migration makes every history whole). Counters are -recount's
+// (Recount). It walks the collections through their own Queries (every organization on GSI2, its
+// users, each user's tickets on GSI1), never a Scan, changes only what is not in today's shape,
+// and is idempotent: a second run changes nothing. Run it once every server runs
+// this version: an older server would go on writing the old shapes.
+func (r *Repo) Migrate(ctx context.Context) (MigrationReport, error) {
+	var rep MigrationReport
+	err := r.eachUser(ctx, func(u *User) error {
+		moved, versioned, err := r.migrateTickets(ctx, u)
+		rep.TicketsRekeyed += moved
+		rep.TicketsVersioned += versioned
+		return err
+	})
+	return rep, err
+}
+
+// migrateTickets moves the tickets u reported that still have the old key, each in one
+// transaction (the item put under its new key, unless it is there already, and the old one
+// deleted), gives those without versions their version 1, and reports how many it moved and
+// versioned.
+func (r *Repo) migrateTickets(ctx context.Context, u *User) (moved, versioned int, err error) {
+	items, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		IndexName:              aws.String(gsi1),
+		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(userCollectionPK(u.OrgID, u.ID)), ":t": s(ticketSKPrefix),
+		},
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, item := range items {
+		old := Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
+		now := ticketKey(u.OrgID, stringAttr(item, "id"))
+		if old.PK != now.PK {
+			continue // not a ticket item of this shape
+		}
+		if old != now {
+			if err := r.moveItem(ctx, item, old, now); err != nil {
+				return moved, versioned, err
+			}
+			moved++
+		}
+		if _, has := item["version"]; has {
+			continue
+		}
+		done, err := r.versionTicket(ctx, item, now)
+		if err != nil {
+			return moved, versioned, err
+		}
+		if done {
+			versioned++
+		}
+	}
+	return moved, versioned, nil
+}
+
+// errVersioned: the ticket has versions already (a change of the API versioned it first).
+var errVersioned = apperr.Errorf(apperr.CodeConflict, "the ticket has versions already")
+
+// versionTicket gives the ticket item at k, written before versions existed, its version 1 (its
+// state as it is, last changed at its updatedAt), in one transaction conditioned on its having no
+// version yet: false when a change of the ticket got there first (it writes version 1 itself).
+func (r *Repo) versionTicket(ctx context.Context, item map[string]types.AttributeValue, k Key) (bool, error) {
+	t, err := decodeAs[*Ticket](item)
+	if err != nil {
+		return false, err
+	}
+	first, err := ticketVersionEntity.encode(versionOf(t, t.UpdatedAt))
+	if err != nil {
+		return false, err
+	}
+	err = r.transact(ctx, "version ticket", []txItem{
+		r.txUpdate(k, "SET #version = :one", "attribute_exists(PK) AND attribute_not_exists(#version)",
+			map[string]string{"#version": "version"}, map[string]types.AttributeValue{":one": n(1)}, errVersioned),
+		r.putNew(first, errVersioned),
+	})
+	if errors.Is(err, errVersioned) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// moveItem puts item under key now and deletes it at old, in one transaction. When an item is at
+// now already (a run interrupted between two steps of another tool, say), the old one is only
+// deleted: the item at now is the one today's API reads and writes.
+func (r *Repo) moveItem(ctx context.Context, item map[string]types.AttributeValue, old, now Key) error {
+	moved := maps.Clone(item)
+	moved[attrPK], moved[attrSK] = s(now.PK), s(now.SK)
+	del := r.txDelete(old)
+	exists := apperr.Errorf(apperr.CodeConflict, "already moved")
+	err := r.transact(ctx, "move item", []txItem{r.putNew(moved, exists), del})
+	if errors.Is(err, exists) {
+		return r.transact(ctx, "delete moved item", []txItem{del})
+	}
+	return err
+}
+
+// txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
+// stops rather than writing twice).
+func (r *Repo) txDelete(k Key) txItem {
+	return txItem{item: types.TransactWriteItem{Delete: &types.Delete{
+		TableName:           aws.String(r.table),
+		Key:                 k.attributes(),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+	}}, onCondition: apperr.Errorf(apperr.CodeConflict, "the item moved meanwhile; run again")}
+}
+
+// eachUser calls fn for every user of every organization, page by page.
+func (r *Repo) eachUser(ctx context.Context, fn func(*User) error) error {
+	return eachPage(func(args PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, args) },
+		func(o *Organization) error {
+			return eachPage(func(args PageArgs) (Page[*User], error) { return r.UsersOfOrganization(ctx, o.ID, args) }, fn)
+		})
+}
+
+// eachPage calls fn for every item of the list read page by page by page.
+func eachPage[T any](page func(PageArgs) (Page[T], error), fn func(T) error) error {
+	args := PageArgs{First: MaxPageSize}
+	for {
+		p, err := page(args)
+		if err != nil {
+			return err
+		}
+		for _, item := range p.Items {
+			if err := fn(item); err != nil {
+				return err
+			}
+		}
+		if !p.HasNextPage || len(p.Cursors) == 0 {
+			return nil
+		}
+		args.After = p.Cursors[len(p.Cursors)-1].String()
+	}
+}

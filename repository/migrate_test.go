@@ -1,0 +1,99 @@
+package repository
+
+import (
+	"context"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// putOldTicket writes t as an earlier version did: under PK = SK = TICKET#<t>.
+func putOldTicket(t *testing.T, r *Repo, tk *Ticket) Key {
+	t.Helper()
+	item, err := ticketEntity.encode(tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := Key{PK: ticketSKPrefix + tk.ID, SK: ticketSKPrefix + tk.ID}
+	item[attrPK], item[attrSK] = s(old.PK), s(old.SK)
+	if _, err := r.db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	return old
+}
+
+// Migrate moves the tickets an earlier version keyed by their id alone to their tenant's key, in
+// one transaction each, leaves tickets already keyed so alone, and a second run changes nothing.
+func TestMigrateKeysTicketsByTheirOrganization(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	org, err := r.CreateOrganization(ctx, "Acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := r.CreateUser(ctx, org.ID, "Ada", "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	today, err := r.CreateTicket(ctx, org.ID, u.ID, "written today", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, at, err := r.newEntityID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldTicket := &Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: TicketOpen, CreatedAt: at, UpdatedAt: at}
+	oldKey := putOldTicket(t, r, oldTicket)
+	if before, err := r.readConsistent(ctx, ticketKey(org.ID, id)); err != nil || len(before) != 0 {
+		t.Fatalf("before the migration the ticket has no item under its new key: %v, %v", before, err)
+	}
+
+	rep, err := r.Migrate(ctx)
+	if err != nil || rep.TicketsRekeyed != 1 {
+		t.Fatalf("first run: %+v, %v; want one ticket moved", rep, err)
+	}
+	found, err := r.readConsistent(ctx, oldKey, ticketKey(org.ID, id), ticketKey(org.ID, today.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := found[oldKey]; ok {
+		t.Error("the old item is still there")
+	}
+	if moved, ok := foundAs[*Ticket](found, ticketKey(org.ID, id)); !ok || moved.Title != "written before" {
+		t.Errorf("the moved ticket: %+v", moved)
+	}
+	if _, ok := found[ticketKey(org.ID, today.ID)]; !ok {
+		t.Error("today's ticket is gone")
+	}
+	if rep, err := r.Migrate(ctx); err != nil || rep.TicketsRekeyed != 0 {
+		t.Fatalf("second run: %+v, %v; want nothing to do", rep, err)
+	}
+	// The user's list holds each ticket once.
+	p, err := r.TicketsOfUser(ctx, org.ID, u.ID, TicketFilter{}, PageArgs{First: 10})
+	if err != nil || len(p.Items) != 2 {
+		t.Fatalf("tickets after the migration: %d, %v", len(p.Items), err)
+	}
+}
+
+// A ticket whose organization is not known is found by one Query of its partition; a ticket that
+// does not exist is NOT_FOUND.
+func TestTicketByIDFindsTheOrganization(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	org, _ := r.CreateOrganization(ctx, "Acme")
+	u, _ := r.CreateUser(ctx, org.ID, "Ada", "ada@example.com")
+	tk, err := r.CreateTicket(ctx, org.ID, u.ID, "t", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.TicketByID(ctx, tk.ID)
+	if err != nil || got.OrgID != org.ID || got.Title != "t" {
+		t.Fatalf("TicketByID = %+v, %v", got, err)
+	}
+	missing, _, _ := r.newEntityID()
+	if _, err := r.TicketByID(ctx, missing); err == nil || err.Error() != "NOT_FOUND: ticket not found" {
+		t.Fatalf("a missing ticket: %v", err)
+	}
+}
