@@ -4,9 +4,9 @@ import "slices"
 
 // The authorization policy, in one place (deny by default):
 //
-//   - rootPolicy: which roles may use each root field and mutation. A field missing here is
-//     refused for everyone (FORBIDDEN), and a test fails for every root field of the schema that
-//     has no entry.
+//   - rootPolicy: which roles may use each root field, mutation and subscription. A field missing
+//     here is refused for everyone (FORBIDDEN), and a test fails for every root field of the
+//     schema that has no entry.
 //   - Principal.Sees: whether a principal may see an object of a Scope (an organization's, a
 //     customer's, HR's). Each node descriptor (graph/model) says which scope its objects have,
 //     from the ID's key parts where they carry the tenant (so the check costs no read), or from
@@ -15,7 +15,8 @@ import "slices"
 // Objects outside a caller's scope are NOT_FOUND, as if they did not exist; nested fields never
 // leave their parent's scope (an organization's users, a user's tickets, a customer's orders all
 // share its tenant), so scope is checked where IDs enter: node, nodes, typed lookups and the IDs
-// inside mutation inputs.
+// inside mutation inputs. A subscription checks its arguments the same way, and every event it
+// would deliver against the scope of the changed object itself (resolvers/subscriptions.go).
 
 var (
 	saasReaders     = []Role{RoleAdmin, RoleOrgAdmin, RoleOrgMember}
@@ -24,7 +25,8 @@ var (
 	commerceStaff   = []Role{RoleAdmin, RoleSales}
 )
 
-// rootPolicy maps "Query.<field>" and "Mutation.<field>" to the roles that may use it.
+// rootPolicy maps "Query.<field>", "Mutation.<field>" and "Subscription.<field>" to the roles that
+// may use it.
 var rootPolicy = map[string][]Role{
 	// Relay lookups: any role; each ID is checked against the caller's scope.
 	"Query.node":  Roles,
@@ -64,6 +66,11 @@ var rootPolicy = map[string][]Role{
 	"Mutation.addMailingAddress": commerceReaders, // a customer: for itself only
 	"Mutation.placeOrder":        commerceReaders, // a customer: for itself only
 	"Mutation.updateOrderStatus": commerceStaff,
+
+	// Subscriptions: the readers of each domain; a customer's orderChanged is narrowed to itself.
+	"Subscription.ticketChanged":   saasReaders,
+	"Subscription.orderChanged":    commerceReaders,
+	"Subscription.employeeChanged": hrStaff,
 }
 
 // HasPolicy reports whether the root field object.field ("Query", "node") has a policy.

@@ -34,6 +34,7 @@ func TestRoleTable(t *testing.T) {
 		"Query.customer": com, "Query.customers": com, "Query.order": com, "Query.ordersByStatus": staff,
 		"Mutation.createCustomer": staff, "Mutation.addMailingAddress": com, "Mutation.placeOrder": com,
 		"Mutation.updateOrderStatus": staff,
+		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr,
 	}
 	if len(want) != len(rootPolicy) {
 		t.Fatalf("the table lists %d fields, the policy %d", len(want), len(rootPolicy))

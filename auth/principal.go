@@ -8,6 +8,7 @@ package auth
 import (
 	"context"
 	"slices"
+	"time"
 
 	"singletable/globalid"
 )
@@ -40,6 +41,15 @@ type Principal struct {
 	Org string
 	// Customer is the customer the customer role applies to, decoded from the `customer` claim.
 	Customer string
+	// ValidUntil is when the token stops being accepted: its `exp` plus the verifier's leeway for
+	// clock skew. A request is verified once, when it starts; a subscription outlives that check,
+	// so it ends here (zero: never, as when authentication is disabled).
+	ValidUntil time.Time
+}
+
+// Expired reports whether the token that identified p is no longer accepted at now.
+func (p Principal) Expired(now time.Time) bool {
+	return !p.ValidUntil.IsZero() && !now.Before(p.ValidUntil)
 }
 
 // Has reports whether the principal holds role r. The org roles count only with an organization,

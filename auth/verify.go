@@ -110,24 +110,9 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Principal, error) 
 	if err != nil || len(msg.Signatures()) != 1 {
 		return Principal{}, unauthenticated("the bearer token is not a JWT")
 	}
-	hdr := msg.Signatures()[0].ProtectedHeaders()
-	alg, ok := hdr.Algorithm()
-	if !ok {
-		return Principal{}, unauthenticated("the token's algorithm is not accepted")
-	}
-	var keyOpt jwt.ParseOption
-	switch {
-	case v.secret != nil && algIn(alg, hmacAlgs):
-		keyOpt = jwt.WithKey(alg, v.secret)
-	case v.keys != nil && algIn(alg, jwksAlgs):
-		kid, _ := hdr.KeyID()
-		key, err := v.keys.lookup(ctx, kid)
-		if err != nil {
-			return Principal{}, err
-		}
-		keyOpt = jwt.WithKey(alg, key)
-	default:
-		return Principal{}, unauthenticated("the token's algorithm is not accepted")
+	keyOpt, err := v.keyFor(ctx, msg.Signatures()[0].ProtectedHeaders())
+	if err != nil {
+		return Principal{}, err
 	}
 	opts := []jwt.ParseOption{
 		keyOpt,
@@ -146,7 +131,35 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Principal, error) 
 	if err != nil {
 		return Principal{}, unauthenticated(refusal(err))
 	}
-	return principalOf(claimsOf(tok))
+	p, err := principalOf(claimsOf(tok))
+	if err != nil {
+		return Principal{}, err
+	}
+	if exp, ok := tok.Expiration(); ok {
+		p.ValidUntil = exp.Add(v.leeway)
+	}
+	return p, nil
+}
+
+// keyFor is the key a token with header hdr is verified with: the HS256 secret, or the JWKS key
+// its kid names, for the algorithms each accepts.
+func (v *Verifier) keyFor(ctx context.Context, hdr jws.Headers) (jwt.ParseOption, error) {
+	alg, ok := hdr.Algorithm()
+	if !ok {
+		return nil, unauthenticated("the token's algorithm is not accepted")
+	}
+	switch {
+	case v.secret != nil && algIn(alg, hmacAlgs):
+		return jwt.WithKey(alg, v.secret), nil
+	case v.keys != nil && algIn(alg, jwksAlgs):
+		kid, _ := hdr.KeyID()
+		key, err := v.keys.lookup(ctx, kid)
+		if err != nil {
+			return nil, err
+		}
+		return jwt.WithKey(alg, key), nil
+	}
+	return nil, unauthenticated("the token's algorithm is not accepted")
 }
 
 // refusal is the client-safe reason a token was refused.

@@ -27,10 +27,12 @@ import (
 const DefaultBuffer = 64
 
 // The errors a subscription can end with, and Subscribe can return (the stream's absence is
-// repository.ErrNoStream). Both are UNAVAILABLE: the client may subscribe again.
+// repository.ErrNoStream). All are UNAVAILABLE: the client may subscribe again, here later or on
+// another instance.
 var (
 	ErrOverflow     = apperr.New(apperr.CodeUnavailable, "subscription ended: the client did not keep up")
 	ErrShuttingDown = apperr.New(apperr.CodeUnavailable, "subscriptions are unavailable: the server is shutting down")
+	ErrTooMany      = apperr.New(apperr.CodeUnavailable, "this server has as many subscriptions open as it serves; retry later")
 )
 
 // Source is where the hub gets changes: the repository's StreamReader.
@@ -42,6 +44,10 @@ type Source interface {
 type Options struct {
 	// Buffer is the number of changes each subscription can hold (DefaultBuffer).
 	Buffer int
+	// MaxSubscriptions caps the subscriptions open at once: past it Subscribe returns ErrTooMany
+	// (zero: no cap). Each costs its buffer here and, above all, its transport's connection and
+	// goroutines in the server: the cap is what keeps an instance's memory bounded.
+	MaxSubscriptions int
 	// TracerProvider receives a span per dispatched batch (the global provider when nil).
 	TracerProvider trace.TracerProvider
 	// Logger receives the hub's few messages (slog.Default when nil).
@@ -65,6 +71,7 @@ type Hub struct {
 	src    Source
 	obs    Observer
 	buffer int
+	max    int
 	tracer trace.Tracer
 	log    *slog.Logger
 
@@ -77,6 +84,9 @@ type Hub struct {
 	startOnce sync.Once
 	cancel    context.CancelFunc
 	done      chan struct{}
+	// closed is closed by Close (Done).
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 // New returns a hub reading src, reporting to obs (nil: nowhere). It reads nothing before Start.
@@ -95,8 +105,8 @@ func New(src Source, obs Observer, opts Options) *Hub {
 		opts.Logger = slog.Default()
 	}
 	return &Hub{
-		src: src, obs: obs, buffer: opts.Buffer, tracer: tp.Tracer(tracerName), log: opts.Logger,
-		subs: map[*Subscription]struct{}{}, ready: make(chan struct{}), done: make(chan struct{}),
+		src: src, obs: obs, buffer: opts.Buffer, max: opts.MaxSubscriptions, tracer: tp.Tracer(tracerName), log: opts.Logger,
+		subs: map[*Subscription]struct{}{}, ready: make(chan struct{}), done: make(chan struct{}), closed: make(chan struct{}),
 	}
 }
 
@@ -116,8 +126,20 @@ func (h *Hub) Start(ctx context.Context) {
 // subscriptions open when it is read.
 func (h *Hub) Ready() <-chan struct{} { return h.ready }
 
+// Done is closed when Close is called: the server closes its subscriptions' connections once the
+// subscriptions completed.
+func (h *Hub) Done() <-chan struct{} { return h.closed }
+
+// Subscriptions is the number of subscriptions open.
+func (h *Hub) Subscriptions() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
+}
+
 // Available returns nil when subscriptions can be served (the stream is read, or not found yet),
-// or the error Subscribe returns: repository.ErrNoStream, ErrShuttingDown.
+// or the error Subscribe returns: repository.ErrNoStream, ErrShuttingDown (ErrTooMany is
+// Subscribe's alone).
 func (h *Hub) Available() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -143,6 +165,9 @@ func (h *Hub) Subscribe(filter func(repository.Change) bool) (*Subscription, err
 	if err := h.availableLocked(); err != nil {
 		return nil, err
 	}
+	if h.max > 0 && len(h.subs) >= h.max {
+		return nil, ErrTooMany
+	}
 	s := &Subscription{hub: h, filter: filter, events: make(chan *repository.Change, h.buffer)}
 	h.subs[s] = struct{}{}
 	h.obs.SubscriptionsOpen(len(h.subs))
@@ -156,6 +181,7 @@ func (h *Hub) Close() {
 	h.mu.Lock()
 	h.state = stateClosed
 	h.mu.Unlock()
+	h.closeOnce.Do(func() { close(h.closed) })
 	h.startOnce.Do(func() { close(h.done) }) // never started: nothing to stop, and no Start after
 	if h.cancel != nil {
 		h.cancel()

@@ -153,6 +153,38 @@ describe('playground in headless Chromium', () => {
     assert.equal(sentHeaders.at(-1)['x-explain'], undefined, 'the preset is not sent as a header');
   });
 
+  // A subscription runs in the playground (over Server-Sent Events) and shows a change made by
+  // another request: an order placed through /query by this test, not by the page.
+  it('shows a subscription event after a mutation in another request', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 30_000 });
+    const headersEditor = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
+    await page.waitForSelector(headersEditor, { timeout: 30_000 });
+    const headers = JSON.parse(await page.evaluate((sel) => document.querySelector(sel).CodeMirror.getValue(), headersEditor));
+    const SUB = 'subscription { orderChanged { kind order { status totalCents } } }';
+    await page.evaluate((q) => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(q), SUB);
+    await queryTaken(page, SUB);
+    await page.click('.graphiql-execute-button');
+    // The stream is open once the server answers its headers; give the hub a moment to see it.
+    await new Promise((r) => setTimeout(r, 1500));
+    const placed = await fetch(`${server.url}/query`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: headers.Authorization },
+      body: JSON.stringify({
+        query: 'mutation($c: ID!, $k: String!) { placeOrder(input: {customerId: $c, idempotencyKey: $k, items: [{sku: "E2E", productName: "Browser test", quantity: 1, unitPriceCents: 4242}]}) { id } }',
+        variables: { c: 'Q3VzdG9tZXI6MDFLR0VXUFk4MDQ4V1E4TTJDSlZDWkcwUEc', k: `e2e-${Date.now()}` },
+      }),
+    });
+    assert.equal(placed.status, 200);
+    assert.equal((await placed.json()).errors, undefined);
+    await page.waitForFunction(() => document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue().includes('4242'), { timeout: 30_000 });
+    const shown = JSON.parse(await page.evaluate(() => document.querySelector('.graphiql-response .CodeMirror').CodeMirror.getValue()));
+    await mkdir(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, 'playground-subscription.png') });
+    assert.deepEqual(shown.data.orderChanged, { kind: 'CREATED', order: { status: 'OPEN', totalCents: 4242 } });
+  });
+
   // The server passes PlaygroundHeaders to the page in the data-headers attribute (Go tests
   // check that); this checks the other half, that the page's script puts them in the headers
   // editor and GraphiQL sends them. The page is the server's own, with the attribute filled in.

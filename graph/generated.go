@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	Order() OrderResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
+	Subscription() SubscriptionResolver
 	Ticket() TicketResolver
 	User() UserResolver
 }
@@ -98,6 +99,11 @@ type ComplexityRoot struct {
 		Mentees        func(childComplexity int, first *int, after *string) int
 		Mentor         func(childComplexity int) int
 		Name           func(childComplexity int) int
+	}
+
+	EmployeeChange struct {
+		Employee func(childComplexity int) int
+		Kind     func(childComplexity int) int
 	}
 
 	EmployeeConnection struct {
@@ -169,6 +175,12 @@ type ComplexityRoot struct {
 		UpdatedAt  func(childComplexity int) int
 	}
 
+	OrderChange struct {
+		Kind           func(childComplexity int) int
+		Order          func(childComplexity int) int
+		PreviousStatus func(childComplexity int) int
+	}
+
 	OrderConnection struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
@@ -230,6 +242,12 @@ type ComplexityRoot struct {
 		User                func(childComplexity int, id string) int
 	}
 
+	Subscription struct {
+		EmployeeChanged func(childComplexity int, departmentID *string) int
+		OrderChanged    func(childComplexity int, customerID *string) int
+		TicketChanged   func(childComplexity int, organizationID string, reporterID *string) int
+	}
+
 	Ticket struct {
 		Body           func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
@@ -241,6 +259,12 @@ type ComplexityRoot struct {
 		Status         func(childComplexity int) int
 		Title          func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
+	}
+
+	TicketChange struct {
+		Kind           func(childComplexity int) int
+		PreviousStatus func(childComplexity int) int
+		Ticket         func(childComplexity int) int
 	}
 
 	TicketConnection struct {
@@ -352,6 +376,11 @@ type QueryResolver interface {
 	Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error)
 	User(ctx context.Context, id string) (*model.User, error)
 	Ticket(ctx context.Context, id string) (*model.Ticket, error)
+}
+type SubscriptionResolver interface {
+	TicketChanged(ctx context.Context, organizationID string, reporterID *string) (<-chan *model.TicketChange, error)
+	OrderChanged(ctx context.Context, customerID *string) (<-chan *model.OrderChange, error)
+	EmployeeChanged(ctx context.Context, departmentID *string) (<-chan *model.EmployeeChange, error)
 }
 type TicketResolver interface {
 	Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error)
@@ -606,6 +635,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Employee.Name(childComplexity), true
+
+	case "EmployeeChange.employee":
+		if e.ComplexityRoot.EmployeeChange.Employee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeChange.Employee(childComplexity), true
+	case "EmployeeChange.kind":
+		if e.ComplexityRoot.EmployeeChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeChange.Kind(childComplexity), true
 
 	case "EmployeeConnection.edges":
 		if e.ComplexityRoot.EmployeeConnection.Edges == nil {
@@ -960,6 +1002,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Order.UpdatedAt(childComplexity), true
 
+	case "OrderChange.kind":
+		if e.ComplexityRoot.OrderChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChange.Kind(childComplexity), true
+	case "OrderChange.order":
+		if e.ComplexityRoot.OrderChange.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChange.Order(childComplexity), true
+	case "OrderChange.previousStatus":
+		if e.ComplexityRoot.OrderChange.PreviousStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChange.PreviousStatus(childComplexity), true
+
 	case "OrderConnection.edges":
 		if e.ComplexityRoot.OrderConnection.Edges == nil {
 			break
@@ -1276,6 +1337,40 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
 
+	case "Subscription.employeeChanged":
+		if e.ComplexityRoot.Subscription.EmployeeChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_employeeChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.EmployeeChanged(childComplexity, args["departmentId"].(*string)), true
+	case "Subscription.orderChanged":
+		if e.ComplexityRoot.Subscription.OrderChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_orderChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OrderChanged(childComplexity, args["customerId"].(*string)), true
+	case "Subscription.ticketChanged":
+		if e.ComplexityRoot.Subscription.TicketChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_ticketChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.TicketChanged(childComplexity, args["organizationId"].(string), args["reporterId"].(*string)), true
+
 	case "Ticket.body":
 		if e.ComplexityRoot.Ticket.Body == nil {
 			break
@@ -1341,6 +1436,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Ticket.UpdatedAt(childComplexity), true
+
+	case "TicketChange.kind":
+		if e.ComplexityRoot.TicketChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChange.Kind(childComplexity), true
+	case "TicketChange.previousStatus":
+		if e.ComplexityRoot.TicketChange.PreviousStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChange.PreviousStatus(childComplexity), true
+	case "TicketChange.ticket":
+		if e.ComplexityRoot.TicketChange.Ticket == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChange.Ticket(childComplexity), true
 
 	case "TicketConnection.edges":
 		if e.ComplexityRoot.TicketConnection.Edges == nil {
@@ -1581,6 +1695,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				Data: buf.Bytes(),
 			}
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -1606,7 +1737,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "commerce.graphqls" "hr.graphqls" "relay.graphqls" "saas.graphqls"
+//go:embed "commerce.graphqls" "hr.graphqls" "relay.graphqls" "saas.graphqls" "subscriptions.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1622,6 +1753,7 @@ var sources = []*ast.Source{
 	{Name: "hr.graphqls", Input: sourceData("hr.graphqls"), BuiltIn: false},
 	{Name: "relay.graphqls", Input: sourceData("relay.graphqls"), BuiltIn: false},
 	{Name: "saas.graphqls", Input: sourceData("saas.graphqls"), BuiltIn: false},
+	{Name: "subscriptions.graphqls", Input: sourceData("subscriptions.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -1737,6 +1869,16 @@ func (ec *executionContext) childFields_Employee(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Employee", field.Name)
 }
 
+func (ec *executionContext) childFields_EmployeeChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_EmployeeChange_kind(ctx, field)
+	case "employee":
+		return ec.fieldContext_EmployeeChange_employee(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmployeeChange", field.Name)
+}
+
 func (ec *executionContext) childFields_EmployeeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -1837,6 +1979,18 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_customer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_OrderChange_kind(ctx, field)
+	case "order":
+		return ec.fieldContext_OrderChange_order(ctx, field)
+	case "previousStatus":
+		return ec.fieldContext_OrderChange_previousStatus(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderChange", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1947,6 +2101,18 @@ func (ec *executionContext) childFields_Ticket(ctx context.Context, field graphq
 		return ec.fieldContext_Ticket_history(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Ticket", field.Name)
+}
+
+func (ec *executionContext) childFields_TicketChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_TicketChange_kind(ctx, field)
+	case "ticket":
+		return ec.fieldContext_TicketChange_ticket(ctx, field)
+	case "previousStatus":
+		return ec.fieldContext_TicketChange_previousStatus(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TicketChange", field.Name)
 }
 
 func (ec *executionContext) childFields_TicketConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2870,6 +3036,56 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_employeeChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "departmentId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["departmentId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_orderChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_ticketChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reporterId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reporterId"] = arg1
 	return args, nil
 }
 
@@ -3953,6 +4169,61 @@ func (ec *executionContext) fieldContext_Employee_mentees(ctx context.Context, f
 	if fc.Args, err = ec.field_Employee_mentees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EmployeeChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ChangeKind) graphql.Marshaler {
+			return ec.marshalNChangeKind2singletableᚋgraphᚋmodelᚐChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmployeeChange", field, false, false, "ChangeKind")
+}
+
+func (ec *executionContext) _EmployeeChange_employee(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeChange_employee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Employee, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeChange_employee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EmployeeChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -5379,6 +5650,84 @@ func (ec *executionContext) fieldContext_Order_customer(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _OrderChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.OrderChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ChangeKind) graphql.Marshaler {
+			return ec.marshalNChangeKind2singletableᚋgraphᚋmodelᚐChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderChange", field, false, false, "ChangeKind")
+}
+
+func (ec *executionContext) _OrderChange_order(ctx context.Context, field graphql.CollectedField, obj *model.OrderChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChange_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Order) graphql.Marshaler {
+			return ec.marshalNOrder2ᚖsingletableᚋgraphᚋmodelᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChange_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderChange_previousStatus(ctx context.Context, field graphql.CollectedField, obj *model.OrderChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChange_previousStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *repository.OrderStatus) graphql.Marshaler {
+			return ec.marshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChange_previousStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderChange", field, false, false, "OrderStatus")
+}
+
 func (ec *executionContext) _OrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OrderConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6717,6 +7066,138 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_ticketChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_ticketChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().TicketChanged(ctx, fc.Args["organizationId"].(string), fc.Args["reporterId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TicketChange) graphql.Marshaler {
+			return ec.marshalNTicketChange2ᚖsingletableᚋgraphᚋmodelᚐTicketChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_ticketChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_ticketChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_orderChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_orderChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OrderChanged(ctx, fc.Args["customerId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderChange) graphql.Marshaler {
+			return ec.marshalNOrderChange2ᚖsingletableᚋgraphᚋmodelᚐOrderChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_orderChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_orderChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_employeeChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_employeeChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().EmployeeChanged(ctx, fc.Args["departmentId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployeeChange) graphql.Marshaler {
+			return ec.marshalNEmployeeChange2ᚖsingletableᚋgraphᚋmodelᚐEmployeeChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_employeeChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmployeeChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_employeeChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Ticket_id(ctx context.Context, field graphql.CollectedField, obj *model.Ticket) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6984,6 +7465,84 @@ func (ec *executionContext) fieldContext_Ticket_history(ctx context.Context, fie
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _TicketChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.TicketChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ChangeKind) graphql.Marshaler {
+			return ec.marshalNChangeKind2singletableᚋgraphᚋmodelᚐChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketChange", field, false, false, "ChangeKind")
+}
+
+func (ec *executionContext) _TicketChange_ticket(ctx context.Context, field graphql.CollectedField, obj *model.TicketChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChange_ticket(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ticket, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Ticket) graphql.Marshaler {
+			return ec.marshalNTicket2ᚖsingletableᚋgraphᚋmodelᚐTicket(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChange_ticket(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TicketChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Ticket(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TicketChange_previousStatus(ctx context.Context, field graphql.CollectedField, obj *model.TicketChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChange_previousStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *repository.TicketStatus) graphql.Marshaler {
+			return ec.marshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChange_previousStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketChange", field, false, false, "TicketStatus")
 }
 
 func (ec *executionContext) _TicketConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TicketConnection) (ret graphql.Marshaler) {
@@ -10171,6 +10730,44 @@ func (ec *executionContext) _Employee(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var employeeChangeImplementors = []string{"EmployeeChange"}
+
+func (ec *executionContext) _EmployeeChange(ctx context.Context, sel ast.SelectionSet, obj *model.EmployeeChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, employeeChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EmployeeChange")
+		case "kind":
+			out.Values[i] = ec._EmployeeChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "employee":
+			out.Values[i] = ec._EmployeeChange_employee(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var employeeConnectionImplementors = []string{"EmployeeConnection"}
 
 func (ec *executionContext) _EmployeeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.EmployeeConnection) graphql.Marshaler {
@@ -10660,6 +11257,49 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var orderChangeImplementors = []string{"OrderChange"}
+
+func (ec *executionContext) _OrderChange(ctx context.Context, sel ast.SelectionSet, obj *model.OrderChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderChange")
+		case "kind":
+			out.Values[i] = ec._OrderChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "order":
+			out.Values[i] = ec._OrderChange_order(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previousStatus":
+			out.Values[i] = ec._OrderChange_previousStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var orderConnectionImplementors = []string{"OrderConnection"}
 
 func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrderConnection) graphql.Marshaler {
@@ -11108,6 +11748,30 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "ticketChanged":
+		return ec._Subscription_ticketChanged(ctx, fields[0])
+	case "orderChanged":
+		return ec._Subscription_orderChanged(ctx, fields[0])
+	case "employeeChanged":
+		return ec._Subscription_employeeChanged(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
+}
+
 var ticketImplementors = []string{"Ticket", "Node"}
 
 func (ec *executionContext) _Ticket(ctx context.Context, sel ast.SelectionSet, obj *model.Ticket) graphql.Marshaler {
@@ -11172,6 +11836,49 @@ func (ec *executionContext) _Ticket(ctx context.Context, sel ast.SelectionSet, o
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Ticket_history(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ticketChangeImplementors = []string{"TicketChange"}
+
+func (ec *executionContext) _TicketChange(ctx context.Context, sel ast.SelectionSet, obj *model.TicketChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ticketChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TicketChange")
+		case "kind":
+			out.Values[i] = ec._TicketChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ticket":
+			out.Values[i] = ec._TicketChange_ticket(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previousStatus":
+			out.Values[i] = ec._TicketChange_previousStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11931,6 +12638,16 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNChangeKind2singletableᚋgraphᚋmodelᚐChangeKind(ctx context.Context, v any) (model.ChangeKind, error) {
+	var res model.ChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNChangeKind2singletableᚋgraphᚋmodelᚐChangeKind(ctx context.Context, sel ast.SelectionSet, v model.ChangeKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNCreateCustomerInput2singletableᚋgraphᚋmodelᚐCreateCustomerInput(ctx context.Context, v any) (model.CreateCustomerInput, error) {
 	res, err := ec.unmarshalInputCreateCustomerInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12047,6 +12764,14 @@ func (ec *executionContext) marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEm
 		return graphql.Null
 	}
 	return ec._Employee(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEmployeeChange2ᚖsingletableᚋgraphᚋmodelᚐEmployeeChange(ctx context.Context, sel ast.SelectionSet, v *model.EmployeeChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "EmployeeChange!")
+		return graphql.Null
+	}
+	return ec._EmployeeChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEmployeeConnection2ᚖsingletableᚋgraphᚋmodelᚐEmployeeConnection(ctx context.Context, sel ast.SelectionSet, v *model.EmployeeConnection) graphql.Marshaler {
@@ -12244,6 +12969,14 @@ func (ec *executionContext) marshalNOrder2ᚖsingletableᚋgraphᚋmodelᚐOrder
 	return ec._Order(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNOrderChange2ᚖsingletableᚋgraphᚋmodelᚐOrderChange(ctx context.Context, sel ast.SelectionSet, v *model.OrderChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderChange!")
+		return graphql.Null
+	}
+	return ec._OrderChange(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOrderConnection2ᚖsingletableᚋgraphᚋmodelᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OrderConnection!")
@@ -12427,6 +13160,14 @@ func (ec *executionContext) marshalNTicket2ᚖsingletableᚋgraphᚋmodelᚐTick
 		return graphql.Null
 	}
 	return ec._Ticket(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTicketChange2ᚖsingletableᚋgraphᚋmodelᚐTicketChange(ctx context.Context, sel ast.SelectionSet, v *model.TicketChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TicketChange!")
+		return graphql.Null
+	}
+	return ec._TicketChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTicketConnection2ᚖsingletableᚋgraphᚋmodelᚐTicketConnection(ctx context.Context, sel ast.SelectionSet, v *model.TicketConnection) graphql.Marshaler {

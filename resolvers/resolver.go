@@ -3,9 +3,15 @@
 // loaders and write through the repository; they never build DynamoDB expressions.
 package resolvers
 
-import "singletable/repository"
+import (
+	"singletable/changefeed"
+	"singletable/repository"
+)
 
 // Resolver is the root resolver. It holds what every request shares.
 type Resolver struct {
 	Repo *repository.Repo
+	// Hub fans the table's stream out to subscriptions; nil where subscriptions are not served
+	// (they answer UNAVAILABLE).
+	Hub *changefeed.Hub
 }

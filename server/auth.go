@@ -18,10 +18,13 @@ import (
 // expired or badly signed token is answered here: HTTP 401, WWW-Authenticate: Bearer, one error
 // with code UNAUTHENTICATED and no data. Without an Authenticator every request is refused (the
 // server never runs open by accident; auth.Disabled is the explicit way). CORS preflights
-// (OPTIONS) carry no credentials and pass.
+// (OPTIONS) carry no credentials and pass, and so does a WebSocket upgrade without an
+// Authorization header, which a browser cannot set on one: its identity is the token of its
+// connection_init message, which the WebSocket transport verifies with the same Authenticator
+// before it runs anything (streams.go).
 func withAuthentication(a auth.Authenticator, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodOptions {
+		if r.Method == http.MethodOptions || (isWebSocketUpgrade(r) && r.Header.Get("Authorization") == "") {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -80,14 +83,18 @@ func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
 	writeCodedError(w, r, status, string(code), msg)
 }
 
-// authorizeRootField refuses, with FORBIDDEN, a root field or mutation the caller's roles do not
-// allow (auth's policy table; a field without a policy is refused for everyone), before its
-// resolver runs: a refused mutation writes nothing. Introspection fields (__schema, __type,
-// __typename) follow the introspection setting instead. Nested fields pass: their objects are
-// checked where their IDs enter the graph (each node type's descriptor, graph/model).
+// authorizeRootField refuses, with FORBIDDEN, a root field, mutation or subscription the caller's
+// roles do not allow (auth's policy table; a field without a policy is refused for everyone),
+// before its resolver runs: a refused mutation writes nothing. A root field sent over the wrong
+// transport is refused first (streamAllows). Introspection fields (__schema, __type, __typename)
+// follow the introspection setting instead. Nested fields pass: their objects are checked where
+// their IDs enter the graph (each node type's descriptor, graph/model).
 func authorizeRootField(ctx context.Context, fc *graphql.FieldContext) error {
-	if (fc.Object != "Query" && fc.Object != "Mutation") || strings.HasPrefix(fc.Field.Name, "__") {
+	if (fc.Object != "Query" && fc.Object != "Mutation" && fc.Object != "Subscription") || strings.HasPrefix(fc.Field.Name, "__") {
 		return nil
+	}
+	if err := streamAllows(ctx, fc.Object); err != nil {
+		return err
 	}
 	if !auth.Caller(ctx).MayUse(fc.Object, fc.Field.Name) {
 		return resolvers.ForbiddenField(fc.Field.Name)

@@ -112,6 +112,16 @@ func (w *envelopeWriter) Write(b []byte) (int, error) {
 
 func (w *envelopeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// Flush implements http.Flusher for Server-Sent Events; a buffered error answer is not flushed.
+func (w *envelopeWriter) Flush() {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.buf == nil {
+		_ = http.NewResponseController(w.ResponseWriter).Flush()
+	}
+}
+
 // requestErrorStatus is the status of an answer gqlgen refused before execution, by the media type
 // it is sent as (GraphQL over HTTP): a document that does not parse or validate, or variables that
 // do not coerce, is 422 from gqlgen; under application/json it is 200 (the legacy media type says a

@@ -14,6 +14,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 
+	"singletable/graph/model"
+	"singletable/repository"
 	"singletable/server"
 )
 
@@ -26,6 +28,8 @@ type example struct {
 	name  string // file name without extension
 	query string
 	vars  map[string]any
+	// live: the operation is a subscription, run by TestDocumentedSubscriptionsRun.
+	live bool
 }
 
 // loadExamples reads every example in file-name order; the numbered names give the order in which
@@ -44,6 +48,9 @@ func loadExamples(t *testing.T) []example {
 			t.Fatal(err)
 		}
 		ex := example{name: strings.TrimSuffix(filepath.Base(f), ".graphql"), query: string(src)}
+		if doc, err := parser.ParseQuery(&ast.Source{Input: ex.query}); err == nil && len(doc.Operations) == 1 {
+			ex.live = doc.Operations[0].Operation == ast.Subscription
+		}
 		if raw, err := os.ReadFile(strings.TrimSuffix(f, ".graphql") + ".json"); err == nil {
 			if err := json.Unmarshal(raw, &ex.vars); err != nil {
 				t.Fatalf("%s.json: %v", ex.name, err)
@@ -80,6 +87,9 @@ func TestDocumentedExamplesRun(t *testing.T) {
 			t.Fatalf("%s: want exactly one operation per file, found %d", ex.name, len(doc.Operations))
 		}
 		kinds[doc.Operations[0].Operation]++
+		if ex.live {
+			continue // TestDocumentedSubscriptionsRun
+		}
 		if _, ok := ex.vars["idempotencyKey"]; ok {
 			// DynamoDB Local remembers a transaction's idempotency token (derived from the
 			// customer and the key) across tables for ten minutes, and the sample customer's id is
@@ -163,5 +173,46 @@ func TestReadmeExamplesAreExampleFiles(t *testing.T) {
 		if !files[b[:end]] {
 			t.Errorf("README graphql block %d is not one of the files in %s:\n%s", i+1, exampleDir, b[:end])
 		}
+	}
+}
+
+// TestDocumentedSubscriptionsRun opens every subscription example over Server-Sent Events on the
+// sample data, with the table's stream read, makes a change it covers (a ticket of the example's
+// organization), and requires an event with data and no error.
+func TestDocumentedSubscriptionsRun(t *testing.T) {
+	var live []example
+	for _, ex := range loadExamples(t) {
+		if ex.live {
+			live = append(live, ex)
+		}
+	}
+	if len(live) == 0 {
+		t.Fatal("no subscription example")
+	}
+	a := newLiveAPI(t, server.Config{})
+	if _, err := a.repo.Seed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range live {
+		s := a.subscribeSSE(adminToken(t), ex.query, ex.vars)
+		time.Sleep(200 * time.Millisecond)
+		orgID, _ := ex.vars["organizationId"].(string)
+		parts, err := model.Organizations.Decode("organizationId", orgID)
+		if err != nil {
+			t.Fatalf("%s: the example's organizationId: %v", ex.name, err)
+		}
+		ref := parts[0]
+		users, err := a.repo.UsersOfOrganization(context.Background(), ref, repository.PageArgs{First: 1})
+		if err != nil || len(users.Items) == 0 {
+			t.Fatalf("%s: the organization's users: %v", ex.name, err)
+		}
+		if _, err := a.repo.CreateTicket(context.Background(), ref, users.Items[0].ID, "Documented", "b"); err != nil {
+			t.Fatal(err)
+		}
+		e, ok := s.next(waitFor)
+		if !ok || len(e.Errors) > 0 || len(e.Data) == 0 || string(e.Data) == "null" {
+			t.Fatalf("%s: event %s %+v (delivered: %v)", ex.name, e.Data, e.Errors, ok)
+		}
+		s.cancel()
 	}
 }

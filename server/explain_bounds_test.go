@@ -53,6 +53,9 @@ func TestExplainBoundsExecution(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ex := range loadExamples(t) {
+		if ex.live {
+			continue // a subscription reads per event, not per operation
+		}
 		if _, ok := ex.vars["idempotencyKey"]; ok {
 			ex.vars["idempotencyKey"] = fmt.Sprintf("%v-%d", ex.vars["idempotencyKey"], time.Now().UnixNano())
 		}

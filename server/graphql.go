@@ -23,7 +23,8 @@ import (
 
 // newGraphQL builds the GraphQL endpoint. handler.NewDefaultServer is deprecated and not meant
 // for production; everything here is explicit:
-//   - transports: POST (JSON), GET (queries only: gqlgen refuses mutations over GET), OPTIONS;
+//   - transports: POST (JSON), GET (queries only: gqlgen refuses mutations over GET), OPTIONS,
+//     and for subscriptions WebSocket and Server-Sent Events (streams.go, subscriptions.go);
 //   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay), both
 //     bounded in bytes, the persisted queries kept apart per principal (cache.go);
 //   - bounds on a document's bytes, tokens, depth, fields, aliases and repeated fields, checked
@@ -47,7 +48,8 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.APQCacheBytes <= 0 {
 		cfg.APQCacheBytes = DefaultAPQCacheBytes
 	}
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Repo: repo}}))
+	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Repo: repo, Hub: cfg.Hub}}))
+	addStreamTransports(srv, cfg)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -67,6 +69,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.Use(operationPlan{limit: cfg.ComplexityLimit, shards: repo.OrderStatusShards()})
 	telemetry := newOperationTelemetry(cfg)
 	srv.Use(telemetry)
+	srv.Use(subscriptionEvents{telemetry: telemetry, repo: repo, loaders: cfg.Loaders, timeout: cfg.OperationTimeout})
 	present, recover := presentError(cfg.Logger, !cfg.Introspection), recoverPanic(cfg.Logger)
 	srv.SetErrorPresenter(present)
 	srv.SetRecoverFunc(recover)

@@ -21,6 +21,9 @@ type requestInfo struct {
 	id    string
 	start time.Time
 	meter *repository.Meter
+	// stream marks a WebSocket or Server-Sent Events request (isStream), which serves
+	// subscriptions only and has no time limit of its own.
+	stream bool
 	// budget is the principal's capacity budget the request's cost is debited from (nil: off).
 	budget *requestBudget
 	mu     sync.Mutex
@@ -63,7 +66,8 @@ func requestInfoFrom(ctx context.Context) *requestInfo {
 // withRequestContext gives every request an id (X-Request-Id, echoed back), a DynamoDB meter, a
 // time limit, and one JSON log line when it ends: method, path, status, duration, operation name
 // (from the document when the client sends none), trace id (when the request is traced)
-// and the DynamoDB calls it made.
+// and the DynamoDB calls it made. A stream (isStream) lives as long as its subscriptions: its
+// time limit and meter are each event's (subscriptionEvents), and its log line comes when it ends.
 func withRequestContext(cfg Config, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -73,10 +77,13 @@ func withRequestContext(cfg Config, next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		ctx, meter := repository.WithMeter(r.Context())
-		ri := &requestInfo{id: id, start: start, meter: meter}
+		ri := &requestInfo{id: id, start: start, meter: meter, stream: isStream(r)}
 		ctx = context.WithValue(ctx, requestInfoKey{}, ri)
-		ctx, cancel := context.WithTimeout(ctx, cfg.OperationTimeout)
-		defer cancel()
+		if !ri.stream {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, cfg.OperationTimeout)
+			defer cancel()
+		}
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
@@ -132,6 +139,12 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush implements http.Flusher, which Server-Sent Events need (gqlgen asserts it).
+func (w *statusWriter) Flush() {
+	w.wrote = true
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
 
 // withCORS answers browser preflights and sets Access-Control-Allow-Origin for allowed origins.
 func withCORS(origins []string, next http.Handler) http.Handler {

@@ -65,14 +65,15 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 // the answer is 503 with Retry-After and UNAVAILABLE, at once rather than queued (a queue would
 // only add latency to an overloaded instance; the client or the load balancer retries). It
 // wraps the operation only, after the body was read, so that slow uploads hold no slot. Zero
-// turns it off.
+// turns it off. A stream (WebSocket, Server-Sent Events) serves subscriptions only, for as long
+// as they last: it takes no slot, and the hub's MaxSubscriptions caps them instead.
 func withConcurrencyCap(cfg Config, next http.Handler) http.Handler {
 	if cfg.MaxConcurrentOperations <= 0 {
 		return next
 	}
 	slots := make(chan struct{}, cfg.MaxConcurrentOperations)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodOptions {
+		if r.Method == http.MethodOptions || isStream(r) {
 			next.ServeHTTP(w, r)
 			return
 		}

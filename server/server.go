@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"singletable/auth"
+	"singletable/changefeed"
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
@@ -89,6 +90,10 @@ type Config struct {
 	// TracerProvider receives the spans of requests, operations, resolvers and loader batches
 	// (the global provider when nil).
 	TracerProvider trace.TracerProvider
+	// Hub fans the table's stream out to subscriptions (WebSocket and Server-Sent Events on
+	// /query); nil answers every subscription with UNAVAILABLE (AWS Lambda). Its owner starts it
+	// and, on shutdown, closes it: open subscriptions complete, then their sockets close.
+	Hub *changefeed.Hub
 }
 
 // Defaults for Config's zero values.
@@ -106,7 +111,8 @@ const (
 // New returns the HTTP handler of the whole API:
 //
 //	/         GraphiQL playground (unless DisablePlayground), its files under /playground/
-//	/query    GraphQL (POST; GET for queries only), with a bearer token (package auth)
+//	/query    GraphQL (POST; GET for queries only), with a bearer token (package auth); and
+//	          subscriptions over WebSocket (graphql-transport-ws) and Server-Sent Events
 //	/healthz  liveness: the process serves HTTP
 //	/readyz   readiness: the table is reachable and active (DescribeTable)
 //
@@ -124,7 +130,7 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	// The /query chain, outermost first. Authentication comes before the principal's key, so
 	// that the rate limiter and the persisted-query cache key on the token's subject.
 	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withPrincipalKey(cfg.TrustedProxies, withErrorEnvelope(
-		withRateLimit(cfg, withRequestBody(withCapacityBudget(cfg, withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(gql))))))))))
+		withRateLimit(cfg, withRequestBody(withCapacityBudget(cfg, withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(withStreamDeadlines(cfg.CORSOrigins, gql)))))))))))
 	mux.Handle("/query", query)
 	if !cfg.DisablePlayground {
 		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})

@@ -106,6 +106,12 @@ func (t operationTelemetry) InterceptOperation(ctx context.Context, next graphql
 	}
 	ctx, span := t.tracer.Start(ctx, spanName, trace.WithAttributes(attrs...))
 	ctx = context.WithValue(ctx, operationRunning{}, span)
+	if kind == subscriptionOperation {
+		// The span covers the opening (the resolver's checks); every event is an operation of
+		// its own, spanned and counted by subscriptionEvents.
+		defer span.End()
+		return next(ctx)
+	}
 	start := time.Now()
 	t.metrics.OperationStarted()
 	responses := next(ctx)

@@ -101,7 +101,9 @@ func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *r
 		return nil, nil, repository.Config{}, nil, fmt.Errorf("AWS_ENDPOINT_URL_DYNAMODB is not set: run `make bench`, which starts DynamoDB Local")
 	}
 	table := fmt.Sprintf("bench_%d_%d", os.Getpid(), time.Now().UnixNano())
-	base := repository.Config{Table: table, CursorSecret: []byte("bench-cursor-secret-0123456789abcdef")}
+	// The endpoint is given explicitly, as cmd/server does: the SDK takes DynamoDB's from the
+	// environment by itself, but not DynamoDB Streams' (repository/stream_client.go).
+	base := repository.Config{Table: table, Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), CursorSecret: []byte("bench-cursor-secret-0123456789abcdef")}
 	if seeding, err = repository.New(ctx, base); err != nil {
 		return nil, nil, repository.Config{}, nil, err
 	}
@@ -144,6 +146,9 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	if err := b.measureWrites(ctx, rep); err != nil {
+		return err
+	}
+	if err := b.measureSubscriptions(ctx, rep); err != nil {
 		return err
 	}
 	rep.elapsed = time.Since(started)

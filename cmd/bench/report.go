@@ -43,7 +43,9 @@ type report struct {
 	// writes are the counted writes and counted the deep trees with totalCount (writes.go).
 	writes  []writeResult
 	counted []countedTree
-	elapsed time.Duration
+	// subscriptions are the fan-out measurements (subscriptions.go).
+	subscriptions []subscriptionResult
+	elapsed       time.Duration
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
@@ -100,6 +102,7 @@ func (rep *report) write() error {
 	rep.writeWaits(w)
 	rep.writeThrottled(w)
 	rep.writeWrites(w)
+	rep.writeSubscriptions(w)
 	w("%s\n", profileNotes)
 	if err := os.MkdirAll(filepath.Dir(rep.cfg.out), 0o755); err != nil {
 		return err

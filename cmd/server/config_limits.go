@@ -22,6 +22,7 @@ type guardConfig struct {
 	rateBurst       int
 	capacityRCU     float64
 	maxConcurrent   int
+	maxSubs         int
 	trustedRaw      string
 	trusted         []netip.Prefix
 }
@@ -45,6 +46,7 @@ func (g *guardConfig) register(fs *flag.FlagSet, env settings.Env) {
 	fs.IntVar(&g.rateBurst, "rate-limit-burst", env.Int("RATE_LIMIT_BURST", 0), "burst per client; 0 means twice the rate (env RATE_LIMIT_BURST)")
 	fs.Float64Var(&g.capacityRCU, "capacity-budget-rcu", env.Float("CAPACITY_BUDGET_RCU", server.DefaultCapacityBudgetRCU), "DynamoDB read capacity units per second per client, with a burst of 10 times that; 0 turns the budget off (env CAPACITY_BUDGET_RCU)")
 	fs.IntVar(&g.maxConcurrent, "max-concurrent-operations", env.Int("MAX_CONCURRENT_OPERATIONS", server.DefaultMaxConcurrentOperations), "operations served at once; 0 means no cap (env MAX_CONCURRENT_OPERATIONS)")
+	fs.IntVar(&g.maxSubs, "max-subscriptions", env.Int("MAX_SUBSCRIPTIONS", server.DefaultMaxSubscriptions), "subscriptions served at once by this instance; past it a subscription is UNAVAILABLE; 0 means no cap (env MAX_SUBSCRIPTIONS)")
 	g.trustedRaw = env.Get("TRUSTED_PROXIES")
 	fs.StringVar(&g.trustedRaw, "trusted-proxies", g.trustedRaw, "comma-separated proxy IPs and CIDRs whose X-Forwarded-For is believed (env TRUSTED_PROXIES)")
 }
@@ -78,6 +80,7 @@ func (g *guardConfig) validate(bad func(string, ...any)) {
 		bad("CAPACITY_BUDGET_RCU / -capacity-budget-rcu: %v must be between 0 (off) and 1000000", g.capacityRCU)
 	}
 	between("MAX_CONCURRENT_OPERATIONS / -max-concurrent-operations", g.maxConcurrent, 0, 100_000)
+	between("MAX_SUBSCRIPTIONS / -max-subscriptions", g.maxSubs, 0, 1_000_000)
 	trusted, err := server.ParseTrustedProxies(g.trustedRaw)
 	if err != nil {
 		bad("TRUSTED_PROXIES / -trusted-proxies: %v", err)

@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"time"
 
+	"singletable/changefeed"
 	"singletable/loaders"
 	"singletable/repository"
 	"singletable/server"
@@ -68,6 +69,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	serverCfg.Hub = startHub(ctx, cfg, repo, log, obs)
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.guard.host, strconv.Itoa(cfg.port)))
 	if err != nil {
 		return err
@@ -88,7 +90,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if listening != nil {
 		listening(ln.Addr().String())
 	}
-	return serveUntilDone(ctx, cfg, srv, ln, drain, log)
+	return serveUntilDone(ctx, cfg, srv, ln, drain, serverCfg.Hub, log)
+}
+
+// startHub starts the instance's one reader of the table's stream, fanned out to its
+// subscriptions (at most MAX_SUBSCRIPTIONS). It reads until the shutdown closes it; a table
+// without a stream is logged by the hub, which answers subscriptions UNAVAILABLE until one appears.
+func startHub(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger, obs *observability) *changefeed.Hub {
+	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{}), obs.metrics, changefeed.Options{
+		MaxSubscriptions: cfg.guard.maxSubs, TracerProvider: obs.tracer, Logger: log,
+	})
+	hub.Start(context.WithoutCancel(ctx))
+	return hub
 }
 
 // openTable connects to the table, creates it and loads the sample data when asked, and warns
@@ -212,7 +225,7 @@ func serverConfig(ctx context.Context, cfg config, repo *repository.Repo, log *s
 }
 
 // serveUntilDone serves on ln until ctx is cancelled, then drains and shuts srv down (see run).
-func serveUntilDone(ctx context.Context, cfg config, srv *http.Server, ln net.Listener, drain *drainer, log *slog.Logger) error {
+func serveUntilDone(ctx context.Context, cfg config, srv *http.Server, ln net.Listener, drain *drainer, hub *changefeed.Hub, log *slog.Logger) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -224,6 +237,9 @@ func serveUntilDone(ctx context.Context, cfg config, srv *http.Server, ln net.Li
 		"timeout", cfg.shutdownTimeout.String(), "delay", cfg.shutdownDelay.String())
 	drain.draining.Store(true)
 	srv.SetKeepAlivesEnabled(false) // clients reconnect, to another instance
+	// Open subscriptions complete (their clients resubscribe elsewhere), and their WebSockets and
+	// event streams close, so that they do not hold the drain up.
+	hub.Close()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
 	force := forceDone(ctx)

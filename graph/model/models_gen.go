@@ -3,7 +3,11 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"singletable/repository"
+	"strconv"
 	"time"
 )
 
@@ -89,6 +93,13 @@ type DepartmentConnection struct {
 	PageInfo *PageInfo         `json:"pageInfo"`
 }
 
+// A change to an employee.
+type EmployeeChange struct {
+	Kind ChangeKind `json:"kind"`
+	// The employee after the change (before it, for REMOVED).
+	Employee *Employee `json:"employee"`
+}
+
 type HireEmployeeInput struct {
 	DepartmentID string `json:"departmentId"`
 	// 1 to 200 characters.
@@ -127,6 +138,15 @@ type MailingAddressInput struct {
 type Mutation struct {
 }
 
+// A change to an order.
+type OrderChange struct {
+	Kind ChangeKind `json:"kind"`
+	// The order after the change (before it, for REMOVED).
+	Order *Order `json:"order"`
+	// The status before the change, when the change set another one; null otherwise.
+	PreviousStatus *repository.OrderStatus `json:"previousStatus,omitempty"`
+}
+
 type OrderItemInput struct {
 	// 1 to 64 characters.
 	Sku string `json:"sku"`
@@ -163,6 +183,24 @@ type RenameDepartmentInput struct {
 	Name string `json:"name"`
 }
 
+// Live changes, fed by the table's stream: every write to a ticket, order or employee is delivered,
+// whoever made it (this API, another service, a migration, the console), in the order of the
+// object's writes. Subscribe over WebSocket (the `graphql-transport-ws` protocol, with the token in
+// `connection_init`'s `Authorization`) or Server-Sent Events (`Accept: text/event-stream`). A
+// subscription delivers the changes made after it opened; it is a live feed, not history: after a
+// reconnection, read the current state with a query.
+type Subscription struct {
+}
+
+// A change to a ticket.
+type TicketChange struct {
+	Kind ChangeKind `json:"kind"`
+	// The ticket after the change (before it, for REMOVED).
+	Ticket *Ticket `json:"ticket"`
+	// The status before the change, when the change set another one; null otherwise.
+	PreviousStatus *repository.TicketStatus `json:"previousStatus,omitempty"`
+}
+
 type TicketVersionConnection struct {
 	Edges    []*TicketVersionEdge `json:"edges"`
 	PageInfo *PageInfo            `json:"pageInfo"`
@@ -188,4 +226,65 @@ type UpdateTicketInput struct {
 	// at another version by now, someone else changed it: the update is refused with CONFLICT and
 	// nothing is written. Without it, the change applies to the ticket as it is.
 	ExpectedVersion *int `json:"expectedVersion,omitempty"`
+}
+
+// What a write did to an object.
+type ChangeKind string
+
+const (
+	// The object was created.
+	ChangeKindCreated ChangeKind = "CREATED"
+	// The object was changed; it is shown as it is after the change.
+	ChangeKindUpdated ChangeKind = "UPDATED"
+	// The object was deleted; it is shown as it was.
+	ChangeKindRemoved ChangeKind = "REMOVED"
+)
+
+var AllChangeKind = []ChangeKind{
+	ChangeKindCreated,
+	ChangeKindUpdated,
+	ChangeKindRemoved,
+}
+
+func (e ChangeKind) IsValid() bool {
+	switch e {
+	case ChangeKindCreated, ChangeKindUpdated, ChangeKindRemoved:
+		return true
+	}
+	return false
+}
+
+func (e ChangeKind) String() string {
+	return string(e)
+}
+
+func (e *ChangeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ChangeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ChangeKind", str)
+	}
+	return nil
+}
+
+func (e ChangeKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ChangeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ChangeKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

@@ -27,15 +27,75 @@
     if (explain && params.operationName !== 'IntrospectionQuery') {
       params = Object.assign({}, params, { extensions: Object.assign({}, params.extensions, { explain: true }) });
     }
+    if (!explain && isSubscription(params, opts)) {
+      return eventStream(params, Object.assign({}, defaultHeaders, h));
+    }
     return base(params, Object.assign({}, opts, { headers: h }));
   };
+  var defaultHeaders = headers ? JSON.parse(headers) : {};
+
+  // isSubscription reports whether the operation GraphiQL runs is a subscription.
+  function isSubscription(params, opts) {
+    var doc = opts && opts.documentAST;
+    if (!doc) return /^\s*subscription\b/.test(String(params.query).replace(/^\s*#.*$/gm, ''));
+    return doc.definitions.some(function (d) {
+      return d.kind === 'OperationDefinition' && d.operation === 'subscription' &&
+        (!params.operationName || (d.name && d.name.value === params.operationName));
+    });
+  }
+
+  // eventStream runs a subscription over Server-Sent Events (a POST with Accept:
+  // text/event-stream, as the graphql-sse client sends it): GraphiQL shows each event as it comes,
+  // from the async iterator this returns, until the server completes the subscription or the
+  // user stops it.
+  async function* eventStream(params, hdrs) {
+    var ctl = new AbortController();
+    var resp = await fetch(url, {
+      method: 'POST', signal: ctl.signal, body: JSON.stringify(params),
+      headers: Object.assign({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }, hdrs)
+    });
+    if (!(resp.headers.get('Content-Type') || '').startsWith('text/event-stream')) {
+      yield await resp.json(); // refused before it opened: the errors
+      return;
+    }
+    var reader = resp.body.getReader();
+    var decoder = new TextDecoder();
+    var buf = '';
+    try {
+      for (;;) {
+        var chunk = await reader.read();
+        if (chunk.done) return;
+        buf += decoder.decode(chunk.value, { stream: true });
+        var end;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          var ev = parseEvent(buf.slice(0, end));
+          buf = buf.slice(end + 2);
+          if (ev.event === 'complete') return;
+          if (ev.data) yield JSON.parse(ev.data);
+        }
+      }
+    } finally {
+      ctl.abort();
+    }
+  }
+
+  // parseEvent reads one Server-Sent Events block: its event name and its data lines.
+  function parseEvent(block) {
+    var ev = { event: 'message', data: '' };
+    block.split('\n').forEach(function (line) {
+      if (line.indexOf('event:') === 0) ev.event = line.slice(6).trim();
+      else if (line.indexOf('data:') === 0) ev.data += line.slice(5).trim();
+    });
+    return ev;
+  }
   var props = {
     fetcher: fetcher,
     defaultQuery: [
       '# Every response carries extensions.dynamodb: the DynamoDB calls the operation',
       '# made and the capacity they consumed. Run this with the ▶ button or Ctrl-Enter.',
       '# To see the plan and its price without running it, add "X-Explain": "true" to',
-      '# the headers (below): the answer is extensions.plan.',
+      '# the headers (below): the answer is extensions.plan. Subscriptions run here too,',
+      '# over Server-Sent Events: each change shows as it comes.',
       'query Organizations {',
       '  organizations(first: 5) {',
       '    edges {',

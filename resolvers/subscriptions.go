@@ -1,0 +1,163 @@
+package resolvers
+
+import (
+	"context"
+
+	"singletable/apperr"
+	"singletable/auth"
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+// Subscriptions (graph/subscriptions.graphqls). A subscription is checked once, when it opens, as
+// a query is: the server has already refused the roles its policy does not list (FORBIDDEN), and
+// its arguments are decoded with their node descriptors and checked against the caller's scope
+// from the IDs alone (BAD_USER_INPUT for a malformed ID, NOT_FOUND for one outside the scope,
+// exactly as a query answers; nothing is read, so nothing tells whether the object exists). It
+// then gets, from the hub, the changes of the table's stream its filter accepts: those its
+// arguments select AND whose every image (the object after the write, and before it) lies in the
+// caller's scope, decided from the changed object itself with its descriptor's EntityScope. The
+// second test repeats what the checked arguments already imply: it is there so that a mistake in
+// one filter can never deliver another tenant's object. Only the type a field is about produces
+// events: an order's items, relation items and uniqueness guards never do.
+
+// errNoHub answers a subscription where no hub reads the table's stream (AWS Lambda).
+var errNoHub = apperr.New(apperr.CodeUnavailable, "this deployment does not serve subscriptions; subscribe to the API's server instances")
+
+// subscriptionArg decodes an ID given in a subscription's argument field with its descriptor and
+// checks it against the caller's scope from the ID alone (model.NodeType.Input; no type a
+// subscription names has IDs that need a read to complete): the reference, BAD_USER_INPUT for a
+// malformed ID, or NOT_FOUND (naming kind, or the descriptor's Kind when "") for an ID outside the
+// scope.
+func subscriptionArg[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], field, id, kind string) (R, error) {
+	return d.Input(ctx, nil, field, id, kind)
+}
+
+// ticketChanges is ticketChanged's filter: tickets of org (reported by reporter, when given).
+func ticketChanges(ctx context.Context, organizationID string, reporterID *string) (func(repository.Change) bool, error) {
+	org, err := subscriptionArg(ctx, model.Organizations, "organizationId", organizationID, "")
+	if err != nil {
+		return nil, err
+	}
+	reporter := ""
+	if reporterID != nil {
+		ref, err := subscriptionArg(ctx, model.Users, "reporterId", *reporterID, "reporter")
+		if err != nil {
+			return nil, err
+		}
+		if ref.Org != org {
+			// No user of the organization has this ID: what a missing reporter gets.
+			return nil, auth.Hidden("reporter")
+		}
+		reporter = ref.ID
+	}
+	return changesOf(ctx, model.Tickets, func(t *repository.Ticket) bool {
+		return t.OrgID == org && (reporter == "" || t.ReporterID == reporter)
+	}), nil
+}
+
+// orderChanges is orderChanged's filter: orders of the customer given, of a customer's own
+// customer when it gives none, or every customer's for the roles that see them all.
+func orderChanges(ctx context.Context, customerID *string) (func(repository.Change) bool, error) {
+	customer, narrowed := auth.Caller(ctx).OwnCustomer()
+	if customerID != nil {
+		var err error
+		if customer, err = subscriptionArg(ctx, model.Customers, "customerId", *customerID, ""); err != nil {
+			return nil, err
+		}
+		narrowed = true
+	}
+	return changesOf(ctx, model.Orders, func(o *repository.Order) bool {
+		return !narrowed || o.CustomerID == customer
+	}), nil
+}
+
+// employeeChanges is employeeChanged's filter: employees in the department given before or after
+// the write (so a transfer out of it is delivered too), or all of them.
+func employeeChanges(ctx context.Context, departmentID *string) (func(repository.Change) bool, error) {
+	dept := ""
+	if departmentID != nil {
+		var err error
+		if dept, err = subscriptionArg(ctx, model.Departments, "departmentId", *departmentID, ""); err != nil {
+			return nil, err
+		}
+	}
+	return changesOf(ctx, model.Employees, func(e *repository.Employee) bool {
+		return dept == "" || e.DepartmentID == dept
+	}), nil
+}
+
+// changesOf is the filter of a subscription to d's objects for the caller of ctx: a change is
+// accepted when it is about an object of d's type, every image it carries lies in the caller's
+// scope, and one of them matches. It runs for every change the stream delivers, while the hub's
+// lock is held: it reads the images and allocates nothing.
+func changesOf[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], match func(E) bool) func(repository.Change) bool {
+	caller := auth.Caller(ctx)
+	return func(c repository.Change) bool {
+		images, n := imagesOf[E](c)
+		if n == 0 {
+			return false
+		}
+		matched := false
+		for _, e := range images[:n] {
+			if caller.Sees(d.EntityScope(e)) != auth.Allow {
+				return false
+			}
+			matched = matched || match(e)
+		}
+		return matched
+	}
+}
+
+// imagesOf are c's images (after the write, then before it) as entities of type E, and how many
+// there are: none when c is about an entity of another type.
+func imagesOf[E repository.Entity](c repository.Change) (images [2]E, n int) {
+	for _, img := range [2]repository.Entity{c.New, c.Old} {
+		if img == nil {
+			continue
+		}
+		e, ok := img.(E)
+		if !ok {
+			return images, 0
+		}
+		images[n] = e
+		n++
+	}
+	return images, n
+}
+
+// changeKinds are the schema's names of the repository's kinds of change.
+var changeKinds = map[repository.ChangeKind]model.ChangeKind{
+	repository.ChangeCreated: model.ChangeKindCreated,
+	repository.ChangeUpdated: model.ChangeKindUpdated,
+	repository.ChangeRemoved: model.ChangeKindRemoved,
+}
+
+// ticketChange is the event of a change a ticket subscription accepted: the ticket from the
+// stream's image (after the write; before it for a removal), and its previous status when the
+// write changed it.
+func ticketChange(c *repository.Change) *model.TicketChange {
+	t := c.Entity().(*repository.Ticket)
+	ev := &model.TicketChange{Kind: changeKinds[c.Kind], Ticket: model.Tickets.Wrap(t)}
+	if old, ok := c.Old.(*repository.Ticket); ok && c.New != nil && old.Status != t.Status {
+		prev := old.Status
+		ev.PreviousStatus = &prev
+	}
+	return ev
+}
+
+// orderChange is ticketChange for an order.
+func orderChange(c *repository.Change) *model.OrderChange {
+	o := c.Entity().(*repository.Order)
+	ev := &model.OrderChange{Kind: changeKinds[c.Kind], Order: model.Orders.Wrap(o)}
+	if old, ok := c.Old.(*repository.Order); ok && c.New != nil && old.Status != o.Status {
+		prev := old.Status
+		ev.PreviousStatus = &prev
+	}
+	return ev
+}
+
+// employeeChange is the event of a change an employee subscription accepted.
+func employeeChange(c *repository.Change) *model.EmployeeChange {
+	return &model.EmployeeChange{Kind: changeKinds[c.Kind], Employee: model.Employees.Wrap(c.Entity().(*repository.Employee))}
+}
