@@ -16,7 +16,8 @@ import (
 )
 
 // newLocalRepo is repotest.NewRepo for this package's own tests (repotest imports this package,
-// so it cannot be used here): a fresh table on DynamoDB Local.
+// so it cannot be used here): a fresh table on DynamoDB Local, in a database of its own unless
+// cfg names one (see Config.LocalDatabase).
 func newLocalRepo(t *testing.T, cfg Config) *Repo {
 	t.Helper()
 	ep := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
@@ -25,6 +26,9 @@ func newLocalRepo(t *testing.T, cfg Config) *Repo {
 	}
 	cfg.Table = fmt.Sprintf("t_internal_%d_%d", os.Getpid(), time.Now().UnixNano())
 	cfg.Region, cfg.Endpoint = "us-east-1", ep
+	if cfg.LocalDatabase == "" {
+		cfg.LocalDatabase = cfg.Table
+	}
 	r, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

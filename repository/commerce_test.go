@@ -3,7 +3,6 @@ package repository
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,27 +11,6 @@ import (
 
 	"singletable/apperr"
 )
-
-// newCommerceTestRepo is a repository on a fresh table of DynamoDB Local for this package's own
-// tests (repotest imports this package, so it cannot be used here).
-func newCommerceTestRepo(t *testing.T, cfg Config) *Repo {
-	t.Helper()
-	ep := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
-	if ep == "" {
-		t.Fatal("AWS_ENDPOINT_URL_DYNAMODB is not set: run the tests with `make test`, which starts DynamoDB Local")
-	}
-	cfg.Table = fmt.Sprintf("t_commerce_%d_%d", os.Getpid(), time.Now().UnixNano())
-	cfg.Region, cfg.Endpoint = "us-east-1", ep
-	r, err := New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.CreateTable(context.Background(), time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.DeleteTable(context.Background()) })
-	return r
-}
 
 const (
 	smallestID = "00000000000000000000000000"
@@ -244,7 +222,7 @@ func FuzzCustomerEmailGuardKey(f *testing.F) {
 // window (same token, new order id) DynamoDB answers IdempotentParameterMismatch and the guard is
 // read instead.
 func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
-	r := newCommerceTestRepo(t, Config{})
+	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
 	c, err := r.CreateCustomer(ctx, "Idem Potent", "idem@x.io", nil)
 	if err != nil {
@@ -293,7 +271,7 @@ func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
 // Orders with many items: a page still holds `first` complete orders with all their items, the
 // Query continues past its first Limit as needed, and the cursors continue at the next order.
 func TestOrdersWithManyItemsArePagedWhole(t *testing.T) {
-	r := newCommerceTestRepo(t, Config{})
+	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
 	c, err := r.CreateCustomer(ctx, "Bulk Buyer", "bulk@x.io", nil)
 	if err != nil {

@@ -60,6 +60,12 @@ type Config struct {
 	// TracerProvider receives one span per DynamoDB call (the global provider when nil, which
 	// records nothing until tracing is set up).
 	TracerProvider trace.TracerProvider
+	// LocalDatabase, when set, names a database of DynamoDB Local of the Repo's own: the Repo
+	// signs its calls with a static access key derived from the name instead of the SDK's
+	// credential chain. DynamoDB Local started without -sharedDb keeps one in-memory database,
+	// each on a thread of its own, per access key and region, so the tests give each table a
+	// database (repotest) and no test waits behind another's stream records. Empty in production.
+	LocalDatabase string
 
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
 	apiOptions []func(*middleware.Stack) error
@@ -137,6 +143,9 @@ func loadAWSConfig(ctx context.Context, cfg Config) (aws.Config, error) {
 	}
 	if cfg.Region != "" {
 		opts = append(opts, config.WithRegion(cfg.Region))
+	}
+	if cfg.LocalDatabase != "" {
+		opts = append(opts, config.WithCredentialsProvider(localCredentials(cfg.LocalDatabase)))
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {

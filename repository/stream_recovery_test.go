@@ -180,7 +180,7 @@ func TestStreamReadsAnEmptyShardWhoseStartWasReportedTrimmed(t *testing.T) {
 	r := newLocalRepo(t, Config{})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
-	other := newLocalRepo(t, Config{})
+	other := newLocalRepo(t, Config{LocalDatabase: r.table}) // one database: one counter
 	if _, err := other.CreateOrganization(context.Background(), "elsewhere"); err != nil {
 		t.Fatal(err)
 	}

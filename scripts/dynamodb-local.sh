@@ -4,9 +4,22 @@
 # machine of ours can download from. Unpacked once into a user cache folder so fresh clones reuse it.
 #
 #   scripts/dynamodb-local.sh install          fetch the jar (npm) and Java 17 (apt) if missing
-#   scripts/dynamodb-local.sh start PORT PIDFILE  start in memory on 127.0.0.1:PORT, wait until it answers
+#   scripts/dynamodb-local.sh start PORT PIDFILE [isolated]
+#                                               start in memory on 127.0.0.1:PORT, wait until it answers
 #   scripts/dynamodb-local.sh stop PIDFILE     stop what start started
 #   scripts/dynamodb-local.sh freeport         print a TCP port nobody listens on
+#
+# Databases: with -sharedDb (make run, the default) every client sees one database whatever its
+# credentials. `isolated` (the tests) leaves it out: DynamoDB Local then keeps one in-memory
+# database per access key and region, each served by a single SQLite thread of its own, and the
+# tests give every table a key of its own (repository.Config.LocalDatabase). That is what keeps
+# `make test` fast: DynamoDB Local keeps a table's stream records after the table is deleted, in
+# one SQLite table per database with no index on the stream, and every stream write or read
+# scans from the oldest record of any stream in the database. In one shared database each write
+# got slower with every test that came before it (a 25-item batch from ~20 ms to ~800 ms after
+# 40,000 retained records), and a GetItem of one test queued on the one thread behind another
+# test's stream polling. Old databases are never freed, so a process's memory grows slowly with
+# the tables it served; a test run is short enough for that not to matter.
 set -euo pipefail
 
 PKG_VERSION=2.9.30
@@ -53,7 +66,8 @@ install_jar() {
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 start() {
-  local port=$1 pidfile=$2
+  local port=$1 pidfile=$2 shared=(-sharedDb)
+  [[ "${3:-}" == isolated ]] && shared=()
   install_java
   install_jar
   if port_open "$port"; then
@@ -64,7 +78,7 @@ start() {
   local logfile
   logfile="$(cd "$(dirname "$pidfile")" && pwd)/$(basename "${pidfile%.pid}").log"
   (cd "$DIR" && exec java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar \
-      -inMemory -sharedDb -disableTelemetry -port "$port" >"$logfile" 2>&1) &
+      -inMemory "${shared[@]}" -disableTelemetry -port "$port" >"$logfile" 2>&1) &
   echo $! >"$pidfile"
   for _ in $(seq 1 150); do
     if port_open "$port"; then
@@ -106,8 +120,8 @@ freeport() {
 
 case "${1:-}" in
   install) install_java; install_jar ;;
-  start) start "$2" "$3" ;;
+  start) start "$2" "$3" "${4:-}" ;;
   stop) stop "$2" ;;
   freeport) freeport ;;
-  *) echo "usage: $0 install | start PORT PIDFILE | stop PIDFILE | freeport" >&2; exit 2 ;;
+  *) echo "usage: $0 install | start PORT PIDFILE [isolated] | stop PIDFILE | freeport" >&2; exit 2 ;;
 esac

@@ -365,9 +365,9 @@ func TestOrdersByStatusCursorIsBoundToShardCount(t *testing.T) {
 	a.seedCommerce(1, 3, 1)
 	var out struct{ OrdersByStatus orderConn }
 	a.ok(`{ ordersByStatus(status: OPEN, first: 1) { pageInfo { endCursor } } }`, nil, &out)
-	other, err := repository.New(t.Context(), repository.Config{
-		Table: a.repo.Table(), Region: "us-east-1", Endpoint: repotest.Endpoint(t), CursorSecret: []byte(repotest.CursorSecret), OrderStatusShards: 7,
-	})
+	cfg := repotest.Config(t, a.repo.Table())
+	cfg.OrderStatusShards = 7
+	other, err := repository.New(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,7 @@ func TestReplayFloorRepeatsTheRecordedCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	latency := 20 * time.Millisecond // keeps one level's calls in one round on a busy machine
-	way, err := newRecordingWay(t.Context(), repository.Config{Table: seeder.Table(), Region: "us-east-1",
-		Endpoint: repotest.Endpoint(t), CursorSecret: []byte(repotest.CursorSecret)}, latency)
+	way, err := newRecordingWay(t.Context(), repotest.Config(t, seeder.Table()), latency)
 	if err != nil {
 		t.Fatal(err)
 	}

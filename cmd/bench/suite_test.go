@@ -24,8 +24,7 @@ func TestSuiteCallsAtMinimum(t *testing.T) {
 	seeder := repotest.NewRepo(t)
 	// 20 ms per call, as in the budget tests, keeps the batch windows of one level together on a
 	// busy CI machine.
-	cfg := withLatency(repository.Config{Table: seeder.Table(), Region: "us-east-1",
-		Endpoint: repotest.Endpoint(t), CursorSecret: []byte(repotest.CursorSecret)}, 20*time.Millisecond)
+	cfg := withLatency(repotest.Config(t, seeder.Table()), 20*time.Millisecond)
 	repo, err := repository.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func invoke(t *testing.T, h lambda.Handler, event []byte) events.LambdaFunctionU
 }
 
 func TestFunctionURLInvocationsAnswerGraphQL(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := repotest.NewRepo(t, repotest.SharedDatabase)
 	if _, err := repo.Seed(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -36,15 +36,11 @@ func Endpoint(t testing.TB) string {
 	return ep
 }
 
-// NewRepo returns a repository on a new, empty table of its own.
+// NewRepo returns a repository on a new, empty table of its own, in a database of its own (see
+// Config).
 func NewRepo(t testing.TB, modify ...func(*repository.Config)) *repository.Repo {
 	t.Helper()
-	cfg := repository.Config{
-		Table:        TableName(t),
-		Region:       "us-east-1",
-		Endpoint:     Endpoint(t),
-		CursorSecret: []byte(CursorSecret),
-	}
+	cfg := Config(t, TableName(t))
 	for _, m := range modify {
 		m(&cfg)
 	}
@@ -63,6 +59,28 @@ func NewRepo(t testing.TB, modify ...func(*repository.Config)) *repository.Repo 
 	})
 	return repo
 }
+
+// Config is the configuration of a test repository on table: a second Repo on a table NewRepo
+// created (with other settings, or a latency) starts from it. The table's name is also the name
+// of its database in DynamoDB Local: every test table lives alone in an in-memory database with
+// its own thread, so a test never waits behind the stream records other tests' writes left
+// behind (DynamoDB Local keeps them after their table is gone, and every stream write scans
+// them), and tests running in parallel do not queue on one thread.
+func Config(t testing.TB, table string) repository.Config {
+	t.Helper()
+	return repository.Config{
+		Table:         table,
+		Region:        "us-east-1",
+		Endpoint:      Endpoint(t),
+		CursorSecret:  []byte(CursorSecret),
+		LocalDatabase: table,
+	}
+}
+
+// SharedDatabase is an option of NewRepo that puts the table in the database of the process's own
+// credentials (AWS_ACCESS_KEY_ID), where a server configured from the environment, as cmd/server
+// and cmd/lambda are, finds it.
+func SharedDatabase(c *repository.Config) { c.LocalDatabase = "" }
 
 // TableName is a table name unique to this test and process.
 func TableName(t testing.TB) string {
