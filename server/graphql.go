@@ -60,6 +60,9 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.SetDisableSuggestion(!cfg.Introspection)
 	// The bounds run first: a persisted query is only stored once its document passed them.
 	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
+	if policy := newTrustPolicy(cfg); policy.active() {
+		srv.Use(trustedOperations{policy: policy})
+	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{newByteCache(cfg.APQCacheBytes, apqSize)}})
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})

@@ -90,6 +90,13 @@ type Config struct {
 	// TracerProvider receives the spans of requests, operations, resolvers and loader batches
 	// (the global provider when nil).
 	TracerProvider trace.TracerProvider
+	// TrustedDocuments is the manifest of trusted documents (TRUSTED_DOCUMENTS; nil for none), and
+	// TrustedDocumentsMode what happens to a document outside it (TrustedOff when empty). See
+	// trusted.go. OnUntrustedDocument, when set, counts each document outside the manifest by
+	// outcome (UntrustedServed, UntrustedBypassed, UntrustedRefused).
+	TrustedDocuments     *TrustedDocuments
+	TrustedDocumentsMode TrustedDocumentsMode
+	OnUntrustedDocument  func(outcome string)
 	// Hub fans the table's stream out to subscriptions (WebSocket and Server-Sent Events on
 	// /query); nil answers every subscription with UNAVAILABLE (AWS Lambda). Its owner starts it
 	// and, on shutdown, closes it: open subscriptions complete, then their sockets close.
@@ -130,7 +137,7 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	// The /query chain, outermost first. Authentication comes before the principal's key, so
 	// that the rate limiter and the persisted-query cache key on the token's subject.
 	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withPrincipalKey(cfg.TrustedProxies, withErrorEnvelope(
-		withRateLimit(cfg, withRequestBody(withCapacityBudget(cfg, withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(withStreamDeadlines(cfg.CORSOrigins, gql)))))))))))
+		withRateLimit(cfg, withRequestBody(withTrustedDocuments(cfg, withCapacityBudget(cfg, withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(withStreamDeadlines(cfg.CORSOrigins, gql))))))))))))
 	mux.Handle("/query", query)
 	if !cfg.DisablePlayground {
 		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})

@@ -108,10 +108,16 @@ func (c *wsClient) next(d time.Duration) (wsMessage, error) {
 // subscribe waits for connection_ack and starts subscription id.
 func (c *wsClient) subscribe(id, query string, vars map[string]any) {
 	c.t.Helper()
+	c.subscribePayload(id, map[string]any{"query": query, "variables": vars})
+}
+
+// subscribePayload is subscribe with the subscribe message's whole payload.
+func (c *wsClient) subscribePayload(id string, payload map[string]any) {
+	c.t.Helper()
 	if m, err := c.next(10 * time.Second); err != nil || m.Type != "connection_ack" {
 		c.t.Fatalf("connection_init answered %+v, %v", m, err)
 	}
-	raw, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	raw, _ := json.Marshal(payload)
 	c.send(wsMessage{ID: id, Type: "subscribe", Payload: raw})
 }
 
@@ -145,7 +151,13 @@ type sseStream struct {
 // subscribeSSE opens a subscription over Server-Sent Events with token.
 func (a *api) subscribeSSE(token, query string, vars map[string]any) *sseStream {
 	a.t.Helper()
-	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	return a.subscribeSSEBody(token, map[string]any{"query": query, "variables": vars})
+}
+
+// subscribeSSEBody is subscribeSSE with the request's whole body.
+func (a *api) subscribeSSEBody(token string, request map[string]any) *sseStream {
+	a.t.Helper()
+	body, _ := json.Marshal(request)
 	ctx, cancel := context.WithCancel(context.Background())
 	a.t.Cleanup(cancel)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url+"/query", bytes.NewReader(body))

@@ -36,6 +36,9 @@ func (cfg Config) observed() Config {
 		if cfg.OnOverCapacity == nil {
 			cfg.OnOverCapacity = cfg.Metrics.OverCapacity
 		}
+		if cfg.OnUntrustedDocument == nil {
+			cfg.OnUntrustedDocument = cfg.Metrics.UntrustedDocument
+		}
 	}
 	return cfg
 }

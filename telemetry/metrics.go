@@ -30,6 +30,7 @@ type Metrics struct {
 	batchSize   *prometheus.HistogramVec
 	rateLimited *prometheus.CounterVec
 	overCap     prometheus.Counter
+	untrusted   *prometheus.CounterVec
 	opNames     *labelSet
 	subs        subscriptionMetrics
 }
@@ -82,11 +83,12 @@ func NewMetrics() *Metrics {
 			Namespace: Namespace, Subsystem: "http", Name: "over_capacity_total",
 			Help: "Requests refused with 503 because MAX_CONCURRENT_OPERATIONS operations were running.",
 		}),
-		opNames: newLabelSet(maxOperationNames),
-		subs:    newSubscriptionMetrics(),
+		untrusted: newUntrustedDocuments(),
+		opNames:   newLabelSet(maxOperationNames),
+		subs:      newSubscriptionMetrics(),
 	}
 	m.reg.MustRegister(m.opDuration, m.inFlight, m.ddbCalls, m.ddbErrors, m.ddbCapacity, m.ddbDuration,
-		m.batchSize, m.rateLimited, m.overCap,
+		m.batchSize, m.rateLimited, m.overCap, m.untrusted,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(m.subs.all...)
 	for _, reason := range []string{"rate", "capacity"} {

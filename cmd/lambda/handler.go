@@ -9,7 +9,6 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"singletable/cmd/internal/settings"
-	"singletable/loaders"
 	"singletable/repository"
 	"singletable/server"
 	"singletable/telemetry"
@@ -57,20 +56,11 @@ func newHandler(ctx context.Context, getenv func(string) string, logw io.Writer)
 	if cfg.CursorSecret == "" {
 		log.Warn("CURSOR_SECRET is not set: every execution environment uses its own random secret, so cursors fail across invocations served by different ones; set it")
 	}
-	h := &handler{
-		adapter: httpadapter.NewV2(server.New(repo, server.Config{
-			Introspection:   cfg.Introspection,
-			ComplexityLimit: cfg.ComplexityLimit,
-			CORSOrigins:     cfg.CORSOrigins,
-			Loaders:         loaders.Options{Wait: cfg.LoaderWait},
-			Logger:          log,
-			TracerProvider:  tp,
-			Auth:            authn,
-			// No page to serve on Lambda: the function answers the API only.
-			DisablePlayground: true,
-		})),
-		log: log,
-	}
+	serverCfg := cfg.ServerConfig(log, authn)
+	serverCfg.TracerProvider = tp
+	// No page to serve on Lambda: the function answers the API only.
+	serverCfg.DisablePlayground = true
+	h := &handler{adapter: httpadapter.NewV2(server.New(repo, serverCfg)), log: log}
 	if f, ok := tp.(interface{ ForceFlush(context.Context) error }); ok {
 		h.flush = f.ForceFlush
 	}

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"singletable/changefeed"
-	"singletable/loaders"
 	"singletable/repository"
 	"singletable/server"
 )
@@ -204,22 +203,14 @@ func serverConfig(ctx context.Context, cfg config, repo *repository.Repo, log *s
 		}
 		playgroundHeaders = map[string]string{"Authorization": "Bearer " + devTokens[0].token}
 	}
-	serverCfg := server.Config{
-		Introspection:     cfg.Introspection,
-		ComplexityLimit:   cfg.ComplexityLimit,
-		CORSOrigins:       cfg.CORSOrigins,
-		Loaders:           loaders.Options{Wait: cfg.LoaderWait},
-		Logger:            log,
-		Auth:              authn,
-		PlaygroundHeaders: playgroundHeaders,
-		// With development tokens the playground page carries the admin's: no other Host.
-		LoopbackHostOnly: cfg.Auth.DevTokens,
-		// The playground's page and files; PLAYGROUND=false leaves / unrouted.
-		DisablePlayground: !cfg.playground,
-		ShuttingDown:      drain.draining.Load,
-		Metrics:           obs.metrics,
-		TracerProvider:    obs.tracer,
-	}
+	serverCfg := cfg.ServerConfig(log, authn)
+	serverCfg.PlaygroundHeaders = playgroundHeaders
+	// With development tokens the playground page carries the admin's: no other Host.
+	serverCfg.LoopbackHostOnly = cfg.Auth.DevTokens
+	// The playground's page and files; PLAYGROUND=false leaves / unrouted.
+	serverCfg.DisablePlayground = !cfg.playground
+	serverCfg.ShuttingDown = drain.draining.Load
+	serverCfg.Metrics, serverCfg.TracerProvider = obs.metrics, obs.tracer
 	cfg.guard.apply(&serverCfg)
 	return serverCfg, devTokens, nil
 }

@@ -36,13 +36,14 @@ type Shared struct {
 	Endpoint string // AWS_ENDPOINT_URL_DYNAMODB, -endpoint; empty: AWS itself
 	// CursorSecret keys the cursor seal (CURSOR_SECRET); empty: a random key per process.
 	CursorSecret      string
-	OrderStatusShards int           // ORDER_STATUS_SHARDS, -order-status-shards
-	Introspection     bool          // GRAPHQL_INTROSPECTION, -introspection
-	ComplexityLimit   int           // GRAPHQL_COMPLEXITY_LIMIT, -complexity-limit
-	LoaderWait        time.Duration // DATALOADER_WAIT, -loader-wait
-	CORSOrigins       []string      // CORS_ALLOWED_ORIGINS, -cors-origins, comma-separated
-	LogLevel          slog.Level    // LOG_LEVEL, -log-level
-	Auth              auth.Settings // AUTH_* and their flags
+	OrderStatusShards int              // ORDER_STATUS_SHARDS, -order-status-shards
+	Introspection     bool             // GRAPHQL_INTROSPECTION, -introspection
+	ComplexityLimit   int              // GRAPHQL_COMPLEXITY_LIMIT, -complexity-limit
+	LoaderWait        time.Duration    // DATALOADER_WAIT, -loader-wait
+	CORSOrigins       []string         // CORS_ALLOWED_ORIGINS, -cors-origins, comma-separated
+	LogLevel          slog.Level       // LOG_LEVEL, -log-level
+	Auth              auth.Settings    // AUTH_* and their flags
+	Trusted           TrustedDocuments // TRUSTED_DOCUMENTS*, -trusted-documents*
 
 	// logLevel and cors are the texts Validate parses, once flags may have replaced them.
 	logLevel, cors string
@@ -79,6 +80,7 @@ func (s *Shared) read(env Env) {
 		Disabled:    env.Bool("AUTH_DISABLED", false),
 		DevTokens:   env.Bool("AUTH_DEV_TOKENS", false),
 	}
+	s.Trusted.read(env)
 }
 
 // BindFlags reads the settings from the environment and declares a flag for each but the
@@ -103,6 +105,7 @@ func (s *Shared) BindFlags(fs *flag.FlagSet, env Env) {
 	fs.StringVar(&a.Audience, "auth-audience", a.Audience, "required token audience, aud (env AUTH_AUDIENCE)")
 	fs.BoolVar(&a.Disabled, "auth-disabled", a.Disabled, "accept every request without a token, as admin: local experiments only (env AUTH_DISABLED)")
 	fs.BoolVar(&a.DevTokens, "dev-tokens", a.DevTokens, "print tokens for sample principals at start; needs AUTH_HS256_SECRET and a loopback HOST (env AUTH_DEV_TOKENS)")
+	s.Trusted.bindFlags(fs)
 }
 
 // Validate parses the log level and the CORS origins and checks every setting, reporting each
@@ -140,6 +143,7 @@ func (s *Shared) Validate(bad func(format string, a ...any)) {
 	for _, p := range s.Auth.Problems() {
 		bad("%s", p)
 	}
+	s.Trusted.validate(bad, s.name)
 }
 
 // name is how messages call a setting: "VAR / -flag" where flags override the environment, the

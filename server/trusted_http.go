@@ -1,0 +1,127 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// documentsCheckedKey marks a request context whose document withTrustedDocuments decided on, so
+// that the gqlgen extension (trusted_ws.go) decides only for WebSocket messages.
+type documentsCheckedKey struct{}
+
+// withTrustedDocuments applies the trusted-documents policy to every HTTP request (POST, GET,
+// and Server-Sent Events, which POST too) before gqlgen parses anything: a request naming a
+// document by documentId or doc_id gets the document's text in place of the id; one the policy
+// refuses gets 400 with the policy's code and no DynamoDB call; a GET naming a mutation (or a
+// subscription) by id gets 405, as GraphQL over HTTP asks. It runs after the body was read.
+func withTrustedDocuments(cfg Config, next http.Handler) http.Handler {
+	policy := newTrustPolicy(cfg)
+	if !policy.active() {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodOptions || isWebSocketUpgrade(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx := context.WithValue(r.Context(), documentsCheckedKey{}, true)
+		req, ok := readDocumentRequest(r)
+		if !ok {
+			next.ServeHTTP(w, r.WithContext(ctx))
+			return
+		}
+		v := policy.decide(req, bypasses(ctx, r.Header))
+		policy.report(ctx, v, req)
+		if v.code != "" {
+			writeCodedError(w, r, http.StatusBadRequest, v.code, v.message)
+			return
+		}
+		if op, ok := v.doc.operation(req.operationName); ok && r.Method == http.MethodGet && op != ast.Query {
+			w.Header().Set("Allow", http.MethodPost)
+			writeCodedError(w, r, http.StatusMethodNotAllowed, "", "Only queries may be sent with GET; send this operation with POST.")
+			return
+		}
+		r = r.Clone(ctx)
+		if v.text != "" && v.text != req.query {
+			rewriteDocument(r, v.text)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// documentParams are the members of a GraphQL request that name its document.
+type documentParams struct {
+	Query         string `json:"query"`
+	OperationName string `json:"operationName"`
+	DocumentID    string `json:"documentId"`
+	DocID         string `json:"doc_id"`
+	Extensions    struct {
+		PersistedQuery struct {
+			Sha256Hash string `json:"sha256Hash"`
+		} `json:"persistedQuery"`
+	} `json:"extensions"`
+}
+
+func (p documentParams) request() documentRequest {
+	id := p.DocumentID
+	if id == "" {
+		id = p.DocID
+	}
+	return documentRequest{query: p.Query, operationName: p.OperationName, id: id, apqHash: p.Extensions.PersistedQuery.Sha256Hash}
+}
+
+// readDocumentRequest reads the document members of a GET's parameters or a JSON POST's body
+// (which withRequestBody holds in memory). ok is false for anything else, which gqlgen refuses.
+func readDocumentRequest(r *http.Request) (documentRequest, bool) {
+	var p documentParams
+	switch r.Method {
+	case http.MethodGet:
+		q := r.URL.Query()
+		p.Query, p.OperationName, p.DocumentID, p.DocID = q.Get("query"), q.Get("operationName"), q.Get("documentId"), q.Get("doc_id")
+		if ext := q.Get("extensions"); ext != "" && json.Unmarshal([]byte(ext), &p.Extensions) != nil {
+			return documentRequest{}, false
+		}
+		return p.request(), true
+	case http.MethodPost:
+		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if mt != "application/json" || r.Body == nil {
+			return documentRequest{}, false
+		}
+		data, err := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(data))
+		if err != nil || json.Unmarshal(data, &p) != nil {
+			return documentRequest{}, false
+		}
+		return p.request(), true
+	}
+	return documentRequest{}, false
+}
+
+// rewriteDocument puts text in the place of the id (and any hash) that named it: the query
+// parameter of a GET, the "query" member of a POST's body, with documentId and doc_id removed.
+func rewriteDocument(r *http.Request, text string) {
+	if r.Method == http.MethodGet {
+		q := r.URL.Query()
+		q.Set("query", text)
+		q.Del("documentId")
+		q.Del("doc_id")
+		r.URL.RawQuery = q.Encode()
+		return
+	}
+	data, _ := io.ReadAll(r.Body)
+	var body map[string]json.RawMessage
+	if json.Unmarshal(data, &body) == nil {
+		body["query"], _ = json.Marshal(text)
+		delete(body, "documentId")
+		delete(body, "doc_id")
+		data, _ = json.Marshal(body)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	r.ContentLength = int64(len(data))
+}
