@@ -105,7 +105,9 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 			key = limiterKey(r, cfg.TrustedProxies)
 		}
 		ri.budget = &requestBudget{c: budget, key: key}
-		if ok, wait := budget.check(key); !ok {
+		ok, wait := budget.check(key)
+		setCapacityHeaders(w.Header(), budget, key)
+		if !ok {
 			if cfg.OnRateLimited != nil {
 				cfg.OnRateLimited(RefusedCapacity)
 			}

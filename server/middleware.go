@@ -162,6 +162,7 @@ func withCORS(origins []string, next http.Handler) http.Handler {
 				h.Set("Access-Control-Allow-Origin", origin)
 				h.Add("Vary", "Origin")
 			}
+			h.Set("Access-Control-Expose-Headers", exposedLimitHeaders)
 			if r.Method == http.MethodOptions {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
 				reqHeaders := r.Header.Get("Access-Control-Request-Headers")

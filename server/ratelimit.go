@@ -46,7 +46,9 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 			if !ok {
 				key = limiterKey(r, cfg.TrustedProxies)
 			}
-			if ok, wait := limiter.allow(key); !ok {
+			ok, wait := limiter.allow(key)
+			setRateHeaders(w.Header(), limiter, key)
+			if !ok {
 				if cfg.OnRateLimited != nil {
 					cfg.OnRateLimited(RefusedRate)
 				}
