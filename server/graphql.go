@@ -113,6 +113,12 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 			if coded.Field != "" {
 				gerr.Extensions["field"] = coded.Field
 			}
+			if coded.Reason != "" {
+				gerr.Extensions["reason"] = coded.Reason
+			}
+			if coded.Limit != "" {
+				gerr.Extensions["limit"] = coded.Limit
+			}
 			switch coded.Code {
 			case apperr.CodeInternal, apperr.CodeUnavailable:
 				level := slog.LevelError
