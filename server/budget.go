@@ -90,10 +90,10 @@ func (b *requestBudget) settle(total float64) float64 {
 // (requestBudget, settled by the cost extension as the answer is written and here when the
 // request ends). Zero CapacityBudgetRCU turns it off. It runs after the body is read.
 func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
-	if cfg.CapacityBudgetRCU <= 0 {
+	budget := cfg.budget
+	if budget == nil {
 		return next
 	}
-	budget := newCapacityBudget(cfg.CapacityBudgetRCU, time.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := requestInfoFrom(r.Context())
 		if r.Method == http.MethodOptions || ri == nil {

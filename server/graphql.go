@@ -64,6 +64,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	srv.Use(streamOperations{})
 	// Planned once introspection is settled: the plan reports introspection refused as
 	// execution would.
 	srv.Use(operationPlan{limit: cfg.ComplexityLimit, shards: repo.OrderStatusShards()})

@@ -30,11 +30,15 @@ const subscriptionOperation = "subscription"
 // of the HTTP ones: gqlgen serves a request with the first transport that takes it, and POST
 // would take a Server-Sent Events request.
 func addStreamTransports(srv *handler.Server, cfg Config) {
-	srv.AddTransport(transport.Websocket{
-		Implementation:   websocketAccept(cfg.CORSOrigins),
-		InitFunc:         wsInit(cfg.Auth, closedContext(cfg.Hub)),
-		InitTimeout:      wsInitTimeout,
-		PingPongInterval: wsPingInterval,
+	srv.AddTransport(socketGuard{
+		Websocket: transport.Websocket{
+			Implementation:   websocketAccept(cfg.CORSOrigins),
+			InitFunc:         wsInit(cfg.Auth, closedContext(cfg.Hub)),
+			InitTimeout:      wsInitTimeout,
+			PingPongInterval: wsPingInterval,
+		},
+		trusted: cfg.TrustedProxies, pending: newAddressCounts(maxPendingSocketsPerAddress),
+		limiter: cfg.limiter, refused: cfg.OnRateLimited,
 	})
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: sseKeepAlive})
 }
