@@ -24,6 +24,12 @@ import (
 // later or on another instance. Memory per subscriber is in docs/benchmarks.md.
 const DefaultMaxSubscriptions = 2000
 
+// DefaultMaxSubscriptionsPerPrincipal is MAX_SUBSCRIPTIONS_PER_PRINCIPAL's default: the
+// subscriptions one principal holds at once on an instance. A screen needs a handful; 100 leaves
+// room for many tabs and devices, while one principal can take only a twentieth of the instance.
+// Past it a subscription is RATE_LIMITED (changefeed.ErrTooManyOfOwner).
+const DefaultMaxSubscriptionsPerPrincipal = 100
+
 const subscriptionOperation = "subscription"
 
 // addStreamTransports adds the WebSocket and Server-Sent Events transports (streams.go), ahead
