@@ -33,7 +33,12 @@ type Error struct {
 	Message string
 	// Field names the input field at fault, for BAD_USER_INPUT (e.g. "input.email"); may be empty.
 	Field string
-	Cause error
+	// Reason says why a stream or a request ended or was refused, for a client that acts on it
+	// (extensions.reason: "slow", "gap"); Limit names the limit that refused it
+	// (extensions.limit: "capacity", "subscriptions"). Both may be empty.
+	Reason string
+	Limit  string
+	Cause  error
 }
 
 func (e *Error) Error() string {

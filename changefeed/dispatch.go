@@ -3,6 +3,7 @@ package changefeed
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -28,7 +29,7 @@ func (h *Hub) runSource(ctx context.Context) {
 			return
 		}
 		h.log.Error("the stream reader stopped; restarting it", "error", fmt.Sprint(err))
-		h.obs.StreamGap()
+		h.gap()
 		select {
 		case <-ctx.Done():
 			return
@@ -48,8 +49,23 @@ func (h *Hub) runOnce(ctx context.Context) (err error) {
 		Stream:  h.streamFound,
 		Polled:  h.obs.StreamRead,
 		Outage:  func(err error) { h.obs.StreamOutage(err != nil) },
-		Gap:     func(string, string) { h.obs.StreamGap() },
+		Gap:     func(string, string) { h.gap() },
 	})
+}
+
+// gap ends every open subscription with ErrGap: the changes missed may be of any of them, and a
+// client told so refetches, where one left open would show a silent hole.
+func (h *Hub) gap() {
+	h.obs.StreamGap()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.state == stateClosed {
+		return
+	}
+	for s := range h.subs {
+		h.endLocked(s, ErrGap)
+	}
+	h.obs.SubscriptionsOpen(0)
 }
 
 // streamFound follows the reader's news about the stream: read (subscriptions are served), or
@@ -73,42 +89,82 @@ func (h *Hub) streamFound(_ string, err error) {
 	h.readyOnce.Do(func() { close(h.ready) })
 }
 
-// dispatch hands a batch of changes to every subscription whose filter accepts them, in order,
-// without waiting: a subscription whose buffer is full ends with ErrOverflow. One span per
-// batch records its size and what became of it.
+// dispatch hands a batch of changes to every subscription whose filter accepts them, in order.
+// A subscription whose buffer is full gets the rest of its changes of the batch once it makes
+// room (deliverLate): dispatch waits for it, without the hub's lock, and ends it with ErrSlow only
+// if it takes no change for the hub's SlowAfter. The wait holds the reader of this shard, which is
+// the back-pressure that keeps memory bounded: nothing is queued beyond the buffers and the batch.
+// One span per batch records its size and what became of it.
 func (h *Hub) dispatch(ctx context.Context, batch []repository.Change) {
 	_, span := h.tracer.Start(ctx, "changefeed.dispatch", trace.WithAttributes(attribute.Int("changefeed.batch_size", len(batch))))
 	defer span.End()
-	h.mu.Lock()
-	if h.state == stateClosed {
-		h.mu.Unlock()
+	subs := h.snapshot()
+	if subs == nil {
 		return
 	}
-	subscribers := len(h.subs)
-	delivered, dropped := 0, 0
+	delivered := 0
+	var late map[*Subscription][]*repository.Change
 	for i := range batch {
 		c := &batch[i]
-		for s := range h.subs {
+		for _, s := range subs {
 			if !s.accepts(c) {
 				continue
 			}
-			select {
-			case s.events <- c:
+			if _, behind := late[s]; !behind && s.offer(c) {
 				delivered++
-			default:
-				h.endLocked(s, ErrOverflow)
-				dropped++
-				h.obs.SubscriptionDropped()
+				continue
 			}
+			if late == nil {
+				late = map[*Subscription][]*repository.Change{}
+			}
+			late[s] = append(late[s], c)
 		}
 	}
-	if len(h.subs) != subscribers {
-		h.obs.SubscriptionsOpen(len(h.subs))
+	taken, dropped := h.deliverLate(late)
+	h.obs.SubscriptionEventsDelivered(delivered + taken)
+	span.SetAttributes(attribute.Int("changefeed.subscribers", len(subs)),
+		attribute.Int("changefeed.delivered", delivered+taken), attribute.Int("changefeed.dropped", dropped))
+}
+
+// snapshot is the subscriptions open now, nil once the hub is closed.
+func (h *Hub) snapshot() []*Subscription {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.state == stateClosed {
+		return nil
 	}
-	h.mu.Unlock()
-	h.obs.SubscriptionEventsDelivered(delivered)
-	span.SetAttributes(attribute.Int("changefeed.subscribers", subscribers),
-		attribute.Int("changefeed.delivered", delivered), attribute.Int("changefeed.dropped", dropped))
+	subs := make([]*Subscription, 0, len(h.subs))
+	for s := range h.subs {
+		subs = append(subs, s)
+	}
+	return subs
+}
+
+// deliverLate waits, for all of them at once, for the subscriptions whose buffers were full to
+// take their changes, and ends those that stay behind with ErrSlow.
+func (h *Hub) deliverLate(late map[*Subscription][]*repository.Change) (taken, dropped int) {
+	if len(late) == 0 {
+		return 0, 0
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for s, changes := range late {
+		wg.Go(func() {
+			n, slow := s.push(changes, h.slow)
+			if slow {
+				h.end(s, ErrSlow)
+				h.obs.SubscriptionDropped()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			taken += n
+			if slow {
+				dropped++
+			}
+		})
+	}
+	wg.Wait()
+	return taken, dropped
 }
 
 // accepts runs the subscription's filter. A filter that panics ends its subscription (with an
@@ -120,7 +176,7 @@ func (s *Subscription) accepts(c *repository.Change) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.hub.log.Error("a subscription filter panicked; ending the subscription", "panic", fmt.Sprint(p))
-			s.hub.endLocked(s, apperr.Internal("subscription filter", fmt.Errorf("panic: %v", p)))
+			s.hub.end(s, apperr.Internal("subscription filter", fmt.Errorf("panic: %v", p)))
 			ok = false
 		}
 	}()

@@ -4,15 +4,19 @@
 // subscriptions, which filter the changes by what their caller may see; it knows nothing of
 // GraphQL, transports or identity.
 //
-// Dispatch never waits for a subscriber: a subscription whose buffer is full ends with
-// ErrOverflow, and the others carry on. Memory is bounded by the buffers: an idle subscription
-// costs its channel of Buffer pointers and a few words, and nothing grows with time.
+// Dispatch waits for a subscriber whose buffer is full, a bounded time and without the hub's
+// lock: a client that reads as fast as changes come is never dropped by a burst (a bulk import of
+// hundreds of items), and only one that takes no change for Options.SlowAfter ends, with ErrSlow,
+// while the others carry on. Memory is bounded by the buffers and by the batch being dispatched:
+// an idle subscription costs its channel of Buffer pointers and a few words, and nothing grows
+// with time.
 package changefeed
 
 import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
@@ -26,13 +30,33 @@ import (
 // found out after a few dozen changes rather than holding memory for thousands.
 const DefaultBuffer = 64
 
+// DefaultSlowAfter is how long dispatch waits for a subscriber to take a change once its buffer
+// is full: far more than a client that keeps reading needs to take one, and short enough that
+// the other subscriptions, whose next batch waits meanwhile, stay within the delivery targets.
+const DefaultSlowAfter = 2 * time.Second
+
+// Reasons a subscription ends with (extensions.reason): the client stayed behind, or changes
+// were missed and the client must refetch.
+const (
+	ReasonSlow = "slow"
+	ReasonGap  = "gap"
+)
+
 // The errors a subscription can end with, and Subscribe can return (the stream's absence is
 // repository.ErrNoStream). All are UNAVAILABLE: the client may subscribe again, here later or on
 // another instance.
 var (
-	ErrOverflow     = apperr.New(apperr.CodeUnavailable, "subscription ended: the client did not keep up")
+	ErrSlow = &apperr.Error{Code: apperr.CodeUnavailable, Reason: ReasonSlow,
+		Message: "subscription ended: the client did not keep up with the changes; subscribe again"}
+	ErrGap = &apperr.Error{Code: apperr.CodeUnavailable, Reason: ReasonGap,
+		Message: "subscription ended: changes may have been missed; refetch, then subscribe again"}
 	ErrShuttingDown = apperr.New(apperr.CodeUnavailable, "subscriptions are unavailable: the server is shutting down")
 	ErrTooMany      = apperr.New(apperr.CodeUnavailable, "this server has as many subscriptions open as it serves; retry later")
+	// ErrTooManyOfOwner refuses a subscription past Options.MaxPerOwner: RATE_LIMITED, since it
+	// is the caller's own use that is over its share (another instance would refuse it the same
+	// way once its other subscriptions are spread there), not the server that is short.
+	ErrTooManyOfOwner = &apperr.Error{Code: apperr.CodeRateLimited, Limit: "subscriptions",
+		Message: "this client has as many subscriptions open as one client may; complete one first"}
 )
 
 // Source is where the hub gets changes: the repository's StreamReader.
@@ -48,6 +72,12 @@ type Options struct {
 	// (zero: no cap). Each costs its buffer here and, above all, its transport's connection and
 	// goroutines in the server: the cap is what keeps an instance's memory bounded.
 	MaxSubscriptions int
+	// MaxPerOwner caps the subscriptions one owner (a principal) holds at once: past it Subscribe
+	// returns ErrTooManyOfOwner (zero: no cap).
+	MaxPerOwner int
+	// SlowAfter is how long dispatch waits for a subscriber with a full buffer to take a change
+	// before it ends that subscription with ErrSlow (DefaultSlowAfter).
+	SlowAfter time.Duration
 	// TracerProvider receives a span per dispatched batch (the global provider when nil).
 	TracerProvider trace.TracerProvider
 	// Logger receives the hub's few messages (slog.Default when nil).
@@ -72,11 +102,14 @@ type Hub struct {
 	obs    Observer
 	buffer int
 	max    int
+	perOwn int
+	slow   time.Duration
 	tracer trace.Tracer
 	log    *slog.Logger
 
 	mu        sync.Mutex
 	subs      map[*Subscription]struct{}
+	owners    map[string]int
 	state     state
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -97,6 +130,9 @@ func New(src Source, obs Observer, opts Options) *Hub {
 	if opts.Buffer <= 0 {
 		opts.Buffer = DefaultBuffer
 	}
+	if opts.SlowAfter <= 0 {
+		opts.SlowAfter = DefaultSlowAfter
+	}
 	tp := opts.TracerProvider
 	if tp == nil {
 		tp = otel.GetTracerProvider()
@@ -105,8 +141,8 @@ func New(src Source, obs Observer, opts Options) *Hub {
 		opts.Logger = slog.Default()
 	}
 	return &Hub{
-		src: src, obs: obs, buffer: opts.Buffer, max: opts.MaxSubscriptions, tracer: tp.Tracer(tracerName), log: opts.Logger,
-		subs: map[*Subscription]struct{}{}, ready: make(chan struct{}), done: make(chan struct{}), closed: make(chan struct{}),
+		src: src, obs: obs, buffer: opts.Buffer, max: opts.MaxSubscriptions, perOwn: opts.MaxPerOwner, slow: opts.SlowAfter,
+		tracer: tp.Tracer(tracerName), log: opts.Logger, subs: map[*Subscription]struct{}{}, owners: map[string]int{}, ready: make(chan struct{}), done: make(chan struct{}), closed: make(chan struct{}),
 	}
 }
 
@@ -156,10 +192,10 @@ func (h *Hub) availableLocked() error {
 	return nil
 }
 
-// Subscribe opens a subscription to the changes filter accepts (all of them when filter is nil).
-// filter runs on the dispatching goroutine for every change while the hub's lock is held: it
-// must be quick and must not call the hub.
-func (h *Hub) Subscribe(filter func(repository.Change) bool) (*Subscription, error) {
+// Subscribe opens a subscription of owner (the principal it counts against, Options.MaxPerOwner)
+// to the changes filter accepts (all of them when filter is nil). filter runs on a dispatching
+// goroutine for every change: it must be quick and must not call the hub.
+func (h *Hub) Subscribe(owner string, filter func(repository.Change) bool) (*Subscription, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err := h.availableLocked(); err != nil {
@@ -168,8 +204,12 @@ func (h *Hub) Subscribe(filter func(repository.Change) bool) (*Subscription, err
 	if h.max > 0 && len(h.subs) >= h.max {
 		return nil, ErrTooMany
 	}
-	s := &Subscription{hub: h, filter: filter, events: make(chan *repository.Change, h.buffer)}
+	if h.perOwn > 0 && h.owners[owner] >= h.perOwn {
+		return nil, ErrTooManyOfOwner
+	}
+	s := &Subscription{hub: h, owner: owner, filter: filter, events: make(chan *repository.Change, h.buffer), done: make(chan struct{})}
 	h.subs[s] = struct{}{}
+	h.owners[owner]++
 	h.obs.SubscriptionsOpen(len(h.subs))
 	return s, nil
 }
@@ -200,12 +240,29 @@ func (h *Hub) endAll(err error) {
 	h.obs.SubscriptionsOpen(0)
 }
 
-// endLocked ends one subscription: why, then its channel closes.
+// end ends one subscription with err (endLocked) and reports the subscriptions left.
+func (h *Hub) end(s *Subscription, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !s.ended {
+		h.endLocked(s, err)
+		h.obs.SubscriptionsOpen(len(h.subs))
+	}
+}
+
+// endLocked ends one subscription: why, then its channel closes, once a dispatcher waiting to
+// hand it a change has seen done and let go of it.
 func (h *Hub) endLocked(s *Subscription, err error) {
 	if s.ended {
 		return
 	}
 	s.ended, s.err = true, err
 	delete(h.subs, s)
+	if h.owners[s.owner]--; h.owners[s.owner] <= 0 {
+		delete(h.owners, s.owner)
+	}
+	close(s.done)
+	s.sendMu.Lock()
 	close(s.events)
+	s.sendMu.Unlock()
 }

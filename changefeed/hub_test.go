@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -34,7 +35,7 @@ func orgOf(c repository.Change) string {
 // after it gets only later writes.
 func settle(t *testing.T, hub *changefeed.Hub, repo *repository.Repo) {
 	t.Helper()
-	probe, err := hub.Subscribe(nil)
+	probe, err := hub.Subscribe("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +68,11 @@ func TestStreamHubDeliversToEachSubscriptionWhatItsFilterAccepts(t *testing.T) {
 	// Writes also change their parents' counters and add version items: the filters keep the
 	// creations of organizations' objects only, so that what each subscription gets is exact.
 	created := func(c repository.Change) bool { return c.Kind == repository.ChangeCreated && orgOf(c) != "" }
-	onlyOne, err := hub.Subscribe(func(c repository.Change) bool { return created(c) && orgOf(c) == one.ID })
+	onlyOne, err := hub.Subscribe("", func(c repository.Change) bool { return created(c) && orgOf(c) == one.ID })
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := hub.Subscribe(created)
+	all, err := hub.Subscribe("", created)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,17 +123,17 @@ func hasSpan(spans *tracetest.InMemoryExporter, name string) bool {
 	return false
 }
 
-// A subscription that does not keep up ends with ErrOverflow once its buffer is full; another
+// A subscription that does not keep up ends with ErrSlow once its buffer is full and it takes nothing for SlowAfter; another
 // subscription on the same hub receives everything.
 func TestStreamHubEndsOnlyTheSubscriptionThatDoesNotKeepUp(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	m := telemetry.NewMetrics()
-	hub := startHub(t, repo, m, changefeed.Options{Buffer: 4})
-	slow, err := hub.Subscribe(nil)
+	hub := startHub(t, repo, m, changefeed.Options{Buffer: 4, SlowAfter: 100 * time.Millisecond})
+	slow, err := hub.Subscribe("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := hub.Subscribe(nil)
+	fast, err := hub.Subscribe("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestStreamHubEndsOnlyTheSubscriptionThatDoesNotKeepUp(t *testing.T) {
 		t.Fatalf("the slow subscription held %d changes, want its buffer of 4", len(left))
 	}
 	err = slow.Err()
-	if !errors.Is(err, changefeed.ErrOverflow) || apperr.CodeOf(err) != apperr.CodeUnavailable {
+	if !errors.Is(err, changefeed.ErrSlow) || apperr.CodeOf(err) != apperr.CodeUnavailable {
 		t.Fatalf("the slow subscription ended with %v", err)
 	}
 	if fast.Err() != nil {
@@ -168,8 +169,8 @@ func TestStreamHubCloseCompletesSubscriptions(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	m := telemetry.NewMetrics()
 	hub := startHub(t, repo, m, changefeed.Options{})
-	a, _ := hub.Subscribe(nil)
-	b, err := hub.Subscribe(nil)
+	a, _ := hub.Subscribe("", nil)
+	b, err := hub.Subscribe("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestStreamHubCloseCompletesSubscriptions(t *testing.T) {
 	if left := drain(t, b); len(left) != 1 || left[0].Key != org.Key() || b.Err() != nil {
 		t.Fatalf("b: %v, err %v", left, b.Err())
 	}
-	if _, err := hub.Subscribe(nil); !errors.Is(err, changefeed.ErrShuttingDown) {
+	if _, err := hub.Subscribe("", nil); !errors.Is(err, changefeed.ErrShuttingDown) {
 		t.Fatalf("Subscribe after Close: %v", err)
 	}
 	hub.Close()
@@ -204,7 +205,7 @@ func TestStreamHubKeepsSubscriptionsThroughAnOutage(t *testing.T) {
 	})
 	m := telemetry.NewMetrics()
 	hub := startHub(t, repo, m, changefeed.Options{})
-	sub, err := hub.Subscribe(nil)
+	sub, err := hub.Subscribe("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestStreamHubKeepsSubscriptionsThroughAnOutage(t *testing.T) {
 func TestStreamHubWithoutAStreamAnswersUnavailable(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	hub := startHub(t, repo, nil, changefeed.Options{})
-	sub, err := hub.Subscribe(nil)
+	sub, err := hub.Subscribe("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func TestStreamHubWithoutAStreamAnswersUnavailable(t *testing.T) {
 	if !errors.Is(sub.Err(), repository.ErrNoStream) || apperr.CodeOf(sub.Err()) != apperr.CodeUnavailable {
 		t.Fatalf("the subscription ended with %v", sub.Err())
 	}
-	if _, err := hub.Subscribe(nil); !errors.Is(err, repository.ErrNoStream) {
+	if _, err := hub.Subscribe("", nil); !errors.Is(err, repository.ErrNoStream) {
 		t.Fatalf("Subscribe without a stream: %v", err)
 	}
 }

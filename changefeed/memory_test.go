@@ -18,7 +18,7 @@ func idleHeap(n, buffer int) float64 {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for range n {
-		s, err := hub.Subscribe(func(repository.Change) bool { return true })
+		s, err := hub.Subscribe("", func(repository.Change) bool { return true })
 		if err != nil {
 			panic(err)
 		}

@@ -1,12 +1,22 @@
 package changefeed
 
-import "singletable/repository"
+import (
+	"sync"
+	"time"
+
+	"singletable/repository"
+)
 
 // Subscription is one subscriber's view of the changes: a channel with a bounded buffer.
 type Subscription struct {
 	hub    *Hub
+	owner  string
 	filter func(repository.Change) bool
 	events chan *repository.Change
+	// done is closed when the subscription ends, before events: a dispatcher waiting for buffer
+	// space (holding sendMu) lets go, and only then does events close.
+	done   chan struct{}
+	sendMu sync.Mutex
 	// ended and err are guarded by the hub's lock.
 	ended bool
 	err   error
@@ -19,8 +29,8 @@ type Subscription struct {
 func (s *Subscription) Events() <-chan *repository.Change { return s.events }
 
 // Err is why the subscription ended: nil while it is open, and when it was completed (Close of
-// the subscription or of the hub); ErrOverflow when its client did not keep up;
-// repository.ErrNoStream when the table's stream went away.
+// the subscription or of the hub); ErrSlow when its client did not keep up; ErrGap when changes
+// may have been missed; repository.ErrNoStream when the table's stream went away.
 func (s *Subscription) Err() error {
 	s.hub.mu.Lock()
 	defer s.hub.mu.Unlock()
@@ -38,4 +48,43 @@ func (s *Subscription) Close() {
 	}
 	h.endLocked(s, nil)
 	h.obs.SubscriptionsOpen(len(h.subs))
+}
+
+// offer hands c to the subscription if its buffer has room, without waiting; false when it is
+// full. An ended subscription takes nothing (true: nothing is left to hand it).
+func (s *Subscription) offer(c *repository.Change) bool {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	select {
+	case <-s.done:
+		return true
+	default:
+	}
+	select {
+	case s.events <- c:
+		return true
+	default:
+		return false
+	}
+}
+
+// push hands the changes to the subscription in order, waiting for buffer space, at most wait
+// for each: it returns how many it took, and slow when the subscriber took none for wait.
+func (s *Subscription) push(changes []*repository.Change, wait time.Duration) (taken int, slow bool) {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for _, c := range changes {
+		select {
+		case s.events <- c:
+			taken++
+			timer.Reset(wait)
+		case <-s.done:
+			return taken, false
+		case <-timer.C:
+			return taken, true
+		}
+	}
+	return taken, false
 }

@@ -75,7 +75,10 @@ func subscribe[T any](ctx context.Context, hub *changefeed.Hub, filter func(repo
 	if !ok {
 		return nil, apperr.Internal("subscribe", errNoSlot)
 	}
-	sub, err := hub.Subscribe(filter)
+	if err := awaitReader(ctx, hub); err != nil {
+		return nil, err
+	}
+	sub, err := hub.Subscribe(caller.Subject, filter)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +93,31 @@ func subscribe[T any](ctx context.Context, hub *changefeed.Hub, filter func(repo
 	return s.out, nil
 }
 
+// readerWait bounds how long a subscription opened before the hub reads the stream (the first
+// seconds of an instance) waits for it: until then a write could be missed, so the subscription
+// opens only once the reader is there, or is told to retry.
+const readerWait = 10 * time.Second
+
+var errNotReading = apperr.New(apperr.CodeUnavailable, "the table's stream is not read yet; subscribe again in a moment")
+
+// awaitReader waits until hub reads the stream, at most readerWait: a subscription opened before
+// would miss the writes made until then.
+func awaitReader(ctx context.Context, hub *changefeed.Hub) error {
+	if err := hub.Available(); err != nil {
+		return err
+	}
+	timer := time.NewTimer(readerWait)
+	defer timer.Stop()
+	select {
+	case <-hub.Ready():
+		return nil
+	case <-timer.C:
+		return errNotReading
+	case <-ctx.Done():
+		return errNotReading
+	}
+}
+
 var errNoSlot = apperr.New(apperr.CodeInternal, "no event stream slot: the server did not call WithEventStream")
 
 // stream is an EventStream of events of type T.
@@ -99,9 +127,21 @@ type stream[T any] struct {
 	convert func(*repository.Change) T
 	out     chan T
 	expiry  *time.Timer // nil: the caller's token does not expire
+	// over is set once Next has said the subscription is over: its error is told once, and every
+	// later call answers at once that there is nothing more (gqlgen asks again after the error).
+	over bool
 }
 
 func (s *stream[T]) Next(ctx context.Context) (bool, error) {
+	if s.over {
+		return false, nil
+	}
+	ok, err := s.next(ctx)
+	s.over = !ok
+	return ok, err
+}
+
+func (s *stream[T]) next(ctx context.Context) (bool, error) {
 	var expired <-chan time.Time
 	if s.expiry != nil {
 		expired = s.expiry.C

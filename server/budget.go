@@ -28,58 +28,101 @@ const DefaultCapacityBudgetRCU = 500
 const budgetUnitsPerRCU = 2
 
 // capacityBudget keeps a bucket of capacity units per principal (bucketTable: the rate limiter's
-// table, with its eviction), filling at the budget's rate up to 10 × that. An operation is
-// debited what it consumed once it ran (ReturnConsumedCapacity; writes count their units too),
-// which may take the bucket below zero; an operation that finds its principal's bucket at or
-// below zero is refused before it runs.
+// table, with its eviction), filling at the budget's rate up to 10 × that. It has two operations,
+// the whole contract of a budget store:
+//   - reserve(key, price) before an operation runs: refused while the bucket is empty, else the
+//     price is taken at once, whole, so that concurrent operations of one principal see each
+//     other's reservations and the bucket goes into debt by at most one operation's price;
+//   - settle(key, reserved, consumed) once it ran: charged consumed in all, the difference taken
+//     or given back. A request cut short (its calls cancelled, whose capacity DynamoDB does not
+//     report) is settled with max(reserved, consumed): it keeps at least its reservation
+//     (requestBudget.settle).
 type capacityBudget struct{ *bucketTable }
+
+// rcuPerPoint converts a plan's price (planner.Explanation.Price) into the capacity an operation
+// reserves: 0.1 RCU per point, so a call that reads a page (50 points) reserves 5 RCU, what a
+// page of a hundred small items consumes, and a lookup by key (½ point) 0.05 RCU.
+const rcuPerPoint = 0.1
 
 func newCapacityBudget(rcu float64, now func() time.Time) *capacityBudget {
 	burst := max(1, int(math.Ceil(10*rcu*budgetUnitsPerRCU)))
 	return &capacityBudget{newBucketTable(rate.Limit(rcu*budgetUnitsPerRCU), burst, now)}
 }
 
+// units is rcu in the buckets' half units, rounded up.
+func units(rcu float64) int { return int(math.Ceil(rcu*budgetUnitsPerRCU - 1e-9)) }
+
 // check reports whether key's bucket holds capacity, or else how long until it does.
 func (c *capacityBudget) check(key string) (ok bool, wait time.Duration) {
+	return c.reserve(key, 0)
+}
+
+// reserve takes rcu capacity units from key's bucket if it holds any (ok), below zero if need
+// be; else it says how long until the bucket holds capacity again.
+func (c *capacityBudget) reserve(key string, rcu float64) (ok bool, wait time.Duration) {
 	c.use(key, func(now time.Time, lim *rate.Limiter) {
 		if t := lim.TokensAt(now); t <= 0 {
 			wait = time.Duration(-t/float64(c.limit)*float64(time.Second)) + time.Nanosecond
+			return
 		}
+		take(now, lim, units(rcu), c.burst)
 	})
 	return wait == 0, wait
 }
 
-// debit takes rcu capacity units from key's bucket, below zero if need be, and returns what is
-// left (RCU).
-func (c *capacityBudget) debit(key string, rcu float64) (left float64) {
-	n := int(math.Ceil(rcu*budgetUnitsPerRCU - 1e-9))
+// settle charges an operation that reserved reserved RCU what it consumed: the rest when it
+// consumed more, the difference back when less. It returns what is left of the budget (RCU).
+func (c *capacityBudget) settle(key string, reserved, consumed float64) (left float64) {
+	n := units(consumed) - units(reserved)
 	c.use(key, func(now time.Time, lim *rate.Limiter) {
-		for n > 0 {
-			k := min(n, c.burst) // a reservation may take at most a burst at once
-			lim.ReserveN(now, k)
-			n -= k
-		}
+		take(now, lim, n, c.burst)
 		left = lim.TokensAt(now) / budgetUnitsPerRCU
 	})
 	return left
 }
 
-// requestBudget is one request's account with its principal's budget.
-type requestBudget struct {
-	c       *capacityBudget
-	key     string
-	mu      sync.Mutex
-	debited float64 // RCU debited so far
+// take removes n tokens from lim, below zero if need be (a reservation takes at most a burst),
+// or gives -n back: a negative reservation adds its tokens, which the limiter caps at the burst.
+func take(now time.Time, lim *rate.Limiter, n, burst int) {
+	for n != 0 {
+		k := max(-burst, min(n, burst))
+		lim.ReserveN(now, k)
+		n -= k
+	}
 }
 
-// settle debits what the request consumed since the last settle (total is all it consumed so
-// far: a response is settled when it is written, the request when it ends) and returns what is
-// left of the budget (RCU).
-func (b *requestBudget) settle(total float64) float64 {
+// requestBudget is one request's account with its principal's budget.
+type requestBudget struct {
+	c        *capacityBudget
+	key      string
+	mu       sync.Mutex
+	reserved float64 // RCU reserved by the request's operations
+	charged  float64 // RCU charged now: the reservations, then what was consumed
+}
+
+// reserve reserves an operation's price before it runs (see capacityBudget.reserve); refused, it
+// says how long until the budget holds capacity again.
+func (b *requestBudget) reserve(rcu float64) (ok bool, wait time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	left := b.c.debit(b.key, total-b.debited)
-	b.debited = max(b.debited, total)
+	if ok, wait = b.c.reserve(b.key, rcu); ok {
+		b.reserved += rcu
+		b.charged += rcu
+	}
+	return ok, wait
+}
+
+// settle charges the request total, all it consumed so far (a response is settled when it is
+// written, the request when it ends), or its reservations when it was cut short and they are
+// more, and returns what is left of the budget (RCU).
+func (b *requestBudget) settle(total float64, cutShort bool) float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if cutShort {
+		total = max(total, b.reserved)
+	}
+	left := b.c.settle(b.key, b.charged, total)
+	b.charged = total
 	return left
 }
 
@@ -90,10 +133,10 @@ func (b *requestBudget) settle(total float64) float64 {
 // (requestBudget, settled by the cost extension as the answer is written and here when the
 // request ends). Zero CapacityBudgetRCU turns it off. It runs after the body is read.
 func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
-	if cfg.CapacityBudgetRCU <= 0 {
+	budget := cfg.budget
+	if budget == nil {
 		return next
 	}
-	budget := newCapacityBudget(cfg.CapacityBudgetRCU, time.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := requestInfoFrom(r.Context())
 		if r.Method == http.MethodOptions || ri == nil {
@@ -118,6 +161,6 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 			return
 		}
 		next.ServeHTTP(w, r)
-		ri.budget.settle(ri.meter.Usage().TotalCapacity)
+		ri.budget.settle(ri.meter.Usage().TotalCapacity, r.Context().Err() != nil)
 	})
 }

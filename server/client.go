@@ -18,8 +18,16 @@ import (
 // rotating addresses inside it does not buy a fresh bucket.
 func limiterKey(r *http.Request, trusted []netip.Prefix) string {
 	if p, ok := auth.FromContext(r.Context()); ok && p.Subject != "" {
-		return "sub:" + p.Subject
+		return subjectKey(p.Subject)
 	}
+	return addressKey(r, trusted)
+}
+
+// subjectKey is limiterKey of a principal with a subject.
+func subjectKey(subject string) string { return "sub:" + subject }
+
+// addressKey is limiterKey of a request without a subject: its client's address.
+func addressKey(r *http.Request, trusted []netip.Prefix) string {
 	ip := clientIP(r, trusted)
 	if !ip.IsValid() {
 		return "peer:" + r.RemoteAddr

@@ -57,7 +57,7 @@ func dynamoDBOf(ri *requestInfo) dynamoDBEntry {
 	}
 	e.Usage = ri.meter.Usage()
 	if ri.budget != nil {
-		left := ri.budget.settle(e.TotalCapacity)
+		left := ri.budget.settle(e.TotalCapacity, false)
 		e.BudgetRemaining = &left
 	}
 	return e

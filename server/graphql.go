@@ -67,6 +67,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	srv.Use(streamOperations{})
 	// Planned once introspection is settled: the plan reports introspection refused as
 	// execution would.
 	srv.Use(operationPlan{limit: cfg.ComplexityLimit, shards: repo.OrderStatusShards()})
@@ -115,6 +116,12 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 			gerr.Extensions["code"] = string(coded.Code)
 			if coded.Field != "" {
 				gerr.Extensions["field"] = coded.Field
+			}
+			if coded.Reason != "" {
+				gerr.Extensions["reason"] = coded.Reason
+			}
+			if coded.Limit != "" {
+				gerr.Extensions["limit"] = coded.Limit
 			}
 			switch coded.Code {
 			case apperr.CodeInternal, apperr.CodeUnavailable:

@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"singletable/apperr"
 	"singletable/planner"
 	"singletable/resolvers"
 )
@@ -52,7 +54,31 @@ func (p operationPlan) MutateOperationContext(ctx context.Context, oc *graphql.O
 		err.Extensions["max"] = p.limit
 		return err
 	}
+	return reserveCapacity(ctx, oc, e.Price())
+}
+
+// reserveCapacity reserves an operation's price (rcuPerPoint per point) from its principal's
+// capacity budget before it runs (a subscription: before each event, subscriptionEvents), and
+// refuses it, RATE_LIMITED with extensions.limit "capacity", when the budget is empty. An explain
+// runs nothing and reserves nothing.
+func reserveCapacity(ctx context.Context, oc *graphql.OperationContext, price int) *gqlerror.Error {
+	ri := requestInfoFrom(ctx)
+	if ri == nil || ri.budget == nil || explainRequested(oc) || operationType(oc) == subscriptionOperation {
+		return nil
+	}
+	if ok, wait := ri.budget.reserve(float64(price) * rcuPerPoint); !ok {
+		return capacityRefusal(wait)
+	}
 	return nil
+}
+
+// capacityRefusal is the GraphQL error of an operation its principal's capacity budget refuses.
+func capacityRefusal(wait time.Duration) *gqlerror.Error {
+	secs := retryAfterSeconds(wait)
+	err := gqlerror.Errorf("This client has used its DynamoDB capacity budget; retry after %d s.", secs)
+	errcode.Set(err, string(apperr.CodeRateLimited))
+	err.Extensions["limit"] = RefusedCapacity
+	return err
 }
 
 // plannedOf is the plan operationPlan made for oc, nil if none.

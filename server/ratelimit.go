@@ -36,10 +36,10 @@ func (l *rateLimiter) allow(key string) (ok bool, wait time.Duration) {
 // Retry-After and RATE_LIMITED, before the body is read and without a DynamoDB call. A zero
 // RateLimitRPS turns it off. CORS preflights pass untouched.
 func withRateLimit(cfg Config, next http.Handler) http.Handler {
-	if cfg.RateLimitRPS <= 0 {
+	limiter := cfg.limiter
+	if limiter == nil {
 		return next
 	}
-	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, time.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodOptions {
 			key, ok := principalKey(r.Context())

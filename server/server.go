@@ -101,6 +101,11 @@ type Config struct {
 	// /query); nil answers every subscription with UNAVAILABLE (AWS Lambda). Its owner starts it
 	// and, on shutdown, closes it: open subscriptions complete, then their sockets close.
 	Hub *changefeed.Hub
+
+	// limiter and budget are the request rate limiter and the capacity budget New makes (nil:
+	// off), shared by the HTTP middleware and the WebSocket guard.
+	limiter *rateLimiter
+	budget  *capacityBudget
 }
 
 // Defaults for Config's zero values.
@@ -132,6 +137,12 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 		cfg.OperationTimeout = 30 * time.Second
 	}
 	cfg = cfg.observed()
+	if cfg.RateLimitRPS > 0 {
+		cfg.limiter = newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, time.Now)
+	}
+	if cfg.CapacityBudgetRCU > 0 {
+		cfg.budget = newCapacityBudget(cfg.CapacityBudgetRCU, time.Now)
+	}
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
 	// The /query chain, outermost first. Authentication comes before the principal's key, so

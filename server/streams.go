@@ -9,8 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"singletable/apperr"
 	"singletable/auth"
@@ -79,6 +82,31 @@ func streamAllows(ctx context.Context, object string) error {
 		return apperr.New(apperr.CodeBadUserInput, "WebSocket and Server-Sent Events serve subscriptions only; send queries and mutations with POST or GET /query")
 	}
 	return nil
+}
+
+// streamOperations refuses, over a stream, every operation that is not a subscription (queries,
+// mutations, introspection) and every explain, as soon as the document is validated and before
+// it is planned: a socket is not a way around the HTTP path's concurrency cap, time limit and
+// budget. (Each subscribe message already took a token from its principal's rate limit:
+// socketGuard.) Explain a subscription with POST /query, as any other operation.
+type streamOperations struct{}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = streamOperations{}
+
+func (streamOperations) ExtensionName() string                   { return "StreamOperations" }
+func (streamOperations) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (streamOperations) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	ri := requestInfoFrom(ctx)
+	if ri == nil || !ri.stream || operationType(oc) == subscriptionOperation && !explainRequested(oc) {
+		return nil
+	}
+	err := gqlerror.Errorf("WebSocket and Server-Sent Events serve subscriptions only; send queries, mutations, introspection and explain with POST or GET /query")
+	errcode.Set(err, string(apperr.CodeBadUserInput))
+	return err
 }
 
 // withStreamDeadlines prepares a stream for a long life, right before the GraphQL handler (after
@@ -176,7 +204,7 @@ func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // Missing or invalid: the socket closes with 4403 and no data (1013 when the identity provider's
 // keys are out of reach). The connection's context carries the principal, and a tracker that
 // closes the socket once the hub is closed and the connection's subscriptions completed
-// (closeWhenDrained).
+// (closeWhenDrained), and once the token expired (with 4403, its subscriptions ended first).
 func wsInit(a auth.Authenticator, streams context.Context) transport.WebsocketInitFunc {
 	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 		p, err := verifyInit(ctx, a, payload)
@@ -193,8 +221,28 @@ func wsInit(a auth.Authenticator, streams context.Context) transport.WebsocketIn
 		ctx = context.WithValue(ctx, wsConnKey{}, conn)
 		stop := context.AfterFunc(streams, func() { conn.closeWhenDrained(cancel) })
 		context.AfterFunc(ctx, func() { stop() })
+		if g := guardedConnOf(ctx); g != nil {
+			g.authenticated(socketKey(ctx, p))
+			if !p.ValidUntil.IsZero() {
+				expiry := time.AfterFunc(time.Until(p.ValidUntil), func() {
+					g.closeWith(closeForbidden, closeReasonExpiredText)
+					conn.closeWhenDrained(cancel)
+				})
+				context.AfterFunc(ctx, func() { expiry.Stop() })
+			}
+		}
 		return ctx, nil, nil
 	}
+}
+
+// socketKey is the rate limit key of a socket's principal: its subject, or the address the
+// socket's request came from.
+func socketKey(ctx context.Context, p auth.Principal) string {
+	if p.Subject != "" {
+		return subjectKey(p.Subject)
+	}
+	key, _ := principalKey(ctx)
+	return key
 }
 
 // verifyInit verifies the token of a connection_init payload.

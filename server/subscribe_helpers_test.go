@@ -30,8 +30,16 @@ func newLiveAPI(t *testing.T, cfg server.Config) *api {
 // newLiveAPIWithHub is newLiveAPI, also returning its hub.
 func newLiveAPIWithHub(t *testing.T, cfg server.Config) (*api, *changefeed.Hub) {
 	t.Helper()
+	return newLiveAPIWithHubOptions(t, cfg, changefeed.Options{})
+}
+
+// newLiveAPIWithHubOptions is newLiveAPIWithHub with the hub configured by opts; its reader looks
+// for the stream often, so that a stream that goes away is noticed within a second.
+func newLiveAPIWithHubOptions(t *testing.T, cfg server.Config, opts changefeed.Options) (*api, *changefeed.Hub) {
+	t.Helper()
 	repo := repotest.NewRepo(t)
-	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond}), nil, changefeed.Options{})
+	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
+	hub := changefeed.New(reader, nil, opts)
 	hub.Start(context.Background())
 	t.Cleanup(hub.Close)
 	select {

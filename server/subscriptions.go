@@ -24,17 +24,27 @@ import (
 // later or on another instance. Memory per subscriber is in docs/benchmarks.md.
 const DefaultMaxSubscriptions = 2000
 
+// DefaultMaxSubscriptionsPerPrincipal is MAX_SUBSCRIPTIONS_PER_PRINCIPAL's default: the
+// subscriptions one principal holds at once on an instance. A screen needs a handful; 100 leaves
+// room for many tabs and devices, while one principal can take only a twentieth of the instance.
+// Past it a subscription is RATE_LIMITED (changefeed.ErrTooManyOfOwner).
+const DefaultMaxSubscriptionsPerPrincipal = 100
+
 const subscriptionOperation = "subscription"
 
 // addStreamTransports adds the WebSocket and Server-Sent Events transports (streams.go), ahead
 // of the HTTP ones: gqlgen serves a request with the first transport that takes it, and POST
 // would take a Server-Sent Events request.
 func addStreamTransports(srv *handler.Server, cfg Config) {
-	srv.AddTransport(transport.Websocket{
-		Implementation:   websocketAccept(cfg.CORSOrigins),
-		InitFunc:         wsInit(cfg.Auth, closedContext(cfg.Hub)),
-		InitTimeout:      wsInitTimeout,
-		PingPongInterval: wsPingInterval,
+	srv.AddTransport(socketGuard{
+		Websocket: transport.Websocket{
+			Implementation:   websocketAccept(cfg.CORSOrigins),
+			InitFunc:         wsInit(cfg.Auth, closedContext(cfg.Hub)),
+			InitTimeout:      wsInitTimeout,
+			PingPongInterval: wsPingInterval,
+		},
+		trusted: cfg.TrustedProxies, pending: newAddressCounts(maxPendingSocketsPerAddress),
+		limiter: cfg.limiter, refused: cfg.OnRateLimited,
 	})
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: sseKeepAlive})
 }

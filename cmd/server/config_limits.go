@@ -23,6 +23,7 @@ type guardConfig struct {
 	capacityRCU     float64
 	maxConcurrent   int
 	maxSubs         int
+	maxSubsEach     int
 	trustedRaw      string
 	trusted         []netip.Prefix
 }
@@ -47,6 +48,7 @@ func (g *guardConfig) register(fs *flag.FlagSet, env settings.Env) {
 	fs.Float64Var(&g.capacityRCU, "capacity-budget-rcu", env.Float("CAPACITY_BUDGET_RCU", server.DefaultCapacityBudgetRCU), "DynamoDB read capacity units per second per client, with a burst of 10 times that; 0 turns the budget off (env CAPACITY_BUDGET_RCU)")
 	fs.IntVar(&g.maxConcurrent, "max-concurrent-operations", env.Int("MAX_CONCURRENT_OPERATIONS", server.DefaultMaxConcurrentOperations), "operations served at once; 0 means no cap (env MAX_CONCURRENT_OPERATIONS)")
 	fs.IntVar(&g.maxSubs, "max-subscriptions", env.Int("MAX_SUBSCRIPTIONS", server.DefaultMaxSubscriptions), "subscriptions served at once by this instance; past it a subscription is UNAVAILABLE; 0 means no cap (env MAX_SUBSCRIPTIONS)")
+	fs.IntVar(&g.maxSubsEach, "max-subscriptions-per-principal", env.Int("MAX_SUBSCRIPTIONS_PER_PRINCIPAL", server.DefaultMaxSubscriptionsPerPrincipal), "subscriptions one client holds at once on this instance; past it a subscription is RATE_LIMITED; 0 means no cap (env MAX_SUBSCRIPTIONS_PER_PRINCIPAL)")
 	g.trustedRaw = env.Get("TRUSTED_PROXIES")
 	fs.StringVar(&g.trustedRaw, "trusted-proxies", g.trustedRaw, "comma-separated proxy IPs and CIDRs whose X-Forwarded-For is believed (env TRUSTED_PROXIES)")
 }
@@ -81,6 +83,7 @@ func (g *guardConfig) validate(bad func(string, ...any)) {
 	}
 	between("MAX_CONCURRENT_OPERATIONS / -max-concurrent-operations", g.maxConcurrent, 0, 100_000)
 	between("MAX_SUBSCRIPTIONS / -max-subscriptions", g.maxSubs, 0, 1_000_000)
+	between("MAX_SUBSCRIPTIONS_PER_PRINCIPAL / -max-subscriptions-per-principal", g.maxSubsEach, 0, 1_000_000)
 	trusted, err := server.ParseTrustedProxies(g.trustedRaw)
 	if err != nil {
 		bad("TRUSTED_PROXIES / -trusted-proxies: %v", err)

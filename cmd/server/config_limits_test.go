@@ -32,6 +32,7 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 		{map[string]string{"CAPACITY_BUDGET_RCU": "lots"}, nil, `CAPACITY_BUDGET_RCU="lots" is not a number`},
 		{nil, []string{"-capacity-budget-rcu", "-5"}, "CAPACITY_BUDGET_RCU / -capacity-budget-rcu: -5 must be between 0 (off) and 1000000"},
 		{map[string]string{"MAX_CONCURRENT_OPERATIONS": "-1"}, nil, "MAX_CONCURRENT_OPERATIONS / -max-concurrent-operations: -1"},
+		{map[string]string{"MAX_SUBSCRIPTIONS_PER_PRINCIPAL": "-1"}, nil, "MAX_SUBSCRIPTIONS_PER_PRINCIPAL / -max-subscriptions-per-principal: -1"},
 		{map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, nil, `TRUSTED_PROXIES / -trusted-proxies: "proxy.local" is not an IP address or CIDR block`},
 	}
 	for _, c := range cases {
@@ -55,7 +56,8 @@ func TestGuardConfigIsValidatedWithClearMessages(t *testing.T) {
 	cfg.guard.apply(&sc)
 	want := server.Limits{QueryBytes: 64 << 10, Depth: 15, Fields: server.DefaultMaxFields, Aliases: server.DefaultMaxAliases, Repeats: server.DefaultMaxFieldRepeats}
 	if sc.Limits != want || sc.RateLimitRPS != 50 || sc.RateLimitBurst != 0 || sc.CapacityBudgetRCU != 500 || sc.MaxConcurrentOperations != server.DefaultMaxConcurrentOperations ||
-		sc.ParserTokenLimit != server.DefaultParserTokenLimit || cfg.guard.host != "" || len(sc.TrustedProxies) != 0 {
+		sc.ParserTokenLimit != server.DefaultParserTokenLimit || cfg.guard.host != "" || len(sc.TrustedProxies) != 0 ||
+		cfg.guard.maxSubsEach != server.DefaultMaxSubscriptionsPerPrincipal {
 		t.Fatalf("defaults: %+v host %q", sc, cfg.guard.host)
 	}
 	// Flags override the environment.

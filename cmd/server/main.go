@@ -93,11 +93,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 }
 
 // startHub starts the instance's one reader of the table's stream, fanned out to its
-// subscriptions (at most MAX_SUBSCRIPTIONS). It reads until the shutdown closes it; a table
+// subscriptions (at most MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_PRINCIPAL of one client). It reads until the shutdown closes it; a table
 // without a stream is logged by the hub, which answers subscriptions UNAVAILABLE until one appears.
 func startHub(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger, obs *observability) *changefeed.Hub {
 	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{}), obs.metrics, changefeed.Options{
-		MaxSubscriptions: cfg.guard.maxSubs, TracerProvider: obs.tracer, Logger: log,
+		MaxSubscriptions: cfg.guard.maxSubs, MaxPerOwner: cfg.guard.maxSubsEach, TracerProvider: obs.tracer, Logger: log,
 	})
 	hub.Start(context.WithoutCancel(ctx))
 	return hub
