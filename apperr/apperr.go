@@ -33,6 +33,9 @@ type Error struct {
 	Message string
 	// Field names the input field at fault, for BAD_USER_INPUT (e.g. "input.email"); may be empty.
 	Field string
+	// Count, when set, is how many things stand in the way of a CONFLICT (the employees of a
+	// department that cannot be removed yet): extensions.count.
+	Count *int
 	Cause error
 }
 

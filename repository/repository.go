@@ -78,6 +78,8 @@ type Repo struct {
 	now       func() time.Time
 	ids       *idSource
 	backoffFn func(attempt int) time.Duration
+	// sweepKick wakes RunSweeper after a delete that left a sweep record (sweep.go).
+	sweepKick chan struct{}
 	// hooks are empty except in this package's tests, which set them (export_test.go).
 	hooks testHooks
 }
@@ -170,14 +172,15 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 		}
 	}
 	r := &Repo{
-		db:       client,
-		log:      cfg.Logger,
-		table:    cfg.Table,
-		cursors:  newCursorCodec(secret),
-		shards:   cfg.OrderStatusShards,
-		attempts: cfg.MaxBatchAttempts,
-		now:      cfg.Clock,
-		ids:      newIDSource(),
+		db:        client,
+		log:       cfg.Logger,
+		table:     cfg.Table,
+		cursors:   newCursorCodec(secret),
+		shards:    cfg.OrderStatusShards,
+		attempts:  cfg.MaxBatchAttempts,
+		now:       cfg.Clock,
+		ids:       newIDSource(),
+		sweepKick: make(chan struct{}, 1),
 	}
 	if r.shards <= 0 {
 		r.shards = DefaultOrderStatusShards
