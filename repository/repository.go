@@ -92,6 +92,9 @@ type testHooks struct {
 	renameStep func(step int) error
 	// transferRead is called by TransferEmployee between its read and its transaction.
 	transferRead func()
+	// sweptUser is called after the sweep of an organization removed one of its users; an error
+	// it returns stops the sweep there, as a crash would.
+	sweptUser func() error
 }
 
 // New connects to DynamoDB (and its stream) with the SDK's default credential and region chain,

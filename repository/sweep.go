@@ -150,6 +150,11 @@ func (r *Repo) sweepOrganization(ctx context.Context, rec *sweepRecord) error {
 			if err := r.sweepUser(ctx, u); err != nil {
 				return err
 			}
+			if r.hooks.sweptUser != nil {
+				if err := r.hooks.sweptUser(); err != nil {
+					return err
+				}
+			}
 		}
 		if len(users) > 0 {
 			continue
