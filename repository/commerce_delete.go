@@ -19,8 +19,8 @@ import (
 // customer's counters, and the customer last, on condition that its counters are zero: an order
 // placed meanwhile makes that fail, and the next round removes it.
 
-// errCustomerHasOrders: an order of the customer appeared or changed between the read and the
-// transaction.
+// errCustomerHasOrders: an order of the customer appeared or changed, or its email changed,
+// between the read and the transaction.
 var errCustomerHasOrders = errors.New("the customer's orders changed")
 
 // DeleteCustomer erases a customer (see above).
@@ -90,10 +90,11 @@ func (r *Repo) eraseRound(ctx context.Context, c *Customer, raw []map[string]typ
 }
 
 // eraseProfile is the removal of the customer's own item, on condition that its order counters
-// are as read (no order placed or changed since), and of its email guard.
+// and email are as read (no order placed or changed since, the guard it removes is its email's),
+// and of its email guard.
 func (r *Repo) eraseProfile(c *Customer) []txItem {
-	cond := "attribute_exists(PK)"
-	values := map[string]types.AttributeValue{}
+	cond := "attribute_exists(PK) AND email = :email"
+	values := map[string]types.AttributeValue{":email": s(c.Email)}
 	for _, st := range []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled} {
 		a, v := orderCountAttr(st), ":"+orderCountAttr(st)
 		values[v] = n(c.orderCount(st))

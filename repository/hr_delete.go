@@ -89,6 +89,8 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 	for _, k := range own[1:] {
 		if rel, ok := foundAs[*Relation](found, k); ok {
 			items = append(items, r.unlink(rel, errEmployeeChanged))
+		} else { // none when read: none assigned since
+			items = append(items, r.txCheck(k, "attribute_not_exists(PK)", nil, nil, errEmployeeChanged))
 		}
 	}
 	if dept, ok := foundAs[*Relation](found, own[0]); ok {
@@ -97,6 +99,24 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 	}
 	if hasMgr {
 		items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved - 1}}, errEmployeeChanged, nil))
+	}
+	if err := r.transact(ctx, "remove employee", items); err != nil {
+		return err
+	}
+	return r.unlinkLateMentees(ctx, id)
+}
+
+// unlinkLateMentees removes the mentor relations that point at the removed employee although its
+// removal did not see them: an assignment of it as a mentor that committed between the removal's
+// read and its transaction (assignMentor checks the mentor exists, so none can come after).
+func (r *Repo) unlinkLateMentees(ctx context.Context, id string) error {
+	late, err := r.relationsTo(ctx, RelMentor, id)
+	if err != nil || len(late) == 0 {
+		return err
+	}
+	items, _, err := r.movePointing(late[:min(len(late), maxTransactItems)], "")
+	if err != nil {
+		return err
 	}
 	return r.transact(ctx, "remove employee", items)
 }

@@ -86,8 +86,9 @@ func userHasTickets(n int) error {
 		Message: fmt.Sprintf("the user reported %d tickets: remove them first, or delete with cascade", n)}
 }
 
-// errUserHasTickets: a ticket of the user appeared between the read and the transaction.
-var errUserHasTickets = errors.New("the user has tickets")
+// errUserHasTickets: a ticket of the user appeared, or its email changed, between the read and
+// the transaction: the removal reads again.
+var errUserHasTickets = errors.New("the user has tickets, or another email")
 
 // maxUserAttempts bounds the rounds of a user's removal (each removes the tickets it found).
 const maxUserAttempts = 5
@@ -110,10 +111,10 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 		if len(tickets) > 0 && !cascade {
 			return userHasTickets(len(tickets))
 		}
-		if err := r.removeTickets(ctx, org, user, tickets); err != nil {
-			return err
+		err = r.removeTickets(ctx, org, user, tickets)
+		if err == nil {
+			err = r.removeUserItem(ctx, u, nil)
 		}
-		err = r.removeUserItem(ctx, u, nil)
 		if !errors.Is(err, errUserHasTickets) {
 			return err
 		}
@@ -121,11 +122,12 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 	return &apperr.Error{Code: apperr.CodeConflict, Message: "tickets kept being created for the user while it was removed; retry"}
 }
 
-// removeUserItem deletes the user (on condition that it has no tickets left), its email guard and
+// removeUserItem deletes the user (on condition that it has no tickets left and the email read,
+// whose guard goes with it), its email guard and
 // its place in its organization's count, with also (a sweep record's removal) when given.
 func (r *Repo) removeUserItem(ctx context.Context, u *User, also *txItem) error {
-	zero := map[string]types.AttributeValue{":zero": n(0)}
-	cond := "attribute_exists(PK)"
+	zero := map[string]types.AttributeValue{":zero": n(0), ":email": s(u.Email)}
+	cond := "attribute_exists(PK) AND email = :email"
 	for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
 		a := ticketCountAttr(st)
 		cond += fmt.Sprintf(" AND (attribute_not_exists(%s) OR %s = :zero)", a, a)

@@ -170,7 +170,8 @@ func (r *Repo) sweepOrganization(ctx context.Context, rec *sweepRecord) error {
 	}
 }
 
-// sweepUser removes a user with its tickets, round after round until no ticket is left.
+// sweepUser removes a user with its tickets, round after round (each reads the user again: its
+// email may have changed) until it is gone.
 func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 	for {
 		tickets, err := r.ticketsOfUser(ctx, u.OrgID, u.ID)
@@ -183,6 +184,14 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		}
 		if !errors.Is(err, errUserHasTickets) && !isConflict(err) {
 			return err
+		}
+		found, err := r.readConsistent(ctx, u.Key())
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if u, ok = foundAs[*User](found, u.Key()); !ok {
+			return nil
 		}
 	}
 }
