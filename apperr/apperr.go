@@ -38,7 +38,10 @@ type Error struct {
 	// (extensions.limit: "capacity", "subscriptions"). Both may be empty.
 	Reason string
 	Limit  string
-	Cause  error
+	// Count, when set, is how many things stand in the way of a CONFLICT (the employees of a
+	// department that cannot be removed yet): extensions.count.
+	Count *int
+	Cause error
 }
 
 func (e *Error) Error() string {

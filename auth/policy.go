@@ -20,6 +20,7 @@ import "slices"
 
 var (
 	saasReaders     = []Role{RoleAdmin, RoleOrgAdmin, RoleOrgMember}
+	saasAdmins      = []Role{RoleAdmin, RoleOrgAdmin}
 	hrStaff         = []Role{RoleAdmin, RoleHR}
 	commerceReaders = []Role{RoleAdmin, RoleSales, RoleCustomer}
 	commerceStaff   = []Role{RoleAdmin, RoleSales}
@@ -41,21 +42,34 @@ var rootPolicy = map[string][]Role{
 	"Mutation.createUser":         {RoleAdmin, RoleOrgAdmin},
 	"Mutation.createTicket":       saasReaders,
 	"Mutation.updateTicket":       saasReaders,
+	// Corrections and removals: an org-admin in its organization; the organization itself is
+	// removed by an admin only.
+	"Mutation.updateOrganization": saasAdmins,
+	"Mutation.updateUser":         saasAdmins,
+	"Mutation.deleteTicket":       saasAdmins,
+	"Mutation.deleteUser":         saasAdmins,
+	"Mutation.deleteOrganization": {RoleAdmin},
 
 	// HR: one scope, all of it for hr.
-	"Query.department":          hrStaff,
-	"Query.employee":            hrStaff,
-	"Query.departments":         hrStaff,
-	"Query.employeesByJobTitle": hrStaff,
-	"Query.employeesHiredSince": hrStaff,
-	"Query.locations":           hrStaff,
-	"Mutation.createLocation":   hrStaff,
-	"Mutation.createDepartment": hrStaff,
-	"Mutation.renameDepartment": hrStaff,
-	"Mutation.hireEmployee":     hrStaff,
-	"Mutation.transferEmployee": hrStaff,
-	"Mutation.assignManager":    hrStaff,
-	"Mutation.assignMentor":     hrStaff,
+	"Query.department":            hrStaff,
+	"Query.employee":              hrStaff,
+	"Query.departments":           hrStaff,
+	"Query.employeesByJobTitle":   hrStaff,
+	"Query.employeesHiredSince":   hrStaff,
+	"Query.locations":             hrStaff,
+	"Mutation.createLocation":     hrStaff,
+	"Mutation.createDepartment":   hrStaff,
+	"Mutation.renameDepartment":   hrStaff,
+	"Mutation.hireEmployee":       hrStaff,
+	"Mutation.transferEmployee":   hrStaff,
+	"Mutation.assignManager":      hrStaff,
+	"Mutation.assignMentor":       hrStaff,
+	"Mutation.relocateDepartment": hrStaff,
+	"Mutation.unassignManager":    hrStaff,
+	"Mutation.unassignMentor":     hrStaff,
+	"Mutation.removeEmployee":     hrStaff,
+	"Mutation.deleteDepartment":   hrStaff,
+	"Mutation.deleteLocation":     hrStaff,
 
 	// Commerce. customers is narrowed to a customer's own record.
 	"Query.customer":             commerceReaders,
@@ -66,6 +80,11 @@ var rootPolicy = map[string][]Role{
 	"Mutation.addMailingAddress": commerceReaders, // a customer: for itself only
 	"Mutation.placeOrder":        commerceReaders, // a customer: for itself only
 	"Mutation.updateOrderStatus": commerceStaff,
+	// A customer corrects its own record and addresses; only staff erase a customer.
+	"Mutation.updateCustomer":       commerceReaders, // a customer: for itself only
+	"Mutation.updateMailingAddress": commerceReaders, // a customer: for itself only
+	"Mutation.removeMailingAddress": commerceReaders, // a customer: for itself only
+	"Mutation.deleteCustomer":       commerceStaff,
 
 	// Subscriptions: the readers of each domain; a customer's orderChanged is narrowed to itself.
 	"Subscription.ticketChanged":   saasReaders,

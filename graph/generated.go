@@ -66,6 +66,10 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	DeletePayload struct {
+		DeletedID func(childComplexity int) int
+	}
+
 	Department struct {
 		CreatedAt              func(childComplexity int) int
 		Employees              func(childComplexity int, first *int, after *string) int
@@ -148,21 +152,36 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddMailingAddress  func(childComplexity int, input model.AddMailingAddressInput) int
-		AssignManager      func(childComplexity int, input model.AssignManagerInput) int
-		AssignMentor       func(childComplexity int, input model.AssignMentorInput) int
-		CreateCustomer     func(childComplexity int, input model.CreateCustomerInput) int
-		CreateDepartment   func(childComplexity int, input model.CreateDepartmentInput) int
-		CreateLocation     func(childComplexity int, input model.CreateLocationInput) int
-		CreateOrganization func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateTicket       func(childComplexity int, input model.CreateTicketInput) int
-		CreateUser         func(childComplexity int, input model.CreateUserInput) int
-		HireEmployee       func(childComplexity int, input model.HireEmployeeInput) int
-		PlaceOrder         func(childComplexity int, input model.PlaceOrderInput) int
-		RenameDepartment   func(childComplexity int, input model.RenameDepartmentInput) int
-		TransferEmployee   func(childComplexity int, input model.TransferEmployeeInput) int
-		UpdateOrderStatus  func(childComplexity int, input model.UpdateOrderStatusInput) int
-		UpdateTicket       func(childComplexity int, input model.UpdateTicketInput) int
+		AddMailingAddress    func(childComplexity int, input model.AddMailingAddressInput) int
+		AssignManager        func(childComplexity int, input model.AssignManagerInput) int
+		AssignMentor         func(childComplexity int, input model.AssignMentorInput) int
+		CreateCustomer       func(childComplexity int, input model.CreateCustomerInput) int
+		CreateDepartment     func(childComplexity int, input model.CreateDepartmentInput) int
+		CreateLocation       func(childComplexity int, input model.CreateLocationInput) int
+		CreateOrganization   func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateTicket         func(childComplexity int, input model.CreateTicketInput) int
+		CreateUser           func(childComplexity int, input model.CreateUserInput) int
+		DeleteCustomer       func(childComplexity int, input model.DeleteCustomerInput) int
+		DeleteDepartment     func(childComplexity int, input model.DeleteDepartmentInput) int
+		DeleteLocation       func(childComplexity int, input model.DeleteLocationInput) int
+		DeleteOrganization   func(childComplexity int, input model.DeleteOrganizationInput) int
+		DeleteTicket         func(childComplexity int, input model.DeleteTicketInput) int
+		DeleteUser           func(childComplexity int, input model.DeleteUserInput) int
+		HireEmployee         func(childComplexity int, input model.HireEmployeeInput) int
+		PlaceOrder           func(childComplexity int, input model.PlaceOrderInput) int
+		RelocateDepartment   func(childComplexity int, input model.RelocateDepartmentInput) int
+		RemoveEmployee       func(childComplexity int, input model.RemoveEmployeeInput) int
+		RemoveMailingAddress func(childComplexity int, input model.RemoveMailingAddressInput) int
+		RenameDepartment     func(childComplexity int, input model.RenameDepartmentInput) int
+		TransferEmployee     func(childComplexity int, input model.TransferEmployeeInput) int
+		UnassignManager      func(childComplexity int, input model.UnassignManagerInput) int
+		UnassignMentor       func(childComplexity int, input model.UnassignMentorInput) int
+		UpdateCustomer       func(childComplexity int, input model.UpdateCustomerInput) int
+		UpdateMailingAddress func(childComplexity int, input model.UpdateMailingAddressInput) int
+		UpdateOrderStatus    func(childComplexity int, input model.UpdateOrderStatusInput) int
+		UpdateOrganization   func(childComplexity int, input model.UpdateOrganizationInput) int
+		UpdateTicket         func(childComplexity int, input model.UpdateTicketInput) int
+		UpdateUser           func(childComplexity int, input model.UpdateUserInput) int
 	}
 
 	Order struct {
@@ -340,10 +359,19 @@ type MutationResolver interface {
 	CreateUser(ctx context.Context, input model.CreateUserInput) (*model.User, error)
 	CreateTicket(ctx context.Context, input model.CreateTicketInput) (*model.Ticket, error)
 	UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error)
+	UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.Organization, error)
+	UpdateUser(ctx context.Context, input model.UpdateUserInput) (*model.User, error)
+	DeleteTicket(ctx context.Context, input model.DeleteTicketInput) (*model.DeletePayload, error)
+	DeleteUser(ctx context.Context, input model.DeleteUserInput) (*model.DeletePayload, error)
+	DeleteOrganization(ctx context.Context, input model.DeleteOrganizationInput) (*model.DeletePayload, error)
 	CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error)
 	AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error)
 	PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error)
 	UpdateOrderStatus(ctx context.Context, input model.UpdateOrderStatusInput) (*model.Order, error)
+	UpdateCustomer(ctx context.Context, input model.UpdateCustomerInput) (*model.Customer, error)
+	UpdateMailingAddress(ctx context.Context, input model.UpdateMailingAddressInput) (*model.Customer, error)
+	RemoveMailingAddress(ctx context.Context, input model.RemoveMailingAddressInput) (*model.Customer, error)
+	DeleteCustomer(ctx context.Context, input model.DeleteCustomerInput) (*model.DeletePayload, error)
 	CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error)
 	CreateDepartment(ctx context.Context, input model.CreateDepartmentInput) (*model.Department, error)
 	RenameDepartment(ctx context.Context, input model.RenameDepartmentInput) (*model.Department, error)
@@ -351,6 +379,12 @@ type MutationResolver interface {
 	TransferEmployee(ctx context.Context, input model.TransferEmployeeInput) (*model.Employee, error)
 	AssignManager(ctx context.Context, input model.AssignManagerInput) (*model.Employee, error)
 	AssignMentor(ctx context.Context, input model.AssignMentorInput) (*model.Employee, error)
+	RelocateDepartment(ctx context.Context, input model.RelocateDepartmentInput) (*model.Department, error)
+	UnassignManager(ctx context.Context, input model.UnassignManagerInput) (*model.Employee, error)
+	UnassignMentor(ctx context.Context, input model.UnassignMentorInput) (*model.Employee, error)
+	RemoveEmployee(ctx context.Context, input model.RemoveEmployeeInput) (*model.DeletePayload, error)
+	DeleteDepartment(ctx context.Context, input model.DeleteDepartmentInput) (*model.DeletePayload, error)
+	DeleteLocation(ctx context.Context, input model.DeleteLocationInput) (*model.DeletePayload, error)
 }
 type OrderResolver interface {
 	Items(ctx context.Context, obj *model.Order) ([]*model.OrderItem, error)
@@ -478,6 +512,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomerEdge.Node(childComplexity), true
+
+	case "DeletePayload.deletedId":
+		if e.ComplexityRoot.DeletePayload.DeletedID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletePayload.DeletedID(childComplexity), true
 
 	case "Department.createdAt":
 		if e.ComplexityRoot.Department.CreatedAt == nil {
@@ -892,6 +933,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateUser(childComplexity, args["input"].(model.CreateUserInput)), true
+	case "Mutation.deleteCustomer":
+		if e.ComplexityRoot.Mutation.DeleteCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomer(childComplexity, args["input"].(model.DeleteCustomerInput)), true
+	case "Mutation.deleteDepartment":
+		if e.ComplexityRoot.Mutation.DeleteDepartment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDepartment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteDepartment(childComplexity, args["input"].(model.DeleteDepartmentInput)), true
+	case "Mutation.deleteLocation":
+		if e.ComplexityRoot.Mutation.DeleteLocation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLocation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLocation(childComplexity, args["input"].(model.DeleteLocationInput)), true
+	case "Mutation.deleteOrganization":
+		if e.ComplexityRoot.Mutation.DeleteOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOrganization(childComplexity, args["input"].(model.DeleteOrganizationInput)), true
+	case "Mutation.deleteTicket":
+		if e.ComplexityRoot.Mutation.DeleteTicket == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTicket_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTicket(childComplexity, args["input"].(model.DeleteTicketInput)), true
+	case "Mutation.deleteUser":
+		if e.ComplexityRoot.Mutation.DeleteUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteUser(childComplexity, args["input"].(model.DeleteUserInput)), true
 	case "Mutation.hireEmployee":
 		if e.ComplexityRoot.Mutation.HireEmployee == nil {
 			break
@@ -914,6 +1021,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PlaceOrder(childComplexity, args["input"].(model.PlaceOrderInput)), true
+	case "Mutation.relocateDepartment":
+		if e.ComplexityRoot.Mutation.RelocateDepartment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_relocateDepartment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RelocateDepartment(childComplexity, args["input"].(model.RelocateDepartmentInput)), true
+	case "Mutation.removeEmployee":
+		if e.ComplexityRoot.Mutation.RemoveEmployee == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeEmployee_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveEmployee(childComplexity, args["input"].(model.RemoveEmployeeInput)), true
+	case "Mutation.removeMailingAddress":
+		if e.ComplexityRoot.Mutation.RemoveMailingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeMailingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveMailingAddress(childComplexity, args["input"].(model.RemoveMailingAddressInput)), true
 	case "Mutation.renameDepartment":
 		if e.ComplexityRoot.Mutation.RenameDepartment == nil {
 			break
@@ -936,6 +1076,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferEmployee(childComplexity, args["input"].(model.TransferEmployeeInput)), true
+	case "Mutation.unassignManager":
+		if e.ComplexityRoot.Mutation.UnassignManager == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unassignManager_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnassignManager(childComplexity, args["input"].(model.UnassignManagerInput)), true
+	case "Mutation.unassignMentor":
+		if e.ComplexityRoot.Mutation.UnassignMentor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unassignMentor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnassignMentor(childComplexity, args["input"].(model.UnassignMentorInput)), true
+	case "Mutation.updateCustomer":
+		if e.ComplexityRoot.Mutation.UpdateCustomer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCustomer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["input"].(model.UpdateCustomerInput)), true
+	case "Mutation.updateMailingAddress":
+		if e.ComplexityRoot.Mutation.UpdateMailingAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMailingAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMailingAddress(childComplexity, args["input"].(model.UpdateMailingAddressInput)), true
 	case "Mutation.updateOrderStatus":
 		if e.ComplexityRoot.Mutation.UpdateOrderStatus == nil {
 			break
@@ -947,6 +1131,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrderStatus(childComplexity, args["input"].(model.UpdateOrderStatusInput)), true
+	case "Mutation.updateOrganization":
+		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["input"].(model.UpdateOrganizationInput)), true
 	case "Mutation.updateTicket":
 		if e.ComplexityRoot.Mutation.UpdateTicket == nil {
 			break
@@ -958,6 +1153,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTicket(childComplexity, args["input"].(model.UpdateTicketInput)), true
+	case "Mutation.updateUser":
+		if e.ComplexityRoot.Mutation.UpdateUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUser(childComplexity, args["input"].(model.UpdateUserInput)), true
 
 	case "Order.customer":
 		if e.ComplexityRoot.Order.Customer == nil {
@@ -1637,14 +1843,29 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
 			graphql.NewInputUnmarshaler("CreateTicketInput", ec.unmarshalInputCreateTicketInput),
 			graphql.NewInputUnmarshaler("CreateUserInput", ec.unmarshalInputCreateUserInput),
+			graphql.NewInputUnmarshaler("DeleteCustomerInput", ec.unmarshalInputDeleteCustomerInput),
+			graphql.NewInputUnmarshaler("DeleteDepartmentInput", ec.unmarshalInputDeleteDepartmentInput),
+			graphql.NewInputUnmarshaler("DeleteLocationInput", ec.unmarshalInputDeleteLocationInput),
+			graphql.NewInputUnmarshaler("DeleteOrganizationInput", ec.unmarshalInputDeleteOrganizationInput),
+			graphql.NewInputUnmarshaler("DeleteTicketInput", ec.unmarshalInputDeleteTicketInput),
+			graphql.NewInputUnmarshaler("DeleteUserInput", ec.unmarshalInputDeleteUserInput),
 			graphql.NewInputUnmarshaler("HireEmployeeInput", ec.unmarshalInputHireEmployeeInput),
 			graphql.NewInputUnmarshaler("MailingAddressInput", ec.unmarshalInputMailingAddressInput),
 			graphql.NewInputUnmarshaler("OrderItemInput", ec.unmarshalInputOrderItemInput),
 			graphql.NewInputUnmarshaler("PlaceOrderInput", ec.unmarshalInputPlaceOrderInput),
+			graphql.NewInputUnmarshaler("RelocateDepartmentInput", ec.unmarshalInputRelocateDepartmentInput),
+			graphql.NewInputUnmarshaler("RemoveEmployeeInput", ec.unmarshalInputRemoveEmployeeInput),
+			graphql.NewInputUnmarshaler("RemoveMailingAddressInput", ec.unmarshalInputRemoveMailingAddressInput),
 			graphql.NewInputUnmarshaler("RenameDepartmentInput", ec.unmarshalInputRenameDepartmentInput),
 			graphql.NewInputUnmarshaler("TransferEmployeeInput", ec.unmarshalInputTransferEmployeeInput),
+			graphql.NewInputUnmarshaler("UnassignManagerInput", ec.unmarshalInputUnassignManagerInput),
+			graphql.NewInputUnmarshaler("UnassignMentorInput", ec.unmarshalInputUnassignMentorInput),
+			graphql.NewInputUnmarshaler("UpdateCustomerInput", ec.unmarshalInputUpdateCustomerInput),
+			graphql.NewInputUnmarshaler("UpdateMailingAddressInput", ec.unmarshalInputUpdateMailingAddressInput),
 			graphql.NewInputUnmarshaler("UpdateOrderStatusInput", ec.unmarshalInputUpdateOrderStatusInput),
+			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
 			graphql.NewInputUnmarshaler("UpdateTicketInput", ec.unmarshalInputUpdateTicketInput),
+			graphql.NewInputUnmarshaler("UpdateUserInput", ec.unmarshalInputUpdateUserInput),
 		)
 	}
 	first := true
@@ -1797,6 +2018,14 @@ func (ec *executionContext) childFields_CustomerEdge(ctx context.Context, field 
 		return ec.fieldContext_CustomerEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CustomerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DeletePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedId":
+		return ec.fieldContext_DeletePayload_deletedId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeletePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Department(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2567,6 +2796,90 @@ func (ec *executionContext) field_Mutation_createUser_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteCustomerInput, error) {
+			return ec.unmarshalNDeleteCustomerInput2singletableᚋgraphᚋmodelᚐDeleteCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteDepartment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteDepartmentInput, error) {
+			return ec.unmarshalNDeleteDepartmentInput2singletableᚋgraphᚋmodelᚐDeleteDepartmentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteLocation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteLocationInput, error) {
+			return ec.unmarshalNDeleteLocationInput2singletableᚋgraphᚋmodelᚐDeleteLocationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteOrganizationInput, error) {
+			return ec.unmarshalNDeleteOrganizationInput2singletableᚋgraphᚋmodelᚐDeleteOrganizationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteTicket_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteTicketInput, error) {
+			return ec.unmarshalNDeleteTicketInput2singletableᚋgraphᚋmodelᚐDeleteTicketInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteUserInput, error) {
+			return ec.unmarshalNDeleteUserInput2singletableᚋgraphᚋmodelᚐDeleteUserInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_hireEmployee_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2587,6 +2900,48 @@ func (ec *executionContext) field_Mutation_placeOrder_args(ctx context.Context, 
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PlaceOrderInput, error) {
 			return ec.unmarshalNPlaceOrderInput2singletableᚋgraphᚋmodelᚐPlaceOrderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_relocateDepartment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RelocateDepartmentInput, error) {
+			return ec.unmarshalNRelocateDepartmentInput2singletableᚋgraphᚋmodelᚐRelocateDepartmentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeEmployee_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RemoveEmployeeInput, error) {
+			return ec.unmarshalNRemoveEmployeeInput2singletableᚋgraphᚋmodelᚐRemoveEmployeeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeMailingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RemoveMailingAddressInput, error) {
+			return ec.unmarshalNRemoveMailingAddressInput2singletableᚋgraphᚋmodelᚐRemoveMailingAddressInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2623,6 +2978,62 @@ func (ec *executionContext) field_Mutation_transferEmployee_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_unassignManager_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UnassignManagerInput, error) {
+			return ec.unmarshalNUnassignManagerInput2singletableᚋgraphᚋmodelᚐUnassignManagerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unassignMentor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UnassignMentorInput, error) {
+			return ec.unmarshalNUnassignMentorInput2singletableᚋgraphᚋmodelᚐUnassignMentorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCustomer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateCustomerInput, error) {
+			return ec.unmarshalNUpdateCustomerInput2singletableᚋgraphᚋmodelᚐUpdateCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateMailingAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateMailingAddressInput, error) {
+			return ec.unmarshalNUpdateMailingAddressInput2singletableᚋgraphᚋmodelᚐUpdateMailingAddressInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateOrderStatus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2637,12 +3048,40 @@ func (ec *executionContext) field_Mutation_updateOrderStatus_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
+			return ec.unmarshalNUpdateOrganizationInput2singletableᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateTicket_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateTicketInput, error) {
 			return ec.unmarshalNUpdateTicketInput2singletableᚋgraphᚋmodelᚐUpdateTicketInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateUserInput, error) {
+			return ec.unmarshalNUpdateUserInput2singletableᚋgraphᚋmodelᚐUpdateUserInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3516,6 +3955,29 @@ func (ec *executionContext) fieldContext_CustomerEdge_node(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _DeletePayload_deletedId(ctx context.Context, field graphql.CollectedField, obj *model.DeletePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletePayload_deletedId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletePayload_deletedId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletePayload", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Department_id(ctx context.Context, field graphql.CollectedField, obj *model.Department) (ret graphql.Marshaler) {
@@ -4987,6 +5449,226 @@ func (ec *executionContext) fieldContext_Mutation_updateTicket(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOrganization(ctx, fc.Args["input"].(model.UpdateOrganizationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖsingletableᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUser(ctx, fc.Args["input"].(model.UpdateUserInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖsingletableᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTicket(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTicket(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTicket(ctx, fc.Args["input"].(model.DeleteTicketInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+			return ec.marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTicket(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTicket_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteUser(ctx, fc.Args["input"].(model.DeleteUserInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+			return ec.marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteOrganization(ctx, fc.Args["input"].(model.DeleteOrganizationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+			return ec.marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5157,6 +5839,182 @@ func (ec *executionContext) fieldContext_Mutation_updateOrderStatus(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateOrderStatus_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCustomer(ctx, fc.Args["input"].(model.UpdateCustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Customer) graphql.Marshaler {
+			return ec.marshalNCustomer2ᚖsingletableᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateMailingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateMailingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateMailingAddress(ctx, fc.Args["input"].(model.UpdateMailingAddressInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Customer) graphql.Marshaler {
+			return ec.marshalNCustomer2ᚖsingletableᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateMailingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateMailingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeMailingAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeMailingAddress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveMailingAddress(ctx, fc.Args["input"].(model.RemoveMailingAddressInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Customer) graphql.Marshaler {
+			return ec.marshalNCustomer2ᚖsingletableᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeMailingAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeMailingAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomer(ctx, fc.Args["input"].(model.DeleteCustomerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+			return ec.marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5465,6 +6323,270 @@ func (ec *executionContext) fieldContext_Mutation_assignMentor(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_assignMentor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_relocateDepartment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_relocateDepartment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RelocateDepartment(ctx, fc.Args["input"].(model.RelocateDepartmentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Department) graphql.Marshaler {
+			return ec.marshalNDepartment2ᚖsingletableᚋgraphᚋmodelᚐDepartment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_relocateDepartment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Department(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_relocateDepartment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unassignManager(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unassignManager(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnassignManager(ctx, fc.Args["input"].(model.UnassignManagerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unassignManager(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unassignManager_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unassignMentor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unassignMentor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnassignMentor(ctx, fc.Args["input"].(model.UnassignMentorInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unassignMentor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unassignMentor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeEmployee(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeEmployee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveEmployee(ctx, fc.Args["input"].(model.RemoveEmployeeInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+			return ec.marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeEmployee(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeEmployee_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteDepartment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteDepartment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteDepartment(ctx, fc.Args["input"].(model.DeleteDepartmentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+			return ec.marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteDepartment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteDepartment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteLocation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteLocation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteLocation(ctx, fc.Args["input"].(model.DeleteLocationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+			return ec.marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteLocation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteLocation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9780,6 +10902,276 @@ func UnmarshalCreateUserInput(ctx context.Context, raw any) (model.CreateUserInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputDeleteCustomerInput(ctx context.Context, obj any) (model.DeleteCustomerInput, error) {
+	var it model.DeleteCustomerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteCustomerInput unmarshals raw into the DeleteCustomerInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteCustomerInput(ctx context.Context, raw any) (model.DeleteCustomerInput, error) {
+	var out model.DeleteCustomerInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteCustomerInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDeleteDepartmentInput(ctx context.Context, obj any) (model.DeleteDepartmentInput, error) {
+	var it model.DeleteDepartmentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteDepartmentInput unmarshals raw into the DeleteDepartmentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteDepartmentInput(ctx context.Context, raw any) (model.DeleteDepartmentInput, error) {
+	var out model.DeleteDepartmentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteDepartmentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDeleteLocationInput(ctx context.Context, obj any) (model.DeleteLocationInput, error) {
+	var it model.DeleteLocationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteLocationInput unmarshals raw into the DeleteLocationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteLocationInput(ctx context.Context, raw any) (model.DeleteLocationInput, error) {
+	var out model.DeleteLocationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteLocationInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDeleteOrganizationInput(ctx context.Context, obj any) (model.DeleteOrganizationInput, error) {
+	var it model.DeleteOrganizationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteOrganizationInput unmarshals raw into the DeleteOrganizationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteOrganizationInput(ctx context.Context, raw any) (model.DeleteOrganizationInput, error) {
+	var out model.DeleteOrganizationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteOrganizationInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDeleteTicketInput(ctx context.Context, obj any) (model.DeleteTicketInput, error) {
+	var it model.DeleteTicketInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "expectedVersion"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "expectedVersion":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedVersion"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedVersion = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteTicketInput unmarshals raw into the DeleteTicketInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteTicketInput(ctx context.Context, raw any) (model.DeleteTicketInput, error) {
+	var out model.DeleteTicketInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteTicketInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputDeleteUserInput(ctx context.Context, obj any) (model.DeleteUserInput, error) {
+	var it model.DeleteUserInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["cascade"]; !present {
+		asMap["cascade"] = false
+	}
+
+	fieldsInOrder := [...]string{"id", "cascade"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "cascade":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cascade"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cascade = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteUserInput unmarshals raw into the DeleteUserInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteUserInput(ctx context.Context, raw any) (model.DeleteUserInput, error) {
+	var out model.DeleteUserInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteUserInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputHireEmployeeInput(ctx context.Context, obj any) (model.HireEmployeeInput, error) {
 	var it model.HireEmployeeInput
 	if obj == nil {
@@ -10067,6 +11459,146 @@ func UnmarshalPlaceOrderInput(ctx context.Context, raw any) (model.PlaceOrderInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputRelocateDepartmentInput(ctx context.Context, obj any) (model.RelocateDepartmentInput, error) {
+	var it model.RelocateDepartmentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "locationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "locationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("locationId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LocationID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRelocateDepartmentInput unmarshals raw into the RelocateDepartmentInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRelocateDepartmentInput(ctx context.Context, raw any) (model.RelocateDepartmentInput, error) {
+	var out model.RelocateDepartmentInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RelocateDepartmentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRemoveEmployeeInput(ctx context.Context, obj any) (model.RemoveEmployeeInput, error) {
+	var it model.RemoveEmployeeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRemoveEmployeeInput unmarshals raw into the RemoveEmployeeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRemoveEmployeeInput(ctx context.Context, raw any) (model.RemoveEmployeeInput, error) {
+	var out model.RemoveEmployeeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RemoveEmployeeInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRemoveMailingAddressInput(ctx context.Context, obj any) (model.RemoveMailingAddressInput, error) {
+	var it model.RemoveMailingAddressInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"customerId", "label"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRemoveMailingAddressInput unmarshals raw into the RemoveMailingAddressInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRemoveMailingAddressInput(ctx context.Context, raw any) (model.RemoveMailingAddressInput, error) {
+	var out model.RemoveMailingAddressInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RemoveMailingAddressInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRenameDepartmentInput(ctx context.Context, obj any) (model.RenameDepartmentInput, error) {
 	var it model.RenameDepartmentInput
 	if obj == nil {
@@ -10165,6 +11697,202 @@ func UnmarshalTransferEmployeeInput(ctx context.Context, raw any) (model.Transfe
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUnassignManagerInput(ctx context.Context, obj any) (model.UnassignManagerInput, error) {
+	var it model.UnassignManagerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"employeeId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "employeeId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("employeeId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmployeeID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUnassignManagerInput unmarshals raw into the UnassignManagerInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUnassignManagerInput(ctx context.Context, raw any) (model.UnassignManagerInput, error) {
+	var out model.UnassignManagerInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UnassignManagerInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUnassignMentorInput(ctx context.Context, obj any) (model.UnassignMentorInput, error) {
+	var it model.UnassignMentorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"employeeId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "employeeId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("employeeId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmployeeID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUnassignMentorInput unmarshals raw into the UnassignMentorInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUnassignMentorInput(ctx context.Context, raw any) (model.UnassignMentorInput, error) {
+	var out model.UnassignMentorInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UnassignMentorInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateCustomerInput(ctx context.Context, obj any) (model.UpdateCustomerInput, error) {
+	var it model.UpdateCustomerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "email"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateCustomerInput unmarshals raw into the UpdateCustomerInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateCustomerInput(ctx context.Context, raw any) (model.UpdateCustomerInput, error) {
+	var out model.UpdateCustomerInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateCustomerInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateMailingAddressInput(ctx context.Context, obj any) (model.UpdateMailingAddressInput, error) {
+	var it model.UpdateMailingAddressInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"customerId", "label", "address"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("address"))
+			data, err := ec.unmarshalNMailingAddressInput2ᚖsingletableᚋgraphᚋmodelᚐMailingAddressInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Address = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateMailingAddressInput unmarshals raw into the UpdateMailingAddressInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateMailingAddressInput(ctx context.Context, raw any) (model.UpdateMailingAddressInput, error) {
+	var out model.UpdateMailingAddressInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateMailingAddressInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateOrderStatusInput(ctx context.Context, obj any) (model.UpdateOrderStatusInput, error) {
 	var it model.UpdateOrderStatusInput
 	if obj == nil {
@@ -10211,6 +11939,55 @@ func (ec *executionContext) unmarshalInputUpdateOrderStatusInput(ctx context.Con
 func UnmarshalUpdateOrderStatusInput(ctx context.Context, raw any) (model.UpdateOrderStatusInput, error) {
 	var out model.UpdateOrderStatusInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateOrderStatusInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Context, obj any) (model.UpdateOrganizationInput, error) {
+	var it model.UpdateOrganizationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateOrganizationInput unmarshals raw into the UpdateOrganizationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateOrganizationInput(ctx context.Context, raw any) (model.UpdateOrganizationInput, error) {
+	var out model.UpdateOrganizationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateOrganizationInput", raw, &out)
 	return out, err
 }
 
@@ -10281,6 +12058,62 @@ func (ec *executionContext) unmarshalInputUpdateTicketInput(ctx context.Context,
 func UnmarshalUpdateTicketInput(ctx context.Context, raw any) (model.UpdateTicketInput, error) {
 	var out model.UpdateTicketInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateTicketInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateUserInput(ctx context.Context, obj any) (model.UpdateUserInput, error) {
+	var it model.UpdateUserInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "email"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateUserInput unmarshals raw into the UpdateUserInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateUserInput(ctx context.Context, raw any) (model.UpdateUserInput, error) {
+	var out model.UpdateUserInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateUserInput", raw, &out)
 	return out, err
 }
 
@@ -10476,6 +12309,39 @@ func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.Selection
 			}
 		case "node":
 			out.Values[i] = ec._CustomerEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var deletePayloadImplementors = []string{"DeletePayload"}
+
+func (ec *executionContext) _DeletePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeletePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deletePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeletePayload")
+		case "deletedId":
+			out.Values[i] = ec._DeletePayload_deletedId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -11098,6 +12964,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTicket":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTicket(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createCustomer":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCustomer(ctx, field)
@@ -11122,6 +13023,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateOrderStatus":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateOrderStatus(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCustomer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateMailingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateMailingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeMailingAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeMailingAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCustomer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomer(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -11171,6 +13100,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "assignMentor":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_assignMentor(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "relocateDepartment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_relocateDepartment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unassignManager":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unassignManager(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unassignMentor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unassignMentor(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeEmployee":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeEmployee(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteDepartment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteDepartment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteLocation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteLocation(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -12718,6 +14689,44 @@ func (ec *executionContext) marshalNCustomerEdge2ᚖsingletableᚋgraphᚋmodel�
 	return ec._CustomerEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNDeleteCustomerInput2singletableᚋgraphᚋmodelᚐDeleteCustomerInput(ctx context.Context, v any) (model.DeleteCustomerInput, error) {
+	res, err := ec.unmarshalInputDeleteCustomerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeleteDepartmentInput2singletableᚋgraphᚋmodelᚐDeleteDepartmentInput(ctx context.Context, v any) (model.DeleteDepartmentInput, error) {
+	res, err := ec.unmarshalInputDeleteDepartmentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeleteLocationInput2singletableᚋgraphᚋmodelᚐDeleteLocationInput(ctx context.Context, v any) (model.DeleteLocationInput, error) {
+	res, err := ec.unmarshalInputDeleteLocationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeleteOrganizationInput2singletableᚋgraphᚋmodelᚐDeleteOrganizationInput(ctx context.Context, v any) (model.DeleteOrganizationInput, error) {
+	res, err := ec.unmarshalInputDeleteOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeletePayload2ᚖsingletableᚋgraphᚋmodelᚐDeletePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeletePayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DeletePayload!")
+		return graphql.Null
+	}
+	return ec._DeletePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDeleteTicketInput2singletableᚋgraphᚋmodelᚐDeleteTicketInput(ctx context.Context, v any) (model.DeleteTicketInput, error) {
+	res, err := ec.unmarshalInputDeleteTicketInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeleteUserInput2singletableᚋgraphᚋmodelᚐDeleteUserInput(ctx context.Context, v any) (model.DeleteUserInput, error) {
+	res, err := ec.unmarshalInputDeleteUserInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNDepartment2ᚖsingletableᚋgraphᚋmodelᚐDepartment(ctx context.Context, sel ast.SelectionSet, v *model.Department) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Department!")
@@ -13135,6 +15144,21 @@ func (ec *executionContext) unmarshalNPlaceOrderInput2singletableᚋgraphᚋmode
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNRelocateDepartmentInput2singletableᚋgraphᚋmodelᚐRelocateDepartmentInput(ctx context.Context, v any) (model.RelocateDepartmentInput, error) {
+	res, err := ec.unmarshalInputRelocateDepartmentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRemoveEmployeeInput2singletableᚋgraphᚋmodelᚐRemoveEmployeeInput(ctx context.Context, v any) (model.RemoveEmployeeInput, error) {
+	res, err := ec.unmarshalInputRemoveEmployeeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRemoveMailingAddressInput2singletableᚋgraphᚋmodelᚐRemoveMailingAddressInput(ctx context.Context, v any) (model.RemoveMailingAddressInput, error) {
+	res, err := ec.unmarshalInputRemoveMailingAddressInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNRenameDepartmentInput2singletableᚋgraphᚋmodelᚐRenameDepartmentInput(ctx context.Context, v any) (model.RenameDepartmentInput, error) {
 	res, err := ec.unmarshalInputRenameDepartmentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13289,13 +15313,43 @@ func (ec *executionContext) unmarshalNTransferEmployeeInput2singletableᚋgraph�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUnassignManagerInput2singletableᚋgraphᚋmodelᚐUnassignManagerInput(ctx context.Context, v any) (model.UnassignManagerInput, error) {
+	res, err := ec.unmarshalInputUnassignManagerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUnassignMentorInput2singletableᚋgraphᚋmodelᚐUnassignMentorInput(ctx context.Context, v any) (model.UnassignMentorInput, error) {
+	res, err := ec.unmarshalInputUnassignMentorInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateCustomerInput2singletableᚋgraphᚋmodelᚐUpdateCustomerInput(ctx context.Context, v any) (model.UpdateCustomerInput, error) {
+	res, err := ec.unmarshalInputUpdateCustomerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateMailingAddressInput2singletableᚋgraphᚋmodelᚐUpdateMailingAddressInput(ctx context.Context, v any) (model.UpdateMailingAddressInput, error) {
+	res, err := ec.unmarshalInputUpdateMailingAddressInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateOrderStatusInput2singletableᚋgraphᚋmodelᚐUpdateOrderStatusInput(ctx context.Context, v any) (model.UpdateOrderStatusInput, error) {
 	res, err := ec.unmarshalInputUpdateOrderStatusInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateOrganizationInput2singletableᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
+	res, err := ec.unmarshalInputUpdateOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateTicketInput2singletableᚋgraphᚋmodelᚐUpdateTicketInput(ctx context.Context, v any) (model.UpdateTicketInput, error) {
 	res, err := ec.unmarshalInputUpdateTicketInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateUserInput2singletableᚋgraphᚋmodelᚐUpdateUserInput(ctx context.Context, v any) (model.UpdateUserInput, error) {
+	res, err := ec.unmarshalInputUpdateUserInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

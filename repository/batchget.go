@@ -97,6 +97,9 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 			return nil, apperr.Classify("batch get", err)
 		}
 		for _, item := range out.Responses[r.table] {
+			if _, removing := item[attrDeleting]; removing {
+				continue // being removed by a sweep: answered as missing
+			}
 			e, err := decodeEntity(item)
 			if err != nil {
 				return nil, err

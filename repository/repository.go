@@ -84,6 +84,8 @@ type Repo struct {
 	now       func() time.Time
 	ids       *idSource
 	backoffFn func(attempt int) time.Duration
+	// sweepKick wakes RunSweeper after a delete that left a sweep record (sweep.go).
+	sweepKick chan struct{}
 	// hooks are empty except in this package's tests, which set them (export_test.go).
 	hooks testHooks
 }
@@ -96,6 +98,9 @@ type testHooks struct {
 	renameStep func(step int) error
 	// transferRead is called by TransferEmployee between its read and its transaction.
 	transferRead func()
+	// sweptUser is called after the sweep of an organization removed one of its users; an error
+	// it returns stops the sweep there, as a crash would.
+	sweptUser func() error
 }
 
 // New connects to DynamoDB (and its stream) with the SDK's default credential and region chain,
@@ -179,14 +184,15 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 		}
 	}
 	r := &Repo{
-		db:       client,
-		log:      cfg.Logger,
-		table:    cfg.Table,
-		cursors:  newCursorCodec(secret),
-		shards:   cfg.OrderStatusShards,
-		attempts: cfg.MaxBatchAttempts,
-		now:      cfg.Clock,
-		ids:      newIDSource(),
+		db:        client,
+		log:       cfg.Logger,
+		table:     cfg.Table,
+		cursors:   newCursorCodec(secret),
+		shards:    cfg.OrderStatusShards,
+		attempts:  cfg.MaxBatchAttempts,
+		now:       cfg.Clock,
+		ids:       newIDSource(),
+		sweepKick: make(chan struct{}, 1),
 	}
 	if r.shards <= 0 {
 		r.shards = DefaultOrderStatusShards

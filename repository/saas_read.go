@@ -55,7 +55,7 @@ func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int)
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
-	if len(items) == 0 || stringAttr(items[0], attrType) != typeOrganization {
+	if len(items) == 0 || stringAttr(items[0], attrType) != typeOrganization || items[0][attrDeleting] != nil {
 		return nil, Page[*User]{}, apperr.NotFound("organization")
 	}
 	o, err := decodeAs[*Organization](items[0])

@@ -62,7 +62,7 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 		return nil, err
 	}
 	err = r.transact(ctx, "create user", []txItem{
-		r.txCount(orgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), nil),
+		r.txCount(orgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
 		r.putNew(emailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}),
 		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "user already exists")),
 	})

@@ -51,11 +51,17 @@ func (r *Repo) Seed(ctx context.Context) (SeedStats, error) {
 
 // batchWrite puts items 25 at a time, retrying UnprocessedItems with backoff.
 func (r *Repo) batchWrite(ctx context.Context, items []map[string]types.AttributeValue) error {
-	for start := 0; start < len(items); start += 25 {
-		var reqs []types.WriteRequest
-		for _, it := range items[start:min(start+25, len(items))] {
-			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
-		}
+	reqs := make([]types.WriteRequest, len(items))
+	for i, it := range items {
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
+	}
+	return r.batchWriteRequests(ctx, reqs)
+}
+
+// batchWriteRequests sends the requests 25 at a time, retrying UnprocessedItems with backoff.
+func (r *Repo) batchWriteRequests(ctx context.Context, all []types.WriteRequest) error {
+	for start := 0; start < len(all); start += 25 {
+		reqs := all[start:min(start+25, len(all))]
 		for attempt := 0; len(reqs) > 0; attempt++ {
 			if attempt >= r.attempts {
 				return &apperr.Error{Code: apperr.CodeUnavailable, Message: "the database is busy; retry later"}

@@ -142,3 +142,13 @@ func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, val
 		ExpressionAttributeValues: values,
 	}}, onCondition: onCond}
 }
+
+// deleteIf is a Delete of the item at k on condition cond (none when empty).
+func (r *Repo) deleteIf(k Key, cond string, values map[string]types.AttributeValue, onCond error) txItem {
+	d := &types.Delete{TableName: aws.String(r.table), Key: k.attributes()}
+	if cond != "" {
+		d.ConditionExpression = aws.String(cond)
+		d.ExpressionAttributeValues = values
+	}
+	return txItem{item: types.TransactWriteItem{Delete: d}, onCondition: onCond}
+}

@@ -41,6 +41,30 @@ func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.Up
 	})
 }
 
+func (r *mutationResolver) UpdateCustomer(ctx context.Context, input model.UpdateCustomerInput) (*model.Customer, error) {
+	return given(ctx, idOf(model.Customers, "id", input.ID), func(customer string) (*model.Customer, error) {
+		return saved(ctx, model.Customers.Wrap).entity(r.Repo.UpdateCustomer(ctx, customer, input.Name, input.Email))
+	})
+}
+
+func (r *mutationResolver) UpdateMailingAddress(ctx context.Context, input model.UpdateMailingAddressInput) (*model.Customer, error) {
+	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
+		return saved(ctx, model.Customers.Wrap).entity(r.Repo.UpdateMailingAddress(ctx, customer, input.Label, input.Address.Address()))
+	})
+}
+
+func (r *mutationResolver) RemoveMailingAddress(ctx context.Context, input model.RemoveMailingAddressInput) (*model.Customer, error) {
+	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
+		return saved(ctx, model.Customers.Wrap).entity(r.Repo.RemoveMailingAddress(ctx, customer, input.Label))
+	})
+}
+
+func (r *mutationResolver) DeleteCustomer(ctx context.Context, input model.DeleteCustomerInput) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Customers, "id", input.ID), func(customer string) (*model.DeletePayload, error) {
+		return deleted(input.ID, r.Repo.DeleteCustomer(ctx, customer))
+	})
+}
+
 func (r *orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.OrderItem, error) {
 	return orderItems(loaders.For(ctx).OrderItems(ctx, obj.Order))
 }

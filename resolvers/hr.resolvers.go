@@ -82,6 +82,42 @@ func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignM
 	})
 }
 
+func (r *mutationResolver) RelocateDepartment(ctx context.Context, input model.RelocateDepartmentInput) (*model.Department, error) {
+	return given2(ctx, idOf(model.Departments, "id", input.ID), idOf(model.Locations, "locationId", input.LocationID), func(id string, loc repository.LocationRef) (*model.Department, error) {
+		return saved(ctx, model.Departments.Wrap).entity(r.Repo.RelocateDepartment(ctx, id, loc))
+	})
+}
+
+func (r *mutationResolver) UnassignManager(ctx context.Context, input model.UnassignManagerInput) (*model.Employee, error) {
+	return given(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), func(emp string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UnassignManager(ctx, emp))
+	})
+}
+
+func (r *mutationResolver) UnassignMentor(ctx context.Context, input model.UnassignMentorInput) (*model.Employee, error) {
+	return given(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), func(emp string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UnassignMentor(ctx, emp))
+	})
+}
+
+func (r *mutationResolver) RemoveEmployee(ctx context.Context, input model.RemoveEmployeeInput) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Employees, "id", input.ID), func(emp string) (*model.DeletePayload, error) {
+		return deleted(input.ID, r.Repo.RemoveEmployee(ctx, emp))
+	})
+}
+
+func (r *mutationResolver) DeleteDepartment(ctx context.Context, input model.DeleteDepartmentInput) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Departments, "id", input.ID), func(id string) (*model.DeletePayload, error) {
+		return deleted(input.ID, r.Repo.DeleteDepartment(ctx, id))
+	})
+}
+
+func (r *mutationResolver) DeleteLocation(ctx context.Context, input model.DeleteLocationInput) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Locations, "id", input.ID), func(loc repository.LocationRef) (*model.DeletePayload, error) {
+		return deleted(input.ID, r.Repo.DeleteLocation(ctx, loc))
+	})
+}
+
 func (r *queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {
 	return resolveTyped(ctx, model.Departments, "id", id)
 }

@@ -163,3 +163,12 @@ func returned[T any, P interface {
 	}
 	return out
 }
+
+// deleted finishes a delete: the payload names the removed object by the ID it was asked for with
+// (the one the client's cache holds), or nothing on err.
+func deleted(id string, err error) (*model.DeletePayload, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{DeletedID: id}, nil
+}

@@ -36,6 +36,36 @@ func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateT
 	})
 }
 
+func (r *mutationResolver) UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.Organization, error) {
+	return given(ctx, idOf(model.Organizations, "id", input.ID), func(org string) (*model.Organization, error) {
+		return saved(ctx, model.Organizations.Wrap).entity(r.Repo.UpdateOrganization(ctx, org, input.Name))
+	})
+}
+
+func (r *mutationResolver) UpdateUser(ctx context.Context, input model.UpdateUserInput) (*model.User, error) {
+	return given(ctx, idOf(model.Users, "id", input.ID), func(u model.UserRef) (*model.User, error) {
+		return saved(ctx, model.Users.Wrap).entity(r.Repo.UpdateUser(ctx, u.Org, u.ID, input.Name, input.Email))
+	})
+}
+
+func (r *mutationResolver) DeleteTicket(ctx context.Context, input model.DeleteTicketInput) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Tickets, "id", input.ID), func(t model.TicketRef) (*model.DeletePayload, error) {
+		return deleted(input.ID, r.Repo.DeleteTicket(ctx, t.Org, t.ID, input.ExpectedVersion))
+	})
+}
+
+func (r *mutationResolver) DeleteUser(ctx context.Context, input model.DeleteUserInput) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Users, "id", input.ID), func(u model.UserRef) (*model.DeletePayload, error) {
+		return deleted(input.ID, r.Repo.DeleteUser(ctx, u.Org, u.ID, input.Cascade != nil && *input.Cascade))
+	})
+}
+
+func (r *mutationResolver) DeleteOrganization(ctx context.Context, input model.DeleteOrganizationInput) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Organizations, "id", input.ID), func(org string) (*model.DeletePayload, error) {
+		return deleted(input.ID, r.Repo.DeleteOrganization(ctx, org))
+	})
+}
+
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
 	return connection(userConnection(obj.UserTotal()))(usersOf(ctx, obj, first, after))
 }

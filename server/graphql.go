@@ -123,6 +123,9 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 			if coded.Limit != "" {
 				gerr.Extensions["limit"] = coded.Limit
 			}
+			if coded.Count != nil {
+				gerr.Extensions["count"] = *coded.Count
+			}
 			switch coded.Code {
 			case apperr.CodeInternal, apperr.CodeUnavailable:
 				level := slog.LevelError

@@ -69,6 +69,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 	serverCfg.Hub = startHub(ctx, cfg, repo, log, obs)
+	// Removals left unfinished (by this instance or one that stopped mid-sweep) are finished in
+	// the background; the sweep stops with the server and resumes at the next start.
+	go repo.RunSweeper(ctx, sweepInterval)
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.guard.host, strconv.Itoa(cfg.port)))
 	if err != nil {
 		return err
@@ -91,6 +94,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	return serveUntilDone(ctx, cfg, srv, ln, drain, serverCfg.Hub, log)
 }
+
+// sweepInterval is how often the sweeper looks for removals left to finish besides the ones this
+// instance starts (those wake it at once): another instance's, interrupted by its stop.
+const sweepInterval = time.Minute
 
 // startHub starts the instance's one reader of the table's stream, fanned out to its
 // subscriptions (at most MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_PRINCIPAL of one client). It reads until the shutdown closes it; a table

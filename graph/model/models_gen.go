@@ -88,6 +88,40 @@ type CustomerConnection struct {
 	PageInfo *PageInfo       `json:"pageInfo"`
 }
 
+type DeleteCustomerInput struct {
+	ID string `json:"id"`
+}
+
+type DeleteDepartmentInput struct {
+	ID string `json:"id"`
+}
+
+type DeleteLocationInput struct {
+	ID string `json:"id"`
+}
+
+type DeleteOrganizationInput struct {
+	ID string `json:"id"`
+}
+
+// What a delete answers: the ID of the object it removed. Relay's `@deleteRecord` / `@deleteEdge`
+// and Apollo Client's `cache.evict` take it as it is.
+type DeletePayload struct {
+	DeletedID string `json:"deletedId"`
+}
+
+type DeleteTicketInput struct {
+	ID string `json:"id"`
+	// As for updateTicket: when given and the ticket is at another version, CONFLICT and nothing is removed.
+	ExpectedVersion *int `json:"expectedVersion,omitempty"`
+}
+
+type DeleteUserInput struct {
+	ID string `json:"id"`
+	// Also remove the tickets the user reported (with their history). Without it, a user with tickets is CONFLICT.
+	Cascade *bool `json:"cascade,omitempty"`
+}
+
 type DepartmentConnection struct {
 	Edges    []*DepartmentEdge `json:"edges"`
 	PageInfo *PageInfo         `json:"pageInfo"`
@@ -177,6 +211,20 @@ type PlaceOrderInput struct {
 type Query struct {
 }
 
+type RelocateDepartmentInput struct {
+	ID         string `json:"id"`
+	LocationID string `json:"locationId"`
+}
+
+type RemoveEmployeeInput struct {
+	ID string `json:"id"`
+}
+
+type RemoveMailingAddressInput struct {
+	CustomerID string `json:"customerId"`
+	Label      string `json:"label"`
+}
+
 type RenameDepartmentInput struct {
 	ID string `json:"id"`
 	// 1 to 200 characters. The department's current name finishes an unfinished propagation.
@@ -211,9 +259,41 @@ type TransferEmployeeInput struct {
 	DepartmentID string `json:"departmentId"`
 }
 
+type UnassignManagerInput struct {
+	EmployeeID string `json:"employeeId"`
+}
+
+type UnassignMentorInput struct {
+	EmployeeID string `json:"employeeId"`
+}
+
+// Changes the given fields; at least one is required.
+type UpdateCustomerInput struct {
+	ID string `json:"id"`
+	// 1 to 200 characters.
+	Name *string `json:"name,omitempty"`
+	// Unique across customers, compared without regard to case.
+	Email *string `json:"email,omitempty"`
+}
+
+type UpdateMailingAddressInput struct {
+	CustomerID string `json:"customerId"`
+	// The label of the address to change.
+	Label string `json:"label"`
+	// The address that replaces it (its label may differ, and must not be another address's).
+	Address *MailingAddressInput `json:"address"`
+}
+
 type UpdateOrderStatusInput struct {
 	ID     string                 `json:"id"`
 	Status repository.OrderStatus `json:"status"`
+}
+
+// Changes the given fields; at least one is required.
+type UpdateOrganizationInput struct {
+	ID string `json:"id"`
+	// 1 to 200 characters.
+	Name *string `json:"name,omitempty"`
 }
 
 // Changes the given fields; at least one is required. Every change makes a new version.
@@ -226,6 +306,15 @@ type UpdateTicketInput struct {
 	// at another version by now, someone else changed it: the update is refused with CONFLICT and
 	// nothing is written. Without it, the change applies to the ticket as it is.
 	ExpectedVersion *int `json:"expectedVersion,omitempty"`
+}
+
+// Changes the given fields; at least one is required.
+type UpdateUserInput struct {
+	ID string `json:"id"`
+	// 1 to 200 characters.
+	Name *string `json:"name,omitempty"`
+	// Unique inside the organization, compared without regard to case.
+	Email *string `json:"email,omitempty"`
 }
 
 // What a write did to an object.

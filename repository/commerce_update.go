@@ -1,0 +1,125 @@
+package repository
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// errCustomerChanged: the customer changed between the read and the transaction.
+var errCustomerChanged = apperr.Errorf(apperr.CodeConflict, "the customer was changed by a concurrent change; read it again and retry")
+
+// errCustomerEmailTaken is the CONFLICT of an email another customer has.
+var errCustomerEmailTaken = &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}
+
+// UpdateCustomer changes a customer's name or email; a new email moves its uniqueness guard in
+// the same transaction (as UpdateUser does).
+func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *string) (*Customer, error) {
+	if err := checkID("id", id); err != nil {
+		return nil, err
+	}
+	p, err := userPatch{name, email}.clean()
+	if err != nil {
+		return nil, err
+	}
+	cur, err := readLive[*Customer](ctx, r, customerKey(id), apperr.NotFound("customer"))
+	if err != nil {
+		return nil, err
+	}
+	next := *cur
+	if p.name != nil {
+		next.Name = *p.name
+	}
+	if p.email != nil {
+		next.Email = *p.email
+	}
+	item, err := customerEntity.encode(&next)
+	if err != nil {
+		return nil, err
+	}
+	asRead := condition{
+		expr:   notDeleting + " AND email = :readEmail",
+		values: map[string]types.AttributeValue{":readEmail": s(cur.Email)},
+		err:    errCustomerChanged,
+	}
+	items := []txItem{r.txSetFrom(customerKey(id), item, []string{"name", "email"}, asRead)}
+	if customerEmailGuardKey(cur.Email) != customerEmailGuardKey(next.Email) {
+		items = append(items,
+			r.putNew(customerEmailGuardItem(&next), errCustomerEmailTaken),
+			r.deleteIf(customerEmailGuardKey(cur.Email), "customerId = :c", map[string]types.AttributeValue{":c": s(id)}, errCustomerChanged))
+	}
+	if err := r.transact(ctx, "update customer", items); err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
+
+// UpdateMailingAddress replaces the customer's address labelled label with address.
+func (r *Repo) UpdateMailingAddress(ctx context.Context, customer, label string, address MailingAddress) (*Customer, error) {
+	address, err := cleanAddress("address", address)
+	if err != nil {
+		return nil, err
+	}
+	return r.changeAddress(ctx, customer, label, &address)
+}
+
+// RemoveMailingAddress removes the customer's address labelled label.
+func (r *Repo) RemoveMailingAddress(ctx context.Context, customer, label string) (*Customer, error) {
+	return r.changeAddress(ctx, customer, label, nil)
+}
+
+// changeAddress replaces (with a non-nil address) or removes the address labelled label, compared
+// without regard to case: one Update of the list element it found, conditioned on that element
+// still having the label (a concurrent change of the list is CONFLICT). NOT_FOUND naming label if
+// the customer has no such address; BAD_USER_INPUT if the new label is another address's.
+func (r *Repo) changeAddress(ctx context.Context, customer, label string, address *MailingAddress) (*Customer, error) {
+	if err := checkID("customerId", customer); err != nil {
+		return nil, err
+	}
+	label, err := cleanText("label", label, 1, maxAddressLabelLen, false)
+	if err != nil {
+		return nil, err
+	}
+	c, err := readLive[*Customer](ctx, r, customerKey(customer), apperr.NotFound("customer"))
+	if err != nil {
+		return nil, err
+	}
+	at := -1
+	for i, a := range c.Addresses {
+		if strings.EqualFold(a.Label, label) {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil, notFoundField("label", "mailing address")
+	}
+	next := *c
+	next.Addresses = append([]MailingAddress(nil), c.Addresses[:at]...)
+	update := fmt.Sprintf("REMOVE mailingAddresses[%d]", at)
+	values := map[string]types.AttributeValue{":label": s(c.Addresses[at].Label)}
+	if address != nil {
+		for i, a := range c.Addresses {
+			if i != at && strings.EqualFold(a.Label, address.Label) {
+				return nil, apperr.InvalidInput("address.label", "the customer has another address labelled %q", a.Label)
+			}
+		}
+		v, err := attributevalue.Marshal(*address)
+		if err != nil {
+			return nil, apperr.Internal("update mailing address", err)
+		}
+		update, values[":a"] = fmt.Sprintf("SET mailingAddresses[%d] = :a", at), v
+		next.Addresses = append(next.Addresses, *address)
+	}
+	next.Addresses = append(next.Addresses, c.Addresses[at+1:]...)
+	cond := fmt.Sprintf("%s AND mailingAddresses[%d].#label = :label", notDeleting, at)
+	if err := r.transact(ctx, "change mailing address", []txItem{r.txUpdate(customerKey(customer), update, cond, map[string]string{"#label": "label"}, values, errCustomerChanged)}); err != nil {
+		return nil, err
+	}
+	return &next, nil
+}

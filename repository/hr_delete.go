@@ -1,0 +1,219 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// Removing employees, departments and locations. An employee goes with its relationship items in
+// one transaction: its own (department, manager, mentor; the department's and the manager's counts
+// shrink), and those that point at it: its direct reports move to its manager (or to none, and the
+// manager's count grows by as many), its mentees lose their mentor. Relations that do not fit one
+// transaction move first, in transactions of their own that keep every count exact, and the
+// employee goes last, on condition that its count of direct reports is the one read. Departments
+// and locations are refused with CONFLICT, with how many objects still refer to them in
+// extensions.count, while anything does.
+
+// errEmployeeChanged: the employee's relations changed between the read and the transaction.
+var errEmployeeChanged = apperr.Errorf(apperr.CodeConflict, "the employee's relations kept being changed by concurrent changes; retry")
+
+// relationsPerTx is how many relations pointing at an employee one transaction moves, leaving
+// room for the employee's own items and the counts.
+const relationsPerTx = maxTransactItems - 10
+
+// RemoveEmployee removes an employee with its relationship items (see above).
+func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
+	if err := checkID("id", id); err != nil {
+		return err
+	}
+	for range maxAssignAttempts * 2 {
+		err := r.removeEmployeeOnce(ctx, id)
+		if !errors.Is(err, errEmployeeChanged) {
+			return err
+		}
+	}
+	return errEmployeeChanged
+}
+
+// removeEmployeeOnce reads the employee and what points at it, and writes one transaction: the
+// whole removal if it fits, else the move of the first relationsPerTx relations (errEmployeeChanged
+// then asks for another round).
+func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
+	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor)}
+	found, err := r.readConsistent(ctx, append([]Key{empKey(id)}, own...)...)
+	if err != nil {
+		return err
+	}
+	e, ok := foundAs[*Employee](found, empKey(id))
+	if !ok {
+		return notFoundField("id", "employee")
+	}
+	reports, err := r.relationsTo(ctx, RelManager, id)
+	if err != nil {
+		return err
+	}
+	mentees, err := r.relationsTo(ctx, RelMentor, id)
+	if err != nil {
+		return err
+	}
+	mgr, hasMgr := foundAs[*Relation](found, relationKey(id, RelManager))
+	newManager := ""
+	if hasMgr {
+		newManager = mgr.TargetID
+	}
+	pointing := append(reports, mentees...)
+	whole := len(pointing) <= relationsPerTx
+	items, moved, err := r.movePointing(pointing[:min(len(pointing), relationsPerTx)], newManager)
+	if err != nil {
+		return err
+	}
+	if !whole {
+		items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -moved}}, notFoundField("id", "employee"), nil))
+		if newManager != "" && moved > 0 {
+			items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved}}, errEmployeeChanged, nil))
+		}
+		if err := r.transact(ctx, "remove employee", items); err != nil {
+			return err
+		}
+		return errEmployeeChanged // another round for the rest
+	}
+	items = append(items, r.deleteIf(empKey(id), "attribute_exists(PK) AND (attribute_not_exists(directReportCount) OR directReportCount = :n)",
+		map[string]types.AttributeValue{":n": n(e.DirectReportCount)}, errEmployeeChanged))
+	for _, k := range own[1:] {
+		if rel, ok := foundAs[*Relation](found, k); ok {
+			items = append(items, r.unlink(rel, errEmployeeChanged))
+		} else { // none when read: none assigned since
+			items = append(items, r.txCheck(k, "attribute_not_exists(PK)", nil, nil, errEmployeeChanged))
+		}
+	}
+	if dept, ok := foundAs[*Relation](found, own[0]); ok {
+		items = append(items, r.unlink(dept, errEmployeeChanged),
+			r.txCount(deptKey(dept.TargetID), []delta{{attrEmployeeCount, -1}}, errEmployeeChanged, nil))
+	}
+	if hasMgr {
+		items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved - 1}}, errEmployeeChanged, nil))
+	}
+	if err := r.transact(ctx, "remove employee", items); err != nil {
+		return err
+	}
+	return r.unlinkLateMentees(ctx, id)
+}
+
+// unlinkLateMentees removes the mentor relations that point at the removed employee although its
+// removal did not see them: an assignment of it as a mentor that committed between the removal's
+// read and its transaction (assignMentor checks the mentor exists, so none can come after).
+func (r *Repo) unlinkLateMentees(ctx context.Context, id string) error {
+	late, err := r.relationsTo(ctx, RelMentor, id)
+	if err != nil || len(late) == 0 {
+		return err
+	}
+	items, _, err := r.movePointing(late[:min(len(late), maxTransactItems)], "")
+	if err != nil {
+		return err
+	}
+	return r.transact(ctx, "remove employee", items)
+}
+
+// movePointing is the transaction items that move relations pointing at a removed employee: a
+// direct report's to newManager (or away, with none), a mentee's away. moved counts the reports
+// that move to newManager.
+func (r *Repo) movePointing(rels []*Relation, newManager string) ([]txItem, int, error) {
+	var items []txItem
+	moved := 0
+	for _, rel := range rels {
+		if rel.Type != RelManager || newManager == "" {
+			items = append(items, r.unlink(rel, errEmployeeChanged))
+			continue
+		}
+		next := &Relation{EmployeeID: rel.EmployeeID, Type: RelManager, TargetID: newManager, UpdatedAt: r.stamp()}
+		item, err := relationEntity.encode(next)
+		if err != nil {
+			return nil, 0, err
+		}
+		items = append(items, r.txPut(item, "targetId = :old", map[string]types.AttributeValue{":old": s(rel.TargetID)}, errEmployeeChanged))
+		moved++
+	}
+	return items, moved, nil
+}
+
+// relationsTo reads every relation of type rel that points at target (AP11, to the end).
+func (r *Repo) relationsTo(ctx context.Context, rel RelationType, target string) ([]*Relation, error) {
+	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		IndexName:                 aws.String(gsi1),
+		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(relationGSI1PK(rel, target))},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll[*Relation](raw)
+}
+
+// stillReferred is the CONFLICT of removing an object count others still refer to.
+func stillReferred(kind, others string, count int) error {
+	return &apperr.Error{Code: apperr.CodeConflict, Count: &count,
+		Message: fmt.Sprintf("the %s still has %d %s: move or remove them first", kind, count, others)}
+}
+
+// DeleteDepartment removes a department without employees: CONFLICT with their number while it
+// has any. The delete is conditioned on its count of employees being zero, so an employee hired
+// or transferred in meanwhile makes it fail.
+func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
+	if err := checkID("id", id); err != nil {
+		return err
+	}
+	d, err := readLive[*Department](ctx, r, deptKey(id), notFoundField("id", "department"))
+	if err != nil {
+		return err
+	}
+	count := d.EmployeeCount
+	if !d.Counted {
+		members, err := r.relationsTo(ctx, RelDepartment, id)
+		if err != nil {
+			return err
+		}
+		count = len(members)
+	}
+	if count > 0 {
+		return stillReferred("department", "employees", count)
+	}
+	return r.transact(ctx, "delete department", []txItem{
+		r.deleteIf(deptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
+			map[string]types.AttributeValue{":zero": n(0)}, stillReferred("department", "employees", 1)),
+	})
+}
+
+// DeleteLocation removes a location no department is at: CONFLICT with their number while any is.
+// The departments are found on the department listing (GSI2), filtered by location.
+func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
+	k, err := LocationKey(loc)
+	if err != nil {
+		return err
+	}
+	if _, err := readLive[*Location](ctx, r, k, notFoundField("id", "location")); err != nil {
+		return err
+	}
+	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		IndexName:                 aws.String(gsi2),
+		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
+		FilterExpression:          aws.String("#loc.id = :id"),
+		ExpressionAttributeNames:  map[string]string{"#loc": "location"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(typePK(typeDepartment)), ":id": s(loc.ID)},
+	})
+	if err != nil {
+		return err
+	}
+	if len(raw) > 0 {
+		return stillReferred("location", "departments", len(raw))
+	}
+	return r.transact(ctx, "delete location", []txItem{r.deleteIf(k, "attribute_exists(PK)", nil, notFoundField("id", "location"))})
+}

@@ -1,0 +1,104 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// errDepartmentMoved: the department moved (or went) between the read and the transaction.
+var errDepartmentMoved = apperr.Errorf(apperr.CodeConflict, "the department was changed by a concurrent change; read it again and retry")
+
+// RelocateDepartment moves a department to another location: one transaction updates the
+// department, on condition that it is still where it was read, and checks that the new location
+// exists (NOT_FOUND naming locationId otherwise).
+func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRef) (*Department, error) {
+	if err := checkID("id", id); err != nil {
+		return nil, err
+	}
+	var err error
+	if loc, err = cleanLocationRef(loc); err != nil {
+		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
+	}
+	locKey, err := LocationKey(loc)
+	if err != nil {
+		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
+	}
+	cur, err := readLive[*Department](ctx, r, deptKey(id), notFoundField("id", "department"))
+	if err != nil {
+		return nil, err
+	}
+	next := *cur
+	next.Location, next.UpdatedAt = loc, r.stamp()
+	item, err := departmentEntity.encode(&next)
+	if err != nil {
+		return nil, err
+	}
+	asRead := condition{
+		expr:   "attribute_exists(PK) AND #loc.id = :locId",
+		names:  map[string]string{"#loc": "location"},
+		values: map[string]types.AttributeValue{":locId": s(cur.Location.ID)},
+		err:    errDepartmentMoved,
+	}
+	err = r.transact(ctx, "relocate department", []txItem{
+		r.txSetFrom(deptKey(id), item, []string{"location", "updatedAt"}, asRead),
+		r.mustExist(locKey, notFoundField("locationId", "location")),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
+
+// UnassignManager leaves the employee without a manager: its manager relation goes and its
+// manager's count of direct reports shrinks, in one transaction conditioned on the manager read.
+// An employee without a manager is returned as it is.
+func (r *Repo) UnassignManager(ctx context.Context, employee string) (*Employee, error) {
+	return r.unassign(ctx, employee, RelManager)
+}
+
+// UnassignMentor leaves the employee without a mentor (as UnassignManager; mentors keep no count).
+func (r *Repo) UnassignMentor(ctx context.Context, employee string) (*Employee, error) {
+	return r.unassign(ctx, employee, RelMentor)
+}
+
+// unassign removes the employee's relation of type rel (RelManager or RelMentor).
+func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) (*Employee, error) {
+	if err := checkID("employeeId", employee); err != nil {
+		return nil, err
+	}
+	for range maxAssignAttempts {
+		found, err := r.readConsistent(ctx, empKey(employee), relationKey(employee, rel))
+		if err != nil {
+			return nil, err
+		}
+		e, ok := foundAs[*Employee](found, empKey(employee))
+		if !ok {
+			return nil, notFoundField("employeeId", "employee")
+		}
+		cur, has := foundAs[*Relation](found, relationKey(employee, rel))
+		if !has {
+			return e, nil
+		}
+		items := []txItem{r.unlink(cur, errManagerChanged), r.mustExist(empKey(employee), notFoundField("employeeId", "employee"))}
+		if rel == RelManager {
+			items = append(items, r.txCount(empKey(cur.TargetID), []delta{{attrDirectReportCount, -1}}, errManagerChanged, nil))
+		}
+		err = r.transact(ctx, "unassign", items)
+		if err == nil {
+			return e, nil
+		}
+		if err != errManagerChanged {
+			return nil, err
+		}
+	}
+	return nil, errManagerChanged
+}
+
+// unlink is the Delete of relation item rel, on condition that it still points at its target.
+func (r *Repo) unlink(rel *Relation, onMoved error) txItem {
+	return r.deleteIf(relationKey(rel.EmployeeID, rel.Type), "targetId = :t",
+		map[string]types.AttributeValue{":t": s(rel.TargetID)}, onMoved)
+}

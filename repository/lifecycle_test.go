@@ -1,0 +1,388 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// scanTable reads every item of the test's own table (tests only: the API never scans).
+func scanTable(t *testing.T, r *Repo) []map[string]types.AttributeValue {
+	t.Helper()
+	var out []map[string]types.AttributeValue
+	p := dynamodb.NewScanPaginator(r.db, &dynamodb.ScanInput{TableName: aws.String(r.table), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, page.Items...)
+	}
+	return out
+}
+
+// orphansOf lists the items whose keys (primary or index) still name one of ids.
+func orphansOf(t *testing.T, r *Repo, ids ...string) []string {
+	t.Helper()
+	var found []string
+	for _, item := range scanTable(t, r) {
+		for _, a := range []string{attrPK, attrSK, "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK"} {
+			v := stringAttr(item, a)
+			for _, id := range ids {
+				if id != "" && strings.Contains(v, id) {
+					found = append(found, stringAttr(item, attrType)+" "+stringAttr(item, attrPK)+" "+stringAttr(item, attrSK))
+				}
+			}
+		}
+	}
+	return found
+}
+
+// assertExact fails unless -recount finds every counter exact.
+func assertExact(t *testing.T, r *Repo) {
+	t.Helper()
+	rep, err := r.Recount(context.Background(), RecountOptions{Settle: 1})
+	if err != nil || len(rep.Repairs) != 0 {
+		t.Fatalf("recount: %v, repairs %+v", err, rep.Repairs)
+	}
+}
+
+func TestUserCorrectionsAndRemovals(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	other, err := r.CreateUser(ctx, u.OrgID, "Bob", "bob@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newEmail := "ada@new.example"
+	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, nil, &newEmail); err != nil {
+		t.Fatal(err)
+	}
+	taken := "BOB@example.com"
+	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, nil, &taken); apperr.CodeOf(err) != apperr.CodeConflict {
+		t.Fatalf("a taken email: %v", err)
+	}
+	// The old email is free again, the new one is taken.
+	if _, err := r.CreateUser(ctx, u.OrgID, "Ada 2", "ada@example.com"); err != nil {
+		t.Fatalf("the freed email: %v", err)
+	}
+	if _, err := r.CreateUser(ctx, u.OrgID, "Ada 3", newEmail); apperr.CodeOf(err) != apperr.CodeConflict {
+		t.Fatalf("the new email: %v", err)
+	}
+	name := "Organization Renamed"
+	if o, err := r.UpdateOrganization(ctx, u.OrgID, &name); err != nil || o.Name != name || o.UserCount != 3 {
+		t.Fatalf("rename: %+v %v", o, err)
+	}
+
+	if err := r.DeleteUser(ctx, u.OrgID, u.ID, false); apperr.CodeOf(err) != apperr.CodeConflict || *err.(*apperr.Error).Count != 1 {
+		t.Fatalf("a user with a ticket: %v", err)
+	}
+	title := "second"
+	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
+		t.Fatal(err)
+	}
+	stale := 1
+	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, &stale); apperr.CodeOf(err) != apperr.CodeConflict {
+		t.Fatalf("a stale expectedVersion: %v", err)
+	}
+	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("deleting twice: %v", err)
+	}
+	if o := orphansOf(t, r, tk.ID); len(o) != 0 {
+		t.Fatalf("left of the ticket: %v", o)
+	}
+	// cascade takes the tickets along.
+	for range 3 {
+		if _, err := r.CreateTicket(ctx, other.OrgID, other.ID, "t", "b"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.DeleteUser(ctx, other.OrgID, other.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if o := orphansOf(t, r, other.ID); len(o) != 0 {
+		t.Fatalf("left of the user: %v", o)
+	}
+	if err := r.DeleteUser(ctx, other.OrgID, other.ID, true); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("deleting twice: %v", err)
+	}
+	if _, err := r.CreateUser(ctx, u.OrgID, "Bob again", "bob@example.com"); err != nil {
+		t.Fatalf("a deleted user's email: %v", err)
+	}
+	assertExact(t, r)
+}
+
+func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	// A history longer than one transaction holds: swept after the ticket's own removal.
+	long, err := r.CreateTicket(ctx, u.OrgID, u.ID, "long", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range versionsInTx + 5 {
+		title := "v" + strings.Repeat("x", i%7+1)
+		if _, err := r.UpdateTicket(ctx, u.OrgID, long.ID, TicketPatch{Title: &title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.OrganizationWithUsers(ctx, u.OrgID, 5); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("the organization after its delete: %v", err)
+	}
+	if found, err := r.BatchGet(ctx, []Key{orgKey(u.OrgID)}); err != nil || len(found) != 0 {
+		t.Fatalf("a lookup after the delete: %v %v", found, err)
+	}
+	if _, err := r.CreateUser(ctx, u.OrgID, "Late", "late@example.com"); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("a create under the deleted organization: %v", err)
+	}
+	if err := r.DeleteOrganization(ctx, u.OrgID); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("deleting twice: %v", err)
+	}
+	if before := orphansOf(t, r, long.ID); len(before) < versionsInTx {
+		t.Fatalf("the scan finds %d items of the long ticket before the sweep", len(before))
+	}
+	if n, err := r.Sweep(ctx); err != nil || n != 1 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, u.OrgID, u.ID, tk.ID, long.ID); len(o) != 0 {
+		t.Fatalf("left of the organization: %v", o)
+	}
+	if o := orphansOf(t, r, sweepPK); len(o) != 0 {
+		t.Fatalf("sweep records left: %v", o)
+	}
+	if n, err := r.Sweep(ctx); err != nil || n != 0 {
+		t.Fatalf("a second sweep: %d, %v", n, err)
+	}
+	assertExact(t, r)
+}
+
+// hrFixture hires an employee into d with a manager and a mentor (empty: none).
+func hire(t *testing.T, r *Repo, d *Department, name, manager, mentor string) *Employee {
+	t.Helper()
+	in := HireInput{DepartmentID: d.ID, Name: name, Email: strings.ToLower(name) + "@corp.example", JobTitle: "Engineer"}
+	if manager != "" {
+		in.ManagerID = &manager
+	}
+	if mentor != "" {
+		in.MentorID = &mentor
+	}
+	e, _, err := r.HireEmployee(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestHRCorrectionsAndRemovals(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	loc, err := r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1 Gate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc2, err := r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Vestland", City: "Bergen", PostalCode: "5003", Address: "2 Gate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := r.CreateDepartment(ctx, "Eng", loc.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	boss := hire(t, r, d, "Boss", "", "")
+	mid := hire(t, r, d, "Mid", boss.ID, "")
+	low1 := hire(t, r, d, "LowOne", mid.ID, mid.ID)
+	low2 := hire(t, r, d, "LowTwo", mid.ID, "")
+
+	if err := r.DeleteLocation(ctx, loc.Ref()); apperr.CodeOf(err) != apperr.CodeConflict || *err.(*apperr.Error).Count != 1 {
+		t.Fatalf("a location with a department: %v", err)
+	}
+	if err := r.DeleteDepartment(ctx, d.ID); apperr.CodeOf(err) != apperr.CodeConflict || *err.(*apperr.Error).Count != 4 {
+		t.Fatalf("a department with employees: %v", err)
+	}
+	if moved, err := r.RelocateDepartment(ctx, d.ID, loc2.Ref()); err != nil || moved.Location.ID != loc2.ID {
+		t.Fatalf("relocate: %+v %v", moved, err)
+	}
+	if err := r.DeleteLocation(ctx, loc.Ref()); err != nil {
+		t.Fatalf("the location left behind: %v", err)
+	}
+	if err := r.DeleteLocation(ctx, loc.Ref()); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("deleting twice: %v", err)
+	}
+
+	// Mid goes: its reports move to Boss, its mentee loses its mentor.
+	if err := r.RemoveEmployee(ctx, mid.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []*Employee{low1, low2} {
+		rel, ok, err := ReadRelation(ctx, r, e.ID, RelManager)
+		if err != nil || !ok || rel.TargetID != boss.ID {
+			t.Fatalf("%s's manager: %+v %v %v", e.Name, rel, ok, err)
+		}
+	}
+	if _, ok, _ := ReadRelation(ctx, r, low1.ID, RelMentor); ok {
+		t.Fatal("the mentee kept its removed mentor")
+	}
+	if o := orphansOf(t, r, mid.ID); len(o) != 0 {
+		t.Fatalf("left of the employee: %v", o)
+	}
+	if err := r.RemoveEmployee(ctx, mid.ID); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("removing twice: %v", err)
+	}
+	assertExact(t, r)
+
+	if _, err := r.UnassignManager(ctx, low2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.UnassignManager(ctx, low2.ID); err != nil {
+		t.Fatalf("unassigning again: %v", err)
+	}
+	if _, ok, _ := ReadRelation(ctx, r, low2.ID, RelManager); ok {
+		t.Fatal("still managed")
+	}
+	assertExact(t, r)
+	// Boss goes without a manager of its own: LowOne is left without one.
+	for _, e := range []*Employee{boss, low1, low2} {
+		if err := r.RemoveEmployee(ctx, e.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.DeleteDepartment(ctx, d.ID); err != nil {
+		t.Fatalf("an empty department: %v", err)
+	}
+	if o := orphansOf(t, r, d.ID, boss.ID, low1.ID, low2.ID); len(o) != 0 {
+		t.Fatalf("left: %v", o)
+	}
+	assertExact(t, r)
+}
+
+func TestCustomerCorrectionsAndErasure(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	home := MailingAddress{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}
+	work := MailingAddress{Label: "Work", Line1: "2 Road", City: "Oslo", Country: "Norway"}
+	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []MailingAddress{home, work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := home
+	fixed.Line1 = "1b Road"
+	if got, err := r.UpdateMailingAddress(ctx, c.ID, "home", fixed); err != nil || got.Addresses[0].Line1 != "1b Road" || len(got.Addresses) != 2 {
+		t.Fatalf("update address: %+v %v", got, err)
+	}
+	clash := work
+	clash.Label = "HOME"
+	if _, err := r.UpdateMailingAddress(ctx, c.ID, "work", clash); apperr.CodeOf(err) != apperr.CodeBadUserInput {
+		t.Fatalf("a label of another address: %v", err)
+	}
+	if got, err := r.RemoveMailingAddress(ctx, c.ID, "Home"); err != nil || len(got.Addresses) != 1 || got.Addresses[0].Label != "Work" {
+		t.Fatalf("remove address: %+v %v", got, err)
+	}
+	if _, err := r.RemoveMailingAddress(ctx, c.ID, "Home"); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("removing twice: %v", err)
+	}
+	stored, _ := readLive[*Customer](ctx, r, customerKey(c.ID), nil)
+	if len(stored.Addresses) != 1 || stored.Addresses[0].Label != "Work" {
+		t.Fatalf("stored addresses %+v", stored.Addresses)
+	}
+	email := "ann@new.example"
+	if _, err := r.UpdateCustomer(ctx, c.ID, nil, &email); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.CreateCustomer(ctx, "Other Ann", "ann@shop.example", nil); err != nil {
+		t.Fatalf("the freed email: %v", err)
+	}
+	lines := []OrderLine{{SKU: "A", ProductName: "A", Quantity: 1, UnitPriceCents: 100}}
+	var orders []string
+	for i := range 40 { // 40 orders × 3 items: more than one transaction
+		o, _, err := r.PlaceOrder(ctx, c.ID, append(lines, lines[0], lines[0]), "key-"+strings.Repeat("k", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orders = append(orders, o.ID)
+		if i%3 == 0 {
+			if _, err := r.UpdateOrderStatus(ctx, c.ID, o.ID, OrderShipped); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if before := orphansOf(t, r, append(orders, c.ID)...); len(before) < 40*4 {
+		t.Fatalf("the scan finds %d items of the customer before its erasure", len(before))
+	}
+	if err := r.DeleteCustomer(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o := orphansOf(t, r, append(orders, c.ID)...); len(o) != 0 {
+		t.Fatalf("left of the customer: %v", o)
+	}
+	if err := r.DeleteCustomer(ctx, c.ID); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("deleting twice: %v", err)
+	}
+	if _, err := r.CreateCustomer(ctx, "Ann again", email, nil); err != nil {
+		t.Fatalf("an erased customer's email: %v", err)
+	}
+	assertExact(t, r)
+}
+
+// A sweep stopped part way (a crash, a restart) is finished by the next one, run by another Repo
+// on the same table as a restarted server would; nothing is left and the counters are exact.
+func TestSweepResumesAfterAStop(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	org, err := r.CreateOrganization(ctx, "Big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 4 {
+		u, err := r.CreateUser(ctx, org.ID, "U", strings.Repeat("u", i+1)+"@big.example")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, u.ID)
+		for range 30 {
+			tk, err := r.CreateTicket(ctx, org.ID, u.ID, "t", "b")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, tk.ID)
+		}
+	}
+	if err := r.DeleteOrganization(ctx, org.ID); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stopped")
+	r.hooks.sweptUser = func() error { return stop }
+	if n, err := r.Sweep(ctx); !errors.Is(err, stop) || n != 0 {
+		t.Fatalf("the stopped sweep: %d, %v", n, err)
+	}
+	if left := orphansOf(t, r, org.ID); len(left) == 0 {
+		t.Fatal("the stop came after the end: the test proves nothing")
+	}
+	restarted, err := New(ctx, Config{Table: r.table, Region: "us-east-1", Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := restarted.Sweep(ctx); err != nil || n != 1 {
+		t.Fatalf("the resumed sweep: %d, %v", n, err)
+	}
+	if left := orphansOf(t, r, append(ids, org.ID, sweepPK)...); len(left) != 0 {
+		t.Fatalf("left: %v", left)
+	}
+	assertExact(t, r)
+}

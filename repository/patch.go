@@ -1,0 +1,63 @@
+package repository
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// Corrections (updateOrganization, updateUser, updateCustomer, relocateDepartment) change a few
+// attributes of an item that concurrent writes also change (its counters). They are therefore
+// never a Put of the whole item, which would undo a concurrent counter change, but an Update that
+// sets the changed attributes and every secondary index key of the item's next state: the index
+// keys follow the attributes they are made of (a renamed organization moves in the by-name
+// listing) in the same write.
+
+// attrDeleting marks an item whose object is being removed by a sweep (sweep.go): reads answer as
+// for a missing object, and writes under it are refused by their conditions.
+const attrDeleting = "deleting"
+
+// notDeleting is the condition that an item exists and is not being removed.
+const notDeleting = "attribute_exists(PK) AND attribute_not_exists(" + attrDeleting + ")"
+
+// txSetFrom is an Update of the item at k that sets the attributes attrs of next (an encoded
+// item, the object's next state) and every index key next has, on condition c (whose err is also
+// the error of a missing item).
+func (r *Repo) txSetFrom(k Key, next map[string]types.AttributeValue, attrs []string, c condition) txItem {
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	for name, v := range c.values {
+		values[name] = v
+	}
+	for name, v := range c.names {
+		names[name] = v
+	}
+	for a := range next {
+		if strings.HasPrefix(a, "GSI") {
+			attrs = append(attrs, a)
+		}
+	}
+	sort.Strings(attrs)
+	parts := make([]string, len(attrs))
+	for i, a := range attrs {
+		name, value := "#s"+strconv.Itoa(i), ":s"+strconv.Itoa(i)
+		names[name], values[value] = a, next[a]
+		parts[i] = name + " = " + value
+	}
+	return r.txUpdate(k, "SET "+strings.Join(parts, ", "), c.expr, names, values, c.err)
+}
+
+// noChange is the BAD_USER_INPUT of a correction that names no field to change.
+func noChange(fields string) error {
+	return apperr.InvalidInput("input", "give at least one of %s", fields)
+}
+
+// beingRemoved is the condition, on a parent a write adds to, that the parent is not being
+// removed: a create under it is refused with err, as under a missing parent.
+func beingRemoved(err error) *condition {
+	return &condition{expr: "attribute_not_exists(" + attrDeleting + ")", err: err}
+}

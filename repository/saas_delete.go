@@ -1,0 +1,230 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// Removing tickets, users and organizations. A ticket goes with its version items and its place
+// in its reporter's counters, in one transaction conditioned on the ticket as read (its version),
+// so the counters always move from the status the ticket really had. A user goes with its email
+// guard and its place in the organization's count; with cascade, its tickets go first, in
+// transactions of as many tickets as fit (ticketsPerTx), each moving the user's counters, and the
+// user itself last, on condition that its counters are zero: a ticket created meanwhile makes
+// that condition fail and is removed on the next round. An organization is marked as being
+// removed and swept in the background (sweep.go).
+
+// versionsInTx is how many version items a ticket's own removal deletes in its transaction (the
+// rest of a very long history, if any, is swept after it: see sweepTicketVersions).
+const versionsInTx = maxTransactItems - 3
+
+// ticketRemoval is the transaction items that remove ticket t as read: its item (on condition
+// that it is still at the version read), its versions up to versionsInTx, and, when the history
+// is longer, the sweep record of the rest. The reporter's counters are the caller's (one update
+// for many tickets).
+func (r *Repo) ticketRemoval(t *Ticket, onMoved error) ([]txItem, *sweepRecord) {
+	cond, vals := "attribute_exists(PK) AND attribute_not_exists(version)", map[string]types.AttributeValue(nil)
+	if t.Version > 0 {
+		cond, vals = "version = :v", map[string]types.AttributeValue{":v": n(t.Version)}
+	}
+	items := []txItem{r.deleteIf(ticketKey(t.OrgID, t.ID), cond, vals, onMoved)}
+	last := t.CurrentVersion()
+	for v := 1; v <= min(last, versionsInTx); v++ {
+		items = append(items, r.deleteIf(ticketVersionKey(t.OrgID, t.ID, v), "", nil, nil))
+	}
+	if last <= versionsInTx {
+		return items, nil
+	}
+	rec := &sweepRecord{Kind: sweepTicketVersions, Org: t.OrgID, Ticket: t.ID, From: versionsInTx + 1, To: last}
+	return append(items, r.putSweep(rec)), rec
+}
+
+// DeleteTicket removes a ticket with its history (see above). expected, when given, is the
+// version the caller saw: CONFLICT, and nothing removed, if the ticket is at another.
+func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) error {
+	k, err := TicketKey(org, id)
+	if err != nil {
+		return err
+	}
+	if expected != nil && *expected < 1 {
+		return apperr.InvalidInput("expectedVersion", "expectedVersion must be 1 or more")
+	}
+	for range maxTicketAttempts {
+		t, err := readLive[*Ticket](ctx, r, k, apperr.NotFound("ticket"))
+		if err != nil {
+			return err
+		}
+		if expected != nil && *expected != t.CurrentVersion() {
+			return &apperr.Error{Code: apperr.CodeConflict, Field: "expectedVersion",
+				Message: fmt.Sprintf("the ticket is at version %d, not %d: it was changed since; read it again and retry", t.CurrentVersion(), *expected)}
+		}
+		items, rec := r.ticketRemoval(t, errTicketMoved)
+		items = append(items, r.txCount(userKey(org, t.ReporterID), []delta{{ticketCountAttr(t.Status), -1}}, apperr.NotFound("ticket"), nil))
+		err = r.transact(ctx, "delete ticket", items)
+		if errors.Is(err, errTicketMoved) {
+			continue
+		}
+		if err == nil && rec != nil {
+			err = r.sweepOne(ctx, rec)
+		}
+		return err
+	}
+	return &apperr.Error{Code: apperr.CodeConflict, Message: "the ticket kept being changed by others while it was removed; retry", Cause: errTicketMoved}
+}
+
+// userHasTickets is the CONFLICT of deleteUser without cascade for a user with n tickets.
+func userHasTickets(n int) error {
+	return &apperr.Error{Code: apperr.CodeConflict, Count: &n,
+		Message: fmt.Sprintf("the user reported %d tickets: remove them first, or delete with cascade", n)}
+}
+
+// errUserHasTickets: a ticket of the user appeared, or its email changed, between the read and
+// the transaction: the removal reads again.
+var errUserHasTickets = errors.New("the user has tickets, or another email")
+
+// maxUserAttempts bounds the rounds of a user's removal (each removes the tickets it found).
+const maxUserAttempts = 5
+
+// DeleteUser removes a user and frees its email (see above). Without cascade a user with tickets
+// is CONFLICT with their number in extensions.count.
+func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) error {
+	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+		return apperr.InvalidInput("id", "not a valid user id")
+	}
+	for range maxUserAttempts {
+		u, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
+		if err != nil {
+			return err
+		}
+		tickets, err := r.ticketsOfUser(ctx, org, user)
+		if err != nil {
+			return err
+		}
+		if len(tickets) > 0 && !cascade {
+			return userHasTickets(len(tickets))
+		}
+		err = r.removeTickets(ctx, org, user, tickets)
+		if err == nil {
+			err = r.removeUserItem(ctx, u, nil)
+		}
+		if !errors.Is(err, errUserHasTickets) {
+			return err
+		}
+	}
+	return &apperr.Error{Code: apperr.CodeConflict, Message: "tickets kept being created for the user while it was removed; retry"}
+}
+
+// removeUserItem deletes the user (on condition that it has no tickets left and the email read,
+// whose guard goes with it), its email guard and
+// its place in its organization's count, with also (a sweep record's removal) when given.
+func (r *Repo) removeUserItem(ctx context.Context, u *User, also *txItem) error {
+	zero := map[string]types.AttributeValue{":zero": n(0), ":email": s(u.Email)}
+	cond := "attribute_exists(PK) AND email = :email"
+	for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
+		a := ticketCountAttr(st)
+		cond += fmt.Sprintf(" AND (attribute_not_exists(%s) OR %s = :zero)", a, a)
+	}
+	items := []txItem{
+		r.deleteIf(userKey(u.OrgID, u.ID), cond, zero, errUserHasTickets),
+		r.deleteIf(emailGuardKey(u.OrgID, u.Email), "", nil, nil),
+		r.txUpdate(orgKey(u.OrgID), "ADD "+attrUserCount+" :minus", "attribute_exists(PK)", nil,
+			map[string]types.AttributeValue{":minus": n(-1)}, apperr.NotFound("user")),
+	}
+	if also != nil {
+		items = append(items, *also)
+	}
+	return r.transact(ctx, "delete user", items)
+}
+
+// ticketsOfUser reads every ticket a user reported (AP5, to the end).
+func (r *Repo) ticketsOfUser(ctx context.Context, org, user string) ([]*Ticket, error) {
+	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		IndexName:              aws.String(gsi1),
+		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(userCollectionPK(org, user)), ":t": s(ticketSKPrefix),
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll[*Ticket](raw)
+}
+
+// removeTickets removes the tickets of one user, as many per transaction as fit with the update
+// of the user's counters. A ticket changed since it was read cancels its transaction: the caller
+// reads again and retries.
+func (r *Repo) removeTickets(ctx context.Context, org, user string, tickets []*Ticket) error {
+	var (
+		batch []txItem
+		moves = map[string]int{}
+		recs  []*sweepRecord
+	)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		var ds []delta
+		for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
+			if by := moves[ticketCountAttr(st)]; by != 0 {
+				ds = append(ds, delta{ticketCountAttr(st), by})
+			}
+		}
+		err := r.transact(ctx, "delete tickets", append(batch, r.txCount(userKey(org, user), ds, apperr.NotFound("user"), nil)))
+		batch, moves = nil, map[string]int{}
+		return err
+	}
+	for _, t := range tickets {
+		items, rec := r.ticketRemoval(t, errUserHasTickets)
+		if len(batch)+len(items) >= maxTransactItems {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		batch = append(batch, items...)
+		moves[ticketCountAttr(t.Status)]--
+		if rec != nil {
+			recs = append(recs, rec)
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if err := r.sweepOne(ctx, rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteOrganization marks the organization as being removed and leaves the rest to the sweep: in
+// one transaction its item gets the mark (and leaves the by-name listing, GSI2), and a sweep
+// record is written. From then on the organization reads as missing, and no user can be created
+// in it (createUser's condition); the sweep removes its users with their tickets, then the
+// organization. A second delete finds it missing: NOT_FOUND.
+func (r *Repo) DeleteOrganization(ctx context.Context, org string) error {
+	if err := checkID("id", org); err != nil {
+		return err
+	}
+	rec := &sweepRecord{Kind: sweepOrganization, Org: org}
+	err := r.transact(ctx, "delete organization", []txItem{
+		r.txUpdate(orgKey(org), "SET "+attrDeleting+" = :now REMOVE GSI2PK, GSI2SK", notDeleting, nil,
+			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, apperr.NotFound("organization")),
+		r.putSweep(rec),
+	})
+	if err != nil {
+		return err
+	}
+	r.kickSweeper()
+	return nil
+}

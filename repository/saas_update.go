@@ -1,0 +1,138 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// errEmailTaken is the CONFLICT of a user email another user of the organization has.
+var errEmailTaken = &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}
+
+// errUserChanged: the user's email changed between the read and the transaction.
+var errUserChanged = apperr.Errorf(apperr.CodeConflict, "the user was changed by a concurrent change; read it again and retry")
+
+// UpdateOrganization renames an organization: one Update of its item (and of its place in the
+// by-name listing), conditioned on its existence.
+func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string) (*Organization, error) {
+	if err := checkID("id", org); err != nil {
+		return nil, err
+	}
+	if name == nil {
+		return nil, noChange("name")
+	}
+	clean, err := cleanName("name", *name)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := readLive[*Organization](ctx, r, orgKey(org), apperr.NotFound("organization"))
+	if err != nil {
+		return nil, err
+	}
+	next := *cur
+	next.Name = clean
+	item, err := organizationEntity.encode(&next)
+	if err != nil {
+		return nil, err
+	}
+	err = r.transact(ctx, "update organization", []txItem{
+		r.txSetFrom(orgKey(org), item, []string{"name"}, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
+
+// UpdateUser changes a user's name or email. A new email moves the user's uniqueness guard in the
+// same transaction: the old guard is removed (on condition that it is the user's), the new one
+// put (CONFLICT if another user holds it), and the user updated on condition that its email is
+// still the one read, so two concurrent changes of one user's email cannot leave a stray guard.
+func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *string) (*User, error) {
+	if err := checkID("id", org); err != nil {
+		return nil, err
+	}
+	if err := checkID("id", user); err != nil {
+		return nil, err
+	}
+	next, err := userPatch{name, email}.clean()
+	if err != nil {
+		return nil, err
+	}
+	cur, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
+	if err != nil {
+		return nil, err
+	}
+	u := next.apply(cur)
+	item, err := userEntity.encode(u)
+	if err != nil {
+		return nil, err
+	}
+	asRead := condition{
+		expr:   notDeleting + " AND email = :readEmail",
+		values: map[string]types.AttributeValue{":readEmail": s(cur.Email)},
+		err:    errUserChanged,
+	}
+	items := []txItem{r.txSetFrom(userKey(org, user), item, []string{"name", "email"}, asRead)}
+	if emailGuardKey(org, cur.Email) != emailGuardKey(org, u.Email) {
+		items = append(items,
+			r.putNew(emailGuardItem(u), errEmailTaken),
+			r.deleteIf(emailGuardKey(org, cur.Email), "userId = :u", map[string]types.AttributeValue{":u": s(user)}, errUserChanged))
+	}
+	if err := r.transact(ctx, "update user", items); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// userPatch is what updateUser may change; nil leaves a field as it is.
+type userPatch struct{ name, email *string }
+
+func (p userPatch) clean() (userPatch, error) {
+	if p.name == nil && p.email == nil {
+		return p, noChange("name, email")
+	}
+	if p.name != nil {
+		v, err := cleanName("name", *p.name)
+		if err != nil {
+			return p, err
+		}
+		p.name = &v
+	}
+	if p.email != nil {
+		v, err := cleanEmail("email", *p.email)
+		if err != nil {
+			return p, err
+		}
+		p.email = &v
+	}
+	return p, nil
+}
+
+func (p userPatch) apply(cur *User) *User {
+	next := *cur
+	if p.name != nil {
+		next.Name = *p.name
+	}
+	if p.email != nil {
+		next.Email = *p.email
+	}
+	return &next
+}
+
+// readLive reads the item at k consistently, as a T: onMissing if there is none, or if it is
+// being removed.
+func readLive[T Entity](ctx context.Context, r *Repo, k Key, onMissing error) (T, error) {
+	var zero T
+	found, err := r.readConsistent(ctx, k)
+	if err != nil {
+		return zero, err
+	}
+	v, ok := foundAs[T](found, k)
+	if !ok {
+		return zero, onMissing
+	}
+	return v, nil
+}

@@ -1,0 +1,232 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// The sweep: removing what is too large for one transaction, in the background, resumably.
+//
+// A delete whose items do not fit one transaction writes, in the transaction that makes the object
+// disappear (the organization's mark, the ticket's own removal), a sweep record: an item of the
+// SWEEP partition that names what is left to remove. The sweeper reads the SWEEP partition and
+// finishes each record, then deletes it (in the last transaction of the object's removal where
+// there is one). Every step is idempotent (deleting what is gone already is a no-op, counters
+// move in the same transaction as the items they count), so a sweep cut short by a crash or a
+// restart is simply run again: cmd/server runs the sweeper at start and after every delete that
+// left a record.
+
+// The kinds of sweep.
+const (
+	// sweepOrganization: an organization marked as being removed, with its users and tickets.
+	sweepOrganization = "ORGANIZATION"
+	// sweepTicketVersions: the versions From..To of a removed ticket whose history did not fit
+	// the ticket's own transaction.
+	sweepTicketVersions = "TICKETVERSIONS"
+)
+
+// typeSweep is the `type` of a sweep record; sweepPK its partition.
+const (
+	typeSweep = "Sweep"
+	sweepPK   = "SWEEP"
+)
+
+// sweepRecord is what is left to remove.
+type sweepRecord struct {
+	Kind   string `dynamodbav:"kind"`
+	Org    string `dynamodbav:"orgId,omitempty"`
+	Ticket string `dynamodbav:"ticketId,omitempty"`
+	From   int    `dynamodbav:"from,omitempty"`
+	To     int    `dynamodbav:"to,omitempty"`
+}
+
+// key is the record's item key: one record per object being removed.
+func (s *sweepRecord) key() Key {
+	return Key{PK: sweepPK, SK: join(s.Kind, s.Org, s.Ticket, strconv.Itoa(s.From))}
+}
+
+// putSweep is the Put of a sweep record, part of the transaction that leaves it to do.
+func (r *Repo) putSweep(rec *sweepRecord) txItem {
+	item, _ := attributevalue.MarshalMap(rec) // a struct of strings and ints always marshals
+	for k, v := range rec.key().attributes() {
+		item[k] = v
+	}
+	item[attrType] = s(typeSweep)
+	return r.txPut(item, "", nil, nil)
+}
+
+// dropSweep is the Delete of a sweep record, part of the last transaction of its sweep.
+func (r *Repo) dropSweep(rec *sweepRecord) txItem { return r.deleteIf(rec.key(), "", nil, nil) }
+
+// kickSweeper wakes the sweeper (RunSweeper) without waiting for it.
+func (r *Repo) kickSweeper() {
+	select {
+	case r.sweepKick <- struct{}{}:
+	default:
+	}
+}
+
+// Sweep finishes every sweep record of the table and returns how many it finished. A record whose
+// sweep fails stays for the next run; the first error is returned after the others were tried.
+func (r *Repo) Sweep(ctx context.Context) (int, error) {
+	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(sweepPK)},
+		ConsistentRead:            aws.Bool(true),
+	})
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	var errs []error
+	for _, item := range raw {
+		var rec sweepRecord
+		if err := attributevalue.UnmarshalMap(item, &rec); err != nil {
+			errs = append(errs, apperr.Internal("decode sweep record", err))
+			continue
+		}
+		if err := r.sweepOne(ctx, &rec); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		done++
+	}
+	return done, errors.Join(errs...)
+}
+
+// sweepOne finishes one sweep record and deletes it.
+func (r *Repo) sweepOne(ctx context.Context, rec *sweepRecord) error {
+	switch rec.Kind {
+	case sweepOrganization:
+		return r.sweepOrganization(ctx, rec)
+	case sweepTicketVersions:
+		var keys []Key
+		for v := rec.From; v <= rec.To; v++ {
+			keys = append(keys, ticketVersionKey(rec.Org, rec.Ticket, v))
+		}
+		if err := r.batchDelete(ctx, keys); err != nil {
+			return err
+		}
+		return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+	}
+	return apperr.Internal("sweep", errors.New("unknown sweep kind "+rec.Kind))
+}
+
+// errOrgHasUsers: a user of the organization appeared between the sweep's read and its last
+// transaction.
+var errOrgHasUsers = errors.New("the organization has users")
+
+// sweepOrganization removes every user of the organization with its tickets, then the
+// organization and the record, on condition that its count of users is zero (a user created
+// before the mark and not yet read makes it fail: the next round removes it).
+func (r *Repo) sweepOrganization(ctx context.Context, rec *sweepRecord) error {
+	for {
+		raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
+			TableName:              aws.String(r.table),
+			KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :u)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": s(orgPK(rec.Org)), ":u": s(userSKPrefix),
+			},
+			ConsistentRead: aws.Bool(true),
+		})
+		if err != nil {
+			return err
+		}
+		users, err := decodeAll[*User](raw)
+		if err != nil {
+			return err
+		}
+		for _, u := range users {
+			if err := r.sweepUser(ctx, u); err != nil {
+				return err
+			}
+			if r.hooks.sweptUser != nil {
+				if err := r.hooks.sweptUser(); err != nil {
+					return err
+				}
+			}
+		}
+		if len(users) > 0 {
+			continue
+		}
+		err = r.transact(ctx, "sweep organization", []txItem{
+			r.deleteIf(orgKey(rec.Org), "attribute_not_exists(userCount) OR userCount <= :zero",
+				map[string]types.AttributeValue{":zero": n(0)}, errOrgHasUsers),
+			r.dropSweep(rec),
+		})
+		if !errors.Is(err, errOrgHasUsers) {
+			return err
+		}
+	}
+}
+
+// sweepUser removes a user with its tickets, round after round (each reads the user again: its
+// email may have changed) until it is gone.
+func (r *Repo) sweepUser(ctx context.Context, u *User) error {
+	for {
+		tickets, err := r.ticketsOfUser(ctx, u.OrgID, u.ID)
+		if err != nil {
+			return err
+		}
+		err = r.removeTickets(ctx, u.OrgID, u.ID, tickets)
+		if err == nil {
+			err = r.removeUserItem(ctx, u, nil)
+		}
+		if !errors.Is(err, errUserHasTickets) && !isConflict(err) {
+			return err
+		}
+		found, err := r.readConsistent(ctx, u.Key())
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if u, ok = foundAs[*User](found, u.Key()); !ok {
+			return nil
+		}
+	}
+}
+
+// isConflict reports a CONFLICT: a concurrent change cancelled a transaction, worth another round.
+func isConflict(err error) bool {
+	var coded *apperr.Error
+	return errors.As(err, &coded) && coded.Code == apperr.CodeConflict
+}
+
+// RunSweeper sweeps at once, again whenever a delete leaves something to sweep, and every
+// interval, until ctx ends. Failures are logged and retried on the next run.
+func (r *Repo) RunSweeper(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := r.Sweep(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("sweep", "finished", n, "error", err)
+		} else if n > 0 {
+			r.log.Info("sweep", "finished", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.sweepKick:
+		case <-t.C:
+		}
+	}
+}
+
+// batchDelete deletes the items at keys, 25 at a time, retrying UnprocessedItems with backoff.
+func (r *Repo) batchDelete(ctx context.Context, keys []Key) error {
+	reqs := make([]types.WriteRequest, len(keys))
+	for i, k := range keys {
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.attributes()}}
+	}
+	return r.batchWriteRequests(ctx, reqs)
+}

@@ -1,0 +1,139 @@
+package server_test
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"singletable/auth"
+	"singletable/graph/model"
+	"singletable/repository"
+	"singletable/server"
+)
+
+const (
+	deleteTicketOp = `mutation($i: DeleteTicketInput!) { deleteTicket(input: $i) { deletedId } }`
+	deleteUserOp   = `mutation($i: DeleteUserInput!) { deleteUser(input: $i) { deletedId } }`
+)
+
+// The corrections and removals of the SaaS domain through the API: only the fields given change,
+// a delete answers the ID it was given, deleting twice is NOT_FOUND, a user with tickets is
+// CONFLICT with their number in extensions.count unless cascade.
+func TestCorrectionsAndRemovalsOverGraphQL(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	d := a.seedSaaS(1, 2, 2)
+	org := d.orgs[0]
+	u, other := d.users[org.ID][0], d.users[org.ID][1]
+
+	var upd struct{ UpdateUser struct{ Name, Email string } }
+	a.ok(`mutation($i: UpdateUserInput!) { updateUser(input: $i) { name email } }`,
+		map[string]any{"i": map[string]any{"id": userID(u), "email": "new@x.example"}}, &upd)
+	if upd.UpdateUser.Name != u.Name || upd.UpdateUser.Email != "new@x.example" {
+		t.Fatalf("only the email changes: %+v", upd)
+	}
+	var org2 struct{ UpdateOrganization struct{ Name string } }
+	a.ok(`mutation($i: UpdateOrganizationInput!) { updateOrganization(input: $i) { name } }`,
+		map[string]any{"i": map[string]any{"id": orgID(org), "name": "Renamed"}}, &org2)
+	if org2.UpdateOrganization.Name != "Renamed" {
+		t.Fatalf("rename: %+v", org2)
+	}
+
+	tk := ticketID(d.tickets[u.ID][0])
+	var del struct{ DeleteTicket struct{ DeletedID string } }
+	a.ok(deleteTicketOp, map[string]any{"i": map[string]any{"id": tk, "expectedVersion": 1}}, &del)
+	if del.DeleteTicket.DeletedID != tk {
+		t.Fatalf("deletedId %q, want %q", del.DeleteTicket.DeletedID, tk)
+	}
+	if c := a.query(deleteTicketOp, map[string]any{"i": map[string]any{"id": tk}}).code(t); c != "NOT_FOUND" {
+		t.Fatalf("deleting twice: %s", c)
+	}
+	r := a.query(deleteUserOp, map[string]any{"i": map[string]any{"id": userID(u)}})
+	if r.code(t) != "CONFLICT" || r.Errors[0].Extensions["count"] != float64(1) {
+		t.Fatalf("a user with a ticket: %+v", r.Errors)
+	}
+	a.ok(deleteUserOp, map[string]any{"i": map[string]any{"id": userID(u), "cascade": true}}, nil)
+	var left struct {
+		Organization struct {
+			Users struct {
+				TotalCount int
+				Edges      []struct{ Node struct{ ID string } }
+			}
+		}
+	}
+	a.ok(`query($id: ID!) { organization(id: $id) { users { totalCount edges { node { id } } } } }`, map[string]any{"id": orgID(org)}, &left)
+	if left.Organization.Users.TotalCount != 1 || len(left.Organization.Users.Edges) != 1 || left.Organization.Users.Edges[0].Node.ID != userID(other) {
+		t.Fatalf("users after the delete: %+v", left)
+	}
+	a.ok(`mutation($i: DeleteOrganizationInput!) { deleteOrganization(input: $i) { deletedId } }`, map[string]any{"i": map[string]any{"id": orgID(org)}}, nil)
+	if c := a.query(`query($id: ID!) { organization(id: $id) { name } }`, map[string]any{"id": orgID(org)}).code(t); c != "NOT_FOUND" {
+		t.Fatalf("the deleted organization: %s", c)
+	}
+}
+
+// Every new write answers an object of another tenant exactly as a missing one (same message,
+// same extensions), and refuses the roles the policy table does not list.
+func TestNewWritesTreatForeignAsMissing(t *testing.T) {
+	f := newTenants(t)
+	missingTicket := model.Tickets.ID(&repository.Ticket{OrgID: f.orgB.ID, ID: "01J00000000000000000000000"})
+	missingCustomer := model.Customers.IDOf("01J00000000000000000000000")
+	cases := []struct {
+		role             auth.Role
+		op               string
+		foreign, missing map[string]any
+	}{
+		{auth.RoleOrgAdmin, deleteTicketOp, map[string]any{"id": ticketID(f.ticketB)}, map[string]any{"id": missingTicket}},
+		{auth.RoleOrgAdmin, deleteUserOp, map[string]any{"id": userID(f.userB)}, map[string]any{"id": model.Users.IDOf(f.orgB.ID, "01J00000000000000000000000")}},
+		{auth.RoleOrgAdmin, `mutation($i: UpdateOrganizationInput!) { updateOrganization(input: $i) { name } }`,
+			map[string]any{"id": orgID(f.orgB), "name": "x"}, map[string]any{"id": model.Organizations.IDOf("01J00000000000000000000000"), "name": "x"}},
+		{auth.RoleCustomer, `mutation($i: UpdateCustomerInput!) { updateCustomer(input: $i) { name } }`,
+			map[string]any{"id": customerID(f.custB), "name": "x"}, map[string]any{"id": missingCustomer, "name": "x"}},
+		{auth.RoleCustomer, `mutation($i: RemoveMailingAddressInput!) { removeMailingAddress(input: $i) { name } }`,
+			map[string]any{"customerId": customerID(f.custB), "label": "Home"}, map[string]any{"customerId": missingCustomer, "label": "Home"}},
+	}
+	for _, c := range cases {
+		api := f.as(c.role)
+		foreign := api.raw(c.op, map[string]any{"i": c.foreign})
+		missing := api.raw(c.op, map[string]any{"i": c.missing})
+		leaksNothing(t, c.op, foreign)
+		if len(foreign.Errors) != 1 || foreign.codes()[0] != "NOT_FOUND" || foreign.Errors[0].Message != missing.Errors[0].Message ||
+			!reflect.DeepEqual(foreign.Errors[0].Extensions, missing.Errors[0].Extensions) {
+			t.Errorf("%s as %s: foreign %+v, missing %+v", c.op, c.role, foreign.Errors, missing.Errors)
+		}
+	}
+	for role, op := range map[auth.Role]string{
+		auth.RoleOrgMember: deleteTicketOp,
+		auth.RoleOrgAdmin:  `mutation($i: DeleteOrganizationInput!) { deleteOrganization(input: $i) { deletedId } }`,
+		auth.RoleCustomer:  `mutation($i: DeleteCustomerInput!) { deleteCustomer(input: $i) { deletedId } }`,
+		auth.RoleSales:     `mutation($i: RemoveEmployeeInput!) { removeEmployee(input: $i) { deletedId } }`,
+	} {
+		if c := f.as(role).query(op, map[string]any{"i": map[string]any{"id": "x"}}).code(t); c != "FORBIDDEN" {
+			t.Errorf("%s as %s: %s, want FORBIDDEN", op, role, c)
+		}
+	}
+}
+
+// A removed ticket reaches its organization's subscribers as REMOVED, with the ticket as it was.
+func TestDeletesReachSubscribersAsRemoved(t *testing.T) {
+	a := newLiveAPI(t, server.Config{})
+	d := a.seedSaaS(1, 1, 1)
+	org := d.orgs[0]
+	tk := d.tickets[d.users[org.ID][0].ID][0]
+	ws := a.dialWS(adminToken(t))
+	ws.subscribe("1", ticketSubscription, map[string]any{"org": orgID(org)})
+	time.Sleep(200 * time.Millisecond)
+	a.ok(deleteTicketOp, map[string]any{"i": map[string]any{"id": ticketID(tk)}}, nil)
+	for { // the seed's CREATED may come first, as the stream holds it
+		e, m, ok := ws.nextEvent(waitFor)
+		if !ok {
+			t.Fatalf("no event for the removed ticket: %+v", m)
+		}
+		v := decodeTicketEvent(t, e).TicketChanged
+		if v.Kind == "CREATED" {
+			continue
+		}
+		if v.Kind != "REMOVED" || v.Ticket.Title != tk.Title {
+			t.Fatalf("event %+v", v)
+		}
+		return
+	}
+}
