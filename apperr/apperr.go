@@ -33,7 +33,10 @@ type Error struct {
 	Message string
 	// Field names the input field at fault, for BAD_USER_INPUT (e.g. "input.email"); may be empty.
 	Field string
-	Cause error
+	// Reason, when set, tells apart conflicts a client handles differently (extensions.reason:
+	// "stock" for an order that lacks stock); empty for most errors.
+	Reason string
+	Cause  error
 }
 
 func (e *Error) Error() string {

@@ -113,6 +113,9 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 			if coded.Field != "" {
 				gerr.Extensions["field"] = coded.Field
 			}
+			if coded.Reason != "" {
+				gerr.Extensions["reason"] = coded.Reason
+			}
 			switch coded.Code {
 			case apperr.CodeInternal, apperr.CodeUnavailable:
 				level := slog.LevelError
