@@ -22,6 +22,7 @@ func TestRoleTable(t *testing.T) {
 	hr := []Role{RoleAdmin, RoleHR}
 	com := []Role{RoleAdmin, RoleSales, RoleCustomer}
 	staff := []Role{RoleAdmin, RoleSales}
+	wh := []Role{RoleAdmin, RoleSales, RoleHR}
 	want := map[string][]Role{
 		"Query.node": all, "Query.nodes": all,
 		"Query.organization": saas, "Query.organizations": saas, "Query.user": saas, "Query.ticket": saas,
@@ -33,7 +34,9 @@ func TestRoleTable(t *testing.T) {
 		"Mutation.transferEmployee": hr, "Mutation.assignManager": hr, "Mutation.assignMentor": hr,
 		"Query.customer": com, "Query.customers": com, "Query.order": com, "Query.ordersByStatus": staff,
 		"Mutation.createCustomer": staff, "Mutation.addMailingAddress": com, "Mutation.placeOrder": com,
-		"Mutation.updateOrderStatus": staff,
+		"Mutation.updateOrderStatus": staff, "Mutation.cancelOrder": com,
+		"Query.product": com, "Query.products": com, "Query.warehouse": wh, "Query.warehouses": wh,
+		"Mutation.createProduct": staff, "Mutation.createWarehouse": staff, "Mutation.setInventory": staff,
 		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr,
 	}
 	if len(want) != len(rootPolicy) {
@@ -106,5 +109,23 @@ func TestScopes(t *testing.T) {
 	}
 	if _, narrowed := sales.OwnCustomer(); narrowed {
 		t.Error("sales sees every customer")
+	}
+}
+
+// Fields narrowed below their object's scope: a customer sees a product, not its stock or the
+// order lines of other customers; every other field follows its object.
+func TestFieldPolicy(t *testing.T) {
+	customer := Principal{Subject: "c", Roles: []Role{RoleCustomer}, Customer: "C1"}
+	sales := Principal{Subject: "s", Roles: []Role{RoleSales}}
+	for _, f := range []string{"inventory", "orderItems"} {
+		if customer.MayRead("Product", f) {
+			t.Errorf("a customer may read Product.%s", f)
+		}
+		if !sales.MayRead("Product", f) {
+			t.Errorf("sales may not read Product.%s", f)
+		}
+	}
+	if !customer.MayRead("Product", "name") {
+		t.Error("a customer may not read a product's name")
 	}
 }

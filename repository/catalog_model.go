@@ -26,6 +26,8 @@ type Product struct {
 	// TotalInventory is the sum of the product's Inventory quantities, kept in the same
 	// transaction as every change of one of them.
 	TotalInventory int `dynamodbav:"totalInventory"`
+	// Counted says TotalInventory is exact (counters.go): true from creation, or from -recount.
+	Counted bool `dynamodbav:"counted"`
 }
 
 // Key implements Entity.

@@ -30,7 +30,7 @@ func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, e
 	if err != nil {
 		return nil, err
 	}
-	p := &Product{ID: id, Name: name, SKU: sku, CreatedAt: now}
+	p := &Product{ID: id, Name: name, SKU: sku, CreatedAt: now, Counted: true}
 	item, err := productEntity.encode(p)
 	if err != nil {
 		return nil, err
