@@ -34,7 +34,7 @@ type Error struct {
 	// Field names the input field at fault, for BAD_USER_INPUT (e.g. "input.email"); may be empty.
 	Field string
 	// Reason says why a stream or a request ended or was refused, for a client that acts on it
-	// (extensions.reason: "slow", "gap"); Limit names the limit that refused it
+	// (extensions.reason: "slow", "gap", "stock" for an order that lacks stock); Limit names the limit that refused it
 	// (extensions.limit: "capacity", "subscriptions"). Both may be empty.
 	Reason string
 	Limit  string

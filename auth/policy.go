@@ -24,7 +24,33 @@ var (
 	hrStaff         = []Role{RoleAdmin, RoleHR}
 	commerceReaders = []Role{RoleAdmin, RoleSales, RoleCustomer}
 	commerceStaff   = []Role{RoleAdmin, RoleSales}
+	// warehouseReaders see warehouses: sales for their stock, HR for their staff.
+	warehouseReaders = []Role{RoleAdmin, RoleSales, RoleHR}
 )
+
+// fieldPolicy narrows fields below the root further than the scope of the object they hang
+// from: a product is a customer's to see, its stock and the order lines of other customers are
+// not. A field missing here is seen by whoever sees its object; one listed here is FORBIDDEN to
+// the other roles.
+var fieldPolicy = map[string][]Role{
+	"Product.inventory":  commerceStaff,
+	"Product.orderItems": commerceStaff,
+}
+
+// MayRead reports whether p may read field field of an object of type object that it sees:
+// true unless fieldPolicy lists the field without one of p's roles.
+func (p Principal) MayRead(object, field string) bool {
+	roles, narrowed := fieldPolicy[object+"."+field]
+	if !narrowed {
+		return true
+	}
+	for _, r := range roles {
+		if p.Has(r) {
+			return true
+		}
+	}
+	return false
+}
 
 // rootPolicy maps "Query.<field>", "Mutation.<field>" and "Subscription.<field>" to the roles that
 // may use it.
@@ -85,6 +111,17 @@ var rootPolicy = map[string][]Role{
 	"Mutation.updateMailingAddress": commerceReaders, // a customer: for itself only
 	"Mutation.removeMailingAddress": commerceReaders, // a customer: for itself only
 	"Mutation.deleteCustomer":       commerceStaff,
+	"Mutation.cancelOrder":          commerceReaders, // a customer: its own orders only
+
+	// Catalog: products for every commerce role (customers order them), their stock and
+	// warehouses for sales; warehouses for HR too.
+	"Query.product":            commerceReaders,
+	"Query.products":           commerceReaders,
+	"Query.warehouse":          warehouseReaders,
+	"Query.warehouses":         warehouseReaders,
+	"Mutation.createProduct":   commerceStaff,
+	"Mutation.createWarehouse": commerceStaff,
+	"Mutation.setInventory":    commerceStaff,
 
 	// Subscriptions: the readers of each domain; a customer's orderChanged is narrowed to itself.
 	"Subscription.ticketChanged":   saasReaders,

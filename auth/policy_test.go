@@ -22,6 +22,7 @@ func TestRoleTable(t *testing.T) {
 	hr := []Role{RoleAdmin, RoleHR}
 	com := []Role{RoleAdmin, RoleSales, RoleCustomer}
 	staff := []Role{RoleAdmin, RoleSales}
+	wh := []Role{RoleAdmin, RoleSales, RoleHR}
 	want := map[string][]Role{
 		"Query.node": all, "Query.nodes": all,
 		"Query.organization": saas, "Query.organizations": saas, "Query.user": saas, "Query.ticket": saas,
@@ -41,6 +42,9 @@ func TestRoleTable(t *testing.T) {
 		"Mutation.updateOrderStatus": staff,
 		"Mutation.updateCustomer":    com, "Mutation.updateMailingAddress": com, "Mutation.removeMailingAddress": com,
 		"Mutation.deleteCustomer":    staff,
+		"Mutation.updateOrderStatus": staff, "Mutation.cancelOrder": com,
+		"Query.product": com, "Query.products": com, "Query.warehouse": wh, "Query.warehouses": wh,
+		"Mutation.createProduct": staff, "Mutation.createWarehouse": staff, "Mutation.setInventory": staff,
 		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr,
 	}
 	if len(want) != len(rootPolicy) {
@@ -113,5 +117,23 @@ func TestScopes(t *testing.T) {
 	}
 	if _, narrowed := sales.OwnCustomer(); narrowed {
 		t.Error("sales sees every customer")
+	}
+}
+
+// Fields narrowed below their object's scope: a customer sees a product, not its stock or the
+// order lines of other customers; every other field follows its object.
+func TestFieldPolicy(t *testing.T) {
+	customer := Principal{Subject: "c", Roles: []Role{RoleCustomer}, Customer: "C1"}
+	sales := Principal{Subject: "s", Roles: []Role{RoleSales}}
+	for _, f := range []string{"inventory", "orderItems"} {
+		if customer.MayRead("Product", f) {
+			t.Errorf("a customer may read Product.%s", f)
+		}
+		if !sales.MayRead("Product", f) {
+			t.Errorf("sales may not read Product.%s", f)
+		}
+	}
+	if !customer.MayRead("Product", "name") {
+		t.Error("a customer may not read a product's name")
 	}
 }

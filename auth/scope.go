@@ -42,6 +42,8 @@ const (
 	orgScope
 	customerScope
 	hrScope
+	catalogScope
+	warehouseScope
 )
 
 // OrgScope is the scope of an object that belongs to organization org (the organization itself,
@@ -54,6 +56,13 @@ func CustomerScope(c string) Scope { return Scope{kind: customerScope, tenant: c
 // HRScope is the scope of HR's objects: locations, departments, employees. HR is one tenant.
 func HRScope() Scope { return Scope{kind: hrScope} }
 
+// CatalogScope is the scope of the products: every commerce role sees them (a customer orders
+// them), their stock and order lines narrowed further per field (fieldPolicy).
+func CatalogScope() Scope { return Scope{kind: catalogScope} }
+
+// WarehouseScope is the scope of the warehouses: sales (their stock) and HR (their staff).
+func WarehouseScope() Scope { return Scope{kind: warehouseScope} }
+
 // Sees decides whether p may see an object of scope s.
 func (p Principal) Sees(s Scope) Decision {
 	switch s.kind {
@@ -63,6 +72,10 @@ func (p Principal) Sees(s Scope) Decision {
 		return decide(p.SeesCustomer(s.tenant))
 	case hrScope:
 		return decide(p.SeesHR())
+	case catalogScope:
+		return decide(p.Admin() || p.Has(RoleSales) || p.Has(RoleCustomer))
+	case warehouseScope:
+		return decide(p.Admin() || p.Has(RoleSales) || p.Has(RoleHR))
 	}
 	return Deny
 }

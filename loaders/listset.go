@@ -27,6 +27,10 @@ type listSet struct {
 	locations          *listLoader[locationsKey, repository.Page[*repository.Location]]
 	inverse            *listLoader[relListKey, repository.Page[*repository.Employee]]
 	ticketByID         *listLoader[string, *repository.Ticket]
+	products           *listLoader[rootListKey, repository.Page[*repository.Product]]
+	warehouses         *listLoader[rootListKey, repository.Page[*repository.Warehouse]]
+	inventories        *listLoader[productListKey, repository.Page[*repository.Inventory]]
+	productItems       *listLoader[productListKey, repository.Page[*repository.OrderItem]]
 
 	all []interface{ clear() }
 }
@@ -55,6 +59,10 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.locations = addList(s, fetchEach[locationsKey, repository.Page[*repository.Location]](l.readLocations), 0)
 	s.inverse = addList(s, fetchBatch[relListKey, repository.Page[*repository.Employee]](l.readInverseLists), wait)
 	s.ticketByID = addList(s, fetchEach[string, *repository.Ticket](l.readTicketByID), 0)
+	s.products = addList(s, fetchEach[rootListKey, repository.Page[*repository.Product]](l.readProducts), 0)
+	s.warehouses = addList(s, fetchEach[rootListKey, repository.Page[*repository.Warehouse]](l.readWarehouses), 0)
+	s.inventories = addList(s, fetchBatch[productListKey, repository.Page[*repository.Inventory]](l.readInventories), 0)
+	s.productItems = addList(s, fetchBatch[productListKey, repository.Page[*repository.OrderItem]](l.readProductItems), 0)
 	return s
 }
 

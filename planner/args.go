@@ -26,7 +26,7 @@ func (f *Field) plainArgs(args map[string]any) (ListArgs, bool) {
 	if args["after"] != nil {
 		return ListArgs{}, false
 	}
-	a := ListArgs{First: FirstArg(args)}
+	a := ListArgs{First: f.firstOf(args)}
 	if a.First == 0 {
 		return ListArgs{}, false
 	}
@@ -69,6 +69,15 @@ func intArg(args map[string]any, name string) (int, bool) {
 		return int(n), err == nil
 	}
 	return 0, false
+}
+
+// firstOf is how many elements one page of list f asked with args has at most: its `first`, or
+// for a plain list without one (a product's stock) its MaxKeys.
+func (f *Field) firstOf(args map[string]any) int {
+	if _, paged := args["first"]; !paged && f.MaxKeys > 0 {
+		return f.MaxKeys
+	}
+	return FirstArg(args)
 }
 
 // FirstArg is an argument map's `first` if it is a valid page size, the default when absent, and

@@ -169,7 +169,7 @@ func (w *walker) gathered(f graphql.CollectedField, row *Field, first int, path 
 // parent, each list on its own, its elements then prefetched. The lists' parent level looked up
 // what their elements share in sharedIn (nil: none did).
 func (w *walker) resolverList(p *place, f graphql.CollectedField, row *Field, path string, sharedIn *batch, sharedRound int) {
-	first := FirstArg(f.ArgumentMap(w.vars))
+	first := row.firstOf(f.ArgumentMap(w.vars))
 	if first == 0 {
 		return
 	}
@@ -191,6 +191,6 @@ func (w *walker) elements(f graphql.CollectedField, row *Field, path string, gro
 	if typ == "" {
 		return nil
 	}
-	return &place{path: w.elementsPath(path), typ: typ, sels: sels, level: w.plan.NodesOf(f), g: groups, m: parents * first,
+	return &place{path: w.elementsPath(f, path), typ: typ, sels: sels, level: w.plan.NodesOf(f), g: groups, m: parents * first,
 		read: read, resolve: read, list: row, parents: parents, sharedIn: sharedIn, sharedRound: sharedRound}
 }

@@ -125,10 +125,10 @@ func (w *walker) pathOf(parent string, f graphql.CollectedField) string {
 	return parent + "." + f.Alias
 }
 
-// elementsPath is the path of a connection's elements.
-func (w *walker) elementsPath(conn string) string {
-	if !w.record {
-		return ""
+// elementsPath is the path of a connection's elements (a plain list's are at its own path).
+func (w *walker) elementsPath(f graphql.CollectedField, conn string) string {
+	if !w.record || f.Definition != nil && f.Definition.Type.Elem != nil {
+		return conn
 	}
 	return conn + ".edges.node"
 }

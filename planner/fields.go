@@ -74,7 +74,8 @@ type Field struct {
 	Primes []string
 
 	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object;
-	// MaxKeys is the most it appends for one parent (1 when zero): what an explain counts.
+	// MaxKeys is the most it appends for one parent (1 when zero): what an explain counts. For a
+	// plain List (no `first`), MaxKeys is the most elements its one page has.
 	Keys    func(dst []repository.Key, parent repository.Entity) []repository.Key
 	MaxKeys int
 	// Rel is a Relation's relation type.
@@ -178,6 +179,26 @@ var Table = tableOf(
 	EmployeeReports,
 	EmployeeMentees,
 	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
+
+	// Catalog: products, their stock per warehouse and their order lines.
+	&Field{Type: "Query", Name: "product", Kind: Lookup, Of: "Product"},
+	&Field{Type: "Query", Name: "warehouse", Kind: Lookup, Of: "Warehouse"},
+	&Field{Type: "Query", Name: "products", Kind: List, Of: "Product", Reads: []Read{ProductsByName}},
+	&Field{Type: "Query", Name: "warehouses", Kind: List, Of: "Warehouse", Reads: []Read{WarehousesByName}},
+	ProductInventory,
+	ProductOrderItems,
+	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
+		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
+	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseByKey},
+		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
+	&Field{Type: "OrderItem", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
+		Keys: one(func(i *repository.OrderItem) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
+	&Field{Type: "OrderItem", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseByKey},
+		Keys: one(func(i *repository.OrderItem) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
+	&Field{Type: "OrderItem", Name: "order", Kind: ToOne, Of: "Order", Reads: []Read{OrderByKey},
+		Keys: one(func(i *repository.OrderItem) (repository.Key, error) {
+			return repository.OrderKey(i.CustomerID, i.OrderID)
+		})},
 )
 
 // The child lists, by name: the resolvers bind each to the loader call that reads it.
@@ -215,6 +236,15 @@ var (
 		Reads: []Read{ReportsOfManager, ReportByKey}, GathersLevel: true, Primes: []string{"manager"}}
 	EmployeeMentees = &Field{Type: "Employee", Name: "mentees", Kind: List, Of: "Employee",
 		Reads: []Read{MenteesOfMentor, ReportByKey}, GathersLevel: true, Primes: []string{"mentor"}}
+)
+
+// The catalog's child lists: a product's stock, one Query of its partition, and its order lines
+// from GSI1. Every element of either names the product itself, the list's parent: free.
+var (
+	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{InventoryOfProduct},
+		MaxKeys: repository.MaxWarehousesPerProduct, SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
+	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{OrderItemsOfProduct},
+		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
 )
 
 // fieldKey names a field of an object type.

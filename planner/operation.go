@@ -160,9 +160,14 @@ func (o *Plan) level(sels ast.SelectionSet, typ string, list func() *Field) *Lev
 // nodeSelections is the selection set connection f makes on its nodes, and their type. The
 // connection, edge and node types come from the schema's definitions of the fields; a connection
 // whose edges or nodes are selected in several places has them merged by gqlgen into one field.
+// A list read by a Query that is a plain list rather than a connection (a product's stock)
+// selects on its elements directly.
 func (o *Plan) nodeSelections(conn graphql.CollectedField) (ast.SelectionSet, string) {
 	if conn.Definition == nil {
 		return nil, ""
+	}
+	if conn.Definition.Type.Elem != nil {
+		return conn.Selections, conn.Definition.Type.Name()
 	}
 	for _, e := range o.collect(conn.Selections, conn.Definition.Type.Name()) {
 		if e.Name != edgesField || e.Definition == nil {

@@ -26,7 +26,7 @@ const (
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP21"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP25"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
@@ -85,6 +85,16 @@ var (
 	VersionsOfTicket = Read{"AP21", Query, "", `PK = TICKET#<t> AND begins_with(SK, "VERSION#<o>#")`, PerParent}
 )
 
+// The catalog's reads.
+var (
+	ProductByKey        = Read{"AP23", BatchGetItem, "", "PK = SK = PRODUCT#<p>", PerLevel}
+	WarehouseByKey      = Read{"AP23", BatchGetItem, "", "PK = SK = WAREHOUSE#<w>", PerLevel}
+	ProductsByName      = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Product", PerParent}
+	WarehousesByName    = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Warehouse", PerParent}
+	InventoryOfProduct  = Read{"AP24", Query, "", `PK = PRODUCT#<p> AND begins_with(SK, "INV#")`, PerParent}
+	OrderItemsOfProduct = Read{"AP25", Query, "GSI1", "GSI1PK = PRODUCT#<p>#ORDERITEMS", PerParent}
+)
+
 // CountersOfParent is the access pattern of a connection's totalCount (a Free field): the
 // counters on the item of the list's parent, which the operation has read already (AP22).
 const CountersOfParent = "AP22"
@@ -100,4 +110,6 @@ var ByKey = map[string]Read{
 	"Department":   DepartmentByKey,
 	"Employee":     EmployeeByKey,
 	"Location":     LocationByKey,
+	"Product":      ProductByKey,
+	"Warehouse":    WarehouseByKey,
 }

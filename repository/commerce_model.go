@@ -180,6 +180,10 @@ type OrderItem struct {
 	ProductName    string `dynamodbav:"productName"`
 	Quantity       int    `dynamodbav:"quantity"`
 	UnitPriceCents int64  `dynamodbav:"unitPriceCents"`
+	// ProductID and WarehouseID name the stock the line took, when it names a product (both, or
+	// neither: a free-text line).
+	ProductID   string `dynamodbav:"productId,omitempty"`
+	WarehouseID string `dynamodbav:"warehouseId,omitempty"`
 }
 
 // Key implements Entity.
@@ -188,9 +192,22 @@ func (i *OrderItem) Key() Key { return orderItemEntity.key(i) }
 // orderItemEntity is the definition of an order's line item: right after its order in the customer's
 // collection, so that a newest-first Query reads each order's items just before the order (AP17).
 var orderItemEntity = entity[OrderItem, *OrderItem]{
-	name:     typeOrderItem,
-	key:      func(i *OrderItem) Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
-	examples: func() []*OrderItem { return []*OrderItem{{CustomerID: "<customerId>", OrderID: "<orderId>", Line: 1}} },
+	name: typeOrderItem,
+	key:  func(i *OrderItem) Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
+	// A line that names a product is also in the product's partition of GSI1, under the same sort
+	// key, so a product's order items are one Query, newest first (AP25).
+	indexes: func(i *OrderItem, _ int) []indexKey {
+		if i.ProductID == "" {
+			return nil
+		}
+		return []indexKey{{gsi1, productOrderItemsPK(i.ProductID), orderItemSK(i.OrderID, i.Line)}}
+	},
+	examples: func() []*OrderItem {
+		return []*OrderItem{
+			{CustomerID: "<customerId>", OrderID: "<orderId>", Line: 1},
+			{CustomerID: "<customerId>", OrderID: "<orderId>", Line: 1, ProductID: "<productId>", WarehouseID: "<warehouseId>"},
+		}
+	},
 	// Line numbers are written with three digits, so that lines sort in order.
 	placeholders: map[string]string{"#ITEM#001": "#ITEM#<line>"},
 }
@@ -236,4 +253,8 @@ type OrderLine struct {
 	ProductName    string
 	Quantity       int
 	UnitPriceCents int64
+	// ProductID and WarehouseID, both or neither, name the stock the line takes. Left out of the
+	// request hash when empty, so that the hash of a free-text line is what it always was.
+	ProductID   string `json:",omitempty"`
+	WarehouseID string `json:",omitempty"`
 }

@@ -13,13 +13,6 @@ import (
 // placed on their GSI3 shards for N = shards, the ORDER_STATUS_SHARDS of the seeding server.
 func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
-	catalog := []OrderLine{
-		{SKU: "BK-0001", ProductName: "The DynamoDB Book", UnitPriceCents: 7900},
-		{SKU: "MUG-042", ProductName: "Single-table mug", UnitPriceCents: 1450},
-		{SKU: "TS-ORG-M", ProductName: "One-to-many T-shirt (M)", UnitPriceCents: 2200},
-		{SKU: "STK-PACK", ProductName: "Sticker pack", UnitPriceCents: 399},
-		{SKU: "KB-65", ProductName: "65% mechanical keyboard", UnitPriceCents: 12900},
-	}
 	customers := []struct {
 		name      string
 		addresses []MailingAddress
@@ -52,7 +45,8 @@ func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 			placed := at.Add(time.Duration(oi*5+ci+1) * 24 * time.Hour)
 			var lines []OrderLine
 			for li := range 1 + (oi+ci)%3 {
-				l := catalog[(oi+ci+li*2)%len(catalog)]
+				// The first five sample products, from one of the two warehouses.
+				l := sampleLine((oi+ci+li*2)%5, (oi+ci)%2)
 				l.Quantity = 1 + (li+oi)%3
 				lines = append(lines, l)
 			}
@@ -71,7 +65,8 @@ func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 			}
 			items = append(items, item, idempotencyGuardItem(o, orderRequestHash(cust.ID, lines)))
 			for li, l := range lines {
-				it := &OrderItem{CustomerID: cust.ID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents}
+				it := &OrderItem{CustomerID: cust.ID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
+					ProductID: l.ProductID, WarehouseID: l.WarehouseID}
 				item, err := orderItemEntity.encode(it)
 				if err != nil {
 					return nil, err

@@ -47,6 +47,9 @@ func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
 		if l.Quantity < 1 || l.Quantity > MaxLineQuantity {
 			return nil, 0, apperr.InvalidInput(field+".quantity", "quantity must be between 1 and %d", MaxLineQuantity)
 		}
+		if err := checkStockLine(field, l); err != nil {
+			return nil, 0, err
+		}
 		if l.UnitPriceCents < 0 || l.UnitPriceCents > MaxUnitPriceCents {
 			return nil, 0, apperr.InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(MaxUnitPriceCents))
 		}
@@ -136,13 +139,15 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 	}
 	items := make([]*OrderItem, len(lines))
 	for i, l := range lines {
-		items[i] = &OrderItem{CustomerID: customer, OrderID: id, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents}
+		items[i] = &OrderItem{CustomerID: customer, OrderID: id, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
+			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
 		item, err := orderItemEntity.encode(items[i])
 		if err != nil {
 			return nil, nil, err
 		}
 		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
+	tx = append(tx, r.take(stockOf(items), -1)...)
 	err = r.transactWithToken(ctx, "place order", token, tx)
 	var (
 		replay   *errReplay
@@ -186,8 +191,18 @@ func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem 
 }
 
 // orderWithItems reads an order and its items with ONE strongly consistent Query of the order's
-// part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)).
+// part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)); a missing
+// order is an internal error (its caller found a reference to it).
 func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
+	o, items, err := r.orderAndItems(ctx, customer, order)
+	if err == nil && o == nil {
+		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
+	}
+	return o, items, err
+}
+
+// orderAndItems is orderWithItems with a nil order when it is missing.
+func (r *Repo) orderAndItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
 	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.table),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :order)"),
@@ -212,9 +227,6 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 		case *OrderItem:
 			items = append(items, v)
 		}
-	}
-	if o == nil {
-		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
 	}
 	return o, items, nil
 }
@@ -248,31 +260,47 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	if o.Status != from {
 		return nil, refusedTransition(o.Status, from, to)
 	}
+	if to == OrderCancelled {
+		// Cancelling gives the order's stock back: the one way of cancelling is CancelOrder's.
+		return r.CancelOrder(ctx, customer, order)
+	}
+	next, tx, err := r.moveOrder(o, to)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.transact(ctx, "update order status", tx); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// moveOrder is the part of a status change's transaction every change has: the Update of the order,
+// conditioned on the status it was read with, which also rewrites the status-bearing index keys,
+// and the move of the order between the customer's counters. It returns the order as it will be.
+func (r *Repo) moveOrder(o *Order, to OrderStatus) (*Order, []txItem, error) {
+	from := o.Status
 	next := *o
 	next.Status, next.UpdatedAt = to, r.stamp()
 	now, err := attributevalue.Marshal(next.UpdatedAt)
 	if err != nil {
-		return nil, apperr.Internal("update order status", err)
+		return nil, nil, apperr.Internal("update order status", err)
 	}
+	k := orderKey(o.CustomerID, o.ID)
 	update := r.txUpdate(k, "SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now", "#status = :from",
 		map[string]string{"#status": "status"},
 		map[string]types.AttributeValue{
 			":to": s(string(to)), ":from": s(string(from)), ":now": now,
-			":gsi1sk": s(orderStatusGSI1SK(to, order)),
-			":gsi3pk": s(orderStatusShardPK(to, orderStatusShard(order, r.shards))),
+			":gsi1sk": s(orderStatusGSI1SK(to, o.ID)),
+			":gsi3pk": s(orderStatusShardPK(to, orderStatusShard(o.ID, r.shards))),
 		}, nil)
 	update.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	update.onConditionOld = func(old map[string]types.AttributeValue) error {
-		return refusedTransition(OrderStatus(stringAttr(old, "status")), from, to)
+		return refusedTransition(OrderStatus(stringAttr(old, "status")), orderStatusFrom[to], to)
 	}
-	err = r.transact(ctx, "update order status", []txItem{update,
-		r.txCount(customerKey(customer), moved(orderCountAttr(from), orderCountAttr(to)),
-			apperr.Internal("update order status", fmt.Errorf("the customer of order %s is missing", order)), nil),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &next, nil
+	return &next, []txItem{update,
+		r.txCount(customerKey(o.CustomerID), moved(orderCountAttr(from), orderCountAttr(to)),
+			apperr.Internal("update order status", fmt.Errorf("the customer of order %s is missing", o.ID)), nil),
+	}, nil
 }
 
 // refusedTransition is the CONFLICT of an order that is current, which only from may leave for to.

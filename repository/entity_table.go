@@ -94,6 +94,7 @@ func guardRows() []keyRow {
 	items := []map[string]types.AttributeValue{
 		emailGuardItem(&User{ID: "<userId>", OrgID: "<orgId>", Email: "<email>"}),
 		customerEmailGuardItem(&Customer{ID: "<customerId>", Email: "<email>"}),
+		productSKUGuardItem(&Product{ID: "<productId>", SKU: "<sku>"}),
 		idempotencyGuardItem(&Order{ID: "<orderId>", CustomerID: "<customerId>", IdempotencyKey: "<key>"}, "<hash>"),
 		marker,
 	}

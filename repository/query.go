@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -159,6 +160,16 @@ func stringAttr(item map[string]types.AttributeValue, name string) string {
 		return s.Value
 	}
 	return ""
+}
+
+// intAttr is a number attribute as an int; 0 when absent or not an integer.
+func intAttr(item map[string]types.AttributeValue, name string) int {
+	v, ok := item[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0
+	}
+	n, _ := strconv.Atoi(v.Value)
+	return n
 }
 
 // queryItems runs a Query until it has read want items or the key range is exhausted, following

@@ -73,6 +73,11 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	items = append(items, hr...)
+	catalog, err := catalogSampleItems()
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, catalog...)
 	if len(items) == 0 {
 		return nil, errors.New("empty sample dataset")
 	}

@@ -29,6 +29,17 @@ type tally struct {
 	collection func(parent Entity) *dynamodb.QueryInput
 	// fromIndex says the collection is read from an index, which lags the table (see Recount).
 	fromIndex bool
+	// weight is what an item adds to its counter (one when nil): a sum rather than a count, such
+	// as a product's stock over its warehouses. It reads only the attributes named by project.
+	weight func(item map[string]types.AttributeValue) int
+}
+
+// add is what item adds to its counter.
+func (t tally) add(item map[string]types.AttributeValue) int {
+	if t.weight == nil {
+		return 1
+	}
+	return t.weight(item)
 }
 
 // tallies are every counted collection.
@@ -87,6 +98,21 @@ var tallies = []tally{
 		// count toward nothing.
 		collection: func(p Entity) *dynamodb.QueryInput {
 			return keyQuery("PK = :pk AND begins_with(SK, :p)", customerPK(p.(*Customer).ID), orderSKPrefix)
+		},
+	},
+	{
+		// A product's totalInventory is the sum of its stock items' quantities, in its partition.
+		parent: typeProduct, attrs: []string{attrTotalInventory},
+		project: []string{attrType, "productId", attrQuantity},
+		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+			return productKey(stringAttr(it, "productId")), attrTotalInventory, stringAttr(it, attrType) == typeInventory
+		},
+		weight: func(it map[string]types.AttributeValue) int { return intAttr(it, attrQuantity) },
+		each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+			return eachPage(func(a PageArgs) (Page[*Product], error) { return r.ListProducts(ctx, a) }, entityFn[*Product](fn))
+		},
+		collection: func(p Entity) *dynamodb.QueryInput {
+			return keyQuery("PK = :pk AND begins_with(SK, :p)", productPK(p.(*Product).ID), inventorySKPrefix)
 		},
 	},
 }
@@ -164,7 +190,7 @@ func (r *Repo) count(ctx context.Context, t tally, parent Entity) (map[string]in
 		}
 		for _, item := range out.Items {
 			if p, attr, ok := t.of(item); ok && p == k {
-				counts[attr]++
+				counts[attr] += t.add(item)
 			}
 		}
 		if out.LastEvaluatedKey == nil {
@@ -184,7 +210,7 @@ func countSample(items []map[string]types.AttributeValue) {
 				if counts[k] == nil {
 					counts[k] = map[string]int{}
 				}
-				counts[k][attr]++
+				counts[k][attr] += t.add(item)
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func (r *mutationResolver) AddMailingAddress(ctx context.Context, input model.Ad
 
 func (r *mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error) {
 	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Order, error) {
-		return saved(ctx, model.Orders.Wrap).withItems(r.Repo.PlaceOrder(ctx, customer, orderLines(input.Items), input.IdempotencyKey))
+		return saved(ctx, model.Orders.Wrap).withItems(placeOrder(ctx, r.Repo, customer, input))
 	})
 }
 
@@ -93,7 +93,10 @@ func (r *Resolver) Customer() graph.CustomerResolver { return &customerResolver{
 
 func (r *Resolver) Order() graph.OrderResolver { return &orderResolver{r} }
 
+func (r *Resolver) OrderItem() graph.OrderItemResolver { return &orderItemResolver{r} }
+
 type (
-	customerResolver struct{ *Resolver }
-	orderResolver    struct{ *Resolver }
+	customerResolver  struct{ *Resolver }
+	orderResolver     struct{ *Resolver }
+	orderItemResolver struct{ *Resolver }
 )

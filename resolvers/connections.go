@@ -78,3 +78,21 @@ func orderConnection(total repository.Count) func(repository.Page[*repository.Or
 		})}
 	}
 }
+
+func productConnection(p repository.Page[*repository.Product]) *model.ProductConnection {
+	return &model.ProductConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.ProductEdge, n *model.Product, c model.Cursored, pr *repository.Product) {
+		n.Product, *e = pr, model.ProductEdge{Cursored: c, Node: n}
+	})}
+}
+
+func warehouseConnection(p repository.Page[*repository.Warehouse]) *model.WarehouseConnection {
+	return &model.WarehouseConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.WarehouseEdge, n *model.Warehouse, c model.Cursored, w *repository.Warehouse) {
+		n.Warehouse, *e = w, model.WarehouseEdge{Cursored: c, Node: n}
+	})}
+}
+
+func orderItemConnection(p repository.Page[*repository.OrderItem]) *model.OrderItemConnection {
+	return &model.OrderItemConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderItemEdge, n *model.OrderItem, c model.Cursored, it *repository.OrderItem) {
+		n.OrderItem, *e = it, model.OrderItemEdge{Cursored: c, Node: n}
+	})}
+}

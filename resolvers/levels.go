@@ -85,6 +85,8 @@ var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders
 	planner.DepartmentEmployees:    startInverse(repository.RelDepartment),
 	planner.EmployeeReports:        startInverse(repository.RelManager),
 	planner.EmployeeMentees:        startInverse(repository.RelMentor),
+	planner.ProductInventory:       startProductLists,
+	planner.ProductOrderItems:      startProductLists,
 }
 
 func startOrders(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {

@@ -26,6 +26,10 @@ type tenants struct {
 	orderA, orderB   *repository.Order
 	// statusOrders are orders of customer A, one per role, for updateOrderStatus.
 	statusOrders map[auth.Role]*repository.Order
+	// cancelOrders are orders of customer A, one per role, for cancelOrder.
+	cancelOrders map[auth.Role]*repository.Order
+	product      *repository.Product
+	warehouse    *repository.Warehouse
 	loc          *repository.Location
 	dept         *repository.Department
 	emp1, emp2   *repository.Employee
@@ -39,7 +43,7 @@ func newTenants(t *testing.T) *tenants {
 	t.Helper()
 	a := newAPI(t, server.Config{})
 	ctx := context.Background()
-	f := &tenants{a: a, statusOrders: map[auth.Role]*repository.Order{}}
+	f := &tenants{a: a, statusOrders: map[auth.Role]*repository.Order{}, cancelOrders: map[auth.Role]*repository.Order{}}
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -70,7 +74,13 @@ func newTenants(t *testing.T) *tenants {
 	for _, r := range auth.Roles {
 		f.statusOrders[r], _, err = a.repo.PlaceOrder(ctx, f.custA.ID, orderLines(1), "status-"+string(r))
 		must(err)
+		f.cancelOrders[r], _, err = a.repo.PlaceOrder(ctx, f.custA.ID, orderLines(1), "cancel-"+string(r))
+		must(err)
 	}
+	f.product, err = a.repo.CreateProduct(ctx, "Open widget", "OPEN-W")
+	must(err)
+	f.warehouse, err = a.repo.CreateWarehouse(ctx, "Open depot", "north")
+	must(err)
 	h := a.hr()
 	f.loc, f.dept = h.loc, h.department("Research")
 	f.emp1 = h.hire(f.dept, "Eve Engineer", hireOpts{})

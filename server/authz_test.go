@@ -9,6 +9,7 @@ import (
 
 	"singletable/auth"
 	"singletable/graph"
+	"singletable/graph/model"
 )
 
 // rootOp is one root field or mutation, called with IDs inside the caller's own scope (the org
@@ -27,6 +28,8 @@ var (
 	hrRoles   = []auth.Role{auth.RoleAdmin, auth.RoleHR}
 	shopRoles = []auth.Role{auth.RoleAdmin, auth.RoleSales, auth.RoleCustomer}
 	shopStaff = []auth.Role{auth.RoleAdmin, auth.RoleSales}
+	// warehouseRoles see warehouses: sales for their stock, HR for their staff.
+	warehouseRoles = []auth.Role{auth.RoleAdmin, auth.RoleSales, auth.RoleHR}
 )
 
 func noVars(*tenants, auth.Role) map[string]any { return nil }
@@ -67,6 +70,10 @@ var rootOps = []rootOp{
 	{"customers", `{ customers { edges { node { name } } } }`, noVars, shopRoles},
 	{"order", `query($id: ID!) { order(id: $id) { totalCents } }`, idVar(func(f *tenants) string { return orderID(f.orderA) }), shopRoles},
 	{"ordersByStatus", `{ ordersByStatus(status: OPEN) { edges { node { id } } } }`, noVars, shopStaff},
+	{"product", `query($id: ID!) { product(id: $id) { name } }`, idVar(func(f *tenants) string { return model.Products.ID(f.product) }), shopRoles},
+	{"products", `{ products { edges { node { name } } } }`, noVars, shopRoles},
+	{"warehouse", `query($id: ID!) { warehouse(id: $id) { name } }`, idVar(func(f *tenants) string { return model.Warehouses.ID(f.warehouse) }), warehouseRoles},
+	{"warehouses", `{ warehouses { edges { node { name } } } }`, noVars, warehouseRoles},
 
 	{"createOrganization", `mutation($in: CreateOrganizationInput!) { createOrganization(input: $in) { id } }`,
 		inputVar(func(_ *tenants, r auth.Role) map[string]any { return map[string]any{"name": "Org by " + string(r)} }), []auth.Role{auth.RoleAdmin}},
@@ -126,6 +133,20 @@ var rootOps = []rootOp{
 	{"updateOrderStatus", `mutation($in: UpdateOrderStatusInput!) { updateOrderStatus(input: $in) { id } }`,
 		inputVar(func(f *tenants, r auth.Role) map[string]any {
 			return map[string]any{"id": orderID(f.statusOrders[r]), "status": "SHIPPED"}
+		}), shopStaff},
+	{"cancelOrder", `mutation($in: CancelOrderInput!) { cancelOrder(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any { return map[string]any{"id": orderID(f.cancelOrders[r])} }), shopRoles},
+	{"createProduct", `mutation($in: CreateProductInput!) { createProduct(input: $in) { id } }`,
+		inputVar(func(_ *tenants, r auth.Role) map[string]any {
+			return map[string]any{"name": "Widget", "sku": "W-" + string(r)}
+		}), shopStaff},
+	{"createWarehouse", `mutation($in: CreateWarehouseInput!) { createWarehouse(input: $in) { id } }`,
+		inputVar(func(_ *tenants, r auth.Role) map[string]any {
+			return map[string]any{"name": "Depot " + string(r), "region": "south"}
+		}), shopStaff},
+	{"setInventory", `mutation($in: SetInventoryInput!) { setInventory(input: $in) { quantity } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"productId": model.Products.ID(f.product), "warehouseId": model.Warehouses.ID(f.warehouse), "quantity": 4}
 		}), shopStaff},
 }
 

@@ -33,6 +33,10 @@ type AssignMentorInput struct {
 	MentorID   string `json:"mentorId"`
 }
 
+type CancelOrderInput struct {
+	ID string `json:"id"`
+}
+
 type CreateCustomerInput struct {
 	// 1 to 200 characters.
 	Name string `json:"name"`
@@ -66,6 +70,13 @@ type CreateOrganizationInput struct {
 	Name string `json:"name"`
 }
 
+type CreateProductInput struct {
+	// 1 to 200 characters.
+	Name string `json:"name"`
+	// 1 to 64 characters, unique across products, compared without regard to case.
+	Sku string `json:"sku"`
+}
+
 type CreateTicketInput struct {
 	// The user who reports the ticket.
 	ReporterID string `json:"reporterId"`
@@ -81,6 +92,13 @@ type CreateUserInput struct {
 	Name string `json:"name"`
 	// Unique inside the organization, compared without regard to case.
 	Email string `json:"email"`
+}
+
+type CreateWarehouseInput struct {
+	// 1 to 200 characters.
+	Name string `json:"name"`
+	// 1 to 60 characters.
+	Region string `json:"region"`
 }
 
 type CustomerConnection struct {
@@ -181,6 +199,11 @@ type OrderChange struct {
 	PreviousStatus *repository.OrderStatus `json:"previousStatus,omitempty"`
 }
 
+type OrderItemConnection struct {
+	Edges    []*OrderItemEdge `json:"edges"`
+	PageInfo *PageInfo        `json:"pageInfo"`
+}
+
 type OrderItemInput struct {
 	// 1 to 64 characters.
 	Sku string `json:"sku"`
@@ -190,6 +213,12 @@ type OrderItemInput struct {
 	Quantity int `json:"quantity"`
 	// 0 or more.
 	UnitPriceCents int `json:"unitPriceCents"`
+	// The product the line takes stock of, with `warehouseId` (both or neither). Such a line takes its
+	// quantity from the warehouse's stock in the order's own transaction: when any line lacks stock,
+	// the order is CONFLICT with `extensions.reason: "stock"` and nothing is written.
+	ProductID *string `json:"productId,omitempty"`
+	// The warehouse the line's stock comes from, with `productId`.
+	WarehouseID *string `json:"warehouseId,omitempty"`
 }
 
 type OrganizationConnection struct {
@@ -206,6 +235,11 @@ type PlaceOrderInput struct {
 	// Required: placing an order again with the same key returns the order the key placed and
 	// stores nothing, however late the retry; the same key with different items is CONFLICT.
 	IdempotencyKey string `json:"idempotencyKey"`
+}
+
+type ProductConnection struct {
+	Edges    []*ProductEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
 }
 
 type Query struct {
@@ -229,6 +263,13 @@ type RenameDepartmentInput struct {
 	ID string `json:"id"`
 	// 1 to 200 characters. The department's current name finishes an unfinished propagation.
 	Name string `json:"name"`
+}
+
+type SetInventoryInput struct {
+	ProductID   string `json:"productId"`
+	WarehouseID string `json:"warehouseId"`
+	// 0 to 1000000.
+	Quantity int `json:"quantity"`
 }
 
 // Live changes, fed by the table's stream: every write to a ticket, order or employee is delivered,
@@ -315,6 +356,11 @@ type UpdateUserInput struct {
 	Name *string `json:"name,omitempty"`
 	// Unique inside the organization, compared without regard to case.
 	Email *string `json:"email,omitempty"`
+}
+
+type WarehouseConnection struct {
+	Edges    []*WarehouseEdge `json:"edges"`
+	PageInfo *PageInfo        `json:"pageInfo"`
 }
 
 // What a write did to an object.

@@ -27,6 +27,8 @@ var samples = map[string]repository.Entity{
 	"Department":   &repository.Department{ID: idA},
 	"Employee":     &repository.Employee{ID: idA},
 	"Location":     &repository.Location{ID: idA, Country: "United States", State: "California", City: "San Francisco: SoMa", PostalCode: "94103"},
+	"Product":      &repository.Product{ID: idA},
+	"Warehouse":    &repository.Warehouse{ID: idB},
 }
 
 // Every Node type of the schema has a descriptor with every part set, and every descriptor names a
@@ -135,6 +137,11 @@ func TestDescriptorScopes(t *testing.T) {
 		{cu, model.Orders, []string{"C2", "X"}, auth.Deny},
 		{sales, model.Orders, []string{"C2", "X"}, auth.Allow},
 		{sales, model.Organizations, []string{"O1"}, auth.Deny},
+		{cu, model.Products, []string{"P1"}, auth.Allow},
+		{om, model.Products, []string{"P1"}, auth.Deny},
+		{cu, model.Warehouses, []string{"W1"}, auth.Deny},
+		{hr, model.Warehouses, []string{"W1"}, auth.Allow},
+		{sales, model.Warehouses, []string{"W1"}, auth.Allow},
 	}
 	for _, c := range cases {
 		if got := c.p.Sees(c.d.ScopeOf(c.parts)); got != c.want {

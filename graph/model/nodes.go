@@ -103,6 +103,26 @@ var Orders = NodeType[*repository.Order, *Order, OrderRef]{
 	Wrap:    func(o *repository.Order) *Order { return &Order{Order: o} },
 }
 
+// Products are seen by every commerce role (a customer too); Warehouses by sales and HR. Both
+// are one tenant each, so their IDs are their ids.
+var (
+	Products = NodeType[*repository.Product, *Product, string]{
+		Name: "Product", Kind: "product", Parts: []string{"product"},
+		PartsOf: func(p *repository.Product) []string { return []string{p.ID} },
+		Ref:     id, Key: repository.ProductKey, Scope: catalog[string],
+		Wrap: func(p *repository.Product) *Product { return &Product{Product: p} },
+	}
+	Warehouses = NodeType[*repository.Warehouse, *Warehouse, string]{
+		Name: "Warehouse", Kind: "warehouse", Parts: []string{"warehouse"},
+		PartsOf: func(w *repository.Warehouse) []string { return []string{w.ID} },
+		Ref:     id, Key: repository.WarehouseKey, Scope: warehouses[string],
+		Wrap: func(w *repository.Warehouse) *Warehouse { return &Warehouse{Warehouse: w} },
+	}
+)
+
+func catalog[R any](R) auth.Scope    { return auth.CatalogScope() }
+func warehouses[R any](R) auth.Scope { return auth.WarehouseScope() }
+
 // Departments, Employees and Locations belong to HR, one tenant.
 var (
 	Departments = NodeType[*repository.Department, *Department, string]{
@@ -136,7 +156,7 @@ var (
 func hr[R any](R) auth.Scope { return auth.HRScope() }
 
 // Nodes is the registry: every node descriptor.
-var Nodes = []AnyNode{Organizations, Users, Tickets, Customers, Orders, Departments, Employees, Locations}
+var Nodes = []AnyNode{Organizations, Users, Tickets, Customers, Orders, Departments, Employees, Locations, Products, Warehouses}
 
 // nodeByName is Nodes by type name (DecodeNode).
 var nodeByName = func() map[string]AnyNode {

@@ -1,0 +1,48 @@
+package model
+
+import "singletable/repository"
+
+// Product is the GraphQL Product.
+type Product struct {
+	*repository.Product
+}
+
+// IsNode marks Product as a Node.
+func (Product) IsNode() {}
+
+// GetID is the global ID.
+func (p Product) GetID() string { return Products.ID(p.Product) }
+
+// Warehouse is the GraphQL Warehouse.
+type Warehouse struct {
+	*repository.Warehouse
+}
+
+// IsNode marks Warehouse as a Node.
+func (Warehouse) IsNode() {}
+
+// GetID is the global ID.
+func (w Warehouse) GetID() string { return Warehouses.ID(w.Warehouse) }
+
+// Inventory is the GraphQL Inventory (not a Node: it is reached through its product).
+type Inventory struct {
+	*repository.Inventory
+}
+
+// ProductEdge is one product of a connection.
+type ProductEdge struct {
+	Cursored
+	Node *Product
+}
+
+// WarehouseEdge is one warehouse of a connection.
+type WarehouseEdge struct {
+	Cursored
+	Node *Warehouse
+}
+
+// OrderItemEdge is one order line of a connection (a product's order items).
+type OrderItemEdge struct {
+	Cursored
+	Node *OrderItem
+}

@@ -1,0 +1,122 @@
+package repository
+
+import (
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The catalog: products, warehouses and the stock of each product in each warehouse. The entity
+// definitions below say how each item is keyed (the key table in docs/data-model.md is generated
+// from them).
+//
+// A product is the root of its own partition, and its stock lives in that partition too: one
+// Inventory item per warehouse that stocks it (SK INV#<w>). So a product's stock in one warehouse
+// is a key lookup, and all of its stock is one Query of its partition. The product item carries
+// the sum of those quantities (totalInventory), an aggregate that every write of stock changes in
+// its own transaction, so reading it costs nothing beyond the product.
+
+// Product is something customers order. Its SKU is unique (compared without regard to case),
+// guarded by an item of its own.
+type Product struct {
+	ID        string    `dynamodbav:"id"`
+	Name      string    `dynamodbav:"name"`
+	SKU       string    `dynamodbav:"sku"`
+	CreatedAt time.Time `dynamodbav:"createdAt"`
+	// TotalInventory is the sum of the product's Inventory quantities, kept in the same
+	// transaction as every change of one of them.
+	TotalInventory int `dynamodbav:"totalInventory"`
+	// Counted says TotalInventory is exact (counters.go): true from creation, or from -recount.
+	Counted bool `dynamodbav:"counted"`
+}
+
+// Key implements Entity.
+func (p *Product) Key() Key { return productEntity.key(p) }
+
+// productEntity is the definition of the Product item: the root of its partition, whose other
+// items are its stock per warehouse (AP24), listed by name on GSI2 (AP7).
+var productEntity = entity[Product, *Product]{
+	name: typeProduct,
+	key:  func(p *Product) Key { return productKey(p.ID) },
+	indexes: func(p *Product, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeProduct), nameSortKey(p.Name, p.ID)}}
+	},
+	examples: func() []*Product { return []*Product{{ID: "<productId>", Name: "<name>"}} },
+}
+
+// ProductKey is the key of a product looked up by id (AP23).
+func ProductKey(product string) (Key, error) {
+	if err := checkID("id", product); err != nil {
+		return Key{}, err
+	}
+	return productKey(product), nil
+}
+
+// Warehouse is a place that holds stock.
+type Warehouse struct {
+	ID        string    `dynamodbav:"id"`
+	Name      string    `dynamodbav:"name"`
+	Region    string    `dynamodbav:"region"`
+	CreatedAt time.Time `dynamodbav:"createdAt"`
+}
+
+// Key implements Entity.
+func (w *Warehouse) Key() Key { return warehouseEntity.key(w) }
+
+// warehouseEntity is the definition of the Warehouse item: the root of its own partition, listed
+// by name on GSI2 (AP7).
+var warehouseEntity = entity[Warehouse, *Warehouse]{
+	name: typeWarehouse,
+	key:  func(w *Warehouse) Key { return warehouseKey(w.ID) },
+	indexes: func(w *Warehouse, _ int) []indexKey {
+		return []indexKey{{gsi2, typePK(typeWarehouse), nameSortKey(w.Name, w.ID)}}
+	},
+	examples: func() []*Warehouse { return []*Warehouse{{ID: "<warehouseId>", Name: "<name>"}} },
+}
+
+// WarehouseKey is the key of a warehouse looked up by id (AP23).
+func WarehouseKey(warehouse string) (Key, error) {
+	if err := checkID("id", warehouse); err != nil {
+		return Key{}, err
+	}
+	return warehouseKey(warehouse), nil
+}
+
+// Inventory is the stock of one product in one warehouse: never negative, because every write
+// that takes from it is conditioned on there being enough.
+type Inventory struct {
+	ProductID   string `dynamodbav:"productId"`
+	WarehouseID string `dynamodbav:"warehouseId"`
+	Quantity    int    `dynamodbav:"quantity"`
+}
+
+// Key implements Entity.
+func (i *Inventory) Key() Key { return inventoryEntity.key(i) }
+
+// inventoryEntity is the definition of the Inventory item: in its product's partition, one per
+// warehouse, so that a product's stock is one Query and its stock in a warehouse one key (AP24).
+var inventoryEntity = entity[Inventory, *Inventory]{
+	name: typeInventory,
+	key:  func(i *Inventory) Key { return inventoryKey(i.ProductID, i.WarehouseID) },
+	examples: func() []*Inventory {
+		return []*Inventory{{ProductID: "<productId>", WarehouseID: "<warehouseId>"}}
+	},
+}
+
+// InventoryKey is the key of a product's stock in a warehouse (AP23).
+func InventoryKey(product, warehouse string) (Key, error) {
+	if err := checkID("productId", product); err != nil {
+		return Key{}, err
+	}
+	if err := checkID("warehouseId", warehouse); err != nil {
+		return Key{}, err
+	}
+	return inventoryKey(product, warehouse), nil
+}
+
+func productSKUGuardItem(p *Product) map[string]types.AttributeValue {
+	item := productSKUGuardKey(p.SKU).attributes()
+	item[attrType] = s(typeProductSKU)
+	item["productId"] = s(p.ID)
+	return item
+}

@@ -1,0 +1,132 @@
+package repository
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// MaxStock bounds one product's stock in one warehouse, so that a product's total over every
+// warehouse stays far inside what the API's Int can return.
+const MaxStock = 1_000_000
+
+// setInventoryAttempts bounds how often SetInventory re-reads a stock that changed between its
+// read and its write (orders taking from it) before it answers CONFLICT.
+const setInventoryAttempts = 5
+
+// CreateProduct stores a new product and the item that reserves its SKU, in one transaction.
+func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	if sku, err = cleanText("sku", sku, 1, maxSKULen, false); err != nil {
+		return nil, err
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, err
+	}
+	p := &Product{ID: id, Name: name, SKU: sku, CreatedAt: now, Counted: true}
+	item, err := productEntity.encode(p)
+	if err != nil {
+		return nil, err
+	}
+	err = r.transact(ctx, "create product", []txItem{
+		r.putNew(productSKUGuardItem(p), &apperr.Error{Code: apperr.CodeConflict, Field: "sku", Message: "a product with this sku already exists"}),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "product already exists")),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// CreateWarehouse stores a new warehouse.
+func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Warehouse, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	if region, err = cleanText("region", region, 1, maxStateLen, false); err != nil {
+		return nil, err
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, err
+	}
+	w := &Warehouse{ID: id, Name: name, Region: region, CreatedAt: now}
+	item, err := warehouseEntity.encode(w)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.transact(ctx, "create warehouse", []txItem{r.putNew(item, apperr.Errorf(apperr.CodeConflict, "warehouse already exists"))}); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// errStockMoved says the stock SetInventory read changed before its write: read it again.
+var errStockMoved = errors.New("stock changed since it was read")
+
+// SetInventory sets a product's stock in a warehouse to quantity. The stock is read
+// (consistently, with the product and the warehouse) and written in ONE TransactWriteItems with
+// the product's totalInventory, moved by the difference, and a check that the warehouse exists.
+// The write is conditioned on the stock it read, so an order taking from the same stock in
+// between makes it read again (up to setInventoryAttempts times): the total never drifts from
+// the sum of its stock, however the writes interleave.
+func (r *Repo) SetInventory(ctx context.Context, product, warehouse string, quantity int) (*Inventory, error) {
+	k, err := InventoryKey(product, warehouse)
+	if err != nil {
+		return nil, err
+	}
+	if quantity < 0 || quantity > MaxStock {
+		return nil, apperr.InvalidInput("quantity", "quantity must be between 0 and %d", MaxStock)
+	}
+	for attempt := 1; ; attempt++ {
+		inv, err := r.setInventoryOnce(ctx, k, product, warehouse, quantity)
+		if !errors.Is(err, errStockMoved) {
+			return inv, err
+		}
+		if attempt == setInventoryAttempts {
+			return nil, &apperr.Error{Code: apperr.CodeConflict, Reason: "stock", Message: "the stock keeps changing; retry", Cause: err}
+		}
+	}
+}
+
+// setInventoryOnce is one read and conditioned write of SetInventory.
+func (r *Repo) setInventoryOnce(ctx context.Context, k Key, product, warehouse string, quantity int) (*Inventory, error) {
+	pk, wk := productKey(product), warehouseKey(warehouse)
+	found, err := r.readConsistent(ctx, k, pk, wk)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := foundAs[*Product](found, pk); !ok {
+		return nil, notFoundField("productId", "product")
+	}
+	if _, ok := foundAs[*Warehouse](found, wk); !ok {
+		return nil, notFoundField("warehouseId", "warehouse")
+	}
+	inv := &Inventory{ProductID: product, WarehouseID: warehouse, Quantity: quantity}
+	item, err := inventoryEntity.encode(inv)
+	if err != nil {
+		return nil, err
+	}
+	put, old := r.putNew(item, errStockMoved), 0
+	if cur, ok := foundAs[*Inventory](found, k); ok {
+		old = cur.Quantity
+		put = r.txPut(item, "quantity = :old", map[string]types.AttributeValue{":old": n(old)}, errStockMoved)
+	}
+	err = r.transact(ctx, "set inventory", []txItem{
+		put,
+		r.txCount(pk, []delta{{attrTotalInventory, quantity - old}}, notFoundField("productId", "product"), nil),
+		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return inv, nil
+}
