@@ -374,7 +374,7 @@ func TestSweepResumesAfterAStop(t *testing.T) {
 	if left := orphansOf(t, r, org.ID); len(left) == 0 {
 		t.Fatal("the stop came after the end: the test proves nothing")
 	}
-	restarted, err := New(ctx, Config{Table: r.table, Region: "us-east-1", Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")})
+	restarted, err := New(ctx, Config{Table: r.table, Region: "us-east-1", Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), LocalDatabase: r.table})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -150,7 +150,7 @@ func loadAWSConfig(ctx context.Context, cfg Config) (aws.Config, error) {
 		opts = append(opts, config.WithRegion(cfg.Region))
 	}
 	if cfg.LocalDatabase != "" {
-		opts = append(opts, config.WithCredentialsProvider(localCredentials(cfg.LocalDatabase)))
+		opts = append(opts, config.WithCredentialsProvider(LocalCredentials(cfg.LocalDatabase)))
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {

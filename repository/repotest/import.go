@@ -18,14 +18,20 @@ import (
 // ImportTickets writes n open tickets of org reported by reporter into table as another writer
 // would: a bulk import with an SDK client of its own, BatchWriteItem 25 items at a time (what
 // reaches the table's stream is a burst of hundreds of records), with neither versions nor
-// counts. It returns the tickets in the order written. For tests and the benchmark; endpoint is
-// DynamoDB Local's.
-func ImportTickets(ctx context.Context, endpoint, table, org, reporter string, n int) ([]*repository.Ticket, error) {
-	awsCfg, err := config.LoadDefaultConfig(ctx, config.WithRegion("us-east-1"))
+// counts. It returns the tickets in the order written. For tests and the benchmark: cfg names
+// DynamoDB Local's endpoint, the table and its database (LocalDatabase; empty for the process's
+// own credentials).
+func ImportTickets(ctx context.Context, cfg repository.Config, org, reporter string, n int) ([]*repository.Ticket, error) {
+	table := cfg.Table
+	opts := []func(*config.LoadOptions) error{config.WithRegion("us-east-1")}
+	if cfg.LocalDatabase != "" {
+		opts = append(opts, config.WithCredentialsProvider(repository.LocalCredentials(cfg.LocalDatabase)))
+	}
+	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return nil, err
 	}
-	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(endpoint) })
+	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(cfg.Endpoint) })
 	now := time.Now().UTC()
 	tickets := make([]*repository.Ticket, n)
 	for start := 0; start < n; start += 25 {
@@ -51,10 +57,11 @@ func ImportTickets(ctx context.Context, endpoint, table, org, reporter string, n
 	return tickets, nil
 }
 
-// Import is ImportTickets into repo's table, failing t on an error.
+// Import is ImportTickets into the table of repo, a Repo of NewRepo (in its table's own
+// database), failing t on an error.
 func Import(t testing.TB, repo *repository.Repo, org, reporter string, n int) []*repository.Ticket {
 	t.Helper()
-	tickets, err := ImportTickets(context.Background(), Endpoint(t), repo.Table(), org, reporter, n)
+	tickets, err := ImportTickets(context.Background(), Config(t, repo.Table()), org, reporter, n)
 	if err != nil {
 		t.Fatalf("import %d tickets: %v", n, err)
 	}
