@@ -6,7 +6,7 @@ SHELL := /bin/bash
 
 DDB := scripts/dynamodb-local.sh
 
-.PHONY: help run test e2e schema-check playground-assets deps generate check-generate lint bench bench-wait fuzz
+.PHONY: help run test e2e schema-check playground-assets trusted-manifests deps generate check-generate lint bench bench-wait fuzz
 
 help:
 	@echo "make run       start DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB is set), create the table, load sample data, serve on :8080"
@@ -14,6 +14,7 @@ help:
 	@echo "make e2e       the end-to-end tests: the playground in headless Chromium, the graphql-http audit"
 	@echo "make schema-check  fail on a breaking change of the schema against the released one (graph/testdata/schema.released.graphql)"
 	@echo "make generate  regenerate the GraphQL code (gqlgen)"
+	@echo "make trusted-manifests  regenerate server/testdata/trusted/ with relay-compiler and Apollo's manifest generator (pinned npm packages)"
 	@echo "make lint      gofmt, go vet, staticcheck"
 	@echo "make build     static binaries: bin/server, and bin/lambda/bootstrap for AWS Lambda (provided.al2023)"
 	@echo "make fuzz      run each fuzz test for FUZZTIME (default 10s)"
@@ -47,6 +48,11 @@ schema-check:
 # tarball integrity hashes (the result is committed under server/playground/assets).
 playground-assets:
 	scripts/playground-assets.sh
+
+# The Relay and Apollo trusted-documents manifests the tests load, written by the tools themselves
+# (scripts/trusted-manifests/ pins them); the result is committed under server/testdata/trusted.
+trusted-manifests:
+	scripts/trusted-manifests.sh
 
 # The performance report (docs/benchmarks.md): see cmd/bench. BENCH_QUICK=1 takes fewer samples.
 bench: deps

@@ -27,6 +27,8 @@ import (
 //     and for subscriptions WebSocket and Server-Sent Events (streams.go, subscriptions.go);
 //   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay), both
 //     bounded in bytes, the persisted queries kept apart per principal (cache.go);
+//   - trusted documents: ids of a manifest resolved, and with TrustedEnforce nothing else run
+//     (trusted*.go; withTrustedDocuments checks HTTP requests before they reach this handler);
 //   - bounds on a document's bytes, tokens, depth, fields, aliases and repeated fields, checked
 //     before validation (limits.go), and a complexity limit on the price of the operation's plan
 //     (plan.go), which an explain request gets instead of running the operation (explain.go);
@@ -58,11 +60,12 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.SetParserTokenLimit(cfg.ParserTokenLimit)
 	// Without introspection the schema is private: validation errors must not suggest names.
 	srv.SetDisableSuggestion(!cfg.Introspection)
-	// The bounds run first: a persisted query is only stored once its document passed them.
-	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
+	// Trusted documents first (a document named by its hash gets its text), then the bounds: a
+	// persisted query is only stored once its document passed them.
 	if policy := newTrustPolicy(cfg); policy.active() {
 		srv.Use(trustedOperations{policy: policy})
 	}
+	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{newByteCache(cfg.APQCacheBytes, apqSize)}})
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})

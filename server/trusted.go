@@ -94,21 +94,17 @@ func ParseTrustedDocuments(data []byte) (*TrustedDocuments, error) {
 	}
 	t := &TrustedDocuments{byID: map[string]*trustedDocument{}}
 	for id, text := range ids {
+		if id == "" {
+			return nil, errors.New("a document has an empty id")
+		}
 		doc, err := newTrustedDocument(text)
-		if id == "" || err != nil {
-			return nil, fmt.Errorf("document %q: %w", id, errors.Join(err, emptyIDError(id)))
+		if err != nil {
+			return nil, fmt.Errorf("document %q: %w", id, err)
 		}
 		t.byID[id] = doc
 		t.byID[documentHash(text)] = doc
 	}
 	return t, nil
-}
-
-func emptyIDError(id string) error {
-	if id == "" {
-		return errors.New("empty id")
-	}
-	return nil
 }
 
 func newTrustedDocument(text string) (*trustedDocument, error) {

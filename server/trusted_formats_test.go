@@ -9,9 +9,10 @@ import (
 )
 
 // The manifests of the two client toolchains load and serve, each named the way its client
-// names a document. testdata/trusted holds them in their tools' formats: relay-compiler's
-// persistConfig output (an object of MD5 id → text, the text as the compiler prints it) and
-// @apollo/generate-persisted-query-manifest's (SHA-256 ids, bodies with __typename added).
+// names a document. testdata/trusted holds what the tools wrote (make trusted-manifests, from
+// scripts/trusted-manifests/): relay-compiler's persistConfig output (an object of MD5 id → text,
+// the text as the compiler prints it, ids added) and @apollo/generate-persisted-query-manifest's
+// (SHA-256 ids, bodies with __typename added).
 func TestClientManifestsLoadAndServe(t *testing.T) {
 	relay, err := server.LoadTrustedDocuments("testdata/trusted/relay-persisted_queries.json")
 	if err != nil {

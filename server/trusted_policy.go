@@ -41,6 +41,18 @@ type documentRequest struct {
 	apqHash       string // extensions.persistedQuery.sha256Hash (automatic persisted queries)
 }
 
+// documentID is how a log line names the request's document: the id or hash it sent, else the
+// hash of its text.
+func (req documentRequest) documentID() string {
+	switch {
+	case req.id != "":
+		return req.id
+	case req.apqHash != "" && req.query == "":
+		return "sha256:" + req.apqHash
+	}
+	return documentHash(req.query)
+}
+
 // documentVerdict is what to do with a request's document.
 type documentVerdict struct {
 	// text replaces the request's query when not empty: the trusted document it named.
@@ -82,7 +94,7 @@ func (p trustPolicy) decide(req documentRequest, bypass bool) documentVerdict {
 		d := p.docs.lookup(req.id)
 		switch {
 		case d == nil:
-			return documentVerdict{code: CodePersistedQueryNotFound, message: "No trusted document has this id."}
+			return documentVerdict{untrusted: UntrustedRefused, code: CodePersistedQueryNotFound, message: "No trusted document has this id."}
 		case req.query != "" && req.query != d.text:
 			return documentVerdict{code: string(apperr.CodeBadUserInput), message: "Send either a document or its id, not both."}
 		}
@@ -94,7 +106,7 @@ func (p trustPolicy) decide(req documentRequest, bypass bool) documentVerdict {
 		}
 		if req.query == "" {
 			if p.mode == TrustedEnforce && !bypass {
-				return documentVerdict{code: CodePersistedQueryNotFound, message: "No trusted document has this hash."}
+				return documentVerdict{untrusted: UntrustedRefused, code: CodePersistedQueryNotFound, message: "No trusted document has this hash."}
 			}
 			return documentVerdict{}
 		}
@@ -131,7 +143,7 @@ func (p trustPolicy) report(ctx context.Context, v documentVerdict, req document
 		reqID = ri.id
 	}
 	p.log.LogAttrs(ctx, slog.LevelWarn, "document outside the trusted documents", slog.String("outcome", v.untrusted),
-		slog.String("requestId", reqID), slog.String("operationName", req.operationName), slog.String("documentId", documentHash(req.query)))
+		slog.String("requestId", reqID), slog.String("operationName", req.operationName), slog.String("documentId", req.documentID()))
 }
 
 // bypasses says whether the caller of ctx may and asks to run an untrusted document.

@@ -85,7 +85,7 @@ func TestTrustedDocumentsEnforced(t *testing.T) {
 	member := a.as(auth.Claims{Subject: "s", Roles: []string{string(auth.RoleSales)}})
 	refusedBeforeParsing(t, "another's bypass", member.send(map[string]any{"query": untrustedOrgs}, bypass), server.CodeTrustedDocumentRequired)
 
-	for outcome, want := range map[string]float64{server.UntrustedRefused: 4, server.UntrustedBypassed: 1, server.UntrustedServed: 0} {
+	for outcome, want := range map[string]float64{server.UntrustedRefused: 7, server.UntrustedBypassed: 1, server.UntrustedServed: 0} {
 		if got := untrustedCount(t, metrics, outcome); got != want {
 			t.Errorf("%s documents counted %v, want %v", outcome, got, want)
 		}

@@ -9,7 +9,7 @@ var untrustedOutcomes = []string{"served", "bypassed", "refused"}
 func newUntrustedDocuments() *prometheus.CounterVec {
 	c := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: Namespace, Subsystem: "graphql", Name: "untrusted_documents_total",
-		Help: "Documents outside the trusted documents (TRUSTED_DOCUMENTS), by outcome: served (mode log), bypassed (an admin's bypass header under enforce) or refused (enforce).",
+		Help: "Documents outside the trusted documents (TRUSTED_DOCUMENTS), by outcome: served (mode log), bypassed (an admin's bypass header under enforce) or refused (enforce, or an id or hash the manifest does not hold).",
 	}, []string{"outcome"})
 	for _, o := range untrustedOutcomes {
 		c.WithLabelValues(o)

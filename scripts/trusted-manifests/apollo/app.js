@@ -1,0 +1,7 @@
+import { gql } from "@apollo/client";
+
+export const ORGANIZATIONS = gql`
+  query Organizations {
+    organizations(first: 2) { edges { node { name } } }
+  }
+`;
