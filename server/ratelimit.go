@@ -48,6 +48,11 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 			}
 			ok, wait := limiter.allow(key)
 			setRateHeaders(w.Header(), limiter, key)
+			if cfg.budget != nil {
+				// Here too, so that the answers refused before the budget's own middleware
+				// (this 429, a body or trusted-document refusal) carry both sets of headers.
+				setCapacityHeaders(w.Header(), cfg.budget, key)
+			}
 			if !ok {
 				if cfg.OnRateLimited != nil {
 					cfg.OnRateLimited(RefusedRate)

@@ -50,6 +50,9 @@ func TestLimitHeadersOnEveryAnswer(t *testing.T) {
 	if r.status != http.StatusTooManyRequests || limitHeader(t, r, "RateLimit-Remaining") != 0 || limitHeader(t, r, "Retry-After") < 1 {
 		t.Fatalf("over the rate: %d, RateLimit-Remaining %q, Retry-After %q", r.status, r.header.Get("RateLimit-Remaining"), r.header.Get("Retry-After"))
 	}
+	if limitHeader(t, r, "X-Capacity-Limit") != 10 {
+		t.Fatalf("over the rate: X-Capacity-Limit %q, want the budget's headers on this refusal too", r.header.Get("X-Capacity-Limit"))
+	}
 }
 
 // With both limits off no limit header is sent; a browser on an allowed origin may read them.

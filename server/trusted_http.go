@@ -11,8 +11,10 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// documentsCheckedKey marks a request context whose document withTrustedDocuments decided on, so
-// that the gqlgen extension (trusted_ws.go) decides only for WebSocket messages.
+// documentsCheckedKey marks a request context whose document withTrustedDocuments decided on
+// (and reported): the gqlgen extension (trusted_ws.go) then decides once more on what gqlgen
+// itself decoded, without reporting it twice, so that a body gqlgen reads differently from this
+// middleware cannot carry an untrusted document past it.
 type documentsCheckedKey struct{}
 
 // withTrustedDocuments applies the trusted-documents policy to every HTTP request (POST, GET,
@@ -30,13 +32,21 @@ func withTrustedDocuments(cfg Config, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		ctx := context.WithValue(r.Context(), documentsCheckedKey{}, true)
 		req, ok := readDocumentRequest(r)
-		if !ok {
-			next.ServeHTTP(w, r.WithContext(ctx))
+		var v documentVerdict
+		switch {
+		case ok:
+			v = policy.decide(req, bypasses(r.Context(), r.Header))
+		case policy.mode == TrustedEnforce && !bypasses(r.Context(), r.Header):
+			// A body this middleware cannot read (members of unexpected types) might still be
+			// one gqlgen reads, more leniently: under enforce it is refused, not passed on.
+			v = policy.unreadable()
+		default:
+			// Off or log: the extension judges, and reports, what gqlgen makes of it.
+			next.ServeHTTP(w, r)
 			return
 		}
-		v := policy.decide(req, bypasses(ctx, r.Header))
+		ctx := context.WithValue(r.Context(), documentsCheckedKey{}, true)
 		policy.report(ctx, v, req)
 		if v.code != "" {
 			writeCodedError(w, r, http.StatusBadRequest, v.code, v.message)

@@ -101,7 +101,9 @@ func (p trustPolicy) decide(req documentRequest, bypass bool) documentVerdict {
 		return documentVerdict{text: d.text, doc: d}
 	}
 	if req.apqHash != "" {
-		if d := p.docs.lookup("sha256:" + req.apqHash); d != nil && (req.query == "" || req.query == d.text) {
+		// Automatic persisted queries name a document by its hash in lower-case hex, and gqlgen
+		// compares it so: an upper-case hash is not one of the manifest's.
+		if d := p.docs.lookup("sha256:" + req.apqHash); d != nil && req.apqHash == strings.ToLower(req.apqHash) && (req.query == "" || req.query == d.text) {
 			return documentVerdict{text: d.text, doc: d}
 		}
 		if req.query == "" {
@@ -121,12 +123,17 @@ func (p trustPolicy) decide(req documentRequest, bypass bool) documentVerdict {
 	case p.mode == TrustedEnforce && bypass:
 		return documentVerdict{untrusted: UntrustedBypassed}
 	case p.mode == TrustedEnforce:
-		return documentVerdict{untrusted: UntrustedRefused, code: CodeTrustedDocumentRequired,
-			message: "This server runs trusted documents only: send the documentId of an operation your client was built with."}
+		return p.unreadable()
 	case p.mode == TrustedLog:
 		return documentVerdict{untrusted: UntrustedServed}
 	}
 	return documentVerdict{}
+}
+
+// unreadable is the verdict under enforce on a request whose document members cannot be read.
+func (p trustPolicy) unreadable() documentVerdict {
+	return documentVerdict{untrusted: UntrustedRefused, code: CodeTrustedDocumentRequired,
+		message: "This server runs trusted documents only: send the documentId of an operation your client was built with."}
 }
 
 // report logs and counts a document outside the manifest: its hash and operation name, never

@@ -79,13 +79,18 @@ func TestTrustedDocumentsEnforced(t *testing.T) {
 	refusedBeforeParsing(t, "unknown doc_id", a.send(map[string]any{"doc_id": "nope"}, nil), server.CodePersistedQueryNotFound)
 	refusedBeforeParsing(t, "unknown hash", sendPersisted(t, a, "", sha256Hex(untrustedOrgs)), server.CodePersistedQueryNotFound)
 	refusedBeforeParsing(t, "registering a hash", sendPersisted(t, a, untrustedOrgs, sha256Hex(untrustedOrgs)), server.CodeTrustedDocumentRequired)
+	refusedBeforeParsing(t, "free text beside an id of another type", a.send(map[string]any{"query": untrustedOrgs, "documentId": 0}, nil), server.CodeTrustedDocumentRequired)
+	upper := sendPersisted(t, a, "", strings.ToUpper(sha256Hex(trustedOrgs)))
+	if upper.Data != nil || upper.code(t) != server.CodePersistedQueryNotFound {
+		t.Fatalf("a persisted query's hash in capitals: %s", upper.raw)
+	}
 
 	bypass := http.Header{server.TrustedDocumentsBypassHeader: {"true"}}
 	servedOrgs(t, "an admin's bypass", a.send(map[string]any{"query": untrustedOrgs}, bypass))
 	member := a.as(auth.Claims{Subject: "s", Roles: []string{string(auth.RoleSales)}})
 	refusedBeforeParsing(t, "another's bypass", member.send(map[string]any{"query": untrustedOrgs}, bypass), server.CodeTrustedDocumentRequired)
 
-	for outcome, want := range map[string]float64{server.UntrustedRefused: 7, server.UntrustedBypassed: 1, server.UntrustedServed: 0} {
+	for outcome, want := range map[string]float64{server.UntrustedRefused: 9, server.UntrustedBypassed: 1, server.UntrustedServed: 0} {
 		if got := untrustedCount(t, metrics, outcome); got != want {
 			t.Errorf("%s documents counted %v, want %v", outcome, got, want)
 		}

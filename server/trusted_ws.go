@@ -23,12 +23,11 @@ var _ interface {
 func (trustedOperations) ExtensionName() string                   { return "TrustedDocuments" }
 func (trustedOperations) Validate(graphql.ExecutableSchema) error { return nil }
 func (t trustedOperations) MutateOperationParameters(ctx context.Context, raw *graphql.RawParams) *gqlerror.Error {
-	if checked, _ := ctx.Value(documentsCheckedKey{}).(bool); checked {
-		return nil
-	}
 	req := documentRequest{query: raw.Query, operationName: raw.OperationName, apqHash: persistedQueryHash(raw.Extensions)}
 	v := t.policy.decide(req, bypasses(ctx, raw.Headers))
-	t.policy.report(ctx, v, req)
+	if checked, _ := ctx.Value(documentsCheckedKey{}).(bool); !checked {
+		t.policy.report(ctx, v, req)
+	}
 	if v.code != "" {
 		return &gqlerror.Error{Message: v.message, Extensions: map[string]any{"code": v.code}}
 	}
