@@ -57,7 +57,7 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 	if expected != nil && *expected < 1 {
 		return apperr.InvalidInput("expectedVersion", "expectedVersion must be 1 or more")
 	}
-	for range maxTicketAttempts {
+	for range MaxRemovalRounds {
 		t, err := readLive[*Ticket](ctx, r, k, apperr.NotFound("ticket"))
 		if err != nil {
 			return err
@@ -90,8 +90,9 @@ func userHasTickets(n int) error {
 // the transaction: the removal reads again.
 var errUserHasTickets = errors.New("the user has tickets, or another email")
 
-// maxUserAttempts bounds the rounds of a user's removal (each removes the tickets it found).
-const maxUserAttempts = 5
+// MaxRemovalRounds bounds the rounds of a removal or unassignment that reads again when a
+// concurrent change got in between (a user's removal removes the tickets each round found).
+const MaxRemovalRounds = 5
 
 // DeleteUser removes a user and frees its email (see above). Without cascade a user with tickets
 // is CONFLICT with their number in extensions.count.
@@ -99,7 +100,7 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
 		return apperr.InvalidInput("id", "not a valid user id")
 	}
-	for range maxUserAttempts {
+	for range MaxRemovalRounds {
 		u, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
 		if err != nil {
 			return err
