@@ -386,3 +386,21 @@ func TestSweepResumesAfterAStop(t *testing.T) {
 	}
 	assertExact(t, r)
 }
+
+// A user written before counters existed (no counters, not counted) is removed with its tickets
+// all the same, and its counters are never driven below zero on the way.
+func TestDeleteUserWrittenBeforeCounters(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: userKey(u.OrgID, u.ID).attributes(),
+		UpdateExpression: aws.String("REMOVE counted, openTickets, pendingTickets, closedTickets")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DeleteUser(ctx, u.OrgID, u.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if o := orphansOf(t, r, u.ID, tk.ID); len(o) != 0 {
+		t.Fatalf("left of the user: %v", o)
+	}
+}

@@ -183,9 +183,9 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		if err != nil {
 			return err
 		}
-		err = r.removeTickets(ctx, u.OrgID, u.ID, tickets)
+		err = r.removeTickets(ctx, u, tickets)
 		if err == nil {
-			err = r.removeUserItem(ctx, u, nil)
+			err = r.removeUserItem(ctx, u)
 		}
 		if !errors.Is(err, errUserHasTickets) && !isConflict(err) {
 			return err
