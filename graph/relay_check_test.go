@@ -37,23 +37,29 @@ func TestRelayCompilerAcceptsDeleteRecord(t *testing.T) {
 
 // relayCheckScript is scripts/relay-check.sh, once its pinned compiler is installed.
 func relayCheckScript(t *testing.T) string {
+	return pinnedTool(t, "relay-check", "the Relay compiler")
+}
+
+// pinnedTool is scripts/<name>.sh, once the npm packages it runs (what, in messages) are installed
+// in scripts/<name> from its lock file: the test fails, saying how to install them, otherwise.
+func pinnedTool(t *testing.T, name, what string) string {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("the Relay check needs Node.js (node and npm) on PATH")
+		t.Fatalf("%s needs Node.js (node and npm) on PATH", what)
 	}
-	tool := filepath.Join(root, "scripts", "relay-check")
+	tool := filepath.Join(root, "scripts", name)
 	lock, err := os.ReadFile(filepath.Join(tool, "package-lock.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	installed, _ := os.ReadFile(filepath.Join(tool, "node_modules", ".package-lock.json.installed"))
 	if !bytes.Equal(lock, installed) {
-		t.Fatal("the Relay compiler is not installed in scripts/relay-check, or its lock file changed since: " +
-			"run `make deps` (or scripts/npm-ci.sh scripts/relay-check) and this test again")
+		t.Fatalf("%s is not installed in scripts/%s, or its lock file changed since: "+
+			"run `make deps` (or scripts/npm-ci.sh scripts/%s) and this test again", what, name, name)
 	}
-	return filepath.Join(root, "scripts", "relay-check.sh")
+	return filepath.Join(root, "scripts", name+".sh")
 }

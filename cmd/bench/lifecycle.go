@@ -81,13 +81,9 @@ func (b *bench) lifecycleOps() []writeOp {
 
 // measureLifecycle measures every correction and removal, one at a time, and the sweep.
 func (b *bench) measureLifecycle(ctx context.Context, rep *report) error {
-	for _, w := range b.lifecycleOps() {
-		log.Printf("write %s", w.name)
-		r, err := measure(ctx, b.batched.varying(w.query, w.vars), b.cfg.budget, []int{1})
-		if err != nil {
-			return fmt.Errorf("write %s: %w", w.name, err)
-		}
-		rep.lifecycle = append(rep.lifecycle, writeResult{op: w, res: r})
+	var err error
+	if rep.lifecycle, err = b.measureWriteOps(ctx, b.lifecycleOps()); err != nil {
+		return err
 	}
 	n := sweepTickets
 	if b.cfg.quick {
