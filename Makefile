@@ -25,6 +25,7 @@ deps:
 	@go mod download
 	@$(DDB) install
 	@scripts/npm-ci.sh scripts/schema-check
+	@scripts/npm-ci.sh scripts/relay-check
 
 # The logic lives in scripts/run.sh; exec hands make's signals (make forwards SIGTERM) straight to it.
 run:

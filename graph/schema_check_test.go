@@ -84,25 +84,7 @@ func TestSchemaCheck(t *testing.T) {
 // schemaCheckScript is the check's path, once node and the pinned tool are installed; without them
 // the test says how to install them instead of failing on a missing command.
 func schemaCheckScript(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("the schema check needs Node.js (node and npm) on PATH")
-	}
-	tool := filepath.Join(root, "scripts", "schema-check")
-	lock, err := os.ReadFile(filepath.Join(tool, "package-lock.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	installed, _ := os.ReadFile(filepath.Join(tool, "node_modules", ".package-lock.json.installed"))
-	if !bytes.Equal(lock, installed) {
-		t.Fatal("graphql-inspector is not installed in scripts/schema-check, or its lock file changed since: " +
-			"run `make deps` (or scripts/npm-ci.sh scripts/schema-check) and this test again")
-	}
-	return filepath.Join(root, "scripts", "schema-check.sh")
+	return pinnedTool(t, "schema-check", "graphql-inspector")
 }
 
 // snapshotDocument parses testdata/schema.graphql afresh, so that each edit changes its own copy.

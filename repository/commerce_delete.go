@@ -28,7 +28,7 @@ func (r *Repo) DeleteCustomer(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	for range maxUserAttempts {
+	for range MaxRemovalRounds {
 		c, err := readLive[*Customer](ctx, r, customerKey(id), apperr.NotFound("customer"))
 		if err != nil {
 			return err

@@ -42,17 +42,9 @@ func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *strin
 	if err != nil {
 		return nil, err
 	}
-	asRead := condition{
-		expr:   notDeleting + " AND email = :readEmail",
-		values: map[string]types.AttributeValue{":readEmail": s(cur.Email)},
-		err:    errCustomerChanged,
-	}
-	items := []txItem{r.txSetFrom(customerKey(id), item, []string{"name", "email"}, asRead)}
-	if customerEmailGuardKey(cur.Email) != customerEmailGuardKey(next.Email) {
-		items = append(items,
-			r.putNew(customerEmailGuardItem(&next), errCustomerEmailTaken),
-			r.deleteIf(customerEmailGuardKey(cur.Email), "customerId = :c", map[string]types.AttributeValue{":c": s(id)}, errCustomerChanged))
-	}
+	items := r.guardedEmailItems(guardedEmail{key: customerKey(id), next: item, readEmail: cur.Email,
+		oldGuard: customerEmailGuardKey(cur.Email), newGuard: customerEmailGuardItem(&next), owner: "customerId", id: id,
+		taken: errCustomerEmailTaken, changed: errCustomerChanged})
 	if err := r.transact(ctx, "update customer", items); err != nil {
 		return nil, err
 	}

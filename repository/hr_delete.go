@@ -33,7 +33,7 @@ func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	for range maxAssignAttempts * 2 {
+	for range MaxRemovalRounds {
 		err := r.removeEmployeeOnce(ctx, id)
 		if !errors.Is(err, errEmployeeChanged) {
 			return err

@@ -69,7 +69,7 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 	if err := checkID("employeeId", employee); err != nil {
 		return nil, err
 	}
-	for range maxAssignAttempts {
+	for range MaxRemovalRounds {
 		found, err := r.readConsistent(ctx, empKey(employee), relationKey(employee, rel))
 		if err != nil {
 			return nil, err

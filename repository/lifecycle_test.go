@@ -55,12 +55,11 @@ func assertExact(t *testing.T, r *Repo) {
 	}
 }
 
-func TestUserCorrectionsAndRemovals(t *testing.T) {
+func TestUserAndOrganizationCorrections(t *testing.T) {
 	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
-	u, tk := ticketFixture(t, r)
-	other, err := r.CreateUser(ctx, u.OrgID, "Bob", "bob@example.com")
-	if err != nil {
+	u, _ := ticketFixture(t, r)
+	if _, err := r.CreateUser(ctx, u.OrgID, "Bob", "bob@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	newEmail := "ada@new.example"
@@ -82,7 +81,17 @@ func TestUserCorrectionsAndRemovals(t *testing.T) {
 	if o, err := r.UpdateOrganization(ctx, u.OrgID, &name); err != nil || o.Name != name || o.UserCount != 3 {
 		t.Fatalf("rename: %+v %v", o, err)
 	}
+	assertExact(t, r)
+}
 
+func TestUserAndTicketRemovals(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	other, err := r.CreateUser(ctx, u.OrgID, "Bob", "bob@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := r.DeleteUser(ctx, u.OrgID, u.ID, false); apperr.CodeOf(err) != apperr.CodeConflict || *err.(*apperr.Error).Count != 1 {
 		t.Fatalf("a user with a ticket: %v", err)
 	}
@@ -189,26 +198,39 @@ func hire(t *testing.T, r *Repo, d *Department, name, manager, mentor string) *E
 	return e
 }
 
-func TestHRCorrectionsAndRemovals(t *testing.T) {
+// hrStaff is a department at loc of four: Boss manages Mid, Mid manages and mentors LowOne and
+// manages LowTwo; loc2 is another location.
+type hrStaff struct {
+	r                     *Repo
+	loc, loc2             *Location
+	d                     *Department
+	boss, mid, low1, low2 *Employee
+}
+
+func newHRStaff(t *testing.T) hrStaff {
 	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
-	loc, err := r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1 Gate"})
-	if err != nil {
+	f := hrStaff{r: r}
+	var err error
+	if f.loc, err = r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1 Gate"}); err != nil {
 		t.Fatal(err)
 	}
-	loc2, err := r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Vestland", City: "Bergen", PostalCode: "5003", Address: "2 Gate"})
-	if err != nil {
+	if f.loc2, err = r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Vestland", City: "Bergen", PostalCode: "5003", Address: "2 Gate"}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := r.CreateDepartment(ctx, "Eng", loc.Ref())
-	if err != nil {
+	if f.d, err = r.CreateDepartment(ctx, "Eng", f.loc.Ref()); err != nil {
 		t.Fatal(err)
 	}
-	boss := hire(t, r, d, "Boss", "", "")
-	mid := hire(t, r, d, "Mid", boss.ID, "")
-	low1 := hire(t, r, d, "LowOne", mid.ID, mid.ID)
-	low2 := hire(t, r, d, "LowTwo", mid.ID, "")
+	f.boss = hire(t, r, f.d, "Boss", "", "")
+	f.mid = hire(t, r, f.d, "Mid", f.boss.ID, "")
+	f.low1 = hire(t, r, f.d, "LowOne", f.mid.ID, f.mid.ID)
+	f.low2 = hire(t, r, f.d, "LowTwo", f.mid.ID, "")
+	return f
+}
 
+func TestDepartmentAndLocationRefusedWhileReferred(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx, loc, loc2, d := f.r, context.Background(), f.loc, f.loc2, f.d
 	if err := r.DeleteLocation(ctx, loc.Ref()); apperr.CodeOf(err) != apperr.CodeConflict || *err.(*apperr.Error).Count != 1 {
 		t.Fatalf("a location with a department: %v", err)
 	}
@@ -224,7 +246,11 @@ func TestHRCorrectionsAndRemovals(t *testing.T) {
 	if err := r.DeleteLocation(ctx, loc.Ref()); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("deleting twice: %v", err)
 	}
+}
 
+func TestRemoveEmployeeMovesItsRelations(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx, d, boss, mid, low1, low2 := f.r, context.Background(), f.d, f.boss, f.mid, f.low1, f.low2
 	// Mid goes: its reports move to Boss, its mentee loses its mentor.
 	if err := r.RemoveEmployee(ctx, mid.ID); err != nil {
 		t.Fatal(err)
@@ -271,7 +297,7 @@ func TestHRCorrectionsAndRemovals(t *testing.T) {
 	assertExact(t, r)
 }
 
-func TestCustomerCorrectionsAndErasure(t *testing.T) {
+func TestMailingAddressCorrections(t *testing.T) {
 	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
 	home := MailingAddress{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}
@@ -299,6 +325,15 @@ func TestCustomerCorrectionsAndErasure(t *testing.T) {
 	stored, _ := readLive[*Customer](ctx, r, customerKey(c.ID), nil)
 	if len(stored.Addresses) != 1 || stored.Addresses[0].Label != "Work" {
 		t.Fatalf("stored addresses %+v", stored.Addresses)
+	}
+}
+
+func TestCustomerErasure(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []MailingAddress{{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	email := "ann@new.example"
 	if _, err := r.UpdateCustomer(ctx, c.ID, nil, &email); err != nil {
@@ -385,4 +420,22 @@ func TestSweepResumesAfterAStop(t *testing.T) {
 		t.Fatalf("left: %v", left)
 	}
 	assertExact(t, r)
+}
+
+// A user written before counters existed (no counters, not counted) is removed with its tickets
+// all the same, and its counters are never driven below zero on the way.
+func TestDeleteUserWrittenBeforeCounters(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: userKey(u.OrgID, u.ID).attributes(),
+		UpdateExpression: aws.String("REMOVE counted, openTickets, pendingTickets, closedTickets")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DeleteUser(ctx, u.OrgID, u.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if o := orphansOf(t, r, u.ID, tk.ID); len(o) != 0 {
+		t.Fatalf("left of the user: %v", o)
+	}
 }

@@ -61,3 +61,34 @@ func noChange(fields string) error {
 func beingRemoved(err error) *condition {
 	return &condition{expr: "attribute_not_exists(" + attrDeleting + ")", err: err}
 }
+
+// guardedEmail is a correction of an object whose email a guard item keeps unique: its item at key
+// is set from next (its encoded new state) on condition that its email is still readEmail; when
+// the guard's key changes, the new guard (newGuard) is put, taken if another object holds it, and
+// the old one (oldGuard) deleted on condition that its owner attribute names the object (id).
+type guardedEmail struct {
+	key       Key
+	next      map[string]types.AttributeValue
+	readEmail string
+	oldGuard  Key
+	newGuard  map[string]types.AttributeValue
+	owner, id string
+	// taken is the error of an email another object holds, changed that of a concurrent change.
+	taken, changed error
+}
+
+// guardedEmailItems is the correction's transaction.
+func (r *Repo) guardedEmailItems(g guardedEmail) []txItem {
+	asRead := condition{
+		expr:   notDeleting + " AND email = :readEmail",
+		values: map[string]types.AttributeValue{":readEmail": s(g.readEmail)},
+		err:    g.changed,
+	}
+	items := []txItem{r.txSetFrom(g.key, g.next, []string{"name", "email"}, asRead)}
+	if newKey := (Key{PK: stringAttr(g.newGuard, attrPK), SK: stringAttr(g.newGuard, attrSK)}); newKey != g.oldGuard {
+		items = append(items,
+			r.putNew(g.newGuard, g.taken),
+			r.deleteIf(g.oldGuard, g.owner+" = :owner", map[string]types.AttributeValue{":owner": s(g.id)}, g.changed))
+	}
+	return items
+}

@@ -84,7 +84,7 @@ type Repo struct {
 	now       func() time.Time
 	ids       *idSource
 	backoffFn func(attempt int) time.Duration
-	// sweepKick wakes RunSweeper after a delete that left a sweep record (sweep.go).
+	// sweepKick wakes the sweeper (StartSweeper) after a delete that left a sweep record (sweep.go).
 	sweepKick chan struct{}
 	// hooks are empty except in this package's tests, which set them (export_test.go).
 	hooks testHooks

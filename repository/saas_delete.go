@@ -57,7 +57,7 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 	if expected != nil && *expected < 1 {
 		return apperr.InvalidInput("expectedVersion", "expectedVersion must be 1 or more")
 	}
-	for range maxTicketAttempts {
+	for range MaxRemovalRounds {
 		t, err := readLive[*Ticket](ctx, r, k, apperr.NotFound("ticket"))
 		if err != nil {
 			return err
@@ -90,8 +90,9 @@ func userHasTickets(n int) error {
 // the transaction: the removal reads again.
 var errUserHasTickets = errors.New("the user has tickets, or another email")
 
-// maxUserAttempts bounds the rounds of a user's removal (each removes the tickets it found).
-const maxUserAttempts = 5
+// MaxRemovalRounds bounds the rounds of a removal or unassignment that reads again when a
+// concurrent change got in between (a user's removal removes the tickets each round found).
+const MaxRemovalRounds = 5
 
 // DeleteUser removes a user and frees its email (see above). Without cascade a user with tickets
 // is CONFLICT with their number in extensions.count.
@@ -99,7 +100,7 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
 		return apperr.InvalidInput("id", "not a valid user id")
 	}
-	for range maxUserAttempts {
+	for range MaxRemovalRounds {
 		u, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
 		if err != nil {
 			return err
@@ -111,9 +112,9 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 		if len(tickets) > 0 && !cascade {
 			return userHasTickets(len(tickets))
 		}
-		err = r.removeTickets(ctx, org, user, tickets)
+		err = r.removeTickets(ctx, u, tickets)
 		if err == nil {
-			err = r.removeUserItem(ctx, u, nil)
+			err = r.removeUserItem(ctx, u)
 		}
 		if !errors.Is(err, errUserHasTickets) {
 			return err
@@ -123,25 +124,25 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 }
 
 // removeUserItem deletes the user (on condition that it has no tickets left and the email read,
-// whose guard goes with it), its email guard and
-// its place in its organization's count, with also (a sweep record's removal) when given.
-func (r *Repo) removeUserItem(ctx context.Context, u *User, also *txItem) error {
-	zero := map[string]types.AttributeValue{":zero": n(0), ":email": s(u.Email)}
+// whose guard goes with it), its email guard and its place in its organization's count. The
+// tickets are known to be none by the user's counters; a user whose counters -recount has not set
+// yet is removed without that condition.
+func (r *Repo) removeUserItem(ctx context.Context, u *User) error {
+	values := map[string]types.AttributeValue{":email": s(u.Email)}
 	cond := "attribute_exists(PK) AND email = :email"
-	for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
-		a := ticketCountAttr(st)
-		cond += fmt.Sprintf(" AND (attribute_not_exists(%s) OR %s = :zero)", a, a)
+	if u.Counted {
+		values[":zero"] = n(0)
+		for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
+			a := ticketCountAttr(st)
+			cond += fmt.Sprintf(" AND (attribute_not_exists(%s) OR %s = :zero)", a, a)
+		}
 	}
-	items := []txItem{
-		r.deleteIf(userKey(u.OrgID, u.ID), cond, zero, errUserHasTickets),
+	return r.transact(ctx, "delete user", []txItem{
+		r.deleteIf(userKey(u.OrgID, u.ID), cond, values, errUserHasTickets),
 		r.deleteIf(emailGuardKey(u.OrgID, u.Email), "", nil, nil),
 		r.txUpdate(orgKey(u.OrgID), "ADD "+attrUserCount+" :minus", "attribute_exists(PK)", nil,
 			map[string]types.AttributeValue{":minus": n(-1)}, apperr.NotFound("user")),
-	}
-	if also != nil {
-		items = append(items, *also)
-	}
-	return r.transact(ctx, "delete user", items)
+	})
 }
 
 // ticketsOfUser reads every ticket a user reported (AP5, to the end).
@@ -160,10 +161,10 @@ func (r *Repo) ticketsOfUser(ctx context.Context, org, user string) ([]*Ticket, 
 	return decodeAll[*Ticket](raw)
 }
 
-// removeTickets removes the tickets of one user, as many per transaction as fit with the update
-// of the user's counters. A ticket changed since it was read cancels its transaction: the caller
-// reads again and retries.
-func (r *Repo) removeTickets(ctx context.Context, org, user string, tickets []*Ticket) error {
+// removeTickets removes the tickets of user u, as many per transaction as fit with the update of
+// the user's counters (a check that it exists, for a user whose counters are not set yet). A
+// ticket changed since it was read cancels its transaction: the caller reads again and retries.
+func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) error {
 	var (
 		batch []txItem
 		moves = map[string]int{}
@@ -175,11 +176,11 @@ func (r *Repo) removeTickets(ctx context.Context, org, user string, tickets []*T
 		}
 		var ds []delta
 		for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
-			if by := moves[ticketCountAttr(st)]; by != 0 {
+			if by := moves[ticketCountAttr(st)]; by != 0 && u.Counted {
 				ds = append(ds, delta{ticketCountAttr(st), by})
 			}
 		}
-		err := r.transact(ctx, "delete tickets", append(batch, r.txCount(userKey(org, user), ds, apperr.NotFound("user"), nil)))
+		err := r.transact(ctx, "delete tickets", append(batch, r.txCount(u.Key(), ds, apperr.NotFound("user"), nil)))
 		batch, moves = nil, map[string]int{}
 		return err
 	}

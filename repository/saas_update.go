@@ -3,8 +3,6 @@ package repository
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"singletable/apperr"
 )
 
@@ -70,17 +68,9 @@ func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *st
 	if err != nil {
 		return nil, err
 	}
-	asRead := condition{
-		expr:   notDeleting + " AND email = :readEmail",
-		values: map[string]types.AttributeValue{":readEmail": s(cur.Email)},
-		err:    errUserChanged,
-	}
-	items := []txItem{r.txSetFrom(userKey(org, user), item, []string{"name", "email"}, asRead)}
-	if emailGuardKey(org, cur.Email) != emailGuardKey(org, u.Email) {
-		items = append(items,
-			r.putNew(emailGuardItem(u), errEmailTaken),
-			r.deleteIf(emailGuardKey(org, cur.Email), "userId = :u", map[string]types.AttributeValue{":u": s(user)}, errUserChanged))
-	}
+	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), next: item, readEmail: cur.Email,
+		oldGuard: emailGuardKey(org, cur.Email), newGuard: emailGuardItem(u), owner: "userId", id: user,
+		taken: errEmailTaken, changed: errUserChanged})
 	if err := r.transact(ctx, "update user", items); err != nil {
 		return nil, err
 	}

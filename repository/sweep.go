@@ -67,7 +67,7 @@ func (r *Repo) putSweep(rec *sweepRecord) txItem {
 // dropSweep is the Delete of a sweep record, part of the last transaction of its sweep.
 func (r *Repo) dropSweep(rec *sweepRecord) txItem { return r.deleteIf(rec.key(), "", nil, nil) }
 
-// kickSweeper wakes the sweeper (RunSweeper) without waiting for it.
+// kickSweeper wakes the sweeper (StartSweeper) without waiting for it.
 func (r *Repo) kickSweeper() {
 	select {
 	case r.sweepKick <- struct{}{}:
@@ -78,12 +78,7 @@ func (r *Repo) kickSweeper() {
 // Sweep finishes every sweep record of the table and returns how many it finished. A record whose
 // sweep fails stays for the next run; the first error is returned after the others were tried.
 func (r *Repo) Sweep(ctx context.Context) (int, error) {
-	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		KeyConditionExpression:    aws.String("PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(sweepPK)},
-		ConsistentRead:            aws.Bool(true),
-	})
+	raw, err := r.sweepRecords(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -102,6 +97,16 @@ func (r *Repo) Sweep(ctx context.Context) (int, error) {
 		done++
 	}
 	return done, errors.Join(errs...)
+}
+
+// sweepRecords reads the SWEEP partition: every removal left to finish.
+func (r *Repo) sweepRecords(ctx context.Context) ([]map[string]types.AttributeValue, error) {
+	return r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(sweepPK)},
+		ConsistentRead:            aws.Bool(true),
+	})
 }
 
 // sweepOne finishes one sweep record and deletes it.
@@ -178,9 +183,9 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		if err != nil {
 			return err
 		}
-		err = r.removeTickets(ctx, u.OrgID, u.ID, tickets)
+		err = r.removeTickets(ctx, u, tickets)
 		if err == nil {
-			err = r.removeUserItem(ctx, u, nil)
+			err = r.removeUserItem(ctx, u)
 		}
 		if !errors.Is(err, errUserHasTickets) && !isConflict(err) {
 			return err
@@ -202,22 +207,32 @@ func isConflict(err error) bool {
 	return errors.As(err, &coded) && coded.Code == apperr.CodeConflict
 }
 
-// RunSweeper sweeps at once, again whenever a delete leaves something to sweep, and every
-// interval, until ctx ends. Failures are logged and retried on the next run.
-func (r *Repo) RunSweeper(ctx context.Context, interval time.Duration) {
+// StartSweeper runs the sweeper in the background until ctx ends: at once when the table holds
+// unfinished removals (one Query, made before StartSweeper returns, so that a server counts it
+// before it serves), again whenever a delete leaves something to sweep, and every interval.
+// Failures are logged and retried on the next run.
+func (r *Repo) StartSweeper(ctx context.Context, interval time.Duration) {
+	if pending, err := r.sweepRecords(ctx); err != nil || len(pending) > 0 {
+		r.kickSweeper()
+	}
+	go r.runSweeper(ctx, interval)
+}
+
+// runSweeper is StartSweeper's loop.
+func (r *Repo) runSweeper(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if n, err := r.Sweep(ctx); err != nil && ctx.Err() == nil {
-			r.log.Warn("sweep", "finished", n, "error", err)
-		} else if n > 0 {
-			r.log.Info("sweep", "finished", n)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.sweepKick:
 		case <-t.C:
+		}
+		if n, err := r.Sweep(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("sweep", "finished", n, "error", err)
+		} else if n > 0 {
+			r.log.Info("sweep", "finished", n)
 		}
 	}
 }

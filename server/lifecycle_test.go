@@ -112,28 +112,47 @@ func TestNewWritesTreatForeignAsMissing(t *testing.T) {
 	}
 }
 
-// A removed ticket reaches its organization's subscribers as REMOVED, with the ticket as it was.
+// A removed ticket reaches its organization's subscribers as REMOVED, with the ticket as it was;
+// a user removed with cascade, one REMOVED per ticket it reported.
 func TestDeletesReachSubscribersAsRemoved(t *testing.T) {
 	a := newLiveAPI(t, server.Config{})
-	d := a.seedSaaS(1, 1, 1)
-	org := d.orgs[0]
-	tk := d.tickets[d.users[org.ID][0].ID][0]
+	d := a.seedSaaS(1, 1, 3)
+	org, user := d.orgs[0], d.users[d.orgs[0].ID][0]
+	tickets := d.tickets[user.ID]
 	ws := a.dialWS(adminToken(t))
-	ws.subscribe("1", ticketSubscription, map[string]any{"org": orgID(org)})
+	ws.subscribe("1", `subscription($org: ID!) { ticketChanged(organizationId: $org) { kind ticket { id title } } }`, map[string]any{"org": orgID(org)})
 	time.Sleep(200 * time.Millisecond)
-	a.ok(deleteTicketOp, map[string]any{"i": map[string]any{"id": ticketID(tk)}}, nil)
-	for { // the seed's CREATED may come first, as the stream holds it
+	a.ok(deleteTicketOp, map[string]any{"i": map[string]any{"id": ticketID(tickets[0])}}, nil)
+	a.ok(deleteUserOp, map[string]any{"i": map[string]any{"id": userID(user), "cascade": true}}, nil)
+	removed := map[string]bool{}
+	for len(removed) < len(tickets) {
 		e, m, ok := ws.nextEvent(waitFor)
 		if !ok {
-			t.Fatalf("no event for the removed ticket: %+v", m)
+			t.Fatalf("REMOVED events for %d of %d tickets, then none: %+v", len(removed), len(tickets), m)
 		}
-		v := decodeTicketEvent(t, e).TicketChanged
-		if v.Kind == "CREATED" {
-			continue
+		var v struct {
+			TicketChanged struct {
+				Kind   string
+				Ticket struct{ ID, Title string }
+			}
 		}
-		if v.Kind != "REMOVED" || v.Ticket.Title != tk.Title {
+		if err := jsonUnmarshal(e.Data, &v); err != nil || len(e.Errors) > 0 {
+			t.Fatalf("event %s: %v %+v", e.Data, err, e.Errors)
+		}
+		switch v.TicketChanged.Kind {
+		case "CREATED": // the seed's, as the stream holds them
+		case "REMOVED":
+			if removed[v.TicketChanged.Ticket.ID] {
+				t.Fatalf("two REMOVED events for %s", v.TicketChanged.Ticket.ID)
+			}
+			removed[v.TicketChanged.Ticket.ID] = true
+		default:
 			t.Fatalf("event %+v", v)
 		}
-		return
+	}
+	for _, tk := range tickets {
+		if !removed[ticketID(tk)] {
+			t.Errorf("no REMOVED event for %s", tk.Title)
+		}
 	}
 }

@@ -66,13 +66,13 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr or commerce)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report) or "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report)")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
 		log.Fatalf("bench: -profileop needs -cpuprofile")
 	}
-	if cfg.only != "" && cfg.only != onlySingle {
-		log.Fatalf("bench: -only %q: the one section it runs alone is %s", cfg.only, onlySingle)
+	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyLifecycle {
+		log.Fatalf("bench: -only %q: the sections it runs alone are %s and %s", cfg.only, onlySingle, onlyLifecycle)
 	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
@@ -128,6 +128,9 @@ func run(ctx context.Context, cfg config) error {
 		return profile(ctx, cfg, b.repo, b.d)
 	}
 	rep := &report{cfg: cfg, d: b.d, shards: repository.DefaultOrderStatusShards, deep: map[string]map[int]map[string]result{}}
+	if cfg.only == onlyLifecycle {
+		return printLifecycle(ctx, b, rep)
+	}
 	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
 		return err
 	}
@@ -146,6 +149,9 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	if err := b.measureWrites(ctx, rep); err != nil {
+		return err
+	}
+	if err := b.measureLifecycle(ctx, rep); err != nil {
 		return err
 	}
 	if err := b.measureSubscriptions(ctx, rep); err != nil {

@@ -43,6 +43,10 @@ type report struct {
 	// writes are the counted writes and counted the deep trees with totalCount (writes.go).
 	writes  []writeResult
 	counted []countedTree
+	// lifecycle are the corrections and removals, sweep the sweep of one organization
+	// (lifecycle.go).
+	lifecycle []writeResult
+	sweep     *sweepResult
 	// subscriptions are the fan-out measurements (subscriptions.go).
 	subscriptions []subscriptionResult
 	elapsed       time.Duration
@@ -102,6 +106,7 @@ func (rep *report) write() error {
 	rep.writeWaits(w)
 	rep.writeThrottled(w)
 	rep.writeWrites(w)
+	rep.writeLifecycle(w)
 	rep.writeSubscriptions(w)
 	w("%s\n", profileNotes)
 	if err := os.MkdirAll(filepath.Dir(rep.cfg.out), 0o755); err != nil {

@@ -100,15 +100,23 @@ func (b *bench) measureWrites(ctx context.Context, rep *report) error {
 	if b.maxB < 3 {
 		return nil
 	}
-	for _, w := range b.writeOps() {
+	var err error
+	rep.writes, err = b.measureWriteOps(ctx, b.writeOps())
+	return err
+}
+
+// measureWriteOps measures writes, one at a time, sequentially.
+func (b *bench) measureWriteOps(ctx context.Context, ops []writeOp) ([]writeResult, error) {
+	var out []writeResult
+	for _, w := range ops {
 		log.Printf("write %s", w.name)
 		r, err := measure(ctx, b.batched.varying(w.query, w.vars), b.cfg.budget, []int{1})
 		if err != nil {
-			return fmt.Errorf("write %s: %w", w.name, err)
+			return nil, fmt.Errorf("write %s: %w", w.name, err)
 		}
-		rep.writes = append(rep.writes, writeResult{op: w, res: r})
+		out = append(out, writeResult{op: w, res: r})
 	}
-	return nil
+	return out, nil
 }
 
 // connectionArgs finds the page arguments of a connection field in a deep operation's document:

@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	serverCfg.Hub = startHub(ctx, cfg, repo, log, obs)
 	// Removals left unfinished (by this instance or one that stopped mid-sweep) are finished in
 	// the background; the sweep stops with the server and resumes at the next start.
-	go repo.RunSweeper(ctx, sweepInterval)
+	repo.StartSweeper(ctx, sweepInterval)
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.guard.host, strconv.Itoa(cfg.port)))
 	if err != nil {
 		return err
