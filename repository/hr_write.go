@@ -3,6 +3,7 @@ package repository
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -295,7 +296,7 @@ func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink
 	}
 	items := []txItem{
 		r.txPut(relItem, relCond, relVals, errManagerChanged),
-		r.mustExist(empKey(rel.EmployeeID), notFoundField("employeeId", "employee")),
+		r.relationsChanged(rel),
 		r.txCount(empKey(rel.TargetID), add, notFoundField("managerId", "manager"), nil),
 	}
 	if hasPrev && changes {
@@ -372,11 +373,19 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 	}
 	err = r.transact(ctx, "assign mentor", []txItem{
 		r.txPut(relItem, "", nil, nil),
-		r.mustExist(empKey(employee), notFoundField("employeeId", "employee")),
+		r.relationsChanged(rel),
 		r.mustExist(empKey(mentor), notFoundField("mentorId", "mentor")),
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return e, rel, nil
+}
+
+// relationsChanged is the write of an assignment to the employee's own item: it must exist, and
+// its relationsChangedAt becomes the relation's time, so that the stream carries an UPDATED
+// change of the employee whose manager or mentor changed.
+func (r *Repo) relationsChanged(rel *Relation) txItem {
+	return r.txUpdate(empKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
+		map[string]types.AttributeValue{":at": s(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee"))
 }
