@@ -104,14 +104,8 @@ func TestTicketByIDFindsTheOrganization(t *testing.T) {
 func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
-	org, err := r.CreateOrganization(ctx, "Acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := r.CreateUser(ctx, org.ID, "Ada", "ada@example.com")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u, _ := ticketFixture(t, r)
+	org := &Organization{ID: u.OrgID}
 	id, at, err := r.newEntityID()
 	if err != nil {
 		t.Fatal(err)
