@@ -52,6 +52,9 @@ type Execution interface {
 	Narrowed(row *Field) bool
 	// Allowed is the FORBIDDEN error of a root field or mutation the caller may not use.
 	Allowed(object, field string) error
+	// Subscribes is the error subscription root field f answers when it opens, from its
+	// arguments alone (an ID outside the caller's scope), reading nothing.
+	Subscribes(f graphql.CollectedField) error
 	// Shards is N, the Queries one page of ordersByStatus makes.
 	Shards() int
 }
@@ -134,6 +137,8 @@ func Explain(p *Plan, ex Execution, record bool) *Explanation {
 		w.query()
 	case ast.Mutation:
 		w.mutation()
+	case ast.Subscription:
+		w.subscription()
 	}
 	for _, b := range w.batches {
 		w.closeBatch(b)

@@ -171,3 +171,29 @@ func (w *walker) mutation() {
 		at = max(at, w.out.MaxRounds)
 	}
 }
+
+// subscription walks a subscription's root field as each of its events resolves it, once its
+// arguments passed the checks it opens with: the changed object comes from the stream's image
+// (no read), and its fields are read as those of an object a mutation returned. The plan is one
+// event's: what explain answers, what the complexity limit prices when the subscription opens,
+// and what each event reserves of the capacity budget.
+func (w *walker) subscription() {
+	op := w.plan.op
+	for _, f := range w.plan.collect(op.Operation.SelectionSet, "Subscription") {
+		if !w.allowed("Subscription", f) {
+			continue
+		}
+		if err := w.ex.Subscribes(f); err != nil {
+			w.fail(ast.Path{ast.PathName(f.Alias)}, err)
+			continue
+		}
+		path := w.pathOf("", f)
+		for _, ef := range w.plan.collect(f.Selections, f.Definition.Type.Name()) {
+			if len(ef.Selections) == 0 {
+				continue // kind, previousStatus: the event's own values
+			}
+			p := &place{path: w.pathOf(path, ef), typ: ef.Definition.Type.Name(), sels: ef.Selections, g: 1, m: 1}
+			w.resolved(p, map[repository.RelationType]*preRead{})
+		}
+	}
+}

@@ -12,89 +12,62 @@ const (
 	UpdateItem         Operation = "UpdateItem"
 )
 
-// A Write is one call of a mutation, or a call it repeats, as the repository makes it: a write,
-// or a read a write paths needs (a strongly consistent BatchGetItem of what a transaction then
-// conditions on, a Query).
-type Write struct {
-	Operation Operation
-	// Calls is the most calls; with PerData, the least, more depending on the data.
-	Calls   int
-	PerData bool
-	// What says what the call reads or writes (a plan step's keyCondition).
-	What string
-}
-
-// A Mutation is what one mutation field does to the table: its calls, one after another, made up
-// to Attempts times (a write that re-reads and retries when a department it copies is renamed
-// under it), and the fields of its result that what it wrote answers (Returns: order items,
-// relation items), which cost nothing (relations: only their targets are read).
+// A Mutation is what one mutation field does to the table: the plan of the repository write it
+// runs (repository.WritePlan, declared beside the write, which takes its attempts from it), and
+// the fields of its result that what it wrote answers (Returns: order items, relation items),
+// which cost nothing (relations: only their targets are read).
 type Mutation struct {
-	Writes   []Write
-	Attempts int
-	Returns  []string
+	Write   repository.WritePlan
+	Returns []string
 }
 
 // Mutations is every mutation the planner knows: what an explain of a mutation plans before the
-// reads of its result. The repository's write functions are the source (repository/*_write*.go);
-// a test holds the table against the schema.
+// reads of its result. A new mutation is one entry naming its write's plan; a test runs every
+// mutation of the schema and holds what it called to its plan.
 var Mutations = map[string]Mutation{
-	"createOrganization": {Writes: []Write{put("Put ORG#<o> METADATA#<o> if absent")}},
-	"createUser":         {Writes: []Write{put("Put USER#<u> and its email guard if absent; check ORG#<o> exists")}},
-	"createTicket":       {Writes: []Write{put("Put TICKET#<t> if absent; check the reporter ORG#<o> USER#<u> exists")}},
-	"updateTicket": {Writes: []Write{
-		{Operation: BatchGetItem, Calls: 1, What: "PK = SK = TICKET#<t>, for a caller whose scope the ticket's ID does not tell"},
-		{Operation: UpdateItem, Calls: 1, What: "PK = SK = TICKET#<t> if it exists"},
-	}},
-	"createLocation":   {Writes: []Write{put("Put COUNTRY#<c> <state>#<city>#<postal>#<l> if absent")}},
-	"createDepartment": {Writes: []Write{put("Put DEPT#<d> if absent; check the location exists")}},
-	"renameDepartment": {Writes: []Write{
-		{Operation: BatchGetItem, Calls: 1, What: "PK = SK = DEPT#<d>, consistent"},
-		{Operation: UpdateItem, Calls: 1, What: "PK = SK = DEPT#<d> if nameVersion is as read"},
-		{Operation: Query, Calls: 1, PerData: true, What: "GSI1PK = DEPT#<d>#REL#DEPARTMENT, one per 100 employees"},
-		{Operation: BatchGetItem, PerData: true, What: "PK = SK = EMP#<e>, consistent, one per 100 employees"},
-		{Operation: UpdateItem, PerData: true, What: "PK = SK = EMP#<e> if its copy of the name is older, one per employee"},
-		{Operation: UpdateItem, Calls: 1, What: "PK = SK = DEPT#<d>: propagatedVersion"},
-	}},
-	"hireEmployee": {Attempts: repository.MaxDepartmentAttempts, Returns: []string{"department", "manager", "mentor"}, Writes: []Write{
-		{Operation: BatchGetItem, Calls: 1, What: "PK = SK = DEPT#<d> and the manager's and mentor's EMP#<e>, consistent"},
-		put("Put EMP#<e> and its REL# items if absent; check the department's name and the manager and mentor"),
-	}},
-	"transferEmployee": {Attempts: repository.MaxDepartmentAttempts, Returns: []string{"department"}, Writes: []Write{
-		{Operation: BatchGetItem, Calls: 1, What: "PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#DEPARTMENT, PK = SK = DEPT#<d>, consistent"},
-		put("Put REL#DEPARTMENT and update EMP#<e> if the membership is as read; check the department's name"),
-	}},
-	"assignManager": {Returns: []string{"manager"}, Writes: []Write{
-		{Operation: BatchGetItem, Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, PK = EMP#<m> SK = REL#MANAGER, consistent"},
-		{Operation: BatchGetItem, Calls: repository.MaxManagementChain - 1, What: "PK = EMP#<m> SK = REL#MANAGER up the manager's chain, consistent, one per level"},
-		put("Put REL#MANAGER; check both employees and every link of the chain as read"),
-	}},
-	"assignMentor": {Returns: []string{"mentor"}, Writes: []Write{
-		{Operation: BatchGetItem, Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, consistent"},
-		put("Put REL#MENTOR; check both employees exist"),
-	}},
-	"createCustomer":    {Writes: []Write{put("Put CUST#<c> PROFILE and its email guard if absent")}},
-	"addMailingAddress": {Writes: []Write{{Operation: UpdateItem, Calls: 1, What: "PK = CUST#<c>, SK = PROFILE if it has fewer than 20 addresses"}}},
-	"placeOrder": {Returns: []string{"items"}, Writes: []Write{
-		put("Put ORDER#<o>, its lines and the idempotency guard if absent; check the customer exists"),
-		{Operation: Query, Calls: 2, What: "the idempotency guard, then PK = CUST#<c> AND begins_with(SK, ORDER#<o>), consistent: only for a key used before"},
-	}},
-	"updateOrderStatus": {Writes: []Write{{Operation: UpdateItem, Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o> if its status may become the new one"}}},
+	"createOrganization": {Write: repository.CreateOrganizationPlan},
+	"createUser":         {Write: repository.CreateUserPlan},
+	"createTicket":       {Write: repository.CreateTicketPlan},
+	"updateTicket":       {Write: repository.UpdateTicketPlan},
+	"createLocation":     {Write: repository.CreateLocationPlan},
+	"createDepartment":   {Write: repository.CreateDepartmentPlan},
+	"renameDepartment":   {Write: repository.RenameDepartmentPlan},
+	"hireEmployee":       {Write: repository.HireEmployeePlan, Returns: []string{"department", "manager", "mentor"}},
+	"transferEmployee":   {Write: repository.TransferEmployeePlan, Returns: []string{"department"}},
+	"assignManager":      {Write: repository.AssignManagerPlan, Returns: []string{"manager"}},
+	"assignMentor":       {Write: repository.AssignMentorPlan, Returns: []string{"mentor"}},
+	"createCustomer":     {Write: repository.CreateCustomerPlan},
+	"addMailingAddress":  {Write: repository.AddMailingAddressPlan},
+	"placeOrder":         {Write: repository.PlaceOrderPlan, Returns: []string{"items"}},
+	"updateOrderStatus":  {Write: repository.UpdateOrderStatusPlan},
+	// Corrections and removals.
+	"updateOrganization":   {Write: repository.UpdateOrganizationPlan},
+	"updateUser":           {Write: repository.UpdateUserPlan},
+	"deleteTicket":         {Write: repository.DeleteTicketPlan},
+	"deleteUser":           {Write: repository.DeleteUserPlan},
+	"deleteOrganization":   {Write: repository.DeleteOrganizationPlan},
+	"relocateDepartment":   {Write: repository.RelocateDepartmentPlan},
+	"unassignManager":      {Write: repository.UnassignManagerPlan},
+	"unassignMentor":       {Write: repository.UnassignMentorPlan},
+	"removeEmployee":       {Write: repository.RemoveEmployeePlan},
+	"deleteDepartment":     {Write: repository.DeleteDepartmentPlan},
+	"deleteLocation":       {Write: repository.DeleteLocationPlan},
+	"updateCustomer":       {Write: repository.UpdateCustomerPlan},
+	"updateMailingAddress": {Write: repository.UpdateMailingAddressPlan},
+	"removeMailingAddress": {Write: repository.RemoveMailingAddressPlan},
+	"deleteCustomer":       {Write: repository.DeleteCustomerPlan},
 }
-
-// put is a write of one TransactWriteItems.
-func put(what string) Write { return Write{Operation: TransactWriteItems, Calls: 1, What: what} }
-
-// attempts is how often m's calls may be made.
-func (m Mutation) attempts() int { return max(m.Attempts, 1) }
 
 // writes records mutation field f's calls, made after round at, one after another (each call a
 // round), and returns the round of the last.
 func (w *walker) writes(f graphql.CollectedField, m Mutation, at int) int {
 	path := w.pathOf("", f)
 	round, per := at+1, 0
-	for _, s := range m.Writes {
-		calls := s.Calls * m.attempts()
-		w.count(s.Operation, calls, round, false)
+	tries := m.Write.Tries()
+	for _, s := range m.Write.Calls {
+		op := Operation(s.Operation)
+		calls := s.Calls * tries
+		w.count(op, calls, round, false)
 		if s.PerData {
 			w.out.Bounded = false
 		}
@@ -103,12 +76,12 @@ func (w *walker) writes(f graphql.CollectedField, m Mutation, at int) int {
 			if !s.PerData {
 				most = &calls
 			}
-			w.out.Steps = append(w.out.Steps, Step{Path: path, Operation: s.Operation, KeyCondition: s.What, Round: round, MaxCalls: most})
+			w.out.Steps = append(w.out.Steps, Step{Path: path, Operation: op, KeyCondition: s.What, Round: round, MaxCalls: most})
 		}
 		round += max(s.Calls, 1)
 		per += max(s.Calls, 1)
 	}
-	end := at + per*m.attempts()
+	end := at + per*tries
 	w.out.MaxRounds = max(w.out.MaxRounds, end)
 	return end
 }

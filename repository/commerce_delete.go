@@ -23,6 +23,14 @@ import (
 // between the read and the transaction.
 var errCustomerHasOrders = errors.New("the customer's orders changed")
 
+// DeleteCustomerPlan is what DeleteCustomer does (explain plans the mutation from it).
+var DeleteCustomerPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+	consistentRead("PK = CUST#<c>, SK = PROFILE"),
+	{Operation: "Query", Calls: 1, PerData: true, What: "PK = CUST#<c> AND begins_with(SK, ORDER#), consistent, one per 1 MB"},
+	perDataCall("TransactWriteItems", "Delete ORDER# items, their lines and idempotency guards, as many orders as fit one transaction; update the counters"),
+	transactCall("Delete CUST#<c> PROFILE if its counters and email are as read, its email guard (with the orders, when all fit)"),
+}}
+
 // DeleteCustomer erases a customer (see above).
 func (r *Repo) DeleteCustomer(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {

@@ -17,6 +17,10 @@ var errCustomerChanged = apperr.Errorf(apperr.CodeConflict, "the customer was ch
 // errCustomerEmailTaken is the CONFLICT of an email another customer has.
 var errCustomerEmailTaken = &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}
 
+// UpdateCustomerPlan is what UpdateCustomer does (explain plans the mutation from it).
+var UpdateCustomerPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = CUST#<c>, SK = PROFILE"),
+	transactCall("Update CUST#<c> PROFILE if its email is as read; Put the new email guard if absent, Delete the old one")}}
+
 // UpdateCustomer changes a customer's name or email; a new email moves its uniqueness guard in
 // the same transaction (as UpdateUser does).
 func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *string) (*Customer, error) {
@@ -51,6 +55,9 @@ func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *strin
 	return &next, nil
 }
 
+// UpdateMailingAddressPlan is what UpdateMailingAddress does (explain plans the mutation from it).
+var UpdateMailingAddressPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = CUST#<c>, SK = PROFILE"), transactCall("Update mailingAddresses[i] of CUST#<c> PROFILE if it still has the label")}}
+
 // UpdateMailingAddress replaces the customer's address labelled label with address.
 func (r *Repo) UpdateMailingAddress(ctx context.Context, customer, label string, address MailingAddress) (*Customer, error) {
 	address, err := cleanAddress("address", address)
@@ -59,6 +66,9 @@ func (r *Repo) UpdateMailingAddress(ctx context.Context, customer, label string,
 	}
 	return r.changeAddress(ctx, customer, label, &address)
 }
+
+// RemoveMailingAddressPlan is what RemoveMailingAddress does (explain plans the mutation from it).
+var RemoveMailingAddressPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = CUST#<c>, SK = PROFILE"), transactCall("Remove mailingAddresses[i] of CUST#<c> PROFILE if it still has the label")}}
 
 // RemoveMailingAddress removes the customer's address labelled label.
 func (r *Repo) RemoveMailingAddress(ctx context.Context, customer, label string) (*Customer, error) {

@@ -89,6 +89,13 @@ type errReplay struct {
 
 func (e *errReplay) Error() string { return "idempotency key already used" }
 
+// PlaceOrderPlan is what PlaceOrder does: one transaction, and for an idempotency key used
+// before, the Queries that find the order it placed.
+var PlaceOrderPlan = WritePlan{Calls: []WriteCall{
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put ORDER#<o>, its lines and the idempotency guard if absent; check the customer exists"},
+	{Operation: "Query", Calls: 2, What: "the idempotency guard, then PK = CUST#<c> AND begins_with(SK, ORDER#<o>), consistent: only for a key used before"},
+}}
+
 // PlaceOrder places an OPEN order with its lines for a customer, in ONE TransactWriteItems:
 // an Update of the customer's count of open orders (only if the customer exists), a Put of the
 // idempotency guard (only if absent), a Put of the order and a Put per line. Placing it again with the same idempotency key returns the
@@ -231,6 +238,12 @@ func (r *Repo) orderAndItems(ctx context.Context, customer, order string) (*Orde
 	return o, items, nil
 }
 
+// UpdateOrderStatusPlan is what UpdateOrderStatus does.
+var UpdateOrderStatusPlan = WritePlan{Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>, consistent"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Update CUST#<c> ORDER#<o> if its status is as read; move the customer's counts"},
+}}
+
 // UpdateOrderStatus moves an order to another status: allowed are OPEN→SHIPPED, SHIPPED→DELIVERED
 // and OPEN→CANCELLED, so the one status the target may be reached from is known. The order is read
 // (consistently: a missing order is NOT_FOUND, a refused transition CONFLICT naming the current
@@ -311,6 +324,9 @@ func refusedTransition(current, from, to OrderStatus) error {
 	return &apperr.Error{Code: apperr.CodeConflict, Field: "status", Message: fmt.Sprintf("the order is %s; only %s orders can become %s", current, from, to)}
 }
 
+// CreateCustomerPlan is what CreateCustomer does.
+var CreateCustomerPlan = oneTransaction("Put CUST#<c> PROFILE and its email guard if absent")
+
 // CreateCustomer stores a new customer with up to MaxMailingAddresses addresses, and the item that
 // reserves its email, in one transaction.
 func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses []MailingAddress) (*Customer, error) {
@@ -349,6 +365,9 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 	}
 	return c, nil
 }
+
+// AddMailingAddressPlan is what AddMailingAddress does.
+var AddMailingAddressPlan = WritePlan{Calls: []WriteCall{{Operation: "UpdateItem", Calls: 1, What: "PK = CUST#<c>, SK = PROFILE if it has fewer than 20 addresses"}}}
 
 // AddMailingAddress appends an address to a customer's list with ONE conditional UpdateItem:
 // SET mailingAddresses = list_append(mailingAddresses, [address]) if the customer exists and has

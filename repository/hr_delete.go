@@ -28,6 +28,14 @@ var errEmployeeChanged = apperr.Errorf(apperr.CodeConflict, "the employee's rela
 // room for the employee's own items and the counts.
 const relationsPerTx = maxTransactItems - 10
 
+// RemoveEmployeePlan is what RemoveEmployee does (explain plans the mutation from it).
+var RemoveEmployeePlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+	consistentRead("PK = SK = EMP#<e> and its REL# items"),
+	{Operation: "Query", Calls: 2, PerData: true, What: "GSI1PK = EMP#<e>#REL#MANAGER and EMP#<e>#REL#MENTOR: direct reports, mentees"},
+	transactCall("Delete EMP#<e> and its REL# items; move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR; update the counts"),
+	{Operation: "Query", Calls: 1, What: "GSI1PK = EMP#<e>#REL#MENTOR: mentees assigned during the removal"},
+}}
+
 // RemoveEmployee removes an employee with its relationship items (see above).
 func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
@@ -163,6 +171,9 @@ func stillReferred(kind, others string, count int) error {
 		Message: fmt.Sprintf("the %s still has %d %s: move or remove them first", kind, count, others)}
 }
 
+// DeleteDepartmentPlan is what DeleteDepartment does (explain plans the mutation from it).
+var DeleteDepartmentPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = SK = DEPT#<d>"), transactCall("Delete DEPT#<d> if it has no employees")}}
+
 // DeleteDepartment removes a department without employees: CONFLICT with their number while it
 // has any. The delete is conditioned on its count of employees being zero, so an employee hired
 // or transferred in meanwhile makes it fail.
@@ -190,6 +201,11 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 			map[string]types.AttributeValue{":zero": n(0)}, stillReferred("department", "employees", 1)),
 	})
 }
+
+// DeleteLocationPlan is what DeleteLocation does (explain plans the mutation from it).
+var DeleteLocationPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = COUNTRY#<c>, SK = <state>#<city>#<postal>#<l>"),
+	{Operation: "Query", Calls: 1, PerData: true, What: "GSI2PK = TYPE#Department, filtered by location, one per 1 MB"},
+	transactCall("Delete the location if it exists")}}
 
 // DeleteLocation removes a location no department is at: CONFLICT with their number while any is.
 // The departments are found on the department listing (GSI2), filtered by location.

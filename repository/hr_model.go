@@ -111,6 +111,10 @@ type Employee struct {
 	// (counters.go).
 	DirectReportCount int  `dynamodbav:"directReportCount"`
 	Counted           bool `dynamodbav:"counted"`
+	// RelationsChangedAt is when the employee's manager or mentor last changed: the assignment
+	// writes it on the employee's own item, so that the table's stream carries a change of the
+	// employee (its subscribers see it), not only of the relation items.
+	RelationsChangedAt *time.Time `dynamodbav:"relationsChangedAt,omitempty"`
 }
 
 // Key implements Entity.

@@ -11,6 +11,9 @@ import (
 // errDepartmentMoved: the department moved (or went) between the read and the transaction.
 var errDepartmentMoved = apperr.Errorf(apperr.CodeConflict, "the department was changed by a concurrent change; read it again and retry")
 
+// RelocateDepartmentPlan is what RelocateDepartment does (explain plans the mutation from it).
+var RelocateDepartmentPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = SK = DEPT#<d>"), transactCall("Update DEPT#<d> if at the location read; check the new location exists")}}
+
 // RelocateDepartment moves a department to another location: one transaction updates the
 // department, on condition that it is still where it was read, and checks that the new location
 // exists (NOT_FOUND naming locationId otherwise).
@@ -52,12 +55,20 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 	return &next, nil
 }
 
+// UnassignManagerPlan is what UnassignManager does (explain plans the mutation from it).
+var UnassignManagerPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MANAGER"), transactCall("Delete REL#MANAGER if it points at the manager read; update the manager's count")}}
+
 // UnassignManager leaves the employee without a manager: its manager relation goes and its
 // manager's count of direct reports shrinks, in one transaction conditioned on the manager read.
 // An employee without a manager is returned as it is.
 func (r *Repo) UnassignManager(ctx context.Context, employee string) (*Employee, error) {
 	return r.unassign(ctx, employee, RelManager)
 }
+
+// UnassignMentorPlan is what UnassignMentor does (explain plans the mutation from it).
+var UnassignMentorPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MENTOR"), transactCall("Delete REL#MENTOR if it points at the mentor read")}}
 
 // UnassignMentor leaves the employee without a mentor (as UnassignManager; mentors keep no count).
 func (r *Repo) UnassignMentor(ctx context.Context, employee string) (*Employee, error) {

@@ -3,6 +3,7 @@ package repository
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -75,6 +76,9 @@ type LocationInput struct {
 	Country, State, City, PostalCode, Address string
 }
 
+// CreateLocationPlan is what CreateLocation does.
+var CreateLocationPlan = oneTransaction("Put COUNTRY#<c> <state>#<city>#<postal>#<l> if absent")
+
 // CreateLocation stores a new location.
 func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location, error) {
 	ref, err := cleanLocationRef(LocationRef{Country: in.Country, State: in.State, City: in.City, PostalCode: in.PostalCode})
@@ -99,6 +103,9 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 	}
 	return l, nil
 }
+
+// CreateDepartmentPlan is what CreateDepartment does.
+var CreateDepartmentPlan = oneTransaction("Put DEPT#<d> if absent; check the location exists")
 
 // CreateDepartment stores a new department at an existing location, checked in the same
 // transaction.
@@ -134,6 +141,13 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	return d, nil
 }
 
+// TransferEmployeePlan is what TransferEmployee does, again when the department was renamed
+// meanwhile.
+var TransferEmployeePlan = WritePlan{Attempts: MaxDepartmentAttempts, Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#DEPARTMENT, PK = SK = DEPT#<d>, consistent"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#DEPARTMENT and update EMP#<e> if the membership is as read; check the department's name"},
+}}
+
 // TransferEmployee moves an employee to another department: ONE transaction replaces the
 // membership relation (conditioned on the department it was read pointing at, so of two
 // concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
@@ -148,7 +162,7 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 	if err := checkID("departmentId", department); err != nil {
 		return nil, nil, err
 	}
-	for range MaxDepartmentAttempts {
+	for range TransferEmployeePlan.Tries() {
 		e, rel, err := r.transferOnce(ctx, employee, department)
 		if err == errDepartmentChanged {
 			continue // renamed meanwhile: read the new name and try again
@@ -215,6 +229,14 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 	return &moved, rel, nil
 }
 
+// AssignManagerPlan is what AssignManager does, again when the employee's manager changed
+// meanwhile.
+var AssignManagerPlan = WritePlan{Attempts: maxAssignAttempts, Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, PK = EMP#<m> SK = REL#MANAGER, consistent"},
+	{Operation: "BatchGetItem", Calls: MaxManagementChain - 1, What: "PK = EMP#<m> SK = REL#MANAGER up the manager's chain, consistent, one per level"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#MANAGER, set EMP#<e> relationsChangedAt; check the manager and every link of the chain as read"},
+}}
+
 // AssignManager makes managerId the employee's manager, replacing any previous one. It refuses
 // the employee itself and any manager whose own chain of managers leads back to the employee
 // (BAD_USER_INPUT: the request can never succeed on this data), found by walking up the chain
@@ -234,7 +256,7 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 	if employee == manager {
 		return nil, nil, apperr.InvalidInput("managerId", "an employee cannot be their own manager")
 	}
-	for range maxAssignAttempts {
+	for range AssignManagerPlan.Tries() {
 		e, rel, err := r.assignManagerOnce(ctx, employee, manager)
 		if err != errManagerChanged {
 			return e, rel, err
@@ -295,7 +317,7 @@ func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink
 	}
 	items := []txItem{
 		r.txPut(relItem, relCond, relVals, errManagerChanged),
-		r.mustExist(empKey(rel.EmployeeID), notFoundField("employeeId", "employee")),
+		r.relationsChanged(rel),
 		r.txCount(empKey(rel.TargetID), add, notFoundField("managerId", "manager"), nil),
 	}
 	if hasPrev && changes {
@@ -341,6 +363,12 @@ func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *
 	}
 }
 
+// AssignMentorPlan is what AssignMentor does.
+var AssignMentorPlan = WritePlan{Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, consistent"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#MENTOR, set EMP#<e> relationsChangedAt; check the mentor exists"},
+}}
+
 // AssignMentor makes mentorId the employee's mentor, replacing any previous one. Only an employee
 // as their own mentor is refused: mentoring is not a hierarchy, so A mentoring B while B mentors A
 // (or a longer ring) is allowed.
@@ -372,11 +400,19 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 	}
 	err = r.transact(ctx, "assign mentor", []txItem{
 		r.txPut(relItem, "", nil, nil),
-		r.mustExist(empKey(employee), notFoundField("employeeId", "employee")),
+		r.relationsChanged(rel),
 		r.mustExist(empKey(mentor), notFoundField("mentorId", "mentor")),
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return e, rel, nil
+}
+
+// relationsChanged is the write of an assignment to the employee's own item: it must exist, and
+// its relationsChangedAt becomes the relation's time, so that the stream carries an UPDATED
+// change of the employee whose manager or mentor changed.
+func (r *Repo) relationsChanged(rel *Relation) txItem {
+	return r.txUpdate(empKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
+		map[string]types.AttributeValue{":at": s(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee"))
 }

@@ -19,6 +19,12 @@ type HireInput struct {
 	MentorID     *string
 }
 
+// HireEmployeePlan is what HireEmployee does, again when the department was renamed meanwhile.
+var HireEmployeePlan = WritePlan{Attempts: MaxDepartmentAttempts, Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = DEPT#<d> and the manager's and mentor's EMP#<e>, consistent"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put EMP#<e> and its REL# items if absent; check the department's name and the manager and mentor"},
+}}
+
 // HireEmployee stores a new employee with its relationship items (department membership, and
 // manager and mentor when given) in ONE transaction that also checks that the department still has
 // the name copied onto the employee and that the manager and mentor exist. It returns the employee
@@ -35,7 +41,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	if h.HiredAt == nil {
 		h.HiredAt = &now
 	}
-	for range MaxDepartmentAttempts {
+	for range HireEmployeePlan.Tries() {
 		e, rels, err := r.hireOnce(ctx, h, id, now)
 		if err == errDepartmentChanged {
 			continue // renamed meanwhile: read the new name and try again

@@ -51,6 +51,16 @@ const (
 	renameWorkers = 16
 )
 
+// RenameDepartmentPlan is what RenameDepartment does: the rename, then the copies of the name.
+var RenameDepartmentPlan = WritePlan{Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = DEPT#<d>, consistent"},
+	{Operation: "UpdateItem", Calls: 1, What: "PK = SK = DEPT#<d> if nameVersion is as read"},
+	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = DEPT#<d>#REL#DEPARTMENT, one per 100 employees"},
+	{Operation: "BatchGetItem", PerData: true, What: "PK = SK = EMP#<e>, consistent, one per 100 employees"},
+	{Operation: "UpdateItem", PerData: true, What: "PK = SK = EMP#<e> if its copy of the name is older, one per employee"},
+	{Operation: "UpdateItem", Calls: 1, What: "PK = SK = DEPT#<d>: propagatedVersion"},
+}}
+
 // RenameDepartment renames a department and copies the new name onto its employees (see above).
 // Called with the name the department already has, it only finishes (or verifies) the
 // propagation. If the propagation does not finish, the rename itself has happened; the error says

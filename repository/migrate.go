@@ -111,10 +111,13 @@ func (r *Repo) versionTicket(ctx context.Context, item map[string]types.Attribut
 
 // moveItem puts item under key now and deletes it at old, in one transaction. When an item is at
 // now already (a run interrupted between two steps of another tool, say), the old one is only
-// deleted: the item at now is the one today's API reads and writes.
+// deleted: the item at now is the one today's API reads and writes. The item at now carries
+// movedFrom, the old key: the table's stream reads the move as one UPDATED change of the object,
+// not its removal and creation (decodeRecord).
 func (r *Repo) moveItem(ctx context.Context, item map[string]types.AttributeValue, old, now Key) error {
 	moved := maps.Clone(item)
 	moved[attrPK], moved[attrSK] = s(now.PK), s(now.SK)
+	moved[attrMovedFrom] = s(old.PK + " " + old.SK)
 	del := r.txDelete(old)
 	exists := apperr.Errorf(apperr.CodeConflict, "already moved")
 	err := r.transact(ctx, "move item", []txItem{r.putNew(moved, exists), del})
@@ -123,6 +126,9 @@ func (r *Repo) moveItem(ctx context.Context, item map[string]types.AttributeValu
 	}
 	return err
 }
+
+// attrMovedFrom marks an item a migration moved to its key (moveItem).
+const attrMovedFrom = "movedFrom"
 
 // txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
 // stops rather than writing twice).

@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -95,5 +96,37 @@ func TestTicketByIDFindsTheOrganization(t *testing.T) {
 	missing, _, _ := r.newEntityID()
 	if _, err := r.TicketByID(ctx, missing); err == nil || err.Error() != "NOT_FOUND: ticket not found" {
 		t.Fatalf("a missing ticket: %v", err)
+	}
+}
+
+// A migration's move reaches the table's stream as one UPDATED change of the ticket under its
+// new key, not as its removal and creation: subscribers see the object change, not vanish.
+func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, _ := ticketFixture(t, r)
+	org := &Organization{ID: u.OrgID}
+	id, at, err := r.newEntityID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	putOldTicket(t, r, &Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: TicketOpen, CreatedAt: at, UpdatedAt: at})
+	c := CollectStream(t, r, fastStream)
+	c.WaitStream(t)
+	if _, err := r.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	last, err := r.CreateOrganization(ctx, "after the migration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, ch := range c.Until(t, func(ch Change) bool { return ch.Key == last.Key() }) {
+		if tk, ok := ch.Entity().(*Ticket); ok && tk.ID == id {
+			kinds = append(kinds, fmt.Sprint(ch.Kind, " ", ch.Key == ticketKey(org.ID, id)))
+		}
+	}
+	if fmt.Sprint(kinds) != "[UPDATED true]" {
+		t.Fatalf("the move arrived as %v, want one UPDATED under the new key", kinds)
 	}
 }

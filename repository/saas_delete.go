@@ -47,6 +47,14 @@ func (r *Repo) ticketRemoval(t *Ticket, onMoved error) ([]txItem, *sweepRecord) 
 	return append(items, r.putSweep(rec)), rec
 }
 
+// DeleteTicketPlan is what DeleteTicket does (explain plans the mutation from it).
+var DeleteTicketPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = TICKET#<t>, for a caller whose scope the ticket's ID does not tell"},
+	consistentRead("PK = TICKET#<t>, SK = ORG#<o>"),
+	transactCall("Delete TICKET#<t> if at the version read, its VERSION# items; update the reporter's counters"),
+	perDataCall("TransactWriteItems", "the versions of a history longer than one transaction, swept after it"),
+}}
+
 // DeleteTicket removes a ticket with its history (see above). expected, when given, is the
 // version the caller saw: CONFLICT, and nothing removed, if the ticket is at another.
 func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) error {
@@ -93,6 +101,14 @@ var errUserHasTickets = errors.New("the user has tickets, or another email")
 // MaxRemovalRounds bounds the rounds of a removal or unassignment that reads again when a
 // concurrent change got in between (a user's removal removes the tickets each round found).
 const MaxRemovalRounds = 5
+
+// DeleteUserPlan is what DeleteUser does (explain plans the mutation from it).
+var DeleteUserPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+	consistentRead("PK = ORG#<o>, SK = USER#<u>"),
+	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = ORG#<o>#USER#<u> AND begins_with(GSI1SK, TICKET#), one per 1 MB"},
+	perDataCall("TransactWriteItems", "with cascade: Delete TICKET#<t> and its versions, as many as fit one transaction"),
+	transactCall("Delete USER#<u> if it has no tickets, its email guard; update ORG#<o>'s count"),
+}}
 
 // DeleteUser removes a user and frees its email (see above). Without cascade a user with tickets
 // is CONFLICT with their number in extensions.count.
@@ -207,6 +223,9 @@ func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) er
 	}
 	return nil
 }
+
+// DeleteOrganizationPlan is what DeleteOrganization does (explain plans the mutation from it).
+var DeleteOrganizationPlan = oneTransaction("Update ORG#<o> (mark, leave GSI2) if it exists and is not being removed; Put SWEEP ORGANIZATION#<o>")
 
 // DeleteOrganization marks the organization as being removed and leaves the rest to the sweep: in
 // one transaction its item gets the mark (and leaves the by-name listing, GSI2), and a sweep

@@ -12,6 +12,9 @@ var errEmailTaken = &apperr.Error{Code: apperr.CodeConflict, Field: "email", Mes
 // errUserChanged: the user's email changed between the read and the transaction.
 var errUserChanged = apperr.Errorf(apperr.CodeConflict, "the user was changed by a concurrent change; read it again and retry")
 
+// UpdateOrganizationPlan is what UpdateOrganization does (explain plans the mutation from it).
+var UpdateOrganizationPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = ORG#<o>, SK = METADATA#<o>"), transactCall("Update ORG#<o> METADATA#<o> and its GSI2 keys if it exists")}}
+
 // UpdateOrganization renames an organization: one Update of its item (and of its place in the
 // by-name listing), conditioned on its existence.
 func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string) (*Organization, error) {
@@ -43,6 +46,10 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 	}
 	return &next, nil
 }
+
+// UpdateUserPlan is what UpdateUser does (explain plans the mutation from it).
+var UpdateUserPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = ORG#<o>, SK = USER#<u>"),
+	transactCall("Update USER#<u> if its email is as read; Put the new email guard if absent, Delete the old one")}}
 
 // UpdateUser changes a user's name or email. A new email moves the user's uniqueness guard in the
 // same transaction: the old guard is removed (on condition that it is the user's), the new one

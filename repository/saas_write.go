@@ -17,6 +17,9 @@ func (r *Repo) newEntityID() (string, time.Time, error) {
 	return id, idTime(id), nil
 }
 
+// CreateOrganizationPlan is what CreateOrganization does.
+var CreateOrganizationPlan = oneTransaction("Put ORG#<o> METADATA#<o> if absent")
+
 // CreateOrganization stores a new organization.
 func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organization, error) {
 	name, err := cleanName("name", name)
@@ -37,6 +40,9 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 	}
 	return o, nil
 }
+
+// CreateUserPlan is what CreateUser does.
+var CreateUserPlan = oneTransaction("Put USER#<u> and its email guard if absent; check ORG#<o> exists")
 
 // CreateUser stores a new user and the item that reserves its email inside the organization, in
 // one transaction that also counts the user on the organization (which must exist).
@@ -71,6 +77,9 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 	}
 	return u, nil
 }
+
+// CreateTicketPlan is what CreateTicket does.
+var CreateTicketPlan = oneTransaction("Put TICKET#<t> and its first version if absent; count it on the reporter ORG#<o> USER#<u>, which must exist")
 
 // CreateTicket stores a new open ticket reported by a user, at version 1, in one transaction with
 // its first version item and the reporter's count of open tickets (the reporter must exist).

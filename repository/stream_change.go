@@ -86,7 +86,22 @@ func decodeRecord(rec stypes.Record) (c Change, ok bool, err error) {
 	if c.Old, err = decodeImage(sr.OldImage); err != nil {
 		return Change{}, false, fmt.Errorf("record %s (%s %s): old image: %w", c.Sequence, c.Key.PK, c.Key.SK, err)
 	}
+	c = moves(c, sr.NewImage)
 	return c, c.New != nil || c.Old != nil, nil
+}
+
+// moves reads a migration's move of an item to its key (moveItem) as one change of the object:
+// the item put under its key (movedFrom set) is UPDATED, not CREATED, and an item removed from a
+// key its entity no longer has (an earlier version's key: the move's other half) is no change at
+// all: the object lives on under its key, which is the one its subscribers know it by.
+func moves(c Change, newImage map[string]stypes.AttributeValue) Change {
+	switch {
+	case c.Kind == ChangeCreated && newImage[attrMovedFrom] != nil:
+		c.Kind = ChangeUpdated
+	case c.Kind == ChangeRemoved && c.Old != nil && c.Old.Key() != c.Key:
+		c.Old = nil
+	}
+	return c
 }
 
 // decodeImage decodes a stream image into its entity: nil for no image or an item that is not an

@@ -45,6 +45,13 @@ const maxTicketAttempts = 3
 // errTicketMoved: the ticket changed between the read and the transaction.
 var errTicketMoved = errors.New("the ticket changed meanwhile")
 
+// UpdateTicketPlan is what UpdateTicket does: read the ticket, then write it with its next
+// version, again when another change came in between (and no expectedVersion was given).
+var UpdateTicketPlan = WritePlan{Attempts: maxTicketAttempts, Calls: []WriteCall{
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = TICKET#<t>, consistent"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Update TICKET#<t> if its version is as read; Put its next version item; move the reporter's counts"},
+}}
+
 // UpdateTicket changes the status, title or body of ticket id of organization org, as a new
 // version (see above). A ticket of another organization is NOT_FOUND, as a missing one: its key
 // is spelled with org.
@@ -56,7 +63,7 @@ func (r *Repo) UpdateTicket(ctx context.Context, org, id string, p TicketPatch) 
 	if p, err = p.clean(); err != nil {
 		return nil, err
 	}
-	for range maxTicketAttempts {
+	for range UpdateTicketPlan.Tries() {
 		t, err := r.updateTicketOnce(ctx, k, p)
 		if !errors.Is(err, errTicketMoved) {
 			return t, err

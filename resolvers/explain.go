@@ -32,11 +32,7 @@ var _ planner.Execution = explainer{}
 
 // Roots decodes and scope-checks root lookup f's IDs as planRoots does, reading nothing.
 func (e explainer) Roots(f graphql.CollectedField, row *planner.Field) ([]planner.RootRead, error) {
-	var vars map[string]any
-	if graphql.HasOperationContext(e.ctx) {
-		vars = graphql.GetOperationContext(e.ctx).Variables
-	}
-	d, field, ids := rootIDs(row, f.ArgumentMap(vars))
+	d, field, ids := rootIDs(row, f.ArgumentMap(e.vars()))
 	if len(ids) > maxNodes {
 		return nil, errTooManyIDs()
 	}
@@ -84,6 +80,14 @@ func (c *completions) TicketByID(_ context.Context, id string) (*repository.Tick
 	return &repository.Ticket{ID: id, OrgID: "explain"}, nil
 }
 
+// vars are the operation's variables.
+func (e explainer) vars() map[string]any {
+	if graphql.HasOperationContext(e.ctx) {
+		return graphql.GetOperationContext(e.ctx).Variables
+	}
+	return nil
+}
+
 // Starts reports whether the resolvers start list for a whole level (listStarts).
 func (explainer) Starts(list *planner.Field) bool { return listStarts[list] != nil }
 
@@ -118,6 +122,30 @@ func (e explainer) Allowed(object, field string) error {
 		return ForbiddenField(field)
 	}
 	return nil
+}
+
+// Subscribes runs the argument checks subscription root field f opens with (its filter's, the
+// same functions its resolver calls), reading nothing: an explain refuses what subscribing
+// refuses.
+func (e explainer) Subscribes(f graphql.CollectedField) error {
+	args := f.ArgumentMap(e.vars())
+	opt := func(name string) *string {
+		if s, ok := args[name].(string); ok {
+			return &s
+		}
+		return nil
+	}
+	var err error
+	switch f.Name {
+	case "ticketChanged":
+		org, _ := args["organizationId"].(string)
+		_, err = ticketChanges(e.ctx, org, opt("reporterId"))
+	case "orderChanged":
+		_, err = orderChanges(e.ctx, opt("customerId"))
+	case "employeeChanged":
+		_, err = employeeChanges(e.ctx, opt("departmentId"))
+	}
+	return err
 }
 
 // Shards is N, the Queries of one page of ordersByStatus.

@@ -29,6 +29,9 @@ type EventStream interface {
 	// (err nil: the client went away, the server is shutting down) or ended with err (the client
 	// did not keep up, the table lost its stream, the caller's token expired).
 	Next(ctx context.Context) (ok bool, err error)
+	// Close ends the subscription from the server's side (its principal's budget is spent): Next
+	// answers at once that it is over. Call it from the goroutine that calls Next.
+	Close()
 }
 
 // streamSlot is where a subscription resolver leaves its EventStream for the server.
@@ -167,6 +170,11 @@ func (s *stream[T]) next(ctx context.Context) (bool, error) {
 	case <-ctx.Done():
 		return false, nil
 	}
+}
+
+func (s *stream[T]) Close() {
+	s.close()
+	s.over = true
 }
 
 // close ends the hub's subscription and stops the timer; it may be called more than once.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"singletable/changefeed"
+	"singletable/repository"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -75,5 +77,22 @@ func TestAnEndedSubscriptionSendsItsErrorOnceThenCompletes(t *testing.T) {
 	}
 	if sseErrors != 1 {
 		t.Fatalf("Server-Sent Events: %d events with errors before the stream ended, want 1", sseErrors)
+	}
+}
+
+// A subscription opened before the instance reads the stream waits for the reader, and is told
+// when it does not come (here: a hub that never starts): it never opens to miss the writes made
+// meanwhile.
+func TestASubscriptionWaitsForTheReader(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{}), nil, changefeed.Options{})
+	t.Cleanup(hub.Close)
+	a := newAPIOn(t, repo, server.Config{Hub: hub})
+	ws := a.dialWS(adminToken(t))
+	ws.subscribe("1", ticketSubscription, map[string]any{"org": "T3JnYW5pemF0aW9uOjAxQVJaM05ERUtUU1Y0UlJGRlE2OUc1RkFW"})
+	start := time.Now()
+	errs, completed := ws.collectUntilComplete("1", 5, 20*time.Second)
+	if len(errs) != 1 || !completed || !strings.Contains(errs[0], "not read yet") || time.Since(start) < 5*time.Second {
+		t.Fatalf("a subscription without a reader: %v (completed %v) after %v", errs, completed, time.Since(start))
 	}
 }

@@ -8,10 +8,12 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"singletable/auth"
 	"singletable/changefeed"
 	"singletable/loaders"
 	"singletable/repository"
@@ -155,12 +157,24 @@ func (e subscriptionEvents) InterceptResponse(ctx context.Context, next graphql.
 	return nil
 }
 
-// event resolves the event the stream has just put into the resolver's channel.
+// event resolves the event the stream has just put into the resolver's channel, once it has
+// reserved the price of the subscription's plan from its principal's capacity budget: an empty
+// budget ends the subscription with RATE_LIMITED (extensions.limit "capacity").
 func (e subscriptionEvents) event(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-	name := operationName(graphql.GetOperationContext(ctx))
+	oc := graphql.GetOperationContext(ctx)
+	name := operationName(oc)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(eventMeter(ctx), e.timeout)
 	defer cancel()
+	if ri := requestInfoFrom(ctx); ri.budget != nil {
+		price := 0
+		if po := plannedOf(oc); po != nil {
+			price = po.explained.Price()
+		}
+		if ok, wait := ri.budget.reserve(float64(price) * rcuPerPoint); !ok {
+			return e.endOverBudget(ctx, wait)
+		}
+	}
 	ctx = loaders.NewContext(ctx, loaders.New(e.repo, e.loaders))
 	spanName := "subscription event"
 	if name != "" {
@@ -180,12 +194,30 @@ func (e subscriptionEvents) event(ctx context.Context, next graphql.ResponseHand
 	return resp
 }
 
-// eventMeter returns ctx with a meter and request info of their own: what one event costs.
+// endOverBudget ends a subscription whose principal's budget is spent: its error is the last
+// response, and the stream is closed (resolvers.EventStream: Next answers nothing more).
+func (e subscriptionEvents) endOverBudget(ctx context.Context, wait time.Duration) *graphql.Response {
+	if stream, _ := resolvers.EventStreamOf(ctx); stream != nil {
+		stream.Close()
+	}
+	return withCost(ctx, &graphql.Response{Errors: gqlerror.List{capacityRefusal(wait)}})
+}
+
+// eventMeter returns ctx with a meter and request info of their own: what one event costs, on
+// the account of the subscription's principal (the socket's, from its connection_init; the
+// request's, over Server-Sent Events).
 func eventMeter(ctx context.Context) context.Context {
 	ctx, meter := repository.WithMeter(ctx)
 	ev := &requestInfo{start: time.Now(), meter: meter, stream: true}
 	if ri := requestInfoFrom(ctx); ri != nil {
 		ev.id, ev.op = ri.id, ri.operation()
+		if ri.budget != nil {
+			key := ri.budget.key
+			if p, ok := auth.FromContext(ctx); ok && p.Subject != "" {
+				key = subjectKey(p.Subject)
+			}
+			ev.budget = &requestBudget{c: ri.budget.c, key: key}
+		}
 	}
 	return context.WithValue(ctx, requestInfoKey{}, ev)
 }

@@ -66,13 +66,13 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr or commerce)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report) or "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table) or "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report)")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
 		log.Fatalf("bench: -profileop needs -cpuprofile")
 	}
-	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyLifecycle {
-		log.Fatalf("bench: -only %q: the sections it runs alone are %s and %s", cfg.only, onlySingle, onlyLifecycle)
+	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyLifecycle && cfg.only != onlyBurst {
+		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s and %s", cfg.only, onlySingle, onlyBurst, onlyLifecycle)
 	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
@@ -117,6 +117,9 @@ func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *r
 }
 
 func run(ctx context.Context, cfg config) error {
+	if cfg.only == onlyBurst {
+		return runBurst(ctx)
+	}
 	started := time.Now()
 	b, err := openBench(ctx, cfg)
 	if err != nil {
@@ -155,6 +158,10 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	if err := b.measureSubscriptions(ctx, rep); err != nil {
+		return err
+	}
+	org := b.d.orgs[0]
+	if rep.burst, err = measureBurst(ctx, b.seeder, org, b.d.users[org.ID][0]); err != nil {
 		return err
 	}
 	rep.elapsed = time.Since(started)

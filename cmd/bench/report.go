@@ -49,7 +49,9 @@ type report struct {
 	sweep     *sweepResult
 	// subscriptions are the fan-out measurements (subscriptions.go).
 	subscriptions []subscriptionResult
-	elapsed       time.Duration
+	// burst is the burst measurement (burst.go).
+	burst   burstResult
+	elapsed time.Duration
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"maps"
@@ -93,23 +94,39 @@ func measureFanOut(ctx context.Context, way *httpWay, repo *repository.Repo, org
 		}
 		time.Sleep(writeSpacing)
 	}
-	var lat []time.Duration
+	lat, missed, _ := deliveries(subs, written, 30*time.Second)
+	res.missed, res.delivered = missed, len(lat)
+	if res.delivered > 0 {
+		res.cpuPerEvent = (cpuTime() - cpu0) / time.Duration(res.delivered)
+		res.p50, res.p99 = percentiles(lat)
+	}
+	return res, nil
+}
+
+// deliveries waits (at most d each) for every subscriber to get the written titles, and returns
+// each delivery's latency since its write, the deliveries missed and the subscriptions that ended.
+func deliveries(subs []*subscriber, written map[string]time.Time, d time.Duration) (lat []time.Duration, missed, ended int) {
 	for _, s := range subs {
-		got := s.await(len(written), 30*time.Second)
+		got := s.await(len(written), d)
 		for title, at := range got {
 			if w, ok := written[title]; ok {
 				lat = append(lat, at.Sub(w))
 			}
 		}
-		res.missed += len(written) - len(got)
+		missed += len(written) - len(got)
+		s.mu.Lock()
+		if s.ended {
+			ended++
+		}
+		s.mu.Unlock()
 	}
-	res.delivered = len(lat)
-	if res.delivered > 0 {
-		res.cpuPerEvent = (cpuTime() - cpu0) / time.Duration(res.delivered)
-		slices.Sort(lat)
-		res.p50, res.p99 = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)]
-	}
-	return res, nil
+	return lat, missed, ended
+}
+
+// percentiles are the p50 and p99 of lat (sorted in place).
+func percentiles(lat []time.Duration) (p50, p99 time.Duration) {
+	slices.Sort(lat)
+	return lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)]
 }
 
 // heapInUse is the heap in use after a collection.
@@ -126,7 +143,9 @@ type subscriber struct {
 	conn *websocket.Conn
 	mu   sync.Mutex
 	got  map[string]time.Time
-	done chan struct{}
+	// ended: the subscription ended (an error, or complete) before the client closed it.
+	ended bool
+	done  chan struct{}
 }
 
 // subscribe opens a WebSocket to way's server as its admin and subscribes to org's tickets.
@@ -138,14 +157,21 @@ func subscribe(ctx context.Context, way *httpWay, org string) (*subscriber, erro
 	conn.SetReadLimit(1 << 20)
 	s := &subscriber{conn: conn, got: map[string]time.Time{}, done: make(chan struct{})}
 	init := map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer " + way.token}}
+	if err := wsjson.Write(ctx, conn, init); err != nil {
+		return nil, err
+	}
+	// The acknowledgement first: the server bounds the sockets of one address that have not
+	// completed connection_init.
+	var ack struct{ Type string }
+	if err := wsjson.Read(ctx, conn, &ack); err != nil || ack.Type != "connection_ack" {
+		return nil, fmt.Errorf("connection_init answered %q: %v", ack.Type, err)
+	}
 	sub := map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{
 		"query":     `subscription($org: ID!) { ticketChanged(organizationId: $org) { ticket { title } } }`,
 		"variables": map[string]any{"org": org},
 	}}
-	for _, m := range []any{init, sub} {
-		if err := wsjson.Write(ctx, conn, m); err != nil {
-			return nil, err
-		}
+	if err := wsjson.Write(ctx, conn, sub); err != nil {
+		return nil, err
 	}
 	go s.read(ctx)
 	return s, nil
@@ -161,6 +187,7 @@ func (s *subscriber) read(ctx context.Context) {
 				Data struct {
 					TicketChanged struct{ Ticket struct{ Title string } }
 				}
+				Errors []json.RawMessage
 			}
 		}
 		if err := wsjson.Read(ctx, s.conn, &m); err != nil {
@@ -171,7 +198,18 @@ func (s *subscriber) read(ctx context.Context) {
 			_ = wsjson.Write(ctx, s.conn, map[string]string{"type": "pong"})
 		case "next":
 			s.mu.Lock()
-			s.got[m.Payload.Data.TicketChanged.Ticket.Title] = time.Now()
+			if len(m.Payload.Errors) > 0 {
+				if !s.ended {
+					log.Printf("a subscription ended: %s", m.Payload.Errors[0])
+				}
+				s.ended = true
+			} else {
+				s.got[m.Payload.Data.TicketChanged.Ticket.Title] = time.Now()
+			}
+			s.mu.Unlock()
+		case "complete", "error":
+			s.mu.Lock()
+			s.ended = true
 			s.mu.Unlock()
 		}
 	}
@@ -210,4 +248,8 @@ func (rep *report) writeSubscriptions(w func(string, ...any)) {
 		w("| %d | %d | %d | %s | %s | %s | %.0f |\n", r.subscribers, r.delivered, r.missed, ms(r.p50), ms(r.p99), heap, float64(r.cpuPerEvent.Nanoseconds())/1000)
 	}
 	w("\n")
+	if rep.burst.subscribers > 0 {
+		w("### A burst from another writer\n\n%d subscribers reading as fast as they can while another writer imports %d tickets of their organization at once (BatchWriteItem, 25 a call, with an SDK client of its own). Latency is from each batch's write to each subscriber's receipt; peak heap is the process's (server, hub and the %d clients). No subscription may be dropped (`go run ./cmd/bench -only burst` runs this section alone).\n\n", rep.burst.subscribers, rep.burst.tickets, rep.burst.subscribers)
+		w("%s\n", burstTable(rep.burst))
+	}
 }

@@ -32,9 +32,9 @@ func ImportTickets(ctx context.Context, cfg repository.Config, org, reporter str
 		return nil, err
 	}
 	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(cfg.Endpoint) })
-	now := time.Now().UTC()
 	tickets := make([]*repository.Ticket, n)
 	for start := 0; start < n; start += 25 {
+		now := time.Now().UTC() // each batch's tickets are created when it is written
 		var reqs []types.WriteRequest
 		for i := start; i < min(start+25, n); i++ {
 			t := &repository.Ticket{ID: ulid.Make().String(), OrgID: org, ReporterID: reporter, Title: fmt.Sprintf("Imported %d", i),
