@@ -75,9 +75,12 @@ type Hub struct {
 	tracer trace.Tracer
 	log    *slog.Logger
 
-	mu        sync.Mutex
-	subs      map[*Subscription]struct{}
-	state     state
+	mu    sync.Mutex
+	subs  map[*Subscription]struct{}
+	state state
+	// why is what Subscribe answers in stateNoStream: repository.ErrNoStream, or the source's
+	// own reason (a fleet's Redis out of reach).
+	why       error
 	ready     chan struct{}
 	readyOnce sync.Once
 
@@ -149,7 +152,7 @@ func (h *Hub) Available() error {
 func (h *Hub) availableLocked() error {
 	switch h.state {
 	case stateNoStream:
-		return repository.ErrNoStream
+		return h.why
 	case stateClosed:
 		return ErrShuttingDown
 	}

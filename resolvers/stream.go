@@ -99,6 +99,7 @@ type stream[T any] struct {
 	convert func(*repository.Change) T
 	out     chan T
 	expiry  *time.Timer // nil: the caller's token does not expire
+	errSent bool        // the error the subscription ended with was answered
 }
 
 func (s *stream[T]) Next(ctx context.Context) (bool, error) {
@@ -109,7 +110,14 @@ func (s *stream[T]) Next(ctx context.Context) (bool, error) {
 	select {
 	case c, open := <-s.sub.Events():
 		if !open {
-			return false, s.sub.Err()
+			// The error once: gqlgen asks again after an error response, and then the
+			// subscription completes.
+			err := s.sub.Err()
+			if s.errSent {
+				err = nil
+			}
+			s.errSent = true
+			return false, err
 		}
 		if s.caller.Expired(time.Now()) {
 			s.close()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"strconv"
@@ -66,10 +67,11 @@ func (c *capacityBudget) debit(key string, rcu float64) (left float64) {
 
 // requestBudget is one request's account with its principal's budget.
 type requestBudget struct {
-	c       *capacityBudget
+	store   budgetStore
 	key     string
 	mu      sync.Mutex
-	debited float64 // RCU debited so far
+	held    reservation // what the request reserved, until its first settle
+	debited float64     // RCU debited so far
 }
 
 // settle debits what the request consumed since the last settle (total is all it consumed so
@@ -78,7 +80,8 @@ type requestBudget struct {
 func (b *requestBudget) settle(total float64) float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	left := b.c.debit(b.key, total-b.debited)
+	left := b.store.settle(context.Background(), b.key, b.held, total-b.debited)
+	b.held = reservation{shared: b.held.shared}
 	b.debited = max(b.debited, total)
 	return left
 }
@@ -93,7 +96,7 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 	if cfg.CapacityBudgetRCU <= 0 {
 		return next
 	}
-	budget := newCapacityBudget(cfg.CapacityBudgetRCU, time.Now)
+	budget := newBudgetStore(cfg, newCapacityBudget(cfg.CapacityBudgetRCU, time.Now))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := requestInfoFrom(r.Context())
 		if r.Method == http.MethodOptions || ri == nil {
@@ -104,8 +107,9 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 		if !ok {
 			key = limiterKey(r, cfg.TrustedProxies)
 		}
-		ri.budget = &requestBudget{c: budget, key: key}
-		if ok, wait := budget.check(key); !ok {
+		ok, wait, held := budget.reserve(r.Context(), key, 0)
+		ri.budget = &requestBudget{store: budget, key: key, held: held}
+		if !ok {
 			if cfg.OnRateLimited != nil {
 				cfg.OnRateLimited(RefusedCapacity)
 			}

@@ -60,7 +60,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.SetDisableSuggestion(!cfg.Introspection)
 	// The bounds run first: a persisted query is only stored once its document passed them.
 	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
-	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{newByteCache(cfg.APQCacheBytes, apqSize)}})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{cache: newByteCache(cfg.APQCacheBytes, apqSize), shared: newSharedPersisted(cfg)}})
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}

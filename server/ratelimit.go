@@ -39,14 +39,14 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 	if cfg.RateLimitRPS <= 0 {
 		return next
 	}
-	limiter := newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, time.Now)
+	allow := rateDecider(cfg, newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, time.Now))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodOptions {
 			key, ok := principalKey(r.Context())
 			if !ok {
 				key = limiterKey(r, cfg.TrustedProxies)
 			}
-			if ok, wait := limiter.allow(key); !ok {
+			if ok, wait := allow(r.Context(), key); !ok {
 				if cfg.OnRateLimited != nil {
 					cfg.OnRateLimited(RefusedRate)
 				}

@@ -90,6 +90,14 @@ type Config struct {
 	// TracerProvider receives the spans of requests, operations, resolvers and loader batches
 	// (the global provider when nil).
 	TracerProvider trace.TracerProvider
+	// SharedLimits and SharedPersistedQueries, when set, hold the rate limiter's and the capacity
+	// budget's buckets and the persisted queries for a whole fleet of instances (package fleet,
+	// REDIS_URL); nil keeps them in the instance. While a shared store fails, the instance answers
+	// from its own state, logs it and calls OnSharedFallback (with SharedRate, SharedCapacity or
+	// SharedPersisted) for every request so answered.
+	SharedLimits           SharedLimits
+	SharedPersistedQueries SharedPersistedQueries
+	OnSharedFallback       func(store string)
 	// Hub fans the table's stream out to subscriptions (WebSocket and Server-Sent Events on
 	// /query); nil answers every subscription with UNAVAILABLE (AWS Lambda). Its owner starts it
 	// and, on shutdown, closes it: open subscriptions complete, then their sockets close.

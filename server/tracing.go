@@ -36,6 +36,9 @@ func (cfg Config) observed() Config {
 		if cfg.OnOverCapacity == nil {
 			cfg.OnOverCapacity = cfg.Metrics.OverCapacity
 		}
+		if cfg.OnSharedFallback == nil {
+			cfg.OnSharedFallback = cfg.Metrics.SharedFallback
+		}
 	}
 	return cfg
 }
