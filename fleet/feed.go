@@ -48,7 +48,7 @@ const StreamMaxLen = 10_000
 // reads repo's stream with opts.
 func (f *Fleet) Feed(repo *repository.Repo, opts repository.StreamOptions) *Feed {
 	return &Feed{f: f, repo: repo, opts: opts, stream: f.key("changes"), marks: f.key("checkpoints"),
-		lease: &lease{rdb: f.rdb, key: f.key("reader"), reading: f.key("reading"), holder: f.instance, ttl: LeaseTTL}}
+		lease: &lease{rdb: f.feed, key: f.key("reader"), reading: f.key("reading"), holder: f.instance, ttl: LeaseTTL}}
 }
 
 // Leading reports whether this instance holds the lease and reads the table's stream.
@@ -76,23 +76,34 @@ func (fd *Feed) Run(ctx context.Context, h repository.StreamHandler) error {
 // follow reads the Redis Stream and hands each change on once.
 func (fd *Feed) follow(ctx context.Context, h repository.StreamHandler) {
 	fl := &follower{Feed: fd, h: h, seen: map[string]seenShard{}}
+	var failingSince time.Time
 	for attempt := 0; ctx.Err() == nil; {
 		err := fl.step(ctx)
 		switch {
 		case ctx.Err() != nil:
 			return
 		case err == nil:
-			attempt = 0
+			attempt, failingSince = 0, time.Time{}
 			continue
 		case errors.Is(err, errNotReady):
 			attempt = 0
 		default:
-			fl.down(err)
+			// A failure or two (a slow moment) loses nothing: the next read goes on from the
+			// last entry read. Failing for downAfter is an outage.
+			if failingSince.IsZero() {
+				failingSince = time.Now()
+			}
+			if time.Since(failingSince) >= downAfter {
+				fl.down(err)
+			}
 			attempt++
 		}
 		sleepCtx(ctx, backoff(attempt))
 	}
 }
+
+// downAfter is how long reading the changes may fail before the instance's subscriptions end.
+const downAfter = 2 * time.Second
 
 // backoff is the wait before a follower's attempt (0: not ready yet, look again soon).
 func backoff(attempt int) time.Duration {
@@ -125,7 +136,7 @@ func (fl *follower) step(ctx context.Context) error {
 	if !fl.up {
 		return fl.start(ctx)
 	}
-	res, err := fl.f.rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{fl.stream, fl.pos}, Count: 1000, Block: time.Second}).Result()
+	res, err := fl.f.feed.XRead(ctx, &redis.XReadArgs{Streams: []string{fl.stream, fl.pos}, Count: 1000, Block: time.Second}).Result()
 	if errors.Is(err, redis.Nil) {
 		return nil
 	}
@@ -151,14 +162,14 @@ func (fl *follower) step(ctx context.Context) error {
 // start takes the position (the newest entry) and reports the instance ready once a reader reads
 // the table's stream: every change published from then on reaches its subscribers.
 func (fl *follower) start(ctx context.Context) error {
-	cctx, cancel := context.WithTimeout(ctx, callTimeout)
+	cctx, cancel := context.WithTimeout(ctx, feedTimeout)
 	defer cancel()
-	if err := fl.f.rdb.Get(cctx, fl.lease.reading).Err(); errors.Is(err, redis.Nil) {
+	if err := fl.f.feed.Get(cctx, fl.lease.reading).Err(); errors.Is(err, redis.Nil) {
 		return errNotReady
 	} else if err != nil {
 		return err
 	}
-	last, err := fl.f.rdb.XRevRangeN(cctx, fl.stream, "+", "-", 1).Result()
+	last, err := fl.f.feed.XRevRangeN(cctx, fl.stream, "+", "-", 1).Result()
 	if err != nil {
 		return err
 	}

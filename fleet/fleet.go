@@ -13,6 +13,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -22,16 +23,20 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Timeouts of the calls to Redis: a request's call waits at most callTimeout; the stream's
-// blocking read has its own, longer deadline (see Feed).
+// Timeouts of the calls to Redis. A request's call waits at most callTimeout: past it the
+// instance answers from its own state. The feed's calls (the lease, publishing, reading the
+// changes) have a connection pool of their own with feedTimeout: a busy machine must not lose the
+// lease or end subscriptions over a slow moment, while LeaseTTL still bounds a handover.
 const (
 	dialTimeout = 500 * time.Millisecond
 	callTimeout = 250 * time.Millisecond
+	feedTimeout = time.Second
 )
 
 // Fleet is a connection to the fleet's Redis. It is safe for concurrent use.
 type Fleet struct {
 	rdb      *redis.Client
+	feed     *redis.Client // the feed's pool (feedTimeout)
 	limiter  *redis_rate.Limiter
 	prefix   string
 	instance string
@@ -73,7 +78,9 @@ func Open(url string, opts Options) (*Fleet, error) {
 	}
 	quietClient.Do(func() { redis.SetLogger(debugLog{}) })
 	rdb := redis.NewClient(o)
-	return &Fleet{rdb: rdb, limiter: redis_rate.NewLimiter(rdb), prefix: opts.Prefix, instance: opts.Instance, log: opts.Logger}, nil
+	fo := *o
+	fo.ReadTimeout, fo.WriteTimeout = feedTimeout, feedTimeout
+	return &Fleet{rdb: rdb, feed: redis.NewClient(&fo), limiter: redis_rate.NewLimiter(rdb), prefix: opts.Prefix, instance: opts.Instance, log: opts.Logger}, nil
 }
 
 // ValidURL reports whether url is a Redis URL Open accepts.
@@ -93,7 +100,7 @@ func (f *Fleet) Ping(ctx context.Context) error {
 }
 
 // Close closes the connections.
-func (f *Fleet) Close() error { return f.rdb.Close() }
+func (f *Fleet) Close() error { return errors.Join(f.rdb.Close(), f.feed.Close()) }
 
 func (f *Fleet) key(parts ...string) string {
 	k := f.prefix

@@ -33,7 +33,7 @@ type lease struct {
 // with reading, it marks the holder's reader as reading the stream, which Feed's followers wait
 // for before they call themselves ready. The marker expires with the lease.
 func (l *lease) claim(ctx context.Context, reading bool) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	ctx, cancel := context.WithTimeout(ctx, feedTimeout)
 	defer cancel()
 	flag := "0"
 	if reading {
@@ -45,7 +45,7 @@ func (l *lease) claim(ctx context.Context, reading bool) (bool, error) {
 
 // release gives the lease up at once (a clean shutdown), if this instance holds it.
 func (l *lease) release(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	ctx, cancel := context.WithTimeout(ctx, feedTimeout)
 	defer cancel()
 	return releaseScript.Run(ctx, l.rdb, []string{l.key, l.reading}, l.holder).Err()
 }

@@ -91,8 +91,8 @@ func (fd *Feed) publish(ctx context.Context, batch []repository.Change) {
 		args = append(args, b)
 	}
 	for attempt := 0; ; attempt++ {
-		cctx, cancel := context.WithTimeout(ctx, callTimeout)
-		n, err := publishScript.Run(cctx, fd.f.rdb, []string{fd.lease.key, fd.stream, fd.marks}, args...).Int()
+		cctx, cancel := context.WithTimeout(ctx, feedTimeout)
+		n, err := publishScript.Run(cctx, fd.f.feed, []string{fd.lease.key, fd.stream, fd.marks}, args...).Int()
 		cancel()
 		if err == nil && n == 0 {
 			return // no longer the holder: hold stops the reader
@@ -119,9 +119,9 @@ return 1
 // checkpoints reads where the previous reader stopped: the last sequence number published from
 // each shard.
 func (fd *Feed) checkpoints(ctx context.Context) (map[string]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	ctx, cancel := context.WithTimeout(ctx, feedTimeout)
 	defer cancel()
-	return fd.f.rdb.HGetAll(ctx, fd.marks).Result()
+	return fd.f.feed.HGetAll(ctx, fd.marks).Result()
 }
 
 func errText(err error) string {

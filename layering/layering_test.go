@@ -41,7 +41,7 @@ var layers = map[string][]string{
 	"cmd/lambda":            {"cmd/internal/settings", "loaders", "repository", "server", "telemetry"},
 	"cmd/token":             {"auth", "graph/model"},
 	"cmd/tablegen":          {"repository"},
-	"cmd/bench":             {"auth", "changefeed", "graph/model", "loaders", "loaders/perparent", "repository", "repository/benchfloor", "repository/repotest", "server"},
+	"cmd/bench":             {"auth", "changefeed", "fleet", "graph/model", "loaders", "loaders/perparent", "repository", "repository/benchfloor", "repository/repotest", "server"},
 	"layering":              nil,
 }
 

@@ -46,7 +46,8 @@ type config struct {
 	memProfile   string
 	profileFor   time.Duration
 	profileOp    string // "" for all three deep operations
-	only         string // "" for the whole suite, onlySingle for the single operations alone
+	only         string // "" for the whole suite, onlySingle or onlyFleet for one section alone
+	redis        string // the Redis of the fleet's section ("" leaves it out)
 	waits        []time.Duration
 	concurrency  []int
 	budget       budget
@@ -66,13 +67,14 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr or commerce)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
+	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
 		log.Fatalf("bench: -profileop needs -cpuprofile")
 	}
-	if cfg.only != "" && cfg.only != onlySingle {
-		log.Fatalf("bench: -only %q: the one section it runs alone is %s", cfg.only, onlySingle)
+	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyFleet {
+		log.Fatalf("bench: -only %q: the sections it runs alone are %s and %s", cfg.only, onlySingle, onlyFleet)
 	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
@@ -128,6 +130,9 @@ func run(ctx context.Context, cfg config) error {
 		return profile(ctx, cfg, b.repo, b.d)
 	}
 	rep := &report{cfg: cfg, d: b.d, shards: repository.DefaultOrderStatusShards, deep: map[string]map[int]map[string]result{}}
+	if cfg.only == onlyFleet {
+		return printFleet(ctx, b, rep)
+	}
 	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
 		return err
 	}
@@ -149,6 +154,9 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	if err := b.measureSubscriptions(ctx, rep); err != nil {
+		return err
+	}
+	if err := b.measureFleet(ctx, rep); err != nil {
 		return err
 	}
 	rep.elapsed = time.Since(started)

@@ -45,7 +45,9 @@ type report struct {
 	counted []countedTree
 	// subscriptions are the fan-out measurements (subscriptions.go).
 	subscriptions []subscriptionResult
-	elapsed       time.Duration
+	// fleet is the fleet's section (fleet.go); nil without a Redis.
+	fleet   *fleetResult
+	elapsed time.Duration
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
@@ -103,6 +105,7 @@ func (rep *report) write() error {
 	rep.writeThrottled(w)
 	rep.writeWrites(w)
 	rep.writeSubscriptions(w)
+	rep.writeFleet(w)
 	w("%s\n", profileNotes)
 	if err := os.MkdirAll(filepath.Dir(rep.cfg.out), 0o755); err != nil {
 		return err
