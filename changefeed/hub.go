@@ -1,5 +1,6 @@
-// Package changefeed fans the table's changes out to subscribers: ONE stream reader per
-// instance, however many subscriptions are open, each subscription with a bounded buffer of its
+// Package changefeed fans the table's changes out to subscribers: ONE source of changes per
+// instance (its reader of the table's stream, or in a fleet the changes one reader publishes for
+// all: package fleet), however many subscriptions are open, each subscription with a bounded buffer of its
 // own. It sits between the repository (its stream reader and Change type) and the GraphQL
 // subscriptions, which filter the changes by what their caller may see; it knows nothing of
 // GraphQL, transports or identity.

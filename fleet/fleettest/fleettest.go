@@ -7,8 +7,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"testing"
-	"time"
 )
 
 // URL returns the run's Redis. Without one the test is skipped, except in CI (CI set), where the
@@ -25,16 +26,16 @@ func URL(t testing.TB) string {
 	return u
 }
 
-// Redis is a redis-server of the test's own, in memory, on a port that stays its own across
-// Stop and Start.
+// Redis is a Redis of the test's own, started and stopped by scripts/redis.sh (as make fleet's
+// and the test run's are), on a port that stays its own across Stop and Start.
 type Redis struct {
-	t    testing.TB
-	port int
-	cmd  *exec.Cmd
+	t       testing.TB
+	port    int
+	pidfile string
 }
 
 // Start starts a Redis of the test's own (skipped or fatal as URL is without the run's Redis,
-// which says redis-server is installed); it is stopped when the test ends.
+// which says the script has installed redis-server); it is stopped when the test ends.
 func Start(t testing.TB) *Redis {
 	t.Helper()
 	URL(t)
@@ -42,7 +43,7 @@ func Start(t testing.TB) *Redis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Redis{t: t, port: ln.Addr().(*net.TCPAddr).Port}
+	r := &Redis{t: t, port: ln.Addr().(*net.TCPAddr).Port, pidfile: filepath.Join(t.TempDir(), "redis.pid")}
 	_ = ln.Close()
 	r.Start()
 	t.Cleanup(r.Stop)
@@ -52,28 +53,23 @@ func Start(t testing.TB) *Redis {
 // URL is this Redis's address.
 func (r *Redis) URL() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", r.port) }
 
-// Start starts the server again (empty: it keeps nothing in memory across a stop).
+// Start starts the server again (empty: it keeps nothing across a stop).
 func (r *Redis) Start() {
 	r.t.Helper()
-	r.cmd = exec.Command("redis-server", "--port", fmt.Sprint(r.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatalf("redis-server: %v", err)
+	if out, err := exec.Command(script(), "start", fmt.Sprint(r.port), r.pidfile).CombinedOutput(); err != nil {
+		r.t.Fatalf("scripts/redis.sh start: %v\n%s", err, out)
 	}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", r.port)); err == nil {
-			_ = c.Close()
-			return
-		}
-	}
-	r.t.Fatalf("redis-server did not listen on %d", r.port)
 }
 
-// Stop kills the server.
+// Stop stops the server.
 func (r *Redis) Stop() {
-	if r.cmd == nil || r.cmd.Process == nil {
-		return
+	if out, err := exec.Command(script(), "stop", r.pidfile).CombinedOutput(); err != nil {
+		r.t.Errorf("scripts/redis.sh stop: %v\n%s", err, out)
 	}
-	_ = r.cmd.Process.Kill()
-	_ = r.cmd.Wait()
-	r.cmd = nil
+}
+
+// script is scripts/redis.sh, found from this file's place in the repository.
+func script() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "scripts", "redis.sh")
 }
