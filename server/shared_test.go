@@ -40,9 +40,9 @@ func TestSharedRateLimitHoldsAcrossInstances(t *testing.T) {
 	}
 }
 
-// With Redis away, requests are served: the limits fall back to the instance's own buckets (which
+// With Redis away, requests are served: the limits and the persisted queries fall back to the instance's own buckets (which
 // still refuse past the burst), the outage is logged once and every fallback counted.
-func TestLimitsFallBackToTheInstanceWhileRedisIsAway(t *testing.T) {
+func TestLimitsAndPersistedQueriesFallBackToTheInstanceWhileRedisIsAway(t *testing.T) {
 	redis := fleettest.Start(t)
 	f, err := fleet.Open(redis.URL(), fleet.Options{})
 	if err != nil {
@@ -62,13 +62,22 @@ func TestLimitsFallBackToTheInstanceWhileRedisIsAway(t *testing.T) {
 	if r := a.query(q, nil); r.status != http.StatusTooManyRequests {
 		t.Fatalf("past the burst, with Redis away: %d %+v", r.status, r.Errors)
 	}
-	for _, store := range []string{server.SharedRate, server.SharedCapacity} {
+	// Persisted queries are kept by the instance meanwhile.
+	apq := a.as(authClaims("apq-user"))
+	const doc = `{ __typename }`
+	if r := sendPersisted(t, apq, doc, sha256Hex(doc)); r.status != http.StatusOK || len(r.Errors) > 0 {
+		t.Fatalf("registering a persisted query with Redis away: %d %+v", r.status, r.Errors)
+	}
+	if r := sendPersisted(t, apq, "", sha256Hex(doc)); r.status != http.StatusOK || len(r.Errors) > 0 {
+		t.Fatalf("the hash alone with Redis away: %d %+v", r.status, r.Errors)
+	}
+	for _, store := range []string{server.SharedRate, server.SharedCapacity, server.SharedPersisted} {
 		if n, ok := fallbacks.Load(store); !ok || n.(*atomic.Int64).Load() < 2 {
 			t.Errorf("fallbacks of %s not counted", store)
 		}
 	}
-	if n := logs.count("the fleet's shared state cannot be reached; this instance answers from its own state until it can"); n != 2 {
-		t.Errorf("the outage was logged %d times, want once per store (rate, capacity)", n)
+	if n := logs.count("the fleet's shared state cannot be reached; this instance answers from its own state until it can"); n != 3 {
+		t.Errorf("the outage was logged %d times, want once per store (rate, capacity, persisted queries)", n)
 	}
 }
 
