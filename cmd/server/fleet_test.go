@@ -46,46 +46,51 @@ func TestFleetOfThreeInstancesSharesTheStreamLimitsAndPersistedQueries(t *testin
 	for _, in := range fleet {
 		ids = append(ids, w.viaAPI(t, in))
 	}
-	ids = append(ids, w.direct(t))
-	if !waitFor(t, subs, ids, 10*time.Second) {
-		t.Fatalf("not every subscriber was told of every order %v", ids)
+	exactlyOnce(t, subs, append(ids, w.direct(t)), "written through each instance and directly")
+
+	// The reader's instance dies: another takes over within 10 s, and the changes written
+	// meanwhile arrive, once.
+	killed := time.Now()
+	alive, aliveSubs := killTheReader(t, fleet, subs)
+	during := []string{w.viaAPI(t, alive[0]), w.direct(t)}
+	if waitFor(t, aliveSubs, during, 10*time.Second) {
+		t.Logf("events flowed again %v after the reader's instance died", time.Since(killed).Round(time.Millisecond))
 	}
-	time.Sleep(time.Second) // time for a duplicate to show
+	exactlyOnce(t, aliveSubs, during, "written after the reader's instance died")
+
+	redisStopsAndStarts(t, redis, alive, aliveSubs, w)
+}
+
+// exactlyOnce waits up to 10 s for every subscriber to hear of every order, then a second more
+// for a duplicate to show, and fails unless each heard of each once.
+func exactlyOnce(t *testing.T, subs []*subscriber, ids []string, what string) {
+	t.Helper()
+	if !waitFor(t, subs, ids, 10*time.Second) {
+		t.Fatalf("not every subscriber heard within 10 s of the orders %s: %v", what, ids)
+	}
+	time.Sleep(time.Second)
 	for i, s := range subs {
 		for _, id := range ids {
 			if n := s.count(id); n != 1 {
-				t.Errorf("subscriber on instance %d was told %d times of order %s", i+1, n, id)
+				t.Errorf("subscriber %d heard %d times of order %s (%s)", i, n, id, what)
 			}
 		}
 	}
+}
 
-	// The reader's instance dies: another takes over, and the changes written meanwhile arrive.
+// killTheReader stops the instance that reads the table's stream at once (its lease left to
+// expire, as after a crash) and returns the others and their subscribers.
+func killTheReader(t *testing.T, fleet []*instance, subs []*subscriber) (alive []*instance, aliveSubs []*subscriber) {
+	t.Helper()
 	dead := leader(t, fleet)
-	var alive []*instance
-	var aliveSubs []*subscriber
 	for i, in := range fleet {
 		if i != dead {
 			alive, aliveSubs = append(alive, in), append(aliveSubs, subs[i])
 		}
 	}
-	killed := time.Now()
 	fleet[dead].kill()
 	<-fleet[dead].done
-	during := []string{w.viaAPI(t, alive[0]), w.direct(t)}
-	if !waitFor(t, aliveSubs, during, 10*time.Second) {
-		t.Fatalf("the changes written after the reader's instance died did not arrive within 10 s")
-	}
-	t.Logf("events flowed again %v after the reader's instance died", time.Since(killed).Round(time.Millisecond))
-	time.Sleep(time.Second)
-	for i, s := range aliveSubs {
-		for _, id := range during {
-			if n := s.count(id); n != 1 {
-				t.Errorf("surviving subscriber %d was told %d times of order %s", i, n, id)
-			}
-		}
-	}
-
-	redisStopsAndStarts(t, redis, alive, aliveSubs, w)
+	return alive, aliveSubs
 }
 
 // persistedQueryTravels registers a document by its hash on one instance (APQ) and sends the
