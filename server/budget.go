@@ -72,18 +72,25 @@ type requestBudget struct {
 	mu      sync.Mutex
 	held    reservation // what the request reserved, until its first settle
 	debited float64     // RCU debited so far
+	settled bool        // left is what the last settle returned
+	left    float64
 }
 
 // settle debits what the request consumed since the last settle (total is all it consumed so
 // far: a response is settled when it is written, the request when it ends) and returns what is
-// left of the budget (RCU).
+// left of the budget (RCU). With nothing new to square it answers what the last settle left,
+// without asking the store (in a fleet, a round trip to Redis).
 func (b *requestBudget) settle(total float64) float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	left := b.store.settle(context.Background(), b.key, b.held, total-b.debited)
+	if b.settled && total <= b.debited {
+		return b.left
+	}
+	b.left = b.store.settle(context.Background(), b.key, b.held, total-b.debited)
 	b.held = reservation{shared: b.held.shared}
 	b.debited = max(b.debited, total)
-	return left
+	b.settled = true
+	return b.left
 }
 
 // withCapacityBudget refuses a request whose principal's capacity budget is spent: 429 with
