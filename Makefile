@@ -6,10 +6,11 @@ SHELL := /bin/bash
 
 DDB := scripts/dynamodb-local.sh
 
-.PHONY: help run test e2e schema-check playground-assets trusted-manifests deps generate check-generate lint bench bench-wait fuzz
+.PHONY: help run fleet test e2e schema-check playground-assets trusted-manifests deps generate check-generate lint bench bench-wait fuzz
 
 help:
 	@echo "make run       start DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB is set), create the table, load sample data, serve on :8080"
+	@echo "make fleet     three instances on :8080-8082 sharing one Redis and one DynamoDB Local (docs/operations.md, \"A fleet of instances\")"
 	@echo "make test      start a DynamoDB Local on a free port and run every test (go test -race ./...), the end-to-end tests and the make run test, plus generation, lint and schema-compatibility checks"
 	@echo "make e2e       the end-to-end tests: the playground in headless Chromium, the graphql-http audit"
 	@echo "make schema-check  fail on a breaking change of the schema against the released one (graph/testdata/schema.released.graphql)"
@@ -24,12 +25,17 @@ help:
 deps:
 	@go mod download
 	@$(DDB) install
+	@scripts/redis.sh install
 	@scripts/npm-ci.sh scripts/schema-check
 	@scripts/npm-ci.sh scripts/relay-check
 
 # The logic lives in scripts/run.sh; exec hands make's signals (make forwards SIGTERM) straight to it.
 run:
 	@exec scripts/run.sh
+
+# Three instances, Redis and DynamoDB Local, each started and stopped by scripts/fleet.sh.
+fleet: deps
+	@exec scripts/fleet.sh
 
 test: deps check-generate lint schema-check
 	scripts/with-dynamodb-local.sh go test -race -count=1 ./...

@@ -2,6 +2,7 @@ package changefeed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -68,9 +69,9 @@ func (h *Hub) gap() {
 	h.obs.SubscriptionsOpen(0)
 }
 
-// streamFound follows the reader's news about the stream: read (subscriptions are served), or
-// none (open subscriptions end with repository.ErrNoStream and new ones are refused until a
-// stream is found).
+// streamFound follows the source's news about the stream: read (subscriptions are served), or
+// none (open subscriptions end with repository.ErrNoStream, or the source's own UNAVAILABLE
+// error, and new ones are refused until a stream is found).
 func (h *Hub) streamFound(_ string, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -78,9 +79,12 @@ func (h *Hub) streamFound(_ string, err error) {
 		return
 	}
 	if err != nil {
-		h.state = stateNoStream
+		h.state, h.why = stateNoStream, repository.ErrNoStream
+		if !errors.Is(err, repository.ErrNoStream) && apperr.CodeOf(err) == apperr.CodeUnavailable {
+			h.why = err
+		}
 		for s := range h.subs {
-			h.endLocked(s, repository.ErrNoStream)
+			h.endLocked(s, h.why)
 		}
 		h.obs.SubscriptionsOpen(0)
 		return

@@ -1,5 +1,6 @@
-// Package changefeed fans the table's changes out to subscribers: ONE stream reader per
-// instance, however many subscriptions are open, each subscription with a bounded buffer of its
+// Package changefeed fans the table's changes out to subscribers: ONE source of changes per
+// instance (its reader of the table's stream, or in a fleet the changes one reader publishes for
+// all: package fleet), however many subscriptions are open, each subscription with a bounded buffer of its
 // own. It sits between the repository (its stream reader and Change type) and the GraphQL
 // subscriptions, which filter the changes by what their caller may see; it knows nothing of
 // GraphQL, transports or identity.
@@ -109,10 +110,13 @@ type Hub struct {
 	tracer trace.Tracer
 	log    *slog.Logger
 
-	mu        sync.Mutex
-	subs      map[*Subscription]struct{}
-	owners    map[string]int
-	state     state
+	mu     sync.Mutex
+	subs   map[*Subscription]struct{}
+	owners map[string]int
+	state  state
+	// why is what Subscribe answers in stateNoStream: repository.ErrNoStream, or the source's
+	// own reason (a fleet's Redis out of reach).
+	why       error
 	ready     chan struct{}
 	readyOnce sync.Once
 
@@ -187,7 +191,7 @@ func (h *Hub) Available() error {
 func (h *Hub) availableLocked() error {
 	switch h.state {
 	case stateNoStream:
-		return repository.ErrNoStream
+		return h.why
 	case stateClosed:
 		return ErrShuttingDown
 	}

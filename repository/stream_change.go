@@ -43,11 +43,16 @@ type Change struct {
 	New, Old Entity
 	// Key is the item's primary key.
 	Key Key
-	// Sequence is the record's sequence number in its shard (increasing in write order).
-	Sequence string
+	// Sequence is the record's sequence number in its shard (increasing in write order), and
+	// Shard that shard's id: together they name the record, so that a copy of a change that
+	// reached a process twice (a fleet's handover between readers) is recognised.
+	Sequence, Shard string
 	// At is when DynamoDB recorded the write (ApproximateCreationDateTime: whole seconds on AWS,
 	// whole minutes on DynamoDB Local).
 	At time.Time
+	// newItem and oldItem are the images as items: what EncodeChange sends to other processes,
+	// which decode them with the same definitions.
+	newItem, oldItem map[string]types.AttributeValue
 }
 
 // Entity returns New, or Old for a removal: the entity the change is about.
@@ -80,10 +85,10 @@ func decodeRecord(rec stypes.Record) (c Change, ok bool, err error) {
 		return Change{}, false, fmt.Errorf("record %s: keys: %w", c.Sequence, err)
 	}
 	c.Key = Key{PK: stringAttr(keys, attrPK), SK: stringAttr(keys, attrSK)}
-	if c.New, err = decodeImage(sr.NewImage); err != nil {
+	if c.New, c.newItem, err = decodeImage(sr.NewImage); err != nil {
 		return Change{}, false, fmt.Errorf("record %s (%s %s): new image: %w", c.Sequence, c.Key.PK, c.Key.SK, err)
 	}
-	if c.Old, err = decodeImage(sr.OldImage); err != nil {
+	if c.Old, c.oldItem, err = decodeImage(sr.OldImage); err != nil {
 		return Change{}, false, fmt.Errorf("record %s (%s %s): old image: %w", c.Sequence, c.Key.PK, c.Key.SK, err)
 	}
 	c = moves(c, sr.NewImage)
@@ -99,25 +104,34 @@ func moves(c Change, newImage map[string]stypes.AttributeValue) Change {
 	case c.Kind == ChangeCreated && newImage[attrMovedFrom] != nil:
 		c.Kind = ChangeUpdated
 	case c.Kind == ChangeRemoved && c.Old != nil && c.Old.Key() != c.Key:
-		c.Old = nil
+		c.Old, c.oldItem = nil, nil
 	}
 	return c
 }
 
-// decodeImage decodes a stream image into its entity: nil for no image or an item that is not an
-// entity.
-func decodeImage(img map[string]stypes.AttributeValue) (Entity, error) {
+// decodeImage decodes a stream image into its entity, and returns it as an item too: nil for no
+// image or an item that is not an entity.
+func decodeImage(img map[string]stypes.AttributeValue) (Entity, map[string]types.AttributeValue, error) {
 	if len(img) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	item, err := fromStreamImage(img)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, isEntity := decoders[stringAttr(item, attrType)]; !isEntity {
-		return nil, nil
+	return decodeEntityItem(item)
+}
+
+// decodeEntityItem decodes an item that may be an entity: nil, nil for one that is not.
+func decodeEntityItem(item map[string]types.AttributeValue) (Entity, map[string]types.AttributeValue, error) {
+	if _, isEntity := decoders[stringAttr(item, attrType)]; !isEntity || len(item) == 0 {
+		return nil, nil, nil
 	}
-	return decodeEntity(item)
+	e, err := decodeEntity(item)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, item, nil
 }
 
 // fromStreamImage converts a stream image into the DynamoDB client's attribute values. The two

@@ -28,6 +28,11 @@ type StreamOptions struct {
 	PollInterval     time.Duration
 	DescribeInterval time.Duration
 	MaxBackoff       time.Duration
+	// Resume, when set, gives the sequence number of the last record of a shard that an earlier
+	// reader handed on ("" for none): the reader continues after it rather than at the shard's
+	// newest record. A fleet's new reader resumes where the previous one stopped, so that the
+	// changes written during the handover are delivered.
+	Resume func(shard string) string
 }
 
 // StreamHandler receives what a StreamReader reads and what happens to it. Its functions are

@@ -175,6 +175,7 @@ func (s *shardReader) deliver(ctx context.Context, recs []stypes.Record) {
 		}
 		s.last, newest = seq, at
 		c, ok, err := decodeRecord(rec)
+		c.Shard = s.id
 		if err != nil {
 			s.run.repo.log.Warn("a record of the table's stream does not decode; skipped", "shard", s.id, "error", err.Error())
 			continue
@@ -193,8 +194,10 @@ func (s *shardReader) deliver(ctx context.Context, recs []stypes.Record) {
 	s.run.polled(s.id, len(recs), lag)
 }
 
-// sequenceAfter compares two sequence numbers of one shard: decimal numbers of up to 40 digits,
+// SequenceAfter compares two sequence numbers of one shard: decimal numbers of up to 40 digits,
 // without leading zeros on AWS (DynamoDB Local pads them to one width).
+func SequenceAfter(a, b string) bool { return sequenceAfter(a, b) }
+
 func sequenceAfter(a, b string) bool {
 	if len(a) != len(b) {
 		return len(a) > len(b)

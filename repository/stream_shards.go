@@ -205,6 +205,9 @@ func (run *streamRun) describe(ctx context.Context, arn string) (stypes.StreamSt
 func (set *shardSet) startReady(ctx context.Context) bool {
 	for _, id := range set.plan.ready() {
 		s := &shardReader{run: set.run, arn: set.arn, id: id, start: set.plan.shards[id].start}
+		if set.run.opts.Resume != nil {
+			s.last = set.run.opts.Resume(id)
+		}
 		if s.start == stypes.ShardIteratorTypeLatest && !s.openRetrying(ctx) {
 			return false
 		}

@@ -27,6 +27,8 @@ CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/singletable/dynamodb-local"
 DIR="$CACHE_ROOT/amplify-dynamodb-simulator-$PKG_VERSION/emulator"
 
 log() { echo "dynamodb-local: $*" >&2; }
+# shellcheck source=scripts/daemon.sh
+. "$(dirname "$0")/daemon.sh"
 
 have_java17() {
   command -v java >/dev/null 2>&1 || return 1
@@ -63,8 +65,6 @@ install_jar() {
   rm -rf "$tmp"
 }
 
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
 start() {
   local port=$1 pidfile=$2 shared=(-sharedDb)
   [[ "${3:-}" == isolated ]] && shared=()
@@ -76,34 +76,11 @@ start() {
   fi
   # Absolute: java runs from $DIR, and the pid file may be relative (make passes .local/…).
   local logfile
-  logfile="$(cd "$(dirname "$pidfile")" && pwd)/$(basename "${pidfile%.pid}").log"
+  logfile=$(log_file "$pidfile")
   (cd "$DIR" && exec java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar \
       -inMemory "${shared[@]}" -disableTelemetry -port "$port" >"$logfile" 2>&1) &
   echo $! >"$pidfile"
-  for _ in $(seq 1 150); do
-    if port_open "$port"; then
-      log "listening on 127.0.0.1:$port (pid $(cat "$pidfile"), log $logfile)"
-      return 0
-    fi
-    if ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
-      log "exited at start:"; cat "$logfile" >&2; exit 1
-    fi
-    sleep 0.2
-  done
-  log "did not answer on port $port within 30 s"; cat "$logfile" >&2
-  stop "$pidfile"; exit 1
-}
-
-stop() {
-  local pidfile=$1
-  [[ -f "$pidfile" ]] || return 0
-  local pid
-  pid=$(cat "$pidfile")
-  if kill "$pid" 2>/dev/null; then
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-  rm -f "$pidfile"
+  await_listening "$port" "$pidfile" "$logfile" 150
 }
 
 # Below the kernel's ephemeral range (32768.. by default): an outgoing connection of a busy

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"strconv"
@@ -54,12 +55,12 @@ func units(rcu float64) int { return int(math.Ceil(rcu*budgetUnitsPerRCU - 1e-9)
 
 // check reports whether key's bucket holds capacity, or else how long until it does.
 func (c *capacityBudget) check(key string) (ok bool, wait time.Duration) {
-	return c.reserve(key, 0)
+	return c.reserveNow(key, 0)
 }
 
-// reserve takes rcu capacity units from key's bucket if it holds any (ok), below zero if need
+// reserveNow takes rcu capacity units from key's bucket if it holds any (ok), below zero if need
 // be; else it says how long until the bucket holds capacity again.
-func (c *capacityBudget) reserve(key string, rcu float64) (ok bool, wait time.Duration) {
+func (c *capacityBudget) reserveNow(key string, rcu float64) (ok bool, wait time.Duration) {
 	c.use(key, func(now time.Time, lim *rate.Limiter) {
 		if t := lim.TokensAt(now); t <= 0 {
 			wait = time.Duration(-t/float64(c.limit)*float64(time.Second)) + time.Nanosecond
@@ -70,9 +71,9 @@ func (c *capacityBudget) reserve(key string, rcu float64) (ok bool, wait time.Du
 	return wait == 0, wait
 }
 
-// settle charges an operation that reserved reserved RCU what it consumed: the rest when it
+// square charges an operation that reserved reserved RCU what it consumed: the rest when it
 // consumed more, the difference back when less. It returns what is left of the budget (RCU).
-func (c *capacityBudget) settle(key string, reserved, consumed float64) (left float64) {
+func (c *capacityBudget) square(key string, reserved, consumed float64) (left float64) {
 	n := units(consumed) - units(reserved)
 	c.use(key, func(now time.Time, lim *rate.Limiter) {
 		take(now, lim, n, c.burst)
@@ -91,39 +92,49 @@ func take(now time.Time, lim *rate.Limiter, n, burst int) {
 	}
 }
 
-// requestBudget is one request's account with its principal's budget.
+// requestBudget is one request's account with its principal's budget store (budgetStore: the
+// instance's buckets, or the fleet's).
 type requestBudget struct {
-	c        *capacityBudget
+	store    budgetStore
 	key      string
 	mu       sync.Mutex
+	shared   bool    // the reservations were taken by the fleet's store
 	reserved float64 // RCU reserved by the request's operations
 	charged  float64 // RCU charged now: the reservations, then what was consumed
+	settled  bool    // left is what the last settle returned
+	left     float64
 }
 
-// reserve reserves an operation's price before it runs (see capacityBudget.reserve); refused, it
-// says how long until the budget holds capacity again.
-func (b *requestBudget) reserve(rcu float64) (ok bool, wait time.Duration) {
+// reserve reserves an operation's price before it runs (see capacityBudget.reserveNow); refused,
+// it says how long until the budget holds capacity again.
+func (b *requestBudget) reserve(ctx context.Context, rcu float64) (ok bool, wait time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if ok, wait = b.c.reserve(b.key, rcu); ok {
-		b.reserved += rcu
-		b.charged += rcu
+	ok, wait, held := b.store.reserve(ctx, b.key, rcu)
+	if ok {
+		b.shared = b.shared || held.shared
+		b.reserved += held.rcu
+		b.charged += held.rcu
 	}
 	return ok, wait
 }
 
 // settle charges the request total, all it consumed so far (a response is settled when it is
 // written, the request when it ends), or its reservations when it was cut short and they are
-// more, and returns what is left of the budget (RCU).
+// more, and returns what is left of the budget (RCU). With nothing new to square it answers what
+// the last settle left, without asking the store (in a fleet, a round trip to Redis).
 func (b *requestBudget) settle(total float64, cutShort bool) float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if cutShort {
 		total = max(total, b.reserved)
 	}
-	left := b.c.settle(b.key, b.charged, total)
-	b.charged = total
-	return left
+	if b.settled && total == b.charged {
+		return b.left
+	}
+	b.left = b.store.settle(context.Background(), b.key, reservation{rcu: b.charged, shared: b.shared}, total)
+	b.charged, b.settled = total, true
+	return b.left
 }
 
 // withCapacityBudget refuses a request whose principal's capacity budget is spent: 429 with
@@ -137,6 +148,7 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 	if budget == nil {
 		return next
 	}
+	store := cfg.store
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := requestInfoFrom(r.Context())
 		if r.Method == http.MethodOptions || ri == nil {
@@ -147,8 +159,8 @@ func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
 		if !ok {
 			key = limiterKey(r, cfg.TrustedProxies)
 		}
-		ri.budget = &requestBudget{c: budget, key: key}
-		ok, wait := budget.check(key)
+		ri.budget = &requestBudget{store: store, key: key}
+		ok, wait := ri.budget.reserve(r.Context(), 0)
 		setCapacityHeaders(w.Header(), budget, key)
 		if !ok {
 			if cfg.OnRateLimited != nil {

@@ -15,7 +15,7 @@ func TestCapacityBucketDebtAndRefill(t *testing.T) {
 	if ok, _ := b.check("a"); !ok {
 		t.Fatal("a new principal is refused")
 	}
-	if left := b.settle("a", 0, 130); left != -30 {
+	if left := b.square("a", 0, 130); left != -30 {
 		t.Fatalf("left %v after 130 of 100, want -30", left)
 	}
 	ok, wait := b.check("a")
@@ -34,10 +34,10 @@ func TestCapacityBucketDebtAndRefill(t *testing.T) {
 		t.Fatal("a is refused once the bucket is positive again")
 	}
 	// A debtor outlives the idle period of full buckets: the sweep keeps it until it is full.
-	b.settle("a", 0, 1000)
+	b.square("a", 0, 1000)
 	clock.add(b.idle + time.Second)
 	b.check("c")
-	if left := b.settle("a", 0, 0); left >= 0 {
+	if left := b.square("a", 0, 0); left >= 0 {
 		t.Fatalf("a's debt was forgotten after %s idle: %v left", b.idle, left)
 	}
 }

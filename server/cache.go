@@ -88,8 +88,11 @@ func (c *byteCache[T]) stats() (bytes, entries int) {
 // text. All principals share the one byte budget, so memory stays bounded however many there are;
 // a principal that registers a lot pushes the oldest documents out, and their owners send them
 // again (the protocol's ordinary miss). A request with no principal key neither finds nor stores.
+// In a fleet, shared holds the entries for every instance (sharedPersisted); cache then answers
+// only while the shared store is out of reach.
 type perPrincipal struct {
-	cache *byteCache[string]
+	cache  *byteCache[string]
+	shared *sharedPersisted
 }
 
 // entryKey joins principal and hash unambiguously: the principal's length comes first, since a
@@ -107,11 +110,14 @@ func (c perPrincipal) Get(ctx context.Context, hash string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	if q, found, err := c.shared.get(ctx, hash); err == nil {
+		return q, found
+	}
 	return c.cache.Get(ctx, key)
 }
 
 func (c perPrincipal) Add(ctx context.Context, hash, query string) {
-	if key, ok := c.entryKey(ctx, hash); ok {
+	if key, ok := c.entryKey(ctx, hash); ok && c.shared.add(ctx, hash, query) != nil {
 		c.cache.Add(ctx, key, query)
 	}
 }

@@ -99,7 +99,7 @@ func BenchmarkParsedDocumentBytes(b *testing.B) {
 // Persisted queries are kept per principal, and no principal's key and hash can spell another's:
 // a subject may hold any character, so the principal's length leads.
 func TestPersistedQueryEntriesCannotCrossPrincipals(t *testing.T) {
-	c := perPrincipal{newByteCache(1<<20, apqSize)}
+	c := perPrincipal{cache: newByteCache(1<<20, apqSize)}
 	as := func(principal string) context.Context {
 		return context.WithValue(context.Background(), principalKeyCtx{}, principal)
 	}

@@ -66,7 +66,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 		srv.Use(trustedOperations{policy: policy})
 	}
 	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
-	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{newByteCache(cfg.APQCacheBytes, apqSize)}})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{cache: newByteCache(cfg.APQCacheBytes, apqSize), shared: newSharedPersisted(cfg)}})
 	if cfg.Introspection {
 		srv.Use(extension.Introspection{})
 	}

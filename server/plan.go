@@ -66,7 +66,7 @@ func reserveCapacity(ctx context.Context, oc *graphql.OperationContext, price in
 	if ri == nil || ri.budget == nil || explainRequested(oc) || operationType(oc) == subscriptionOperation {
 		return nil
 	}
-	if ok, wait := ri.budget.reserve(float64(price) * rcuPerPoint); !ok {
+	if ok, wait := ri.budget.reserve(ctx, float64(price)*rcuPerPoint); !ok {
 		return capacityRefusal(wait)
 	}
 	return nil

@@ -46,7 +46,7 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 			if !ok {
 				key = limiterKey(r, cfg.TrustedProxies)
 			}
-			ok, wait := limiter.allow(key)
+			ok, wait := cfg.allow(r.Context(), key)
 			setRateHeaders(w.Header(), limiter, key)
 			if cfg.budget != nil {
 				// Here too, so that the answers refused before the budget's own middleware

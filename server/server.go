@@ -4,6 +4,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -97,15 +98,26 @@ type Config struct {
 	TrustedDocuments     *TrustedDocuments
 	TrustedDocumentsMode TrustedDocumentsMode
 	OnUntrustedDocument  func(outcome string)
+	// SharedLimits and SharedPersistedQueries, when set, hold the rate limiter's and the capacity
+	// budget's buckets and the persisted queries for a whole fleet of instances (package fleet,
+	// REDIS_URL); nil keeps them in the instance. While a shared store fails, the instance answers
+	// from its own state, logs it and calls OnSharedFallback (with SharedRate, SharedCapacity or
+	// SharedPersisted) for every request so answered.
+	SharedLimits           SharedLimits
+	SharedPersistedQueries SharedPersistedQueries
+	OnSharedFallback       func(store string)
 	// Hub fans the table's stream out to subscriptions (WebSocket and Server-Sent Events on
 	// /query); nil answers every subscription with UNAVAILABLE (AWS Lambda). Its owner starts it
 	// and, on shutdown, closes it: open subscriptions complete, then their sockets close.
 	Hub *changefeed.Hub
 
-	// limiter and budget are the request rate limiter and the capacity budget New makes (nil:
-	// off), shared by the HTTP middleware and the WebSocket guard.
+	// limiter and budget are the instance's request rate limiter and capacity budget New makes
+	// (nil: off); allow and store decide with them, or with the fleet's SharedLimits when set.
+	// All are shared by the HTTP middleware and the WebSocket guard.
 	limiter *rateLimiter
 	budget  *capacityBudget
+	allow   func(ctx context.Context, key string) (bool, time.Duration)
+	store   budgetStore
 }
 
 // Defaults for Config's zero values.
@@ -139,9 +151,11 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	cfg = cfg.observed()
 	if cfg.RateLimitRPS > 0 {
 		cfg.limiter = newRateLimiter(cfg.RateLimitRPS, cfg.RateLimitBurst, time.Now)
+		cfg.allow = rateDecider(cfg, cfg.limiter)
 	}
 	if cfg.CapacityBudgetRCU > 0 {
 		cfg.budget = newCapacityBudget(cfg.CapacityBudgetRCU, time.Now)
+		cfg.store = newBudgetStore(cfg, cfg.budget)
 	}
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)

@@ -46,7 +46,7 @@ func addStreamTransports(srv *handler.Server, cfg Config) {
 			PingPongInterval: wsPingInterval,
 		},
 		trusted: cfg.TrustedProxies, pending: newAddressCounts(maxPendingSocketsPerAddress),
-		limiter: cfg.limiter, refused: cfg.OnRateLimited,
+		allow: cfg.allow, refused: cfg.OnRateLimited,
 	})
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: sseKeepAlive})
 }
@@ -171,7 +171,7 @@ func (e subscriptionEvents) event(ctx context.Context, next graphql.ResponseHand
 		if po := plannedOf(oc); po != nil {
 			price = po.explained.Price()
 		}
-		if ok, wait := ri.budget.reserve(float64(price) * rcuPerPoint); !ok {
+		if ok, wait := ri.budget.reserve(ctx, float64(price)*rcuPerPoint); !ok {
 			return e.endOverBudget(ctx, wait)
 		}
 	}
@@ -216,7 +216,7 @@ func eventMeter(ctx context.Context) context.Context {
 			if p, ok := auth.FromContext(ctx); ok && p.Subject != "" {
 				key = subjectKey(p.Subject)
 			}
-			ev.budget = &requestBudget{c: ri.budget.c, key: key}
+			ev.budget = &requestBudget{store: ri.budget.store, key: key}
 		}
 	}
 	return context.WithValue(ctx, requestInfoKey{}, ev)

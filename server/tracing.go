@@ -39,6 +39,9 @@ func (cfg Config) observed() Config {
 		if cfg.OnUntrustedDocument == nil {
 			cfg.OnUntrustedDocument = cfg.Metrics.UntrustedDocument
 		}
+		if cfg.OnSharedFallback == nil {
+			cfg.OnSharedFallback = cfg.Metrics.SharedFallback
+		}
 	}
 	return cfg
 }

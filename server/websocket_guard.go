@@ -53,7 +53,7 @@ type socketGuard struct {
 	transport.Websocket
 	trusted []netip.Prefix
 	pending *addressCounts
-	limiter *rateLimiter // nil: no rate limit
+	allow   func(ctx context.Context, key string) (bool, time.Duration) // nil: no rate limit
 	refused func(reason string)
 }
 
@@ -183,8 +183,8 @@ func (c *guardedConn) check(m wsHead) (pass bool, err error) {
 		if dup {
 			return false, c.refuse(closeSubscriberExists, "Subscriber for "+m.ID+" already exists")
 		}
-		if l := c.guard.limiter; l != nil && key != "" {
-			if ok, wait := l.allow(key); !ok {
+		if allow := c.guard.allow; allow != nil && key != "" {
+			if ok, wait := allow(context.Background(), key); !ok {
 				if c.guard.refused != nil {
 					c.guard.refused(RefusedRate)
 				}

@@ -31,8 +31,10 @@ type Metrics struct {
 	rateLimited *prometheus.CounterVec
 	overCap     prometheus.Counter
 	untrusted   *prometheus.CounterVec
-	opNames     *labelSet
-	subs        subscriptionMetrics
+	// sharedFallbacks counts requests answered without the fleet's Redis, by store.
+	sharedFallbacks *prometheus.CounterVec
+	opNames         *labelSet
+	subs            subscriptionMetrics
 }
 
 // maxOperationNames bounds the operation label: operation names come from clients, and each new
@@ -83,16 +85,23 @@ func NewMetrics() *Metrics {
 			Namespace: Namespace, Subsystem: "http", Name: "over_capacity_total",
 			Help: "Requests refused with 503 because MAX_CONCURRENT_OPERATIONS operations were running.",
 		}),
+		sharedFallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "fleet", Name: "shared_fallbacks_total",
+			Help: "Requests answered from the instance's own state because the fleet's Redis could not be reached, by store: rate, capacity, persisted_queries.",
+		}, []string{"store"}),
 		untrusted: newUntrustedDocuments(),
 		opNames:   newLabelSet(maxOperationNames),
 		subs:      newSubscriptionMetrics(),
 	}
 	m.reg.MustRegister(m.opDuration, m.inFlight, m.ddbCalls, m.ddbErrors, m.ddbCapacity, m.ddbDuration,
-		m.batchSize, m.rateLimited, m.overCap, m.untrusted,
+		m.batchSize, m.rateLimited, m.overCap, m.untrusted, m.sharedFallbacks,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(m.subs.all...)
 	for _, reason := range []string{"rate", "capacity"} {
 		m.rateLimited.WithLabelValues(reason) // both series exist from the start, at 0
+	}
+	for _, store := range []string{"rate", "capacity", "persisted_queries"} {
+		m.sharedFallbacks.WithLabelValues(store)
 	}
 	return m
 }
@@ -150,6 +159,14 @@ func (m *Metrics) LoaderBatch(loader string, size int) {
 func (m *Metrics) RateLimited(reason string) {
 	if m != nil {
 		m.rateLimited.WithLabelValues(reason).Inc()
+	}
+}
+
+// SharedFallback counts one request answered from the instance's own state because the fleet's
+// shared store (rate, capacity or persisted_queries) could not be reached.
+func (m *Metrics) SharedFallback(store string) {
+	if m != nil {
+		m.sharedFallbacks.WithLabelValues(store).Inc()
 	}
 }
 

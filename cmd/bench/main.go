@@ -46,7 +46,8 @@ type config struct {
 	memProfile   string
 	profileFor   time.Duration
 	profileOp    string // "" for all three deep operations
-	only         string // "" for the whole suite, onlySingle for the single operations alone
+	only         string // "" for the whole suite, onlySingle or onlyFleet for one section alone
+	redis        string // the Redis of the fleet's section ("" leaves it out)
 	waits        []time.Duration
 	concurrency  []int
 	budget       budget
@@ -66,13 +67,14 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr or commerce)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table) or "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
+	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
 		log.Fatalf("bench: -profileop needs -cpuprofile")
 	}
-	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyLifecycle && cfg.only != onlyBurst {
-		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s and %s", cfg.only, onlySingle, onlyBurst, onlyLifecycle)
+	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet {
+		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s and %s", cfg.only, onlySingle, onlyBurst, onlyLifecycle, onlyFleet)
 	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
@@ -134,6 +136,9 @@ func run(ctx context.Context, cfg config) error {
 	if cfg.only == onlyLifecycle {
 		return printLifecycle(ctx, b, rep)
 	}
+	if cfg.only == onlyFleet {
+		return printFleet(ctx, b, rep)
+	}
 	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
 		return err
 	}
@@ -162,6 +167,9 @@ func run(ctx context.Context, cfg config) error {
 	}
 	org := b.d.orgs[0]
 	if rep.burst, err = measureBurst(ctx, b.seeder, org, b.d.users[org.ID][0]); err != nil {
+		return err
+	}
+	if err := b.measureFleet(ctx, rep); err != nil {
 		return err
 	}
 	rep.elapsed = time.Since(started)

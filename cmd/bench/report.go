@@ -50,7 +50,9 @@ type report struct {
 	// subscriptions are the fan-out measurements (subscriptions.go).
 	subscriptions []subscriptionResult
 	// burst is the burst measurement (burst.go).
-	burst   burstResult
+	burst burstResult
+	// fleet is the fleet's section (fleet.go); nil without a Redis.
+	fleet   *fleetResult
 	elapsed time.Duration
 }
 
@@ -110,6 +112,7 @@ func (rep *report) write() error {
 	rep.writeWrites(w)
 	rep.writeLifecycle(w)
 	rep.writeSubscriptions(w)
+	rep.writeFleet(w)
 	w("%s\n", profileNotes)
 	if err := os.MkdirAll(filepath.Dir(rep.cfg.out), 0o755); err != nil {
 		return err

@@ -60,7 +60,7 @@ func (b *bench) measureSubscriptions(ctx context.Context, rep *report) error {
 	org := b.d.orgs[0]
 	for _, n := range subscriberCounts {
 		log.Printf("subscriptions: %d subscribers", n)
-		r, err := measureFanOut(ctx, way, b.seeder, org, b.d.users[org.ID][0], n)
+		r, err := measureFanOut(ctx, []*httpWay{way}, b.seeder, org, b.d.users[org.ID][0], n)
 		if err != nil {
 			return fmt.Errorf("subscriptions, %d subscribers: %w", n, err)
 		}
@@ -69,13 +69,13 @@ func (b *bench) measureSubscriptions(ctx context.Context, rep *report) error {
 	return nil
 }
 
-// measureFanOut opens n subscriptions, measures the heap they hold, writes subscriptionWrites
-// tickets and measures when each subscriber receives each.
-func measureFanOut(ctx context.Context, way *httpWay, repo *repository.Repo, org *repository.Organization, user *repository.User, n int) (subscriptionResult, error) {
+// measureFanOut opens n subscriptions, spread evenly over the servers of ways, measures the heap
+// they hold, writes subscriptionWrites tickets and measures when each subscriber receives each.
+func measureFanOut(ctx context.Context, ways []*httpWay, repo *repository.Repo, org *repository.Organization, user *repository.User, n int) (subscriptionResult, error) {
 	before := heapInUse()
 	subs := make([]*subscriber, n)
 	for i := range subs {
-		s, err := subscribe(ctx, way, orgGID(org))
+		s, err := subscribe(ctx, ways[i%len(ways)], orgGID(org))
 		if err != nil {
 			return subscriptionResult{}, err
 		}

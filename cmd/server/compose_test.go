@@ -186,7 +186,9 @@ func findDevSecret(c composeFile) (d devSecret, ok bool) {
 	}
 	for name, s := range c.Services {
 		for _, m := range mounts(s) {
-			if name != "server" && d.server.volume != "" && m.volume == d.server.volume {
+			// Another instance of the server mounts the volume too; the generator is the one
+			// service of another image that does.
+			if s.Image != c.Services["server"].Image && d.server.volume != "" && m.volume == d.server.volume {
 				d.name, d.generator, ok = name, m, true
 			}
 		}
@@ -199,7 +201,13 @@ func findDevSecret(c composeFile) (d devSecret, ok bool) {
 // file's environment, flags included.
 func composeServerConfig(t *testing.T, c composeFile) config {
 	t.Helper()
-	srv := c.Services["server"]
+	return composeServiceConfig(t, c, "server")
+}
+
+// composeServiceConfig is composeServerConfig for the server service name.
+func composeServiceConfig(t *testing.T, c composeFile, name string) config {
+	t.Helper()
+	srv := c.Services[name]
 	env, _ := imageEnv(t)
 	for k, v := range srv.Environment {
 		env[k] = v
@@ -211,7 +219,7 @@ func composeServerConfig(t *testing.T, c composeFile) config {
 	}
 	cfg, err := parseConfig(srv.Command, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
-		t.Fatalf("the server refuses the compose configuration: %v", err)
+		t.Fatalf("the server refuses the compose configuration of %s: %v", name, err)
 	}
 	return cfg
 }

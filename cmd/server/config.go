@@ -29,6 +29,8 @@ type config struct {
 	devTokensBehindLoopback bool
 	guard                   guardConfig
 	ops                     opsConfig
+	// redisURL is the fleet's Redis (REDIS_URL; empty: a single instance).
+	redisURL string
 }
 
 // parseConfig reads the environment through getenv, then the flags in args, and validates the
@@ -54,6 +56,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.devTokensBehindLoopback, "dev-tokens-behind-loopback", env.Bool("AUTH_DEV_TOKENS_BEHIND_LOOPBACK", false), "let -dev-tokens listen on a HOST that is not loopback, because everything in front of it is (a container whose port is published on 127.0.0.1 only) (env AUTH_DEV_TOKENS_BEHIND_LOOPBACK)")
 	c.guard.register(fs, env)
 	validateOps := opsFlags(fs, &c.ops, env)
+	validateFleet := fleetFlags(fs, &c.redisURL, env)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -76,6 +79,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	}
 	c.guard.validate(bad)
 	validateOps(bad)
+	validateFleet(bad)
 	checkDevTokenListener(c, bad)
 	return c, problems.Err()
 }

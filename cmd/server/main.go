@@ -68,7 +68,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	serverCfg.Hub = startHub(ctx, cfg, repo, log, obs)
+	fl, err := joinFleet(cfg, log, &serverCfg)
+	if err != nil {
+		return err
+	}
+	if fl != nil {
+		defer fl.Close()
+	}
+	src, release := changeSource(repo, fl)
+	serverCfg.Hub = startHub(ctx, cfg, src, log, obs)
 	// Removals left unfinished (by this instance or one that stopped mid-sweep) are finished in
 	// the background; the sweep stops with the server and resumes at the next start.
 	repo.StartSweeper(ctx, sweepInterval)
@@ -92,18 +100,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if listening != nil {
 		listening(ln.Addr().String())
 	}
-	return serveUntilDone(ctx, cfg, srv, ln, drain, serverCfg.Hub, log)
+	err = serveUntilDone(ctx, cfg, srv, ln, drain, serverCfg.Hub, log)
+	if err == nil {
+		// A clean stop hands the fleet's stream reading over at once; a forced one (or a crash)
+		// leaves the lease to expire.
+		release(context.Background())
+	}
+	return err
 }
 
 // sweepInterval is how often the sweeper looks for removals left to finish besides the ones this
 // instance starts (those wake it at once): another instance's, interrupted by its stop.
 const sweepInterval = time.Minute
 
-// startHub starts the instance's one reader of the table's stream, fanned out to its
-// subscriptions (at most MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_PRINCIPAL of one client). It reads until the shutdown closes it; a table
-// without a stream is logged by the hub, which answers subscriptions UNAVAILABLE until one appears.
-func startHub(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger, obs *observability) *changefeed.Hub {
-	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{}), obs.metrics, changefeed.Options{
+// startHub starts the instance's one reader of the table's stream (or its share of the fleet's),
+// fanned out to its subscriptions (at most MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_PRINCIPAL of
+// one client). It reads until the shutdown closes it; a table without a stream is logged by the
+// hub, which answers subscriptions UNAVAILABLE until one appears.
+func startHub(ctx context.Context, cfg config, src changefeed.Source, log *slog.Logger, obs *observability) *changefeed.Hub {
+	hub := changefeed.New(src, obs.metrics, changefeed.Options{
 		MaxSubscriptions: cfg.guard.maxSubs, MaxPerOwner: cfg.guard.maxSubsEach, TracerProvider: obs.tracer, Logger: log,
 	})
 	hub.Start(context.WithoutCancel(ctx))

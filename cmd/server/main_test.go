@@ -167,6 +167,7 @@ func TestConfigIsValidatedWithClearMessages(t *testing.T) {
 		{map[string]string{"SHUTDOWN_TIMEOUT": "-1s"}, nil, "SHUTDOWN_TIMEOUT / -shutdown-timeout: -1s must be positive"},
 		{nil, []string{"-log-level", "loud"}, `LOG_LEVEL / -log-level: "loud"`},
 		{nil, []string{"stray"}, `unexpected argument "stray"`},
+		{map[string]string{"REDIS_URL": "http://cache:6379"}, nil, "REDIS_URL / -redis-url: not a redis:// or rediss:// URL"},
 		{map[string]string{"PORT": "-1", "ORDER_STATUS_SHARDS": "x"}, nil, "PORT / -port: -1 is out of range"},
 	}
 	for _, c := range cases {
