@@ -20,7 +20,9 @@ import (
 func TestStreamHubBurstReachesASubscriberThatKeepsReading(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	m := telemetry.NewMetrics()
-	const slowAfter = 1500 * time.Millisecond
+	// Long enough that a reader on a loaded machine (the race detector, packages testing in
+	// parallel) is never mistaken for a stalled one.
+	const slowAfter = 4 * time.Second
 	hub := startHub(t, repo, m, changefeed.Options{Buffer: 8, SlowAfter: slowAfter})
 	reader, err := hub.Subscribe("reader", nil)
 	if err != nil {

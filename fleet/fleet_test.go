@@ -70,8 +70,8 @@ func TestBudgetReservesAndSettles(t *testing.T) {
 	f := open(t, "a")
 	ctx := context.Background()
 	const rate, burst = 0.01, 10 // a unit per 100 s: nothing refills during the test
-	if ok, _, err := f.Reserve(ctx, "p", 4, rate, burst); !ok || err != nil {
-		t.Fatalf("reserve 4 of 10: %v %v", ok, err)
+	if taken, _, err := f.Reserve(ctx, "p", 4, rate, burst); taken != 4 || err != nil {
+		t.Fatalf("reserve 4 of 10: took %d, %v", taken, err)
 	}
 	if left, err := f.Settle(ctx, "p", 4, 2, rate, burst); err != nil || left != 8 {
 		t.Fatalf("settling 2 of 4 reserved left %d (%v), want 8", left, err)
@@ -79,12 +79,12 @@ func TestBudgetReservesAndSettles(t *testing.T) {
 	if left, err := f.Settle(ctx, "p", 0, 20, rate, burst); err != nil || left != 0 {
 		t.Fatalf("overdrawing left %d (%v), want 0", left, err)
 	}
-	ok, wait, err := f.Reserve(ctx, "p", 1, rate, burst)
-	if ok || err != nil || wait < 50*time.Second {
-		t.Fatalf("reserve from an empty bucket: %v, wait %v, %v", ok, wait, err)
+	taken, wait, err := f.Reserve(ctx, "p", 1, rate, burst)
+	if taken != 0 || err != nil || wait < 50*time.Second {
+		t.Fatalf("reserve from an empty bucket: took %d, wait %v, %v", taken, wait, err)
 	}
-	if ok, _, _ := f.Reserve(ctx, "q", 1, rate, burst); !ok {
-		t.Fatal("another principal was refused")
+	if taken, _, _ := f.Reserve(ctx, "q", 30, rate, burst); taken != burst {
+		t.Fatalf("another principal's reservation above the burst took %d, want the whole bucket (%d)", taken, burst)
 	}
 }
 

@@ -32,17 +32,20 @@ func (f *Fleet) Allow(ctx context.Context, key string, rate float64, burst int) 
 	return res.Allowed > 0, max(0, res.RetryAfter), nil
 }
 
-// Reserve takes units tokens from key's bucket before an operation runs, or refuses it (ok
-// false) with the wait until that many are there. GCRA never lends: a bucket holds between none
-// and burst tokens.
-func (f *Fleet) Reserve(ctx context.Context, key string, units int, rate float64, burst int) (ok bool, wait time.Duration, err error) {
+// Reserve takes up to units tokens from key's bucket before an operation runs: as many as it
+// holds, so that an operation priced above what is left (or above the burst) still runs while
+// the bucket holds anything, and empties it. taken is 0, with the wait until a token is there,
+// when the bucket is empty: the operation is refused. GCRA never lends: a bucket holds between
+// none and burst tokens, so a fleet's principal cannot go into debt, where an instance's own
+// bucket can by one operation's price.
+func (f *Fleet) Reserve(ctx context.Context, key string, units int, rate float64, burst int) (taken int, wait time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	res, err := f.limiter.AllowN(ctx, f.key("limit", key), gcra(rate, burst), units)
+	res, err := f.limiter.AllowAtMost(ctx, f.key("limit", key), gcra(rate, burst), max(1, units))
 	if err != nil {
-		return false, 0, err
+		return 0, 0, err
 	}
-	return res.Allowed > 0, max(0, res.RetryAfter), nil
+	return res.Allowed, max(0, res.RetryAfter), nil
 }
 
 // Settle squares an operation's account once it ran: what it consumed beyond what it reserved is

@@ -16,12 +16,13 @@ import (
 
 // SharedLimits holds the per-principal buckets of the rate limiter and of the capacity budget for
 // the whole fleet: Allow takes one request's token; Reserve takes an operation's price before it
-// runs (or refuses it, with the wait until that much is there), and Settle squares the account
+// runs, as much of it as the bucket holds (taken; none, with the wait until a token is there,
+// refuses the operation), and Settle squares the account
 // with what it consumed once it ran, returning what is left. Amounts are whole tokens of buckets
 // filling at rate per second up to burst.
 type SharedLimits interface {
 	Allow(ctx context.Context, key string, rate float64, burst int) (ok bool, wait time.Duration, err error)
-	Reserve(ctx context.Context, key string, units int, rate float64, burst int) (ok bool, wait time.Duration, err error)
+	Reserve(ctx context.Context, key string, units int, rate float64, burst int) (taken int, wait time.Duration, err error)
 	Settle(ctx context.Context, key string, reserved, consumed int, rate float64, burst int) (left int, err error)
 }
 

@@ -59,7 +59,8 @@ func (c *capacityBudget) settle(_ context.Context, key string, held reservation,
 
 // sharedBudget is the capacity budget of a fleet. GCRA cannot tell an empty bucket from one
 // holding a fraction, so an operation reserves at least one unit (the half RCU of the smallest
-// read): an empty bucket refuses it, as the in-process budget does.
+// read): an empty bucket refuses it, as the in-process budget does. An operation priced above
+// what is left takes what is left (GCRA does not lend), so a fleet's principal never overdraws.
 type sharedBudget struct {
 	local  *capacityBudget
 	shared SharedLimits
@@ -75,14 +76,13 @@ func newBudgetStore(cfg Config, local *capacityBudget) budgetStore {
 
 func (b *sharedBudget) reserve(ctx context.Context, key string, rcu float64) (bool, time.Duration, reservation) {
 	if b.gate.try() {
-		units := max(1, units(rcu))
-		ok, wait, err := b.shared.Reserve(ctx, "capacity:"+key, units, float64(b.local.limit), b.local.burst)
+		taken, wait, err := b.shared.Reserve(ctx, "capacity:"+key, max(1, units(rcu)), float64(b.local.limit), b.local.burst)
 		b.gate.done(err)
-		if err == nil && !ok {
+		if err == nil && taken == 0 {
 			return false, wait, reservation{shared: true}
 		}
 		if err == nil {
-			return true, 0, reservation{rcu: float64(units) / budgetUnitsPerRCU, shared: true}
+			return true, 0, reservation{rcu: float64(taken) / budgetUnitsPerRCU, shared: true}
 		}
 	}
 	return b.local.reserve(ctx, key, rcu)
