@@ -75,10 +75,21 @@ var Mutations = map[string]Mutation{
 	"createCustomer":    {Writes: []Write{put("Put CUST#<c> PROFILE and its email guard if absent")}},
 	"addMailingAddress": {Writes: []Write{{Operation: UpdateItem, Calls: 1, What: "PK = CUST#<c>, SK = PROFILE if it has fewer than 20 addresses"}}},
 	"placeOrder": {Returns: []string{"items"}, Writes: []Write{
-		put("Put ORDER#<o>, its lines and the idempotency guard if absent; check the customer exists"),
+		put("Put ORDER#<o>, its lines and the idempotency guard if absent; check the customer exists; take each stocked line from PRODUCT#<p> INV#<w> if it holds enough, and from the product's totalInventory"),
 		{Operation: Query, Calls: 2, What: "the idempotency guard, then PK = CUST#<c> AND begins_with(SK, ORDER#<o>), consistent: only for a key used before"},
 	}},
 	"updateOrderStatus": {Writes: []Write{{Operation: UpdateItem, Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o> if its status may become the new one"}}},
+	"cancelOrder": {Writes: []Write{
+		{Operation: BatchGetItem, Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>, consistent"},
+		{Operation: BatchGetItem, Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: only for an order whose lines took stock"},
+		put("Update ORDER#<o> to CANCELLED if OPEN and the customer's counters; give each stocked line back to PRODUCT#<p> INV#<w> and the product's totalInventory"),
+	}},
+	"createProduct":   {Writes: []Write{put("Put PRODUCT#<p> and its sku guard if absent")}},
+	"createWarehouse": {Writes: []Write{put("Put WAREHOUSE#<w> if absent")}},
+	"setInventory": {Attempts: repository.SetInventoryAttempts, Writes: []Write{
+		{Operation: BatchGetItem, Calls: 1, What: "PK = PRODUCT#<p> SK = INV#<w>, PK = SK = PRODUCT#<p>, PK = SK = WAREHOUSE#<w>, consistent"},
+		put("Put PRODUCT#<p> INV#<w> if its quantity is as read; ADD the difference to the product's totalInventory; check the warehouse exists"),
+	}},
 }
 
 // put is a write of one TransactWriteItems.

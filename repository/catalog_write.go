@@ -13,9 +13,9 @@ import (
 // warehouse stays far inside what the API's Int can return.
 const MaxStock = 1_000_000
 
-// setInventoryAttempts bounds how often SetInventory re-reads a stock that changed between its
+// SetInventoryAttempts bounds how often SetInventory re-reads a stock that changed between its
 // read and its write (orders taking from it) before it answers CONFLICT.
-const setInventoryAttempts = 5
+const SetInventoryAttempts = 5
 
 // CreateProduct stores a new product and the item that reserves its SKU, in one transaction.
 func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, error) {
@@ -76,7 +76,7 @@ var errStockMoved = errors.New("stock changed since it was read")
 // (consistently, with the product and the warehouse) and written in ONE TransactWriteItems with
 // the product's totalInventory, moved by the difference, and a check that the warehouse exists.
 // The write is conditioned on the stock it read, so an order taking from the same stock in
-// between makes it read again (up to setInventoryAttempts times): the total never drifts from
+// between makes it read again (up to SetInventoryAttempts times): the total never drifts from
 // the sum of its stock, however the writes interleave.
 func (r *Repo) SetInventory(ctx context.Context, product, warehouse string, quantity int) (*Inventory, error) {
 	k, err := InventoryKey(product, warehouse)
@@ -91,7 +91,7 @@ func (r *Repo) SetInventory(ctx context.Context, product, warehouse string, quan
 		if !errors.Is(err, errStockMoved) {
 			return inv, err
 		}
-		if attempt == setInventoryAttempts {
+		if attempt == SetInventoryAttempts {
 			return nil, &apperr.Error{Code: apperr.CodeConflict, Reason: "stock", Message: "the stock keeps changing; retry", Cause: err}
 		}
 	}

@@ -137,6 +137,8 @@ type Order struct {
 	TotalCents     int64       `dynamodbav:"totalCents"`
 	ItemCount      int         `dynamodbav:"itemCount"`
 	IdempotencyKey string      `dynamodbav:"idempotencyKey"`
+	// Stocked says some line took stock (names a product), which cancelling gives back.
+	Stocked bool `dynamodbav:"stocked,omitempty"`
 }
 
 // Key implements Entity.

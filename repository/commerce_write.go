@@ -147,7 +147,12 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 		}
 		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
-	tx = append(tx, r.take(stockOf(items), -1)...)
+	stock := stockOf(items)
+	o.Stocked = len(stock.byStock) > 0
+	if o.Stocked { // the order item, encoded before its lines were known, says so too
+		oi["stocked"] = &types.AttributeValueMemberBOOL{Value: true}
+	}
+	tx = append(tx, r.take(stock, -1)...)
 	err = r.transactWithToken(ctx, "place order", token, tx)
 	var (
 		replay   *errReplay
@@ -191,18 +196,8 @@ func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem 
 }
 
 // orderWithItems reads an order and its items with ONE strongly consistent Query of the order's
-// part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)); a missing
-// order is an internal error (its caller found a reference to it).
+// part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)).
 func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
-	o, items, err := r.orderAndItems(ctx, customer, order)
-	if err == nil && o == nil {
-		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
-	}
-	return o, items, err
-}
-
-// orderAndItems is orderWithItems with a nil order when it is missing.
-func (r *Repo) orderAndItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
 	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.table),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :order)"),
@@ -228,6 +223,9 @@ func (r *Repo) orderAndItems(ctx context.Context, customer, order string) (*Orde
 			items = append(items, v)
 		}
 	}
+	if o == nil {
+		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
+	}
 	return o, items, nil
 }
 
@@ -247,6 +245,10 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	if !to.valid() {
 		return nil, apperr.InvalidInput("status", "unknown order status")
 	}
+	if to == OrderCancelled {
+		// Cancelling gives the order's stock back: the one way of cancelling is CancelOrder's.
+		return r.CancelOrder(ctx, customer, order)
+	}
 	k := orderKey(customer, order)
 	found, err := r.readConsistent(ctx, k)
 	if err != nil {
@@ -259,10 +261,6 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN
 	if o.Status != from {
 		return nil, refusedTransition(o.Status, from, to)
-	}
-	if to == OrderCancelled {
-		// Cancelling gives the order's stock back: the one way of cancelling is CancelOrder's.
-		return r.CancelOrder(ctx, customer, order)
 	}
 	next, tx, err := r.moveOrder(o, to)
 	if err != nil {
