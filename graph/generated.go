@@ -31,6 +31,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	AccountRepSales() AccountRepSalesResolver
 	Customer() CustomerResolver
 	Department() DepartmentResolver
 	Employee() EmployeeResolver
@@ -50,7 +51,14 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AccountRepSales struct {
+		Orders     func(childComplexity int) int
+		Rep        func(childComplexity int) int
+		TotalCents func(childComplexity int) int
+	}
+
 	Customer struct {
+		AccountRep       func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		Email            func(childComplexity int) int
 		GetID            func(childComplexity int) int
@@ -90,6 +98,8 @@ type ComplexityRoot struct {
 	}
 
 	Employee struct {
+		AccountOrders  func(childComplexity int, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) int
+		Accounts       func(childComplexity int, first *int, after *string) int
 		CreatedAt      func(childComplexity int) int
 		Department     func(childComplexity int) int
 		DepartmentName func(childComplexity int) int
@@ -158,6 +168,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddMailingAddress  func(childComplexity int, input model.AddMailingAddressInput) int
+		AssignAccountRep   func(childComplexity int, input model.AssignAccountRepInput) int
 		AssignManager      func(childComplexity int, input model.AssignManagerInput) int
 		AssignMentor       func(childComplexity int, input model.AssignMentorInput) int
 		CancelOrder        func(childComplexity int, input model.CancelOrderInput) int
@@ -286,6 +297,7 @@ type ComplexityRoot struct {
 		Product             func(childComplexity int, id string) int
 		Products            func(childComplexity int, first *int, after *string) int
 		Ticket              func(childComplexity int, id string) int
+		TopAccountReps      func(childComplexity int, from time.Time, to time.Time, first *int) int
 		User                func(childComplexity int, id string) int
 		Warehouse           func(childComplexity int, id string) int
 		Warehouses          func(childComplexity int, first *int, after *string) int
@@ -386,8 +398,12 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AccountRepSalesResolver interface {
+	Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error)
+}
 type CustomerResolver interface {
 	Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error)
+	AccountRep(ctx context.Context, obj *model.Customer) (*model.Employee, error)
 }
 type DepartmentResolver interface {
 	Location(ctx context.Context, obj *model.Department) (*model.Location, error)
@@ -399,6 +415,8 @@ type EmployeeResolver interface {
 	DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error)
 	Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error)
 	Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error)
+	Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error)
+	AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
 }
 type InventoryResolver interface {
 	Product(ctx context.Context, obj *model.Inventory) (*model.Product, error)
@@ -413,6 +431,7 @@ type MutationResolver interface {
 	CreateWarehouse(ctx context.Context, input model.CreateWarehouseInput) (*model.Warehouse, error)
 	SetInventory(ctx context.Context, input model.SetInventoryInput) (*model.Inventory, error)
 	CancelOrder(ctx context.Context, input model.CancelOrderInput) (*model.Order, error)
+	AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error)
 	CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error)
 	AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error)
 	PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error)
@@ -448,6 +467,7 @@ type QueryResolver interface {
 	Products(ctx context.Context, first *int, after *string) (*model.ProductConnection, error)
 	Warehouse(ctx context.Context, id string) (*model.Warehouse, error)
 	Warehouses(ctx context.Context, first *int, after *string) (*model.WarehouseConnection, error)
+	TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
 	Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
@@ -497,6 +517,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "AccountRepSales.orders":
+		if e.ComplexityRoot.AccountRepSales.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRepSales.Orders(childComplexity), true
+	case "AccountRepSales.rep":
+		if e.ComplexityRoot.AccountRepSales.Rep == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRepSales.Rep(childComplexity), true
+	case "AccountRepSales.totalCents":
+		if e.ComplexityRoot.AccountRepSales.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRepSales.TotalCents(childComplexity), true
+
+	case "Customer.accountRep":
+		if e.ComplexityRoot.Customer.AccountRep == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.AccountRep(childComplexity), true
 	case "Customer.createdAt":
 		if e.ComplexityRoot.Customer.CreatedAt == nil {
 			break
@@ -639,6 +684,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DepartmentEdge.Node(childComplexity), true
 
+	case "Employee.accountOrders":
+		if e.ComplexityRoot.Employee.AccountOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Employee_accountOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Employee.AccountOrders(childComplexity, args["status"].(*repository.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+	case "Employee.accounts":
+		if e.ComplexityRoot.Employee.Accounts == nil {
+			break
+		}
+
+		args, err := ec.field_Employee_accounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Employee.Accounts(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Employee.createdAt":
 		if e.ComplexityRoot.Employee.CreatedAt == nil {
 			break
@@ -909,6 +976,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddMailingAddress(childComplexity, args["input"].(model.AddMailingAddressInput)), true
+	case "Mutation.assignAccountRep":
+		if e.ComplexityRoot.Mutation.AssignAccountRep == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_assignAccountRep_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AssignAccountRep(childComplexity, args["input"].(model.AssignAccountRepInput)), true
 	case "Mutation.assignManager":
 		if e.ComplexityRoot.Mutation.AssignManager == nil {
 			break
@@ -1608,6 +1686,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Ticket(childComplexity, args["id"].(string)), true
+	case "Query.topAccountReps":
+		if e.ComplexityRoot.Query.TopAccountReps == nil {
+			break
+		}
+
+		args, err := ec.field_Query_topAccountReps_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TopAccountReps(childComplexity, args["from"].(time.Time), args["to"].(time.Time), args["first"].(*int)), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -1979,6 +2068,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("AddMailingAddressInput", ec.unmarshalInputAddMailingAddressInput),
+			graphql.NewInputUnmarshaler("AssignAccountRepInput", ec.unmarshalInputAssignAccountRepInput),
 			graphql.NewInputUnmarshaler("AssignManagerInput", ec.unmarshalInputAssignManagerInput),
 			graphql.NewInputUnmarshaler("AssignMentorInput", ec.unmarshalInputAssignMentorInput),
 			graphql.NewInputUnmarshaler("CancelOrderInput", ec.unmarshalInputCancelOrderInput),
@@ -2116,6 +2206,18 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_AccountRepSales(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rep":
+		return ec.fieldContext_AccountRepSales_rep(ctx, field)
+	case "totalCents":
+		return ec.fieldContext_AccountRepSales_totalCents(ctx, field)
+	case "orders":
+		return ec.fieldContext_AccountRepSales_orders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountRepSales", field.Name)
+}
+
 func (ec *executionContext) childFields_Customer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2130,6 +2232,8 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_mailingAddresses(ctx, field)
 	case "orders":
 		return ec.fieldContext_Customer_orders(ctx, field)
+	case "accountRep":
+		return ec.fieldContext_Customer_accountRep(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
 }
@@ -2220,6 +2324,10 @@ func (ec *executionContext) childFields_Employee(ctx context.Context, field grap
 		return ec.fieldContext_Employee_mentor(ctx, field)
 	case "mentees":
 		return ec.fieldContext_Employee_mentees(ctx, field)
+	case "accounts":
+		return ec.fieldContext_Employee_accounts(ctx, field)
+	case "accountOrders":
+		return ec.fieldContext_Employee_accountOrders(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Employee", field.Name)
 }
@@ -2860,6 +2968,74 @@ func (ec *executionContext) field_Department_employees_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Employee_accountOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*repository.OrderStatus, error) {
+			return ec.unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "placedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["placedAfter"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "placedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["placedBefore"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Employee_accounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Employee_directReports_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2910,6 +3086,20 @@ func (ec *executionContext) field_Mutation_addMailingAddress_args(ctx context.Co
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.AddMailingAddressInput, error) {
 			return ec.unmarshalNAddMailingAddressInput2singletableᚋgraphᚋmodelᚐAddMailingAddressInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_assignAccountRep_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AssignAccountRepInput, error) {
+			return ec.unmarshalNAssignAccountRepInput2singletableᚋgraphᚋmodelᚐAssignAccountRepInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3602,6 +3792,36 @@ func (ec *executionContext) field_Query_ticket_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_topAccountReps_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3844,6 +4064,84 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _AccountRepSales_rep(ctx context.Context, field graphql.CollectedField, obj *model.AccountRepSales) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountRepSales_rep(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AccountRepSales().Rep(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountRepSales_rep(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountRepSales",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountRepSales_totalCents(ctx context.Context, field graphql.CollectedField, obj *model.AccountRepSales) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountRepSales_totalCents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountRepSales_totalCents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountRepSales", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountRepSales_orders(ctx context.Context, field graphql.CollectedField, obj *model.AccountRepSales) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountRepSales_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Orders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountRepSales_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountRepSales", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4008,6 +4306,38 @@ func (ec *executionContext) fieldContext_Customer_orders(ctx context.Context, fi
 	if fc.Args, err = ec.field_Customer_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_accountRep(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_accountRep(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().AccountRep(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalOEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_accountRep(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -4780,6 +5110,94 @@ func (ec *executionContext) fieldContext_Employee_mentees(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Employee_mentees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Employee_accounts(ctx context.Context, field graphql.CollectedField, obj *model.Employee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Employee_accounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Employee().Accounts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
+			return ec.marshalNCustomerConnection2ᚖsingletableᚋgraphᚋmodelᚐCustomerConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Employee_accounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Employee",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Employee_accounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Employee_accountOrders(ctx context.Context, field graphql.CollectedField, obj *model.Employee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Employee_accountOrders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Employee().AccountOrders(ctx, obj, fc.Args["status"].(*repository.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
+			return ec.marshalNOrderConnection2ᚖsingletableᚋgraphᚋmodelᚐOrderConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Employee_accountOrders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Employee",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Employee_accountOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5857,6 +6275,50 @@ func (ec *executionContext) fieldContext_Mutation_cancelOrder(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_cancelOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_assignAccountRep(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_assignAccountRep(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AssignAccountRep(ctx, fc.Args["input"].(model.AssignAccountRepInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Customer) graphql.Marshaler {
+			return ec.marshalNCustomer2ᚖsingletableᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_assignAccountRep(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_assignAccountRep_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7922,6 +8384,50 @@ func (ec *executionContext) fieldContext_Query_warehouses(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_warehouses_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_topAccountReps(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_topAccountReps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TopAccountReps(ctx, fc.Args["from"].(time.Time), fc.Args["to"].(time.Time), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AccountRepSales) graphql.Marshaler {
+			return ec.marshalNAccountRepSales2ᚕᚖsingletableᚋgraphᚋmodelᚐAccountRepSalesᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_topAccountReps(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountRepSales(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_topAccountReps_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -11095,6 +11601,55 @@ func UnmarshalAddMailingAddressInput(ctx context.Context, raw any) (model.AddMai
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputAssignAccountRepInput(ctx context.Context, obj any) (model.AssignAccountRepInput, error) {
+	var it model.AssignAccountRepInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"customerId", "employeeId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "employeeId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("employeeId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmployeeID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAssignAccountRepInput unmarshals raw into the AssignAccountRepInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAssignAccountRepInput(ctx context.Context, raw any) (model.AssignAccountRepInput, error) {
+	var out model.AssignAccountRepInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AssignAccountRepInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputAssignManagerInput(ctx context.Context, obj any) (model.AssignManagerInput, error) {
 	var it model.AssignManagerInput
 	if obj == nil {
@@ -12327,6 +12882,50 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 
 // region    **************************** object.gotpl ****************************
 
+var accountRepSalesImplementors = []string{"AccountRepSales"}
+
+func (ec *executionContext) _AccountRepSales(ctx context.Context, sel ast.SelectionSet, obj *model.AccountRepSales) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountRepSalesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountRepSales")
+		case "rep":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AccountRepSales_rep(ctx, field, obj)
+				})
+		case "totalCents":
+			out.Values[i] = ec._AccountRepSales_totalCents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orders":
+			out.Values[i] = ec._AccountRepSales_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var customerImplementors = []string{"Customer", "Node"}
 
 func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *model.Customer) graphql.Marshaler {
@@ -12368,6 +12967,12 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_orders(ctx, field, obj)
+				})
+		case "accountRep":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_accountRep(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -12678,6 +13283,18 @@ func (ec *executionContext) _Employee(ctx context.Context, sel ast.SelectionSet,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Employee_mentees(ctx, field, obj)
+				})
+		case "accounts":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Employee_accounts(ctx, field, obj)
+				})
+		case "accountOrders":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Employee_accountOrders(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -13133,6 +13750,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "cancelOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assignAccountRep":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_assignAccountRep(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -13925,6 +14549,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_warehouses(ctx, field)
+				})
+		case "topAccountReps":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_topAccountReps(ctx, field)
 				})
 		case "customer":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -15021,8 +15651,37 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAccountRepSales2ᚕᚖsingletableᚋgraphᚋmodelᚐAccountRepSalesᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AccountRepSales) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccountRepSales2ᚖsingletableᚋgraphᚋmodelᚐAccountRepSales(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAccountRepSales2ᚖsingletableᚋgraphᚋmodelᚐAccountRepSales(ctx context.Context, sel ast.SelectionSet, v *model.AccountRepSales) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountRepSales!")
+		return graphql.Null
+	}
+	return ec._AccountRepSales(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNAddMailingAddressInput2singletableᚋgraphᚋmodelᚐAddMailingAddressInput(ctx context.Context, v any) (model.AddMailingAddressInput, error) {
 	res, err := ec.unmarshalInputAddMailingAddressInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNAssignAccountRepInput2singletableᚋgraphᚋmodelᚐAssignAccountRepInput(ctx context.Context, v any) (model.AssignAccountRepInput, error) {
+	res, err := ec.unmarshalInputAssignAccountRepInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

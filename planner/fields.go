@@ -187,6 +187,13 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "warehouses", Kind: List, Of: "Warehouse", Reads: []Read{WarehousesByName}},
 	ProductInventory,
 	ProductOrderItems,
+	// Account reps.
+	&Field{Type: "Customer", Name: "accountRep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey},
+		Keys: one(func(c *repository.Customer) (repository.Key, error) { return repository.EmployeeKey(c.AccountRepID) })},
+	EmployeeAccounts,
+	EmployeeAccountOrders,
+	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{RepSalesOfMonth}},
+	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
 	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseByKey},
@@ -245,6 +252,13 @@ var (
 		MaxKeys: repository.MaxWarehousesPerProduct, SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
 	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{OrderItemsOfProduct},
 		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
+)
+
+// The lists of an account rep: its customers (GSI1), the orders of its customers (GSI2).
+var (
+	EmployeeAccounts      = &Field{Type: "Employee", Name: "accounts", Kind: List, Of: "Customer", Reads: []Read{AccountsOfRep}}
+	EmployeeAccountOrders = &Field{Type: "Employee", Name: "accountOrders", Kind: List, Of: "Order", Reads: []Read{OrdersOfRep},
+		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
 )
 
 // fieldKey names a field of an object type.

@@ -74,8 +74,9 @@ var Mutations = map[string]Mutation{
 	}},
 	"createCustomer":    {Writes: []Write{put("Put CUST#<c> PROFILE and its email guard if absent")}},
 	"addMailingAddress": {Writes: []Write{{Operation: UpdateItem, Calls: 1, What: "PK = CUST#<c>, SK = PROFILE if it has fewer than 20 addresses"}}},
-	"placeOrder": {Returns: []string{"items"}, Writes: []Write{
-		put("Put ORDER#<o>, its lines and the idempotency guard if absent; check the customer exists; take each stocked line from PRODUCT#<p> INV#<w> if it holds enough, and from the product's totalInventory"),
+	"placeOrder": {Returns: []string{"items", "customer"}, Writes: []Write{
+		{Operation: BatchGetItem, Calls: 1, What: "PK = CUST#<c>, SK = PROFILE, consistent: its account rep"},
+		put("Put ORDER#<o>, its lines and the idempotency guard if absent; count it on the customer if its account rep is as read, and on the rep's REPSALES#<yyyy-mm>; take each stocked line from PRODUCT#<p> INV#<w> if it holds enough, and from the product's totalInventory"),
 		{Operation: Query, Calls: 2, What: "the idempotency guard, then PK = CUST#<c> AND begins_with(SK, ORDER#<o>), consistent: only for a key used before"},
 	}},
 	"updateOrderStatus": {Writes: []Write{{Operation: UpdateItem, Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o> if its status may become the new one"}}},

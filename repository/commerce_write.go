@@ -111,48 +111,46 @@ func (r *Repo) PlaceOrder(ctx context.Context, customer string, lines []OrderLin
 // placeOrder is PlaceOrder with the ClientRequestToken given; tests pass another token (or none)
 // to reach the path a retry takes after DynamoDB's ten-minute window.
 func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, error) {
+	o, items, _, err := r.placeOrderFull(ctx, customer, lines, idempotencyKey, token)
+	return o, items, err
+}
+
+// PlaceOrderWithCustomer is PlaceOrder that also returns the customer as the order left it (its
+// counters moved), read consistently before the write: nil when the key placed an order before.
+func (r *Repo) PlaceOrderWithCustomer(ctx context.Context, customer string, lines []OrderLine, idempotencyKey string) (*Order, []*OrderItem, *Customer, error) {
+	return r.placeOrderFull(ctx, customer, lines, idempotencyKey, placeOrderToken(customer, idempotencyKey))
+}
+
+// placeOrderFull checks the request, reads the customer (consistently: its account rep, which the
+// order counts for, see reps_model.go; a missing customer is NOT_FOUND) and writes the order's
+// transaction (orderWrites).
+func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, *Customer, error) {
 	if err := checkID("customerId", customer); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	key, err := cleanText("idempotencyKey", idempotencyKey, 1, maxIdempotencyKeyLen, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	lines, total, err := cleanOrderLines(lines)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	c, err := r.customerOf(ctx, customer)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	hash := orderRequestHash(customer, lines)
 	id, now, err := r.newEntityID()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	o := &Order{ID: id, CustomerID: customer, Status: OrderOpen, PlacedAt: now, UpdatedAt: now, TotalCents: total, ItemCount: len(lines), IdempotencyKey: key}
-	oi, err := orderEntity.encodeSharded(o, r.shards)
+	o := &Order{ID: id, CustomerID: customer, Status: OrderOpen, PlacedAt: now, UpdatedAt: now, TotalCents: total, ItemCount: len(lines),
+		IdempotencyKey: key, AccountRepID: c.AccountRepID}
+	tx, items, err := r.orderWrites(o, lines, hash)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	tx := []txItem{
-		r.txCount(customerKey(customer), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), nil),
-		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
-		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
-	}
-	items := make([]*OrderItem, len(lines))
-	for i, l := range lines {
-		items[i] = &OrderItem{CustomerID: customer, OrderID: id, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
-			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
-		item, err := orderItemEntity.encode(items[i])
-		if err != nil {
-			return nil, nil, err
-		}
-		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
-	}
-	stock := stockOf(items)
-	o.Stocked = len(stock.byStock) > 0
-	if o.Stocked { // the order item, encoded before its lines were known, says so too
-		oi["stocked"] = &types.AttributeValueMemberBOOL{Value: true}
-	}
-	tx = append(tx, r.take(stock, -1)...)
 	err = r.transactWithToken(ctx, "place order", token, tx)
 	var (
 		replay   *errReplay
@@ -160,17 +158,51 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 	)
 	switch {
 	case err == nil:
-		return o, items, nil
+		c.OpenOrders++
+		return o, items, c, nil
 	case errors.As(err, &replay):
-		return r.replayOrder(ctx, customer, key, replay.guard, hash)
+		o, items, err := r.replayOrder(ctx, customer, key, replay.guard, hash)
+		return o, items, nil, err
 	case errors.As(err, &mismatch):
 		guard, err := r.readOneConsistent(ctx, orderIdempotencyKey(customer, key))
 		if err != nil {
+			return nil, nil, nil, err
+		}
+		o, items, err := r.replayOrder(ctx, customer, key, guard, hash)
+		return o, items, nil, err
+	}
+	return nil, nil, nil, err
+}
+
+// orderWrites is the transaction that places order o with its lines: the customer's count of open
+// orders (only if the customer and its account rep are as read), the idempotency guard (only if
+// absent), the order, a Put per line, the stock its lines take and its rep's sales of the month.
+func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, []*OrderItem, error) {
+	items := make([]*OrderItem, len(lines))
+	for i, l := range lines {
+		items[i] = &OrderItem{CustomerID: o.CustomerID, OrderID: o.ID, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
+			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
+	}
+	stock := stockOf(items)
+	o.Stocked = len(stock.byStock) > 0
+	oi, err := orderEntity.encodeSharded(o, r.shards)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := []txItem{
+		r.txCount(customerKey(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), repAsRead(o.AccountRepID)),
+		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
+		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
+	}
+	for _, it := range items {
+		item, err := orderItemEntity.encode(it)
+		if err != nil {
 			return nil, nil, err
 		}
-		return r.replayOrder(ctx, customer, key, guard, hash)
+		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
-	return nil, nil, err
+	tx = append(tx, r.take(stock, -1)...)
+	return append(tx, r.repSales(o, +1)...), items, nil
 }
 
 // replayOrder answers a placeOrder whose idempotency key is already taken: the stored order if

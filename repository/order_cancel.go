@@ -13,7 +13,8 @@ import (
 // the order to CANCELLED
 // (conditioned on OPEN, so of two concurrent cancellations one wins and the other is CONFLICT and
 // gives nothing back), moves it between its customer's counters, and adds every stocked line's
-// quantity back to its Inventory item and its product's totalInventory.
+// quantity back to its Inventory item and its product's totalInventory, and takes the order off
+// its account rep's sales of its month.
 func (r *Repo) CancelOrder(ctx context.Context, customer, order string) (*Order, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
 		return nil, apperr.InvalidInput("id", "id is not a valid order id")
@@ -39,6 +40,7 @@ func (r *Repo) CancelOrder(ctx context.Context, customer, order string) (*Order,
 		return nil, err
 	}
 	tx = append(tx, r.take(stockOf(items), +1)...)
+	tx = append(tx, r.repSales(o, -1)...)
 	if err := r.transact(ctx, "cancel order", tx); err != nil {
 		return nil, err
 	}

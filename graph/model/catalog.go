@@ -46,3 +46,8 @@ type OrderItemEdge struct {
 	Cursored
 	Node *OrderItem
 }
+
+// AccountRepSales is the GraphQL AccountRepSales: one rep's place in a ranking.
+type AccountRepSales struct {
+	repository.RepTotal
+}

@@ -23,6 +23,11 @@ type AddMailingAddressInput struct {
 	Address    *MailingAddressInput `json:"address"`
 }
 
+type AssignAccountRepInput struct {
+	CustomerID string `json:"customerId"`
+	EmployeeID string `json:"employeeId"`
+}
+
 type AssignManagerInput struct {
 	EmployeeID string `json:"employeeId"`
 	ManagerID  string `json:"managerId"`
