@@ -246,12 +246,12 @@ var (
 )
 
 // The catalog's child lists: a product's stock, one Query of its partition, and its order lines
-// from GSI1. Every element of either names the product itself, the list's parent: free.
+// from GSI1. Their elements' product is the list's parent, read already: its lookup is answered
+// from the loaders' cache, at no call, though the plan counts its round.
 var (
 	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{InventoryOfProduct},
-		MaxKeys: repository.MaxWarehousesPerProduct, SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
-	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{OrderItemsOfProduct},
-		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
+		MaxKeys: repository.MaxWarehousesPerProduct}
+	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{OrderItemsOfProduct}}
 )
 
 // The lists of an account rep: its customers (GSI1), the orders of its customers (GSI2).
