@@ -3,6 +3,7 @@ package repository_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -13,9 +14,19 @@ import (
 
 // Orders placed for a rep's customers count toward the rep's sales of their month, concurrent
 // orders and cancellations included; the ranking reads them back, one Query per month. A rep's
-// accounts and orders are listed from the indexes, a status filter still filling its page.
+// accounts and orders are listed from the indexes, a status filter still filling its page. With
+// and without one call in three throttled.
 func TestAccountRepsRankedBySales(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	for _, every := range []int{0, 3} {
+		t.Run(fmt.Sprintf("throttle every %d", every), func(t *testing.T) { testRepsRanked(t, every) })
+	}
+}
+
+func testRepsRanked(t *testing.T, every int) {
+	th := &repotest.Throttler{}
+	repo := repotest.NewRepo(t, func(c *repository.Config) {
+		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return th.Wrap(rt) }
+	})
 	ctx := context.Background()
 	var reps []*repository.Employee
 	d, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
@@ -46,6 +57,7 @@ func TestAccountRepsRankedBySales(t *testing.T) {
 	}
 	// Rep 0 has customer 0; rep 1 customers 1 and 2. Twelve orders of 100 cents each at once,
 	// then four of rep 1's cancelled at once.
+	th.Throttle(every)
 	var (
 		mu     sync.Mutex
 		placed = map[string][]*repository.Order{}
@@ -77,6 +89,7 @@ func TestAccountRepsRankedBySales(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	th.Throttle(0)
 	now := time.Now()
 	top, err := repo.TopAccountReps(ctx, now.AddDate(0, -1, 0), now, 10)
 	if err != nil {
