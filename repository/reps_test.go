@@ -116,4 +116,25 @@ func testRepsRanked(t *testing.T, every int) {
 			t.Fatalf("page %+v: not open orders newest first", page.Items)
 		}
 	}
+	assertRepSalesRecount(t, repo, reps[0].ID, now)
+}
+
+// assertRepSalesRecount checks that -recount finds the reps' sales exact, repairs a month that
+// drifted (and nothing else), and then finds nothing to do.
+func assertRepSalesRecount(t *testing.T, repo *repository.Repo, rep string, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	if rep, err := repo.Recount(ctx, repository.RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
+		t.Fatalf("a recount after the race repaired %v (err %v)", rep.Repairs, err)
+	}
+	if err := repository.SetRepSales(ctx, repo, rep, now.UTC().Format("2006-01"), 1, 99); err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := repo.Recount(ctx, repository.RecountOptions{Settle: 1})
+	if err != nil || len(fixed.Repairs) != 2 || fixed.Repairs[0].Now != 400 || fixed.Repairs[1].Now != 4 {
+		t.Fatalf("the recount of a drifted month: %+v (err %v)", fixed.Repairs, err)
+	}
+	if again, err := repo.Recount(ctx, repository.RecountOptions{Settle: 1}); err != nil || len(again.Repairs) != 0 {
+		t.Fatalf("a second recount repaired %v (err %v)", again.Repairs, err)
+	}
 }
