@@ -141,9 +141,10 @@ var rootPolicy = map[string][]Role{
 	"Mutation.assignAccountRep": commerceStaff,
 
 	// Subscriptions: the readers of each domain; a customer's orderChanged is narrowed to itself.
-	"Subscription.ticketChanged":   saasReaders,
-	"Subscription.orderChanged":    commerceReaders,
-	"Subscription.employeeChanged": hrStaff,
+	"Subscription.ticketChanged":    saasReaders,
+	"Subscription.orderChanged":     commerceReaders,
+	"Subscription.employeeChanged":  hrStaff,
+	"Subscription.inventoryChanged": commerceStaff,
 }
 
 // HasPolicy reports whether the root field object.field ("Query", "node") has a policy.

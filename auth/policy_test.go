@@ -38,7 +38,7 @@ func TestRoleTable(t *testing.T) {
 		"Query.product": com, "Query.products": com, "Query.warehouse": wh, "Query.warehouses": wh,
 		"Query.topAccountReps": staff, "Mutation.assignAccountRep": staff,
 		"Mutation.createProduct": staff, "Mutation.createWarehouse": staff, "Mutation.setInventory": staff,
-		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr,
+		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr, "Subscription.inventoryChanged": staff,
 	}
 	if len(want) != len(rootPolicy) {
 		t.Fatalf("the table lists %d fields, the policy %d", len(want), len(rootPolicy))

@@ -136,6 +136,12 @@ type ComplexityRoot struct {
 		Warehouse func(childComplexity int) int
 	}
 
+	InventoryChange struct {
+		Kind                   func(childComplexity int) int
+		PreviousTotalInventory func(childComplexity int) int
+		Product                func(childComplexity int) int
+	}
+
 	Location struct {
 		Address    func(childComplexity int) int
 		City       func(childComplexity int) int
@@ -304,9 +310,10 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		EmployeeChanged func(childComplexity int, departmentID *string) int
-		OrderChanged    func(childComplexity int, customerID *string) int
-		TicketChanged   func(childComplexity int, organizationID string, reporterID *string) int
+		EmployeeChanged  func(childComplexity int, departmentID *string) int
+		InventoryChanged func(childComplexity int, productID string) int
+		OrderChanged     func(childComplexity int, customerID *string) int
+		TicketChanged    func(childComplexity int, organizationID string, reporterID *string) int
 	}
 
 	Ticket struct {
@@ -487,6 +494,7 @@ type SubscriptionResolver interface {
 	TicketChanged(ctx context.Context, organizationID string, reporterID *string) (<-chan *model.TicketChange, error)
 	OrderChanged(ctx context.Context, customerID *string) (<-chan *model.OrderChange, error)
 	EmployeeChanged(ctx context.Context, departmentID *string) (<-chan *model.EmployeeChange, error)
+	InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error)
 }
 type TicketResolver interface {
 	Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error)
@@ -852,6 +860,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Inventory.Warehouse(childComplexity), true
+
+	case "InventoryChange.kind":
+		if e.ComplexityRoot.InventoryChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChange.Kind(childComplexity), true
+	case "InventoryChange.previousTotalInventory":
+		if e.ComplexityRoot.InventoryChange.PreviousTotalInventory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChange.PreviousTotalInventory(childComplexity), true
+	case "InventoryChange.product":
+		if e.ComplexityRoot.InventoryChange.Product == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChange.Product(childComplexity), true
 
 	case "Location.address":
 		if e.ComplexityRoot.Location.Address == nil {
@@ -1742,6 +1769,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.EmployeeChanged(childComplexity, args["departmentId"].(*string)), true
+	case "Subscription.inventoryChanged":
+		if e.ComplexityRoot.Subscription.InventoryChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_inventoryChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.InventoryChanged(childComplexity, args["productId"].(string)), true
 	case "Subscription.orderChanged":
 		if e.ComplexityRoot.Subscription.OrderChanged == nil {
 			break
@@ -2374,6 +2412,18 @@ func (ec *executionContext) childFields_Inventory(ctx context.Context, field gra
 		return ec.fieldContext_Inventory_quantity(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Inventory", field.Name)
+}
+
+func (ec *executionContext) childFields_InventoryChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_InventoryChange_kind(ctx, field)
+	case "product":
+		return ec.fieldContext_InventoryChange_product(ctx, field)
+	case "previousTotalInventory":
+		return ec.fieldContext_InventoryChange_previousTotalInventory(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryChange", field.Name)
 }
 
 func (ec *executionContext) childFields_Location(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3883,6 +3933,20 @@ func (ec *executionContext) field_Subscription_employeeChanged_args(ctx context.
 		return nil, err
 	}
 	args["departmentId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_inventoryChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "productId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["productId"] = arg0
 	return args, nil
 }
 
@@ -5486,6 +5550,84 @@ func (ec *executionContext) _Inventory_quantity(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Inventory_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Inventory", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InventoryChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ChangeKind) graphql.Marshaler {
+			return ec.marshalNChangeKind2singletableᚋgraphᚋmodelᚐChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryChange", field, false, false, "ChangeKind")
+}
+
+func (ec *executionContext) _InventoryChange_product(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChange_product(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Product, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Product) graphql.Marshaler {
+			return ec.marshalNProduct2ᚖsingletableᚋgraphᚋmodelᚐProduct(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChange_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Product(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryChange_previousTotalInventory(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChange_previousTotalInventory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousTotalInventory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChange_previousTotalInventory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryChange", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Location_id(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
@@ -9252,6 +9394,50 @@ func (ec *executionContext) fieldContext_Subscription_employeeChanged(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_employeeChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_inventoryChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_inventoryChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().InventoryChanged(ctx, fc.Args["productId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InventoryChange) graphql.Marshaler {
+			return ec.marshalNInventoryChange2ᚖsingletableᚋgraphᚋmodelᚐInventoryChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_inventoryChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_inventoryChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -13477,6 +13663,49 @@ func (ec *executionContext) _Inventory(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var inventoryChangeImplementors = []string{"InventoryChange"}
+
+func (ec *executionContext) _InventoryChange(ctx context.Context, sel ast.SelectionSet, obj *model.InventoryChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryChange")
+		case "kind":
+			out.Values[i] = ec._InventoryChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product":
+			out.Values[i] = ec._InventoryChange_product(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previousTotalInventory":
+			out.Values[i] = ec._InventoryChange_previousTotalInventory(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var locationImplementors = []string{"Location", "Node"}
 
 func (ec *executionContext) _Location(ctx context.Context, sel ast.SelectionSet, obj *model.Location) graphql.Marshaler {
@@ -14690,6 +14919,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_orderChanged(ctx, fields[0])
 	case "employeeChanged":
 		return ec._Subscription_employeeChanged(ctx, fields[0])
+	case "inventoryChanged":
+		return ec._Subscription_inventoryChanged(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -15990,6 +16221,14 @@ func (ec *executionContext) marshalNInventory2ᚖsingletableᚋgraphᚋmodelᚐI
 		return graphql.Null
 	}
 	return ec._Inventory(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInventoryChange2ᚖsingletableᚋgraphᚋmodelᚐInventoryChange(ctx context.Context, sel ast.SelectionSet, v *model.InventoryChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InventoryChange!")
+		return graphql.Null
+	}
+	return ec._InventoryChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLocation2ᚖsingletableᚋgraphᚋmodelᚐLocation(ctx context.Context, sel ast.SelectionSet, v *model.Location) graphql.Marshaler {

@@ -104,6 +104,14 @@ func (r *queryResolver) TopAccountReps(ctx context.Context, from time.Time, to t
 	return topAccountReps(ctx, r.Repo, from, to, first)
 }
 
+func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error) {
+	filter, err := inventoryChanges(ctx, productID)
+	if err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Hub, filter, inventoryChange)
+}
+
 func (r *Resolver) AccountRepSales() graph.AccountRepSalesResolver {
 	return &accountRepSalesResolver{r}
 }

@@ -1,11 +1,14 @@
 package server_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"singletable/auth"
 	"singletable/graph/model"
+	"singletable/repository"
+	"singletable/server"
 )
 
 // Sales assign an account rep; the customer then sees its rep's name and nothing else of it;
@@ -53,5 +56,51 @@ func TestAccountRepsOverGraphQL(t *testing.T) {
 		len(got[0].Rep.AccountOrders.Edges) != 2 || got[0].Rep.AccountOrders.Edges[0].Node.TotalCents != 250 ||
 		len(got[0].Rep.Accounts.Edges) != 1 || got[0].Rep.Accounts.Edges[0].Node.Name != "Buyer" {
 		t.Fatalf("ranking: %+v", got)
+	}
+}
+
+// A stock change is visible to inventoryChanged: an order taking from the stock, and a
+// cancellation giving it back, each an event with the product's total before and after.
+func TestInventoryChangedDeliversStockChanges(t *testing.T) {
+	a := newLiveAPI(t, server.Config{})
+	ctx := t.Context()
+	p, err := a.repo.CreateProduct(ctx, "Widget", "W-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := a.repo.CreateWarehouse(ctx, "North", "eu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.repo.SetInventory(ctx, p.ID, w.ID, 5); err != nil {
+		t.Fatal(err)
+	}
+	c, err := a.repo.CreateCustomer(ctx, "Buyer", "buyer@shop.example", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := a.dialWS(tokenFor(t, auth.Claims{Subject: "sales", Roles: []string{string(auth.RoleSales)}}))
+	ws.subscribe("1", `subscription($p: ID!) { inventoryChanged(productId: $p) { kind previousTotalInventory product { totalInventory } } }`,
+		map[string]any{"p": model.Products.ID(p)})
+	time.Sleep(200 * time.Millisecond)
+	o, _, err := a.repo.PlaceOrder(ctx, c.ID, []repository.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: 2, UnitPriceCents: 100, ProductID: p.ID, WarehouseID: w.ID}}, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.repo.CancelOrder(ctx, c.ID, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`{"inventoryChanged":{"kind":"UPDATED","previousTotalInventory":5,"product":{"totalInventory":3}}}`,
+		`{"inventoryChanged":{"kind":"UPDATED","previousTotalInventory":3,"product":{"totalInventory":5}}}`,
+	} {
+		e, m, ok := ws.nextEvent(waitFor)
+		// The product's creation and the setInventory, if still on their way, come first.
+		for ok && (strings.Contains(string(e.Data), `"previousTotalInventory":0`) || strings.Contains(string(e.Data), `"CREATED"`)) {
+			e, m, ok = ws.nextEvent(waitFor)
+		}
+		if !ok || string(e.Data) != want {
+			t.Fatalf("inventory event %s (%+v), want %s", e.Data, m, want)
+		}
 	}
 }

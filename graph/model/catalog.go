@@ -51,3 +51,10 @@ type OrderItemEdge struct {
 type AccountRepSales struct {
 	repository.RepTotal
 }
+
+// InventoryChange is the GraphQL InventoryChange: a change of a product item (its total stock).
+type InventoryChange struct {
+	Kind                   ChangeKind
+	Product                *Product
+	PreviousTotalInventory *int
+}
