@@ -49,6 +49,7 @@ var fieldPolicy = map[fieldRef][]Role{
 	{"Employee", "directReports"}:  hrStaff,
 	{"Employee", "mentor"}:         hrStaff,
 	{"Employee", "mentees"}:        hrStaff,
+	{"Employee", "jobHistory"}:     hrStaff,
 }
 
 // fieldRef names a field of an object type.
@@ -113,6 +114,7 @@ var rootPolicy = map[string][]Role{
 	"Mutation.transferEmployee": hrStaff,
 	"Mutation.assignManager":    hrStaff,
 	"Mutation.assignMentor":     hrStaff,
+	"Mutation.updateEmployee":   hrStaff,
 
 	// Commerce. customers is narrowed to a customer's own record.
 	"Query.customer":             commerceReaders,

@@ -31,7 +31,7 @@ func TestRoleTable(t *testing.T) {
 		"Query.department": hr, "Query.employee": hr, "Query.departments": hr, "Query.employeesByJobTitle": hr,
 		"Query.employeesHiredSince": hr, "Query.locations": hr, "Mutation.createLocation": hr,
 		"Mutation.createDepartment": hr, "Mutation.renameDepartment": hr, "Mutation.hireEmployee": hr,
-		"Mutation.transferEmployee": hr, "Mutation.assignManager": hr, "Mutation.assignMentor": hr,
+		"Mutation.transferEmployee": hr, "Mutation.assignManager": hr, "Mutation.assignMentor": hr, "Mutation.updateEmployee": hr,
 		"Query.customer": com, "Query.customers": com, "Query.order": com, "Query.ordersByStatus": staff,
 		"Mutation.createCustomer": staff, "Mutation.addMailingAddress": com, "Mutation.placeOrder": com,
 		"Mutation.updateOrderStatus": staff, "Mutation.cancelOrder": com,

@@ -107,6 +107,7 @@ type ComplexityRoot struct {
 		Email          func(childComplexity int) int
 		GetID          func(childComplexity int) int
 		HiredAt        func(childComplexity int) int
+		JobHistory     func(childComplexity int, first *int, after *string) int
 		JobTitle       func(childComplexity int) int
 		Manager        func(childComplexity int) int
 		Mentees        func(childComplexity int, first *int, after *string) int
@@ -140,6 +141,22 @@ type ComplexityRoot struct {
 		Kind                   func(childComplexity int) int
 		PreviousTotalInventory func(childComplexity int) int
 		Product                func(childComplexity int) int
+	}
+
+	JobHistory struct {
+		DepartmentName func(childComplexity int) int
+		JobTitle       func(childComplexity int) int
+		Until          func(childComplexity int) int
+	}
+
+	JobHistoryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	JobHistoryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Location struct {
@@ -191,6 +208,7 @@ type ComplexityRoot struct {
 		RenameDepartment   func(childComplexity int, input model.RenameDepartmentInput) int
 		SetInventory       func(childComplexity int, input model.SetInventoryInput) int
 		TransferEmployee   func(childComplexity int, input model.TransferEmployeeInput) int
+		UpdateEmployee     func(childComplexity int, input model.UpdateEmployeeInput) int
 		UpdateOrderStatus  func(childComplexity int, input model.UpdateOrderStatusInput) int
 		UpdateTicket       func(childComplexity int, input model.UpdateTicketInput) int
 	}
@@ -424,6 +442,7 @@ type EmployeeResolver interface {
 	Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error)
 	Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error)
 	AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
+	JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error)
 }
 type InventoryResolver interface {
 	Product(ctx context.Context, obj *model.Inventory) (*model.Product, error)
@@ -439,6 +458,7 @@ type MutationResolver interface {
 	SetInventory(ctx context.Context, input model.SetInventoryInput) (*model.Inventory, error)
 	CancelOrder(ctx context.Context, input model.CancelOrderInput) (*model.Order, error)
 	AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error)
+	UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error)
 	CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error)
 	AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error)
 	PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error)
@@ -761,6 +781,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Employee.HiredAt(childComplexity), true
+	case "Employee.jobHistory":
+		if e.ComplexityRoot.Employee.JobHistory == nil {
+			break
+		}
+
+		args, err := ec.field_Employee_jobHistory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Employee.JobHistory(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Employee.jobTitle":
 		if e.ComplexityRoot.Employee.JobTitle == nil {
 			break
@@ -879,6 +910,51 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InventoryChange.Product(childComplexity), true
+
+	case "JobHistory.departmentName":
+		if e.ComplexityRoot.JobHistory.DepartmentName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistory.DepartmentName(childComplexity), true
+	case "JobHistory.jobTitle":
+		if e.ComplexityRoot.JobHistory.JobTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistory.JobTitle(childComplexity), true
+	case "JobHistory.until":
+		if e.ComplexityRoot.JobHistory.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistory.Until(childComplexity), true
+
+	case "JobHistoryConnection.edges":
+		if e.ComplexityRoot.JobHistoryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryConnection.Edges(childComplexity), true
+	case "JobHistoryConnection.pageInfo":
+		if e.ComplexityRoot.JobHistoryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryConnection.PageInfo(childComplexity), true
+
+	case "JobHistoryEdge.cursor":
+		if e.ComplexityRoot.JobHistoryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryEdge.Cursor(childComplexity), true
+	case "JobHistoryEdge.node":
+		if e.ComplexityRoot.JobHistoryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryEdge.Node(childComplexity), true
 
 	case "Location.address":
 		if e.ComplexityRoot.Location.Address == nil {
@@ -1190,6 +1266,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferEmployee(childComplexity, args["input"].(model.TransferEmployeeInput)), true
+	case "Mutation.updateEmployee":
+		if e.ComplexityRoot.Mutation.UpdateEmployee == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateEmployee_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateEmployee(childComplexity, args["input"].(model.UpdateEmployeeInput)), true
 	case "Mutation.updateOrderStatus":
 		if e.ComplexityRoot.Mutation.UpdateOrderStatus == nil {
 			break
@@ -2125,6 +2212,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("RenameDepartmentInput", ec.unmarshalInputRenameDepartmentInput),
 			graphql.NewInputUnmarshaler("SetInventoryInput", ec.unmarshalInputSetInventoryInput),
 			graphql.NewInputUnmarshaler("TransferEmployeeInput", ec.unmarshalInputTransferEmployeeInput),
+			graphql.NewInputUnmarshaler("UpdateEmployeeInput", ec.unmarshalInputUpdateEmployeeInput),
 			graphql.NewInputUnmarshaler("UpdateOrderStatusInput", ec.unmarshalInputUpdateOrderStatusInput),
 			graphql.NewInputUnmarshaler("UpdateTicketInput", ec.unmarshalInputUpdateTicketInput),
 		)
@@ -2366,6 +2454,8 @@ func (ec *executionContext) childFields_Employee(ctx context.Context, field grap
 		return ec.fieldContext_Employee_accounts(ctx, field)
 	case "accountOrders":
 		return ec.fieldContext_Employee_accountOrders(ctx, field)
+	case "jobHistory":
+		return ec.fieldContext_Employee_jobHistory(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Employee", field.Name)
 }
@@ -2424,6 +2514,38 @@ func (ec *executionContext) childFields_InventoryChange(ctx context.Context, fie
 		return ec.fieldContext_InventoryChange_previousTotalInventory(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InventoryChange", field.Name)
+}
+
+func (ec *executionContext) childFields_JobHistory(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "jobTitle":
+		return ec.fieldContext_JobHistory_jobTitle(ctx, field)
+	case "departmentName":
+		return ec.fieldContext_JobHistory_departmentName(ctx, field)
+	case "until":
+		return ec.fieldContext_JobHistory_until(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobHistory", field.Name)
+}
+
+func (ec *executionContext) childFields_JobHistoryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_JobHistoryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_JobHistoryConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobHistoryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_JobHistoryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_JobHistoryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_JobHistoryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobHistoryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Location(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3108,6 +3230,28 @@ func (ec *executionContext) field_Employee_directReports_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Employee_jobHistory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Employee_mentees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3374,6 +3518,20 @@ func (ec *executionContext) field_Mutation_transferEmployee_args(ctx context.Con
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.TransferEmployeeInput, error) {
 			return ec.unmarshalNTransferEmployeeInput2singletableᚋgraphᚋmodelᚐTransferEmployeeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateEmployee_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateEmployeeInput, error) {
+			return ec.unmarshalNUpdateEmployeeInput2singletableᚋgraphᚋmodelᚐUpdateEmployeeInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5268,6 +5426,50 @@ func (ec *executionContext) fieldContext_Employee_accountOrders(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Employee_jobHistory(ctx context.Context, field graphql.CollectedField, obj *model.Employee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Employee_jobHistory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Employee().JobHistory(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JobHistoryConnection) graphql.Marshaler {
+			return ec.marshalNJobHistoryConnection2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Employee_jobHistory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Employee",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobHistoryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Employee_jobHistory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _EmployeeChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5628,6 +5830,194 @@ func (ec *executionContext) _InventoryChange_previousTotalInventory(ctx context.
 }
 func (ec *executionContext) fieldContext_InventoryChange_previousTotalInventory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InventoryChange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _JobHistory_jobTitle(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistory_jobTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JobTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistory_jobTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "String")
+}
+
+func (ec *executionContext) _JobHistory_departmentName(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistory_departmentName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DepartmentName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistory_departmentName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "String")
+}
+
+func (ec *executionContext) _JobHistory_until(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistory_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Until, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistory_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "Time")
+}
+
+func (ec *executionContext) _JobHistoryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.JobHistoryEdge) graphql.Marshaler {
+			return ec.marshalNJobHistoryEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobHistoryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobHistoryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobHistoryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖsingletableᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobHistoryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobHistoryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistoryEdge", field, true, false, "String")
+}
+
+func (ec *executionContext) _JobHistoryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *repository.JobHistory) graphql.Marshaler {
+			return ec.marshalNJobHistory2ᚖsingletableᚋrepositoryᚐJobHistory(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobHistoryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobHistory(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Location_id(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
@@ -6461,6 +6851,50 @@ func (ec *executionContext) fieldContext_Mutation_assignAccountRep(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_assignAccountRep_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateEmployee(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateEmployee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateEmployee(ctx, fc.Args["input"].(model.UpdateEmployeeInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateEmployee(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateEmployee_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12858,6 +13292,69 @@ func UnmarshalTransferEmployeeInput(ctx context.Context, raw any) (model.Transfe
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateEmployeeInput(ctx context.Context, obj any) (model.UpdateEmployeeInput, error) {
+	var it model.UpdateEmployeeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "email", "jobTitle"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "jobTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JobTitle = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateEmployeeInput unmarshals raw into the UpdateEmployeeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateEmployeeInput(ctx context.Context, raw any) (model.UpdateEmployeeInput, error) {
+	var out model.UpdateEmployeeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateEmployeeInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateOrderStatusInput(ctx context.Context, obj any) (model.UpdateOrderStatusInput, error) {
 	var it model.UpdateOrderStatusInput
 	if obj == nil {
@@ -13482,6 +13979,12 @@ func (ec *executionContext) _Employee(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Employee_accountOrders(ctx, field, obj)
 				})
+		case "jobHistory":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Employee_jobHistory(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -13687,6 +14190,125 @@ func (ec *executionContext) _InventoryChange(ctx context.Context, sel ast.Select
 		case "previousTotalInventory":
 			out.Values[i] = ec._InventoryChange_previousTotalInventory(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jobHistoryImplementors = []string{"JobHistory"}
+
+func (ec *executionContext) _JobHistory(ctx context.Context, sel ast.SelectionSet, obj *repository.JobHistory) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobHistoryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobHistory")
+		case "jobTitle":
+			out.Values[i] = ec._JobHistory_jobTitle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "departmentName":
+			out.Values[i] = ec._JobHistory_departmentName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "until":
+			out.Values[i] = ec._JobHistory_until(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jobHistoryConnectionImplementors = []string{"JobHistoryConnection"}
+
+func (ec *executionContext) _JobHistoryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.JobHistoryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobHistoryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobHistoryConnection")
+		case "edges":
+			out.Values[i] = ec._JobHistoryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._JobHistoryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jobHistoryEdgeImplementors = []string{"JobHistoryEdge"}
+
+func (ec *executionContext) _JobHistoryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.JobHistoryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobHistoryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobHistoryEdge")
+		case "cursor":
+			out.Values[i] = ec._JobHistoryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._JobHistoryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -13986,6 +14608,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "assignAccountRep":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_assignAccountRep(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateEmployee":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateEmployee(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -16231,6 +16860,46 @@ func (ec *executionContext) marshalNInventoryChange2ᚖsingletableᚋgraphᚋmod
 	return ec._InventoryChange(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNJobHistory2ᚖsingletableᚋrepositoryᚐJobHistory(ctx context.Context, sel ast.SelectionSet, v *repository.JobHistory) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JobHistory!")
+		return graphql.Null
+	}
+	return ec._JobHistory(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJobHistoryConnection2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryConnection(ctx context.Context, sel ast.SelectionSet, v *model.JobHistoryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JobHistoryConnection!")
+		return graphql.Null
+	}
+	return ec._JobHistoryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJobHistoryEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.JobHistoryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNJobHistoryEdge2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNJobHistoryEdge2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdge(ctx context.Context, sel ast.SelectionSet, v *model.JobHistoryEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JobHistoryEdge!")
+		return graphql.Null
+	}
+	return ec._JobHistoryEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNLocation2ᚖsingletableᚋgraphᚋmodelᚐLocation(ctx context.Context, sel ast.SelectionSet, v *model.Location) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Location!")
@@ -16712,6 +17381,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 
 func (ec *executionContext) unmarshalNTransferEmployeeInput2singletableᚋgraphᚋmodelᚐTransferEmployeeInput(ctx context.Context, v any) (model.TransferEmployeeInput, error) {
 	res, err := ec.unmarshalInputTransferEmployeeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateEmployeeInput2singletableᚋgraphᚋmodelᚐUpdateEmployeeInput(ctx context.Context, v any) (model.UpdateEmployeeInput, error) {
+	res, err := ec.unmarshalInputUpdateEmployeeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -33,6 +33,7 @@ type listSet struct {
 	productItems       *listLoader[productListKey, repository.Page[*repository.OrderItem]]
 	accounts           *listLoader[repListKey, repository.Page[*repository.Customer]]
 	repOrders          *listLoader[repListKey, repository.Page[*repository.Order]]
+	jobHistories       *listLoader[repListKey, repository.Page[*repository.JobHistory]]
 
 	all []interface{ clear() }
 }
@@ -67,6 +68,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.productItems = addList(s, fetchBatch[productListKey, repository.Page[*repository.OrderItem]](l.readProductItems), 0)
 	s.accounts = addList(s, fetchBatch[repListKey, repository.Page[*repository.Customer]](l.readAccounts), 0)
 	s.repOrders = addList(s, fetchBatch[repListKey, repository.Page[*repository.Order]](l.readRepOrders), 0)
+	s.jobHistories = addList(s, fetchBatch[repListKey, repository.Page[*repository.JobHistory]](l.readJobHistories), 0)
 	return s
 }
 

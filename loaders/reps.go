@@ -6,8 +6,8 @@ import (
 	"singletable/repository"
 )
 
-// repListKey is a page of a list hanging from an account rep: its accounts (no filter) or the
-// orders of its accounts (AP26, AP27).
+// repListKey is a page of a list hanging from an employee: as an account rep, its accounts (no
+// filter) or the orders of its accounts (AP26, AP27); its job history (AP29).
 type repListKey struct {
 	rep           string
 	status        optional[repository.OrderStatus]
@@ -63,5 +63,17 @@ func (l *Loaders) readRepOrders(ctx context.Context, keys []repListKey, whole bo
 			p, err := l.repo.OrdersOfRep(ctx, k.rep, k.filter(), k.page.args())
 			prime(ctx, l, p.Items...)
 			return p, err
+		}, answer)
+}
+
+// JobHistory pages through an employee's earlier jobs, the latest first (AP29).
+func (l *Loaders) JobHistory(ctx context.Context, employee string, args repository.PageArgs, level Level) (repository.Page[*repository.JobHistory], error) {
+	return l.lists.jobHistories.load(ctx, repListKeys([]string{employee}, repository.OrderFilter{}, args, level)[0])
+}
+
+func (l *Loaders) readJobHistories(ctx context.Context, keys []repListKey, whole bool, answer func(int, repository.Page[*repository.JobHistory], error)) ([]repository.Page[*repository.JobHistory], []error) {
+	return readLevel(ctx, l, keys, whole, "job history query", func(k repListKey) Level { return k.level },
+		func(ctx context.Context, k repListKey) (repository.Page[*repository.JobHistory], error) {
+			return l.repo.JobHistoryOf(ctx, k.rep, k.page.args())
 		}, answer)
 }

@@ -192,6 +192,7 @@ var Table = tableOf(
 		Keys: one(func(c *repository.Customer) (repository.Key, error) { return repository.EmployeeKey(c.AccountRepID) })},
 	EmployeeAccounts,
 	EmployeeAccountOrders,
+	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{JobHistoryOf}},
 	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{RepSalesOfMonth}},
 	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},

@@ -98,6 +98,7 @@ var (
 	OrderItemsOfProduct = Read{"AP25", Query, "GSI1", "GSI1PK = PRODUCT#<p>#ORDERITEMS", PerParent}
 	AccountsOfRep       = Read{"AP26", Query, "GSI1", "GSI1PK = EMP#<e>#ACCOUNTS", PerParent}
 	OrdersOfRep         = Read{"AP27", Query, "GSI2", "GSI2PK = EMP#<e>#ORDERS AND GSI2SK BETWEEN <lo> AND <hi> (status: a filter)", PerParent}
+	JobHistoryOf        = Read{"AP29", Query, "", `PK = EMP#<e> AND begins_with(SK, "JH#")`, PerParent}
 	RepSalesOfMonth     = Read{"AP28", Query, "", "PK = REPSALES#<yyyy-mm>, one Query per month of the range", PerMonth}
 )
 

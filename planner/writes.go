@@ -85,6 +85,10 @@ var Mutations = map[string]Mutation{
 		{Operation: BatchGetItem, Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: only for an order whose lines took stock"},
 		put("Update ORDER#<o> to CANCELLED if OPEN and the customer's counters; give each stocked line back to PRODUCT#<p> INV#<w> and the product's totalInventory"),
 	}},
+	"updateEmployee": {Writes: []Write{
+		{Operation: BatchGetItem, Calls: 1, What: "PK = SK = EMP#<e>, consistent"},
+		put("Update EMP#<e> and its GSI1PK (JOBTITLE#<title>) if its job title is as read; Put EMP#<e> JH#<id>, its old job, when the title changes"),
+	}},
 	"createProduct":   {Writes: []Write{put("Put PRODUCT#<p> and its sku guard if absent")}},
 	"createWarehouse": {Writes: []Write{put("Put WAREHOUSE#<w> if absent")}},
 	"setInventory": {Attempts: repository.SetInventoryAttempts, Writes: []Write{

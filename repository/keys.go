@@ -433,3 +433,12 @@ func repSalesKey(month, e string) Key { return Key{PK: repSalesPK(month), SK: em
 
 // salesMonth is the month (UTC) an order placed at t counts toward.
 func salesMonth(t time.Time) string { return t.UTC().Format("2006-01") }
+
+// typeJobHistory is one earlier job of an employee, in its partition.
+const typeJobHistory = "JobHistory"
+
+// jobHistorySKPrefix starts the sort keys of an employee's earlier jobs: JH#<id>, the id
+// time-sortable, so begins_with lists them in the order they ended (AP29, read backwards).
+const jobHistorySKPrefix = "JH#"
+
+func jobHistoryKey(e, id string) Key { return Key{PK: empPK(e), SK: jobHistorySKPrefix + id} }

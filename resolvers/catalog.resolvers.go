@@ -30,6 +30,10 @@ func (r *employeeResolver) AccountOrders(ctx context.Context, obj *model.Employe
 	return connection(orderConnection(noCount))(loaders.For(ctx).OrdersOfRep(ctx, obj.ID, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
+func (r *employeeResolver) JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error) {
+	return connection(jobHistoryConnection)(loaders.For(ctx).JobHistory(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
+}
+
 func (r *inventoryResolver) Product(ctx context.Context, obj *model.Inventory) (*model.Product, error) {
 	return model.Products.Load(ctx, loaders.For(ctx), obj.ProductID)
 }
@@ -61,6 +65,12 @@ func (r *mutationResolver) CancelOrder(ctx context.Context, input model.CancelOr
 func (r *mutationResolver) AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error) {
 	return given2(ctx, idOf(model.Customers, "customerId", input.CustomerID), repID(input.EmployeeID), func(customer, employee string) (*model.Customer, error) {
 		return saved(ctx, model.Customers.Wrap).entity(r.Repo.AssignAccountRep(ctx, customer, employee))
+	})
+}
+
+func (r *mutationResolver) UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error) {
+	return given(ctx, idOf(model.Employees, "id", input.ID), func(id string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UpdateEmployee(ctx, id, repository.EmployeeChanges{Name: input.Name, Email: input.Email, JobTitle: input.JobTitle}))
 	})
 }
 

@@ -104,3 +104,32 @@ func TestInventoryChangedDeliversStockChanges(t *testing.T) {
 		}
 	}
 }
+
+// updateEmployee over GraphQL: a new job title is found by employeesByJobTitle at once, and the
+// old job is in jobHistory.
+func TestUpdateEmployeeOverGraphQL(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	h := a.hr()
+	e := h.hire(h.department("Eng"), "Ann", hireOpts{title: "Engineer"})
+	var out struct {
+		UpdateEmployee struct {
+			JobTitle, Name string
+			JobHistory     struct {
+				Edges []struct {
+					Node struct{ JobTitle, DepartmentName string }
+				}
+			}
+		}
+		EmployeesByJobTitle struct {
+			Edges []struct{ Node struct{ Name string } }
+		}
+	}
+	a.ok(`mutation($id: ID!) { updateEmployee(input: {id: $id, jobTitle: "Lead"}) { jobTitle name jobHistory { edges { node { jobTitle departmentName } } } } }`,
+		map[string]any{"id": model.Employees.ID(e)}, &out)
+	a.ok(`{ employeesByJobTitle(jobTitle: "Lead") { edges { node { name } } } }`, nil, &out)
+	u := out.UpdateEmployee
+	if u.JobTitle != "Lead" || u.Name != "Ann" || len(u.JobHistory.Edges) != 1 || u.JobHistory.Edges[0].Node.JobTitle != "Engineer" ||
+		u.JobHistory.Edges[0].Node.DepartmentName != "Eng" || len(out.EmployeesByJobTitle.Edges) != 1 {
+		t.Fatalf("after the update: %+v", out)
+	}
+}

@@ -58,3 +58,9 @@ type InventoryChange struct {
 	Product                *Product
 	PreviousTotalInventory *int
 }
+
+// JobHistoryEdge is one earlier job of an employee's history.
+type JobHistoryEdge struct {
+	Cursored
+	Node *repository.JobHistory
+}

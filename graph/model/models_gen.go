@@ -136,6 +136,11 @@ type HireEmployeeInput struct {
 	MentorID  *string    `json:"mentorId,omitempty"`
 }
 
+type JobHistoryConnection struct {
+	Edges    []*JobHistoryEdge `json:"edges"`
+	PageInfo *PageInfo         `json:"pageInfo"`
+}
+
 type LocationConnection struct {
 	Edges    []*LocationEdge `json:"edges"`
 	PageInfo *PageInfo       `json:"pageInfo"`
@@ -255,6 +260,17 @@ type TicketVersionConnection struct {
 type TransferEmployeeInput struct {
 	EmployeeID   string `json:"employeeId"`
 	DepartmentID string `json:"departmentId"`
+}
+
+type UpdateEmployeeInput struct {
+	ID string `json:"id"`
+	// 1 to 200 characters; left as it is when not given.
+	Name *string `json:"name,omitempty"`
+	// Left as it is when not given.
+	Email *string `json:"email,omitempty"`
+	// 1 to 100 characters; left as it is when not given. A new title moves the employee in
+	// employeesByJobTitle at once and adds its old job to jobHistory.
+	JobTitle *string `json:"jobTitle,omitempty"`
 }
 
 type UpdateOrderStatusInput struct {
