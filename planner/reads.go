@@ -29,7 +29,7 @@ const (
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP25"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP29"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
