@@ -90,6 +90,12 @@ var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders
 	planner.EmployeeMentees:        startInverse(repository.RelMentor),
 	planner.ProductInventory:       startProductLists,
 	planner.ProductOrderItems:      startProductLists,
+	planner.EmployeeAccounts: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		l.StartAccountsOfReps(ctx, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
+	},
+	planner.EmployeeAccountOrders: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		l.StartOrdersOfReps(ctx, parentIDs(parents), orderFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
+	},
 }
 
 func startOrders(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
