@@ -28,67 +28,11 @@ func testRepsRanked(t *testing.T, every int) {
 		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return th.Wrap(rt) }
 	})
 	ctx := context.Background()
-	var reps []*repository.Employee
-	d, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dept, err := repo.CreateDepartment(ctx, "Sales", d.Ref())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 2 {
-		e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Rep %d", i), Email: fmt.Sprintf("rep%d@corp.example", i), JobTitle: "Account rep"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		reps = append(reps, e)
-	}
-	var customers []*repository.Customer
-	for i := range 3 {
-		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Buyer %d", i), fmt.Sprintf("b%d@shop.example", i), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c, err = repo.AssignAccountRep(ctx, c.ID, reps[min(i, 1)].ID); err != nil {
-			t.Fatal(err)
-		}
-		customers = append(customers, c)
-	}
+	reps, customers := repsWithCustomers(t, repo)
 	// Rep 0 has customer 0; rep 1 customers 1 and 2. Twelve orders of 100 cents each at once,
 	// then four of rep 1's cancelled at once.
 	th.Throttle(every)
-	var (
-		mu     sync.Mutex
-		placed = map[string][]*repository.Order{}
-		wg     sync.WaitGroup
-	)
-	for i := range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := customers[i%3]
-			o, _, err := repo.PlaceOrder(ctx, c.ID, []repository.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 100}}, fmt.Sprintf("k%d", i))
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			placed[c.AccountRepID] = append(placed[c.AccountRepID], o)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	for _, o := range placed[reps[1].ID][:4] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := repo.CancelOrder(ctx, o.CustomerID, o.ID); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
+	raceRepOrders(t, repo, customers, reps[1].ID)
 	th.Throttle(0)
 	now := time.Now()
 	top, err := repo.TopAccountReps(ctx, now.AddDate(0, -1, 0), now, 10)
@@ -117,6 +61,79 @@ func testRepsRanked(t *testing.T, every int) {
 		}
 	}
 	assertRepSalesRecount(t, repo, reps[0].ID, now)
+}
+
+// raceRepOrders places twelve orders of 100 cents, one per customer in turn, at once, then
+// cancels four of rep's at once.
+func raceRepOrders(t *testing.T, repo *repository.Repo, customers []*repository.Customer, rep string) {
+	t.Helper()
+	ctx := context.Background()
+	var (
+		mu     sync.Mutex
+		placed = map[string][]*repository.Order{}
+		wg     sync.WaitGroup
+	)
+	for i := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := customers[i%3]
+			o, _, err := repo.PlaceOrder(ctx, c.ID, []repository.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 100}}, fmt.Sprintf("k%d", i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			placed[c.AccountRepID] = append(placed[c.AccountRepID], o)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, o := range placed[rep][:4] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := repo.CancelOrder(ctx, o.CustomerID, o.ID); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// repsWithCustomers hires two reps and makes rep 0 the account rep of customer 0 and rep 1 of
+// customers 1 and 2.
+func repsWithCustomers(t *testing.T, repo *repository.Repo) ([]*repository.Employee, []*repository.Customer) {
+	t.Helper()
+	ctx := context.Background()
+	var reps []*repository.Employee
+	d, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dept, err := repo.CreateDepartment(ctx, "Sales", d.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Rep %d", i), Email: fmt.Sprintf("rep%d@corp.example", i), JobTitle: "Account rep"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, e)
+	}
+	var customers []*repository.Customer
+	for i := range 3 {
+		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Buyer %d", i), fmt.Sprintf("b%d@shop.example", i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err = repo.AssignAccountRep(ctx, c.ID, reps[min(i, 1)].ID); err != nil {
+			t.Fatal(err)
+		}
+		customers = append(customers, c)
+	}
+	return reps, customers
 }
 
 // assertRepSalesRecount checks that -recount finds the reps' sales exact, repairs a month that
