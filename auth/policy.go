@@ -26,21 +26,53 @@ var (
 	commerceStaff   = []Role{RoleAdmin, RoleSales}
 	// warehouseReaders see warehouses: sales for their stock, HR for their staff.
 	warehouseReaders = []Role{RoleAdmin, RoleSales, RoleHR}
+	// repReaders see more of an employee than its name: HR, and sales (account reps).
+	repReaders = []Role{RoleAdmin, RoleSales, RoleHR}
 )
 
 // fieldPolicy narrows fields below the root further than the scope of the object they hang
-// from: a product is a customer's to see, its stock and the order lines of other customers are
-// not. A field missing here is seen by whoever sees its object; one listed here is FORBIDDEN to
-// the other roles.
-var fieldPolicy = map[string][]Role{
-	"Product.inventory":  commerceStaff,
-	"Product.orderItems": commerceStaff,
+// from, by object type and field: a product is a customer's to see, its stock and the order lines
+// of other customers are not; a customer's account rep is an employee whose name alone the
+// customer sees, and sales see a rep's sales side, HR its HR side. A field missing here is seen
+// by whoever sees its object; one listed here is FORBIDDEN to the other roles (before its
+// resolver runs: the server's field guard asks MayRead).
+var fieldPolicy = map[fieldRef][]Role{
+	{"Product", "inventory"}:       commerceStaff,
+	{"Product", "orderItems"}:      commerceStaff,
+	{"Employee", "accounts"}:       commerceStaff,
+	{"Employee", "accountOrders"}:  commerceStaff,
+	{"Employee", "email"}:          repReaders,
+	{"Employee", "jobTitle"}:       repReaders,
+	{"Employee", "hiredAt"}:        repReaders,
+	{"Employee", "departmentName"}: repReaders,
+	{"Employee", "department"}:     hrStaff,
+	{"Employee", "manager"}:        hrStaff,
+	{"Employee", "directReports"}:  hrStaff,
+	{"Employee", "mentor"}:         hrStaff,
+	{"Employee", "mentees"}:        hrStaff,
+	{"Employee", "jobHistory"}:     hrStaff,
 }
+
+// fieldRef names a field of an object type.
+type fieldRef struct{ object, field string }
+
+// narrowedTypes are the object types fieldPolicy narrows a field of, so that the field guard
+// asks nothing for the others.
+var narrowedTypes = func() map[string]bool {
+	m := map[string]bool{}
+	for f := range fieldPolicy {
+		m[f.object] = true
+	}
+	return m
+}()
+
+// Narrows reports whether fieldPolicy narrows some field of object type object.
+func Narrows(object string) bool { return narrowedTypes[object] }
 
 // MayRead reports whether p may read field field of an object of type object that it sees:
 // true unless fieldPolicy lists the field without one of p's roles.
 func (p Principal) MayRead(object, field string) bool {
-	roles, narrowed := fieldPolicy[object+"."+field]
+	roles, narrowed := fieldPolicy[fieldRef{object, field}]
 	if !narrowed {
 		return true
 	}
@@ -96,6 +128,7 @@ var rootPolicy = map[string][]Role{
 	"Mutation.removeEmployee":     hrStaff,
 	"Mutation.deleteDepartment":   hrStaff,
 	"Mutation.deleteLocation":     hrStaff,
+	"Mutation.updateEmployee":     hrStaff,
 
 	// Commerce. customers is narrowed to a customer's own record.
 	"Query.customer":             commerceReaders,
@@ -123,10 +156,16 @@ var rootPolicy = map[string][]Role{
 	"Mutation.createWarehouse": commerceStaff,
 	"Mutation.setInventory":    commerceStaff,
 
+	// Account reps: sales. The ranking names employees, whose name alone sales may not need, but
+	// whose sales side it is.
+	"Query.topAccountReps":      commerceStaff,
+	"Mutation.assignAccountRep": commerceStaff,
+
 	// Subscriptions: the readers of each domain; a customer's orderChanged is narrowed to itself.
-	"Subscription.ticketChanged":   saasReaders,
-	"Subscription.orderChanged":    commerceReaders,
-	"Subscription.employeeChanged": hrStaff,
+	"Subscription.ticketChanged":    saasReaders,
+	"Subscription.orderChanged":     commerceReaders,
+	"Subscription.employeeChanged":  hrStaff,
+	"Subscription.inventoryChanged": commerceStaff,
 }
 
 // HasPolicy reports whether the root field object.field ("Query", "node") has a policy.

@@ -37,14 +37,16 @@ func TestRoleTable(t *testing.T) {
 		"Mutation.transferEmployee": hr, "Mutation.assignManager": hr, "Mutation.assignMentor": hr,
 		"Mutation.relocateDepartment": hr, "Mutation.unassignManager": hr, "Mutation.unassignMentor": hr,
 		"Mutation.removeEmployee": hr, "Mutation.deleteDepartment": hr, "Mutation.deleteLocation": hr,
-		"Query.customer": com, "Query.customers": com, "Query.order": com, "Query.ordersByStatus": staff,
+		"Mutation.updateEmployee": hr,
+		"Query.customer":          com, "Query.customers": com, "Query.order": com, "Query.ordersByStatus": staff,
 		"Mutation.createCustomer": staff, "Mutation.addMailingAddress": com, "Mutation.placeOrder": com,
 		"Mutation.updateCustomer": com, "Mutation.updateMailingAddress": com, "Mutation.removeMailingAddress": com,
 		"Mutation.deleteCustomer":    staff,
 		"Mutation.updateOrderStatus": staff, "Mutation.cancelOrder": com,
 		"Query.product": com, "Query.products": com, "Query.warehouse": wh, "Query.warehouses": wh,
+		"Query.topAccountReps": staff, "Mutation.assignAccountRep": staff,
 		"Mutation.createProduct": staff, "Mutation.createWarehouse": staff, "Mutation.setInventory": staff,
-		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr,
+		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr, "Subscription.inventoryChanged": staff,
 	}
 	if len(want) != len(rootPolicy) {
 		t.Fatalf("the table lists %d fields, the policy %d", len(want), len(rootPolicy))
@@ -132,7 +134,16 @@ func TestFieldPolicy(t *testing.T) {
 			t.Errorf("sales may not read Product.%s", f)
 		}
 	}
-	if !customer.MayRead("Product", "name") {
-		t.Error("a customer may not read a product's name")
+	if !customer.MayRead("Product", "name") || !customer.MayRead("Employee", "name") {
+		t.Error("a customer may not read a product's name or its rep's")
+	}
+	hr := Principal{Subject: "h", Roles: []Role{RoleHR}}
+	for _, f := range []string{"email", "department", "accounts"} {
+		if customer.MayRead("Employee", f) {
+			t.Errorf("a customer may read its rep's %s", f)
+		}
+	}
+	if sales.MayRead("Employee", "department") || !sales.MayRead("Employee", "accounts") || hr.MayRead("Employee", "accounts") || !hr.MayRead("Employee", "department") {
+		t.Error("sales see a rep's sales side, HR its HR side")
 	}
 }

@@ -31,6 +31,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	AccountRepSales() AccountRepSalesResolver
 	Customer() CustomerResolver
 	Department() DepartmentResolver
 	Employee() EmployeeResolver
@@ -50,7 +51,14 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AccountRepSales struct {
+		Orders     func(childComplexity int) int
+		Rep        func(childComplexity int) int
+		TotalCents func(childComplexity int) int
+	}
+
 	Customer struct {
+		AccountRep       func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		Email            func(childComplexity int) int
 		GetID            func(childComplexity int) int
@@ -94,6 +102,8 @@ type ComplexityRoot struct {
 	}
 
 	Employee struct {
+		AccountOrders  func(childComplexity int, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) int
+		Accounts       func(childComplexity int, first *int, after *string) int
 		CreatedAt      func(childComplexity int) int
 		Department     func(childComplexity int) int
 		DepartmentName func(childComplexity int) int
@@ -101,6 +111,7 @@ type ComplexityRoot struct {
 		Email          func(childComplexity int) int
 		GetID          func(childComplexity int) int
 		HiredAt        func(childComplexity int) int
+		JobHistory     func(childComplexity int, first *int, after *string) int
 		JobTitle       func(childComplexity int) int
 		Manager        func(childComplexity int) int
 		Mentees        func(childComplexity int, first *int, after *string) int
@@ -128,6 +139,28 @@ type ComplexityRoot struct {
 		Product   func(childComplexity int) int
 		Quantity  func(childComplexity int) int
 		Warehouse func(childComplexity int) int
+	}
+
+	InventoryChange struct {
+		Kind                   func(childComplexity int) int
+		PreviousTotalInventory func(childComplexity int) int
+		Product                func(childComplexity int) int
+	}
+
+	JobHistory struct {
+		DepartmentName func(childComplexity int) int
+		JobTitle       func(childComplexity int) int
+		Until          func(childComplexity int) int
+	}
+
+	JobHistoryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	JobHistoryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Location struct {
@@ -162,6 +195,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddMailingAddress    func(childComplexity int, input model.AddMailingAddressInput) int
+		AssignAccountRep     func(childComplexity int, input model.AssignAccountRepInput) int
 		AssignManager        func(childComplexity int, input model.AssignManagerInput) int
 		AssignMentor         func(childComplexity int, input model.AssignMentorInput) int
 		CancelOrder          func(childComplexity int, input model.CancelOrderInput) int
@@ -190,6 +224,7 @@ type ComplexityRoot struct {
 		UnassignManager      func(childComplexity int, input model.UnassignManagerInput) int
 		UnassignMentor       func(childComplexity int, input model.UnassignMentorInput) int
 		UpdateCustomer       func(childComplexity int, input model.UpdateCustomerInput) int
+		UpdateEmployee       func(childComplexity int, input model.UpdateEmployeeInput) int
 		UpdateMailingAddress func(childComplexity int, input model.UpdateMailingAddressInput) int
 		UpdateOrderStatus    func(childComplexity int, input model.UpdateOrderStatusInput) int
 		UpdateOrganization   func(childComplexity int, input model.UpdateOrganizationInput) int
@@ -305,15 +340,17 @@ type ComplexityRoot struct {
 		Product             func(childComplexity int, id string) int
 		Products            func(childComplexity int, first *int, after *string) int
 		Ticket              func(childComplexity int, id string) int
+		TopAccountReps      func(childComplexity int, from time.Time, to time.Time, first *int) int
 		User                func(childComplexity int, id string) int
 		Warehouse           func(childComplexity int, id string) int
 		Warehouses          func(childComplexity int, first *int, after *string) int
 	}
 
 	Subscription struct {
-		EmployeeChanged func(childComplexity int, departmentID *string) int
-		OrderChanged    func(childComplexity int, customerID *string) int
-		TicketChanged   func(childComplexity int, organizationID string, reporterID *string) int
+		EmployeeChanged  func(childComplexity int, departmentID *string) int
+		InventoryChanged func(childComplexity int, productID string) int
+		OrderChanged     func(childComplexity int, customerID *string) int
+		TicketChanged    func(childComplexity int, organizationID string, reporterID *string) int
 	}
 
 	Ticket struct {
@@ -405,8 +442,12 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AccountRepSalesResolver interface {
+	Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error)
+}
 type CustomerResolver interface {
 	Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error)
+	AccountRep(ctx context.Context, obj *model.Customer) (*model.Employee, error)
 }
 type DepartmentResolver interface {
 	Location(ctx context.Context, obj *model.Department) (*model.Location, error)
@@ -418,6 +459,9 @@ type EmployeeResolver interface {
 	DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error)
 	Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error)
 	Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error)
+	Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error)
+	AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
+	JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error)
 }
 type InventoryResolver interface {
 	Product(ctx context.Context, obj *model.Inventory) (*model.Product, error)
@@ -437,6 +481,8 @@ type MutationResolver interface {
 	CreateWarehouse(ctx context.Context, input model.CreateWarehouseInput) (*model.Warehouse, error)
 	SetInventory(ctx context.Context, input model.SetInventoryInput) (*model.Inventory, error)
 	CancelOrder(ctx context.Context, input model.CancelOrderInput) (*model.Order, error)
+	AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error)
+	UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error)
 	CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error)
 	AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error)
 	PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error)
@@ -482,6 +528,7 @@ type QueryResolver interface {
 	Products(ctx context.Context, first *int, after *string) (*model.ProductConnection, error)
 	Warehouse(ctx context.Context, id string) (*model.Warehouse, error)
 	Warehouses(ctx context.Context, first *int, after *string) (*model.WarehouseConnection, error)
+	TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
 	Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
@@ -501,6 +548,7 @@ type SubscriptionResolver interface {
 	TicketChanged(ctx context.Context, organizationID string, reporterID *string) (<-chan *model.TicketChange, error)
 	OrderChanged(ctx context.Context, customerID *string) (<-chan *model.OrderChange, error)
 	EmployeeChanged(ctx context.Context, departmentID *string) (<-chan *model.EmployeeChange, error)
+	InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error)
 }
 type TicketResolver interface {
 	Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error)
@@ -531,6 +579,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "AccountRepSales.orders":
+		if e.ComplexityRoot.AccountRepSales.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRepSales.Orders(childComplexity), true
+	case "AccountRepSales.rep":
+		if e.ComplexityRoot.AccountRepSales.Rep == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRepSales.Rep(childComplexity), true
+	case "AccountRepSales.totalCents":
+		if e.ComplexityRoot.AccountRepSales.TotalCents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountRepSales.TotalCents(childComplexity), true
+
+	case "Customer.accountRep":
+		if e.ComplexityRoot.Customer.AccountRep == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Customer.AccountRep(childComplexity), true
 	case "Customer.createdAt":
 		if e.ComplexityRoot.Customer.CreatedAt == nil {
 			break
@@ -680,6 +753,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DepartmentEdge.Node(childComplexity), true
 
+	case "Employee.accountOrders":
+		if e.ComplexityRoot.Employee.AccountOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Employee_accountOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Employee.AccountOrders(childComplexity, args["status"].(*repository.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+	case "Employee.accounts":
+		if e.ComplexityRoot.Employee.Accounts == nil {
+			break
+		}
+
+		args, err := ec.field_Employee_accounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Employee.Accounts(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Employee.createdAt":
 		if e.ComplexityRoot.Employee.CreatedAt == nil {
 			break
@@ -727,6 +822,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Employee.HiredAt(childComplexity), true
+	case "Employee.jobHistory":
+		if e.ComplexityRoot.Employee.JobHistory == nil {
+			break
+		}
+
+		args, err := ec.field_Employee_jobHistory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Employee.JobHistory(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Employee.jobTitle":
 		if e.ComplexityRoot.Employee.JobTitle == nil {
 			break
@@ -826,6 +932,70 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Inventory.Warehouse(childComplexity), true
+
+	case "InventoryChange.kind":
+		if e.ComplexityRoot.InventoryChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChange.Kind(childComplexity), true
+	case "InventoryChange.previousTotalInventory":
+		if e.ComplexityRoot.InventoryChange.PreviousTotalInventory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChange.PreviousTotalInventory(childComplexity), true
+	case "InventoryChange.product":
+		if e.ComplexityRoot.InventoryChange.Product == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChange.Product(childComplexity), true
+
+	case "JobHistory.departmentName":
+		if e.ComplexityRoot.JobHistory.DepartmentName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistory.DepartmentName(childComplexity), true
+	case "JobHistory.jobTitle":
+		if e.ComplexityRoot.JobHistory.JobTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistory.JobTitle(childComplexity), true
+	case "JobHistory.until":
+		if e.ComplexityRoot.JobHistory.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistory.Until(childComplexity), true
+
+	case "JobHistoryConnection.edges":
+		if e.ComplexityRoot.JobHistoryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryConnection.Edges(childComplexity), true
+	case "JobHistoryConnection.pageInfo":
+		if e.ComplexityRoot.JobHistoryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryConnection.PageInfo(childComplexity), true
+
+	case "JobHistoryEdge.cursor":
+		if e.ComplexityRoot.JobHistoryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryEdge.Cursor(childComplexity), true
+	case "JobHistoryEdge.node":
+		if e.ComplexityRoot.JobHistoryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobHistoryEdge.Node(childComplexity), true
 
 	case "Location.address":
 		if e.ComplexityRoot.Location.Address == nil {
@@ -950,6 +1120,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddMailingAddress(childComplexity, args["input"].(model.AddMailingAddressInput)), true
+	case "Mutation.assignAccountRep":
+		if e.ComplexityRoot.Mutation.AssignAccountRep == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_assignAccountRep_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AssignAccountRep(childComplexity, args["input"].(model.AssignAccountRepInput)), true
 	case "Mutation.assignManager":
 		if e.ComplexityRoot.Mutation.AssignManager == nil {
 			break
@@ -1258,6 +1439,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCustomer(childComplexity, args["input"].(model.UpdateCustomerInput)), true
+	case "Mutation.updateEmployee":
+		if e.ComplexityRoot.Mutation.UpdateEmployee == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateEmployee_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateEmployee(childComplexity, args["input"].(model.UpdateEmployeeInput)), true
 	case "Mutation.updateMailingAddress":
 		if e.ComplexityRoot.Mutation.UpdateMailingAddress == nil {
 			break
@@ -1814,6 +2006,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Ticket(childComplexity, args["id"].(string)), true
+	case "Query.topAccountReps":
+		if e.ComplexityRoot.Query.TopAccountReps == nil {
+			break
+		}
+
+		args, err := ec.field_Query_topAccountReps_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TopAccountReps(childComplexity, args["from"].(time.Time), args["to"].(time.Time), args["first"].(*int)), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -1859,6 +2062,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.EmployeeChanged(childComplexity, args["departmentId"].(*string)), true
+	case "Subscription.inventoryChanged":
+		if e.ComplexityRoot.Subscription.InventoryChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_inventoryChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.InventoryChanged(childComplexity, args["productId"].(string)), true
 	case "Subscription.orderChanged":
 		if e.ComplexityRoot.Subscription.OrderChanged == nil {
 			break
@@ -2185,6 +2399,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("AddMailingAddressInput", ec.unmarshalInputAddMailingAddressInput),
+			graphql.NewInputUnmarshaler("AssignAccountRepInput", ec.unmarshalInputAssignAccountRepInput),
 			graphql.NewInputUnmarshaler("AssignManagerInput", ec.unmarshalInputAssignManagerInput),
 			graphql.NewInputUnmarshaler("AssignMentorInput", ec.unmarshalInputAssignMentorInput),
 			graphql.NewInputUnmarshaler("CancelOrderInput", ec.unmarshalInputCancelOrderInput),
@@ -2215,6 +2430,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("UnassignManagerInput", ec.unmarshalInputUnassignManagerInput),
 			graphql.NewInputUnmarshaler("UnassignMentorInput", ec.unmarshalInputUnassignMentorInput),
 			graphql.NewInputUnmarshaler("UpdateCustomerInput", ec.unmarshalInputUpdateCustomerInput),
+			graphql.NewInputUnmarshaler("UpdateEmployeeInput", ec.unmarshalInputUpdateEmployeeInput),
 			graphql.NewInputUnmarshaler("UpdateMailingAddressInput", ec.unmarshalInputUpdateMailingAddressInput),
 			graphql.NewInputUnmarshaler("UpdateOrderStatusInput", ec.unmarshalInputUpdateOrderStatusInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
@@ -2337,6 +2553,18 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_AccountRepSales(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rep":
+		return ec.fieldContext_AccountRepSales_rep(ctx, field)
+	case "totalCents":
+		return ec.fieldContext_AccountRepSales_totalCents(ctx, field)
+	case "orders":
+		return ec.fieldContext_AccountRepSales_orders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountRepSales", field.Name)
+}
+
 func (ec *executionContext) childFields_Customer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2351,6 +2579,8 @@ func (ec *executionContext) childFields_Customer(ctx context.Context, field grap
 		return ec.fieldContext_Customer_mailingAddresses(ctx, field)
 	case "orders":
 		return ec.fieldContext_Customer_orders(ctx, field)
+	case "accountRep":
+		return ec.fieldContext_Customer_accountRep(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Customer", field.Name)
 }
@@ -2449,6 +2679,12 @@ func (ec *executionContext) childFields_Employee(ctx context.Context, field grap
 		return ec.fieldContext_Employee_mentor(ctx, field)
 	case "mentees":
 		return ec.fieldContext_Employee_mentees(ctx, field)
+	case "accounts":
+		return ec.fieldContext_Employee_accounts(ctx, field)
+	case "accountOrders":
+		return ec.fieldContext_Employee_accountOrders(ctx, field)
+	case "jobHistory":
+		return ec.fieldContext_Employee_jobHistory(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Employee", field.Name)
 }
@@ -2495,6 +2731,50 @@ func (ec *executionContext) childFields_Inventory(ctx context.Context, field gra
 		return ec.fieldContext_Inventory_quantity(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Inventory", field.Name)
+}
+
+func (ec *executionContext) childFields_InventoryChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_InventoryChange_kind(ctx, field)
+	case "product":
+		return ec.fieldContext_InventoryChange_product(ctx, field)
+	case "previousTotalInventory":
+		return ec.fieldContext_InventoryChange_previousTotalInventory(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryChange", field.Name)
+}
+
+func (ec *executionContext) childFields_JobHistory(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "jobTitle":
+		return ec.fieldContext_JobHistory_jobTitle(ctx, field)
+	case "departmentName":
+		return ec.fieldContext_JobHistory_departmentName(ctx, field)
+	case "until":
+		return ec.fieldContext_JobHistory_until(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobHistory", field.Name)
+}
+
+func (ec *executionContext) childFields_JobHistoryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_JobHistoryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_JobHistoryConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobHistoryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_JobHistoryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_JobHistoryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_JobHistoryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobHistoryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Location(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3089,7 +3369,97 @@ func (ec *executionContext) field_Department_employees_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Employee_accountOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*repository.OrderStatus, error) {
+			return ec.unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "placedAfter",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["placedAfter"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "placedBefore",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["placedBefore"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Employee_accounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Employee_directReports_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Employee_jobHistory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -3139,6 +3509,20 @@ func (ec *executionContext) field_Mutation_addMailingAddress_args(ctx context.Co
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.AddMailingAddressInput, error) {
 			return ec.unmarshalNAddMailingAddressInput2singletableᚋgraphᚋmodelᚐAddMailingAddressInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_assignAccountRep_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AssignAccountRepInput, error) {
+			return ec.unmarshalNAssignAccountRepInput2singletableᚋgraphᚋmodelᚐAssignAccountRepInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3531,6 +3915,20 @@ func (ec *executionContext) field_Mutation_updateCustomer_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateCustomerInput, error) {
 			return ec.unmarshalNUpdateCustomerInput2singletableᚋgraphᚋmodelᚐUpdateCustomerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateEmployee_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateEmployeeInput, error) {
+			return ec.unmarshalNUpdateEmployeeInput2singletableᚋgraphᚋmodelᚐUpdateEmployeeInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4041,6 +4439,36 @@ func (ec *executionContext) field_Query_ticket_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_topAccountReps_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4102,6 +4530,20 @@ func (ec *executionContext) field_Subscription_employeeChanged_args(ctx context.
 		return nil, err
 	}
 	args["departmentId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_inventoryChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "productId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["productId"] = arg0
 	return args, nil
 }
 
@@ -4283,6 +4725,84 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _AccountRepSales_rep(ctx context.Context, field graphql.CollectedField, obj *model.AccountRepSales) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountRepSales_rep(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AccountRepSales().Rep(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountRepSales_rep(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountRepSales",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountRepSales_totalCents(ctx context.Context, field graphql.CollectedField, obj *model.AccountRepSales) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountRepSales_totalCents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountRepSales_totalCents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountRepSales", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AccountRepSales_orders(ctx context.Context, field graphql.CollectedField, obj *model.AccountRepSales) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountRepSales_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Orders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountRepSales_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountRepSales", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4447,6 +4967,38 @@ func (ec *executionContext) fieldContext_Customer_orders(ctx context.Context, fi
 	if fc.Args, err = ec.field_Customer_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Customer_accountRep(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Customer_accountRep(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Customer().AccountRep(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalOEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Customer_accountRep(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Customer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -5248,6 +5800,138 @@ func (ec *executionContext) fieldContext_Employee_mentees(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Employee_accounts(ctx context.Context, field graphql.CollectedField, obj *model.Employee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Employee_accounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Employee().Accounts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
+			return ec.marshalNCustomerConnection2ᚖsingletableᚋgraphᚋmodelᚐCustomerConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Employee_accounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Employee",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomerConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Employee_accounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Employee_accountOrders(ctx context.Context, field graphql.CollectedField, obj *model.Employee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Employee_accountOrders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Employee().AccountOrders(ctx, obj, fc.Args["status"].(*repository.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
+			return ec.marshalNOrderConnection2ᚖsingletableᚋgraphᚋmodelᚐOrderConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Employee_accountOrders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Employee",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Employee_accountOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Employee_jobHistory(ctx context.Context, field graphql.CollectedField, obj *model.Employee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Employee_jobHistory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Employee().JobHistory(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JobHistoryConnection) graphql.Marshaler {
+			return ec.marshalNJobHistoryConnection2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Employee_jobHistory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Employee",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobHistoryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Employee_jobHistory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _EmployeeChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5530,6 +6214,272 @@ func (ec *executionContext) _Inventory_quantity(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Inventory_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Inventory", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InventoryChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ChangeKind) graphql.Marshaler {
+			return ec.marshalNChangeKind2singletableᚋgraphᚋmodelᚐChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryChange", field, false, false, "ChangeKind")
+}
+
+func (ec *executionContext) _InventoryChange_product(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChange_product(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Product, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Product) graphql.Marshaler {
+			return ec.marshalNProduct2ᚖsingletableᚋgraphᚋmodelᚐProduct(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChange_product(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Product(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryChange_previousTotalInventory(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChange_previousTotalInventory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousTotalInventory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChange_previousTotalInventory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryChange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _JobHistory_jobTitle(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistory_jobTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JobTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistory_jobTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "String")
+}
+
+func (ec *executionContext) _JobHistory_departmentName(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistory_departmentName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DepartmentName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistory_departmentName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "String")
+}
+
+func (ec *executionContext) _JobHistory_until(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistory_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Until, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistory_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "Time")
+}
+
+func (ec *executionContext) _JobHistoryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.JobHistoryEdge) graphql.Marshaler {
+			return ec.marshalNJobHistoryEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobHistoryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobHistoryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobHistoryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖsingletableᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobHistoryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobHistoryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JobHistoryEdge", field, true, false, "String")
+}
+
+func (ec *executionContext) _JobHistoryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.JobHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobHistoryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *repository.JobHistory) graphql.Marshaler {
+			return ec.marshalNJobHistory2ᚖsingletableᚋrepositoryᚐJobHistory(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobHistoryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobHistoryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JobHistory(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Location_id(ctx context.Context, field graphql.CollectedField, obj *model.Location) (ret graphql.Marshaler) {
@@ -6539,6 +7489,94 @@ func (ec *executionContext) fieldContext_Mutation_cancelOrder(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_cancelOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_assignAccountRep(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_assignAccountRep(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AssignAccountRep(ctx, fc.Args["input"].(model.AssignAccountRepInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Customer) graphql.Marshaler {
+			return ec.marshalNCustomer2ᚖsingletableᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_assignAccountRep(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_assignAccountRep_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateEmployee(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateEmployee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateEmployee(ctx, fc.Args["input"].(model.UpdateEmployeeInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateEmployee(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateEmployee_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9050,6 +10088,50 @@ func (ec *executionContext) fieldContext_Query_warehouses(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_topAccountReps(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_topAccountReps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TopAccountReps(ctx, fc.Args["from"].(time.Time), fc.Args["to"].(time.Time), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AccountRepSales) graphql.Marshaler {
+			return ec.marshalNAccountRepSales2ᚕᚖsingletableᚋgraphᚋmodelᚐAccountRepSalesᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_topAccountReps(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountRepSales(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_topAccountReps_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_customer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9868,6 +10950,50 @@ func (ec *executionContext) fieldContext_Subscription_employeeChanged(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_employeeChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_inventoryChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_inventoryChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().InventoryChanged(ctx, fc.Args["productId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InventoryChange) graphql.Marshaler {
+			return ec.marshalNInventoryChange2ᚖsingletableᚋgraphᚋmodelᚐInventoryChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_inventoryChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_inventoryChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12217,6 +13343,55 @@ func UnmarshalAddMailingAddressInput(ctx context.Context, raw any) (model.AddMai
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputAssignAccountRepInput(ctx context.Context, obj any) (model.AssignAccountRepInput, error) {
+	var it model.AssignAccountRepInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"customerId", "employeeId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "customerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "employeeId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("employeeId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmployeeID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAssignAccountRepInput unmarshals raw into the AssignAccountRepInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAssignAccountRepInput(ctx context.Context, raw any) (model.AssignAccountRepInput, error) {
+	var out model.AssignAccountRepInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AssignAccountRepInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputAssignManagerInput(ctx context.Context, obj any) (model.AssignManagerInput, error) {
 	var it model.AssignManagerInput
 	if obj == nil {
@@ -13789,6 +14964,69 @@ func UnmarshalUpdateCustomerInput(ctx context.Context, raw any) (model.UpdateCus
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateEmployeeInput(ctx context.Context, obj any) (model.UpdateEmployeeInput, error) {
+	var it model.UpdateEmployeeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "email", "jobTitle"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "jobTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jobTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JobTitle = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateEmployeeInput unmarshals raw into the UpdateEmployeeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateEmployeeInput(ctx context.Context, raw any) (model.UpdateEmployeeInput, error) {
+	var out model.UpdateEmployeeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateEmployeeInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateMailingAddressInput(ctx context.Context, obj any) (model.UpdateMailingAddressInput, error) {
 	var it model.UpdateMailingAddressInput
 	if obj == nil {
@@ -14160,6 +15398,50 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 
 // region    **************************** object.gotpl ****************************
 
+var accountRepSalesImplementors = []string{"AccountRepSales"}
+
+func (ec *executionContext) _AccountRepSales(ctx context.Context, sel ast.SelectionSet, obj *model.AccountRepSales) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountRepSalesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountRepSales")
+		case "rep":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AccountRepSales_rep(ctx, field, obj)
+				})
+		case "totalCents":
+			out.Values[i] = ec._AccountRepSales_totalCents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orders":
+			out.Values[i] = ec._AccountRepSales_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var customerImplementors = []string{"Customer", "Node"}
 
 func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *model.Customer) graphql.Marshaler {
@@ -14201,6 +15483,12 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Customer_orders(ctx, field, obj)
+				})
+		case "accountRep":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Customer_accountRep(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -14545,6 +15833,24 @@ func (ec *executionContext) _Employee(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Employee_mentees(ctx, field, obj)
 				})
+		case "accounts":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Employee_accounts(ctx, field, obj)
+				})
+		case "accountOrders":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Employee_accountOrders(ctx, field, obj)
+				})
+		case "jobHistory":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Employee_jobHistory(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -14708,6 +16014,168 @@ func (ec *executionContext) _Inventory(ctx context.Context, sel ast.SelectionSet
 			out.Values[i] = ec._Inventory_quantity(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inventoryChangeImplementors = []string{"InventoryChange"}
+
+func (ec *executionContext) _InventoryChange(ctx context.Context, sel ast.SelectionSet, obj *model.InventoryChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryChange")
+		case "kind":
+			out.Values[i] = ec._InventoryChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "product":
+			out.Values[i] = ec._InventoryChange_product(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previousTotalInventory":
+			out.Values[i] = ec._InventoryChange_previousTotalInventory(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jobHistoryImplementors = []string{"JobHistory"}
+
+func (ec *executionContext) _JobHistory(ctx context.Context, sel ast.SelectionSet, obj *repository.JobHistory) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobHistoryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobHistory")
+		case "jobTitle":
+			out.Values[i] = ec._JobHistory_jobTitle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "departmentName":
+			out.Values[i] = ec._JobHistory_departmentName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "until":
+			out.Values[i] = ec._JobHistory_until(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jobHistoryConnectionImplementors = []string{"JobHistoryConnection"}
+
+func (ec *executionContext) _JobHistoryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.JobHistoryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobHistoryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobHistoryConnection")
+		case "edges":
+			out.Values[i] = ec._JobHistoryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._JobHistoryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jobHistoryEdgeImplementors = []string{"JobHistoryEdge"}
+
+func (ec *executionContext) _JobHistoryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.JobHistoryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jobHistoryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JobHistoryEdge")
+		case "cursor":
+			out.Values[i] = ec._JobHistoryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._JobHistoryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -15034,6 +16502,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "cancelOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assignAccountRep":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_assignAccountRep(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateEmployee":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateEmployee(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -15897,6 +17379,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_warehouses(ctx, field)
 				})
+		case "topAccountReps":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_topAccountReps(ctx, field)
+				})
 		case "customer":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -16031,6 +17519,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_orderChanged(ctx, fields[0])
 	case "employeeChanged":
 		return ec._Subscription_employeeChanged(ctx, fields[0])
+	case "inventoryChanged":
+		return ec._Subscription_inventoryChanged(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -16992,8 +18482,37 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAccountRepSales2ᚕᚖsingletableᚋgraphᚋmodelᚐAccountRepSalesᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AccountRepSales) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccountRepSales2ᚖsingletableᚋgraphᚋmodelᚐAccountRepSales(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAccountRepSales2ᚖsingletableᚋgraphᚋmodelᚐAccountRepSales(ctx context.Context, sel ast.SelectionSet, v *model.AccountRepSales) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccountRepSales!")
+		return graphql.Null
+	}
+	return ec._AccountRepSales(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNAddMailingAddressInput2singletableᚋgraphᚋmodelᚐAddMailingAddressInput(ctx context.Context, v any) (model.AddMailingAddressInput, error) {
 	res, err := ec.unmarshalInputAddMailingAddressInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNAssignAccountRepInput2singletableᚋgraphᚋmodelᚐAssignAccountRepInput(ctx context.Context, v any) (model.AssignAccountRepInput, error) {
+	res, err := ec.unmarshalInputAssignAccountRepInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -17340,6 +18859,54 @@ func (ec *executionContext) marshalNInventory2ᚖsingletableᚋgraphᚋmodelᚐI
 		return graphql.Null
 	}
 	return ec._Inventory(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInventoryChange2ᚖsingletableᚋgraphᚋmodelᚐInventoryChange(ctx context.Context, sel ast.SelectionSet, v *model.InventoryChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InventoryChange!")
+		return graphql.Null
+	}
+	return ec._InventoryChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJobHistory2ᚖsingletableᚋrepositoryᚐJobHistory(ctx context.Context, sel ast.SelectionSet, v *repository.JobHistory) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JobHistory!")
+		return graphql.Null
+	}
+	return ec._JobHistory(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJobHistoryConnection2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryConnection(ctx context.Context, sel ast.SelectionSet, v *model.JobHistoryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JobHistoryConnection!")
+		return graphql.Null
+	}
+	return ec._JobHistoryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJobHistoryEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.JobHistoryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNJobHistoryEdge2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNJobHistoryEdge2ᚖsingletableᚋgraphᚋmodelᚐJobHistoryEdge(ctx context.Context, sel ast.SelectionSet, v *model.JobHistoryEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JobHistoryEdge!")
+		return graphql.Null
+	}
+	return ec._JobHistoryEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLocation2ᚖsingletableᚋgraphᚋmodelᚐLocation(ctx context.Context, sel ast.SelectionSet, v *model.Location) graphql.Marshaler {
@@ -17853,6 +19420,11 @@ func (ec *executionContext) unmarshalNUnassignMentorInput2singletableᚋgraphᚋ
 
 func (ec *executionContext) unmarshalNUpdateCustomerInput2singletableᚋgraphᚋmodelᚐUpdateCustomerInput(ctx context.Context, v any) (model.UpdateCustomerInput, error) {
 	res, err := ec.unmarshalInputUpdateCustomerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateEmployeeInput2singletableᚋgraphᚋmodelᚐUpdateEmployeeInput(ctx context.Context, v any) (model.UpdateEmployeeInput, error) {
+	res, err := ec.unmarshalInputUpdateEmployeeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -31,6 +31,9 @@ type listSet struct {
 	warehouses         *listLoader[rootListKey, repository.Page[*repository.Warehouse]]
 	inventories        *listLoader[productListKey, repository.Page[*repository.Inventory]]
 	productItems       *listLoader[productListKey, repository.Page[*repository.OrderItem]]
+	accounts           *listLoader[repListKey, repository.Page[*repository.Customer]]
+	repOrders          *listLoader[repListKey, repository.Page[*repository.Order]]
+	jobHistories       *listLoader[repListKey, repository.Page[*repository.JobHistory]]
 
 	all []interface{ clear() }
 }
@@ -63,6 +66,9 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.warehouses = addList(s, fetchEach[rootListKey, repository.Page[*repository.Warehouse]](l.readWarehouses), 0)
 	s.inventories = addList(s, fetchBatch[productListKey, repository.Page[*repository.Inventory]](l.readInventories), 0)
 	s.productItems = addList(s, fetchBatch[productListKey, repository.Page[*repository.OrderItem]](l.readProductItems), 0)
+	s.accounts = addList(s, fetchBatch[repListKey, repository.Page[*repository.Customer]](l.readAccounts), 0)
+	s.repOrders = addList(s, fetchBatch[repListKey, repository.Page[*repository.Order]](l.readRepOrders), 0)
+	s.jobHistories = addList(s, fetchBatch[repListKey, repository.Page[*repository.JobHistory]](l.readJobHistories), 0)
 	return s
 }
 

@@ -2,7 +2,9 @@ package planner
 
 import (
 	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/vektah/gqlparser/v2/ast"
+	"singletable/repository"
 )
 
 // walker walks one operation for Explain, recording its steps and counting its calls.
@@ -137,6 +139,9 @@ func (w *walker) elementsPath(f graphql.CollectedField, conn string) string {
 func (w *walker) callsPerPage(r Read) int {
 	if r.Calls == PerShard {
 		return max(w.ex.Shards(), 1)
+	}
+	if r.Calls == PerMonth {
+		return repository.MaxRankingMonths
 	}
 	return 1
 }

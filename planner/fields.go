@@ -187,6 +187,14 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "warehouses", Kind: List, Of: "Warehouse", Reads: []Read{WarehousesByName}},
 	ProductInventory,
 	ProductOrderItems,
+	// Account reps.
+	&Field{Type: "Customer", Name: "accountRep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey},
+		Keys: one(func(c *repository.Customer) (repository.Key, error) { return repository.EmployeeKey(c.AccountRepID) })},
+	EmployeeAccounts,
+	EmployeeAccountOrders,
+	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{JobHistoryOf}},
+	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{RepSalesOfMonth}},
+	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
 	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseByKey},
@@ -239,12 +247,19 @@ var (
 )
 
 // The catalog's child lists: a product's stock, one Query of its partition, and its order lines
-// from GSI1. Every element of either names the product itself, the list's parent: free.
+// from GSI1. Their elements' product is the list's parent, read already: its lookup is answered
+// from the loaders' cache, at no call, though the plan counts its round.
 var (
 	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{InventoryOfProduct},
-		MaxKeys: repository.MaxWarehousesPerProduct, SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
-	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{OrderItemsOfProduct},
-		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{"product": nil}}
+		MaxKeys: repository.MaxWarehousesPerProduct}
+	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{OrderItemsOfProduct}}
+)
+
+// The lists of an account rep: its customers (GSI1), the orders of its customers (GSI2).
+var (
+	EmployeeAccounts      = &Field{Type: "Employee", Name: "accounts", Kind: List, Of: "Customer", Reads: []Read{AccountsOfRep}}
+	EmployeeAccountOrders = &Field{Type: "Employee", Name: "accountOrders", Kind: List, Of: "Order", Reads: []Read{OrdersOfRep},
+		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
 )
 
 // fieldKey names a field of an object type.

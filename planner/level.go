@@ -113,6 +113,9 @@ func (l *Level) Lookups(n int, found []repository.Entity) []repository.Key {
 func (l *Level) objectLookups(objects []repository.Entity) []repository.Key {
 	var keys []repository.Key
 	for _, f := range l.toOne {
+		if f.Keys == nil {
+			continue // objects that are not items (a ranking's entries): their resolvers look up
+		}
 		for _, o := range objects {
 			keys = f.Keys(keys, o)
 		}

@@ -20,13 +20,16 @@ const (
 	// PerShard is one Query per shard of the order-status index and page: N = ORDER_STATUS_SHARDS
 	// (ordersByStatus, AP20).
 	PerShard
+	// PerMonth is one Query per month of a ranking's range, at most repository.MaxRankingMonths
+	// (topAccountReps, AP28): counted at that bound.
+	PerMonth
 	// PerLevel is ⌈keys / 100⌉ BatchGetItem calls for the unique keys that every object of one
 	// level asks for together, keys the operation has read already excluded (they are primed).
 	PerLevel
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP25"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP29"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
@@ -93,6 +96,10 @@ var (
 	WarehousesByName    = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Warehouse", PerParent}
 	InventoryOfProduct  = Read{"AP24", Query, "", `PK = PRODUCT#<p> AND begins_with(SK, "INV#")`, PerParent}
 	OrderItemsOfProduct = Read{"AP25", Query, "GSI1", "GSI1PK = PRODUCT#<p>#ORDERITEMS", PerParent}
+	AccountsOfRep       = Read{"AP26", Query, "GSI1", "GSI1PK = EMP#<e>#ACCOUNTS", PerParent}
+	OrdersOfRep         = Read{"AP27", Query, "GSI2", "GSI2PK = EMP#<e>#ORDERS AND GSI2SK BETWEEN <lo> AND <hi> (status: a filter)", PerParent}
+	JobHistoryOf        = Read{"AP29", Query, "", `PK = EMP#<e> AND begins_with(SK, "JH#")`, PerParent}
+	RepSalesOfMonth     = Read{"AP28", Query, "", "PK = REPSALES#<yyyy-mm>, one Query per month of the range", PerMonth}
 )
 
 // CountersOfParent is the access pattern of a connection's totalCount (a Free field): the

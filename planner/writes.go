@@ -38,7 +38,7 @@ var Mutations = map[string]Mutation{
 	"assignMentor":       {Write: repository.AssignMentorPlan, Returns: []string{"mentor"}},
 	"createCustomer":     {Write: repository.CreateCustomerPlan},
 	"addMailingAddress":  {Write: repository.AddMailingAddressPlan},
-	"placeOrder":         {Write: repository.PlaceOrderPlan, Returns: []string{"items"}},
+	"placeOrder":         {Write: repository.PlaceOrderPlan, Returns: []string{"items", "customer"}},
 	"updateOrderStatus":  {Write: repository.UpdateOrderStatusPlan},
 	// Corrections and removals.
 	"updateOrganization":   {Write: repository.UpdateOrganizationPlan},
@@ -56,6 +56,13 @@ var Mutations = map[string]Mutation{
 	"updateMailingAddress": {Write: repository.UpdateMailingAddressPlan},
 	"removeMailingAddress": {Write: repository.RemoveMailingAddressPlan},
 	"deleteCustomer":       {Write: repository.DeleteCustomerPlan},
+	// The catalog, account reps and an employee's corrections.
+	"cancelOrder":      {Write: repository.CancelOrderPlan},
+	"updateEmployee":   {Write: repository.UpdateEmployeePlan},
+	"createProduct":    {Write: repository.CreateProductPlan},
+	"createWarehouse":  {Write: repository.CreateWarehousePlan},
+	"setInventory":     {Write: repository.SetInventoryPlan},
+	"assignAccountRep": {Write: repository.AssignAccountRepPlan},
 }
 
 // writes records mutation field f's calls, made after round at, one after another (each call a

@@ -68,3 +68,55 @@ func catalogSampleItems() ([]map[string]types.AttributeValue, error) {
 	}
 	return items, nil
 }
+
+// sampleReps are the account reps of the sample customers, by name: HR's account executives.
+var sampleReps = map[string]string{"Ana Souza": "Dale Carnegie", "Bruno Díaz": "Dale Carnegie", "Chen Wei": "Zig Ziglar"}
+
+// assignSampleReps gives the sample customers their account reps: each customer and its orders
+// carry the rep (re-encoded, so with their index keys), and the reps' sales per month are
+// summed from the orders that are not cancelled, as placing them would have.
+func assignSampleReps(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
+	employees, reps := map[string]string{}, map[string]string{}
+	for _, it := range items {
+		if stringAttr(it, attrType) == typeEmployee {
+			employees[stringAttr(it, "name")] = stringAttr(it, "id")
+		}
+	}
+	sales := map[Key]*RepSales{}
+	for i, it := range items {
+		e, err := decodeEntity(it)
+		if err != nil || (stringAttr(it, attrType) != typeCustomer && stringAttr(it, attrType) != typeOrder) {
+			continue
+		}
+		switch v := e.(type) {
+		case *Customer:
+			v.AccountRepID = employees[sampleReps[v.Name]]
+			reps[v.ID] = v.AccountRepID
+			if items[i], err = customerEntity.encode(v); err != nil { // its counters with it
+				return nil, err
+			}
+		case *Order:
+			v.AccountRepID = reps[v.CustomerID]
+			if items[i], err = orderEntity.encodeSharded(v, shards); err != nil {
+				return nil, err
+			}
+			if v.Status == OrderCancelled || v.AccountRepID == "" {
+				continue
+			}
+			k := repSalesKey(salesMonth(v.PlacedAt), v.AccountRepID)
+			if sales[k] == nil {
+				sales[k] = &RepSales{RepID: v.AccountRepID, Month: salesMonth(v.PlacedAt)}
+			}
+			sales[k].TotalCents += v.TotalCents
+			sales[k].Orders++
+		}
+	}
+	for _, s := range sales {
+		item, err := repSalesEntity.encode(s)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item)
+	}
+	return items, nil
+}

@@ -13,9 +13,12 @@ import (
 // warehouse stays far inside what the API's Int can return.
 const MaxStock = 1_000_000
 
-// setInventoryAttempts bounds how often SetInventory re-reads a stock that changed between its
+// SetInventoryAttempts bounds how often SetInventory re-reads a stock that changed between its
 // read and its write (orders taking from it) before it answers CONFLICT.
-const setInventoryAttempts = 5
+const SetInventoryAttempts = 5
+
+// CreateProductPlan is what CreateProduct does (explain plans the mutation from it).
+var CreateProductPlan = oneTransaction("Put PRODUCT#<p> and its sku guard if absent")
 
 // CreateProduct stores a new product and the item that reserves its SKU, in one transaction.
 func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, error) {
@@ -45,6 +48,9 @@ func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, e
 	return p, nil
 }
 
+// CreateWarehousePlan is what CreateWarehouse does (explain plans the mutation from it).
+var CreateWarehousePlan = oneTransaction("Put WAREHOUSE#<w> if absent")
+
 // CreateWarehouse stores a new warehouse.
 func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Warehouse, error) {
 	name, err := cleanName("name", name)
@@ -72,11 +78,17 @@ func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Wareh
 // errStockMoved says the stock SetInventory read changed before its write: read it again.
 var errStockMoved = errors.New("stock changed since it was read")
 
+// SetInventoryPlan is what SetInventory does (explain plans the mutation from it).
+var SetInventoryPlan = WritePlan{Attempts: SetInventoryAttempts, Calls: []WriteCall{
+	consistentRead("PK = PRODUCT#<p> SK = INV#<w>, PK = SK = PRODUCT#<p>, PK = SK = WAREHOUSE#<w>"),
+	transactCall("Put PRODUCT#<p> INV#<w> if its quantity is as read; ADD the difference to the product's totalInventory; check the warehouse exists"),
+}}
+
 // SetInventory sets a product's stock in a warehouse to quantity. The stock is read
 // (consistently, with the product and the warehouse) and written in ONE TransactWriteItems with
 // the product's totalInventory, moved by the difference, and a check that the warehouse exists.
 // The write is conditioned on the stock it read, so an order taking from the same stock in
-// between makes it read again (up to setInventoryAttempts times): the total never drifts from
+// between makes it read again (up to SetInventoryAttempts times): the total never drifts from
 // the sum of its stock, however the writes interleave.
 func (r *Repo) SetInventory(ctx context.Context, product, warehouse string, quantity int) (*Inventory, error) {
 	k, err := InventoryKey(product, warehouse)
@@ -91,7 +103,7 @@ func (r *Repo) SetInventory(ctx context.Context, product, warehouse string, quan
 		if !errors.Is(err, errStockMoved) {
 			return inv, err
 		}
-		if attempt == setInventoryAttempts {
+		if attempt == SetInventoryPlan.Tries() {
 			return nil, &apperr.Error{Code: apperr.CodeConflict, Reason: "stock", Message: "the stock keeps changing; retry", Cause: err}
 		}
 	}

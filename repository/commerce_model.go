@@ -55,6 +55,8 @@ type Customer struct {
 	DeliveredOrders int  `dynamodbav:"deliveredOrders"`
 	CancelledOrders int  `dynamodbav:"cancelledOrders"`
 	Counted         bool `dynamodbav:"counted"`
+	// AccountRepID is the employee who looks after the account, if any (assignAccountRep).
+	AccountRepID string `dynamodbav:"accountRepId,omitempty"`
 }
 
 // Key implements Entity.
@@ -67,7 +69,11 @@ var customerEntity = entity[Customer, *Customer]{
 	name: typeCustomer,
 	key:  func(c *Customer) Key { return customerKey(c.ID) },
 	indexes: func(c *Customer, _ int) []indexKey {
-		return []indexKey{{gsi2, typePK(typeCustomer), nameSortKey(c.Name, c.ID)}}
+		ix := []indexKey{{gsi2, typePK(typeCustomer), nameSortKey(c.Name, c.ID)}}
+		if c.AccountRepID != "" { // its rep's accounts (AP26)
+			ix = append(ix, indexKey{gsi1, repAccountsPK(c.AccountRepID), nameSortKey(c.Name, c.ID)})
+		}
+		return ix
 	},
 	// Always a list, never NULL or absent, so that list_append and size() apply to it.
 	fix: func(c *Customer, item map[string]types.AttributeValue) {
@@ -75,7 +81,9 @@ var customerEntity = entity[Customer, *Customer]{
 			item["mailingAddresses"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
 		}
 	},
-	examples: func() []*Customer { return []*Customer{{ID: "<customerId>", Name: "<name>"}} },
+	examples: func() []*Customer {
+		return []*Customer{{ID: "<customerId>", Name: "<name>"}, {ID: "<customerId>", Name: "<name>", AccountRepID: "<employeeId>"}}
+	},
 }
 
 // CustomerKey is the key of a customer looked up by id (AP15).
@@ -137,6 +145,10 @@ type Order struct {
 	TotalCents     int64       `dynamodbav:"totalCents"`
 	ItemCount      int         `dynamodbav:"itemCount"`
 	IdempotencyKey string      `dynamodbav:"idempotencyKey"`
+	// Stocked says some line took stock (names a product), which cancelling gives back.
+	Stocked bool `dynamodbav:"stocked,omitempty"`
+	// AccountRepID is the customer's account rep when the order was placed: the rep it counts for.
+	AccountRepID string `dynamodbav:"accountRepId,omitempty"`
 }
 
 // Key implements Entity.
@@ -150,12 +162,19 @@ var orderEntity = entity[Order, *Order]{
 	key:     func(o *Order) Key { return orderKey(o.CustomerID, o.ID) },
 	sharded: true,
 	indexes: func(o *Order, shards int) []indexKey {
-		return []indexKey{
+		ix := []indexKey{
 			{gsi1, customerOrdersPK(o.CustomerID), orderStatusGSI1SK(o.Status, o.ID)},
 			{gsi3, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), o.ID},
 		}
+		if o.AccountRepID != "" { // the orders of its rep (AP27)
+			ix = append(ix, indexKey{gsi2, repOrdersPK(o.AccountRepID), o.ID})
+		}
+		return ix
 	},
-	examples: func() []*Order { return []*Order{{ID: "<orderId>", CustomerID: "<customerId>", Status: "<status>"}} },
+	examples: func() []*Order {
+		return []*Order{{ID: "<orderId>", CustomerID: "<customerId>", Status: "<status>"},
+			{ID: "<orderId>", CustomerID: "<customerId>", Status: "<status>", AccountRepID: "<employeeId>"}}
+	},
 	// The examples are encoded with one shard.
 	placeholders: map[string]string{"#<status>#0": "#<status>#<shard>"},
 }

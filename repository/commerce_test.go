@@ -251,8 +251,9 @@ func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
 		if token == placeOrderToken(c.ID, "key-1") {
 			wantQueries = 2 // the guard is read after IdempotentParameterMismatch
 		}
-		if u.Calls["TransactWriteItems"] != 1 || u.Calls["Query"] != wantQueries || u.TotalCalls != 1+wantQueries {
-			t.Fatalf("%s: calls %v, want 1 TransactWriteItems and %d Query", name, u.Calls, wantQueries)
+		// The customer is read first (its account rep), then the transaction.
+		if u.Calls["BatchGetItem"] != 1 || u.Calls["TransactWriteItems"] != 1 || u.Calls["Query"] != wantQueries || u.TotalCalls != 2+wantQueries {
+			t.Fatalf("%s: calls %v, want 1 BatchGetItem, 1 TransactWriteItems and %d Query", name, u.Calls, wantQueries)
 		}
 	}
 	// The same key for other lines is CONFLICT, on either path.

@@ -89,10 +89,11 @@ type errReplay struct {
 
 func (e *errReplay) Error() string { return "idempotency key already used" }
 
-// PlaceOrderPlan is what PlaceOrder does: one transaction, and for an idempotency key used
-// before, the Queries that find the order it placed.
+// PlaceOrderPlan is what PlaceOrder does: a read of the customer (its account rep), one
+// transaction, and for an idempotency key used before, the Queries that find the order it placed.
 var PlaceOrderPlan = WritePlan{Calls: []WriteCall{
-	{Operation: "TransactWriteItems", Calls: 1, What: "Put ORDER#<o>, its lines and the idempotency guard if absent; check the customer exists"},
+	consistentRead("PK = CUST#<c>, SK = PROFILE: its account rep"),
+	transactCall("Put ORDER#<o>, its lines and the idempotency guard if absent; count it on the customer if its account rep is as read, and on the rep's REPSALES#<yyyy-mm>; take each stocked line from PRODUCT#<p> INV#<w> if it holds enough, and from the product's totalInventory"),
 	{Operation: "Query", Calls: 2, What: "the idempotency guard, then PK = CUST#<c> AND begins_with(SK, ORDER#<o>), consistent: only for a key used before"},
 }}
 
@@ -118,43 +119,46 @@ func (r *Repo) PlaceOrder(ctx context.Context, customer string, lines []OrderLin
 // placeOrder is PlaceOrder with the ClientRequestToken given; tests pass another token (or none)
 // to reach the path a retry takes after DynamoDB's ten-minute window.
 func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, error) {
+	o, items, _, err := r.placeOrderFull(ctx, customer, lines, idempotencyKey, token)
+	return o, items, err
+}
+
+// PlaceOrderWithCustomer is PlaceOrder that also returns the customer as the order left it (its
+// counters moved), read consistently before the write: nil when the key placed an order before.
+func (r *Repo) PlaceOrderWithCustomer(ctx context.Context, customer string, lines []OrderLine, idempotencyKey string) (*Order, []*OrderItem, *Customer, error) {
+	return r.placeOrderFull(ctx, customer, lines, idempotencyKey, placeOrderToken(customer, idempotencyKey))
+}
+
+// placeOrderFull checks the request, reads the customer (consistently: its account rep, which the
+// order counts for, see reps_model.go; a missing customer is NOT_FOUND) and writes the order's
+// transaction (orderWrites).
+func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, *Customer, error) {
 	if err := checkID("customerId", customer); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	key, err := cleanText("idempotencyKey", idempotencyKey, 1, maxIdempotencyKeyLen, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	lines, total, err := cleanOrderLines(lines)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	c, err := r.customerOf(ctx, customer)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	hash := orderRequestHash(customer, lines)
 	id, now, err := r.newEntityID()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	o := &Order{ID: id, CustomerID: customer, Status: OrderOpen, PlacedAt: now, UpdatedAt: now, TotalCents: total, ItemCount: len(lines), IdempotencyKey: key}
-	oi, err := orderEntity.encodeSharded(o, r.shards)
+	o := &Order{ID: id, CustomerID: customer, Status: OrderOpen, PlacedAt: now, UpdatedAt: now, TotalCents: total, ItemCount: len(lines),
+		IdempotencyKey: key, AccountRepID: c.AccountRepID}
+	tx, items, err := r.orderWrites(o, lines, hash)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	tx := []txItem{
-		r.txCount(customerKey(customer), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), nil),
-		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
-		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
-	}
-	items := make([]*OrderItem, len(lines))
-	for i, l := range lines {
-		items[i] = &OrderItem{CustomerID: customer, OrderID: id, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
-			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
-		item, err := orderItemEntity.encode(items[i])
-		if err != nil {
-			return nil, nil, err
-		}
-		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
-	}
-	tx = append(tx, r.take(stockOf(items), -1)...)
 	err = r.transactWithToken(ctx, "place order", token, tx)
 	var (
 		replay   *errReplay
@@ -162,17 +166,51 @@ func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLin
 	)
 	switch {
 	case err == nil:
-		return o, items, nil
+		c.OpenOrders++
+		return o, items, c, nil
 	case errors.As(err, &replay):
-		return r.replayOrder(ctx, customer, key, replay.guard, hash)
+		o, items, err := r.replayOrder(ctx, customer, key, replay.guard, hash)
+		return o, items, nil, err
 	case errors.As(err, &mismatch):
 		guard, err := r.readOneConsistent(ctx, orderIdempotencyKey(customer, key))
 		if err != nil {
+			return nil, nil, nil, err
+		}
+		o, items, err := r.replayOrder(ctx, customer, key, guard, hash)
+		return o, items, nil, err
+	}
+	return nil, nil, nil, err
+}
+
+// orderWrites is the transaction that places order o with its lines: the customer's count of open
+// orders (only if the customer and its account rep are as read), the idempotency guard (only if
+// absent), the order, a Put per line, the stock its lines take and its rep's sales of the month.
+func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, []*OrderItem, error) {
+	items := make([]*OrderItem, len(lines))
+	for i, l := range lines {
+		items[i] = &OrderItem{CustomerID: o.CustomerID, OrderID: o.ID, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
+			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
+	}
+	stock := stockOf(items)
+	o.Stocked = len(stock.byStock) > 0
+	oi, err := orderEntity.encodeSharded(o, r.shards)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := []txItem{
+		r.txCount(customerKey(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), repAsRead(o.AccountRepID)),
+		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
+		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
+	}
+	for _, it := range items {
+		item, err := orderItemEntity.encode(it)
+		if err != nil {
 			return nil, nil, err
 		}
-		return r.replayOrder(ctx, customer, key, guard, hash)
+		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
-	return nil, nil, err
+	tx = append(tx, r.take(stock, -1)...)
+	return append(tx, r.repSales(o, +1)...), items, nil
 }
 
 // replayOrder answers a placeOrder whose idempotency key is already taken: the stored order if
@@ -198,18 +236,8 @@ func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem 
 }
 
 // orderWithItems reads an order and its items with ONE strongly consistent Query of the order's
-// part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)); a missing
-// order is an internal error (its caller found a reference to it).
+// part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)).
 func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
-	o, items, err := r.orderAndItems(ctx, customer, order)
-	if err == nil && o == nil {
-		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
-	}
-	return o, items, err
-}
-
-// orderAndItems is orderWithItems with a nil order when it is missing.
-func (r *Repo) orderAndItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
 	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.table),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :order)"),
@@ -235,13 +263,17 @@ func (r *Repo) orderAndItems(ctx context.Context, customer, order string) (*Orde
 			items = append(items, v)
 		}
 	}
+	if o == nil {
+		return nil, nil, apperr.Internal("read order", fmt.Errorf("order %s of customer %s not found", order, customer))
+	}
 	return o, items, nil
 }
 
-// UpdateOrderStatusPlan is what UpdateOrderStatus does.
+// UpdateOrderStatusPlan is what UpdateOrderStatus does; to CANCELLED it is CancelOrder.
 var UpdateOrderStatusPlan = WritePlan{Calls: []WriteCall{
-	{Operation: "BatchGetItem", Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>, consistent"},
-	{Operation: "TransactWriteItems", Calls: 1, What: "Update CUST#<c> ORDER#<o> if its status is as read; move the customer's counts"},
+	consistentRead("PK = CUST#<c>, SK = ORDER#<o>"),
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: only when cancelling an order whose lines took stock"},
+	transactCall("Update CUST#<c> ORDER#<o> if its status is as read; move the customer's counts (cancelling: as cancelOrder)"),
 }}
 
 // UpdateOrderStatus moves an order to another status: allowed are OPEN→SHIPPED, SHIPPED→DELIVERED
@@ -260,6 +292,10 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	if !to.valid() {
 		return nil, apperr.InvalidInput("status", "unknown order status")
 	}
+	if to == OrderCancelled {
+		// Cancelling gives the order's stock back: the one way of cancelling is CancelOrder's.
+		return r.CancelOrder(ctx, customer, order)
+	}
 	k := orderKey(customer, order)
 	found, err := r.readConsistent(ctx, k)
 	if err != nil {
@@ -272,10 +308,6 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN
 	if o.Status != from {
 		return nil, refusedTransition(o.Status, from, to)
-	}
-	if to == OrderCancelled {
-		// Cancelling gives the order's stock back: the one way of cancelling is CancelOrder's.
-		return r.CancelOrder(ctx, customer, order)
 	}
 	next, tx, err := r.moveOrder(o, to)
 	if err != nil {

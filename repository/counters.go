@@ -20,6 +20,10 @@ import (
 //	Employee      directReportCount                                    its direct reports (AP11)
 //	Customer      openOrders, shippedOrders, deliveredOrders,          its orders (AP16)
 //	              cancelledOrders
+//	Product       totalInventory (a sum of quantities)                 its stock (AP24)
+//
+// and, outside any parent, each account rep's sales of a month (RepSales: totalCents, orders,
+// reps_recount.go).
 //
 // Every write that adds to a collection, or moves one of its items from a status to another,
 // changes the counters with an ADD in the SAME TransactWriteItems as the change itself (txCount),

@@ -108,7 +108,7 @@ var definitions = []definition{
 	organizationEntity, userEntity, ticketEntity, ticketVersionEntity,
 	locationEntity, departmentEntity, employeeEntity, relationEntity,
 	customerEntity, orderEntity, orderItemEntity,
-	productEntity, warehouseEntity, inventoryEntity,
+	productEntity, warehouseEntity, inventoryEntity, repSalesEntity, jobHistoryEntity,
 }
 
 // decoders maps the `type` attribute of an item to the definition that decodes it.

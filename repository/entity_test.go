@@ -84,7 +84,12 @@ func TestEntityRoundTrip(t *testing.T) {
 		&Customer{ID: "c1", Name: "Cy", Email: "cy@example.com", Addresses: []MailingAddress{{Label: "home", Line1: "2 Elm", City: "Austin", Country: "US"}}, CreatedAt: at,
 			OpenOrders: 1, ShippedOrders: 2, DeliveredOrders: 3, CancelledOrders: 4, Counted: true},
 		&Order{ID: "r1", CustomerID: "c1", Status: OrderShipped, PlacedAt: at, UpdatedAt: at, TotalCents: 1234, ItemCount: 1, IdempotencyKey: "k"},
-		&OrderItem{CustomerID: "c1", OrderID: "r1", Line: 1, SKU: "A-1", ProductName: "Pen", Quantity: 2, UnitPriceCents: 617},
+		&OrderItem{CustomerID: "c1", OrderID: "r1", Line: 1, SKU: "A-1", ProductName: "Pen", Quantity: 2, UnitPriceCents: 617, ProductID: "p1", WarehouseID: "w1"},
+		&Product{ID: "p1", Name: "Pen", SKU: "A-1", CreatedAt: at, TotalInventory: 9, Counted: true},
+		&Warehouse{ID: "w1", Name: "North", Region: "eu", CreatedAt: at},
+		&Inventory{ProductID: "p1", WarehouseID: "w1", Quantity: 9},
+		&RepSales{RepID: "e1", Month: "2024-05", TotalCents: 1234, Orders: 1},
+		&JobHistory{ID: "h1", EmployeeID: "e1", JobTitle: "Intern", DepartmentID: "d1", DepartmentName: "Sales", Until: at},
 	}
 	if len(values) != len(definitions) {
 		t.Fatalf("%d values for %d definitions: add the new type here", len(values), len(definitions))
@@ -133,6 +138,16 @@ func encodeAny(v Entity) (map[string]types.AttributeValue, error) {
 		return orderEntity.encodeSharded(v, 4)
 	case *OrderItem:
 		return orderItemEntity.encode(v)
+	case *Product:
+		return productEntity.encode(v)
+	case *Warehouse:
+		return warehouseEntity.encode(v)
+	case *Inventory:
+		return inventoryEntity.encode(v)
+	case *RepSales:
+		return repSalesEntity.encode(v)
+	case *JobHistory:
+		return jobHistoryEntity.encode(v)
 	}
 	return nil, nil
 }

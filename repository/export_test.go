@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Test-only access to internals, for the external tests of this package (package repository_test,
@@ -64,3 +66,12 @@ func ReadDepartment(ctx context.Context, r *Repo, id string) (*Department, bool,
 
 // IntegrityProblems lists the items of r's table that outlived their object (integrity_test.go).
 func IntegrityProblems(t *testing.T, r *Repo) []string { return integrityProblems(t, r) }
+
+// SetRepSales overwrites a rep's sales of a month, as a writer that did not follow the rule would.
+func SetRepSales(ctx context.Context, r *Repo, rep, month string, totalCents int64, orders int) error {
+	item, err := repSalesEntity.encode(&RepSales{RepID: rep, Month: month, TotalCents: totalCents, Orders: orders})
+	if err != nil {
+		return err
+	}
+	return r.batchWrite(ctx, []map[string]types.AttributeValue{item})
+}

@@ -413,3 +413,32 @@ func productSKUGuardKey(sku string) Key {
 // product, sorted by its sort key in the customer's collection (ORDER#<o>#ITEM#<nnn>), so by
 // order time; read backwards, newest first.
 func productOrderItemsPK(p string) string { return join("PRODUCT", p, "ORDERITEMS") }
+
+// --- Account reps: customers and orders by rep, sales per rep and month ---
+
+// typeRepSales is a rep's sales of one month.
+const typeRepSales = "RepSales"
+
+// repAccountsPK is a rep's customers on GSI1 (AP26), sorted by name like the customers' list.
+func repAccountsPK(e string) string { return join("EMP", e, "ACCOUNTS") }
+
+// repOrdersPK is the orders a rep handled on GSI2 (AP27), sorted by order id, so by time.
+func repOrdersPK(e string) string { return join("EMP", e, "ORDERS") }
+
+// repSalesPK is the partition of every rep's sales of one month (yyyy-mm, UTC): one Query per
+// month answers a ranking over a range of months (AP28).
+func repSalesPK(month string) string { return join("REPSALES", month) }
+
+func repSalesKey(month, e string) Key { return Key{PK: repSalesPK(month), SK: empPK(e)} }
+
+// salesMonth is the month (UTC) an order placed at t counts toward.
+func salesMonth(t time.Time) string { return t.UTC().Format("2006-01") }
+
+// typeJobHistory is one earlier job of an employee, in its partition.
+const typeJobHistory = "JobHistory"
+
+// jobHistorySKPrefix starts the sort keys of an employee's earlier jobs: JH#<id>, the id
+// time-sortable, so begins_with lists them in the order they ended (AP29, read backwards).
+const jobHistorySKPrefix = "JH#"
+
+func jobHistoryKey(e, id string) Key { return Key{PK: empPK(e), SK: jobHistorySKPrefix + id} }

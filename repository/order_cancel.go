@@ -7,33 +7,68 @@ import (
 	"singletable/apperr"
 )
 
-// CancelOrder cancels an OPEN order and gives back the stock its lines took. The order and its
-// items are read with one consistent Query (a missing order is NOT_FOUND, one that is no longer
-// OPEN CONFLICT naming its status), then ONE TransactWriteItems moves the order to CANCELLED
+// CancelOrderPlan is what CancelOrder does (explain plans the mutation from it).
+var CancelOrderPlan = WritePlan{Calls: []WriteCall{
+	consistentRead("PK = CUST#<c>, SK = ORDER#<o>"),
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: only for an order whose lines took stock"},
+	transactCall("Update ORDER#<o> to CANCELLED if OPEN and the customer's counters; give each stocked line back to PRODUCT#<p> INV#<w> and the product's totalInventory; take it off the rep's REPSALES#<yyyy-mm>"),
+}}
+
+// CancelOrder cancels an OPEN order and gives back the stock its lines took. The order is read
+// consistently (a missing order is NOT_FOUND, one that is no longer OPEN CONFLICT naming its
+// status), and the lines of an order that took stock by key, then ONE TransactWriteItems moves
+// the order to CANCELLED
 // (conditioned on OPEN, so of two concurrent cancellations one wins and the other is CONFLICT and
 // gives nothing back), moves it between its customer's counters, and adds every stocked line's
-// quantity back to its Inventory item and its product's totalInventory.
+// quantity back to its Inventory item and its product's totalInventory, and takes the order off
+// its account rep's sales of its month.
 func (r *Repo) CancelOrder(ctx context.Context, customer, order string) (*Order, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
 		return nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
-	o, items, err := r.orderAndItems(ctx, customer, order)
+	k := orderKey(customer, order)
+	found, err := r.readConsistent(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	if o == nil {
+	o, ok := foundAs[*Order](found, k)
+	if !ok {
 		return nil, apperr.NotFound("order")
 	}
 	if o.Status != OrderOpen {
 		return nil, refusedTransition(o.Status, OrderOpen, OrderCancelled)
+	}
+	items, err := r.stockedLines(ctx, o)
+	if err != nil {
+		return nil, err
 	}
 	next, tx, err := r.moveOrder(o, OrderCancelled)
 	if err != nil {
 		return nil, err
 	}
 	tx = append(tx, r.take(stockOf(items), +1)...)
+	tx = append(tx, r.repSales(o, -1)...)
 	if err := r.transact(ctx, "cancel order", tx); err != nil {
 		return nil, err
 	}
 	return next, nil
+}
+
+// stockedLines are the lines of an order that took stock, read consistently by key; none (and no
+// read) for an order none of whose lines did.
+func (r *Repo) stockedLines(ctx context.Context, o *Order) ([]*OrderItem, error) {
+	if !o.Stocked {
+		return nil, nil
+	}
+	found, err := r.readConsistent(ctx, o.ItemKeys()...)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]*OrderItem, 0, len(found))
+	for _, e := range found {
+		if it, ok := e.(*OrderItem); ok {
+			items = append(items, it)
+		}
+	}
+	return items, nil
 }

@@ -106,6 +106,9 @@ func (r *Repo) Recount(ctx context.Context, opts RecountOptions) (RecountReport,
 			return rec.rep, err
 		}
 	}
+	if err := r.recountRepSales(ctx, rec); err != nil {
+		return rec.rep, err
+	}
 	return rec.rep, nil
 }
 

@@ -82,5 +82,8 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 		return nil, errors.New("empty sample dataset")
 	}
 	countSample(items)
+	if items, err = assignSampleReps(items, shards); err != nil {
+		return nil, err
+	}
 	return items, nil
 }

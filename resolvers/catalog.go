@@ -3,39 +3,17 @@ package resolvers
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"singletable/apperr"
-	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
 )
 
-// mayRead refuses a field that auth's fieldPolicy narrows below the scope of its object (a
-// product's stock for a customer): FORBIDDEN, as a root field the caller may not use.
-func mayRead(ctx context.Context, object, field string) error {
-	if !auth.Caller(ctx).MayRead(object, field) {
-		return apperr.Errorf(apperr.CodeForbidden, "%s.%s is not available to this caller", object, field)
-	}
-	return nil
-}
-
-// narrowed is read unless the caller may not read object.field (mayRead).
-func narrowed[T any](ctx context.Context, object, field string, read func() (T, error)) (T, error) {
-	if err := mayRead(ctx, object, field); err != nil {
-		var zero T
-		return zero, err
-	}
-	return read()
-}
-
-// startProductLists binds the product's child lists to their loaders, for the callers who may
-// read them (nothing is read ahead for the others).
+// startProductLists binds the product's child lists to their loaders.
 func startProductLists(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
-	if mayRead(ctx, u.Field.Type, u.Field.Name) != nil {
-		return
-	}
 	if u.Field == planner.ProductInventory {
 		l.StartInventories(ctx, parentIDs(parents), levelOf(u.Nodes))
 		return
@@ -45,24 +23,20 @@ func startProductLists(ctx context.Context, l *loaders.Loaders, parents [][]stri
 
 // inventories is a product's stock per warehouse, as GraphQL objects.
 func inventories(ctx context.Context, product string) ([]*model.Inventory, error) {
-	return narrowed(ctx, "Product", "inventory", func() ([]*model.Inventory, error) {
-		p, err := loaders.For(ctx).InventoryOf(ctx, product, nodes(ctx))
-		if err != nil {
-			return nil, err
-		}
-		out := make([]*model.Inventory, len(p.Items))
-		for i, inv := range p.Items {
-			out[i] = &model.Inventory{Inventory: inv}
-		}
-		return out, nil
-	})
+	p, err := loaders.For(ctx).InventoryOf(ctx, product, nodes(ctx))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.Inventory, len(p.Items))
+	for i, inv := range p.Items {
+		out[i] = &model.Inventory{Inventory: inv}
+	}
+	return out, nil
 }
 
 // productOrderItems is a page of a product's order lines, newest first.
 func productOrderItems(ctx context.Context, product string, args repository.PageArgs) (*model.OrderItemConnection, error) {
-	return narrowed(ctx, "Product", "orderItems", func() (*model.OrderItemConnection, error) {
-		return connection(orderItemConnection)(loaders.For(ctx).OrderItemsOfProduct(ctx, product, args, nodes(ctx)))
-	})
+	return connection(orderItemConnection)(loaders.For(ctx).OrderItemsOfProduct(ctx, product, args, nodes(ctx)))
 }
 
 // productOrNil is the product an order line names, nil for a free-text line.
@@ -81,7 +55,8 @@ func warehouseOrNil(ctx context.Context, id string) (*model.Warehouse, error) {
 	return model.Warehouses.Load(ctx, loaders.For(ctx), id)
 }
 
-// placeOrder decodes the product and warehouse IDs of the order's lines and places it. A line's
+// placeOrder decodes the product and warehouse IDs of the order's lines and places it, and hands
+// the customer the write read to the loaders (the order's customer costs nothing). A line's
 // product is checked against the caller's scope like any ID; its warehouse only for its type: a
 // customer may take stock from any warehouse, whose IDs are not a tenant's.
 func placeOrder(ctx context.Context, repo *repository.Repo, customer string, input model.PlaceOrderInput) (*repository.Order, []*repository.OrderItem, error) {
@@ -104,5 +79,48 @@ func placeOrder(ctx context.Context, repo *repository.Repo, customer string, inp
 		}
 		lines[i].ProductID, lines[i].WarehouseID = product, parts[0]
 	}
-	return repo.PlaceOrder(ctx, customer, lines, input.IdempotencyKey)
+	o, items, c, err := repo.PlaceOrderWithCustomer(ctx, customer, lines, input.IdempotencyKey)
+	if c != nil { // read before the write, its counters moved with it: the result's customer
+		loaders.For(ctx).Remember(ctx, c)
+	}
+	return o, items, err
+}
+
+// accountRep is a customer's account rep, nil when it has none.
+func accountRep(ctx context.Context, id string) (*model.Employee, error) {
+	if id == "" {
+		return nil, nil
+	}
+	return model.Employees.Load(ctx, loaders.For(ctx), id)
+}
+
+// topAccountReps is the ranking of account reps; their employees are looked up together when
+// the entries resolve (the loaders' window).
+func topAccountReps(ctx context.Context, repo *repository.Repo, from, to time.Time, first *int) ([]*model.AccountRepSales, error) {
+	n := 10
+	if first != nil {
+		n = *first
+	}
+	totals, err := repo.TopAccountReps(ctx, from, to, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.AccountRepSales, len(totals))
+	for i, t := range totals {
+		out[i] = &model.AccountRepSales{RepTotal: t}
+	}
+	return out, nil
+}
+
+// repID is the employee ID of an account rep given in a mutation's input: decoded for its type
+// only, since sales, who assign reps, see employees as reps though not HR's scope (a missing one
+// is NOT_FOUND from the write).
+func repID(id string) inputID[string] {
+	return inputID[string]{field: "employeeId", id: id, input: func(_ context.Context, _ model.KeyReader, field, id, _ string) (string, error) {
+		parts, err := model.Employees.Decode(field, id)
+		if err != nil {
+			return "", err
+		}
+		return parts[0], nil
+	}}
 }

@@ -11,7 +11,28 @@ import (
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
+	"time"
 )
+
+func (r *accountRepSalesResolver) Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error) {
+	return model.Employees.Load(ctx, loaders.For(ctx), obj.RepID)
+}
+
+func (r *customerResolver) AccountRep(ctx context.Context, obj *model.Customer) (*model.Employee, error) {
+	return accountRep(ctx, obj.AccountRepID)
+}
+
+func (r *employeeResolver) Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error) {
+	return connection(customerConnection)(loaders.For(ctx).AccountsOfRep(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
+}
+
+func (r *employeeResolver) AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
+	return connection(orderConnection(noCount))(loaders.For(ctx).OrdersOfRep(ctx, obj.ID, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
+}
+
+func (r *employeeResolver) JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error) {
+	return connection(jobHistoryConnection)(loaders.For(ctx).JobHistory(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
+}
 
 func (r *inventoryResolver) Product(ctx context.Context, obj *model.Inventory) (*model.Product, error) {
 	return model.Products.Load(ctx, loaders.For(ctx), obj.ProductID)
@@ -38,6 +59,18 @@ func (r *mutationResolver) SetInventory(ctx context.Context, input model.SetInve
 func (r *mutationResolver) CancelOrder(ctx context.Context, input model.CancelOrderInput) (*model.Order, error) {
 	return given(ctx, idOf(model.Orders, "id", input.ID), func(order model.OrderRef) (*model.Order, error) {
 		return saved(ctx, model.Orders.Wrap).entity(r.Repo.CancelOrder(ctx, order.Customer, order.ID))
+	})
+}
+
+func (r *mutationResolver) AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error) {
+	return given2(ctx, idOf(model.Customers, "customerId", input.CustomerID), repID(input.EmployeeID), func(customer, employee string) (*model.Customer, error) {
+		return saved(ctx, model.Customers.Wrap).entity(r.Repo.AssignAccountRep(ctx, customer, employee))
+	})
+}
+
+func (r *mutationResolver) UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error) {
+	return given(ctx, idOf(model.Employees, "id", input.ID), func(id string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UpdateEmployee(ctx, id, repository.EmployeeChanges{Name: input.Name, Email: input.Email, JobTitle: input.JobTitle}))
 	})
 }
 
@@ -77,11 +110,28 @@ func (r *queryResolver) Warehouses(ctx context.Context, first *int, after *strin
 	return connection(warehouseConnection)(loaders.For(ctx).Warehouses(ctx, pageArgs(first, after), nodes(ctx)))
 }
 
+func (r *queryResolver) TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error) {
+	return topAccountReps(ctx, r.Repo, from, to, first)
+}
+
+func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error) {
+	filter, err := inventoryChanges(ctx, productID)
+	if err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Hub, filter, inventoryChange)
+}
+
+func (r *Resolver) AccountRepSales() graph.AccountRepSalesResolver {
+	return &accountRepSalesResolver{r}
+}
+
 func (r *Resolver) Inventory() graph.InventoryResolver { return &inventoryResolver{r} }
 
 func (r *Resolver) Product() graph.ProductResolver { return &productResolver{r} }
 
 type (
-	inventoryResolver struct{ *Resolver }
-	productResolver   struct{ *Resolver }
+	accountRepSalesResolver struct{ *Resolver }
+	inventoryResolver       struct{ *Resolver }
+	productResolver         struct{ *Resolver }
 )

@@ -96,3 +96,9 @@ func orderItemConnection(p repository.Page[*repository.OrderItem]) *model.OrderI
 		n.OrderItem, *e = it, model.OrderItemEdge{Cursored: c, Node: n}
 	})}
 }
+
+func jobHistoryConnection(p repository.Page[*repository.JobHistory]) *model.JobHistoryConnection {
+	return &model.JobHistoryConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.JobHistoryEdge, _ *struct{}, c model.Cursored, j *repository.JobHistory) {
+		*e = model.JobHistoryEdge{Cursored: c, Node: j}
+	})}
+}

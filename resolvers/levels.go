@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 
+	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/planner"
@@ -59,8 +60,10 @@ func startLists(ctx context.Context, l *planner.Level, parents [][]string, skip 
 		return
 	}
 	ld := loaders.For(ctx)
+	caller := auth.Caller(ctx)
 	for _, u := range l.Lists() {
-		if u.Plain && u != skip {
+		// A list the caller may not read (auth's fieldPolicy) is not read ahead: its field is refused.
+		if u.Plain && u != skip && caller.MayRead(u.Field.Type, u.Field.Name) {
 			if start := listStarts[u.Field]; start != nil {
 				start(ctx, ld, parents, u)
 			}
@@ -87,6 +90,12 @@ var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders
 	planner.EmployeeMentees:        startInverse(repository.RelMentor),
 	planner.ProductInventory:       startProductLists,
 	planner.ProductOrderItems:      startProductLists,
+	planner.EmployeeAccounts: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		l.StartAccountsOfReps(ctx, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
+	},
+	planner.EmployeeAccountOrders: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
+		l.StartOrdersOfReps(ctx, parentIDs(parents), orderFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
+	},
 }
 
 func startOrders(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {

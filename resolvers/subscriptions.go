@@ -161,3 +161,25 @@ func orderChange(c *repository.Change) *model.OrderChange {
 func employeeChange(c *repository.Change) *model.EmployeeChange {
 	return &model.EmployeeChange{Kind: changeKinds[c.Kind], Employee: model.Employees.Wrap(c.Entity().(*repository.Employee))}
 }
+
+// inventoryChanges is inventoryChanged's filter: the changes of the product given. Every stock
+// write changes the product's total in its transaction, so the product item's changes are the
+// stock's.
+func inventoryChanges(ctx context.Context, productID string) (func(repository.Change) bool, error) {
+	product, err := subscriptionArg(ctx, model.Products, "productId", productID, "")
+	if err != nil {
+		return nil, err
+	}
+	return changesOf(ctx, model.Products, func(p *repository.Product) bool { return p.ID == product }), nil
+}
+
+// inventoryChange is the event of a change an inventory subscription accepted.
+func inventoryChange(c *repository.Change) *model.InventoryChange {
+	p := c.Entity().(*repository.Product)
+	ev := &model.InventoryChange{Kind: changeKinds[c.Kind], Product: model.Products.Wrap(p)}
+	if old, ok := c.Old.(*repository.Product); ok {
+		prev := old.TotalInventory
+		ev.PreviousTotalInventory = &prev
+	}
+	return ev
+}

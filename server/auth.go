@@ -87,9 +87,13 @@ func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
 // roles do not allow (auth's policy table; a field without a policy is refused for everyone),
 // before its resolver runs: a refused mutation writes nothing. A root field sent over the wrong
 // transport is refused first (streamAllows). Introspection fields (__schema, __type, __typename)
-// follow the introspection setting instead. Nested fields pass: their objects are checked where
-// their IDs enter the graph (each node type's descriptor, graph/model).
+// follow the introspection setting instead. Nested fields pass, their objects checked where their
+// IDs enter the graph (each node type's descriptor, graph/model), except those auth's fieldPolicy
+// narrows below their object's scope (a product's stock for a customer): FORBIDDEN.
 func authorizeRootField(ctx context.Context, fc *graphql.FieldContext) error {
+	if auth.Narrows(fc.Object) && !auth.Caller(ctx).MayRead(fc.Object, fc.Field.Name) {
+		return resolvers.ForbiddenField(fc.Object + "." + fc.Field.Name)
+	}
 	if (fc.Object != "Query" && fc.Object != "Mutation" && fc.Object != "Subscription") || strings.HasPrefix(fc.Field.Name, "__") {
 		return nil
 	}

@@ -134,6 +134,15 @@ var rootOps = []rootOp{
 		inputVar(func(f *tenants, r auth.Role) map[string]any {
 			return map[string]any{"id": orderID(f.statusOrders[r]), "status": "SHIPPED"}
 		}), shopStaff},
+	{"updateEmployee", `mutation($in: UpdateEmployeeInput!) { updateEmployee(input: $in) { id } }`,
+		inputVar(func(f *tenants, r auth.Role) map[string]any {
+			return map[string]any{"id": employeeID(f.emp2), "name": "Max " + string(r)}
+		}), hrRoles},
+	{"topAccountReps", `{ topAccountReps(from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z") { totalCents rep { name } } }`, noVars, shopStaff},
+	{"assignAccountRep", `mutation($in: AssignAccountRepInput!) { assignAccountRep(input: $in) { id } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"customerId": customerID(f.custA), "employeeId": employeeID(f.emp1)}
+		}), shopStaff},
 	{"cancelOrder", `mutation($in: CancelOrderInput!) { cancelOrder(input: $in) { id } }`,
 		inputVar(func(f *tenants, r auth.Role) map[string]any { return map[string]any{"id": orderID(f.cancelOrders[r])} }), shopRoles},
 	{"createProduct", `mutation($in: CreateProductInput!) { createProduct(input: $in) { id } }`,

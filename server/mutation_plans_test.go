@@ -83,6 +83,35 @@ var mutationCases = []mutationCase{
 		func(_ sampleValues, m map[string]string) map[string]any {
 			return in(map[string]any{"id": m["placeOrder"], "status": "SHIPPED"})
 		}},
+	// The catalog: a product stocked in a warehouse, an order taking that stock, cancelled.
+	{"createProduct", `mutation($in: CreateProductInput!) { createProduct(input: $in) { id } }`,
+		func(sampleValues, map[string]string) map[string]any {
+			return in(map[string]any{"name": "Planned product", "sku": fmt.Sprint("PLAN-", time.Now().UnixNano())})
+		}},
+	{"createWarehouse", `mutation($in: CreateWarehouseInput!) { createWarehouse(input: $in) { id } }`,
+		func(sampleValues, map[string]string) map[string]any {
+			return in(map[string]any{"name": "Planned warehouse", "region": "eu-west"})
+		}},
+	{"setInventory", `mutation($in: SetInventoryInput!) { setInventory(input: $in) { quantity } }`,
+		func(_ sampleValues, m map[string]string) map[string]any {
+			return in(map[string]any{"productId": m["createProduct"], "warehouseId": m["createWarehouse"], "quantity": 5})
+		}},
+	{"assignAccountRep", `mutation($in: AssignAccountRepInput!) { assignAccountRep(input: $in) { id } }`,
+		func(_ sampleValues, m map[string]string) map[string]any {
+			return in(map[string]any{"customerId": m["createCustomer"], "employeeId": m["hireEmployee"]})
+		}},
+	{"placeOrder", `mutation($in: PlaceOrderInput!) { placeOrder(input: $in) { id } }`,
+		func(_ sampleValues, m map[string]string) map[string]any {
+			return in(map[string]any{"customerId": m["createCustomer"], "idempotencyKey": fmt.Sprint("stocked-", time.Now().UnixNano()),
+				"items": []any{map[string]any{"sku": "S", "productName": "P", "quantity": 2, "unitPriceCents": 100,
+					"productId": m["createProduct"], "warehouseId": m["createWarehouse"]}}})
+		}},
+	{"cancelOrder", `mutation($in: CancelOrderInput!) { cancelOrder(input: $in) { id } }`,
+		func(_ sampleValues, m map[string]string) map[string]any { return in(map[string]any{"id": m["placeOrder"]}) }},
+	{"updateEmployee", `mutation($in: UpdateEmployeeInput!) { updateEmployee(input: $in) { id } }`,
+		func(_ sampleValues, m map[string]string) map[string]any {
+			return in(map[string]any{"id": m["hireEmployee"], "name": "Planned lead", "jobTitle": "Lead"})
+		}},
 	// Corrections, then removals of what the cases above created.
 	{"updateOrganization", `mutation($in: UpdateOrganizationInput!) { updateOrganization(input: $in) { id } }`,
 		func(_ sampleValues, m map[string]string) map[string]any {

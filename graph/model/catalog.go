@@ -46,3 +46,21 @@ type OrderItemEdge struct {
 	Cursored
 	Node *OrderItem
 }
+
+// AccountRepSales is the GraphQL AccountRepSales: one rep's place in a ranking.
+type AccountRepSales struct {
+	repository.RepTotal
+}
+
+// InventoryChange is the GraphQL InventoryChange: a change of a product item (its total stock).
+type InventoryChange struct {
+	Kind                   ChangeKind
+	Product                *Product
+	PreviousTotalInventory *int
+}
+
+// JobHistoryEdge is one earlier job of an employee's history.
+type JobHistoryEdge struct {
+	Cursored
+	Node *repository.JobHistory
+}

@@ -23,6 +23,11 @@ type AddMailingAddressInput struct {
 	Address    *MailingAddressInput `json:"address"`
 }
 
+type AssignAccountRepInput struct {
+	CustomerID string `json:"customerId"`
+	EmployeeID string `json:"employeeId"`
+}
+
 type AssignManagerInput struct {
 	EmployeeID string `json:"employeeId"`
 	ManagerID  string `json:"managerId"`
@@ -163,6 +168,11 @@ type HireEmployeeInput struct {
 	HiredAt   *time.Time `json:"hiredAt,omitempty"`
 	ManagerID *string    `json:"managerId,omitempty"`
 	MentorID  *string    `json:"mentorId,omitempty"`
+}
+
+type JobHistoryConnection struct {
+	Edges    []*JobHistoryEdge `json:"edges"`
+	PageInfo *PageInfo         `json:"pageInfo"`
 }
 
 type LocationConnection struct {
@@ -315,6 +325,17 @@ type UpdateCustomerInput struct {
 	Name *string `json:"name,omitempty"`
 	// Unique across customers, compared without regard to case.
 	Email *string `json:"email,omitempty"`
+}
+
+type UpdateEmployeeInput struct {
+	ID string `json:"id"`
+	// 1 to 200 characters; left as it is when not given.
+	Name *string `json:"name,omitempty"`
+	// Left as it is when not given.
+	Email *string `json:"email,omitempty"`
+	// 1 to 100 characters; left as it is when not given. A new title moves the employee in
+	// employeesByJobTitle at once and adds its old job to jobHistory.
+	JobTitle *string `json:"jobTitle,omitempty"`
 }
 
 type UpdateMailingAddressInput struct {

@@ -1,0 +1,25 @@
+package repository
+
+import "time"
+
+// JobHistory is one earlier job of an employee: the title and department it held until a change
+// of either. It lives in the employee's partition (JH#<id>, ids sortable by time), written in the
+// same transaction as the change; the current job is the employee's own fields.
+type JobHistory struct {
+	ID             string    `dynamodbav:"id"`
+	EmployeeID     string    `dynamodbav:"employeeId"`
+	JobTitle       string    `dynamodbav:"jobTitle"`
+	DepartmentID   string    `dynamodbav:"departmentId"`
+	DepartmentName string    `dynamodbav:"departmentName"`
+	Until          time.Time `dynamodbav:"until"`
+}
+
+// Key implements Entity.
+func (j *JobHistory) Key() Key { return jobHistoryEntity.key(j) }
+
+// jobHistoryEntity is the definition of the JobHistory item: in its employee's partition.
+var jobHistoryEntity = entity[JobHistory, *JobHistory]{
+	name:     typeJobHistory,
+	key:      func(j *JobHistory) Key { return jobHistoryKey(j.EmployeeID, j.ID) },
+	examples: func() []*JobHistory { return []*JobHistory{{ID: "<id>", EmployeeID: "<employeeId>"}} },
+}

@@ -1,0 +1,28 @@
+package repository
+
+// Account reps. A customer may have an account rep (an employee): the customer item carries the
+// rep's id and, on GSI1, sits in the rep's partition of accounts (AP26). An order placed while the
+// customer has a rep carries it too, and sits in the rep's partition of orders on GSI2, by order
+// id, so by time (AP27). Every such order adds its total to the rep's sales of its month, an item
+// per rep and month in the month's own partition (AP28), in the order's transaction; cancelling
+// the order takes it off again in the cancellation's. A ranking over a range of months is then
+// one Query per month, however many orders there were.
+
+// RepSales is one rep's sales of one month (yyyy-mm, UTC): the orders placed for its customers
+// that month and not cancelled, and their total.
+type RepSales struct {
+	RepID      string `dynamodbav:"repId"`
+	Month      string `dynamodbav:"month"`
+	TotalCents int64  `dynamodbav:"totalCents"`
+	Orders     int    `dynamodbav:"orders"`
+}
+
+// Key implements Entity.
+func (s *RepSales) Key() Key { return repSalesEntity.key(s) }
+
+// repSalesEntity is the definition of the RepSales item: in its month's partition, one per rep.
+var repSalesEntity = entity[RepSales, *RepSales]{
+	name:     typeRepSales,
+	key:      func(s *RepSales) Key { return repSalesKey(s.Month, s.RepID) },
+	examples: func() []*RepSales { return []*RepSales{{RepID: "<employeeId>", Month: "<yyyy-mm>"}} },
+}

@@ -1,0 +1,95 @@
+package repository
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+)
+
+// customerOf reads a customer consistently: NOT_FOUND when it is missing.
+func (r *Repo) customerOf(ctx context.Context, customer string) (*Customer, error) {
+	k := customerKey(customer)
+	found, err := r.readConsistent(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := foundAs[*Customer](found, k)
+	if !ok {
+		return nil, apperr.NotFound("customer")
+	}
+	return c, nil
+}
+
+// errRepMoved is the CONFLICT of an order whose customer changed account rep while it was placed.
+func errRepMoved() *apperr.Error {
+	return apperr.Errorf(apperr.CodeConflict, "the customer's account rep changed meanwhile; retry")
+}
+
+// repAsRead is the condition that a customer's account rep is still rep ("" for none).
+func repAsRead(rep string) *condition {
+	if rep == "" {
+		return &condition{expr: "attribute_not_exists(#rep)", names: map[string]string{"#rep": attrAccountRep}, err: errRepMoved()}
+	}
+	return &condition{expr: "#rep = :rep", names: map[string]string{"#rep": attrAccountRep},
+		values: map[string]types.AttributeValue{":rep": s(rep)}, err: errRepMoved()}
+}
+
+const attrAccountRep = "accountRepId"
+
+// repSales is the change an order makes to its rep's sales of its month: sign +1 when placed, -1
+// when cancelled; nothing for an order without a rep. The ADD creates the item on the month's
+// first order.
+func (r *Repo) repSales(o *Order, sign int) []txItem {
+	if o.AccountRepID == "" {
+		return nil
+	}
+	month := salesMonth(o.PlacedAt)
+	return []txItem{{item: types.TransactWriteItem{Update: &types.Update{
+		TableName:                aws.String(r.table),
+		Key:                      repSalesKey(month, o.AccountRepID).attributes(),
+		UpdateExpression:         aws.String("ADD totalCents :total, orders :one SET repId = :rep, #month = :month, #type = :type"),
+		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": attrType},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":total": &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(sign)*o.TotalCents, 10)},
+			":one":   n(sign), ":rep": s(o.AccountRepID), ":month": s(month), ":type": s(typeRepSales),
+		},
+	}}}}
+}
+
+// AssignAccountRepPlan is what AssignAccountRep does (explain plans the mutation from it).
+var AssignAccountRepPlan = WritePlan{Calls: []WriteCall{
+	consistentRead("PK = CUST#<c>, SK = PROFILE"),
+	transactCall("Update CUST#<c> PROFILE (account rep, GSI1 EMP#<e>#ACCOUNTS) if its name is as read; check EMP#<e> exists"),
+}}
+
+// AssignAccountRep makes employee the account rep of customer: the customer item takes the rep's
+// id and moves into the rep's partition of accounts on GSI1 (AP26), in ONE TransactWriteItems with
+// a check that the employee exists. The customer is read first (consistently) for the name its
+// index sort key carries; the write is conditioned on that name, so a rename in between is
+// CONFLICT rather than a stale sort key. Orders placed from now on count for the new rep; those
+// placed before stay with the rep they were placed under.
+func (r *Repo) AssignAccountRep(ctx context.Context, customer, employee string) (*Customer, error) {
+	if err := checkID("employeeId", employee); err != nil {
+		return nil, err
+	}
+	c, err := r.customerOf(ctx, customer)
+	if err != nil {
+		return nil, err
+	}
+	next := *c
+	next.AccountRepID = employee
+	update := r.txUpdate(customerKey(customer), "SET #rep = :rep, GSI1PK = :pk, GSI1SK = :sk", "attribute_exists(PK) AND #name = :name",
+		map[string]string{"#rep": attrAccountRep, "#name": "name"},
+		map[string]types.AttributeValue{
+			":rep": s(employee), ":pk": s(repAccountsPK(employee)), ":sk": s(nameSortKey(c.Name, c.ID)), ":name": s(c.Name),
+		}, apperr.Errorf(apperr.CodeConflict, "the customer changed meanwhile; retry"))
+	err = r.transact(ctx, "assign account rep", []txItem{update, r.mustExist(empKey(employee), notFoundField("employeeId", "employee"))})
+	if err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
