@@ -107,7 +107,9 @@ var mutationCases = []mutationCase{
 					"productId": m["createProduct"], "warehouseId": m["createWarehouse"]}}})
 		}},
 	{"cancelOrder", `mutation($in: CancelOrderInput!) { cancelOrder(input: $in) { id } }`,
-		func(_ sampleValues, m map[string]string) map[string]any { return in(map[string]any{"id": m["placeOrder"]}) }},
+		func(_ sampleValues, m map[string]string) map[string]any {
+			return in(map[string]any{"id": m["placeOrder"]})
+		}},
 	{"updateEmployee", `mutation($in: UpdateEmployeeInput!) { updateEmployee(input: $in) { id } }`,
 		func(_ sampleValues, m map[string]string) map[string]any {
 			return in(map[string]any{"id": m["hireEmployee"], "name": "Planned lead", "jobTitle": "Lead"})
