@@ -439,3 +439,66 @@ func TestDeleteUserWrittenBeforeCounters(t *testing.T) {
 		t.Fatalf("left of the user: %v", o)
 	}
 }
+
+// An organization's users and tickets disappear with its mark, before the sweep reaches them:
+// lookups by key answer as for missing objects (in the same BatchGetItem calls), writes under it
+// are NOT_FOUND, and the sweep, which reads past the mark, still removes everything.
+func TestDeletedOrganizationHidesItsUsersAndTickets(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	other, _ := ticketFixture(t, r)
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	keys := []Key{userKey(u.OrgID, u.ID), ticketKey(u.OrgID, tk.ID), userKey(other.OrgID, other.ID), userKey(u.OrgID, u.ID)}
+	found, err := r.BatchGet(ctx, keys)
+	if err != nil || len(found) != 1 || found[userKey(other.OrgID, other.ID)] == nil {
+		t.Fatalf("lookups after the delete: %v %v", found, err)
+	}
+	if _, err := r.CreateTicket(ctx, u.OrgID, u.ID, "late", "b"); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("createTicket: %v", err)
+	}
+	title, name := "late", "Late"
+	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("updateTicket: %v", err)
+	}
+	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, &name, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("updateUser: %v", err)
+	}
+	if n, err := r.Sweep(ctx); err != nil || n != 1 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, u.OrgID); len(o) != 0 {
+		t.Fatalf("left of the organization: %v", o)
+	}
+	assertExact(t, r)
+}
+
+// A write that read its object before the organization's mark and commits after it is refused by
+// its condition on the organization, not only by the read.
+func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	next := *tk
+	next.Title, next.Version = "late", tk.Version+1
+	items, err := r.ticketChange(ticketKey(u.OrgID, tk.ID), tk, &next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.transact(ctx, "test", items); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("a ticket change read before the mark: %v", err)
+	}
+	item, err := userEntity.encode(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.transact(ctx, "test", []txItem{r.txSetFrom(u.Key(), item, []string{"name"}, condition{expr: notDeleting}), r.orgLive(u.OrgID, apperr.NotFound("user"))}); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("a user change read before the mark: %v", err)
+	}
+}
+

@@ -49,7 +49,7 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 
 // UpdateUserPlan is what UpdateUser does (explain plans the mutation from it).
 var UpdateUserPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = ORG#<o>, SK = USER#<u>"),
-	transactCall("Update USER#<u> if its email is as read; Put the new email guard if absent, Delete the old one")}}
+	transactCall("Update USER#<u> if its email is as read; Put the new email guard if absent, Delete the old one; check ORG#<o> is not being removed")}}
 
 // UpdateUser changes a user's name or email. A new email moves the user's uniqueness guard in the
 // same transaction: the old guard is removed (on condition that it is the user's), the new one
@@ -78,6 +78,7 @@ func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *st
 	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), next: item, readEmail: cur.Email,
 		oldGuard: emailGuardKey(org, cur.Email), newGuard: emailGuardItem(u), owner: "userId", id: user,
 		taken: errEmailTaken, changed: errUserChanged})
+	items = append(items, r.orgLive(org, apperr.NotFound("user")))
 	if err := r.transact(ctx, "update user", items); err != nil {
 		return nil, err
 	}
