@@ -3,6 +3,7 @@ package repository
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -502,3 +503,29 @@ func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
 	}
 }
 
+// The largest order (MaxOrderLines lines and an idempotency guard) fits one transaction with the
+// customer's counter: a customer who placed one can be erased.
+func TestCustomerWithTheLargestOrderIsErased(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	c, err := r.CreateCustomer(ctx, "Bea", "bea@shop.example", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make([]OrderLine, MaxOrderLines)
+	for i := range lines {
+		sku := fmt.Sprintf("SKU-%03d", i)
+		lines[i] = OrderLine{SKU: sku, ProductName: sku, Quantity: 1, UnitPriceCents: 100}
+	}
+	o, _, err := r.PlaceOrder(ctx, c.ID, lines, "largest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DeleteCustomer(ctx, c.ID); err != nil {
+		t.Fatalf("erasing a customer with a %d-line order: %v", MaxOrderLines, err)
+	}
+	if o := orphansOf(t, r, o.ID, c.ID); len(o) != 0 {
+		t.Fatalf("left of the customer: %v", o)
+	}
+	assertExact(t, r)
+}
