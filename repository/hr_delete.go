@@ -83,7 +83,16 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 		return err
 	}
 	if !whole {
-		items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -moved}}, notFoundField("id", "employee"), nil))
+		// Every report of this round stops being the employee's, moved to its manager or (with
+		// none) unlinked: its count drops by all of them, the new manager's grows by those moved,
+		// so that the counts are exact if the removal stops before its next round.
+		left := 0
+		for _, rel := range pointing[:relationsPerTx] {
+			if rel.Type == RelManager {
+				left++
+			}
+		}
+		items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -left}}, notFoundField("id", "employee"), nil))
 		if newManager != "" && moved > 0 {
 			items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved}}, errEmployeeChanged, nil))
 		}

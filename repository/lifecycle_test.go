@@ -529,3 +529,23 @@ func TestCustomerWithTheLargestOrderIsErased(t *testing.T) {
 	}
 	assertExact(t, r)
 }
+
+// A removal of an employee with more reports than one transaction moves stops after its first
+// round: the employee's count of direct reports still equals its real reports, also when it has no
+// manager (its reports are unlinked, not moved).
+func TestRemoveEmployeeStoppedBetweenRoundsKeepsCountsExact(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx := f.r, context.Background()
+	boss := hire(t, r, f.d, "BigBoss", "", "")
+	for i := range relationsPerTx + 3 {
+		hire(t, r, f.d, fmt.Sprintf("Report%03d", i), boss.ID, "")
+	}
+	if err := r.removeEmployeeOnce(ctx, boss.ID); !errors.Is(err, errEmployeeChanged) {
+		t.Fatalf("the first round: %v", err)
+	}
+	e, ok, err := ReadEmployee(ctx, r, boss.ID)
+	if err != nil || !ok || e.DirectReportCount != 3 {
+		t.Fatalf("the boss after one round: %+v %v %v", e, ok, err)
+	}
+	assertExact(t, r)
+}
