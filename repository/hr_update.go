@@ -16,7 +16,8 @@ var RelocateDepartmentPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = S
 
 // RelocateDepartment moves a department to another location: one transaction updates the
 // department, on condition that it is still where it was read, and checks that the new location
-// exists (NOT_FOUND naming locationId otherwise).
+// exists (NOT_FOUND naming locationId otherwise). It sets the location only: its listing's index
+// key is made of the name, which a concurrent renameDepartment may have changed since the read.
 func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRef) (*Department, error) {
 	if err := checkID("id", id); err != nil {
 		return nil, err
@@ -33,6 +34,7 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 	if err != nil {
 		return nil, err
 	}
+	r.afterCorrectionRead()
 	next := *cur
 	next.Location, next.UpdatedAt = loc, r.stamp()
 	item, err := departmentEntity.encode(&next)
@@ -46,7 +48,7 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 		err:    errDepartmentMoved,
 	}
 	err = r.transact(ctx, "relocate department", []txItem{
-		r.txSetFrom(deptKey(id), item, []string{"location", "updatedAt"}, asRead),
+		r.txSetFrom(deptKey(id), item, []string{"location", "updatedAt"}, false, asRead),
 		r.mustExist(locKey, notFoundField("locationId", "location")),
 	})
 	if err != nil {

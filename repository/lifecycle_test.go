@@ -498,7 +498,7 @@ func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.transact(ctx, "test", []txItem{r.txSetFrom(u.Key(), item, []string{"name"}, condition{expr: notDeleting}), r.orgLive(u.OrgID, apperr.NotFound("user"))}); apperr.CodeOf(err) != apperr.CodeNotFound {
+	if err := r.transact(ctx, "test", []txItem{r.txSetFrom(u.Key(), item, []string{"name"}, false, condition{expr: notDeleting}), r.orgLive(u.OrgID, apperr.NotFound("user"))}); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("a user change read before the mark: %v", err)
 	}
 }
@@ -548,4 +548,67 @@ func TestRemoveEmployeeStoppedBetweenRoundsKeepsCountsExact(t *testing.T) {
 		t.Fatalf("the boss after one round: %+v %v %v", e, ok, err)
 	}
 	assertExact(t, r)
+}
+
+// rawItem reads the item at k as it is stored (its index keys included).
+func rawItem(t *testing.T, r *Repo, k Key) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := r.db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: k.attributes(), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Item
+}
+
+// A correction writes only what it gives: an email-only correction that read before a concurrent
+// rename leaves the new name (and, for a customer, its place in the by-name listing), and a
+// relocation that read before a rename leaves the department listed under its new name.
+func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, _ := ticketFixture(t, r)
+	renamed, email := "Ada Renamed", "ada@new.example"
+	r.hooks.correctionRead = func() {
+		r.hooks.correctionRead = nil
+		if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, &renamed, nil); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, nil, &email); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawItem(t, r, u.Key()); stringAttr(got, "name") != renamed || stringAttr(got, "email") != email {
+		t.Errorf("the user after a concurrent rename: %v", got)
+	}
+
+	c, err := r.CreateCustomer(ctx, "Cid", "cid@shop.example", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.hooks.correctionRead = func() {
+		r.hooks.correctionRead = nil
+		if _, err := r.UpdateCustomer(ctx, c.ID, &renamed, nil); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := r.UpdateCustomer(ctx, c.ID, nil, &email); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawItem(t, r, customerKey(c.ID)); stringAttr(got, "name") != renamed || stringAttr(got, "GSI2SK") != nameSortKey(renamed, c.ID) {
+		t.Errorf("the customer after a concurrent rename: %v", got)
+	}
+
+	f := newHRStaff(t)
+	f.r.hooks.correctionRead = func() {
+		f.r.hooks.correctionRead = nil
+		if _, err := f.r.RenameDepartment(ctx, f.d.ID, "Platform"); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := f.r.RelocateDepartment(ctx, f.d.ID, f.loc2.Ref()); err != nil && apperr.CodeOf(err) != apperr.CodeConflict {
+		t.Fatal(err)
+	}
+	if got := rawItem(t, f.r, deptKey(f.d.ID)); stringAttr(got, "GSI2SK") != nameSortKey("Platform", f.d.ID) {
+		t.Errorf("the department's listing key after a concurrent rename: %v", got)
+	}
 }

@@ -39,7 +39,7 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 		return nil, err
 	}
 	err = r.transact(ctx, "update organization", []txItem{
-		r.txSetFrom(orgKey(org), item, []string{"name"}, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
+		r.txSetFrom(orgKey(org), item, []string{"name"}, true, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
 	})
 	if err != nil {
 		return nil, err
@@ -70,12 +70,13 @@ func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *st
 	if err != nil {
 		return nil, err
 	}
+	r.afterCorrectionRead()
 	u := next.apply(cur)
 	item, err := userEntity.encode(u)
 	if err != nil {
 		return nil, err
 	}
-	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), next: item, readEmail: cur.Email,
+	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), fields: next.fields(), next: item, readEmail: cur.Email,
 		oldGuard: emailGuardKey(org, cur.Email), newGuard: emailGuardItem(u), owner: "userId", id: user,
 		taken: errEmailTaken, changed: errUserChanged})
 	items = append(items, r.orgLive(org, apperr.NotFound("user")))
@@ -107,6 +108,18 @@ func (p userPatch) clean() (userPatch, error) {
 		p.email = &v
 	}
 	return p, nil
+}
+
+// fields names the attributes the patch gives: the only ones its Update sets.
+func (p userPatch) fields() []string {
+	var out []string
+	if p.name != nil {
+		out = append(out, "name")
+	}
+	if p.email != nil {
+		out = append(out, "email")
+	}
+	return out
 }
 
 func (p userPatch) apply(cur *User) *User {
