@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -610,5 +611,66 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 	}
 	if got := rawItem(t, f.r, deptKey(f.d.ID)); stringAttr(got, "GSI2SK") != nameSortKey("Platform", f.d.ID) {
 		t.Errorf("the department's listing key after a concurrent rename: %v", got)
+	}
+}
+
+// setOrgAttr writes the organization's item as no API write would (a drifted counter, a mark
+// gone): the states the sweep must survive.
+func setOrgAttr(t *testing.T, r *Repo, org, update string, values map[string]types.AttributeValue) {
+	t.Helper()
+	_, err := r.db.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(r.table),
+		Key: orgKey(org).attributes(), UpdateExpression: aws.String(update), ExpressionAttributeValues: values})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A sweep that cannot finish (a count of users that no user brings to zero) gives up after its
+// rounds, leaves its record for the next run, and finishes once the count is right.
+func TestSweepOfADriftedOrganizationIsBounded(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	r.backoffFn = func(int) time.Duration { return time.Millisecond }
+	ctx := context.Background()
+	u, _ := ticketFixture(t, r)
+	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": n(5)})
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	bounded, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if n, err := r.Sweep(bounded); n != 0 || err == nil || bounded.Err() != nil {
+		t.Fatalf("a sweep that cannot finish: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, sweepPK); len(o) != 1 {
+		t.Fatalf("the record after an unfinished sweep: %v", o)
+	}
+	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": n(0)})
+	if n, err := r.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("the next run: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, u.OrgID); len(o) != 0 {
+		t.Fatalf("left of the organization: %v", o)
+	}
+}
+
+// A record whose organization is there without the mark (written anew under the same key) removes
+// nothing of it: only the record goes.
+func TestSweepLeavesAnUnmarkedOrganization(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	setOrgAttr(t, r, u.OrgID, "REMOVE "+attrDeleting, nil)
+	if n, err := r.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	found, err := r.BatchGet(ctx, []Key{orgKey(u.OrgID), u.Key(), ticketKey(u.OrgID, tk.ID)})
+	if err != nil || len(found) != 3 {
+		t.Fatalf("the unmarked organization after the sweep: %v %v", found, err)
+	}
+	if o := orphansOf(t, r, sweepPK); len(o) != 0 {
+		t.Fatalf("the record: %v", o)
 	}
 }
