@@ -52,8 +52,16 @@ var DeleteTicketPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = TICKET#<t>, for a caller whose scope the ticket's ID does not tell"},
 	consistentRead("PK = TICKET#<t>, SK = ORG#<o>"),
 	transactCall("Delete TICKET#<t> if at the version read, its VERSION# items; update the reporter's counters"),
-	perDataCall("TransactWriteItems", "the versions of a history longer than one transaction, swept after it"),
+	sweptVersions[0], sweptVersions[1],
 }}
+
+// sweptVersions are the calls that remove the rest of a history longer than one transaction,
+// after the ticket's own removal (sweepOne): BatchWriteItem, 25 version items a call, then the
+// transaction that drops the sweep record.
+var sweptVersions = [2]WriteCall{
+	perDataCall("BatchWriteItem", "Delete the VERSION# items of a history longer than one transaction, 25 a call"),
+	perDataCall("TransactWriteItems", "Delete the SWEEP record of that history"),
+}
 
 // DeleteTicket removes a ticket with its history (see above). expected, when given, is the
 // version the caller saw: CONFLICT, and nothing removed, if the ticket is at another.
@@ -107,6 +115,7 @@ var DeleteUserPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 	consistentRead("PK = ORG#<o>, SK = USER#<u>"),
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = ORG#<o>#USER#<u> AND begins_with(GSI1SK, TICKET#), one per 1 MB"},
 	perDataCall("TransactWriteItems", "with cascade: Delete TICKET#<t> and its versions, as many as fit one transaction"),
+	sweptVersions[0], sweptVersions[1],
 	transactCall("Delete USER#<u> if it has no tickets, its email guard; update ORG#<o>'s count"),
 }}
 
