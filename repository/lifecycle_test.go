@@ -674,3 +674,32 @@ func TestSweepLeavesAnUnmarkedOrganization(t *testing.T) {
 		t.Fatalf("the record: %v", o)
 	}
 }
+
+// A ticket whose history outgrows its own transaction is removed even when the sweep of the rest
+// fails right after: the removal succeeds, and the sweeper finishes the history.
+func TestDeleteTicketSucceedsWhenItsHistorySweepFails(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	for i := range versionsInTx + 2 {
+		title := fmt.Sprintf("v%d", i)
+		if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.hooks.sweepVersions = func() error { return errors.New("the sweep stops here") }
+	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); err != nil {
+		t.Fatalf("a removal whose history sweep failed: %v", err)
+	}
+	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("the ticket after its removal: %v", err)
+	}
+	r.hooks.sweepVersions = nil
+	if n, err := r.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("the sweeper: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, tk.ID); len(o) != 0 {
+		t.Fatalf("left of the ticket: %v", o)
+	}
+	assertExact(t, r)
+}

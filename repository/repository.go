@@ -108,6 +108,9 @@ type testHooks struct {
 	// correctionRead is called by updateUser, updateCustomer and relocateDepartment between
 	// their read and their transaction.
 	correctionRead func()
+	// sweepVersions is called before the sweep of a ticket's versions; an error it returns is
+	// that sweep's.
+	sweepVersions func() error
 	// sweptUser is called after the sweep of an organization removed one of its users; an error
 	// it returns stops the sweep there, as a crash would.
 	sweptUser func() error

@@ -89,7 +89,7 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 			continue
 		}
 		if err == nil && rec != nil {
-			err = r.sweepOne(ctx, rec)
+			r.sweepNowOrLater(ctx, rec)
 		}
 		return err
 	}
@@ -226,11 +226,22 @@ func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) er
 		return err
 	}
 	for _, rec := range recs {
-		if err := r.sweepOne(ctx, rec); err != nil {
-			return err
-		}
+		r.sweepNowOrLater(ctx, rec)
 	}
 	return nil
+}
+
+// sweepNowOrLater sweeps the rest of a removed ticket's history at once. The ticket is gone
+// already (its transaction committed, with the sweep record), so a failure here is not the
+// removal's: it is logged and left to the sweeper, which the record tells what is left, and the
+// removal succeeds.
+func (r *Repo) sweepNowOrLater(ctx context.Context, rec *sweepRecord) {
+	err := r.sweepOne(ctx, rec)
+	if err == nil {
+		return
+	}
+	r.log.Warn("sweep of a removed ticket's history left to the sweeper", "ticket", rec.Ticket, "error", err)
+	r.kickSweeper()
 }
 
 // DeleteOrganizationPlan is what DeleteOrganization does (explain plans the mutation from it).

@@ -116,6 +116,11 @@ func (r *Repo) sweepOne(ctx context.Context, rec *sweepRecord) error {
 	case sweepOrganization:
 		return r.sweepOrganization(ctx, rec)
 	case sweepTicketVersions:
+		if r.hooks.sweepVersions != nil {
+			if err := r.hooks.sweepVersions(); err != nil {
+				return err
+			}
+		}
 		var keys []Key
 		for v := rec.From; v <= rec.To; v++ {
 			keys = append(keys, ticketVersionKey(rec.Org, rec.Ticket, v))
