@@ -205,10 +205,22 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 	if count > 0 {
 		return stillReferred("department", "employees", count)
 	}
-	return r.transact(ctx, "delete department", []txItem{
-		r.deleteIf(deptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
-			map[string]types.AttributeValue{":zero": n(0)}, stillReferred("department", "employees", 1)),
-	})
+	r.afterCorrectionRead()
+	del := r.deleteIf(deptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
+		map[string]types.AttributeValue{":zero": n(0)}, nil)
+	del.item.Delete.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	del.onConditionOld = departmentInUse
+	return r.transact(ctx, "delete department", []txItem{del})
+}
+
+// departmentInUse is the error of a department delete that lost the race to a hire or a transfer
+// in (or to another delete), from the department as DynamoDB found it: its real count of
+// employees, which the CONFLICT reports, not a guess.
+func departmentInUse(old map[string]types.AttributeValue) error {
+	if old == nil {
+		return notFoundField("id", "department")
+	}
+	return stillReferred("department", "employees", intAttr(old, attrEmployeeCount))
 }
 
 // DeleteLocationPlan is what DeleteLocation does (explain plans the mutation from it).

@@ -703,3 +703,25 @@ func TestDeleteTicketSucceedsWhenItsHistorySweepFails(t *testing.T) {
 	}
 	assertExact(t, r)
 }
+
+// A department delete that loses the race to hires reports how many employees the department
+// really has.
+func TestDeleteDepartmentReportsTheRealCount(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx := f.r, context.Background()
+	d, err := r.CreateDepartment(ctx, "Ops", f.loc.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.hooks.correctionRead = func() {
+		r.hooks.correctionRead = nil
+		for _, name := range []string{"OpsOne", "OpsTwo", "OpsThree"} {
+			hire(t, r, d, name, "", "")
+		}
+	}
+	err = r.DeleteDepartment(ctx, d.ID)
+	var coded *apperr.Error
+	if !errors.As(err, &coded) || coded.Code != apperr.CodeConflict || coded.Count == nil || *coded.Count != 3 {
+		t.Fatalf("a delete that lost the race to three hires: %v", err)
+	}
+}

@@ -105,8 +105,8 @@ type testHooks struct {
 	renameStep func(step int) error
 	// transferRead is called by TransferEmployee between its read and its transaction.
 	transferRead func()
-	// correctionRead is called by updateUser, updateCustomer and relocateDepartment between
-	// their read and their transaction.
+	// correctionRead is called by updateUser, updateCustomer, relocateDepartment and
+	// deleteDepartment between their read and their transaction.
 	correctionRead func()
 	// sweepVersions is called before the sweep of a ticket's versions; an error it returns is
 	// that sweep's.
