@@ -83,23 +83,7 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 		return err
 	}
 	if !whole {
-		// Every report of this round stops being the employee's, moved to its manager or (with
-		// none) unlinked: its count drops by all of them, the new manager's grows by those moved,
-		// so that the counts are exact if the removal stops before its next round.
-		left := 0
-		for _, rel := range pointing[:relationsPerTx] {
-			if rel.Type == RelManager {
-				left++
-			}
-		}
-		items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -left}}, notFoundField("id", "employee"), nil))
-		if newManager != "" && moved > 0 {
-			items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved}}, errEmployeeChanged, nil))
-		}
-		if err := r.transact(ctx, "remove employee", items); err != nil {
-			return err
-		}
-		return errEmployeeChanged // another round for the rest
+		return r.removalRound(ctx, id, newManager, pointing[:relationsPerTx], items, moved)
 	}
 	items = append(items, r.deleteIf(empKey(id), "attribute_exists(PK) AND (attribute_not_exists(directReportCount) OR directReportCount = :n)",
 		map[string]types.AttributeValue{":n": n(e.DirectReportCount)}, errEmployeeChanged))
@@ -121,6 +105,28 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 		return err
 	}
 	return r.unlinkLateMentees(ctx, id)
+}
+
+// removalRound writes one round of a removal too large for one transaction: items move the
+// relations round (moved of them to newManager), and the counts follow. Every report of the round
+// stops being the employee's, moved to its manager or (with none) unlinked: its count drops by all
+// of them, the new manager's grows by those moved, so that the counts are exact if the removal
+// stops before its next round. errEmployeeChanged asks for the next round.
+func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []*Relation, items []txItem, moved int) error {
+	left := 0
+	for _, rel := range round {
+		if rel.Type == RelManager {
+			left++
+		}
+	}
+	items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -left}}, notFoundField("id", "employee"), nil))
+	if newManager != "" && moved > 0 {
+		items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved}}, errEmployeeChanged, nil))
+	}
+	if err := r.transact(ctx, "remove employee", items); err != nil {
+		return err
+	}
+	return errEmployeeChanged // another round for the rest
 }
 
 // unlinkLateMentees removes the mentor relations that point at the removed employee although its
