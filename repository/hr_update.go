@@ -70,9 +70,10 @@ func (r *Repo) UnassignManager(ctx context.Context, employee string) (*Employee,
 
 // UnassignMentorPlan is what UnassignMentor does (explain plans the mutation from it).
 var UnassignMentorPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
-	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MENTOR"), transactCall("Delete REL#MENTOR if it points at the mentor read")}}
+	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MENTOR"), transactCall("Delete REL#MENTOR if it points at the mentor read; update the mentor's count of mentees")}}
 
-// UnassignMentor leaves the employee without a mentor (as UnassignManager; mentors keep no count).
+// UnassignMentor leaves the employee without a mentor (as UnassignManager: the mentor's count of
+// mentees shrinks).
 func (r *Repo) UnassignMentor(ctx context.Context, employee string) (*Employee, error) {
 	return r.unassign(ctx, employee, RelMentor)
 }
@@ -96,9 +97,7 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 			return e, nil
 		}
 		items := []txItem{r.unlink(cur, errManagerChanged), r.mustExist(empKey(employee), notFoundField("employeeId", "employee"))}
-		if rel == RelManager {
-			items = append(items, r.txCount(empKey(cur.TargetID), []delta{{attrDirectReportCount, -1}}, errManagerChanged, nil))
-		}
+		items = append(items, r.txCount(empKey(cur.TargetID), []delta{{relationCountAttr(rel), -1}}, errManagerChanged, nil))
 		err = r.transact(ctx, "unassign", items)
 		if err == nil {
 			return e, nil
