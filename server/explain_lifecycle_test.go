@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"singletable/auth"
+	"singletable/server"
 )
 
 // Explain prices every correction and removal: each explained as admin answers a plan (and makes
@@ -36,5 +39,27 @@ func TestExplainNamesTheSweptVersionsOfTicketRemovals(t *testing.T) {
 		if _, counted := e.plan.MaxCalls["BatchWriteItem"]; !found || !counted || e.plan.Bounded {
 			t.Errorf("%s plans no BatchWriteItem for a long history:\n%s", op.field, planText(e.plan))
 		}
+	}
+}
+
+// A lookup of users or tickets reads their organization in the same BatchGetItem calls (a deleted
+// organization hides them at once): a hundred users by ID, with their organization, take two
+// calls, which the plan counts.
+func TestExplainCountsTheOrganizationsOfLookedUpUsers(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	org, err := a.repo.CreateOrganization(context.Background(), "Hundred")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 100 {
+		u, err := a.repo.CreateUser(context.Background(), org.ID, fmt.Sprintf("User %d", i), fmt.Sprintf("u%d@hundred.example", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, userID(u))
+	}
+	if msg := checkAgainstPlan(a, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": ids}, false); msg != "" {
+		t.Error(msg)
 	}
 }
