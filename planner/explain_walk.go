@@ -39,6 +39,7 @@ func (w *walker) lookup(b *batch, path string, r Read, keys int) {
 	if keys <= 0 {
 		return
 	}
+	keys *= r.keysPerObject()
 	b.keys += keys
 	if !w.record {
 		return
@@ -56,6 +57,17 @@ func (w *walker) closeBatch(b *batch) {
 	if b.keys > 0 {
 		w.count(BatchGetItem, b.groups*ceilDiv(b.keys, maxBatchKeys), b.round, false)
 	}
+}
+
+// keysPerObject is how many keys a lookup of one object of r asks for: a user or a ticket is read
+// with its organization's item, in the same calls (an organization being removed hides them:
+// repository.BatchGet), at most one more key per object, counted without removing duplicates as
+// every key is.
+func (r Read) keysPerObject() int {
+	if r == UserByKey || r == TicketByKey {
+		return 2
+	}
+	return 1
 }
 
 // maxBatchKeys is BatchGetItem's limit of keys per call.

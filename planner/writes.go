@@ -10,6 +10,8 @@ import (
 const (
 	TransactWriteItems Operation = "TransactWriteItems"
 	UpdateItem         Operation = "UpdateItem"
+	// BatchWriteItem removes the rest of a long ticket history (repository.DeleteTicketPlan).
+	BatchWriteItem Operation = "BatchWriteItem"
 )
 
 // A Mutation is what one mutation field does to the table: the plan of the repository write it

@@ -3,6 +3,7 @@ package repository
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,8 +27,47 @@ func (r *Repo) BatchGet(ctx context.Context, keys []Key) (map[Key]Entity, error)
 }
 
 // batchGet is BatchGet; consistent asks for strongly consistent reads (write paths, see
-// readConsistent).
+// readConsistent). A user or a ticket lives only as long as its organization: an organization
+// being removed hides its users and tickets at once, not when the sweep reaches them. So the
+// organization of every user and ticket asked for is read in the same calls (one key per
+// organization, however many of its objects are asked for), and a child whose organization is
+// missing or marked is answered as missing.
 func (r *Repo) batchGet(ctx context.Context, keys []Key, consistent bool) (map[Key]Entity, error) {
+	unique := uniqueKeys(keys)
+	parents := map[Key]Key{}
+	var extra []Key
+	asked := make(map[Key]struct{}, len(unique))
+	for _, k := range unique {
+		asked[k] = struct{}{}
+	}
+	for _, k := range unique {
+		org, ok := parentOrg(k)
+		if !ok {
+			continue
+		}
+		parents[k] = org
+		if _, have := asked[org]; !have {
+			asked[org] = struct{}{}
+			extra = append(extra, org)
+		}
+	}
+	found, err := r.batchGetRaw(ctx, append(unique, extra...), consistent)
+	if err != nil {
+		return nil, err
+	}
+	for child, org := range parents {
+		if _, live := found[org].(*Organization); !live {
+			delete(found, child)
+		}
+	}
+	for _, org := range extra {
+		delete(found, org)
+	}
+	return found, nil
+}
+
+// uniqueKeys is keys without repeats, in their order.
+func uniqueKeys(keys []Key) []Key {
 	unique := make([]Key, 0, len(keys))
 	seen := make(map[Key]struct{}, len(keys))
 	for _, k := range keys {
@@ -36,6 +76,26 @@ func (r *Repo) batchGet(ctx context.Context, keys []Key, consistent bool) (map[K
 			unique = append(unique, k)
 		}
 	}
+	return unique
+}
+
+// parentOrg is the key of the organization a user's or a ticket's item at k belongs to (both keys
+// spell it); ok is false for any other key.
+func parentOrg(k Key) (Key, bool) {
+	orgPrefix := orgPK("")
+	switch {
+	case strings.HasPrefix(k.PK, orgPrefix) && strings.HasPrefix(k.SK, userSKPrefix):
+		return orgKey(strings.TrimPrefix(k.PK, orgPrefix)), true
+	case strings.HasPrefix(k.PK, ticketSKPrefix) && strings.HasPrefix(k.SK, ticketOrgSKPrefix):
+		return orgKey(strings.TrimPrefix(k.SK, ticketOrgSKPrefix)), true
+	}
+	return Key{}, false
+}
+
+// batchGetRaw reads the items at keys (distinct) as they are, in ⌈keys / 100⌉ concurrent calls:
+// the sweep reads its own users with it, which their organization's mark hides from every other
+// reader.
+func (r *Repo) batchGetRaw(ctx context.Context, unique []Key, consistent bool) (map[Key]Entity, error) {
 	found := make(map[Key]Entity, len(unique))
 	if len(unique) == 0 {
 		return found, nil

@@ -60,31 +60,28 @@ func (r *Repo) DeleteCustomer(ctx context.Context, id string) error {
 
 // eraseRound writes one round of an erasure from the customer c and its order and order item
 // items raw: the whole erasure if it fits, else the removal of the first orders that fit
-// (errCustomerHasOrders then asks for another round).
+// (errCustomerHasOrders then asks for another round). An order's room is counted from the items
+// read (its lines sort right after it), not from its itemCount: the largest order (MaxOrderLines
+// lines, its idempotency guard) fits exactly one transaction with the customer's counter update.
 func (r *Repo) eraseRound(ctx context.Context, c *Customer, raw []map[string]types.AttributeValue) error {
+	groups, err := r.orderRemovals(c, raw)
+	if err != nil {
+		return err
+	}
 	var items []txItem
 	moves := map[string]int{}
 	whole := true
-	for _, item := range raw {
-		if stringAttr(item, attrType) != typeOrder {
-			items = append(items, r.deleteIf(Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}, "", nil, nil))
-			continue
-		}
-		o, err := decodeAs[*Order](item)
-		if err != nil {
-			return err
-		}
-		if len(items)+o.ItemCount+2 > maxTransactItems-2 {
-			whole = false // this order and its items (which sort after it) wait for the next round
+	for _, g := range groups {
+		if len(items)+len(g.items)+1 > maxTransactItems { // +1: the counter update of a partial round
+			whole = false // this order and its items wait for the next round
 			break
 		}
-		items = append(items, r.orderRemoval(o))
-		if o.IdempotencyKey != "" {
-			items = append(items, r.deleteIf(orderIdempotencyKey(c.ID, o.IdempotencyKey), "", nil, nil))
+		items = append(items, g.items...)
+		if g.order != nil {
+			moves[orderCountAttr(g.order.Status)]--
 		}
-		moves[orderCountAttr(o.Status)]--
 	}
-	if whole {
+	if whole && len(items)+len(r.eraseProfile(c)) <= maxTransactItems {
 		return r.transact(ctx, "delete customer", append(items, r.eraseProfile(c)...))
 	}
 	var ds []delta
@@ -95,6 +92,39 @@ func (r *Repo) eraseRound(ctx context.Context, c *Customer, raw []map[string]typ
 		return err
 	}
 	return errCustomerHasOrders
+}
+
+// orderGroup is the removal of one order read: its Delete, its lines' and its idempotency
+// guard's (order is nil for lines read without their order, each its own group).
+type orderGroup struct {
+	order *Order
+	items []txItem
+}
+
+// orderRemovals groups the items read (an order, then its lines) into the removals of orders.
+func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue) ([]orderGroup, error) {
+	var groups []orderGroup
+	for _, item := range raw {
+		if stringAttr(item, attrType) != typeOrder {
+			del := r.deleteIf(Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}, "", nil, nil)
+			if len(groups) == 0 {
+				groups = append(groups, orderGroup{})
+			}
+			last := &groups[len(groups)-1]
+			last.items = append(last.items, del)
+			continue
+		}
+		o, err := decodeAs[*Order](item)
+		if err != nil {
+			return nil, err
+		}
+		g := orderGroup{order: o, items: []txItem{r.orderRemoval(o)}}
+		if o.IdempotencyKey != "" {
+			g.items = append(g.items, r.deleteIf(orderIdempotencyKey(c.ID, o.IdempotencyKey), "", nil, nil))
+		}
+		groups = append(groups, g)
+	}
+	return groups, nil
 }
 
 // eraseProfile is the removal of the customer's own item, on condition that its order counters

@@ -35,6 +35,7 @@ func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *strin
 	if err != nil {
 		return nil, err
 	}
+	r.afterCorrectionRead()
 	next := *cur
 	if p.name != nil {
 		next.Name = *p.name
@@ -46,7 +47,7 @@ func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *strin
 	if err != nil {
 		return nil, err
 	}
-	items := r.guardedEmailItems(guardedEmail{key: customerKey(id), next: item, readEmail: cur.Email,
+	items := r.guardedEmailItems(guardedEmail{key: customerKey(id), fields: p.fields(), next: item, readEmail: cur.Email,
 		oldGuard: customerEmailGuardKey(cur.Email), newGuard: customerEmailGuardItem(&next), owner: "customerId", id: id,
 		taken: errCustomerEmailTaken, changed: errCustomerChanged})
 	if err := r.transact(ctx, "update customer", items); err != nil {

@@ -18,6 +18,7 @@ import (
 //	User          openTickets, pendingTickets, closedTickets           its tickets (AP5)
 //	Department    employeeCount                                        its employees (AP9)
 //	Employee      directReportCount                                    its direct reports (AP11)
+//	              menteeCount                                          its mentees
 //	Customer      openOrders, shippedOrders, deliveredOrders,          its orders (AP16)
 //	              cancelledOrders
 //	Product       totalInventory (a sum of quantities)                 its stock (AP24)
@@ -44,7 +45,19 @@ const (
 	attrUserCount         = "userCount"
 	attrEmployeeCount     = "employeeCount"
 	attrDirectReportCount = "directReportCount"
+	// attrMenteeCount counts the employees this one mentors: it holds a removal of the mentor to
+	// the mentees it unlinks, which it finds on an index that may be behind.
+	attrMenteeCount = "menteeCount"
 )
+
+// relationCountAttr is the attribute that counts, on an employee, the relations of type rel that
+// point at it: directReportCount for RelManager, menteeCount for RelMentor.
+func relationCountAttr(rel RelationType) string {
+	if rel == RelMentor {
+		return attrMenteeCount
+	}
+	return attrDirectReportCount
+}
 
 // ticketCountAttr is the attribute that counts a user's tickets with status st (openTickets,
 // pendingTickets, closedTickets).

@@ -32,7 +32,7 @@ const relationsPerTx = maxTransactItems - 10
 var RemoveEmployeePlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 	consistentRead("PK = SK = EMP#<e> and its REL# items"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "GSI1PK = EMP#<e>#REL#MANAGER and EMP#<e>#REL#MENTOR: direct reports, mentees"},
-	transactCall("Delete EMP#<e> and its REL# items; move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR; update the counts"),
+	transactCall("Delete EMP#<e> and its REL# items; move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR; update the counts (its own, conditioned on what it moves: direct reports, mentees)"),
 	{Operation: "Query", Calls: 1, What: "GSI1PK = EMP#<e>#REL#MENTOR: mentees assigned during the removal"},
 }}
 
@@ -54,8 +54,7 @@ func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 // whole removal if it fits, else the move of the first relationsPerTx relations (errEmployeeChanged
 // then asks for another round).
 func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
-	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor)}
-	found, err := r.readConsistent(ctx, append([]Key{empKey(id)}, own...)...)
+	found, err := r.readConsistent(ctx, empKey(id), relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor))
 	if err != nil {
 		return err
 	}
@@ -83,35 +82,77 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 		return err
 	}
 	if !whole {
-		items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -moved}}, notFoundField("id", "employee"), nil))
-		if newManager != "" && moved > 0 {
-			items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved}}, errEmployeeChanged, nil))
-		}
-		if err := r.transact(ctx, "remove employee", items); err != nil {
-			return err
-		}
-		return errEmployeeChanged // another round for the rest
+		return r.removalRound(ctx, id, newManager, pointing[:relationsPerTx], items, moved)
 	}
-	items = append(items, r.deleteIf(empKey(id), "attribute_exists(PK) AND (attribute_not_exists(directReportCount) OR directReportCount = :n)",
-		map[string]types.AttributeValue{":n": n(e.DirectReportCount)}, errEmployeeChanged))
-	for _, k := range own[1:] {
-		if rel, ok := foundAs[*Relation](found, k); ok {
-			items = append(items, r.unlink(rel, errEmployeeChanged))
-		} else { // none when read: none assigned since
+	if err := r.transact(ctx, "remove employee", r.wholeRemoval(e, found, items, len(mentees), moved, newManager)); err != nil {
+		return err
+	}
+	return r.unlinkLateMentees(ctx, id)
+}
+
+// wholeRemoval completes items (which move the relations pointing at employee e: its reports,
+// moved of them to newManager, and its mentees, of which there are mentees) into the whole
+// removal: the employee, on condition that its counts are those of what items move (a mentee
+// its removal did not see, the index being behind, fails it: the next round sees it), its own
+// relations as read, and the counts of its department, its manager and its mentor.
+func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, mentees, moved int, newManager string) []txItem {
+	items = append(items, r.deleteIf(empKey(e.ID), "attribute_exists(PK) AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
+		" AND (attribute_not_exists("+attrMenteeCount+") OR "+attrMenteeCount+" = :m)",
+		map[string]types.AttributeValue{":n": n(e.DirectReportCount), ":m": n(mentees)}, errEmployeeChanged))
+	counts := map[string][]delta{}
+	var order []string
+	count := func(emp string, d delta) {
+		if _, seen := counts[emp]; !seen {
+			order = append(order, emp)
+		}
+		counts[emp] = append(counts[emp], d)
+	}
+	for _, t := range []RelationType{RelManager, RelMentor} {
+		k := relationKey(e.ID, t)
+		rel, ok := foundAs[*Relation](found, k)
+		if !ok { // none when read: none assigned since
 			items = append(items, r.txCheck(k, "attribute_not_exists(PK)", nil, nil, errEmployeeChanged))
+			continue
+		}
+		items = append(items, r.unlink(rel, errEmployeeChanged))
+		if t == RelManager {
+			count(newManager, delta{attrDirectReportCount, moved - 1})
+		} else {
+			count(rel.TargetID, delta{attrMenteeCount, -1})
 		}
 	}
-	if dept, ok := foundAs[*Relation](found, own[0]); ok {
+	for _, emp := range order {
+		items = append(items, r.txCount(empKey(emp), counts[emp], errEmployeeChanged, nil))
+	}
+	if dept, ok := foundAs[*Relation](found, relationKey(e.ID, RelDepartment)); ok {
 		items = append(items, r.unlink(dept, errEmployeeChanged),
 			r.txCount(deptKey(dept.TargetID), []delta{{attrEmployeeCount, -1}}, errEmployeeChanged, nil))
 	}
-	if hasMgr {
-		items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved - 1}}, errEmployeeChanged, nil))
+	return items
+}
+
+// removalRound writes one round of a removal too large for one transaction: items move the
+// relations round (moved of them to newManager), and the counts follow. Every report of the round
+// stops being the employee's, moved to its manager or (with none) unlinked: its count drops by all
+// of them, the new manager's grows by those moved, so that the counts are exact if the removal
+// stops before its next round. errEmployeeChanged asks for the next round.
+func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []*Relation, items []txItem, moved int) error {
+	left, unmentored := 0, 0
+	for _, rel := range round {
+		if rel.Type == RelManager {
+			left++
+		} else {
+			unmentored++
+		}
+	}
+	items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -left}, {attrMenteeCount, -unmentored}}, notFoundField("id", "employee"), nil))
+	if newManager != "" && moved > 0 {
+		items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved}}, errEmployeeChanged, nil))
 	}
 	if err := r.transact(ctx, "remove employee", items); err != nil {
 		return err
 	}
-	return r.unlinkLateMentees(ctx, id)
+	return errEmployeeChanged // another round for the rest
 }
 
 // unlinkLateMentees removes the mentor relations that point at the removed employee although its
@@ -196,10 +237,22 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 	if count > 0 {
 		return stillReferred("department", "employees", count)
 	}
-	return r.transact(ctx, "delete department", []txItem{
-		r.deleteIf(deptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
-			map[string]types.AttributeValue{":zero": n(0)}, stillReferred("department", "employees", 1)),
-	})
+	r.afterCorrectionRead()
+	del := r.deleteIf(deptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
+		map[string]types.AttributeValue{":zero": n(0)}, nil)
+	del.item.Delete.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	del.onConditionOld = departmentInUse
+	return r.transact(ctx, "delete department", []txItem{del})
+}
+
+// departmentInUse is the error of a department delete that lost the race to a hire or a transfer
+// in (or to another delete), from the department as DynamoDB found it: its real count of
+// employees, which the CONFLICT reports, not a guess.
+func departmentInUse(old map[string]types.AttributeValue) error {
+	if old == nil {
+		return notFoundField("id", "department")
+	}
+	return stillReferred("department", "employees", intAttr(old, attrEmployeeCount))
 }
 
 // DeleteLocationPlan is what DeleteLocation does (explain plans the mutation from it).

@@ -109,8 +109,10 @@ type Employee struct {
 	CreatedAt             time.Time `dynamodbav:"createdAt"`
 	// DirectReportCount counts the employees this one manages; Counted says it is exact
 	// (counters.go).
-	DirectReportCount int  `dynamodbav:"directReportCount"`
-	Counted           bool `dynamodbav:"counted"`
+	DirectReportCount int `dynamodbav:"directReportCount"`
+	// MenteeCount counts the employees this one mentors (a removal of it is conditioned on it).
+	MenteeCount int  `dynamodbav:"menteeCount"`
+	Counted     bool `dynamodbav:"counted"`
 	// RelationsChangedAt is when the employee's manager or mentor last changed: the assignment
 	// writes it on the employee's own item, so that the table's stream carries a change of the
 	// employee (its subscribers see it), not only of the relation items.

@@ -16,7 +16,8 @@ var RelocateDepartmentPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = S
 
 // RelocateDepartment moves a department to another location: one transaction updates the
 // department, on condition that it is still where it was read, and checks that the new location
-// exists (NOT_FOUND naming locationId otherwise).
+// exists (NOT_FOUND naming locationId otherwise). It sets the location only: its listing's index
+// key is made of the name, which a concurrent renameDepartment may have changed since the read.
 func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRef) (*Department, error) {
 	if err := checkID("id", id); err != nil {
 		return nil, err
@@ -33,6 +34,7 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 	if err != nil {
 		return nil, err
 	}
+	r.afterCorrectionRead()
 	next := *cur
 	next.Location, next.UpdatedAt = loc, r.stamp()
 	item, err := departmentEntity.encode(&next)
@@ -46,7 +48,7 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 		err:    errDepartmentMoved,
 	}
 	err = r.transact(ctx, "relocate department", []txItem{
-		r.txSetFrom(deptKey(id), item, []string{"location", "updatedAt"}, asRead),
+		r.txSetFrom(deptKey(id), item, []string{"location", "updatedAt"}, false, asRead),
 		r.mustExist(locKey, notFoundField("locationId", "location")),
 	})
 	if err != nil {
@@ -68,9 +70,10 @@ func (r *Repo) UnassignManager(ctx context.Context, employee string) (*Employee,
 
 // UnassignMentorPlan is what UnassignMentor does (explain plans the mutation from it).
 var UnassignMentorPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
-	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MENTOR"), transactCall("Delete REL#MENTOR if it points at the mentor read")}}
+	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MENTOR"), transactCall("Delete REL#MENTOR if it points at the mentor read; update the mentor's count of mentees")}}
 
-// UnassignMentor leaves the employee without a mentor (as UnassignManager; mentors keep no count).
+// UnassignMentor leaves the employee without a mentor (as UnassignManager: the mentor's count of
+// mentees shrinks).
 func (r *Repo) UnassignMentor(ctx context.Context, employee string) (*Employee, error) {
 	return r.unassign(ctx, employee, RelMentor)
 }
@@ -94,9 +97,7 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 			return e, nil
 		}
 		items := []txItem{r.unlink(cur, errManagerChanged), r.mustExist(empKey(employee), notFoundField("employeeId", "employee"))}
-		if rel == RelManager {
-			items = append(items, r.txCount(empKey(cur.TargetID), []delta{{attrDirectReportCount, -1}}, errManagerChanged, nil))
-		}
+		items = append(items, r.txCount(empKey(cur.TargetID), []delta{{relationCountAttr(rel), -1}}, errManagerChanged, nil))
 		err = r.transact(ctx, "unassign", items)
 		if err == nil {
 			return e, nil

@@ -365,8 +365,8 @@ func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *
 
 // AssignMentorPlan is what AssignMentor does.
 var AssignMentorPlan = WritePlan{Calls: []WriteCall{
-	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, consistent"},
-	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#MENTOR, set EMP#<e> relationsChangedAt; check the mentor exists"},
+	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, PK = EMP#<e> SK = REL#MENTOR, consistent"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#MENTOR if it points at the mentor read, set EMP#<e> relationsChangedAt; count the mentee on the new mentor (which must exist), uncount it on the previous one"},
 }}
 
 // AssignMentor makes mentorId the employee's mentor, replacing any previous one. Only an employee
@@ -382,7 +382,8 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 	if employee == mentor {
 		return nil, nil, apperr.InvalidInput("mentorId", "an employee cannot be their own mentor")
 	}
-	found, err := r.readConsistent(ctx, empKey(employee), empKey(mentor))
+	own := relationKey(employee, RelMentor)
+	found, err := r.readConsistent(ctx, empKey(employee), empKey(mentor), own)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -394,19 +395,46 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 		return nil, nil, notFoundField("mentorId", "mentor")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.stamp()}
-	relItem, err := relationEntity.encode(rel)
+	prev, hasPrev := foundAs[*Relation](found, own)
+	items, err := r.mentorItems(rel, prev, hasPrev)
 	if err != nil {
 		return nil, nil, err
 	}
-	err = r.transact(ctx, "assign mentor", []txItem{
-		r.txPut(relItem, "", nil, nil),
-		r.relationsChanged(rel),
-		r.mustExist(empKey(mentor), notFoundField("mentorId", "mentor")),
-	})
-	if err != nil {
+	if err := r.transact(ctx, "assign mentor", items); err != nil {
 		return nil, nil, err
 	}
 	return e, rel, nil
+}
+
+// errMentorChanged: the employee's mentor changed between the read and the transaction.
+var errMentorChanged = &apperr.Error{Code: apperr.CodeConflict, Field: "mentorId", Message: "the employee's mentor was changed by a concurrent assignment; retry"}
+
+// mentorItems are the writes of a mentor assignment: the relation item, conditioned on the
+// previous mentor as read (prev, if hasPrev), the employee's own item, and the counts of mentees
+// of the new mentor (which must exist) and the previous one, which move with the relation.
+func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]txItem, error) {
+	relItem, err := relationEntity.encode(rel)
+	if err != nil {
+		return nil, err
+	}
+	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	if hasPrev {
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(prev.TargetID)}
+	}
+	changes := !hasPrev || prev.TargetID != rel.TargetID
+	var add []delta
+	if changes {
+		add = []delta{{attrMenteeCount, 1}}
+	}
+	items := []txItem{
+		r.txPut(relItem, relCond, relVals, errMentorChanged),
+		r.relationsChanged(rel),
+		r.txCount(empKey(rel.TargetID), add, notFoundField("mentorId", "mentor"), nil),
+	}
+	if hasPrev && changes {
+		items = append(items, r.txCount(empKey(prev.TargetID), []delta{{attrMenteeCount, -1}}, errMentorChanged, nil))
+	}
+	return items, nil
 }
 
 // relationsChanged is the write of an assignment to the employee's own item: it must exist, and

@@ -22,7 +22,7 @@ type HireInput struct {
 // HireEmployeePlan is what HireEmployee does, again when the department was renamed meanwhile.
 var HireEmployeePlan = WritePlan{Attempts: MaxDepartmentAttempts, Calls: []WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = DEPT#<d> and the manager's and mentor's EMP#<e>, consistent"},
-	{Operation: "TransactWriteItems", Calls: 1, What: "Put EMP#<e> and its REL# items if absent; check the department's name and the manager and mentor"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put EMP#<e> and its REL# items if absent; check the department's name; count the employee on its manager and mentor, which must exist"},
 }}
 
 // HireEmployee stores a new employee with its relationship items (department membership, and
@@ -143,7 +143,8 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 		r.joinDepartment(dept, true),
 		r.putNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
 	}
-	checked := map[string]bool{}
+	counts := map[string][]delta{}
+	var order []string
 	for _, p := range []struct {
 		rel         RelationType
 		id          *string
@@ -153,16 +154,19 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 			continue
 		}
 		rels = append(rels, &Relation{EmployeeID: e.ID, Type: p.rel, TargetID: *p.id, UpdatedAt: now})
-		// One transaction may touch an item once: a manager who is also the mentor is checked
-		// once, by the update of the manager's count of direct reports.
-		if !checked[*p.id] {
-			checked[*p.id] = true
-			var add []delta
-			if p.rel == RelManager {
-				add = []delta{{attrDirectReportCount, 1}}
-			}
-			items = append(items, r.txCount(empKey(*p.id), add, notFoundField(p.field, p.kind), nil))
+		// One transaction may touch an item once: a manager who is also the mentor gets both
+		// counts in one update, which also checks it exists.
+		if _, seen := counts[*p.id]; !seen {
+			order = append(order, *p.id)
 		}
+		counts[*p.id] = append(counts[*p.id], delta{relationCountAttr(p.rel), 1})
+	}
+	for _, id := range order {
+		field, kind := "mentorId", "mentor"
+		if in.ManagerID != nil && *in.ManagerID == id {
+			field, kind = "managerId", "manager"
+		}
+		items = append(items, r.txCount(empKey(id), counts[id], notFoundField(field, kind), nil))
 	}
 	for _, rel := range rels {
 		item, err := relationEntity.encode(rel)

@@ -3,9 +3,11 @@ package repository
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -438,4 +440,346 @@ func TestDeleteUserWrittenBeforeCounters(t *testing.T) {
 	if o := orphansOf(t, r, u.ID, tk.ID); len(o) != 0 {
 		t.Fatalf("left of the user: %v", o)
 	}
+}
+
+// An organization's users and tickets disappear with its mark, before the sweep reaches them:
+// lookups by key answer as for missing objects (in the same BatchGetItem calls), writes under it
+// are NOT_FOUND, and the sweep, which reads past the mark, still removes everything.
+func TestDeletedOrganizationHidesItsUsersAndTickets(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	other, _ := ticketFixture(t, r)
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	keys := []Key{userKey(u.OrgID, u.ID), ticketKey(u.OrgID, tk.ID), userKey(other.OrgID, other.ID), userKey(u.OrgID, u.ID)}
+	found, err := r.BatchGet(ctx, keys)
+	if err != nil || len(found) != 1 || found[userKey(other.OrgID, other.ID)] == nil {
+		t.Fatalf("lookups after the delete: %v %v", found, err)
+	}
+	if _, err := r.CreateTicket(ctx, u.OrgID, u.ID, "late", "b"); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("createTicket: %v", err)
+	}
+	title, name := "late", "Late"
+	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("updateTicket: %v", err)
+	}
+	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, &name, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("updateUser: %v", err)
+	}
+	if n, err := r.Sweep(ctx); err != nil || n != 1 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, u.OrgID); len(o) != 0 {
+		t.Fatalf("left of the organization: %v", o)
+	}
+	assertExact(t, r)
+}
+
+// A write that read its object before the organization's mark and commits after it is refused by
+// its condition on the organization, not only by the read.
+func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	next := *tk
+	next.Title, next.Version = "late", tk.Version+1
+	items, err := r.ticketChange(ticketKey(u.OrgID, tk.ID), tk, &next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.transact(ctx, "test", items); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("a ticket change read before the mark: %v", err)
+	}
+	item, err := userEntity.encode(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.transact(ctx, "test", []txItem{r.txSetFrom(u.Key(), item, []string{"name"}, false, condition{expr: notDeleting}), r.orgLive(u.OrgID, apperr.NotFound("user"))}); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("a user change read before the mark: %v", err)
+	}
+}
+
+// The largest order (MaxOrderLines lines and an idempotency guard) fits one transaction with the
+// customer's counter: a customer who placed one can be erased.
+func TestCustomerWithTheLargestOrderIsErased(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	c, err := r.CreateCustomer(ctx, "Bea", "bea@shop.example", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make([]OrderLine, MaxOrderLines)
+	for i := range lines {
+		sku := fmt.Sprintf("SKU-%03d", i)
+		lines[i] = OrderLine{SKU: sku, ProductName: sku, Quantity: 1, UnitPriceCents: 100}
+	}
+	o, _, err := r.PlaceOrder(ctx, c.ID, lines, "largest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DeleteCustomer(ctx, c.ID); err != nil {
+		t.Fatalf("erasing a customer with a %d-line order: %v", MaxOrderLines, err)
+	}
+	if o := orphansOf(t, r, o.ID, c.ID); len(o) != 0 {
+		t.Fatalf("left of the customer: %v", o)
+	}
+	assertExact(t, r)
+}
+
+// A removal of an employee with more reports than one transaction moves stops after its first
+// round: the employee's count of direct reports still equals its real reports, also when it has no
+// manager (its reports are unlinked, not moved).
+func TestRemoveEmployeeStoppedBetweenRoundsKeepsCountsExact(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx := f.r, context.Background()
+	boss := hire(t, r, f.d, "BigBoss", "", "")
+	for i := range relationsPerTx + 3 {
+		hire(t, r, f.d, fmt.Sprintf("Report%03d", i), boss.ID, "")
+	}
+	if err := r.removeEmployeeOnce(ctx, boss.ID); !errors.Is(err, errEmployeeChanged) {
+		t.Fatalf("the first round: %v", err)
+	}
+	e, ok, err := ReadEmployee(ctx, r, boss.ID)
+	if err != nil || !ok || e.DirectReportCount != 3 {
+		t.Fatalf("the boss after one round: %+v %v %v", e, ok, err)
+	}
+	assertExact(t, r)
+}
+
+// rawItem reads the item at k as it is stored (its index keys included).
+func rawItem(t *testing.T, r *Repo, k Key) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := r.db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: k.attributes(), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Item
+}
+
+// A correction writes only what it gives: an email-only correction that read before a concurrent
+// rename leaves the new name (and, for a customer, its place in the by-name listing), and a
+// relocation that read before a rename leaves the department listed under its new name.
+func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, _ := ticketFixture(t, r)
+	renamed, email := "Ada Renamed", "ada@new.example"
+	r.hooks.correctionRead = func() {
+		r.hooks.correctionRead = nil
+		if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, &renamed, nil); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, nil, &email); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawItem(t, r, u.Key()); stringAttr(got, "name") != renamed || stringAttr(got, "email") != email {
+		t.Errorf("the user after a concurrent rename: %v", got)
+	}
+
+	c, err := r.CreateCustomer(ctx, "Cid", "cid@shop.example", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.hooks.correctionRead = func() {
+		r.hooks.correctionRead = nil
+		if _, err := r.UpdateCustomer(ctx, c.ID, &renamed, nil); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := r.UpdateCustomer(ctx, c.ID, nil, &email); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawItem(t, r, customerKey(c.ID)); stringAttr(got, "name") != renamed || stringAttr(got, "GSI2SK") != nameSortKey(renamed, c.ID) {
+		t.Errorf("the customer after a concurrent rename: %v", got)
+	}
+
+	f := newHRStaff(t)
+	f.r.hooks.correctionRead = func() {
+		f.r.hooks.correctionRead = nil
+		if _, err := f.r.RenameDepartment(ctx, f.d.ID, "Platform"); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := f.r.RelocateDepartment(ctx, f.d.ID, f.loc2.Ref()); err != nil && apperr.CodeOf(err) != apperr.CodeConflict {
+		t.Fatal(err)
+	}
+	if got := rawItem(t, f.r, deptKey(f.d.ID)); stringAttr(got, "GSI2SK") != nameSortKey("Platform", f.d.ID) {
+		t.Errorf("the department's listing key after a concurrent rename: %v", got)
+	}
+}
+
+// setOrgAttr writes the organization's item as no API write would (a drifted counter, a mark
+// gone): the states the sweep must survive.
+func setOrgAttr(t *testing.T, r *Repo, org, update string, values map[string]types.AttributeValue) {
+	t.Helper()
+	_, err := r.db.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(r.table),
+		Key: orgKey(org).attributes(), UpdateExpression: aws.String(update), ExpressionAttributeValues: values})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A sweep that cannot finish (a count of users that no user brings to zero) gives up after its
+// rounds, leaves its record for the next run, and finishes once the count is right.
+func TestSweepOfADriftedOrganizationIsBounded(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	r.backoffFn = func(int) time.Duration { return time.Millisecond }
+	ctx := context.Background()
+	u, _ := ticketFixture(t, r)
+	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": n(5)})
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	bounded, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if n, err := r.Sweep(bounded); n != 0 || err == nil || bounded.Err() != nil {
+		t.Fatalf("a sweep that cannot finish: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, sweepPK); len(o) != 1 {
+		t.Fatalf("the record after an unfinished sweep: %v", o)
+	}
+	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": n(0)})
+	if n, err := r.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("the next run: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, u.OrgID); len(o) != 0 {
+		t.Fatalf("left of the organization: %v", o)
+	}
+}
+
+// A record whose organization is there without the mark (written anew under the same key) removes
+// nothing of it: only the record goes.
+func TestSweepLeavesAnUnmarkedOrganization(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
+		t.Fatal(err)
+	}
+	setOrgAttr(t, r, u.OrgID, "REMOVE "+attrDeleting, nil)
+	if n, err := r.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	found, err := r.BatchGet(ctx, []Key{orgKey(u.OrgID), u.Key(), ticketKey(u.OrgID, tk.ID)})
+	if err != nil || len(found) != 3 {
+		t.Fatalf("the unmarked organization after the sweep: %v %v", found, err)
+	}
+	if o := orphansOf(t, r, sweepPK); len(o) != 0 {
+		t.Fatalf("the record: %v", o)
+	}
+}
+
+// A ticket whose history outgrows its own transaction is removed even when the sweep of the rest
+// fails right after: the removal succeeds, and the sweeper finishes the history.
+func TestDeleteTicketSucceedsWhenItsHistorySweepFails(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	u, tk := ticketFixture(t, r)
+	for i := range versionsInTx + 2 {
+		title := fmt.Sprintf("v%d", i)
+		if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.hooks.sweepVersions = func() error { return errors.New("the sweep stops here") }
+	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); err != nil {
+		t.Fatalf("a removal whose history sweep failed: %v", err)
+	}
+	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
+		t.Fatalf("the ticket after its removal: %v", err)
+	}
+	r.hooks.sweepVersions = nil
+	if n, err := r.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("the sweeper: %d, %v", n, err)
+	}
+	if o := orphansOf(t, r, tk.ID); len(o) != 0 {
+		t.Fatalf("left of the ticket: %v", o)
+	}
+	assertExact(t, r)
+}
+
+// A department delete that loses the race to hires reports how many employees the department
+// really has.
+func TestDeleteDepartmentReportsTheRealCount(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx := f.r, context.Background()
+	d, err := r.CreateDepartment(ctx, "Ops", f.loc.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.hooks.correctionRead = func() {
+		r.hooks.correctionRead = nil
+		for _, name := range []string{"OpsOne", "OpsTwo", "OpsThree"} {
+			hire(t, r, d, name, "", "")
+		}
+	}
+	err = r.DeleteDepartment(ctx, d.ID)
+	var coded *apperr.Error
+	if !errors.As(err, &coded) || coded.Code != apperr.CodeConflict || coded.Count == nil || *coded.Count != 3 {
+		t.Fatalf("a delete that lost the race to three hires: %v", err)
+	}
+}
+
+// A mentor counts its mentees through every write of a mentor relation, -recount agrees, and a
+// removal of the mentor that has not seen all its mentees (the index behind: here a count above
+// what the index shows) is refused rather than leave a mentor relation to a removed employee.
+func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx := f.r, context.Background()
+	mentee := hire(t, r, f.d, "Mentee", f.boss.ID, f.boss.ID) // manager and mentor at once
+	if _, _, err := r.AssignMentor(ctx, f.low2.ID, f.boss.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.AssignMentor(ctx, f.low1.ID, f.boss.ID); err != nil { // from Mid to Boss
+		t.Fatal(err)
+	}
+	if _, err := r.UnassignMentor(ctx, f.low2.ID); err != nil {
+		t.Fatal(err)
+	}
+	menteesOf := func(id string) int {
+		t.Helper()
+		out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: empKey(id).attributes(), ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return intAttr(out.Item, "menteeCount")
+	}
+	if b, m := menteesOf(f.boss.ID), menteesOf(f.mid.ID); b != 2 || m != 0 {
+		t.Fatalf("mentees: Boss %d (want 2), Mid %d (want 0)", b, m)
+	}
+	assertExact(t, r)
+	if err := r.RemoveEmployee(ctx, mentee.ID); err != nil {
+		t.Fatal(err)
+	}
+	if b := menteesOf(f.boss.ID); b != 1 {
+		t.Fatalf("Boss's mentees after its mentee's removal: %d", b)
+	}
+	assertExact(t, r)
+	_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: empKey(f.boss.ID).attributes(),
+		UpdateExpression: aws.String("ADD menteeCount :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RemoveEmployee(ctx, f.boss.ID); apperr.CodeOf(err) != apperr.CodeConflict {
+		t.Fatalf("removing a mentor with a mentee its removal did not see: %v", err)
+	}
+	if _, ok, _ := ReadEmployee(ctx, r, f.boss.ID); !ok {
+		t.Fatal("the mentor was removed")
+	}
+	if rep, err := r.Recount(ctx, RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 1 {
+		t.Fatalf("-recount of the drifted count of mentees: %v, %+v", err, rep)
+	}
+	if err := r.RemoveEmployee(ctx, f.boss.ID); err != nil {
+		t.Fatalf("removing the mentor once its count is right: %v", err)
+	}
+	if _, ok, _ := ReadRelation(ctx, r, f.low1.ID, RelMentor); ok {
+		t.Fatal("a mentor relation outlived its mentor")
+	}
+	assertExact(t, r)
 }

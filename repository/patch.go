@@ -1,6 +1,7 @@
 package repository
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,9 +14,11 @@ import (
 // Corrections (updateOrganization, updateUser, updateCustomer, relocateDepartment) change a few
 // attributes of an item that concurrent writes also change (its counters). They are therefore
 // never a Put of the whole item, which would undo a concurrent counter change, but an Update that
-// sets the changed attributes and every secondary index key of the item's next state: the index
-// keys follow the attributes they are made of (a renamed organization moves in the by-name
-// listing) in the same write.
+// sets the attributes the correction gives and, when one of them makes an index key, every
+// secondary index key of the item's next state: the index keys follow the attributes they are made
+// of (a renamed organization moves in the by-name listing) in the same write. Attributes the
+// correction does not give are not written at all, not even with the value read: that value may be
+// stale already (an email-only correction must not undo a concurrent rename).
 
 // attrDeleting marks an item whose object is being removed by a sweep (sweep.go): reads answer as
 // for a missing object, and writes under it are refused by their conditions.
@@ -25,9 +28,9 @@ const attrDeleting = "deleting"
 const notDeleting = "attribute_exists(PK) AND attribute_not_exists(" + attrDeleting + ")"
 
 // txSetFrom is an Update of the item at k that sets the attributes attrs of next (an encoded
-// item, the object's next state) and every index key next has, on condition c (whose err is also
-// the error of a missing item).
-func (r *Repo) txSetFrom(k Key, next map[string]types.AttributeValue, attrs []string, c condition) txItem {
+// item, the object's next state) and, with indexes (attrs make an index key), every index key next
+// has, on condition c (whose err is also the error of a missing item).
+func (r *Repo) txSetFrom(k Key, next map[string]types.AttributeValue, attrs []string, indexes bool, c condition) txItem {
 	names := map[string]string{}
 	values := map[string]types.AttributeValue{}
 	for name, v := range c.values {
@@ -37,7 +40,7 @@ func (r *Repo) txSetFrom(k Key, next map[string]types.AttributeValue, attrs []st
 		names[name] = v
 	}
 	for a := range next {
-		if strings.HasPrefix(a, "GSI") {
+		if indexes && strings.HasPrefix(a, "GSI") {
 			attrs = append(attrs, a)
 		}
 	}
@@ -63,11 +66,13 @@ func beingRemoved(err error) *condition {
 }
 
 // guardedEmail is a correction of an object whose email a guard item keeps unique: its item at key
-// is set from next (its encoded new state) on condition that its email is still readEmail; when
+// gets the fields given (name, email; the name makes its listing's index key) from next (its
+// encoded new state) on condition that its email is still readEmail; when
 // the guard's key changes, the new guard (newGuard) is put, taken if another object holds it, and
 // the old one (oldGuard) deleted on condition that its owner attribute names the object (id).
 type guardedEmail struct {
 	key       Key
+	fields    []string
 	next      map[string]types.AttributeValue
 	readEmail string
 	oldGuard  Key
@@ -84,7 +89,7 @@ func (r *Repo) guardedEmailItems(g guardedEmail) []txItem {
 		values: map[string]types.AttributeValue{":readEmail": s(g.readEmail)},
 		err:    g.changed,
 	}
-	items := []txItem{r.txSetFrom(g.key, g.next, []string{"name", "email"}, asRead)}
+	items := []txItem{r.txSetFrom(g.key, g.next, g.fields, slices.Contains(g.fields, "name"), asRead)}
 	if newKey := (Key{PK: stringAttr(g.newGuard, attrPK), SK: stringAttr(g.newGuard, attrSK)}); newKey != g.oldGuard {
 		items = append(items,
 			r.putNew(g.newGuard, g.taken),

@@ -90,6 +90,13 @@ type Repo struct {
 	hooks testHooks
 }
 
+// afterCorrectionRead runs the correctionRead hook, if any.
+func (r *Repo) afterCorrectionRead() {
+	if r.hooks.correctionRead != nil {
+		r.hooks.correctionRead()
+	}
+}
+
 // testHooks let tests stop a multi-step write at a chosen point, to line up concurrent writes
 // or interrupt one part way. A nil hook does nothing.
 type testHooks struct {
@@ -98,6 +105,12 @@ type testHooks struct {
 	renameStep func(step int) error
 	// transferRead is called by TransferEmployee between its read and its transaction.
 	transferRead func()
+	// correctionRead is called by updateUser, updateCustomer, relocateDepartment and
+	// deleteDepartment between their read and their transaction.
+	correctionRead func()
+	// sweepVersions is called before the sweep of a ticket's versions; an error it returns is
+	// that sweep's.
+	sweepVersions func() error
 	// sweptUser is called after the sweep of an organization removed one of its users; an error
 	// it returns stops the sweep there, as a crash would.
 	sweptUser func() error

@@ -52,8 +52,16 @@ var DeleteTicketPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = TICKET#<t>, for a caller whose scope the ticket's ID does not tell"},
 	consistentRead("PK = TICKET#<t>, SK = ORG#<o>"),
 	transactCall("Delete TICKET#<t> if at the version read, its VERSION# items; update the reporter's counters"),
-	perDataCall("TransactWriteItems", "the versions of a history longer than one transaction, swept after it"),
+	sweptVersions[0], sweptVersions[1],
 }}
+
+// sweptVersions are the calls that remove the rest of a history longer than one transaction,
+// after the ticket's own removal (sweepOne): BatchWriteItem, 25 version items a call, then the
+// transaction that drops the sweep record.
+var sweptVersions = [2]WriteCall{
+	perDataCall("BatchWriteItem", "Delete the VERSION# items of a history longer than one transaction, 25 a call"),
+	perDataCall("TransactWriteItems", "Delete the SWEEP record of that history"),
+}
 
 // DeleteTicket removes a ticket with its history (see above). expected, when given, is the
 // version the caller saw: CONFLICT, and nothing removed, if the ticket is at another.
@@ -81,7 +89,7 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 			continue
 		}
 		if err == nil && rec != nil {
-			err = r.sweepOne(ctx, rec)
+			r.sweepNowOrLater(ctx, rec)
 		}
 		return err
 	}
@@ -107,6 +115,7 @@ var DeleteUserPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 	consistentRead("PK = ORG#<o>, SK = USER#<u>"),
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = ORG#<o>#USER#<u> AND begins_with(GSI1SK, TICKET#), one per 1 MB"},
 	perDataCall("TransactWriteItems", "with cascade: Delete TICKET#<t> and its versions, as many as fit one transaction"),
+	sweptVersions[0], sweptVersions[1],
 	transactCall("Delete USER#<u> if it has no tickets, its email guard; update ORG#<o>'s count"),
 }}
 
@@ -217,11 +226,22 @@ func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) er
 		return err
 	}
 	for _, rec := range recs {
-		if err := r.sweepOne(ctx, rec); err != nil {
-			return err
-		}
+		r.sweepNowOrLater(ctx, rec)
 	}
 	return nil
+}
+
+// sweepNowOrLater sweeps the rest of a removed ticket's history at once. The ticket is gone
+// already (its transaction committed, with the sweep record), so a failure here is not the
+// removal's: it is logged and left to the sweeper, which the record tells what is left, and the
+// removal succeeds.
+func (r *Repo) sweepNowOrLater(ctx context.Context, rec *sweepRecord) {
+	err := r.sweepOne(ctx, rec)
+	if err == nil {
+		return
+	}
+	r.log.Warn("sweep of a removed ticket's history left to the sweeper", "ticket", rec.Ticket, "error", err)
+	r.kickSweeper()
 }
 
 // DeleteOrganizationPlan is what DeleteOrganization does (explain plans the mutation from it).

@@ -39,7 +39,7 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 		return nil, err
 	}
 	err = r.transact(ctx, "update organization", []txItem{
-		r.txSetFrom(orgKey(org), item, []string{"name"}, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
+		r.txSetFrom(orgKey(org), item, []string{"name"}, true, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
 	})
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 
 // UpdateUserPlan is what UpdateUser does (explain plans the mutation from it).
 var UpdateUserPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = ORG#<o>, SK = USER#<u>"),
-	transactCall("Update USER#<u> if its email is as read; Put the new email guard if absent, Delete the old one")}}
+	transactCall("Update USER#<u> if its email is as read; Put the new email guard if absent, Delete the old one; check ORG#<o> is not being removed")}}
 
 // UpdateUser changes a user's name or email. A new email moves the user's uniqueness guard in the
 // same transaction: the old guard is removed (on condition that it is the user's), the new one
@@ -70,14 +70,16 @@ func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *st
 	if err != nil {
 		return nil, err
 	}
+	r.afterCorrectionRead()
 	u := next.apply(cur)
 	item, err := userEntity.encode(u)
 	if err != nil {
 		return nil, err
 	}
-	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), next: item, readEmail: cur.Email,
+	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), fields: next.fields(), next: item, readEmail: cur.Email,
 		oldGuard: emailGuardKey(org, cur.Email), newGuard: emailGuardItem(u), owner: "userId", id: user,
 		taken: errEmailTaken, changed: errUserChanged})
+	items = append(items, r.orgLive(org, apperr.NotFound("user")))
 	if err := r.transact(ctx, "update user", items); err != nil {
 		return nil, err
 	}
@@ -106,6 +108,18 @@ func (p userPatch) clean() (userPatch, error) {
 		p.email = &v
 	}
 	return p, nil
+}
+
+// fields names the attributes the patch gives: the only ones its Update sets.
+func (p userPatch) fields() []string {
+	var out []string
+	if p.name != nil {
+		out = append(out, "name")
+	}
+	if p.email != nil {
+		out = append(out, "email")
+	}
+	return out
 }
 
 func (p userPatch) apply(cur *User) *User {

@@ -78,8 +78,16 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 	return u, nil
 }
 
+// orgLive is the ConditionCheck that organization org exists and is not being removed, in every
+// write under it but its removals: its users and tickets disappear with its mark (see batchGet),
+// so a write that reached one of them between the mark and the sweep is refused with onGone, as
+// under a missing organization, instead of adding to what the sweep is removing.
+func (r *Repo) orgLive(org string, onGone error) txItem {
+	return r.txCheck(orgKey(org), notDeleting, nil, nil, onGone)
+}
+
 // CreateTicketPlan is what CreateTicket does.
-var CreateTicketPlan = oneTransaction("Put TICKET#<t> and its first version if absent; count it on the reporter ORG#<o> USER#<u>, which must exist")
+var CreateTicketPlan = oneTransaction("Put TICKET#<t> and its first version if absent; count it on the reporter ORG#<o> USER#<u>, which must exist; check ORG#<o> is not being removed")
 
 // CreateTicket stores a new open ticket reported by a user, at version 1, in one transaction with
 // its first version item and the reporter's count of open tickets (the reporter must exist).
@@ -112,6 +120,7 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 		r.txCount(userKey(org, reporter), []delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), nil),
 		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 		r.putNew(first, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
+		r.orgLive(org, apperr.NotFound("reporter")),
 	})
 	if err != nil {
 		return nil, err

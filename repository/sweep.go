@@ -3,6 +3,7 @@ package repository
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -115,6 +116,11 @@ func (r *Repo) sweepOne(ctx context.Context, rec *sweepRecord) error {
 	case sweepOrganization:
 		return r.sweepOrganization(ctx, rec)
 	case sweepTicketVersions:
+		if r.hooks.sweepVersions != nil {
+			if err := r.hooks.sweepVersions(); err != nil {
+				return err
+			}
+		}
 		var keys []Key
 		for v := rec.From; v <= rec.To; v++ {
 			keys = append(keys, ticketVersionKey(rec.Org, rec.Ticket, v))
@@ -131,54 +137,102 @@ func (r *Repo) sweepOne(ctx context.Context, rec *sweepRecord) error {
 // transaction.
 var errOrgHasUsers = errors.New("the organization has users")
 
+// maxSweepRounds bounds the rounds one run of the sweeper spends on one record. A record that
+// needs more (a drifted count of users that no user will bring to zero, tickets created faster
+// than they are removed) is left for the next run and logged, instead of holding the sweeper, and
+// every other record behind it, in a hot loop. Rounds after the first wait a backoff.
+const maxSweepRounds = 8
+
+// errSweepUnfinished: a record still had work after maxSweepRounds; it stays for the next run.
+var errSweepUnfinished = errors.New("still unfinished after the rounds of one run; left for the next")
+
+// sweepRound waits before every round but the first, so that a record that does not finish does
+// not spin.
+func (r *Repo) sweepRound(ctx context.Context, round int) error {
+	if round == 0 {
+		return nil
+	}
+	if err := sleepCtx(ctx, r.backoffFn(round-1)); err != nil {
+		return apperr.Classify("sweep backoff", err)
+	}
+	return nil
+}
+
+// orgMarkCondition holds the last transaction of an organization's sweep to the organization it
+// marked: the item is deleted only while it carries the mark (and counts no user), so that an
+// organization written anew under the same key is never removed by an old record.
+const orgMarkCondition = "attribute_not_exists(PK) OR (attribute_exists(" + attrDeleting + ") AND (attribute_not_exists(userCount) OR userCount <= :zero))"
+
 // sweepOrganization removes every user of the organization with its tickets, then the
-// organization and the record, on condition that its count of users is zero (a user created
-// before the mark and not yet read makes it fail: the next round removes it).
+// organization and the record, on condition that it still carries the mark and its count of users
+// is zero (a user created before the mark and not yet read makes it fail: the next round removes
+// it). An organization that is there without the mark is not the one the record was written for:
+// only the record goes.
 func (r *Repo) sweepOrganization(ctx context.Context, rec *sweepRecord) error {
-	for {
-		raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
-			TableName:              aws.String(r.table),
-			KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :u)"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": s(orgPK(rec.Org)), ":u": s(userSKPrefix),
-			},
-			ConsistentRead: aws.Bool(true),
-		})
-		if err != nil {
+	org, err := r.readOneConsistent(ctx, orgKey(rec.Org))
+	if err != nil {
+		return err
+	}
+	if org != nil && org[attrDeleting] == nil {
+		return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+	}
+	for round := range maxSweepRounds {
+		if err := r.sweepRound(ctx, round); err != nil {
 			return err
 		}
-		users, err := decodeAll[*User](raw)
-		if err != nil {
-			return err
-		}
-		for _, u := range users {
-			if err := r.sweepUser(ctx, u); err != nil {
-				return err
-			}
-			if r.hooks.sweptUser != nil {
-				if err := r.hooks.sweptUser(); err != nil {
-					return err
-				}
-			}
-		}
-		if len(users) > 0 {
-			continue
-		}
-		err = r.transact(ctx, "sweep organization", []txItem{
-			r.deleteIf(orgKey(rec.Org), "attribute_not_exists(userCount) OR userCount <= :zero",
-				map[string]types.AttributeValue{":zero": n(0)}, errOrgHasUsers),
-			r.dropSweep(rec),
-		})
-		if !errors.Is(err, errOrgHasUsers) {
+		more, err := r.sweepOrganizationRound(ctx, rec)
+		if !more {
 			return err
 		}
 	}
+	return fmt.Errorf("sweep of organization %s: %w", rec.Org, errSweepUnfinished)
+}
+
+// sweepOrganizationRound removes the users read in one round, and the organization when it read
+// none; more says another round is needed.
+func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *sweepRecord) (more bool, err error) {
+	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.table),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :u)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": s(orgPK(rec.Org)), ":u": s(userSKPrefix),
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return false, err
+	}
+	users, err := decodeAll[*User](raw)
+	if err != nil {
+		return false, err
+	}
+	for _, u := range users {
+		if err := r.sweepUser(ctx, u); err != nil {
+			return false, err
+		}
+		if r.hooks.sweptUser != nil {
+			if err := r.hooks.sweptUser(); err != nil {
+				return false, err
+			}
+		}
+	}
+	if len(users) > 0 {
+		return true, nil
+	}
+	err = r.transact(ctx, "sweep organization", []txItem{
+		r.deleteIf(orgKey(rec.Org), orgMarkCondition, map[string]types.AttributeValue{":zero": n(0)}, errOrgHasUsers),
+		r.dropSweep(rec),
+	})
+	return errors.Is(err, errOrgHasUsers), err
 }
 
 // sweepUser removes a user with its tickets, round after round (each reads the user again: its
-// email may have changed) until it is gone.
+// email may have changed) until it is gone, or maxSweepRounds have not sufficed.
 func (r *Repo) sweepUser(ctx context.Context, u *User) error {
-	for {
+	for round := range maxSweepRounds {
+		if err := r.sweepRound(ctx, round); err != nil {
+			return err
+		}
 		tickets, err := r.ticketsOfUser(ctx, u.OrgID, u.ID)
 		if err != nil {
 			return err
@@ -190,7 +244,7 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		if !errors.Is(err, errUserHasTickets) && !isConflict(err) {
 			return err
 		}
-		found, err := r.readConsistent(ctx, u.Key())
+		found, err := r.batchGetRaw(ctx, []Key{u.Key()}, true) // its organization's mark hides it from readConsistent
 		if err != nil {
 			return err
 		}
@@ -199,6 +253,7 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 			return nil
 		}
 	}
+	return fmt.Errorf("sweep of user %s: %w", u.ID, errSweepUnfinished)
 }
 
 // isConflict reports a CONFLICT: a concurrent change cancelled a transaction, worth another round.

@@ -85,6 +85,11 @@ var tallies = []tally{
 			return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
 		},
 		func(p Entity) string { return p.(*Employee).ID }),
+	relationTally(typeEmployee, attrMenteeCount, RelMentor,
+		func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+			return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
+		},
+		func(p Entity) string { return p.(*Employee).ID }),
 	{
 		parent: typeCustomer, attrs: orderCountAttrs(),
 		project: []string{attrType, "customerId", "status"},

@@ -49,7 +49,7 @@ var errTicketMoved = errors.New("the ticket changed meanwhile")
 // version, again when another change came in between (and no expectedVersion was given).
 var UpdateTicketPlan = WritePlan{Attempts: maxTicketAttempts, Calls: []WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = TICKET#<t>, consistent"},
-	{Operation: "TransactWriteItems", Calls: 1, What: "Update TICKET#<t> if its version is as read; Put its next version item; move the reporter's counts"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Update TICKET#<t> if its version is as read; Put its next version item; move the reporter's counts; check ORG#<o> is not being removed"},
 }}
 
 // UpdateTicket changes the status, title or body of ticket id of organization org, as a new
@@ -176,6 +176,7 @@ func (r *Repo) ticketChange(k Key, cur, next *Ticket) ([]txItem, error) {
 		}
 		items = append(items, r.putNew(item, errTicketMoved))
 	}
+	items = append(items, r.orgLive(cur.OrgID, apperr.NotFound("ticket")))
 	if cur.Status != next.Status {
 		items = append(items, r.txCount(userKey(cur.OrgID, cur.ReporterID),
 			moved(ticketCountAttr(cur.Status), ticketCountAttr(next.Status)),

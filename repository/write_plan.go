@@ -9,7 +9,7 @@ package repository
 // A WriteCall is one call of a write, or a call it repeats.
 type WriteCall struct {
 	// Operation is the DynamoDB operation (GetItem, BatchGetItem, Query, UpdateItem,
-	// TransactWriteItems).
+	// TransactWriteItems, BatchWriteItem).
 	Operation string
 	// Calls is the most calls; with PerData, the least, more depending on the data.
 	Calls   int

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 	"time"
@@ -153,6 +154,53 @@ func TestDeletesReachSubscribersAsRemoved(t *testing.T) {
 	for _, tk := range tickets {
 		if !removed[ticketID(tk)] {
 			t.Errorf("no REMOVED event for %s", tk.Title)
+		}
+	}
+}
+
+// A deleted organization's users and tickets are gone at once, before the sweep (which no test
+// server runs) reaches them: every lookup by ID answers as for a missing object, and writes under
+// the organization are NOT_FOUND.
+func TestDeletedOrganizationsUsersAndTicketsAreGoneAtOnce(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	d := a.seedSaaS(2, 1, 1)
+	org, kept := d.orgs[0], d.orgs[1]
+	u, tk := d.users[org.ID][0], d.tickets[d.users[org.ID][0].ID][0]
+	keptUser := d.users[kept.ID][0]
+	a.ok(`mutation($i: DeleteOrganizationInput!) { deleteOrganization(input: $i) { deletedId } }`, map[string]any{"i": map[string]any{"id": orgID(org)}}, nil)
+
+	for name, q := range map[string]string{
+		"user":        `query($id: ID!) { user(id: $id) { id } }`,
+		"ticket":      `query($id: ID!) { ticket(id: $id) { id } }`,
+		"node (user)": `query($id: ID!) { node(id: $id) { id } }`,
+	} {
+		id := userID(u)
+		if name == "ticket" {
+			id = ticketID(tk)
+		}
+		if c := a.query(q, map[string]any{"id": id}).code(t); c != "NOT_FOUND" {
+			t.Errorf("%s of the deleted organization: %s", name, c)
+		}
+	}
+	var nodes struct{ Nodes []*struct{ ID string } }
+	r := a.query(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": []string{userID(u), ticketID(tk), userID(keptUser)}})
+	if err := json.Unmarshal(r.Data, &nodes); err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes.Nodes) != 3 || nodes.Nodes[0] != nil || nodes.Nodes[1] != nil || nodes.Nodes[2] == nil {
+		t.Errorf("nodes: %+v", nodes.Nodes)
+	}
+	writes := map[string]struct {
+		q string
+		i map[string]any
+	}{
+		"createTicket": {`mutation($i: CreateTicketInput!) { createTicket(input: $i) { id } }`, map[string]any{"reporterId": userID(u), "title": "late", "body": "b"}},
+		"updateTicket": {`mutation($i: UpdateTicketInput!) { updateTicket(input: $i) { id } }`, map[string]any{"id": ticketID(tk), "title": "late"}},
+		"updateUser":   {`mutation($i: UpdateUserInput!) { updateUser(input: $i) { id } }`, map[string]any{"id": userID(u), "name": "Late"}},
+	}
+	for name, w := range writes {
+		if c := a.query(w.q, map[string]any{"i": w.i}).code(t); c != "NOT_FOUND" {
+			t.Errorf("%s under the deleted organization: %s", name, c)
 		}
 	}
 }
