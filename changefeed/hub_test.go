@@ -108,7 +108,9 @@ func TestStreamHubDeliversToEachSubscriptionWhatItsFilterAccepts(t *testing.T) {
 	}
 	// Changes that waited for buffer space are counted once their batch is delivered, which may
 	// be just after the subscriber read them.
-	delivered := func() float64 { return metric(t, m, "singletable_subscription_events_delivered_total") - deliveredBefore }
+	delivered := func() float64 {
+		return metric(t, m, "singletable_subscription_events_delivered_total") - deliveredBefore
+	}
 	for end := time.Now().Add(repotest.Wait); delivered() < 5 && time.Now().Before(end); {
 		time.Sleep(10 * time.Millisecond)
 	}
