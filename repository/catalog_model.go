@@ -52,6 +52,15 @@ func ProductKey(product string) (Key, error) {
 	return productKey(product), nil
 }
 
+// ProductOrderItemsPK is the GSI1 partition of a product's order lines (AP25), for readers that
+// spell their own Query (the benchmark's direct floor) and must not drift from the API's key.
+func ProductOrderItemsPK(product string) (string, error) {
+	if err := checkID("id", product); err != nil {
+		return "", err
+	}
+	return productOrderItemsPK(product), nil
+}
+
 // Warehouse is a place that holds stock.
 type Warehouse struct {
 	ID        string    `dynamodbav:"id"`

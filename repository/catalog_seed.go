@@ -1,6 +1,10 @@
 package repository
 
 import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -111,8 +115,11 @@ func assignSampleReps(items []map[string]types.AttributeValue, shards int) ([]ma
 			sales[k].Orders++
 		}
 	}
-	for _, s := range sales {
-		item, err := repSalesEntity.encode(s)
+	// In key order, so that the sample data (and the workbench model generated from it) is the
+	// same on every run.
+	keys := slices.SortedFunc(maps.Keys(sales), func(a, b Key) int { return cmp.Or(strings.Compare(a.PK, b.PK), strings.Compare(a.SK, b.SK)) })
+	for _, k := range keys {
+		item, err := repSalesEntity.encode(sales[k])
 		if err != nil {
 			return nil, err
 		}

@@ -9,8 +9,9 @@ import (
 )
 
 // commerceSampleItems is the commerce part of the sample dataset: three customers with their
-// mailing addresses, each with four orders in every status, of one to three lines. Orders are
-// placed on their GSI3 shards for N = shards, the ORDER_STATUS_SHARDS of the seeding server.
+// mailing addresses, each with four orders in every status, of one to three lines (the account
+// reps' history, reps_seed.go, adds older ones). Orders are placed on their GSI3 shards for
+// N = shards, the ORDER_STATUS_SHARDS of the seeding server.
 func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
 	customers := []struct {
@@ -50,30 +51,43 @@ func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 				l.Quantity = 1 + (li+oi)%3
 				lines = append(lines, l)
 			}
-			lines, total, err := cleanOrderLines(lines)
-			if err != nil {
-				return nil, err
-			}
 			o := &Order{
 				ID: seedID(placed, fmt.Sprintf("order/%s/%d", c.name, oi)), CustomerID: cust.ID, Status: status,
-				PlacedAt: placed, UpdatedAt: placed.Add(time.Duration(oi) * time.Hour), TotalCents: total,
-				ItemCount: len(lines), IdempotencyKey: fmt.Sprintf("seed-%s-%d", first, oi),
+				PlacedAt: placed, UpdatedAt: placed.Add(time.Duration(oi) * time.Hour),
+				IdempotencyKey: fmt.Sprintf("seed-%s-%d", first, oi),
 			}
-			item, err := orderEntity.encodeSharded(o, shards)
+			order, err := sampleOrderItems(o, lines, shards)
 			if err != nil {
 				return nil, err
 			}
-			items = append(items, item, idempotencyGuardItem(o, orderRequestHash(cust.ID, lines)))
-			for li, l := range lines {
-				it := &OrderItem{CustomerID: cust.ID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
-					ProductID: l.ProductID, WarehouseID: l.WarehouseID}
-				item, err := orderItemEntity.encode(it)
-				if err != nil {
-					return nil, err
-				}
-				items = append(items, item)
-			}
+			items = append(items, order...)
 		}
+	}
+	return items, nil
+}
+
+// sampleOrderItems are the items placing order o with lines writes: the order on its status shard
+// (N = shards), its idempotency guard and its lines. It sets o's total and item count from the
+// lines, as placing it would.
+func sampleOrderItems(o *Order, lines []OrderLine, shards int) ([]map[string]types.AttributeValue, error) {
+	lines, total, err := cleanOrderLines(lines)
+	if err != nil {
+		return nil, err
+	}
+	o.TotalCents, o.ItemCount = total, len(lines)
+	item, err := orderEntity.encodeSharded(o, shards)
+	if err != nil {
+		return nil, err
+	}
+	items := []map[string]types.AttributeValue{item, idempotencyGuardItem(o, orderRequestHash(o.CustomerID, lines))}
+	for li, l := range lines {
+		it := &OrderItem{CustomerID: o.CustomerID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
+			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
+		item, err := orderItemEntity.encode(it)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item)
 	}
 	return items, nil
 }

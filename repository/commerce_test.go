@@ -358,3 +358,40 @@ func TestCommerceSampleItems(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The sample account reps have sales over several months, and not the same rep leads every
+// month, so topAccountReps ranks them differently with the range it is asked for.
+func TestSampleRepSalesSpanMonths(t *testing.T) {
+	items, err := sampleItems(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	months := map[string]map[string]int64{} // month → rep → cents
+	for _, it := range items {
+		if stringAttr(it, attrType) != typeRepSales {
+			continue
+		}
+		e, err := decodeEntity(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := e.(*RepSales)
+		if months[s.Month] == nil {
+			months[s.Month] = map[string]int64{}
+		}
+		months[s.Month][s.RepID] += s.TotalCents
+	}
+	leaders := map[string]bool{}
+	for _, reps := range months {
+		var best string
+		for rep, cents := range reps {
+			if best == "" || cents > reps[best] {
+				best = rep
+			}
+		}
+		leaders[best] = true
+	}
+	if len(months) < 3 || len(leaders) < 2 {
+		t.Fatalf("rep sales in %d months with %d leaders, want at least 3 months and 2 leaders: %v", len(months), len(leaders), months)
+	}
+}

@@ -1,7 +1,6 @@
 package repository
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -10,8 +9,9 @@ import (
 
 // sampleItems is the sample dataset: three organizations with four users each, every user with
 // five tickets spread over the past weeks (each at its version 1); the commerce sample (orders
-// sharded for N = shards); and the HR sample (hrSampleItems). Every parent carries exact counters
-// of its collections (countSample).
+// sharded for N = shards); the HR sample (hrSampleItems), the catalog and the account reps'
+// history (withDomainSamples). Every parent carries exact counters of its collections
+// (countSample).
 func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	orgs := []struct {
@@ -63,6 +63,13 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 			}
 		}
 	}
+	return withDomainSamples(items, shards)
+}
+
+// withDomainSamples is items with the other domains' samples after them (commerce, HR, the
+// catalog, and the account reps' history, which names the commerce sample's customers), every
+// parent's counters summed from them and the account reps assigned.
+func withDomainSamples(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
 	commerce, err := commerceSampleItems(shards)
 	if err != nil {
 		return nil, err
@@ -78,12 +85,11 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	items = append(items, catalog...)
-	if len(items) == 0 {
-		return nil, errors.New("empty sample dataset")
-	}
-	countSample(items)
-	if items, err = assignSampleReps(items, shards); err != nil {
+	history, err := repHistorySampleItems(items, shards)
+	if err != nil {
 		return nil, err
 	}
-	return items, nil
+	items = append(items, history...)
+	countSample(items)
+	return assignSampleReps(items, shards)
 }

@@ -19,6 +19,8 @@ const (
 	employeesPerDept = 5 // HR: department → 5 employees, each managed by the department's head
 	ordersPerCust    = 3 // Commerce: customer → 3 orders
 	itemsPerOrder    = 2 // → 2 items each
+	linesPerProduct  = 3 // Catalog: product → 3 order lines, each of its own order by a buyer
+	warehouses       = 2 // the products' stock alternates between them
 )
 
 // dataset is what seed wrote, in the order the API lists it, so that the benchmark can compute
@@ -42,6 +44,11 @@ type dataset struct {
 	orders    map[string][]*repository.Order // by customer id, newest first
 	items     map[string][]*repository.OrderItem
 
+	products     []*repository.Product
+	stockedIn    []*repository.Warehouse            // stockedIn[i] holds products[i]'s stock
+	buyers       []*repository.Customer             // the customers of the catalog's orders
+	productLines map[string][]*repository.OrderItem // by product id, newest first
+
 	mu sync.Mutex // guards the maps while seeding
 }
 
@@ -55,8 +62,9 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 		employees: map[string][]*repository.Employee{}, manager: map[string]string{},
 		mentor: map[string]string{}, deptOf: map[string]string{},
 		orders: map[string][]*repository.Order{}, items: map[string][]*repository.OrderItem{},
+		productLines: map[string][]*repository.OrderItem{},
 	}
-	for _, domain := range []func(context.Context, *repository.Repo) error{d.seedSaaS, d.seedHR, d.seedCommerce} {
+	for _, domain := range []func(context.Context, *repository.Repo) error{d.seedSaaS, d.seedHR, d.seedCommerce, d.seedCatalog} {
 		if err := domain(ctx, repo); err != nil {
 			return nil, err
 		}
@@ -212,6 +220,64 @@ func (d *dataset) seedCommerce(ctx context.Context, repo *repository.Repo) error
 	return nil
 }
 
+// seedCatalog writes the warehouses, the products with their stock, and the buyers: customers
+// of their own, so that the commerce tree's customers keep their fixed fan-out. Then the order
+// lines (placeCatalogOrders).
+func (d *dataset) seedCatalog(ctx context.Context, repo *repository.Repo) error {
+	var whs []*repository.Warehouse
+	for w := range warehouses {
+		wh, err := repo.CreateWarehouse(ctx, fmt.Sprintf("Warehouse %d", w), "us-east-1")
+		if err != nil {
+			return fmt.Errorf("seed Catalog: %w", err)
+		}
+		whs = append(whs, wh)
+	}
+	d.products = make([]*repository.Product, d.breadth)
+	d.stockedIn = make([]*repository.Warehouse, d.breadth)
+	d.buyers = make([]*repository.Customer, d.breadth)
+	if err := par(d.breadth, func(i int) error {
+		p, err := repo.CreateProduct(ctx, fmt.Sprintf("Product %03d", i), fmt.Sprintf("BENCH-%03d", i))
+		if err != nil {
+			return err
+		}
+		d.products[i], d.stockedIn[i] = p, whs[i%warehouses]
+		if _, err := repo.SetInventory(ctx, p.ID, d.stockedIn[i].ID, 1000); err != nil {
+			return err
+		}
+		addr := []repository.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Market St", i), City: "Springfield", Country: "US"}}
+		d.buyers[i], err = repo.CreateCustomer(ctx, fmt.Sprintf("Buyer %03d", i), fmt.Sprintf("b%d@shop.example", i), addr)
+		return err
+	}); err != nil {
+		return fmt.Errorf("seed Catalog: %w", err)
+	}
+	return d.placeCatalogOrders(ctx, repo)
+}
+
+// placeCatalogOrders places the order lines naming the products: product i's j-th line is an
+// order of its own by buyer (i+j) mod breadth, so that neighbouring products share buyers and
+// the tree's customer level has keys to deduplicate. One round per line: within a round every
+// product and every buyer appears once, so no two concurrent orders take from the same stock or
+// count on the same customer.
+func (d *dataset) placeCatalogOrders(ctx context.Context, repo *repository.Repo) error {
+	for j := range linesPerProduct {
+		if err := par(d.breadth, func(i int) error {
+			p := d.products[i]
+			line := repository.OrderLine{SKU: p.SKU, ProductName: p.Name, Quantity: 1, UnitPriceCents: 500, ProductID: p.ID, WarehouseID: d.stockedIn[i].ID}
+			_, items, err := repo.PlaceOrder(ctx, d.buyers[(i+j)%d.breadth].ID, []repository.OrderLine{line}, fmt.Sprintf("catalog-%d-%d", i, j))
+			if err != nil {
+				return err
+			}
+			d.mu.Lock()
+			d.productLines[p.ID] = append([]*repository.OrderItem{items[0]}, d.productLines[p.ID]...)
+			d.mu.Unlock()
+			return nil
+		}); err != nil {
+			return fmt.Errorf("seed Catalog: %w", err)
+		}
+	}
+	return nil
+}
+
 // Global IDs, as the API spells them.
 func orgGID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
 func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
@@ -219,6 +285,7 @@ func ticketGID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
 func deptGID(d *repository.Department) string  { return model.Departments.IDOf(d.ID) }
 func empGID(e *repository.Employee) string     { return model.Employees.IDOf(e.ID) }
 func custGID(c *repository.Customer) string    { return model.Customers.IDOf(c.ID) }
+func productGID(p *repository.Product) string  { return model.Products.IDOf(p.ID) }
 func orderGID(o *repository.Order) string {
 	return model.Orders.IDOf(o.CustomerID, o.ID)
 }

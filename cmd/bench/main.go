@@ -1,14 +1,15 @@
 // Command bench measures the API against its physical floor and against per-parent resolution
 // (docs/benchmarks.md). It seeds one table on DynamoDB Local, serves the real HTTP handler on a
-// loopback listener and runs a fixed suite: one operation per access pattern AP1–AP20, and three
-// deep trees at breadth 1, 10 and 50, each four ways — batched (production), per-parent
-// (loaders/perparent), the direct floor (repository/benchfloor) and the replay floor (the
-// batched way's own DynamoDB requests sent again with raw HTTP, replay.go). It writes the report
-// and a plot of p50 latency against breadth.
+// loopback listener and runs a fixed suite: one operation per access pattern AP1–AP20, and four
+// deep trees (one per domain, and the catalog's) at breadth 1, 10 and 50, each four ways —
+// batched (production), per-parent (loaders/perparent), the direct floor (repository/benchfloor)
+// and the replay floor (the batched way's own DynamoDB requests sent again with raw HTTP,
+// replay.go). It writes the report and a plot of p50 latency against breadth.
 //
 //	make bench                  (BENCH_QUICK=1 make bench for a short run)
 //	go run ./cmd/bench -cpuprofile cpu.out -memprofile mem.out   (profile the batched deep trees)
 //	go run ./cmd/bench -only single                              (the single operations alone)
+//	go run ./cmd/bench -quick -breadths 1,10 -only deep          (the deep trees alone)
 //
 // It needs AWS_ENDPOINT_URL_DYNAMODB (make bench starts DynamoDB Local).
 package main
@@ -45,7 +46,7 @@ type config struct {
 	cpuProfile   string
 	memProfile   string
 	profileFor   time.Duration
-	profileOp    string // "" for all three deep operations
+	profileOp    string // "" for all the deep operations
 	only         string // "" for the whole suite, onlySingle or onlyFleet for one section alone
 	redis        string // the Redis of the fleet's section ("" leaves it out)
 	waits        []time.Duration
@@ -66,15 +67,15 @@ func main() {
 	flag.StringVar(&cfg.cpuProfile, "cpuprofile", "", "profile the batched deep operations (CPU) into this file instead of running the suite")
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
-	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr or commerce)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
+	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce or catalog)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
 	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
 		log.Fatalf("bench: -profileop needs -cpuprofile")
 	}
-	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet {
-		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s and %s", cfg.only, onlySingle, onlyBurst, onlyLifecycle, onlyFleet)
+	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyDeep && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet {
+		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s, %s and %s", cfg.only, onlySingle, onlyDeep, onlyBurst, onlyLifecycle, onlyFleet)
 	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
@@ -138,6 +139,9 @@ func run(ctx context.Context, cfg config) error {
 	}
 	if cfg.only == onlyFleet {
 		return printFleet(ctx, b, rep)
+	}
+	if cfg.only == onlyDeep {
+		return printDeep(ctx, b, rep)
 	}
 	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"strings"
 
 	"singletable/loaders"
 	"singletable/loaders/perparent"
@@ -14,6 +15,11 @@ import (
 
 // onlySingle is the -only value that runs the single operations alone.
 const onlySingle = "single"
+
+// onlyDeep is the -only value that runs the deep operations alone: a short check of a tree's
+// calls and latency without the rest of the suite (nor a report that would overwrite the full
+// one).
+const onlyDeep = "deep"
 
 // bench is one run: the seeded table, its repositories and the ways of running an operation.
 type bench struct {
@@ -107,6 +113,24 @@ func (b *bench) measureDeep(ctx context.Context, rep *report) error {
 			}
 		}
 	}
+	return nil
+}
+
+// printDeep measures the deep operations and prints their targets rows and their section,
+// writing no report.
+func printDeep(ctx context.Context, b *bench, rep *report) error {
+	if err := b.measureDeep(ctx, rep); err != nil {
+		return err
+	}
+	var out strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&out, format, a...) }
+	w("| target | result | figures |\n|---|---|---|\n")
+	rep.writeCallsTarget(w)
+	rep.writeRoundsTarget(w)
+	rep.writeFloorTargets(w)
+	w("\n")
+	rep.writeDeep(w)
+	fmt.Print(out.String())
 	return nil
 }
 

@@ -18,6 +18,9 @@ type op struct {
 	vars  func(d *dataset, breadth int) map[string]any
 	plan  func(d *dataset, breadth int, shards int) minimum
 	floor func(ctx context.Context, fl *benchfloor.Client, d *dataset, breadth int) (benchfloor.Result, error)
+	// uncounted: the operation's connections have no totalCount (a product's order lines keep no
+	// counter), so the counted-tree target leaves it out.
+	uncounted bool
 }
 
 func one(key string) func(*dataset, int, int) minimum {
@@ -122,7 +125,7 @@ func globalIDs[T any](xs []T, n int, gid func(T) string) []string {
 	return out
 }
 
-// deepOps are the three deep trees, one per domain, started from breadth top-level parents.
+// deepOps are the deep trees, one per domain, started from breadth top-level parents.
 var deepOps = []op{
 	{id: "saas", name: "organizations → users → tickets → reporter", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } }`,
@@ -201,6 +204,32 @@ var deepOps = []op{
 				ids[i] = c.ID
 			}
 			return benchfloor.CommerceTree(ctx, fl, ids, 3)
+		}},
+	{id: "catalog", name: "products → orderItems → order → customer", deep: true, uncounted: true,
+		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Product { name orderItems(first: 3) { edges { node { quantity order { totalCents customer { name } } } } } } } }`,
+		vars: func(d *dataset, b int) map[string]any {
+			return map[string]any{"ids": globalIDs(d.products, b, productGID)}
+		},
+		plan: func(d *dataset, b, _ int) minimum {
+			// 1: the products by key and, at the same time, each product's order lines (one Query
+			// of its GSI1 partition each, AP25, newest first). 2: the lines' orders (AP18).
+			// 3: the orders' customers, each buyer once however many lines it placed.
+			var products, orders, customers []string
+			for _, p := range d.products[:b] {
+				products = append(products, k("product", p.ID))
+				for _, it := range d.productLines[p.ID][:min(3, len(d.productLines[p.ID]))] {
+					orders = append(orders, k("order", it.OrderID))
+					customers = append(customers, k("customer", it.CustomerID))
+				}
+			}
+			return planMinimum(level{round: 1, keys: products, queries: b}, level{round: 2, keys: orders}, level{round: 3, keys: customers})
+		},
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
+			ids := make([]string, b)
+			for i, p := range d.products[:b] {
+				ids[i] = p.ID
+			}
+			return benchfloor.CatalogTree(ctx, fl, ids, 3)
 		}},
 }
 

@@ -139,6 +139,9 @@ type countedTree struct {
 func (b *bench) measureCountedTrees(ctx context.Context, rep *report) error {
 	br := min(b.cfg.throughputAt, b.maxB)
 	for _, o := range deepOps {
+		if o.uncounted {
+			continue
+		}
 		vars := o.vars(b.d, br)
 		without, err := b.batched.runner(o.query, vars)(ctx)
 		if err != nil {

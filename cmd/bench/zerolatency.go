@@ -11,7 +11,7 @@ import (
 	"singletable/server"
 )
 
-// The zero-latency pass measures the three deep operations at breadth cfg.throughputAt once more
+// The zero-latency pass measures the deep operations at breadth cfg.throughputAt once more
 // with no latency added to DynamoDB calls: batched, the direct floor and the replay floor. With the modelled
 // network hop gone, what is left of the server's time over the replay is its own work (GraphQL,
 // loaders, the SDK) and the dependent rounds it takes: the sharpest view of both.

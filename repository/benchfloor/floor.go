@@ -1,4 +1,4 @@
-// Package benchfloor is the benchmark's "direct floor": the three deep reads of the API written
+// Package benchfloor is the benchmark's "direct floor": the deep reads of the API written
 // by hand against the SDK, without GraphQL, dataloaders or resolvers. Each issues the minimal set
 // of calls — one Query per item collection, ⌈unique keys / 100⌉ BatchGetItem per dependent level,
 // nothing read twice — each call as early as its inputs are known, all independent calls at once,
@@ -30,10 +30,11 @@ import (
 // data as the GraphQL operation it stands beside.
 type Result struct {
 	// Parents, Children and Leaves count the entities of the tree's three levels (organizations,
-	// users, tickets; departments, employees, managers; customers, orders, order items).
+	// users, tickets; departments, employees, managers; customers, orders, order items;
+	// products, order lines, orders).
 	Parents, Children, Leaves int
 	// Refs counts the to-one references resolved (reporters; the managers' departments; the
-	// orders' customers).
+	// orders' customers, in the commerce and the catalog trees).
 	Refs int
 }
 
@@ -313,31 +314,11 @@ func HRTree(ctx context.Context, c *Client, departments []string, employees int)
 func (f *floorReader) departmentsAndMembers(ctx context.Context, departments []string, employees int) ([][]repository.Entity, error) {
 	x := f.raw
 	deptKeys := make([]repository.Key, len(departments))
+	pks := make([]string, len(departments))
 	for i, d := range departments {
-		deptKeys[i] = x.DepartmentKey(d)
+		deptKeys[i], pks[i] = x.DepartmentKey(d), x.RelationTargetPK(repository.RelDepartment, d)
 	}
-	rels := make([][]repository.Entity, len(departments))
-	errs := make([]error, len(departments)+1)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		errs[len(departments)] = f.batchGet(ctx, deptKeys)
-	}()
-	for i, d := range departments {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rels[i], errs[i] = f.query(ctx, &dynamodb.QueryInput{
-				IndexName:                 aws.String(x.GSI1()),
-				KeyConditionExpression:    aws.String("GSI1PK = :pk"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": x.S(x.RelationTargetPK(repository.RelDepartment, d))},
-				Limit:                     aws.Int32(int32(employees)),
-			})
-		}()
-	}
-	wg.Wait()
-	return rels, errors.Join(errs...)
+	return f.keysAndPartitions(ctx, deptKeys, pks, employees, false)
 }
 
 // CommerceTree reads customers → orders(first orders) → items + customer: one Query per

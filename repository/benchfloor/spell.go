@@ -94,3 +94,12 @@ func (x spell) CustomerProfileSK() string { return x.CustomerKey("01J00000000000
 func (spell) OldestOrderSK() string {
 	return must(repository.OrderKey("01J00000000000000000000000", "00000000000000000000000000")).SK
 }
+
+func (spell) ProductKey(p string) repository.Key  { return must(repository.ProductKey(p)) }
+func (spell) OrderKey(c, o string) repository.Key { return must(repository.OrderKey(c, o)) }
+
+// ProductOrderItemsPK is the GSI1 partition of a product's order lines (AP25).
+func (spell) ProductOrderItemsPK(p string) string {
+	pk, _ := repository.ProductOrderItemsPK(p)
+	return pk
+}
