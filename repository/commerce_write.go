@@ -286,8 +286,8 @@ var UpdateOrderStatusPlan = WritePlan{Calls: []WriteCall{
 // the customer's counters. Of two concurrent changes from one status, one wins and the other is
 // CONFLICT naming the status the winner set (read from the item as it was, ALL_OLD).
 func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to OrderStatus) (*Order, error) {
-	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return nil, apperr.InvalidInput("id", "id is not a valid order id")
+	if err := checkOrderID(customer, order); err != nil {
+		return nil, err
 	}
 	if !to.valid() {
 		return nil, apperr.InvalidInput("status", "unknown order status")
@@ -296,14 +296,9 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 		// Cancelling gives the order's stock back: the one way of cancelling is CancelOrder's.
 		return r.CancelOrder(ctx, customer, order)
 	}
-	k := orderKey(customer, order)
-	found, err := r.readConsistent(ctx, k)
+	o, err := r.readOrder(ctx, customer, order)
 	if err != nil {
 		return nil, err
-	}
-	o, ok := foundAs[*Order](found, k)
-	if !ok {
-		return nil, apperr.NotFound("order")
 	}
 	from := orderStatusFrom[to] // "" for OPEN: no status may become OPEN
 	if o.Status != from {

@@ -23,17 +23,9 @@ var CancelOrderPlan = WritePlan{Calls: []WriteCall{
 // quantity back to its Inventory item and its product's totalInventory, and takes the order off
 // its account rep's sales of its month.
 func (r *Repo) CancelOrder(ctx context.Context, customer, order string) (*Order, error) {
-	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return nil, apperr.InvalidInput("id", "id is not a valid order id")
-	}
-	k := orderKey(customer, order)
-	found, err := r.readConsistent(ctx, k)
+	o, err := r.readOrder(ctx, customer, order)
 	if err != nil {
 		return nil, err
-	}
-	o, ok := foundAs[*Order](found, k)
-	if !ok {
-		return nil, apperr.NotFound("order")
 	}
 	if o.Status != OrderOpen {
 		return nil, refusedTransition(o.Status, OrderOpen, OrderCancelled)
@@ -71,4 +63,30 @@ func (r *Repo) stockedLines(ctx context.Context, o *Order) ([]*OrderItem, error)
 		}
 	}
 	return items, nil
+}
+
+// readOrder reads an order consistently by its key, for a write that conditions on what it read:
+// BAD_USER_INPUT for ids that are not an order's, NOT_FOUND for a missing order.
+func (r *Repo) readOrder(ctx context.Context, customer, order string) (*Order, error) {
+	if err := checkOrderID(customer, order); err != nil {
+		return nil, err
+	}
+	k := orderKey(customer, order)
+	found, err := r.readConsistent(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := foundAs[*Order](found, k)
+	if !ok {
+		return nil, apperr.NotFound("order")
+	}
+	return o, nil
+}
+
+// checkOrderID refuses ids that are not an order's with BAD_USER_INPUT.
+func checkOrderID(customer, order string) error {
+	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
+		return apperr.InvalidInput("id", "id is not a valid order id")
+	}
+	return nil
 }
