@@ -114,6 +114,7 @@ var rootPolicy = map[string][]Role{
 	"Query.departments":           hrStaff,
 	"Query.employeesByJobTitle":   hrStaff,
 	"Query.employeesHiredSince":   hrStaff,
+	"Query.employeesByName":       hrStaff,
 	"Query.locations":             hrStaff,
 	"Mutation.createLocation":     hrStaff,
 	"Mutation.createDepartment":   hrStaff,

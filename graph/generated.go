@@ -329,6 +329,7 @@ type ComplexityRoot struct {
 		Departments         func(childComplexity int, first *int, after *string) int
 		Employee            func(childComplexity int, id string) int
 		EmployeesByJobTitle func(childComplexity int, jobTitle string, first *int, after *string) int
+		EmployeesByName     func(childComplexity int, name string, first *int, after *string) int
 		EmployeesHiredSince func(childComplexity int, since time.Time, first *int, after *string) int
 		Locations           func(childComplexity int, country string, state *string, city *string, postalCode *string, first *int, after *string) int
 		Node                func(childComplexity int, id string) int
@@ -529,6 +530,7 @@ type QueryResolver interface {
 	Warehouse(ctx context.Context, id string) (*model.Warehouse, error)
 	Warehouses(ctx context.Context, first *int, after *string) (*model.WarehouseConnection, error)
 	TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error)
+	EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
 	Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
@@ -1884,6 +1886,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.EmployeesByJobTitle(childComplexity, args["jobTitle"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.employeesByName":
+		if e.ComplexityRoot.Query.EmployeesByName == nil {
+			break
+		}
+
+		args, err := ec.field_Query_employeesByName_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmployeesByName(childComplexity, args["name"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.employeesHiredSince":
 		if e.ComplexityRoot.Query.EmployeesHiredSince == nil {
 			break
@@ -4162,6 +4175,36 @@ func (ec *executionContext) field_Query_employeesByJobTitle_args(ctx context.Con
 		return nil, err
 	}
 	args["jobTitle"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_employeesByName_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
@@ -10126,6 +10169,50 @@ func (ec *executionContext) fieldContext_Query_topAccountReps(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_topAccountReps_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_employeesByName(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_employeesByName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EmployeesByName(ctx, fc.Args["name"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployeeConnection) graphql.Marshaler {
+			return ec.marshalNEmployeeConnection2ᚖsingletableᚋgraphᚋmodelᚐEmployeeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_employeesByName(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmployeeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_employeesByName_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17384,6 +17471,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_topAccountReps(ctx, field)
+				})
+		case "employeesByName":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_employeesByName(ctx, field)
 				})
 		case "customer":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

@@ -145,6 +145,7 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{DepartmentsByName}},
 	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{CustomersByName}},
 	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{EmployeesByJobTitle}},
+	&Field{Type: "Query", Name: "employeesByName", Kind: List, Of: "Employee", Reads: []Read{EmployeesByName}},
 	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{EmployeesHiredSince}},
 	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{LocationsUnder}},
 	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{OrdersByStatus}},

@@ -29,7 +29,7 @@ const (
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP29"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP30"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
@@ -100,6 +100,7 @@ var (
 	OrdersOfRep         = Read{"AP27", Query, "GSI2", "GSI2PK = EMP#<e>#ORDERS AND GSI2SK BETWEEN <lo> AND <hi> (status: a filter)", PerParent}
 	JobHistoryOf        = Read{"AP29", Query, "", `PK = EMP#<e> AND begins_with(SK, "JH#")`, PerParent}
 	RepSalesOfMonth     = Read{"AP28", Query, "", "PK = REPSALES#<yyyy-mm>, one Query per month of the range", PerMonth}
+	EmployeesByName     = Read{"AP30", Query, "GSI3", "GSI3PK = EMPNAME#<name>", PerParent}
 )
 
 // CountersOfParent is the access pattern of a connection's totalCount (a Free field): the

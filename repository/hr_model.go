@@ -124,17 +124,17 @@ func (e *Employee) Key() Key { return employeeEntity.key(e) }
 var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 
 // employeeEntity is the definition of the Employee item: the root of its partition (its relation
-// items share it), by job title on GSI1 (AP12) and by hire time on GSI2 (AP13), both sorted by
-// hire time.
+// items share it), by job title on GSI1 (AP12), by hire time on GSI2 (AP13) and by name on GSI3
+// (AP30), all sorted by hire time.
 var employeeEntity = entity[Employee, *Employee]{
 	name: typeEmployee,
 	key:  func(e *Employee) Key { return empKey(e.ID) },
 	indexes: func(e *Employee, _ int) []indexKey {
 		hired := hireSortKey(e.HiredAt, e.ID)
-		return []indexKey{{gsi1, jobTitlePK(e.JobTitle), hired}, {gsi2, typePK(typeEmployee), hired}}
+		return []indexKey{{gsi1, jobTitlePK(e.JobTitle), hired}, {gsi2, typePK(typeEmployee), hired}, {gsi3, employeeNamePK(e.Name), hired}}
 	},
 	examples: func() []*Employee {
-		return []*Employee{{ID: "<employeeId>", JobTitle: "<jobtitle>", HiredAt: exampleTime}}
+		return []*Employee{{ID: "<employeeId>", Name: "<name>", JobTitle: "<jobtitle>", HiredAt: exampleTime}}
 	},
 	placeholders: map[string]string{hireTime(exampleTime): "<hiredAt>"},
 }

@@ -114,6 +114,10 @@ func (r *queryResolver) TopAccountReps(ctx context.Context, from time.Time, to t
 	return topAccountReps(ctx, r.Repo, from, to, first)
 }
 
+func (r *queryResolver) EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error) {
+	return connection(employeeConnection(noCount))(loaders.For(ctx).EmployeesByName(ctx, name, pageArgs(first, after), nodes(ctx)))
+}
+
 func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error) {
 	filter, err := inventoryChanges(ctx, productID)
 	if err != nil {
