@@ -37,7 +37,7 @@ func TestRoleTable(t *testing.T) {
 		"Mutation.transferEmployee": hr, "Mutation.assignManager": hr, "Mutation.assignMentor": hr,
 		"Mutation.relocateDepartment": hr, "Mutation.unassignManager": hr, "Mutation.unassignMentor": hr,
 		"Mutation.removeEmployee": hr, "Mutation.deleteDepartment": hr, "Mutation.deleteLocation": hr,
-		"Mutation.updateEmployee": hr, "Query.employeesByName": hr,
+		"Mutation.updateEmployee": hr, "Query.employeesByName": hr, "Mutation.assignWarehouse": hr,
 		"Query.customer": com, "Query.customers": com, "Query.order": com, "Query.ordersByStatus": staff,
 		"Mutation.createCustomer": staff, "Mutation.addMailingAddress": com, "Mutation.placeOrder": com,
 		"Mutation.updateCustomer": com, "Mutation.updateMailingAddress": com, "Mutation.removeMailingAddress": com,

@@ -54,7 +54,7 @@ func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 // whole removal if it fits, else the move of the first relationsPerTx relations (errEmployeeChanged
 // then asks for another round).
 func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
-	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor)}
+	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor), relationKey(id, RelWarehouse)}
 	found, err := r.readConsistent(ctx, append([]Key{empKey(id)}, own...)...)
 	if err != nil {
 		return err

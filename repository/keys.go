@@ -307,6 +307,8 @@ func relationSK(rel RelationType) string {
 		return relSKPrefix + string(RelManager)
 	case RelMentor:
 		return relSKPrefix + string(RelMentor)
+	case RelWarehouse:
+		return relSKPrefix + string(RelWarehouse)
 	}
 	return relSKPrefix + string(rel)
 }
@@ -318,6 +320,8 @@ func relationTargetPK(rel RelationType, target string) string {
 	switch rel {
 	case RelDepartment:
 		return deptPK(target)
+	case RelWarehouse:
+		return warehousePK(target)
 	default: // RelManager, RelMentor: employees
 		return empPK(target)
 	}

@@ -118,6 +118,10 @@ var rootOps = []rootOp{
 		inputVar(func(f *tenants, _ auth.Role) map[string]any {
 			return map[string]any{"employeeId": employeeID(f.emp1), "mentorId": employeeID(f.emp2)}
 		}), hrRoles},
+	{"assignWarehouse", `mutation($in: AssignWarehouseInput!) { assignWarehouse(input: $in) { id } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"employeeId": employeeID(f.emp1), "warehouseId": model.Warehouses.ID(f.warehouse)}
+		}), hrRoles},
 	{"createCustomer", `mutation($in: CreateCustomerInput!) { createCustomer(input: $in) { id } }`,
 		inputVar(func(_ *tenants, r auth.Role) map[string]any {
 			return map[string]any{"name": "Buyer", "email": string(r) + "@shop.example"}

@@ -38,6 +38,11 @@ type AssignMentorInput struct {
 	MentorID   string `json:"mentorId"`
 }
 
+type AssignWarehouseInput struct {
+	EmployeeID  string `json:"employeeId"`
+	WarehouseID string `json:"warehouseId"`
+}
+
 type CancelOrderInput struct {
 	ID string `json:"id"`
 }
