@@ -76,6 +76,13 @@ func TestWarehouseStaffOverGraphQL(t *testing.T) {
 	if q, b := r.calls("Query"), r.calls("BatchGetItem"); q != 3 || b > 2 {
 		t.Fatalf("calls %v, want 3 Queries and at most 2 BatchGetItems", r.Extensions.DynamoDB.Calls)
 	}
+	// A department's employees with their warehouses (two different ones): the warehouses of the
+	// level are one BatchGetItem, after the department's and its members'.
+	r = a.ok(`query($id: ID!) { department(id: $id) { employees { edges { node { warehouse { name } } } } } }`,
+		map[string]any{"id": model.Departments.ID(dept)}, nil)
+	if q, b := r.calls("Query"), r.calls("BatchGetItem"); q != 1 || b != 3 {
+		t.Fatalf("a department's employees' warehouses: calls %v, want 1 Query and 3 BatchGetItems", r.Extensions.DynamoDB.Calls)
+	}
 	for _, role := range []auth.Role{auth.RoleSales, auth.RoleCustomer} {
 		c := a.as(auth.Claims{Subject: "x", Roles: []string{string(role)}, Customer: "Q3VzdG9tZXI6MDFBUlozTkRFS1RTVjRSUkZGUTY5RzVGQVY"})
 		res := c.query(`query($id: ID!) { warehouse(id: $id) { employees { edges { node { name } } } } }`, map[string]any{"id": model.Warehouses.ID(north)})
