@@ -13,7 +13,7 @@ import (
 )
 
 // Removing employees, departments and locations. An employee goes with its relationship items in
-// one transaction: its own (department, manager, mentor; the department's and the manager's counts
+// one transaction: its own (department, manager, mentor, warehouse; the department's and the manager's counts
 // shrink), and those that point at it: its direct reports move to its manager (or to none, and the
 // manager's count grows by as many), its mentees lose their mentor. Relations that do not fit one
 // transaction move first, in transactions of their own that keep every count exact, and the
