@@ -6,18 +6,16 @@ import (
 
 	"singletable/auth"
 	"singletable/graph/model"
+	"singletable/repository"
 	"singletable/server"
 )
 
-// assignWarehouse, Employee.warehouse and Warehouse.employees over GraphQL: a reassigned employee
-// leaves its old warehouse's list at once; the lists of a level are one Query per warehouse and
-// their employees one BatchGetItem, the employees' warehouses one BatchGetItem; sales and
-// customers are FORBIDDEN the staff of a warehouse and the mutation.
-func TestWarehouseStaffOverGraphQL(t *testing.T) {
-	a := newAPI(t, server.Config{})
+// staffedWarehouses are two warehouses, North and South, with two employees each of department
+// Ops, assigned over GraphQL; Dee is assigned to North first and then moved to South.
+func staffedWarehouses(t *testing.T, a *api) (dept *repository.Department, north *repository.Warehouse) {
 	ctx := context.Background()
 	h := a.hr()
-	dept := h.department("Ops")
+	dept = h.department("Ops")
 	north, err := a.repo.CreateWarehouse(ctx, "North", "eu")
 	if err != nil {
 		t.Fatal(err)
@@ -27,19 +25,30 @@ func TestWarehouseStaffOverGraphQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	const assign = `mutation($e: ID!, $w: ID!) { assignWarehouse(input: {employeeId: $e, warehouseId: $w}) { id warehouse { name } } }`
+	dee := h.hire(dept, "Dee", hireOpts{title: "Picker"})
 	for _, p := range []struct {
-		name string
-		to   string
-	}{{"Ann", model.Warehouses.ID(north)}, {"Bob", model.Warehouses.ID(north)}, {"Cy", model.Warehouses.ID(south)}, {"Ann", model.Warehouses.ID(south)}} {
-		e := h.hire(dept, p.name, hireOpts{title: "Picker"})
+		e  *repository.Employee
+		to *repository.Warehouse
+	}{{h.hire(dept, "Ann", hireOpts{title: "Picker"}), north}, {h.hire(dept, "Bob", hireOpts{title: "Picker"}), north},
+		{h.hire(dept, "Cy", hireOpts{title: "Picker"}), south}, {dee, north}, {dee, south}} {
 		var out struct {
 			AssignWarehouse struct{ Warehouse struct{ Name string } }
 		}
-		a.ok(assign, map[string]any{"e": model.Employees.ID(e), "w": p.to}, &out)
-		if p.name == "Ann" && out.AssignWarehouse.Warehouse.Name == "" {
-			t.Fatalf("assignWarehouse returned %+v", out)
+		a.ok(assign, map[string]any{"e": model.Employees.ID(p.e), "w": model.Warehouses.ID(p.to)}, &out)
+		if out.AssignWarehouse.Warehouse.Name != p.to.Name {
+			t.Fatalf("assignWarehouse of %s returned %+v", p.e.Name, out)
 		}
 	}
+	return dept, north
+}
+
+// assignWarehouse, Employee.warehouse and Warehouse.employees over GraphQL: a reassigned employee
+// leaves its old warehouse's list at once; the lists of a level are one Query per warehouse and
+// their employees one BatchGetItem, the employees' warehouses one BatchGetItem; sales and
+// customers are FORBIDDEN the staff of a warehouse.
+func TestWarehouseStaffOverGraphQL(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	dept, north := staffedWarehouses(t, a)
 	const q = `{ warehouses { edges { node { name employees { edges { node { name warehouse { name } } } } } } } }`
 	var out struct {
 		Warehouses struct {
@@ -69,7 +78,7 @@ func TestWarehouseStaffOverGraphQL(t *testing.T) {
 		}
 	}
 	if got["North"] != 2 || got["South"] != 2 {
-		t.Fatalf("employees per warehouse %v, want North 2 (Ann, Bob), South 2 (Cy, the second Ann)", got)
+		t.Fatalf("employees per warehouse %v, want North 2 (Ann, Bob), South 2 (Cy, Dee)", got)
 	}
 	// warehouses (1 Query), their employees (1 Query each, then 1 BatchGetItem for the level),
 	// the employees' warehouses (answered from the warehouses read already, or 1 BatchGetItem).
