@@ -51,6 +51,8 @@ var fieldPolicy = map[fieldRef][]Role{
 	{"Employee", "mentor"}:         hrStaff,
 	{"Employee", "mentees"}:        hrStaff,
 	{"Employee", "jobHistory"}:     hrStaff,
+	{"Employee", "warehouse"}:      hrStaff,
+	{"Warehouse", "employees"}:     hrStaff,
 }
 
 // fieldRef names a field of an object type.
@@ -114,6 +116,7 @@ var rootPolicy = map[string][]Role{
 	"Query.departments":           hrStaff,
 	"Query.employeesByJobTitle":   hrStaff,
 	"Query.employeesHiredSince":   hrStaff,
+	"Query.employeesByName":       hrStaff,
 	"Query.locations":             hrStaff,
 	"Mutation.createLocation":     hrStaff,
 	"Mutation.createDepartment":   hrStaff,
@@ -129,6 +132,7 @@ var rootPolicy = map[string][]Role{
 	"Mutation.deleteDepartment":   hrStaff,
 	"Mutation.deleteLocation":     hrStaff,
 	"Mutation.updateEmployee":     hrStaff,
+	"Mutation.assignWarehouse":    hrStaff,
 
 	// Commerce. customers is narrowed to a customer's own record.
 	"Query.customer":             commerceReaders,

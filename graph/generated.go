@@ -45,6 +45,7 @@ type ResolverRoot interface {
 	Subscription() SubscriptionResolver
 	Ticket() TicketResolver
 	User() UserResolver
+	Warehouse() WarehouseResolver
 }
 
 type DirectiveRoot struct {
@@ -117,6 +118,7 @@ type ComplexityRoot struct {
 		Mentees        func(childComplexity int, first *int, after *string) int
 		Mentor         func(childComplexity int) int
 		Name           func(childComplexity int) int
+		Warehouse      func(childComplexity int) int
 	}
 
 	EmployeeChange struct {
@@ -198,6 +200,7 @@ type ComplexityRoot struct {
 		AssignAccountRep     func(childComplexity int, input model.AssignAccountRepInput) int
 		AssignManager        func(childComplexity int, input model.AssignManagerInput) int
 		AssignMentor         func(childComplexity int, input model.AssignMentorInput) int
+		AssignWarehouse      func(childComplexity int, input model.AssignWarehouseInput) int
 		CancelOrder          func(childComplexity int, input model.CancelOrderInput) int
 		CreateCustomer       func(childComplexity int, input model.CreateCustomerInput) int
 		CreateDepartment     func(childComplexity int, input model.CreateDepartmentInput) int
@@ -329,6 +332,7 @@ type ComplexityRoot struct {
 		Departments         func(childComplexity int, first *int, after *string) int
 		Employee            func(childComplexity int, id string) int
 		EmployeesByJobTitle func(childComplexity int, jobTitle string, first *int, after *string) int
+		EmployeesByName     func(childComplexity int, name string, first *int, after *string) int
 		EmployeesHiredSince func(childComplexity int, since time.Time, first *int, after *string) int
 		Locations           func(childComplexity int, country string, state *string, city *string, postalCode *string, first *int, after *string) int
 		Node                func(childComplexity int, id string) int
@@ -422,9 +426,10 @@ type ComplexityRoot struct {
 	}
 
 	Warehouse struct {
-		GetID  func(childComplexity int) int
-		Name   func(childComplexity int) int
-		Region func(childComplexity int) int
+		Employees func(childComplexity int, first *int, after *string) int
+		GetID     func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Region    func(childComplexity int) int
 	}
 
 	WarehouseConnection struct {
@@ -462,6 +467,7 @@ type EmployeeResolver interface {
 	Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error)
 	AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
 	JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error)
+	Warehouse(ctx context.Context, obj *model.Employee) (*model.Warehouse, error)
 }
 type InventoryResolver interface {
 	Product(ctx context.Context, obj *model.Inventory) (*model.Product, error)
@@ -483,6 +489,7 @@ type MutationResolver interface {
 	CancelOrder(ctx context.Context, input model.CancelOrderInput) (*model.Order, error)
 	AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error)
 	UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error)
+	AssignWarehouse(ctx context.Context, input model.AssignWarehouseInput) (*model.Employee, error)
 	CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error)
 	AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error)
 	PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error)
@@ -529,6 +536,7 @@ type QueryResolver interface {
 	Warehouse(ctx context.Context, id string) (*model.Warehouse, error)
 	Warehouses(ctx context.Context, first *int, after *string) (*model.WarehouseConnection, error)
 	TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error)
+	EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
 	Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
@@ -559,6 +567,9 @@ type TicketResolver interface {
 type UserResolver interface {
 	Organization(ctx context.Context, obj *model.User) (*model.Organization, error)
 	Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error)
+}
+type WarehouseResolver interface {
+	Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -868,6 +879,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Employee.Name(childComplexity), true
+	case "Employee.warehouse":
+		if e.ComplexityRoot.Employee.Warehouse == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employee.Warehouse(childComplexity), true
 
 	case "EmployeeChange.employee":
 		if e.ComplexityRoot.EmployeeChange.Employee == nil {
@@ -1153,6 +1170,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AssignMentor(childComplexity, args["input"].(model.AssignMentorInput)), true
+	case "Mutation.assignWarehouse":
+		if e.ComplexityRoot.Mutation.AssignWarehouse == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_assignWarehouse_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AssignWarehouse(childComplexity, args["input"].(model.AssignWarehouseInput)), true
 	case "Mutation.cancelOrder":
 		if e.ComplexityRoot.Mutation.CancelOrder == nil {
 			break
@@ -1884,6 +1912,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.EmployeesByJobTitle(childComplexity, args["jobTitle"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.employeesByName":
+		if e.ComplexityRoot.Query.EmployeesByName == nil {
+			break
+		}
+
+		args, err := ec.field_Query_employeesByName_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmployeesByName(childComplexity, args["name"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.employeesHiredSince":
 		if e.ComplexityRoot.Query.EmployeesHiredSince == nil {
 			break
@@ -2344,6 +2383,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserEdge.Node(childComplexity), true
 
+	case "Warehouse.employees":
+		if e.ComplexityRoot.Warehouse.Employees == nil {
+			break
+		}
+
+		args, err := ec.field_Warehouse_employees_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Warehouse.Employees(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Warehouse.id":
 		if e.ComplexityRoot.Warehouse.GetID == nil {
 			break
@@ -2402,6 +2452,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("AssignAccountRepInput", ec.unmarshalInputAssignAccountRepInput),
 			graphql.NewInputUnmarshaler("AssignManagerInput", ec.unmarshalInputAssignManagerInput),
 			graphql.NewInputUnmarshaler("AssignMentorInput", ec.unmarshalInputAssignMentorInput),
+			graphql.NewInputUnmarshaler("AssignWarehouseInput", ec.unmarshalInputAssignWarehouseInput),
 			graphql.NewInputUnmarshaler("CancelOrderInput", ec.unmarshalInputCancelOrderInput),
 			graphql.NewInputUnmarshaler("CreateCustomerInput", ec.unmarshalInputCreateCustomerInput),
 			graphql.NewInputUnmarshaler("CreateDepartmentInput", ec.unmarshalInputCreateDepartmentInput),
@@ -2685,6 +2736,8 @@ func (ec *executionContext) childFields_Employee(ctx context.Context, field grap
 		return ec.fieldContext_Employee_accountOrders(ctx, field)
 	case "jobHistory":
 		return ec.fieldContext_Employee_jobHistory(ctx, field)
+	case "warehouse":
+		return ec.fieldContext_Employee_warehouse(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Employee", field.Name)
 }
@@ -3161,6 +3214,8 @@ func (ec *executionContext) childFields_Warehouse(ctx context.Context, field gra
 		return ec.fieldContext_Warehouse_name(ctx, field)
 	case "region":
 		return ec.fieldContext_Warehouse_region(ctx, field)
+	case "employees":
+		return ec.fieldContext_Warehouse_employees(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Warehouse", field.Name)
 }
@@ -3551,6 +3606,20 @@ func (ec *executionContext) field_Mutation_assignMentor_args(ctx context.Context
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.AssignMentorInput, error) {
 			return ec.unmarshalNAssignMentorInput2singletableᚋgraphᚋmodelᚐAssignMentorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_assignWarehouse_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AssignWarehouseInput, error) {
+			return ec.unmarshalNAssignWarehouseInput2singletableᚋgraphᚋmodelᚐAssignWarehouseInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4181,6 +4250,36 @@ func (ec *executionContext) field_Query_employeesByJobTitle_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_employeesByName_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_employeesHiredSince_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4648,6 +4747,28 @@ func (ec *executionContext) field_User_tickets_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["createdBefore"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Warehouse_employees_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -5928,6 +6049,38 @@ func (ec *executionContext) fieldContext_Employee_jobHistory(ctx context.Context
 	if fc.Args, err = ec.field_Employee_jobHistory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Employee_warehouse(ctx context.Context, field graphql.CollectedField, obj *model.Employee) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Employee_warehouse(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Employee().Warehouse(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Warehouse) graphql.Marshaler {
+			return ec.marshalOWarehouse2ᚖsingletableᚋgraphᚋmodelᚐWarehouse(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Employee_warehouse(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Employee",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Warehouse(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -7577,6 +7730,50 @@ func (ec *executionContext) fieldContext_Mutation_updateEmployee(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateEmployee_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_assignWarehouse(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_assignWarehouse(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AssignWarehouse(ctx, fc.Args["input"].(model.AssignWarehouseInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Employee) graphql.Marshaler {
+			return ec.marshalNEmployee2ᚖsingletableᚋgraphᚋmodelᚐEmployee(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_assignWarehouse(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_assignWarehouse_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -10132,6 +10329,50 @@ func (ec *executionContext) fieldContext_Query_topAccountReps(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_employeesByName(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_employeesByName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EmployeesByName(ctx, fc.Args["name"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployeeConnection) graphql.Marshaler {
+			return ec.marshalNEmployeeConnection2ᚖsingletableᚋgraphᚋmodelᚐEmployeeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_employeesByName(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmployeeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_employeesByName_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_customer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12102,6 +12343,50 @@ func (ec *executionContext) fieldContext_Warehouse_region(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Warehouse", field, false, false, "String")
 }
 
+func (ec *executionContext) _Warehouse_employees(ctx context.Context, field graphql.CollectedField, obj *model.Warehouse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Warehouse_employees(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Warehouse().Employees(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployeeConnection) graphql.Marshaler {
+			return ec.marshalNEmployeeConnection2ᚖsingletableᚋgraphᚋmodelᚐEmployeeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Warehouse_employees(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Warehouse",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmployeeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Warehouse_employees_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _WarehouseConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.WarehouseConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13487,6 +13772,55 @@ func (ec *executionContext) unmarshalInputAssignMentorInput(ctx context.Context,
 func UnmarshalAssignMentorInput(ctx context.Context, raw any) (model.AssignMentorInput, error) {
 	var out model.AssignMentorInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "AssignMentorInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputAssignWarehouseInput(ctx context.Context, obj any) (model.AssignWarehouseInput, error) {
+	var it model.AssignWarehouseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"employeeId", "warehouseId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "employeeId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("employeeId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmployeeID = data
+		case "warehouseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("warehouseId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WarehouseID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalAssignWarehouseInput unmarshals raw into the AssignWarehouseInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalAssignWarehouseInput(ctx context.Context, raw any) (model.AssignWarehouseInput, error) {
+	var out model.AssignWarehouseInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "AssignWarehouseInput", raw, &out)
 	return out, err
 }
 
@@ -15851,6 +16185,12 @@ func (ec *executionContext) _Employee(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Employee_jobHistory(ctx, field, obj)
 				})
+		case "warehouse":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Employee_warehouse(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -16516,6 +16856,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateEmployee":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateEmployee(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assignWarehouse":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_assignWarehouse(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -17385,6 +17732,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_topAccountReps(ctx, field)
 				})
+		case "employeesByName":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_employeesByName(ctx, field)
+				})
 		case "customer":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -18015,18 +18368,24 @@ func (ec *executionContext) _Warehouse(ctx context.Context, sel ast.SelectionSet
 		case "id":
 			out.Values[i] = ec._Warehouse_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Warehouse_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "region":
 			out.Values[i] = ec._Warehouse_region(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "employees":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Warehouse_employees(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18523,6 +18882,11 @@ func (ec *executionContext) unmarshalNAssignManagerInput2singletableᚋgraphᚋm
 
 func (ec *executionContext) unmarshalNAssignMentorInput2singletableᚋgraphᚋmodelᚐAssignMentorInput(ctx context.Context, v any) (model.AssignMentorInput, error) {
 	res, err := ec.unmarshalInputAssignMentorInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNAssignWarehouseInput2singletableᚋgraphᚋmodelᚐAssignWarehouseInput(ctx context.Context, v any) (model.AssignWarehouseInput, error) {
+	res, err := ec.unmarshalInputAssignWarehouseInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -76,6 +76,11 @@ func (l *Loaders) EmployeesByJobTitle(ctx context.Context, title string, args re
 	return l.lists.employeesBy.load(ctx, employeesByKey{jobTitle: title, page: pageOf(args), level: level})
 }
 
+// EmployeesByName pages through the employees with a name (AP30) and primes them.
+func (l *Loaders) EmployeesByName(ctx context.Context, name string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
+	return l.lists.employeesBy.load(ctx, employeesByKey{name: name, byName: true, page: pageOf(args), level: level})
+}
+
 // EmployeesHiredSince pages through the employees hired since a time, newest first (AP13), and
 // primes them.
 func (l *Loaders) EmployeesHiredSince(ctx context.Context, since time.Time, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
@@ -89,9 +94,12 @@ func (l *Loaders) readEmployeesBy(ctx context.Context, k employeesByKey) (reposi
 		p   repository.Page[*repository.Employee]
 		err error
 	)
-	if k.since.set {
+	switch {
+	case k.since.set:
 		p, err = l.repo.EmployeesHiredSince(ctx, *k.since.time(), k.page.args())
-	} else {
+	case k.byName:
+		p, err = l.repo.EmployeesByName(ctx, k.name, k.page.args())
+	default:
 		p, err = l.repo.EmployeesByJobTitle(ctx, k.jobTitle, k.page.args())
 	}
 	prime(ctx, l, p.Items...)

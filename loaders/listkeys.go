@@ -164,9 +164,11 @@ type departmentsKey struct {
 }
 
 // employeesByKey is a page of employees found through an index (AP12: by job title; AP13:
-// hired since).
+// hired since; AP30: by name, when byName is set).
 type employeesByKey struct {
 	jobTitle string
+	name     string
+	byName   bool
 	since    instant
 	page     pageKey
 	level    Level

@@ -145,6 +145,7 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{DepartmentsByName}},
 	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{CustomersByName}},
 	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{EmployeesByJobTitle}},
+	&Field{Type: "Query", Name: "employeesByName", Kind: List, Of: "Employee", Reads: []Read{EmployeesByName}},
 	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{EmployeesHiredSince}},
 	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{LocationsUnder}},
 	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{OrdersByStatus}},
@@ -193,6 +194,9 @@ var Table = tableOf(
 	EmployeeAccounts,
 	EmployeeAccountOrders,
 	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{JobHistoryOf}},
+	&Field{Type: "Employee", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseOfEmployee},
+		Keys: one(func(e *repository.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
+	WarehouseEmployees,
 	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{RepSalesOfMonth}},
 	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
@@ -261,6 +265,11 @@ var (
 	EmployeeAccountOrders = &Field{Type: "Employee", Name: "accountOrders", Kind: List, Of: "Order", Reads: []Read{OrdersOfRep},
 		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
 )
+
+// WarehouseEmployees is a warehouse's employees: the inverse of their warehouse relations, one
+// Query per warehouse, then the level's employees in one batch, like a department's.
+var WarehouseEmployees = &Field{Type: "Warehouse", Name: "employees", Kind: List, Of: "Employee",
+	Reads: []Read{EmployeesOfWarehouse, WarehouseEmployeeByKey}, GathersLevel: true}
 
 // fieldKey names a field of an object type.
 type fieldKey struct{ typ, name string }

@@ -29,7 +29,7 @@ const (
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP29"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP32"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
@@ -90,16 +90,21 @@ var (
 
 // The catalog's reads.
 var (
-	ProductByKey        = Read{"AP23", BatchGetItem, "", "PK = SK = PRODUCT#<p>", PerLevel}
-	WarehouseByKey      = Read{"AP23", BatchGetItem, "", "PK = SK = WAREHOUSE#<w>", PerLevel}
-	ProductsByName      = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Product", PerParent}
-	WarehousesByName    = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Warehouse", PerParent}
-	InventoryOfProduct  = Read{"AP24", Query, "", `PK = PRODUCT#<p> AND begins_with(SK, "INV#")`, PerParent}
-	OrderItemsOfProduct = Read{"AP25", Query, "GSI1", "GSI1PK = PRODUCT#<p>#ORDERITEMS", PerParent}
-	AccountsOfRep       = Read{"AP26", Query, "GSI1", "GSI1PK = EMP#<e>#ACCOUNTS", PerParent}
-	OrdersOfRep         = Read{"AP27", Query, "GSI2", "GSI2PK = EMP#<e>#ORDERS AND GSI2SK BETWEEN <lo> AND <hi> (status: a filter)", PerParent}
-	JobHistoryOf        = Read{"AP29", Query, "", `PK = EMP#<e> AND begins_with(SK, "JH#")`, PerParent}
-	RepSalesOfMonth     = Read{"AP28", Query, "", "PK = REPSALES#<yyyy-mm>, one Query per month of the range", PerMonth}
+	ProductByKey           = Read{"AP23", BatchGetItem, "", "PK = SK = PRODUCT#<p>", PerLevel}
+	WarehouseByKey         = Read{"AP23", BatchGetItem, "", "PK = SK = WAREHOUSE#<w>", PerLevel}
+	ProductsByName         = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Product", PerParent}
+	WarehousesByName       = Read{"AP7", Query, "GSI2", "GSI2PK = TYPE#Warehouse", PerParent}
+	InventoryOfProduct     = Read{"AP24", Query, "", `PK = PRODUCT#<p> AND begins_with(SK, "INV#")`, PerParent}
+	OrderItemsOfProduct    = Read{"AP25", Query, "GSI1", "GSI1PK = PRODUCT#<p>#ORDERITEMS", PerParent}
+	AccountsOfRep          = Read{"AP26", Query, "GSI1", "GSI1PK = EMP#<e>#ACCOUNTS", PerParent}
+	OrdersOfRep            = Read{"AP27", Query, "GSI2", "GSI2PK = EMP#<e>#ORDERS AND GSI2SK BETWEEN <lo> AND <hi> (status: a filter)", PerParent}
+	JobHistoryOf           = Read{"AP29", Query, "", `PK = EMP#<e> AND begins_with(SK, "JH#")`, PerParent}
+	RepSalesOfMonth        = Read{"AP28", Query, "", "PK = REPSALES#<yyyy-mm>, one Query per month of the range", PerMonth}
+	EmployeesByName        = Read{"AP30", Query, "GSI3", "GSI3PK = EMPNAME#<name>", PerParent}
+	EmployeesOfWarehouse   = Read{"AP31", Query, "GSI1", "GSI1PK = WAREHOUSE#<w>#REL#WAREHOUSE", PerParent}
+	WarehouseEmployeeByKey = Read{"AP31", BatchGetItem, "", "PK = SK = EMP#<e>", PerLevel}
+	// WarehouseOfEmployee is an employee's warehouse, by the warehouseId its item carries.
+	WarehouseOfEmployee = Read{"AP32", BatchGetItem, "", "PK = SK = WAREHOUSE#<w> (the employee's warehouseId)", PerLevel}
 )
 
 // CountersOfParent is the access pattern of a connection's totalCount (a Free field): the

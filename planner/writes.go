@@ -38,6 +38,7 @@ var Mutations = map[string]Mutation{
 	"transferEmployee":   {Write: repository.TransferEmployeePlan, Returns: []string{"department"}},
 	"assignManager":      {Write: repository.AssignManagerPlan, Returns: []string{"manager"}},
 	"assignMentor":       {Write: repository.AssignMentorPlan, Returns: []string{"mentor"}},
+	"assignWarehouse":    {Write: repository.AssignWarehousePlan},
 	"createCustomer":     {Write: repository.CreateCustomerPlan},
 	"addMailingAddress":  {Write: repository.AddMailingAddressPlan},
 	"placeOrder":         {Write: repository.PlaceOrderPlan, Returns: []string{"items", "customer"}},

@@ -13,7 +13,7 @@ import (
 )
 
 // Removing employees, departments and locations. An employee goes with its relationship items in
-// one transaction: its own (department, manager, mentor; the department's and the manager's counts
+// one transaction: its own (department, manager, mentor, warehouse; the department's and the manager's counts
 // shrink), and those that point at it: its direct reports move to its manager (or to none, and the
 // manager's count grows by as many), its mentees lose their mentor. Relations that do not fit one
 // transaction move first, in transactions of their own that keep every count exact, and the
@@ -54,7 +54,8 @@ func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 // whole removal if it fits, else the move of the first relationsPerTx relations (errEmployeeChanged
 // then asks for another round).
 func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
-	found, err := r.readConsistent(ctx, empKey(id), relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor))
+	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor), relationKey(id, RelWarehouse)}
+	found, err := r.readConsistent(ctx, append([]Key{empKey(id)}, own...)...)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 // moved of them to newManager, and its mentees, of which there are mentees) into the whole
 // removal: the employee, on condition that its counts are those of what items move (a mentee
 // its removal did not see, the index being behind, fails it: the next round sees it), its own
-// relations as read, and the counts of its department, its manager and its mentor.
+// relations as read (manager, mentor, warehouse, department), and the counts of its department, its manager and its mentor.
 func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, mentees, moved int, newManager string) []txItem {
 	items = append(items, r.deleteIf(empKey(e.ID), "attribute_exists(PK) AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
 		" AND (attribute_not_exists("+attrMenteeCount+") OR "+attrMenteeCount+" = :m)",
@@ -107,7 +108,7 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, m
 		}
 		counts[emp] = append(counts[emp], d)
 	}
-	for _, t := range []RelationType{RelManager, RelMentor} {
+	for _, t := range []RelationType{RelManager, RelMentor, RelWarehouse} {
 		k := relationKey(e.ID, t)
 		rel, ok := foundAs[*Relation](found, k)
 		if !ok { // none when read: none assigned since
@@ -115,9 +116,10 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, m
 			continue
 		}
 		items = append(items, r.unlink(rel, errEmployeeChanged))
-		if t == RelManager {
+		switch t {
+		case RelManager:
 			count(newManager, delta{attrDirectReportCount, moved - 1})
-		} else {
+		case RelMentor:
 			count(rel.TargetID, delta{attrMenteeCount, -1})
 		}
 	}

@@ -117,6 +117,10 @@ type Employee struct {
 	// writes it on the employee's own item, so that the table's stream carries a change of the
 	// employee (its subscribers see it), not only of the relation items.
 	RelationsChangedAt *time.Time `dynamodbav:"relationsChangedAt,omitempty"`
+	// WarehouseID copies the target of the employee's warehouse relation (assignWarehouse writes
+	// both in one transaction), so that a level's Employee.warehouse is one BatchGetItem of the
+	// warehouses, with no read of the relation items first.
+	WarehouseID string `dynamodbav:"warehouseId,omitempty"`
 }
 
 // Key implements Entity.
@@ -126,17 +130,17 @@ func (e *Employee) Key() Key { return employeeEntity.key(e) }
 var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 
 // employeeEntity is the definition of the Employee item: the root of its partition (its relation
-// items share it), by job title on GSI1 (AP12) and by hire time on GSI2 (AP13), both sorted by
-// hire time.
+// items share it), by job title on GSI1 (AP12), by hire time on GSI2 (AP13) and by name on GSI3
+// (AP30), all sorted by hire time.
 var employeeEntity = entity[Employee, *Employee]{
 	name: typeEmployee,
 	key:  func(e *Employee) Key { return empKey(e.ID) },
 	indexes: func(e *Employee, _ int) []indexKey {
 		hired := hireSortKey(e.HiredAt, e.ID)
-		return []indexKey{{gsi1, jobTitlePK(e.JobTitle), hired}, {gsi2, typePK(typeEmployee), hired}}
+		return []indexKey{{gsi1, jobTitlePK(e.JobTitle), hired}, {gsi2, typePK(typeEmployee), hired}, {gsi3, employeeNamePK(e.Name), hired}}
 	},
 	examples: func() []*Employee {
-		return []*Employee{{ID: "<employeeId>", JobTitle: "<jobtitle>", HiredAt: exampleTime}}
+		return []*Employee{{ID: "<employeeId>", Name: "<name>", JobTitle: "<jobtitle>", HiredAt: exampleTime, WarehouseID: "<warehouseId>"}}
 	},
 	placeholders: map[string]string{hireTime(exampleTime): "<hiredAt>"},
 }
@@ -150,10 +154,13 @@ const (
 	RelDepartment RelationType = "DEPARTMENT"
 	RelManager    RelationType = "MANAGER"
 	RelMentor     RelationType = "MENTOR"
+	// RelWarehouse is the warehouse an employee works at (assignWarehouse): inverted on GSI1
+	// like the others, it lists a warehouse's employees (AP31) with no index of its own.
+	RelWarehouse RelationType = "WAREHOUSE"
 )
 
 func (t RelationType) valid() bool {
-	return t == RelDepartment || t == RelManager || t == RelMentor
+	return t == RelDepartment || t == RelManager || t == RelMentor || t == RelWarehouse
 }
 
 // Relation is a relationship item: employee EmployeeID's relation of type Type points at
@@ -179,7 +186,7 @@ var relationEntity = entity[Relation, *Relation]{
 	},
 	examples: func() []*Relation {
 		var out []*Relation
-		for _, rel := range []RelationType{RelDepartment, RelManager, RelMentor} {
+		for _, rel := range []RelationType{RelDepartment, RelManager, RelMentor, RelWarehouse} {
 			out = append(out, &Relation{EmployeeID: "<employeeId>", Type: rel, TargetID: "<targetId>"})
 		}
 		return out
@@ -255,8 +262,11 @@ var (
 
 // TargetKey is the key of the entity the relation points at: a department or an employee.
 func (r *Relation) TargetKey() (Key, error) {
-	if r.Type == RelDepartment {
+	switch r.Type {
+	case RelDepartment:
 		return DepartmentKey(r.TargetID)
+	case RelWarehouse:
+		return WarehouseKey(r.TargetID)
 	}
 	return EmployeeKey(r.TargetID)
 }

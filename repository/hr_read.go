@@ -32,6 +32,24 @@ func (r *Repo) EmployeesByJobTitle(ctx context.Context, title string, args PageA
 	}, args)
 }
 
+// EmployeesByName pages through the employees with a name, compared without case and surrounding
+// space, longest-serving first (AP30): GSI3 PK=EMPNAME#<name>, sorted by <hiredAt>#<e>. GSI3 is
+// the order-status index overloaded: a name's partition is one Query, never a Scan or a filter
+// over every employee, and the key moves with the name in updateEmployee's transaction.
+func (r *Repo) EmployeesByName(ctx context.Context, name string, args PageArgs) (Page[*Employee], error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return Page[*Employee]{}, err
+	}
+	pk := employeeNamePK(name)
+	return queryPage[*Employee](ctx, r, pageQuery{
+		index:   gsi3,
+		scope:   join("empname", pk),
+		keyCond: "GSI3PK = :pk",
+		values:  map[string]types.AttributeValue{":pk": s(pk)},
+	}, args)
+}
+
 // EmployeesHiredSince pages through the employees hired at or after since, newest first (AP13):
 // GSI2 PK=TYPE#Employee AND GSI2SK >= <since>, read backwards. The hire time leads the sort key,
 // so the condition is a range on one partition of the overloaded index.

@@ -8,7 +8,8 @@ import (
 )
 
 // hrSampleItems is the HR part of the sample dataset: four locations, four departments and
-// fourteen employees with managers and mentors, every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
+// fourteen employees with managers, mentors and warehouses (the two sample warehouses in turn),
+// every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
 func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
 	locations := []struct{ key, country, state, city, postal, address string }{
@@ -83,13 +84,13 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 			Email:    strings.ToLower(strings.ReplaceAll(e.name, " ", ".")) + "@corp.example",
 			JobTitle: e.title, HiredAt: hired.Add(9 * time.Hour),
 			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
-			CreatedAt: at,
+			CreatedAt: at, WarehouseID: sampleWarehouseID(i % len(sampleWarehouses)),
 		}
 		ids[e.name] = emp.ID
 		if err := add(employeeEntity.encode(emp)); err != nil {
 			return nil, err
 		}
-		rels := []*Relation{{EmployeeID: emp.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: at}}
+		rels := []*Relation{{EmployeeID: emp.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: at}, {EmployeeID: emp.ID, Type: RelWarehouse, TargetID: emp.WarehouseID, UpdatedAt: at}}
 		if e.manager != "" {
 			rels = append(rels, &Relation{EmployeeID: emp.ID, Type: RelManager, TargetID: ids[e.manager], UpdatedAt: at})
 		}

@@ -145,15 +145,16 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 // meanwhile.
 var TransferEmployeePlan = WritePlan{Attempts: MaxDepartmentAttempts, Calls: []WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#DEPARTMENT, PK = SK = DEPT#<d>, consistent"},
-	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#DEPARTMENT and update EMP#<e> if the membership is as read; check the department's name"},
+	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#DEPARTMENT and update EMP#<e> if the membership and job title are as read; check the department's name; Put EMP#<e> JH#<id>, its old job, when it leaves a department"},
 }}
 
 // TransferEmployee moves an employee to another department: ONE transaction replaces the
 // membership relation (conditioned on the department it was read pointing at, so of two
 // concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
 // department fields on the employee (conditioned on the same old department), checks that the
-// new department still has the name being copied, and moves the employee from the old
-// department's count to the new one's. Transferring an employee to the department it
+// new department still has the name being copied, moves the employee from the old
+// department's count to the new one's, and writes the job it leaves into its history (a
+// JobHistory item, as updateEmployee does for a change of title). Transferring an employee to the department it
 // is in already is a successful no-op, so a retried transfer is harmless.
 func (r *Repo) TransferEmployee(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
 	if err := checkID("employeeId", employee); err != nil {
@@ -197,29 +198,13 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 		r.hooks.transferRead()
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
-	relItem, err := relationEntity.encode(rel)
+	var oldRel *Relation
+	if hasOld {
+		oldRel = old
+	}
+	items, err := r.transferItems(e, dept, rel, oldRel)
 	if err != nil {
 		return nil, nil, err
-	}
-	// The membership as read: pointing at the old department, or (for an employee whose
-	// membership item is missing, which a consistent store never has) absent.
-	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
-	if hasOld {
-		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
-	}
-	leaves := hasOld && old.TargetID != dept.ID
-	items := []txItem{
-		r.txPut(relItem, relCond, relVals, errTransferred),
-		r.txUpdate(ek,
-			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
-			"departmentId = :old",
-			nil,
-			map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID)},
-			errTransferred),
-		r.joinDepartment(dept, !hasOld || leaves),
-	}
-	if leaves {
-		items = append(items, r.txCount(deptKey(old.TargetID), []delta{{attrEmployeeCount, -1}}, errTransferred, nil))
 	}
 	if err := r.transact(ctx, "transfer employee", items); err != nil {
 		return nil, nil, err
@@ -227,6 +212,46 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 	moved := *e
 	moved.DepartmentID, moved.DepartmentName, moved.DepartmentNameVersion = dept.ID, dept.Name, dept.NameVersion
 	return &moved, rel, nil
+}
+
+// transferItems are the writes of a transfer of e to dept: the membership rel replacing old (nil
+// for an employee whose membership item is missing, which a consistent store never has), the
+// department fields copied onto e, the counts of both departments and, when e leaves a
+// department, the JobHistory item of the job it held there. The history records e's job title as
+// read, so the employee's update is also conditioned on that title: a title changed meanwhile
+// (by updateEmployee, which writes its own history) fails the transfer with CONFLICT rather than
+// leaving a history that names a title the employee no longer had.
+func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) ([]txItem, error) {
+	relItem, err := relationEntity.encode(rel)
+	if err != nil {
+		return nil, err
+	}
+	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	if old != nil {
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
+	}
+	leaves := old != nil && old.TargetID != dept.ID
+	items := []txItem{
+		r.txPut(relItem, relCond, relVals, errTransferred),
+		r.txUpdate(empKey(e.ID),
+			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
+			"departmentId = :old AND jobTitle = :title",
+			nil,
+			map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID), ":title": s(e.JobTitle)},
+			errTransferred),
+		r.joinDepartment(dept, old == nil || leaves),
+	}
+	if leaves {
+		items = append(items, r.txCount(deptKey(old.TargetID), []delta{{attrEmployeeCount, -1}}, errTransferred, nil))
+	}
+	if leaves && e.DepartmentID != "" {
+		h, err := r.jobHistoryPut(e)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, h)
+	}
+	return items, nil
 }
 
 // AssignManagerPlan is what AssignManager does, again when the employee's manager changed

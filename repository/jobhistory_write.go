@@ -17,15 +17,15 @@ type EmployeeChanges struct {
 // UpdateEmployeePlan is what UpdateEmployee does (explain plans the mutation from it).
 var UpdateEmployeePlan = WritePlan{Calls: []WriteCall{
 	consistentRead("PK = SK = EMP#<e>"),
-	transactCall("Update EMP#<e> and its GSI1PK (JOBTITLE#<title>) if its job title is as read; Put EMP#<e> JH#<id>, its old job, when the title changes"),
+	transactCall("Update EMP#<e>, its GSI1PK (JOBTITLE#<title>) and GSI3PK (EMPNAME#<name>) if its job title is as read; Put EMP#<e> JH#<id>, its old job, when the title changes"),
 }}
 
 // UpdateEmployee changes the given fields of an employee with ONE TransactWriteItems: an Update of
-// the employee item that moves its index key with it (GSI1PK, its job title's partition of
-// AP12), so employeesByJobTitle finds it under the new title at once, conditioned on the job
-// title it read; and, when the title changes, a Put of a JobHistory item holding the title and
-// department it had until now. A missing employee is NOT_FOUND; a title changed meanwhile is
-// CONFLICT (nothing written).
+// the employee item that moves its index keys with it (GSI1PK, its job title's partition of
+// AP12, and GSI3PK, its name's partition of AP30), so employeesByJobTitle and employeesByName
+// find it under the new title or name at once, conditioned on the job title it read; and, when
+// the title changes, a Put of a JobHistory item holding the title and department it had until
+// now. A missing employee is NOT_FOUND; a title changed meanwhile is CONFLICT (nothing written).
 func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges) (*Employee, error) {
 	if err := checkID("id", id); err != nil {
 		return nil, err
@@ -43,30 +43,11 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 	if !ok {
 		return nil, apperr.NotFound("employee")
 	}
-	upd := *e
-	sets, values := []string{}, map[string]types.AttributeValue{":was": s(e.JobTitle)}
-	for _, f := range []struct {
-		attr string
-		to   *string
-		dst  *string
-	}{{"name", next.Name, &upd.Name}, {"email", next.Email, &upd.Email}, {"jobTitle", next.JobTitle, &upd.JobTitle}} {
-		if f.to != nil {
-			*f.dst = *f.to
-			sets = append(sets, "#"+f.attr+" = :"+f.attr)
-			values[":"+f.attr] = s(*f.to)
-		}
-	}
-	if len(sets) == 0 {
+	upd, expr, names, values := employeeUpdate(e, next)
+	if expr == "" {
 		return e, nil
 	}
-	values[":gsi1pk"] = s(jobTitlePK(upd.JobTitle))
-	names := map[string]string{"#name": "name", "#email": "email", "#jobTitle": "jobTitle"}
-	for n := range names { // DynamoDB refuses names the expressions do not use
-		if n != "#jobTitle" && values[":"+n[1:]] == nil {
-			delete(names, n)
-		}
-	}
-	tx := []txItem{r.txUpdate(k, "SET "+strings.Join(sets, ", ")+", GSI1PK = :gsi1pk", "attribute_exists(PK) AND #jobTitle = :was", names, values,
+	tx := []txItem{r.txUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
 		apperr.Errorf(apperr.CodeConflict, "the employee's job title changed meanwhile; retry"))}
 	if upd.JobTitle != e.JobTitle {
 		h, err := r.jobHistoryPut(e)
@@ -79,6 +60,38 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 		return nil, err
 	}
 	return &upd, nil
+}
+
+// employeeUpdate is e with the changes applied and the update expression that writes them (empty
+// when nothing is given), with its names and values. The index keys derived from a field are set
+// with it and only with it, from the value written: a key computed from a field as read could be
+// stale by the time the update lands, since the condition checks the job title only.
+func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[string]string, map[string]types.AttributeValue) {
+	upd := *e
+	sets, values := []string{}, map[string]types.AttributeValue{":was": s(e.JobTitle)}
+	names := map[string]string{"#jobTitle": "jobTitle"}
+	for _, f := range []struct {
+		attr     string
+		to, dst  *string
+		indexKey string
+		indexPK  func(string) string
+	}{{"name", next.Name, &upd.Name, attrGSI3PK, employeeNamePK}, {"email", next.Email, &upd.Email, "", nil}, {"jobTitle", next.JobTitle, &upd.JobTitle, attrGSI1PK, jobTitlePK}} {
+		if f.to == nil {
+			continue
+		}
+		*f.dst = *f.to
+		names["#"+f.attr] = f.attr
+		sets = append(sets, "#"+f.attr+" = :"+f.attr)
+		values[":"+f.attr] = s(*f.to)
+		if f.indexPK != nil {
+			sets = append(sets, f.indexKey+" = :"+f.indexKey)
+			values[":"+f.indexKey] = s(f.indexPK(*f.to))
+		}
+	}
+	if len(sets) == 0 {
+		return upd, "", nil, nil
+	}
+	return upd, "SET " + strings.Join(sets, ", "), names, values
 }
 
 // jobHistoryPut is the Put of the JobHistory item of e's job as it is before a change.

@@ -32,7 +32,8 @@ const (
 	// gsi2 is the overloaded "entity type" index: one partition per listed entity type (AP7),
 	// sorted by a per-type sort value (a name, or a hire date for AP13).
 	gsi2 = "GSI2"
-	// gsi3 is the write-sharded order-status index (AP20).
+	// gsi3 is the write-sharded order-status index (AP20), overloaded with the employees by
+	// name (AP30): the two never share a partition (ORDERSTATUS#… and EMPNAME#…).
 	gsi3 = "GSI3"
 )
 
@@ -306,6 +307,8 @@ func relationSK(rel RelationType) string {
 		return relSKPrefix + string(RelManager)
 	case RelMentor:
 		return relSKPrefix + string(RelMentor)
+	case RelWarehouse:
+		return relSKPrefix + string(RelWarehouse)
 	}
 	return relSKPrefix + string(rel)
 }
@@ -317,6 +320,8 @@ func relationTargetPK(rel RelationType, target string) string {
 	switch rel {
 	case RelDepartment:
 		return deptPK(target)
+	case RelWarehouse:
+		return warehousePK(target)
 	default: // RelManager, RelMentor: employees
 		return empPK(target)
 	}
@@ -333,6 +338,10 @@ func relationGSI1SK(e string) string { return empPK(e) }
 
 // jobTitlePK is AP12's GSI1 partition: employees with one job title, compared without case.
 func jobTitlePK(title string) string { return join("JOBTITLE", foldKey(title)) }
+
+// employeeNamePK is AP30's GSI3 partition: the employees with one name, compared without case
+// (trimmed, lower case, escaped like every value in a key).
+func employeeNamePK(name string) string { return join("EMPNAME", foldKey(name)) }
 
 // hireTimeLayout writes a hire time in UTC with a fixed width, so that the strings sort in time
 // order (RFC 3339 with a variable fraction does not: "…05Z" > "…05.5Z").

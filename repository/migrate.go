@@ -20,12 +20,16 @@ type MigrationReport struct {
 	// TicketsVersioned are the tickets written before versions existed that got their version 1:
 	// the version item of their state as it is, and version = 1 on their item.
 	TicketsVersioned int
+	// EmployeesIndexedByName are the employees written before employeesByName existed that got
+	// their key on its index (GSI3PK = EMPNAME#<name>).
+	EmployeesIndexedByName int
 }
 
 // Migrate brings the items an earlier version of the API wrote to the shapes this one reads (the
 // server's -migrate flag): tickets keyed without their organization are moved, and tickets without
 // versions get their version 1 (the API reads such a ticket as version 1 and versions it on its
-// first change anyway; the migration makes every history whole). Counters are -recount's
+// first change anyway; the migration makes every history whole); employees written before
+// employeesByName get their key on its index (indexEmployeeNames). Counters are -recount's
 // (Recount). It walks the collections through their own Queries (every organization on GSI2, its
 // users, each user's tickets on GSI1), never a Scan, changes only what is not in today's shape,
 // and is idempotent: a second run changes nothing. Run it once every server runs
@@ -38,6 +42,10 @@ func (r *Repo) Migrate(ctx context.Context) (MigrationReport, error) {
 		rep.TicketsVersioned += versioned
 		return err
 	})
+	if err != nil {
+		return rep, err
+	}
+	rep.EmployeesIndexedByName, err = r.indexEmployeeNames(ctx)
 	return rep, err
 }
 

@@ -130,3 +130,46 @@ func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 		t.Fatalf("the move arrived as %v, want one UPDATED under the new key", kinds)
 	}
 }
+
+// Migrate gives an employee written before employeesByName existed (no GSI3 key) its key on the
+// name index, so employeesByName finds it; a second run changes nothing.
+func TestMigrateIndexesEmployeesByName(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	loc, err := r.CreateLocation(ctx, LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := r.CreateDepartment(ctx, "Eng", loc.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, err := r.HireEmployee(ctx, HireInput{DepartmentID: d.ID, Name: "Old Timer", Email: "old@corp.example", JobTitle: "Engineer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := empKey(e.ID)
+	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: k.attributes(),
+		UpdateExpression: aws.String("REMOVE GSI3PK, GSI3SK")}); err != nil {
+		t.Fatal(err)
+	}
+	found := func() int {
+		p, err := r.EmployeesByName(ctx, "old timer", PageArgs{First: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(p.Items)
+	}
+	if found() != 0 {
+		t.Fatal("an employee without its name key was found by name")
+	}
+	for run, want := range []int{1, 0} {
+		rep, err := r.Migrate(ctx)
+		if err != nil || rep.EmployeesIndexedByName != want {
+			t.Fatalf("run %d: %+v, %v; want %d indexed", run+1, rep, err, want)
+		}
+	}
+	if found() != 1 {
+		t.Fatal("employeesByName misses the migrated employee")
+	}
+}

@@ -14,7 +14,7 @@ import (
 )
 
 // SeedVersion names the sample dataset; bump it when the dataset changes.
-const SeedVersion = "2026-11-saas-v2+commerce-v3+hr-v2+catalog-v1+reps-v1"
+const SeedVersion = "2026-11-saas-v2+commerce-v3+hr-v3+catalog-v1+reps-v1"
 
 // SeedStats says what Seed did.
 type SeedStats struct {

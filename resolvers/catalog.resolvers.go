@@ -34,6 +34,10 @@ func (r *employeeResolver) JobHistory(ctx context.Context, obj *model.Employee, 
 	return connection(jobHistoryConnection)(loaders.For(ctx).JobHistory(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
+func (r *employeeResolver) Warehouse(ctx context.Context, obj *model.Employee) (*model.Warehouse, error) {
+	return warehouseOrNil(ctx, obj.WarehouseID)
+}
+
 func (r *inventoryResolver) Product(ctx context.Context, obj *model.Inventory) (*model.Product, error) {
 	return model.Products.Load(ctx, loaders.For(ctx), obj.ProductID)
 }
@@ -71,6 +75,12 @@ func (r *mutationResolver) AssignAccountRep(ctx context.Context, input model.Ass
 func (r *mutationResolver) UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error) {
 	return given(ctx, idOf(model.Employees, "id", input.ID), func(id string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UpdateEmployee(ctx, id, repository.EmployeeChanges{Name: input.Name, Email: input.Email, JobTitle: input.JobTitle}))
+	})
+}
+
+func (r *mutationResolver) AssignWarehouse(ctx context.Context, input model.AssignWarehouseInput) (*model.Employee, error) {
+	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Warehouses, "warehouseId", input.WarehouseID), func(emp, warehouse string) (*model.Employee, error) {
+		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.AssignWarehouse(ctx, emp, warehouse))
 	})
 }
 
@@ -114,12 +124,20 @@ func (r *queryResolver) TopAccountReps(ctx context.Context, from time.Time, to t
 	return topAccountReps(ctx, r.Repo, from, to, first)
 }
 
+func (r *queryResolver) EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error) {
+	return connection(employeeConnection(noCount))(loaders.For(ctx).EmployeesByName(ctx, name, pageArgs(first, after), nodes(ctx)))
+}
+
 func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error) {
 	filter, err := inventoryChanges(ctx, productID)
 	if err != nil {
 		return nil, err
 	}
 	return subscribe(ctx, r.Hub, filter, inventoryChange)
+}
+
+func (r *warehouseResolver) Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error) {
+	return connection(employeeConnection(noCount))(loaders.For(ctx).InverseList(ctx, repository.RelWarehouse, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) AccountRepSales() graph.AccountRepSalesResolver {
@@ -130,8 +148,11 @@ func (r *Resolver) Inventory() graph.InventoryResolver { return &inventoryResolv
 
 func (r *Resolver) Product() graph.ProductResolver { return &productResolver{r} }
 
+func (r *Resolver) Warehouse() graph.WarehouseResolver { return &warehouseResolver{r} }
+
 type (
 	accountRepSalesResolver struct{ *Resolver }
 	inventoryResolver       struct{ *Resolver }
 	productResolver         struct{ *Resolver }
+	warehouseResolver       struct{ *Resolver }
 )

@@ -88,6 +88,7 @@ var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders
 	planner.DepartmentEmployees:    startInverse(repository.RelDepartment),
 	planner.EmployeeReports:        startInverse(repository.RelManager),
 	planner.EmployeeMentees:        startInverse(repository.RelMentor),
+	planner.WarehouseEmployees:     startInverse(repository.RelWarehouse),
 	planner.ProductInventory:       startProductLists,
 	planner.ProductOrderItems:      startProductLists,
 	planner.EmployeeAccounts: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {

@@ -65,6 +65,7 @@ var rootOps = []rootOp{
 	{"departments", `{ departments { edges { node { name } } } }`, noVars, hrRoles},
 	{"employeesByJobTitle", `{ employeesByJobTitle(jobTitle: "Engineer") { edges { node { name } } } }`, noVars, hrRoles},
 	{"employeesHiredSince", `{ employeesHiredSince(since: "2000-01-01T00:00:00Z") { edges { node { name } } } }`, noVars, hrRoles},
+	{"employeesByName", `{ employeesByName(name: "Ann") { edges { node { name } } } }`, noVars, hrRoles},
 	{"locations", `query($c: String!) { locations(country: $c) { edges { node { city } } } }`, func(f *tenants, _ auth.Role) map[string]any { return map[string]any{"c": f.loc.Country} }, hrRoles},
 	{"customer", `query($id: ID!) { customer(id: $id) { name } }`, idVar(func(f *tenants) string { return customerID(f.custA) }), shopRoles},
 	{"customers", `{ customers { edges { node { name } } } }`, noVars, shopRoles},
@@ -116,6 +117,10 @@ var rootOps = []rootOp{
 	{"assignMentor", `mutation($in: AssignMentorInput!) { assignMentor(input: $in) { id } }`,
 		inputVar(func(f *tenants, _ auth.Role) map[string]any {
 			return map[string]any{"employeeId": employeeID(f.emp1), "mentorId": employeeID(f.emp2)}
+		}), hrRoles},
+	{"assignWarehouse", `mutation($in: AssignWarehouseInput!) { assignWarehouse(input: $in) { id } }`,
+		inputVar(func(f *tenants, _ auth.Role) map[string]any {
+			return map[string]any{"employeeId": employeeID(f.emp1), "warehouseId": model.Warehouses.ID(f.warehouse)}
 		}), hrRoles},
 	{"createCustomer", `mutation($in: CreateCustomerInput!) { createCustomer(input: $in) { id } }`,
 		inputVar(func(_ *tenants, r auth.Role) map[string]any {

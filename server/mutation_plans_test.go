@@ -110,6 +110,10 @@ var mutationCases = []mutationCase{
 		func(_ sampleValues, m map[string]string) map[string]any {
 			return in(map[string]any{"id": m["placeOrder"]})
 		}},
+	{"assignWarehouse", `mutation($in: AssignWarehouseInput!) { assignWarehouse(input: $in) { id } }`,
+		func(_ sampleValues, m map[string]string) map[string]any {
+			return in(map[string]any{"employeeId": m["hireEmployee"], "warehouseId": m["createWarehouse"]})
+		}},
 	{"updateEmployee", `mutation($in: UpdateEmployeeInput!) { updateEmployee(input: $in) { id } }`,
 		func(_ sampleValues, m map[string]string) map[string]any {
 			return in(map[string]any{"id": m["hireEmployee"], "name": "Planned lead", "jobTitle": "Lead"})

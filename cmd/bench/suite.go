@@ -95,6 +95,8 @@ var singleOps = []op{
 		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(1)},
 	{id: "AP13", name: "employees hired since a date", query: `{ employeesHiredSince(since: "2020-01-01T00:00:00Z", first: 10) { edges { node { name hiredAt } } } }`,
 		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(1)},
+	{id: "AP30", name: "employees by name", query: `{ employeesByName(name: "Head 0", first: 10) { edges { node { name jobTitle } } } }`,
+		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(1)},
 	{id: "AP14", name: "locations by country and state", query: `{ locations(country: "United States", state: "California") { edges { node { city postalCode address } } } }`,
 		vars: func(*dataset, int) map[string]any { return nil }, plan: queries(1)},
 	{id: "AP15", name: "customer with mailing addresses", query: `query($id: ID!) { customer(id: $id) { name mailingAddresses { line1 city } } }`,

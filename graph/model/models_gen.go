@@ -38,6 +38,11 @@ type AssignMentorInput struct {
 	MentorID   string `json:"mentorId"`
 }
 
+type AssignWarehouseInput struct {
+	EmployeeID  string `json:"employeeId"`
+	WarehouseID string `json:"warehouseId"`
+}
+
 type CancelOrderInput struct {
 	ID string `json:"id"`
 }
@@ -329,7 +334,8 @@ type UpdateCustomerInput struct {
 
 type UpdateEmployeeInput struct {
 	ID string `json:"id"`
-	// 1 to 200 characters; left as it is when not given.
+	// 1 to 200 characters; left as it is when not given. A new name moves the employee in
+	// employeesByName at once.
 	Name *string `json:"name,omitempty"`
 	// Left as it is when not given.
 	Email *string `json:"email,omitempty"`

@@ -1,0 +1,43 @@
+package repository_test
+
+import (
+	"context"
+	"testing"
+
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+// transferEmployee writes the job the employee leaves (its title and old department) into its
+// history in the transfer's own transaction, latest first; a transfer to the department it is in
+// already writes nothing.
+func TestTransferEmployeeWritesJobHistory(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	ctx := context.Background()
+	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dept := func(name string) *repository.Department {
+		d, err := repo.CreateDepartment(ctx, name, loc.Ref())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	eng, ops, sales := dept("Eng"), dept("Ops"), dept("Sales")
+	e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: eng.ID, Name: "Ann", Email: "ann@corp.example", JobTitle: "Engineer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, to := range []*repository.Department{ops, ops, sales} {
+		if _, _, err := repo.TransferEmployee(ctx, e.ID, to.ID); err != nil {
+			t.Fatalf("transfer to %s: %v", to.Name, err)
+		}
+	}
+	h, err := repo.JobHistoryOf(ctx, e.ID, repository.PageArgs{First: 10})
+	if err != nil || len(h.Items) != 2 || h.Items[0].DepartmentName != "Ops" || h.Items[1].DepartmentName != "Eng" ||
+		h.Items[0].DepartmentID != ops.ID || h.Items[1].JobTitle != "Engineer" {
+		t.Fatalf("history %+v, %v; want Ops then Eng", h.Items, err)
+	}
+}

@@ -1,0 +1,56 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// AssignWarehousePlan is what AssignWarehouse does (explain plans the mutation from it).
+var AssignWarehousePlan = WritePlan{Calls: []WriteCall{
+	consistentRead("PK = SK = EMP#<e>, PK = SK = WAREHOUSE#<w>"),
+	transactCall("Put EMP#<e> REL#WAREHOUSE (GSI1PK = WAREHOUSE#<w>#REL#WAREHOUSE), set EMP#<e> warehouseId; check the warehouse exists"),
+}}
+
+// AssignWarehouse makes warehouseId the warehouse the employee works at, replacing any previous
+// one, with ONE TransactWriteItems: the relation item REL#WAREHOUSE (inverted on GSI1, so the
+// warehouse's employees are one Query, AP31), the copy of its target on the employee item (so
+// Employee.warehouse is a key lookup, AP32), and a check that the warehouse still exists. A
+// missing employee or warehouse is NOT_FOUND and nothing is written.
+func (r *Repo) AssignWarehouse(ctx context.Context, employee, warehouse string) (*Employee, *Relation, error) {
+	if err := checkID("employeeId", employee); err != nil {
+		return nil, nil, err
+	}
+	if err := checkID("warehouseId", warehouse); err != nil {
+		return nil, nil, err
+	}
+	ek, wk := empKey(employee), warehouseKey(warehouse)
+	found, err := r.readConsistent(ctx, ek, wk)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ok := foundAs[*Employee](found, ek)
+	if !ok {
+		return nil, nil, notFoundField("employeeId", "employee")
+	}
+	if _, ok := foundAs[*Warehouse](found, wk); !ok {
+		return nil, nil, notFoundField("warehouseId", "warehouse")
+	}
+	rel := &Relation{EmployeeID: employee, Type: RelWarehouse, TargetID: warehouse, UpdatedAt: r.stamp()}
+	relItem, err := relationEntity.encode(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = r.transact(ctx, "assign warehouse", []txItem{
+		r.txPut(relItem, "", nil, nil),
+		r.txUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
+			map[string]types.AttributeValue{":w": s(warehouse)}, notFoundField("employeeId", "employee")),
+		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	upd := *e
+	upd.WarehouseID = warehouse
+	return &upd, rel, nil
+}
