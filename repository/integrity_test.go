@@ -38,9 +38,12 @@ func integrityProblems(t *testing.T, r *Repo) []string {
 			need(ticketKey(stringAttr(item, "orgId"), stringAttr(item, "ticketId")))
 		case typeRelation:
 			need(empKey(stringAttr(item, "employeeId")))
-			if stringAttr(item, "relation") == string(RelDepartment) {
+			switch RelationType(stringAttr(item, "relation")) {
+			case RelDepartment:
 				need(deptKey(stringAttr(item, "targetId")))
-			} else {
+			case RelWarehouse:
+				need(warehouseKey(stringAttr(item, "targetId")))
+			default:
 				need(empKey(stringAttr(item, "targetId")))
 			}
 		case typeEmployee:
