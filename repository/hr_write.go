@@ -323,10 +323,30 @@ func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) 
 	return e, rel, nil
 }
 
-// managerItems are the writes of an assignment: the relation item, conditioned on the previous
-// manager as read (prev, if hasPrev), the existence of the employee, the counts of direct reports
-// of the new and the previous manager, and every link of the new manager's chain as read.
+// managerItems are the writes of an assignment: the relation's move (relationMove: the counts
+// of direct reports of the new and the previous manager) and every link of the new manager's
+// chain as read.
 func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink) ([]txItem, error) {
+	items, err := r.relationMove(rel, prev, hasPrev, attrDirectReportCount, notFoundField("managerId", "manager"), errManagerChanged)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range links {
+		if l.target == "" {
+			items = append(items, r.txCheck(relationKey(l.holder, RelManager), "attribute_not_exists(PK)", nil, nil, errChainChanged))
+			continue
+		}
+		items = append(items, r.txCheck(relationKey(l.holder, RelManager), "targetId = :t", nil,
+			map[string]types.AttributeValue{":t": s(l.target)}, errChainChanged))
+	}
+	return items, nil
+}
+
+// relationMove is the part every assignment of a manager or a mentor writes: the relation item,
+// conditioned on the previous target as read (prev, if hasPrev; changed answers otherwise), the
+// employee's own item (relationsChanged), and counter on the new target, which must exist
+// (missing answers otherwise), and on the previous one, which move with the relation.
+func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, missing, changed error) ([]txItem, error) {
 	relItem, err := relationEntity.encode(rel)
 	if err != nil {
 		return nil, err
@@ -338,23 +358,15 @@ func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink
 	changes := !hasPrev || prev.TargetID != rel.TargetID
 	var add []delta
 	if changes {
-		add = []delta{{attrDirectReportCount, 1}}
+		add = []delta{{counter, 1}}
 	}
 	items := []txItem{
-		r.txPut(relItem, relCond, relVals, errManagerChanged),
+		r.txPut(relItem, relCond, relVals, changed),
 		r.relationsChanged(rel),
-		r.txCount(empKey(rel.TargetID), add, notFoundField("managerId", "manager"), nil),
+		r.txCount(empKey(rel.TargetID), add, missing, nil),
 	}
 	if hasPrev && changes {
-		items = append(items, r.txCount(empKey(prev.TargetID), []delta{{attrDirectReportCount, -1}}, errManagerChanged, nil))
-	}
-	for _, l := range links {
-		if l.target == "" {
-			items = append(items, r.txCheck(relationKey(l.holder, RelManager), "attribute_not_exists(PK)", nil, nil, errChainChanged))
-			continue
-		}
-		items = append(items, r.txCheck(relationKey(l.holder, RelManager), "targetId = :t", nil,
-			map[string]types.AttributeValue{":t": s(l.target)}, errChainChanged))
+		items = append(items, r.txCount(empKey(prev.TargetID), []delta{{counter, -1}}, changed, nil))
 	}
 	return items, nil
 }
@@ -434,32 +446,10 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 // errMentorChanged: the employee's mentor changed between the read and the transaction.
 var errMentorChanged = &apperr.Error{Code: apperr.CodeConflict, Field: "mentorId", Message: "the employee's mentor was changed by a concurrent assignment; retry"}
 
-// mentorItems are the writes of a mentor assignment: the relation item, conditioned on the
-// previous mentor as read (prev, if hasPrev), the employee's own item, and the counts of mentees
-// of the new mentor (which must exist) and the previous one, which move with the relation.
+// mentorItems are the writes of a mentor assignment: the relation's move (relationMove: the
+// counts of mentees of the new mentor and the previous one).
 func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]txItem, error) {
-	relItem, err := relationEntity.encode(rel)
-	if err != nil {
-		return nil, err
-	}
-	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
-	if hasPrev {
-		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(prev.TargetID)}
-	}
-	changes := !hasPrev || prev.TargetID != rel.TargetID
-	var add []delta
-	if changes {
-		add = []delta{{attrMenteeCount, 1}}
-	}
-	items := []txItem{
-		r.txPut(relItem, relCond, relVals, errMentorChanged),
-		r.relationsChanged(rel),
-		r.txCount(empKey(rel.TargetID), add, notFoundField("mentorId", "mentor"), nil),
-	}
-	if hasPrev && changes {
-		items = append(items, r.txCount(empKey(prev.TargetID), []delta{{attrMenteeCount, -1}}, errMentorChanged, nil))
-	}
-	return items, nil
+	return r.relationMove(rel, prev, hasPrev, attrMenteeCount, notFoundField("mentorId", "mentor"), errMentorChanged)
 }
 
 // relationsChanged is the write of an assignment to the employee's own item: it must exist, and
