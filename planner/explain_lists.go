@@ -73,10 +73,16 @@ func (w *walker) aheadPlace(gr *group, p *place) {
 		}
 		switch row.Kind {
 		case ToOne, Items:
-			if p.once(row) {
-				w.lookup(w.stepBatch(gr, 0), path, row.Reads[0], p.m*keysOf(row))
+			// Its key comes from the object's item: in a merged group that item is read in the
+			// group's own batch (step 0), so the lookup waits for it, one step later.
+			k := 0
+			if gr.merged {
+				k = 1
 			}
-			w.resolved(w.target(p, f, row, path, p.m*keysOf(row), max(gr.round(0), p.resolve)), nil)
+			if p.once(row) {
+				w.lookup(w.stepBatch(gr, k), path, row.Reads[0], p.m*keysOf(row))
+			}
+			w.resolved(w.target(p, f, row, path, p.m*keysOf(row), max(gr.round(k), p.resolve)), nil)
 		case Relation:
 			w.aheadRelation(gr, p, f, row, path)
 		case List:

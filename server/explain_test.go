@@ -3,8 +3,10 @@ package server_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"singletable/auth"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -29,7 +31,9 @@ func stepsOf(p *plan) []string {
 // those of full pages (4 users, each with 5 tickets, each with 3 versions), and the operation run
 // on smaller data stays within them.
 func TestExplainDescribesThePlanWithoutRunning(t *testing.T) {
-	a := newAPI(t, server.Config{})
+	// Rounds are measured as chains of calls one after another: 30 ms per call keeps two lists
+	// of one level, dispatched together, from forming a chain on a loaded machine.
+	a := newAPI(t, server.Config{}, repotest.WithLatency(30*time.Millisecond, 0))
 	d := a.seedSaaS(1, 3, 2)
 	const q = `query($id: ID!) { organization(id: $id) { name users(first: 4) { totalCount edges { node { name
 	  tickets(first: 5) { edges { node { title version history(first: 3) { edges { node { version } } } } } } } } } } }`
