@@ -49,6 +49,9 @@ type dataset struct {
 	buyers       []*repository.Customer             // the customers of the catalog's orders
 	productLines map[string][]*repository.OrderItem // by product id, newest first
 
+	staffed []*repository.Warehouse           // the staff tree's warehouses, one per department
+	staff   map[string][]*repository.Employee // by warehouse id, as assigned
+
 	mu sync.Mutex // guards the maps while seeding
 }
 
@@ -62,9 +65,9 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 		employees: map[string][]*repository.Employee{}, manager: map[string]string{},
 		mentor: map[string]string{}, deptOf: map[string]string{},
 		orders: map[string][]*repository.Order{}, items: map[string][]*repository.OrderItem{},
-		productLines: map[string][]*repository.OrderItem{},
+		productLines: map[string][]*repository.OrderItem{}, staff: map[string][]*repository.Employee{},
 	}
-	for _, domain := range []func(context.Context, *repository.Repo) error{d.seedSaaS, d.seedHR, d.seedCommerce, d.seedCatalog} {
+	for _, domain := range []func(context.Context, *repository.Repo) error{d.seedSaaS, d.seedHR, d.seedCommerce, d.seedCatalog, d.seedStaff} {
 		if err := domain(ctx, repo); err != nil {
 			return nil, err
 		}
@@ -278,6 +281,37 @@ func (d *dataset) placeCatalogOrders(ctx context.Context, repo *repository.Repo)
 	return nil
 }
 
+// seedStaff writes one warehouse per department and assigns it staff: warehouse i's e-th
+// employee is the e-th employee of department (i+e) mod breadth, so that a warehouse's staff
+// spans departments and neighbouring warehouses share them (the tree's department level has keys
+// to deduplicate). One round per e: within a round every warehouse and every employee appears
+// once, so no two concurrent assignments count on the same warehouse.
+func (d *dataset) seedStaff(ctx context.Context, repo *repository.Repo) error {
+	d.staffed = make([]*repository.Warehouse, d.breadth)
+	if err := par(d.breadth, func(i int) error {
+		wh, err := repo.CreateWarehouse(ctx, fmt.Sprintf("Depot %03d", i), "us-east-1")
+		d.staffed[i] = wh
+		return err
+	}); err != nil {
+		return fmt.Errorf("seed staff: %w", err)
+	}
+	for e := range employeesPerDept {
+		if err := par(d.breadth, func(i int) error {
+			emp := d.employees[d.depts[(i+e)%d.breadth].ID][e]
+			if _, _, err := repo.AssignWarehouse(ctx, emp.ID, d.staffed[i].ID); err != nil {
+				return err
+			}
+			d.mu.Lock()
+			d.staff[d.staffed[i].ID] = append(d.staff[d.staffed[i].ID], emp)
+			d.mu.Unlock()
+			return nil
+		}); err != nil {
+			return fmt.Errorf("seed staff: %w", err)
+		}
+	}
+	return nil
+}
+
 // Global IDs, as the API spells them.
 func orgGID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
 func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
@@ -286,6 +320,9 @@ func deptGID(d *repository.Department) string  { return model.Departments.IDOf(d
 func empGID(e *repository.Employee) string     { return model.Employees.IDOf(e.ID) }
 func custGID(c *repository.Customer) string    { return model.Customers.IDOf(c.ID) }
 func productGID(p *repository.Product) string  { return model.Products.IDOf(p.ID) }
+func warehouseGID(w *repository.Warehouse) string {
+	return model.Warehouses.IDOf(w.ID)
+}
 func orderGID(o *repository.Order) string {
 	return model.Orders.IDOf(o.CustomerID, o.ID)
 }

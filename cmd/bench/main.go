@@ -1,7 +1,7 @@
 // Command bench measures the API against its physical floor and against per-parent resolution
 // (docs/benchmarks.md). It seeds one table on DynamoDB Local, serves the real HTTP handler on a
 // loopback listener and runs a fixed suite: one operation per access pattern AP1–AP20, and four
-// deep trees (one per domain, and the catalog's) at breadth 1, 10 and 50, each four ways —
+// deep trees (one per domain, the catalog's and the warehouses' staff) at breadth 1, 10 and 50, each four ways —
 // batched (production), per-parent (loaders/perparent), the direct floor (repository/benchfloor)
 // and the replay floor (the batched way's own DynamoDB requests sent again with raw HTTP,
 // replay.go). It writes the report and a plot of p50 latency against breadth.
@@ -67,7 +67,7 @@ func main() {
 	flag.StringVar(&cfg.cpuProfile, "cpuprofile", "", "profile the batched deep operations (CPU) into this file instead of running the suite")
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
-	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce or catalog)")
+	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce, catalog or staff)")
 	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
 	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()

@@ -3,6 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
+
+	"singletable/repository"
 
 	"singletable/repository/benchfloor"
 )
@@ -18,8 +22,8 @@ type op struct {
 	vars  func(d *dataset, breadth int) map[string]any
 	plan  func(d *dataset, breadth int, shards int) minimum
 	floor func(ctx context.Context, fl *benchfloor.Client, d *dataset, breadth int) (benchfloor.Result, error)
-	// uncounted: the operation's connections have no totalCount (a product's order lines keep no
-	// counter), so the counted-tree target leaves it out.
+	// uncounted: the operation's connections have no totalCount (a product's order lines and a
+	// warehouse's staff keep no counter), so the counted-tree target leaves it out.
 	uncounted bool
 }
 
@@ -232,6 +236,33 @@ var deepOps = []op{
 				ids[i] = p.ID
 			}
 			return benchfloor.CatalogTree(ctx, fl, ids, 3)
+		}},
+	{id: "staff", name: "warehouses → employees → department", deep: true, uncounted: true,
+		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Warehouse { name employees(first: 5) { edges { node { name department { name } } } } } } }`,
+		vars: func(d *dataset, b int) map[string]any {
+			return map[string]any{"ids": globalIDs(d.staffed, b, warehouseGID)}
+		},
+		plan: func(d *dataset, b, _ int) minimum {
+			// 1: the warehouses by key and, at the same time, each warehouse's staff relations
+			// (one Query of its inverted GSI1 partition each, AP31). 2: the employees the
+			// relations name. 3: their departments, each once however many employees share it.
+			var whs, emps, depts []string
+			for _, w := range d.staffed[:b] {
+				whs = append(whs, k("warehouse", w.ID))
+				staff := slices.SortedFunc(slices.Values(d.staff[w.ID]), func(a, b *repository.Employee) int { return strings.Compare(a.ID, b.ID) })
+				for _, e := range staff[:min(5, len(staff))] {
+					emps = append(emps, k("employee", e.ID))
+					depts = append(depts, k("department", e.DepartmentID))
+				}
+			}
+			return planMinimum(level{round: 1, keys: whs, queries: b}, level{round: 2, keys: emps}, level{round: 3, keys: depts})
+		},
+		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
+			ids := make([]string, b)
+			for i, w := range d.staffed[:b] {
+				ids[i] = w.ID
+			}
+			return benchfloor.StaffTree(ctx, fl, ids, 5)
 		}},
 }
 

@@ -31,10 +31,10 @@ import (
 type Result struct {
 	// Parents, Children and Leaves count the entities of the tree's three levels (organizations,
 	// users, tickets; departments, employees, managers; customers, orders, order items;
-	// products, order lines, orders).
+	// products, order lines, orders; warehouses, employees, none).
 	Parents, Children, Leaves int
 	// Refs counts the to-one references resolved (reporters; the managers' departments; the
-	// orders' customers, in the commerce and the catalog trees).
+	// orders' customers, in the commerce and the catalog trees; the staff's departments).
 	Refs int
 }
 

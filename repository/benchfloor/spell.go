@@ -103,3 +103,12 @@ func (spell) ProductOrderItemsPK(p string) string {
 	pk, _ := repository.ProductOrderItemsPK(p)
 	return pk
 }
+
+// WarehouseKey is a warehouse's key (AP23), for the staff tree's first round.
+func (spell) WarehouseKey(w string) repository.Key { return must(repository.WarehouseKey(w)) }
+
+// WarehouseStaffPK is the GSI1 partition holding the warehouse relation items that point at
+// warehouse w (WAREHOUSE#<w>#REL#WAREHOUSE): the warehouse's staff, by employee.
+func (x spell) WarehouseStaffPK(w string) string {
+	return x.WarehouseKey(w).PK + "#" + x.RelationKey(w, repository.RelWarehouse).SK
+}
