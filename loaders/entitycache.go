@@ -15,7 +15,19 @@ import (
 // a key, and no path writes an entry behind another's back between its check and its write.
 type entityCache struct {
 	mu sync.Mutex
-	m  map[repository.Key]dataloader.Thunk[repository.Entity]
+	m  map[repository.Key]cacheEntry
+}
+
+// A cacheEntry is a key's lookup. th is what a caller waits for; value is the entity as soon as
+// it is read, before what its batch reserves next (keyBatch's follow), for the batches that need it
+// to reserve their own next lookups: it waits for a read only, never for another batch's follow,
+// so batches waiting on each other's values cannot wait in a circle.
+type cacheEntry struct {
+	th    dataloader.Thunk[repository.Entity]
+	value dataloader.Thunk[repository.Entity]
+	// owner is the batch whose follow releases th's callers (nil: a key loader's lookup, or an
+	// entity read already).
+	owner *keyBatch
 }
 
 // getOrReserve returns k's entry; when there is none it stores the thunk fetch returns (fetch runs
@@ -23,15 +35,43 @@ type entityCache struct {
 func (c *entityCache) getOrReserve(k repository.Key, fetch func() dataloader.Thunk[repository.Entity]) (th dataloader.Thunk[repository.Entity], reserved bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if th, ok := c.m[k]; ok {
-		return th, false
-	}
-	if c.m == nil {
-		c.m = map[repository.Key]dataloader.Thunk[repository.Entity]{}
+	if e, ok := c.m[k]; ok {
+		return e.th, false
 	}
 	th = fetch()
-	c.m[k] = th
+	c.put(k, cacheEntry{th: th, value: th})
 	return th, true
+}
+
+// take makes batch b the owner of k's entry, so that every caller asking for k from now on waits
+// until b has reserved what k's objects need next: a fresh entry that b fetches, or, when another place reads or has read k already, an entry that waits for b's follow and then
+// answers that read's value (returned, for b's follow). prev is what a caller that asked for k
+// before holds.
+func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntry) (th, value dataloader.Thunk[repository.Entity]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	prev, ok := c.m[k]
+	switch {
+	case !ok:
+		e := fetch()
+		c.put(k, e)
+		return e.th, e.value
+	case prev.owner == b:
+		return prev.th, prev.value
+	}
+	e := cacheEntry{value: prev.value, owner: b, th: func() (repository.Entity, error) {
+		<-b.done
+		return prev.value()
+	}}
+	c.put(k, e)
+	return e.th, e.value
+}
+
+func (c *entityCache) put(k repository.Key, e cacheEntry) {
+	if c.m == nil {
+		c.m = map[repository.Key]cacheEntry{}
+	}
+	c.m[k] = e
 }
 
 // prime stores e under k unless k has an entry (a read of the table never replaces a lookup
@@ -44,10 +84,7 @@ func (c *entityCache) prime(k repository.Key, e repository.Entity) {
 func (c *entityCache) set(k repository.Key, e repository.Entity) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[repository.Key]dataloader.Thunk[repository.Entity]{}
-	}
-	c.m[k] = done(e)
+	c.put(k, cacheEntry{th: done(e), value: done(e)})
 }
 
 // done is the thunk of a lookup already answered.

@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -41,14 +42,32 @@ func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloa
 // concurrently, in the background. A level of lists uses one to hand each list to its resolvers
 // as soon as it is back while its elements' lookups still go out in one batch when the last one
 // is.
+//
+// A batch also carries what comes after it (follow): the to-one fields' targets of the levels
+// whose lookups it holds are read ahead, and a level's next step of relations is reserved, once
+// its keys are read and before any caller sees them (done closes after follow). So every key of
+// the next level is known and reserved, in one batch, before a resolver could ask for one of them
+// alone: no timer decides which keys share a call, and the calls and rounds are the plan's
+// whatever the machine's load. A key of such a level that another place reads or has read (the
+// customer asked for by ID that is also an order's customer) is taken over (entityCache.take):
+// its later callers wait for this batch's follow too.
 type keyBatch struct {
-	l    *Loaders
-	done chan struct{} // closes when every key is answered
+	l       *Loaders
+	fetched chan struct{} // closes when every key fetched here is read
+	done    chan struct{} // closes after follow: the batch's callers are released
 
 	mu      sync.Mutex
 	fetch   []repository.Key
 	waiting map[repository.Key]*keyResult
 	sent    bool
+
+	// asked are the keys of the levels and steps that follow reads, values their entities as soon
+	// as they are read; levels the levels whose step-0 lookups the batch holds (reserveLevel);
+	// then what else follows (a level's next step of relations).
+	asked  []repository.Key
+	values []dataloader.Thunk[repository.Entity]
+	levels []LevelObjects
+	then   func(found func(repository.Key) (repository.Entity, bool))
 }
 
 type keyResult struct {
@@ -57,32 +76,89 @@ type keyResult struct {
 }
 
 func (l *Loaders) newKeyBatch() *keyBatch {
-	return &keyBatch{l: l, done: make(chan struct{}), waiting: map[repository.Key]*keyResult{}}
+	return &keyBatch{l: l, fetched: make(chan struct{}), done: make(chan struct{}), waiting: map[repository.Key]*keyResult{}}
 }
 
 // reserve adds keys to the batch (those not cached yet) and returns one thunk per key, in key
 // order; a missing item is errMissing, as from the loader. It must come before send.
 func (b *keyBatch) reserve(keys []repository.Key) []dataloader.Thunk[repository.Entity] {
+	return b.add(keys, false)
+}
+
+// reserveFollowed is reserve for keys whose objects follow reads (a level's lookups): a key
+// another place reads is taken over, and the entities are kept for follow.
+func (b *keyBatch) reserveFollowed(keys []repository.Key) {
+	b.add(keys, true)
+}
+
+func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[repository.Entity] {
 	thunks := make([]dataloader.Thunk[repository.Entity], len(keys))
 	results := make([]keyResult, len(keys)) // one allocation for the batch's results
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i, k := range keys {
-		// The caller keeps its own thunk: the cache entry may be replaced meanwhile (Remember).
-		thunks[i], _ = b.l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] {
+		fresh := func() cacheEntry {
 			r := &results[i]
 			b.waiting[k] = r
 			b.fetch = append(b.fetch, k)
-			return func() (repository.Entity, error) {
-				<-b.done
-				return r.v, r.err
-			}
-		})
+			return cacheEntry{owner: b,
+				th:    func() (repository.Entity, error) { <-b.done; return r.v, r.err },
+				value: func() (repository.Entity, error) { <-b.fetched; return r.v, r.err }}
+		}
+		if !followed {
+			// The caller keeps its own thunk: the cache entry may be replaced meanwhile (Remember).
+			thunks[i], _ = b.l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] { return fresh().th })
+			continue
+		}
+		th, value := b.l.entities.take(k, b, fresh)
+		thunks[i] = th
+		b.asked = append(b.asked, k)
+		b.values = append(b.values, value)
 	}
 	return thunks
 }
 
-// send sends the batch's keys, once; a batch without keys is answered at once.
+// reserveLevel reserves the step-0 lookups of objects of level (what their to-one fields, items
+// and relations ask for), so that what those return is read ahead when the batch is back.
+func (b *keyBatch) reserveLevel(level Level, objects []repository.Entity) {
+	if level == nil || len(objects) == 0 {
+		return
+	}
+	b.reserveFollowed(level.Lookups(0, objects))
+	b.mu.Lock()
+	b.levels = append(b.levels, LevelObjects{Level: level, Objects: objects, ListsStarted: true})
+	b.mu.Unlock()
+}
+
+// follow does what comes after the batch, once its keys are read and before its callers are
+// released: the to-one targets of its levels are read ahead (their lookups reserved and sent,
+// their lists started), and then runs. It waits only for reads (the values of keys another place
+// reads), never for another batch's follow, and itself only reserves and sends.
+func (b *keyBatch) follow(ctx context.Context) {
+	if len(b.levels) == 0 && b.then == nil {
+		return
+	}
+	found := make(map[repository.Key]repository.Entity, len(b.asked))
+	for i, k := range b.asked {
+		if e, err := b.values[i](); err == nil && e != nil {
+			found[k] = e
+		}
+	}
+	get := func(k repository.Key) (repository.Entity, bool) { e, ok := found[k]; return e, ok }
+	var next []LevelObjects
+	for _, lo := range b.levels {
+		next = append(next, lo.Level.Targets(lo.Objects, get)...)
+	}
+	if b.then != nil {
+		b.then(get)
+	}
+	if len(next) > 0 {
+		b.l.ReadAhead(ctx, next...)
+	}
+}
+
+// send sends the batch's keys, once, in the background; a batch without keys to fetch only
+// follows.
 func (b *keyBatch) send(ctx context.Context) {
 	b.mu.Lock()
 	fetch, sent := b.fetch, b.sent
@@ -91,32 +167,50 @@ func (b *keyBatch) send(ctx context.Context) {
 	if sent {
 		return
 	}
+	go func() {
+		defer close(b.done)
+		b.read(ctx, fetch)
+		close(b.fetched)
+		b.followSafely(ctx)
+	}()
+}
+
+// read fetches keys and sets their results; a panic fails them with an internal error.
+func (b *keyBatch) read(ctx context.Context, fetch []repository.Key) {
 	if len(fetch) == 0 {
-		close(b.done)
 		return
 	}
-	go func() {
-		var found map[repository.Key]repository.Entity
-		var err error
-		ctx, end := b.l.startBatch(ctx, BatchFetchNow, len(fetch))
-		defer end()
-		defer func() {
-			if p := recover(); p != nil {
-				err = panicError("batch get", p)
+	var found map[repository.Key]repository.Entity
+	var err error
+	ctx, end := b.l.startBatch(ctx, BatchFetchNow, len(fetch))
+	defer end()
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicError("batch get", p)
+		}
+		for _, k := range fetch {
+			r := b.waiting[k]
+			switch e, ok := found[k]; {
+			case err != nil:
+				r.err = err
+			case !ok:
+				r.err = errMissing
+			default:
+				r.v = e
 			}
-			for _, k := range fetch {
-				r := b.waiting[k]
-				switch e, ok := found[k]; {
-				case err != nil:
-					r.err = err
-				case !ok:
-					r.err = errMissing
-				default:
-					r.v = e
-				}
-			}
-			close(b.done)
-		}()
-		found, err = b.l.repo.BatchGet(ctx, fetch)
+		}
 	}()
+	found, err = b.l.repo.BatchGet(ctx, fetch)
+}
+
+// followSafely is follow; a panic in it is logged, never a crash, and never keeps the batch's
+// callers waiting (they are released after it): what was not read ahead is read by its
+// resolvers, slower but answered.
+func (b *keyBatch) followSafely(ctx context.Context) {
+	defer func() {
+		if p := recover(); p != nil {
+			slog.ErrorContext(ctx, "loaders: read ahead failed", "error", panicError("read ahead", p))
+		}
+	}()
+	b.follow(ctx)
 }

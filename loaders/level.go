@@ -22,6 +22,10 @@ type Level interface {
 	Start(ctx context.Context, objects []repository.Entity)
 	// StartsLists reports whether Start starts any list.
 	StartsLists() bool
+	// Targets are the objects the step-0 lookups of objects returned for their to-one fields and
+	// items (found answers a key those lookups read), grouped by the level of each field's
+	// selection: read ahead as soon as the lookups are back.
+	Targets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []LevelObjects
 }
 
 // flat reports whether a level needs nothing of its whole level once its objects are read but
@@ -41,8 +45,9 @@ type LevelObjects struct {
 // ReadAhead does what the objects of whole levels need once they are read (the caller holds every
 // object of each level: a root level, the lists of a level read together): it starts their child
 // lists, then looks up what their selected fields ask for, every level's keys of one step in one
-// batch sent at once (no window: nothing else would join it). It waits for every step but the
-// last, whose keys the resolvers then find under way.
+// batch sent at once (no window: nothing else would join it). Each batch, when back, reserves the
+// next: the next step of relations, and the levels of what the to-one fields returned (keyBatch's
+// follow). It never waits: the resolvers find every key under way.
 func (l *Loaders) ReadAhead(ctx context.Context, levels ...LevelObjects) {
 	found := make([][]repository.Entity, len(levels))
 	for i, lo := range levels {
@@ -51,44 +56,86 @@ func (l *Loaders) ReadAhead(ctx context.Context, levels ...LevelObjects) {
 	l.readAheadFrom(ctx, levels, 0, found)
 }
 
-// readAheadFrom is ReadAhead from step from on, found[i] being what the step before found for
+// readAheadFrom is ReadAhead from step n on, found[i] being what the step before found for
 // levels[i] (its objects, for step 0).
-func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, from int, found [][]repository.Entity) {
+func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, n int, found [][]repository.Entity) {
 	steps := 0
 	for _, lo := range levels {
 		if lo.Level == nil || len(lo.Objects) == 0 {
 			continue
 		}
-		if !lo.ListsStarted {
+		if n == 0 && !lo.ListsStarted {
 			lo.Level.Start(ctx, lo.Objects)
 		}
 		steps = max(steps, lo.Level.Steps())
 	}
-	for n := from; n < steps; n++ {
-		var keys []repository.Key
-		var owner []int // the level each key belongs to
-		for i, lo := range levels {
-			if lo.Level == nil || n >= lo.Level.Steps() {
-				continue
-			}
-			ks := lo.Level.Lookups(n, found[i])
-			keys = append(keys, ks...)
-			for range ks {
-				owner = append(owner, i)
+	if n >= steps {
+		return
+	}
+	if _, batched := l.byKey.(batchedKeys); !batched {
+		l.readAheadUnbatched(ctx, levels, n, found)
+		return
+	}
+	b := l.newKeyBatch()
+	asked := make([][]repository.Key, len(levels))
+	for i, lo := range levels {
+		if lo.Level == nil || n >= lo.Level.Steps() {
+			continue
+		}
+		if n == 0 {
+			b.reserveLevel(lo.Level, found[i])
+			continue
+		}
+		asked[i] = lo.Level.Lookups(n, found[i])
+		b.reserveFollowed(asked[i])
+	}
+	if n+1 < steps {
+		if n == 0 {
+			for i, lo := range levels {
+				if lo.Level != nil && lo.Level.Steps() > 0 {
+					asked[i] = lo.Level.Lookups(0, found[i])
+				}
 			}
 		}
-		if n == steps-1 {
-			l.FetchNow(ctx, keys...)
-			return
-		}
-		found = make([][]repository.Entity, len(levels))
-		got, _ := loadEach(ctx, l, keys)
-		for j, e := range got {
-			if e != nil {
-				found[owner[j]] = append(found[owner[j]], e)
+		b.then = func(get func(repository.Key) (repository.Entity, bool)) {
+			next := make([][]repository.Entity, len(levels))
+			for i, ks := range asked {
+				for _, k := range ks {
+					if e, ok := get(k); ok {
+						next[i] = append(next[i], e)
+					}
+				}
 			}
+			l.readAheadFrom(ctx, levels, n+1, next)
 		}
 	}
+	b.send(ctx)
+}
+
+// readAheadUnbatched is readAheadFrom for a KeyFetcher of another kind (the benchmark's
+// per-parent baseline, whose planner plans nothing ahead): each step through it, waiting for all
+// but the last.
+func (l *Loaders) readAheadUnbatched(ctx context.Context, levels []LevelObjects, n int, found [][]repository.Entity) {
+	var keys []repository.Key
+	var owner []int
+	for i, lo := range levels {
+		if lo.Level == nil || n >= lo.Level.Steps() {
+			continue
+		}
+		ks := lo.Level.Lookups(n, found[i])
+		keys = append(keys, ks...)
+		for range ks {
+			owner = append(owner, i)
+		}
+	}
+	next := make([][]repository.Entity, len(levels))
+	got, _ := loadEach(ctx, l, keys)
+	for j, e := range got {
+		if e != nil {
+			next[owner[j]] = append(next[owner[j]], e)
+		}
+	}
+	l.readAheadFrom(ctx, levels, n+1, next)
 }
 
 // prefetchAhead is ReadAhead for the objects of a list read on its own (a later page, a list no

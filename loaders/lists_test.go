@@ -198,6 +198,9 @@ func (*stubLevel) Steps() int                                        { return 1 
 func (*stubLevel) Lookups(int, []repository.Entity) []repository.Key { return nil }
 func (s *stubLevel) Start(context.Context, []repository.Entity)      { s.started++ }
 func (*stubLevel) StartsLists() bool                                 { return true }
+func (*stubLevel) Targets([]repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
+	return nil
+}
 
 // Ticket lists started for a level of users are the lists their resolvers then ask for, with the
 // page size left out: one Query per user in all.
@@ -244,6 +247,9 @@ type flatLevel struct{}
 func (flatLevel) Steps() int        { return 1 }
 func (flatLevel) StartsLists() bool { return false }
 func (flatLevel) Start(context.Context, []repository.Entity) {
+}
+func (flatLevel) Targets([]repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
+	return nil
 }
 func (flatLevel) Lookups(_ int, objects []repository.Entity) []repository.Key {
 	keys := make([]repository.Key, len(objects))

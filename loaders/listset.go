@@ -105,9 +105,7 @@ func readLevel[K any, T repository.Entity](ctx context.Context, l *Loaders, keys
 	errs := each(len(keys), what, func(i int) (err error) {
 		pages[i], err = read(ctx, keys[i])
 		if lv := level(keys[i]); err == nil && whole && flat(lv) {
-			if lv != nil {
-				batch.reserve(lv.Lookups(0, entities(pages[i].Items)))
-			}
+			batch.reserveLevel(lv, entities(pages[i].Items))
 			early[i] = true
 			answer(i, pages[i], nil)
 		}

@@ -24,8 +24,8 @@ import (
 type Level struct {
 	// Type is the object type of the level.
 	Type string
-	// toOne are the selected ToOne and Items fields.
-	toOne []*Field
+	// toOne are the selected ToOne and Items fields, each with the level of what it returns.
+	toOne []toOneUse
 	// relations are the selected relations and, for each, the relations selected on its target
 	// (manager { department }), read one step further.
 	relations []relationAhead
@@ -51,6 +51,13 @@ type ListUse struct {
 	Plain bool
 	// Nodes is the level of the list's elements.
 	Nodes *Level
+}
+
+// toOneUse is a selected ToOne or Items field and the level of the objects it returns (one per
+// selection of it: two aliases with other selections are two uses).
+type toOneUse struct {
+	field  *Field
+	target *Level
 }
 
 // relationAhead is a selected relation and the relations selected on its target.
@@ -112,7 +119,8 @@ func (l *Level) Lookups(n int, found []repository.Entity) []repository.Key {
 // objectLookups are step 0 of Lookups.
 func (l *Level) objectLookups(objects []repository.Entity) []repository.Key {
 	var keys []repository.Key
-	for _, f := range l.toOne {
+	for _, u := range l.toOne {
+		f := u.field
 		if f.Keys == nil {
 			continue // objects that are not items (a ranking's entries): their resolvers look up
 		}
@@ -217,8 +225,10 @@ func (l *Level) addRelation(rel repository.RelationType, target *Level) {
 	l.relations = append(l.relations, relationAhead{rel: rel, ofTarget: of})
 }
 
-// addToOne records a selected ToOne or Items field.
-func (l *Level) addToOne(f *Field) { l.toOne = appendNew(l.toOne, f) }
+// addToOne records a selected ToOne or Items field and the level of what it returns.
+func (l *Level) addToOne(f *Field, target *Level) {
+	l.toOne = appendNew(l.toOne, toOneUse{field: f, target: target})
+}
 
 // appendNew is s with v appended unless it holds it already.
 func appendNew[T comparable](s []T, v T) []T {
@@ -226,4 +236,48 @@ func appendNew[T comparable](s []T, v T) []T {
 		return s
 	}
 	return append(s, v)
+}
+
+// Targets are the objects the level's to-one fields and items return, grouped by the level of each
+// field's selection: found answers a key the level's lookups (Lookups(0, objects)) read, false when
+// it read nothing there. Every object of a level reaches its to-one fields' targets at once, so
+// each group is the whole level of its place: the loaders read what it needs ahead as soon as
+// these lookups are back (its own to-one fields, its child lists), one batch per step, never by
+// a timer. A target level that asks for no read is left out.
+func (l *Level) Targets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []TargetObjects {
+	if l == nil {
+		return nil
+	}
+	var out []TargetObjects
+	var seen []map[repository.Key]bool // per group: an object two parents share is one object
+	for _, u := range l.toOne {
+		if u.field.Keys == nil || !u.target.readsAhead() {
+			continue
+		}
+		i := slices.IndexFunc(out, func(t TargetObjects) bool { return t.Level == u.target })
+		if i < 0 {
+			out, seen = append(out, TargetObjects{Level: u.target}), append(seen, map[repository.Key]bool{})
+			i = len(out) - 1
+		}
+		for _, o := range objects {
+			for _, k := range u.field.Keys(nil, o) {
+				if e, ok := found(k); ok && !seen[i][k] {
+					seen[i][k] = true
+					out[i].Objects = append(out[i].Objects, e)
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
+}
+
+// TargetObjects are objects of one level that a level's to-one fields returned.
+type TargetObjects struct {
+	Level   *Level
+	Objects []repository.Entity
+}
+
+// readsAhead reports whether the level asks for anything to read once its objects are there.
+func (l *Level) readsAhead() bool {
+	return l != nil && (len(l.toOne) > 0 || len(l.relations) > 0 || len(l.lists) > 0)
 }

@@ -82,7 +82,7 @@ func TestListsOfALevelWithTypedArguments(t *testing.T) {
 	if !c.Plain || c.Field.Variant == nil || c.Args.First != repository.DefaultPageSize || c.Args.Filtered() {
 		t.Fatalf("c: %+v", c)
 	}
-	if a.Nodes == nil || a.Nodes.Type != "Order" || len(a.Nodes.toOne) != 1 || a.Nodes.toOne[0] != FieldOf("Order", "items") {
+	if a.Nodes == nil || a.Nodes.Type != "Order" || len(a.Nodes.toOne) != 1 || a.Nodes.toOne[0].field != FieldOf("Order", "items") {
 		t.Fatalf("a's orders look up their items: %+v", a.Nodes)
 	}
 }

@@ -27,9 +27,9 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 		args := f.ArgumentMap(o.op.Variables)
 		switch row = row.variant(args); row.Kind {
 		case ToOne:
-			l.addToOne(row)
+			l.addToOne(row, o.ObjectsOf(f, row.Of))
 		case Items:
-			l.addToOne(row)
+			l.addToOne(row, o.ObjectsOf(f, row.Of))
 			if row.Combined != nil && l.combined == nil {
 				l.combined = &ListUse{Field: row, Alias: f.Alias, Plain: true}
 			}

@@ -43,6 +43,16 @@ func (p plannedLevel) Start(ctx context.Context, objects []repository.Entity) {
 	startLists(ctx, p.Level, parents, nil)
 }
 
+// Targets are the plan's targets of the level's to-one fields, as levels of the loaders.
+func (p plannedLevel) Targets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []loaders.LevelObjects {
+	targets := p.Level.Targets(objects, found)
+	out := make([]loaders.LevelObjects, len(targets))
+	for i, t := range targets {
+		out[i] = loaders.LevelObjects{Level: levelOf(t.Level), Objects: t.Objects}
+	}
+	return out
+}
+
 // StartsLists reports whether the plan starts child lists of the level's objects.
 func (p plannedLevel) StartsLists() bool {
 	for _, u := range p.Lists() {
