@@ -1,0 +1,167 @@
+package server_test
+
+import (
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+
+	"singletable/server"
+)
+
+// deferredUsers is the issue's operation: the organizations at once, their users and tickets in a
+// deferred fragment; wholeUsers the same without @defer.
+const (
+	deferredUsers = `query($d: Boolean = true) { organizations(first: 3) { edges { node { id name
+		... @defer(label: "users", if: $d) { users(first: 4) { edges { node { id email tickets(first: 5) { edges { node { id title } } } } } } } } } } }`
+	wholeUsers = `{ organizations(first: 3) { edges { node { id name
+		... { users(first: 4) { edges { node { id email tickets(first: 5) { edges { node { id title } } } } } } } } } } }`
+)
+
+// checkDeferredUsers checks an incremental answer of deferredUsers against whole, the answer of
+// wholeUsers: a first payload with hasNext and the organizations without a users key (absent,
+// not null), then one incremental result per organization labelled "users" at its path, the
+// last payload with hasNext false; together the same data, and the same calls, as whole.
+func checkDeferredUsers(t *testing.T, r deferredResponse, whole gqlResponse) {
+	t.Helper()
+	if len(r.payloads) < 2 {
+		t.Fatalf("%s: %d payload(s), want the initial one and the deferred ones: %+v", r.contentType, len(r.payloads), r.payloads)
+	}
+	first := r.payloads[0]
+	if first.HasNext == nil || !*first.HasNext {
+		t.Fatalf("first payload: hasNext %v, want true", first.HasNext)
+	}
+	if strings.Contains(string(first.Data), `"users"`) {
+		t.Fatalf("first payload holds the deferred field (it must be absent): %s", first.Data)
+	}
+	if last := r.payloads[len(r.payloads)-1]; last.HasNext == nil || *last.HasNext {
+		t.Fatalf("last payload: hasNext %v, want false", last.HasNext)
+	}
+	paths := map[string]bool{}
+	for _, inc := range r.increments() {
+		if inc.Label == nil || *inc.Label != "users" || !strings.Contains(string(inc.Data), `"users"`) {
+			t.Fatalf("incremental result %+v: want label users and the users", inc)
+		}
+		paths[pathKey(inc.Path)] = true
+	}
+	for i := range 3 {
+		if p := "organizations.edges." + string(rune('0'+i)) + ".node"; !paths[p] {
+			t.Fatalf("no incremental result at %s: %v", p, paths)
+		}
+	}
+	sameData(t, "the payloads together", r.merged(t), whole.Data)
+	if got := r.calls(); !maps.Equal(got, whole.Extensions.DynamoDB.Calls) {
+		t.Fatalf("the payloads' calls together %v, want the undeferred operation's %v", got, whole.Extensions.DynamoDB.Calls)
+	}
+}
+
+// Over multipart/mixed (Apollo Client's Accept), a deferred fragment comes as an incremental
+// payload after the first, whose data leaves it out; all payloads together are the undeferred
+// answer, in the same calls.
+func TestDeferOverMultipartMixed(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	a.seedSaaS(3, 4, 5)
+	whole := a.ok(wholeUsers, nil, nil)
+	r := a.deferred(acceptMultipart, deferredUsers, nil)
+	if !strings.HasPrefix(r.contentType, "multipart/mixed") || r.status != 200 {
+		t.Fatalf("status %d, Content-Type %q, want 200 multipart/mixed", r.status, r.contentType)
+	}
+	checkDeferredUsers(t, r, whole)
+}
+
+// Over Server-Sent Events (graphql-sse), a deferred query is served as over multipart/mixed, one
+// event per payload.
+func TestDeferOverServerSentEvents(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	a.seedSaaS(3, 4, 5)
+	whole := a.ok(wholeUsers, nil, nil)
+	r := a.deferred(acceptSSE, deferredUsers, nil)
+	if !strings.HasPrefix(r.contentType, "text/event-stream") || r.status != 200 {
+		t.Fatalf("status %d, Content-Type %q, want 200 text/event-stream", r.status, r.contentType)
+	}
+	checkDeferredUsers(t, r, whole)
+}
+
+// Without an incremental Accept, and with @defer(if: false) over any transport, the answer is the
+// whole result in one payload, without hasNext, in the undeferred operation's calls.
+func TestDeferAnswersWholeWithoutIncrementalAccept(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	a.seedSaaS(3, 4, 5)
+	whole := a.ok(wholeUsers, nil, nil)
+	for _, c := range []struct {
+		name, accept string
+		vars         map[string]any
+	}{
+		{"application/json", "application/json", nil},
+		{"graphql-response+json", "application/graphql-response+json", nil},
+		{"if: false over multipart/mixed", acceptMultipart, map[string]any{"d": false}},
+		{"if: false over Server-Sent Events", acceptSSE, map[string]any{"d": false}},
+	} {
+		r := a.deferred(c.accept, deferredUsers, c.vars)
+		if len(r.payloads) != 1 || r.payloads[0].HasNext != nil {
+			t.Fatalf("%s: %d payloads (first hasNext %v), want one whole payload", c.name, len(r.payloads), r.payloads[0].HasNext)
+		}
+		if len(r.payloads[0].Errors) > 0 {
+			t.Fatalf("%s: errors %+v", c.name, r.payloads[0].Errors)
+		}
+		var got any
+		if err := json.Unmarshal(r.payloads[0].Data, &got); err != nil {
+			t.Fatal(err)
+		}
+		sameData(t, c.name, got, whole.Data)
+		if calls := r.calls(); !maps.Equal(calls, whole.Extensions.DynamoDB.Calls) {
+			t.Fatalf("%s: calls %v, want %v", c.name, calls, whole.Extensions.DynamoDB.Calls)
+		}
+	}
+}
+
+// The capacity budget is settled once, as the last payload is written: the payloads before it
+// say what they cost but not what is left, and the last says what is left of the budget once the
+// whole operation is debited.
+func TestDeferSettlesTheBudgetOnce(t *testing.T) {
+	a := newAPI(t, server.Config{CapacityBudgetRCU: 1000})
+	a.seedSaaS(3, 4, 5)
+	r := a.deferred(acceptMultipart, deferredUsers, nil)
+	if len(r.payloads) < 2 {
+		t.Fatalf("%d payloads", len(r.payloads))
+	}
+	entries := []*costEntry{r.payloads[0].Extensions.DynamoDB}
+	for _, p := range r.payloads[1:] {
+		for _, inc := range p.Incremental {
+			entries = append(entries, inc.Extensions.DynamoDB)
+		}
+	}
+	for i, e := range entries {
+		if e == nil {
+			t.Fatalf("payload %d has no cost entry", i)
+		}
+		if last := i == len(entries)-1; (e.BudgetRemaining != nil) != last {
+			t.Fatalf("payload %d of %d: budgetRemaining %v (only the last settles the budget)", i, len(entries), e.BudgetRemaining)
+		}
+	}
+}
+
+// A field the principal may not read answers the same error at the same path inside a deferred
+// fragment as outside one, and none of its data: the null of the non-null field stops at the
+// fragment (its payload's data is null, as the incremental-delivery spec propagates it) where it
+// would reach the product without @defer.
+func TestDeferredFieldsAreGuardedAsUndeferred(t *testing.T) {
+	f := newCatalogFixture(t, 5)
+	vars := map[string]any{"p": f.product}
+	whole := f.buyer.query(`query($p: ID!) { product(id: $p) { name inventory { quantity } } }`, vars)
+	r := f.buyer.deferred(acceptMultipart, `query($p: ID!) { product(id: $p) { name ... @defer(label: "stock") { inventory { quantity } } } }`, vars)
+	if len(whole.Errors) != 1 || len(r.payloads) != 2 {
+		t.Fatalf("undeferred errors %+v; deferred payloads %+v", whole.Errors, r.payloads)
+	}
+	incs := r.increments()
+	if len(incs) != 1 || len(incs[0].Errors) != 1 {
+		t.Fatalf("incremental results %+v, want one with one error", incs)
+	}
+	got, want := incs[0].Errors[0], whole.Errors[0]
+	if got.Extensions["code"] != want.Extensions["code"] || pathString(got.Path) != pathString(want.Path) || got.Message != want.Message {
+		t.Fatalf("deferred error %+v, undeferred %+v", got, want)
+	}
+	if string(incs[0].Data) != "null" || strings.Contains(string(r.payloads[0].Data), "inventory") {
+		t.Fatalf("the forbidden fragment's data: first payload %s, incremental %s", r.payloads[0].Data, incs[0].Data)
+	}
+}
