@@ -165,3 +165,49 @@ func TestDeferredFieldsAreGuardedAsUndeferred(t *testing.T) {
 		t.Fatalf("the forbidden fragment's data: first payload %s, incremental %s", r.payloads[0].Data, incs[0].Data)
 	}
 }
+
+// Explain plans a deferred operation as the same operation without @defer (the same calls and
+// price: the loaders batch the deferred reads with the others of their level) and says which
+// payload each step belongs to: the deferred fragment's label, none for the initial payload. The
+// payloads' calls together stay within the plan.
+func TestExplainSaysEachStepsPayload(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	a.seedSaaS(3, 4, 5)
+	deferred, whole := a.explain(deferredUsers, nil), a.explain(wholeUsers, nil)
+	if deferred.plan == nil || whole.plan == nil {
+		t.Fatalf("no plan: %+v / %+v", deferred.raw, whole.raw)
+	}
+	if !maps.Equal(deferred.plan.MaxCalls, whole.plan.MaxCalls) || deferred.plan.Complexity != whole.plan.Complexity {
+		t.Fatalf("deferred plan %v (complexity %d), undeferred %v (%d)", deferred.plan.MaxCalls, deferred.plan.Complexity, whole.plan.MaxCalls, whole.plan.Complexity)
+	}
+	labelled := 0
+	for _, s := range deferred.plan.Steps {
+		inFragment := strings.HasPrefix(s.Path, "organizations.edges.node.users")
+		switch {
+		case inFragment && (s.Payload == nil || *s.Payload != "users"):
+			t.Fatalf("step %s: payload %v, want users", s.Path, s.Payload)
+		case !inFragment && s.Payload != nil:
+			t.Fatalf("step %s of the initial payload: payload %q", s.Path, *s.Payload)
+		}
+		if inFragment {
+			labelled++
+		}
+	}
+	if labelled == 0 {
+		t.Fatalf("no step of the deferred fragment: %s", planText(deferred.plan))
+	}
+	for _, s := range whole.plan.Steps {
+		if s.Payload != nil {
+			t.Fatalf("step %s of an undeferred operation has payload %q", s.Path, *s.Payload)
+		}
+	}
+	r := a.deferred(acceptMultipart, deferredUsers, nil)
+	last := r.payloads[len(r.payloads)-1]
+	rounds := 0
+	if len(last.Incremental) > 0 {
+		rounds = last.Incremental[len(last.Incremental)-1].Extensions.DynamoDB.Rounds
+	}
+	if over := within(deferred.plan, r.calls(), rounds); over != "" {
+		t.Fatalf("the payloads' calls exceed the plan: %s", over)
+	}
+}
