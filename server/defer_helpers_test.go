@@ -203,3 +203,16 @@ func pathKey(p []any) string {
 	}
 	return b.String()
 }
+
+// count is how many log lines hold s.
+func (b *logBuffer) count(s string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, l := range b.lines {
+		if strings.Contains(l, s) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,11 +1,22 @@
 package server_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"maps"
+	"mime"
+	"mime/multipart"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"singletable/repository"
+	"singletable/repository/repotest"
 	"singletable/server"
 )
 
@@ -209,5 +220,76 @@ func TestExplainSaysEachStepsPayload(t *testing.T) {
 	}
 	if over := within(deferred.plan, r.calls(), rounds); over != "" {
 		t.Fatalf("the payloads' calls exceed the plan: %s", over)
+	}
+}
+
+// slowCalls is a DynamoDB transport wrapper that, once on, counts the calls and makes each take
+// a while (or less, if its request is cancelled first): long enough for a client to leave between
+// payloads.
+type slowCalls struct {
+	on    atomic.Bool
+	calls atomic.Int64
+}
+
+func (s *slowCalls) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(r *http.Request) (*http.Response, error) {
+		if s.on.Load() {
+			s.calls.Add(1)
+			select {
+			case <-time.After(200 * time.Millisecond):
+			case <-r.Context().Done():
+				return nil, r.Context().Err()
+			}
+		}
+		return next.RoundTrip(r)
+	})
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A client that goes away after the first payload stops the deferred reads: the users' tickets,
+// which only the deferred payload would carry, are never read.
+func TestDeferClientGoneStopsTheReads(t *testing.T) {
+	slow := &slowCalls{}
+	repo := repotest.NewRepo(t, func(c *repository.Config) { c.WrapTransport = repotest.Chain(slow.wrap, c.WrapTransport) })
+	logs := &logBuffer{}
+	a := newAPIOn(t, repo, server.Config{Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+	a.seedSaaS(3, 4, 5)
+	slow.on.Store(true)
+	a.ok(wholeUsers, nil, nil)
+	whole := slow.calls.Swap(0)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	body, _ := json.Marshal(map[string]any{"query": deferredUsers})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, a.url+"/query", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", acceptMultipart)
+	a.authorize(req)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	part, err := multipart.NewReader(resp.Body, params["boundary"]).NextPart()
+	if err != nil {
+		t.Fatalf("first payload: %v", err)
+	}
+	if first, _ := io.ReadAll(part); !strings.Contains(string(first), `"hasNext":true`) {
+		t.Fatalf("first payload %s", first)
+	}
+	cancel()
+	resp.Body.Close()
+	for deadline := time.Now().Add(20 * time.Second); logs.count(`"msg":"request"`) < 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the deferred request never ended")
+		}
+	}
+	gone := slow.calls.Load()
+	t.Logf("calls: %d for the whole operation, %d once the client left after the first payload", whole, gone)
+	if gone >= whole/2 {
+		t.Fatalf("%d calls after the client left at the first payload, the whole operation makes %d", gone, whole)
 	}
 }
