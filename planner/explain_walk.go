@@ -141,7 +141,7 @@ func (w *walker) pathOf(parent string, f graphql.CollectedField) string {
 	if parent != "" {
 		path = parent + "." + f.Alias
 	}
-	if f.IsDeferred() {
+	if f.IsDeferred() && parent != "" { // root fields are never deferred
 		if w.deferred == nil {
 			w.deferred = map[string]string{}
 		}

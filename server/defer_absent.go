@@ -24,13 +24,14 @@ type deferredFields struct {
 	schema *ast.Schema
 }
 
-// initial is the first payload's data without its deferred fields.
+// initial is the first payload's data without its deferred fields. Root fields are never
+// deferred (gqlgen resolves them all for the first payload), so they stay.
 func (d deferredFields) initial(data json.RawMessage) (json.RawMessage, error) {
 	root := d.rootType()
 	if root == nil {
 		return data, nil
 	}
-	return d.strip(data, d.oc.Operation.SelectionSet, root.Name, false)
+	return d.strip(data, d.oc.Operation.SelectionSet, root.Name, true)
 }
 
 // incremental is the data of an incremental payload, the fields of a deferred fragment of the

@@ -73,11 +73,14 @@ func TestDeferOverMultipartMixed(t *testing.T) {
 	a := newAPI(t, server.Config{})
 	a.seedSaaS(3, 4, 5)
 	whole := a.ok(wholeUsers, nil, nil)
-	r := a.deferred(acceptMultipart, deferredUsers, nil)
-	if !strings.HasPrefix(r.contentType, "multipart/mixed") || r.status != 200 {
-		t.Fatalf("status %d, Content-Type %q, want 200 multipart/mixed", r.status, r.contentType)
+	// Apollo Client's Accept, and the playground's (GraphiQL's fetcher).
+	for _, accept := range []string{acceptMultipart, "application/json, multipart/mixed"} {
+		r := a.deferred(accept, deferredUsers, nil)
+		if !strings.HasPrefix(r.contentType, "multipart/mixed") || r.status != 200 {
+			t.Fatalf("%s: status %d, Content-Type %q, want 200 multipart/mixed", accept, r.status, r.contentType)
+		}
+		checkDeferredUsers(t, r, whole)
 	}
-	checkDeferredUsers(t, r, whole)
 }
 
 // Over Server-Sent Events (graphql-sse), a deferred query is served as over multipart/mixed, one
