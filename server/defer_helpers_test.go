@@ -54,7 +54,14 @@ type deferredResponse struct {
 // deferred POSTs an operation with the given Accept and reads every payload of the answer.
 func (a *api) deferred(accept, query string, vars map[string]any) deferredResponse {
 	a.t.Helper()
-	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	return a.deferredBody(accept, map[string]any{"query": query, "variables": vars})
+}
+
+// deferredBody POSTs a request body of any shape (a trusted document's id, say) with the given
+// Accept and reads every payload of the answer.
+func (a *api) deferredBody(accept string, request map[string]any) deferredResponse {
+	a.t.Helper()
+	body, _ := json.Marshal(request)
 	req, err := http.NewRequest(http.MethodPost, a.url+"/query", bytes.NewReader(body))
 	if err != nil {
 		a.t.Fatal(err)

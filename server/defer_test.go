@@ -296,3 +296,33 @@ func TestDeferClientGoneStopsTheReads(t *testing.T) {
 		t.Fatalf("%d calls after the client left at the first payload, the whole operation makes %d", gone, whole)
 	}
 }
+
+// The limits judge the whole operation, deferred fragments included, before the first payload:
+// the complexity limit refuses an operation whose deferred part is over it (its first payload
+// alone is far under), with no payload and no call; trusted documents serve a manifest's deferred
+// document in payloads and refuse any other text before it is parsed.
+func TestDeferIsJudgedWhole(t *testing.T) {
+	limited := newAPI(t, server.Config{ComplexityLimit: 200})
+	r := limited.deferred(acceptMultipart, deferredUsers, nil)
+	if len(r.payloads) != 1 || len(r.payloads[0].Errors) != 1 || r.payloads[0].Errors[0].Extensions["code"] != "COMPLEXITY_LIMIT_EXCEEDED" || (r.payloads[0].Data != nil && string(r.payloads[0].Data) != "null") {
+		t.Fatalf("over the complexity limit: status %d, payloads %+v", r.status, r.payloads)
+	}
+	if e := r.payloads[0].Extensions.DynamoDB; e != nil && e.TotalCalls != 0 {
+		t.Fatalf("over the complexity limit: %d calls", e.TotalCalls)
+	}
+	raw, _ := json.Marshal(map[string]string{"users-md5": deferredUsers})
+	docs, err := server.ParseTrustedDocuments(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAPI(t, server.Config{TrustedDocuments: docs, TrustedDocumentsMode: server.TrustedEnforce})
+	a.seedSaaS(3, 4, 5)
+	if r := a.deferredBody(acceptMultipart, map[string]any{"doc_id": "users-md5"}); len(r.payloads) < 2 || r.payloads[0].HasNext == nil {
+		t.Fatalf("a trusted deferred document: status %d, payloads %+v", r.status, r.payloads)
+	}
+	other := strings.Replace(deferredUsers, `label: "users"`, `label: "others"`, 1)
+	r = a.deferred(acceptMultipart, other, nil)
+	if r.status != http.StatusBadRequest || len(r.payloads) != 1 || len(r.payloads[0].Errors) != 1 || r.payloads[0].Errors[0].Extensions["code"] != server.CodeTrustedDocumentRequired {
+		t.Fatalf("an untrusted deferred document: status %d, payloads %+v", r.status, r.payloads)
+	}
+}
