@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/repotest"
 	"singletable/server"
@@ -324,5 +325,28 @@ func TestDeferIsJudgedWhole(t *testing.T) {
 	r = a.deferred(acceptMultipart, other, nil)
 	if r.status != http.StatusBadRequest || len(r.payloads) != 1 || len(r.payloads[0].Errors) != 1 || r.payloads[0].Errors[0].Extensions["code"] != server.CodeTrustedDocumentRequired {
 		t.Fatalf("an untrusted deferred document: status %d, payloads %+v", r.status, r.payloads)
+	}
+}
+
+// Root fields are never deferred (gqlgen resolves them all for the first payload): a root field
+// inside a deferred fragment stays in the first payload, its null (an unknown ID) included, and
+// explain gives its step no payload.
+func TestDeferKeepsRootFieldsInTheFirstPayload(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	a.seedSaaS(1, 1, 0)
+	query := `query($gone: ID!) { ... @defer(label: "root") { node(id: $gone) { id } }
+		organizations(first: 1) { edges { node { name ... @defer(label: "users") { users(first: 1) { edges { node { id } } } } } } } }`
+	vars := map[string]any{"gone": model.Organizations.IDOf("01J00000000000000000000000")}
+	r := a.deferred(acceptMultipart, query, vars)
+	if len(r.payloads) < 2 || !strings.Contains(string(r.payloads[0].Data), `"node":null`) || strings.Contains(string(r.payloads[0].Data), `"users"`) {
+		t.Fatalf("payloads %+v", r.payloads)
+	}
+	if !strings.Contains(string(r.increments()[0].Data), `"users"`) {
+		t.Fatalf("incremental %s", r.increments()[0].Data)
+	}
+	for _, s := range a.explain(query, vars).plan.Steps {
+		if s.Path == "node" && s.Payload != nil {
+			t.Fatalf("the root field's step has payload %q", *s.Payload)
+		}
 	}
 }
