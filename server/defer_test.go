@@ -216,6 +216,11 @@ func TestExplainSaysEachStepsPayload(t *testing.T) {
 			t.Fatalf("step %s of an undeferred operation has payload %q", s.Path, *s.Payload)
 		}
 	}
+	// The playground asks for an explain with its multipart Accept: one payload, the plan.
+	ex := a.deferredBody("application/json, multipart/mixed", map[string]any{"query": deferredUsers, "extensions": map[string]any{"explain": true}})
+	if len(ex.payloads) != 1 || ex.payloads[0].Data != nil || len(ex.payloads[0].Errors) > 0 || ex.payloads[0].HasNext != nil {
+		t.Fatalf("an explain over multipart/mixed: %d payloads %+v", len(ex.payloads), ex.payloads)
+	}
 	r := a.deferred(acceptMultipart, deferredUsers, nil)
 	last := r.payloads[len(r.payloads)-1]
 	rounds := 0

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -35,9 +38,34 @@ type incremental struct {
 	log     *slog.Logger
 }
 
-// Do serves the request with the wrapped transport and deferredExecutor.
+// Do serves the request with the wrapped transport and deferredExecutor. An explain runs nothing
+// to deliver in payloads: over multipart/mixed it gets the one JSON answer (no data entry) that
+// POST gives it, whatever its Accept (the playground asks for multipart/mixed for everything).
 func (t incremental) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	if _, multipart := t.Transport.(transport.MultipartMixed); multipart && explainBody(r) {
+		transport.POST{}.Do(w, r, exec)
+		return
+	}
 	t.Transport.Do(w, r, deferredExecutor{GraphExecutor: exec, schema: t.schema, timeout: t.timeout, log: t.log})
+}
+
+// explainBody reports whether r's JSON body asks for an explain ("extensions": {"explain":
+// true}, as explainRequested reads it), leaving the body to be read again.
+func explainBody(r *http.Request) bool {
+	if r.Body == nil {
+		return false
+	}
+	raw, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	if err != nil {
+		return false
+	}
+	var req struct {
+		Extensions map[string]any `json:"extensions"`
+	}
+	_ = json.Unmarshal(raw, &req)
+	explain, _ := req.Extensions["explain"].(bool)
+	return explain
 }
 
 // multipartMixed is the multipart/mixed transport; it goes before POST, which would take its
