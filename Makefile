@@ -28,6 +28,7 @@ deps:
 	@scripts/redis.sh install
 	@scripts/npm-ci.sh scripts/schema-check
 	@scripts/npm-ci.sh scripts/relay-check
+	@scripts/npm-ci.sh scripts/apollo-defer
 
 # The logic lives in scripts/run.sh; exec hands make's signals (make forwards SIGTERM) straight to it.
 run:

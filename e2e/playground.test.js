@@ -13,6 +13,7 @@ import { startServer } from './harness.js';
 
 const outDir = process.env.E2E_OUTPUT_DIR || path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
 const QUERY = '{ organizations(first: 2) { edges { node { name } } } }';
+const DEFERRED = '{ organizations(first: 2) { edges { node { name ... @defer(label: "users") { users(first: 1) { edges { node { email } } } } } } } }';
 
 // queryTaken waits until GraphiQL has taken query q from its editor: it works out the operation
 // name from the document after a short debounce, and a click before that would send the previous
@@ -116,6 +117,33 @@ describe('playground in headless Chromium', () => {
   // The Explain preset: "X-Explain": "true" in the headers editor asks for the plan instead of the
   // data; the request carries "extensions": {"explain": true} in its body, not the header, and the
   // result pane shows extensions.plan with nothing run.
+  // A query with @defer: GraphiQL's fetcher asks for multipart/mixed, the server answers in
+  // payloads, and the result pane merges the deferred users into the organizations.
+  it('shows the deferred payloads of a query with @defer', async () => {
+    const page = await browser.newPage();
+    const accepts = [];
+    const types = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/query' && req.method() === 'POST') accepts.push(req.headers().accept ?? '');
+    });
+    page.on('response', (resp) => {
+      if (new URL(resp.url()).pathname === '/query' && resp.request().method() === 'POST') types.push(resp.headers()['content-type'] ?? '');
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 30_000 });
+    await page.evaluate((q) => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(q), DEFERRED);
+    await queryTaken(page, DEFERRED);
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => (document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue().match(/"email"/g) ?? []).length === 2, { timeout: 30_000 });
+    const result = JSON.parse(await page.evaluate(() => document.querySelector('.graphiql-response .CodeMirror').CodeMirror.getValue()));
+    await mkdir(outDir, { recursive: true });
+    await page.screenshot({ path: path.join(outDir, 'playground-defer.png') });
+    assert.equal(result.errors, undefined, JSON.stringify(result.errors));
+    for (const e of result.data.organizations.edges) assert.equal(e.node.users.edges.length, 1, JSON.stringify(e.node));
+    assert.match(accepts.at(-1), /multipart\/mixed/, 'the fetcher asks for incremental delivery');
+    assert.match(types.at(-1), /^multipart\/mixed/, 'the server answers in payloads');
+  });
+
   it('shows the plan with the X-Explain preset', async () => {
     const page = await browser.newPage();
     const bodies = [];

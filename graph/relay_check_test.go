@@ -63,3 +63,31 @@ func pinnedTool(t *testing.T, name, what string) string {
 	}
 	return filepath.Join(root, "scripts", name+".sh")
 }
+
+// TestRelayCompilerAcceptsDefer: a Relay client's deferred fragment spread, `...Fragment
+// @defer(label: "users")` (scripts/relay-check/src/OrganizationUsers.js), compiles against the
+// snapshot, which declares the @defer the server serves; against a schema that does not declare
+// it, the compiler refuses it, so the check can fail.
+func TestRelayCompilerAcceptsDefer(t *testing.T) {
+	script := relayCheckScript(t)
+	snapshot, err := os.ReadFile("testdata/schema.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(script).CombinedOutput(); err != nil || !strings.Contains(string(snapshot), "directive @defer(") {
+		t.Fatalf("the Relay compiler refuses @defer against the snapshot (or it declares none): %v\n%s", err, out)
+	}
+	var kept []string
+	for _, line := range strings.Split(string(snapshot), "\n") {
+		if !strings.HasPrefix(line, "directive @defer(") {
+			kept = append(kept, line)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "schema.graphql")
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(script, path).CombinedOutput(); err == nil {
+		t.Fatalf("the Relay compiler accepts @defer on a schema without it:\n%s", out)
+	}
+}

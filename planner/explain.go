@@ -94,6 +94,10 @@ type Step struct {
 	// the same BatchGetItem calls (⌈their keys together / 100⌉, which the plan's maxCalls counts).
 	Keys  int `json:"keys,omitempty"`
 	Batch int `json:"batch,omitempty"`
+	// Payload is the label of the deferred fragment (@defer) whose payload the step's objects
+	// are delivered in; absent for the initial payload. Deferred steps are batched with the others
+	// of their round (the loaders share one plan), so they count in the same bounds.
+	Payload *string `json:"payload,omitempty"`
 
 	page bool // a Query of a list page: priced as one (Price)
 }
@@ -143,6 +147,7 @@ func Explain(p *Plan, ex Execution, record bool) *Explanation {
 	for _, b := range w.batches {
 		w.closeBatch(b)
 	}
+	w.labelPayloads()
 	slices.SortStableFunc(w.out.Steps, func(a, b Step) int { return cmp.Compare(a.Round, b.Round) })
 	return w.out
 }

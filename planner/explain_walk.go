@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -17,6 +19,8 @@ type walker struct {
 	// batches are the lookups by key made so far, closed (counted) when the walk ends: the
 	// lookups found later in the walk may still join one.
 	batches []*batch
+	// deferred are the paths of the deferred fields met (@defer), with their payload's label.
+	deferred map[string]string
 }
 
 // A batch is lookups by key sent together: in each of its groups, ⌈keys / 100⌉ BatchGetItem
@@ -133,10 +137,32 @@ func (w *walker) pathOf(parent string, f graphql.CollectedField) string {
 	if !w.record {
 		return ""
 	}
-	if parent == "" {
-		return f.Alias
+	path := f.Alias
+	if parent != "" {
+		path = parent + "." + f.Alias
 	}
-	return parent + "." + f.Alias
+	if f.IsDeferred() && parent != "" { // root fields are never deferred
+		if w.deferred == nil {
+			w.deferred = map[string]string{}
+		}
+		w.deferred[path] = f.Deferrables[0].Label
+	}
+	return path
+}
+
+// labelPayloads says which payload each step belongs to: the deferred fragment of the nearest
+// deferred field at or above its path (the initial payload: none).
+func (w *walker) labelPayloads() {
+	for i := range w.out.Steps {
+		s := &w.out.Steps[i]
+		best := -1
+		for path, label := range w.deferred {
+			if (s.Path == path || strings.HasPrefix(s.Path, path+".")) && len(path) > best {
+				best = len(path)
+				s.Payload = &label
+			}
+		}
+	}
 }
 
 // elementsPath is the path of a connection's elements (a plain list's are at its own path).

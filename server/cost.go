@@ -12,7 +12,8 @@ import (
 // `extensions.dynamodb`: the calls it made by operation name and the capacity they consumed,
 // read from the request's meter once the response is complete, and the principal's capacity
 // budget left once that is debited (budgetRemaining). Every response carries the
-// entry, so a client can watch what its queries cost; it is a gqlgen extension like the
+// entry, so a client can watch what its queries cost (an operation delivered in payloads, @defer:
+// each payload its own part, payloadCost); it is a gqlgen extension like the
 // library's own (complexity, persisted queries), so it shows up in the handler's extension list.
 type costExtension struct{}
 
@@ -36,7 +37,12 @@ func (costExtension) InterceptResponse(ctx context.Context, next graphql.Respons
 	if resp.Extensions == nil {
 		resp.Extensions = map[string]any{}
 	}
-	resp.Extensions["dynamodb"] = dynamoDBOf(requestInfoFrom(ctx))
+	ri := requestInfoFrom(ctx)
+	if pc := payloadCostOf(ctx); pc != nil && ri != nil {
+		resp.Extensions["dynamodb"] = pc.entry(ri, resp.HasNext == nil || !*resp.HasNext)
+		return resp
+	}
+	resp.Extensions["dynamodb"] = dynamoDBOf(ri)
 	return resp
 }
 

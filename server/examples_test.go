@@ -111,6 +111,9 @@ func TestDocumentedExamplesRun(t *testing.T) {
 			t.Errorf("%s: the answer does not say what it cost (extensions.dynamodb)", ex.name)
 		}
 		data[ex.name] = d
+		if strings.Contains(ex.query, "@defer") {
+			deferredExampleRuns(t, a, ex, r)
+		}
 	}
 	if kinds[ast.Query] == 0 || kinds[ast.Mutation] == 0 {
 		t.Errorf("want queries and mutations among the examples, have %v", kinds)
@@ -122,6 +125,17 @@ func TestDocumentedExamplesRun(t *testing.T) {
 	if created == nil || !strings.Contains(string(listed), created["id"].(string)) {
 		t.Errorf("the location created by 08-create-location (%v) is not among 09-locations: %s", created, listed)
 	}
+}
+
+// deferredExampleRuns runs an example with @defer over multipart/mixed too: an initial payload
+// and at least one incremental one, together the whole answer r.
+func deferredExampleRuns(t *testing.T, a *api, ex example, r gqlResponse) {
+	t.Helper()
+	d := a.deferred(acceptMultipart, ex.query, ex.vars)
+	if len(d.payloads) < 2 || len(d.payloads[0].Errors) > 0 {
+		t.Fatalf("%s over multipart/mixed: %d payload(s), want incremental ones: %+v", ex.name, len(d.payloads), d.payloads)
+	}
+	sameData(t, ex.name+" over multipart/mixed", d.merged(t), r.Data)
 }
 
 // emptyPart returns the path of the first null root field or empty list in v, or "".

@@ -29,6 +29,7 @@ type planStep struct {
 	MaxCalls      *int    `json:"maxCalls"`
 	Keys          int     `json:"keys"`
 	Batch         int     `json:"batch"`
+	Payload       *string `json:"payload"`
 }
 
 // explained is an explain's answer: its raw top-level entries, errors and plan.

@@ -24,7 +24,8 @@ import (
 // newGraphQL builds the GraphQL endpoint. handler.NewDefaultServer is deprecated and not meant
 // for production; everything here is explicit:
 //   - transports: POST (JSON), GET (queries only: gqlgen refuses mutations over GET), OPTIONS,
-//     and for subscriptions WebSocket and Server-Sent Events (streams.go, subscriptions.go);
+//     multipart/mixed for @defer, and for subscriptions WebSocket and Server-Sent Events
+//     (streams.go, subscriptions.go), the latter for @defer too (defer_transport.go);
 //   - a parsed-query cache and automatic persisted queries (Apollo Client, urql, Relay), both
 //     bounded in bytes, the persisted queries kept apart per principal (cache.go);
 //   - trusted documents: ids of a manifest resolved, and with TrustedEnforce nothing else run
@@ -50,10 +51,12 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	if cfg.APQCacheBytes <= 0 {
 		cfg.APQCacheBytes = DefaultAPQCacheBytes
 	}
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Repo: repo, Hub: cfg.Hub}}))
-	addStreamTransports(srv, cfg)
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Repo: repo, Hub: cfg.Hub}})
+	srv := handler.New(es)
+	addStreamTransports(srv, cfg, es.Schema())
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
+	srv.AddTransport(multipartMixed(cfg, es.Schema()))
 	srv.AddTransport(transport.POST{})
 	queries := newByteCache(cfg.QueryCacheBytes, docSize)
 	srv.SetQueryCache(queries)
@@ -71,6 +74,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(streamOperations{})
+	srv.Use(wholeResult{})
 	// Planned once introspection is settled: the plan reports introspection refused as
 	// execution would.
 	srv.Use(operationPlan{limit: cfg.ComplexityLimit, shards: repo.OrderStatusShards()})

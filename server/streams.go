@@ -71,11 +71,14 @@ func isWebSocketUpgrade(r *http.Request) bool {
 
 // streamAllows refuses a root field of object over a transport that does not serve it: a
 // subscription over plain HTTP (which would hold the request until the first event, then end),
-// and a query or mutation over a stream.
+// and a query or mutation over a stream, but a query over Server-Sent Events (incremental: its
+// deferred fragments come as events).
 func streamAllows(ctx context.Context, object string) error {
 	ri := requestInfoFrom(ctx)
 	stream := ri != nil && ri.stream
 	switch {
+	case object == "Query" && stream && incrementalRequest(ctx):
+		return nil
 	case object == "Subscription" && !stream:
 		return apperr.New(apperr.CodeBadUserInput, "subscriptions are served over WebSocket (graphql-transport-ws) and Server-Sent Events (Accept: text/event-stream), not plain HTTP")
 	case object != "Subscription" && stream:
@@ -103,6 +106,9 @@ func (streamOperations) MutateOperationContext(ctx context.Context, oc *graphql.
 	ri := requestInfoFrom(ctx)
 	if ri == nil || !ri.stream || operationType(oc) == subscriptionOperation && !explainRequested(oc) {
 		return nil
+	}
+	if incrementalRequest(ctx) && operationType(oc) == "query" && !explainRequested(oc) {
+		return nil // a deferred query over Server-Sent Events (defer_transport.go)
 	}
 	err := gqlerror.Errorf("WebSocket and Server-Sent Events serve subscriptions only; send queries, mutations, introspection and explain with POST or GET /query")
 	errcode.Set(err, string(apperr.CodeBadUserInput))

@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -36,8 +37,9 @@ const subscriptionOperation = "subscription"
 
 // addStreamTransports adds the WebSocket and Server-Sent Events transports (streams.go), ahead
 // of the HTTP ones: gqlgen serves a request with the first transport that takes it, and POST
-// would take a Server-Sent Events request.
-func addStreamTransports(srv *handler.Server, cfg Config) {
+// would take a Server-Sent Events request. Server-Sent Events carry deferred queries too
+// (serverSentEvents).
+func addStreamTransports(srv *handler.Server, cfg Config, schema *ast.Schema) {
 	srv.AddTransport(socketGuard{
 		Websocket: transport.Websocket{
 			Implementation:   websocketAccept(cfg.CORSOrigins),
@@ -48,7 +50,7 @@ func addStreamTransports(srv *handler.Server, cfg Config) {
 		trusted: cfg.TrustedProxies, pending: newAddressCounts(maxPendingSocketsPerAddress),
 		allow: cfg.allow, refused: cfg.OnRateLimited,
 	})
-	srv.AddTransport(transport.SSE{KeepAlivePingInterval: sseKeepAlive})
+	srv.AddTransport(serverSentEvents(cfg, schema))
 }
 
 // closedContext is a context cancelled when hub is closed (the server is shutting down); never

@@ -10,6 +10,7 @@
 //	go run ./cmd/bench -cpuprofile cpu.out -memprofile mem.out   (profile the batched deep trees)
 //	go run ./cmd/bench -only single                              (the single operations alone)
 //	go run ./cmd/bench -quick -breadths 1,10 -only deep          (the deep trees alone)
+//	go run ./cmd/bench -quick -breadths 10,50 -only defer        (first and last payload, @defer or not)
 //
 // It needs AWS_ENDPOINT_URL_DYNAMODB (make bench starts DynamoDB Local).
 package main
@@ -68,14 +69,14 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce, catalog or staff)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report), "+onlyDefer+" (the SaaS tree with and without @defer: time to the first and to the last payload; prints its section, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
 	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
 		log.Fatalf("bench: -profileop needs -cpuprofile")
 	}
-	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyDeep && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet {
-		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s, %s and %s", cfg.only, onlySingle, onlyDeep, onlyBurst, onlyLifecycle, onlyFleet)
+	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyDeep && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet && cfg.only != onlyDefer {
+		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s, %s, %s and %s", cfg.only, onlySingle, onlyDeep, onlyBurst, onlyLifecycle, onlyDefer, onlyFleet)
 	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
@@ -143,6 +144,9 @@ func run(ctx context.Context, cfg config) error {
 	if cfg.only == onlyDeep {
 		return printDeep(ctx, b, rep)
 	}
+	if cfg.only == onlyDefer {
+		return printDeferred(ctx, b)
+	}
 	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
 		return err
 	}
@@ -151,6 +155,9 @@ func run(ctx context.Context, cfg config) error {
 		return nil
 	}
 	if err := b.measureDeep(ctx, rep); err != nil {
+		return err
+	}
+	if rep.deferred, err = b.measureDeferred(ctx); err != nil {
 		return err
 	}
 	if err := b.measureRest(ctx, rep); err != nil {

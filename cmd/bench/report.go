@@ -38,6 +38,8 @@ type report struct {
 	// zero is the zero-latency pass (zerolatency.go): op id → way; nil when the run adds none.
 	zero  map[string]map[string]result
 	waits []waitResult
+	// deferred is the incremental-delivery section (deferred.go).
+	deferred []deferResult
 	// throttled is the run through a throttling DynamoDB (throttled.go).
 	throttled *throttledResult
 	// writes are the counted writes and counted the deep trees with totalCount (writes.go).
@@ -105,6 +107,7 @@ func (rep *report) write() error {
 	rep.writeCountedTarget(w)
 	rep.writeWaitTarget(w)
 	rep.writeDeep(w)
+	writeDeferred(w, rep.deferred, rep.cfg.latency)
 	rep.writeZeroLatency(w)
 	rep.writeSingle(w)
 	rep.writeWaits(w)

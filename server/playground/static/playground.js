@@ -10,7 +10,12 @@
   // The prefilled headers are also the fetcher's defaults: GraphiQL fetches the schema before its
   // headers editor exists, and without them that first request would go out with no token. What
   // the editor holds at run time overrides them, header by header.
-  var base = GraphiQL.createFetcher({ url: url, headers: headers ? JSON.parse(headers) : undefined });
+  // enableIncrementalDelivery (GraphiQL's default, made explicit): queries and mutations go out
+  // with Accept: application/json, multipart/mixed, so that an operation with @defer comes as the
+  // server's multipart/mixed payloads, each shown as it arrives and merged into the result.
+  var base = GraphiQL.createFetcher({
+    url: url, headers: headers ? JSON.parse(headers) : undefined, enableIncrementalDelivery: true
+  });
   // The Explain preset: a header "X-Explain": "true" in the headers editor is not sent as a
   // header; it asks for the operation's plan instead ("extensions": {"explain": true} in the
   // request body), which the result pane then shows in extensions.plan, with nothing run.
@@ -95,7 +100,8 @@
       '# made and the capacity they consumed. Run this with the ▶ button or Ctrl-Enter.',
       '# To see the plan and its price without running it, add "X-Explain": "true" to',
       '# the headers (below): the answer is extensions.plan. Subscriptions run here too,',
-      '# over Server-Sent Events: each change shows as it comes.',
+      '# over Server-Sent Events: each change shows as it comes, and so do the later',
+      '# payloads of a fragment marked @defer (try "... @defer { users(first: 3) { … } }").',
       'query Organizations {',
       '  organizations(first: 5) {',
       '    edges {',

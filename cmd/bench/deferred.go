@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"maps"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// onlyDefer is the -only value that runs the incremental-delivery section alone.
+const onlyDefer = "defer"
+
+// deferredSaaS is the SaaS deep tree (deepOps[0]) with everything below the organizations'
+// names deferred: what a screen that shows the organizations at once would ask.
+const deferredSaaS = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name ... @defer(label: "users") { users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } } }`
+
+// deferResult is one way of answering the tree over multipart/mixed: the time to its first
+// payload and to its last (the end of the response), and its calls, all payloads together.
+type deferResult struct {
+	name        string
+	breadth     int
+	first, last []time.Duration
+	calls       map[string]int
+	payloads    int
+}
+
+// measureDeferred measures the SaaS tree at each breadth with and without @defer, both over
+// multipart/mixed (Apollo Client's Accept), sample by sample in turn so that both see the same
+// machine.
+func (b *bench) measureDeferred(ctx context.Context) ([]deferResult, error) {
+	var out []deferResult
+	n := max(b.cfg.budget.minSamples*3, 15)
+	for _, br := range b.cfg.breadths {
+		vars := deepOps[0].vars(b.d, br)
+		whole := deferResult{name: "without @defer", breadth: br}
+		deferred := deferResult{name: "@defer users", breadth: br}
+		log.Printf("defer: %v breadth %d", deepOps[0], br)
+		for range n {
+			for _, r := range []*deferResult{&whole, &deferred} {
+				query := deepOps[0].query
+				if r == &deferred {
+					query = deferredSaaS
+				}
+				if err := b.batched.payloadTimes(ctx, query, vars, r); err != nil {
+					return nil, fmt.Errorf("%s breadth %d: %w", r.name, br, err)
+				}
+			}
+		}
+		out = append(out, whole, deferred)
+	}
+	return out, nil
+}
+
+// payloadTimes runs query once over multipart/mixed and adds its times, calls and payloads to r.
+func (w *httpWay) payloadTimes(ctx context.Context, query string, vars map[string]any, r *deferResult) error {
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.ts.URL+"/query", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "multipart/mixed;deferSpec=20220824, application/json")
+	req.Header.Set("Authorization", "Bearer "+w.token)
+	start := time.Now()
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, params, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil || params["boundary"] == "" {
+		return fmt.Errorf("not a multipart answer: %s", resp.Header.Get("Content-Type"))
+	}
+	calls, parts := map[string]int{}, 0
+	mr := multipart.NewReader(resp.Body, params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		raw, _ := io.ReadAll(part)
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		if parts++; parts == 1 {
+			r.first = append(r.first, time.Since(start))
+		}
+		if err := addPartCalls(raw, calls); err != nil {
+			return err
+		}
+	}
+	r.last = append(r.last, time.Since(start))
+	r.calls, r.payloads = calls, parts
+	return nil
+}
+
+// addPartCalls adds the calls a payload's cost entries say (its own, and its incremental
+// results') to calls; a payload with errors fails the run.
+func addPartCalls(raw []byte, calls map[string]int) error {
+	type costed struct {
+		Errors     []json.RawMessage
+		Extensions struct {
+			DynamoDB struct{ Calls map[string]int }
+		}
+	}
+	var p struct {
+		costed
+		Incremental []costed
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return fmt.Errorf("payload %.80s: %w", raw, err)
+	}
+	for _, c := range append([]costed{p.costed}, p.Incremental...) {
+		if len(c.Errors) > 0 {
+			return fmt.Errorf("GraphQL errors: %s", c.Errors[0])
+		}
+		for op, n := range c.Extensions.DynamoDB.Calls {
+			calls[op] += n
+		}
+	}
+	return nil
+}
+
+// writeDeferred writes the section: p50 and p90 to the first and to the last payload.
+func writeDeferred(w func(string, ...any), rs []deferResult, latency time.Duration) {
+	if len(rs) == 0 {
+		return
+	}
+	w("## Incremental delivery: time to the first and to the last payload\n\n")
+	w("The SaaS tree (%s) over multipart/mixed, without `@defer` and with everything below the\n", deepOps[0].name)
+	w("organizations' names in a deferred fragment (`deferredSaaS` in cmd/bench/deferred.go); %v added\n", latency)
+	w("to every DynamoDB call; the two ways alternate sample by sample. Calls are those of all payloads together.\n\n")
+	w("| breadth | way | payloads | first p50 ms | first p90 ms | last p50 ms | last p90 ms | calls |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rs {
+		w("| %d | %s | %d | %s | %s | %s | %s | %s |\n", r.breadth, r.name, r.payloads,
+			ms(percentile(r.first, 50)), ms(percentile(r.first, 90)), ms(percentile(r.last, 50)), ms(percentile(r.last, 90)), callsText(r.calls))
+	}
+	for i := 0; i+1 < len(rs); i += 2 {
+		whole, deferred := rs[i], rs[i+1]
+		w("\nBreadth %d: the first payload comes %s ms sooner with `@defer` (p50); the last %s ms later (p50, noise included); the calls are %s.\n",
+			whole.breadth, ms(percentile(whole.first, 50)-percentile(deferred.first, 50)),
+			ms(percentile(deferred.last, 50)-percentile(whole.last, 50)), sameCallsText(whole.calls, deferred.calls))
+	}
+	w("\n")
+}
+
+func callsText(calls map[string]int) string {
+	var parts []string
+	for _, op := range []string{"BatchGetItem", "GetItem", "Query"} {
+		if calls[op] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", op, calls[op]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sameCallsText(a, b map[string]int) string {
+	if maps.Equal(a, b) {
+		return "the same"
+	}
+	return "NOT the same"
+}
+
+// printDeferred measures the section and prints it, writing no report.
+func printDeferred(ctx context.Context, b *bench) error {
+	rs, err := b.measureDeferred(ctx)
+	if err != nil {
+		return err
+	}
+	var out strings.Builder
+	writeDeferred(func(format string, a ...any) { fmt.Fprintf(&out, format, a...) }, rs, b.cfg.latency)
+	fmt.Print(out.String())
+	return nil
+}

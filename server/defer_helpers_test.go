@@ -1,0 +1,225 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	"singletable/repository"
+)
+
+// Accept headers of the incremental transports: Apollo Client's, and graphql-sse's.
+const (
+	acceptMultipart = "multipart/mixed;deferSpec=20220824, application/json"
+	acceptSSE       = "text/event-stream"
+)
+
+// costEntry is a payload's extensions.dynamodb.
+type costEntry struct {
+	repository.Usage
+	BudgetRemaining *float64 `json:"budgetRemaining"`
+}
+
+type costExtensions struct {
+	DynamoDB *costEntry `json:"dynamodb"`
+}
+
+// payload is one payload of an incremental response: the first {data, hasNext}; over
+// multipart/mixed the later ones {incremental: [...], hasNext}, over Server-Sent Events {data,
+// path, label, hasNext}.
+type payload struct {
+	Data        json.RawMessage `json:"data"`
+	Errors      []gqlError      `json:"errors"`
+	HasNext     *bool           `json:"hasNext"`
+	Path        []any           `json:"path"`
+	Label       *string         `json:"label"`
+	Incremental []payload       `json:"incremental"`
+	Extensions  costExtensions  `json:"extensions"`
+}
+
+// deferredResponse is what an incremental transport answered.
+type deferredResponse struct {
+	status      int
+	contentType string
+	payloads    []payload
+}
+
+// deferred POSTs an operation with the given Accept and reads every payload of the answer.
+func (a *api) deferred(accept, query string, vars map[string]any) deferredResponse {
+	a.t.Helper()
+	return a.deferredBody(accept, map[string]any{"query": query, "variables": vars})
+}
+
+// deferredBody POSTs a request body of any shape (a trusted document's id, say) with the given
+// Accept and reads every payload of the answer.
+func (a *api) deferredBody(accept string, request map[string]any) deferredResponse {
+	a.t.Helper()
+	body, _ := json.Marshal(request)
+	req, err := http.NewRequest(http.MethodPost, a.url+"/query", bytes.NewReader(body))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", accept)
+	a.authorize(req)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := deferredResponse{status: resp.StatusCode, contentType: resp.Header.Get("Content-Type")}
+	out.payloads = readPayloads(a.t, out.contentType, resp.Body)
+	return out
+}
+
+// readPayloads splits a multipart/mixed or text/event-stream body into its payloads; any other
+// body is one payload.
+func readPayloads(t *testing.T, contentType string, body io.Reader) []payload {
+	t.Helper()
+	var raws [][]byte
+	media, params, _ := mime.ParseMediaType(contentType)
+	switch media {
+	case "multipart/mixed":
+		mr := multipart.NewReader(body, params["boundary"])
+		for {
+			part, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("multipart: %v", err)
+			}
+			b, _ := io.ReadAll(part)
+			if len(bytes.TrimSpace(b)) > 0 {
+				raws = append(raws, b)
+			}
+		}
+	case "text/event-stream":
+		sc := bufio.NewScanner(body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				raws = append(raws, []byte(data))
+			}
+		}
+	default:
+		b, _ := io.ReadAll(body)
+		raws = append(raws, b)
+	}
+	out := make([]payload, len(raws))
+	for i, raw := range raws {
+		if err := json.Unmarshal(raw, &out[i]); err != nil {
+			t.Fatalf("payload %d is not JSON: %s", i, raw)
+		}
+	}
+	return out
+}
+
+// increments is the incremental results of every payload after the first, whichever transport
+// carried them.
+func (r deferredResponse) increments() []payload {
+	var out []payload
+	for _, p := range r.payloads[1:] {
+		if p.Incremental != nil {
+			out = append(out, p.Incremental...)
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// calls adds up the calls of every payload's cost entry.
+func (r deferredResponse) calls() map[string]int {
+	out := map[string]int{}
+	add := func(e *costEntry) {
+		if e != nil {
+			for op, n := range e.Calls {
+				out[op] += n
+			}
+		}
+	}
+	add(r.payloads[0].Extensions.DynamoDB)
+	for _, p := range r.payloads[1:] {
+		add(p.Extensions.DynamoDB)
+		for _, inc := range p.Incremental {
+			add(inc.Extensions.DynamoDB)
+		}
+	}
+	return out
+}
+
+// merged is the whole data: the first payload's with every incremental result's fields set at
+// its path.
+func (r deferredResponse) merged(t *testing.T) any {
+	t.Helper()
+	var whole any
+	if err := json.Unmarshal(r.payloads[0].Data, &whole); err != nil {
+		t.Fatal(err)
+	}
+	for _, inc := range r.increments() {
+		var fields map[string]any
+		if err := json.Unmarshal(inc.Data, &fields); err != nil {
+			t.Fatalf("incremental data %s: %v", inc.Data, err)
+		}
+		target := whole
+		for _, el := range inc.Path {
+			switch el := el.(type) {
+			case string:
+				target = target.(map[string]any)[el]
+			case float64:
+				target = target.([]any)[int(el)]
+			}
+		}
+		for k, v := range fields {
+			target.(map[string]any)[k] = v
+		}
+	}
+	return whole
+}
+
+// sameData fails unless got and want (JSON) are the same data.
+func sameData(t *testing.T, what string, got any, want json.RawMessage) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, w) {
+		g, _ := json.Marshal(got)
+		t.Fatalf("%s: data\n%s\nwant\n%s", what, g, want)
+	}
+}
+
+// pathKey is a payload's path as text, e.g. organizations.edges.0.node.
+func pathKey(p []any) string {
+	var b strings.Builder
+	for i, el := range p {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		j, _ := json.Marshal(el)
+		b.WriteString(strings.Trim(string(j), `"`))
+	}
+	return b.String()
+}
+
+// count is how many log lines hold s.
+func (b *logBuffer) count(s string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, l := range b.lines {
+		if strings.Contains(l, s) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,177 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// Incremental delivery (@defer) travels by two transports, both gqlgen's, which write the
+// payloads on the wire:
+//   - multipart/mixed (transport.MultipartMixed): Apollo Client's Accept: multipart/mixed;
+//     deferSpec=20220824, a first part {data, hasNext: true}, then parts {incremental: [{data,
+//     path, label}], hasNext}, the last with hasNext false. A plain HTTP request in every other
+//     way: the rate limit, the concurrency cap, the time limit and the budget bound it.
+//   - Server-Sent Events (transport.SSE, graphql-sse's distinct connections, the subscriptions'
+//     transport): one next event per payload, the first {data, hasNext: true}, then {data, path,
+//     label, hasNext} (the form Relay's network layer takes), then complete. A query over it gets
+//     the operation's time limit here (a stream has none of its own).
+//
+// Both run the operation through deferredExecutor, which shapes what gqlgen's executor produces
+// into what the spec asks: deferred fields absent, not null, before their payload
+// (deferredFields); each payload's own cost (payloadCost); no payload and no read once the client
+// is gone. Any other request runs @defer as no defer (wholeResult), and @defer(if: false) is no
+// defer anywhere (gqlgen's field collection).
+type incremental struct {
+	graphql.Transport
+	schema  *ast.Schema
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+// Do serves the request with the wrapped transport and deferredExecutor. An explain runs nothing
+// to deliver in payloads: over multipart/mixed it gets the one JSON answer (no data entry) that
+// POST gives it, whatever its Accept (the playground asks for multipart/mixed for everything).
+func (t incremental) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	if _, multipart := t.Transport.(transport.MultipartMixed); multipart && explainBody(r) {
+		transport.POST{}.Do(w, r, exec)
+		return
+	}
+	t.Transport.Do(w, r, deferredExecutor{GraphExecutor: exec, schema: t.schema, timeout: t.timeout, log: t.log})
+}
+
+// explainBody reports whether r's JSON body asks for an explain ("extensions": {"explain":
+// true}, as explainRequested reads it), leaving the body to be read again.
+func explainBody(r *http.Request) bool {
+	if r.Body == nil {
+		return false
+	}
+	raw, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	if err != nil {
+		return false
+	}
+	var req struct {
+		Extensions map[string]any `json:"extensions"`
+	}
+	_ = json.Unmarshal(raw, &req)
+	explain, _ := req.Extensions["explain"].(bool)
+	return explain
+}
+
+// multipartMixed is the multipart/mixed transport; it goes before POST, which would take its
+// requests.
+func multipartMixed(cfg Config, schema *ast.Schema) graphql.Transport {
+	return incremental{Transport: transport.MultipartMixed{Boundary: "graphql"}, schema: schema, timeout: cfg.OperationTimeout, log: cfg.Logger}
+}
+
+// serverSentEvents is the Server-Sent Events transport of subscriptions and deferred queries.
+func serverSentEvents(cfg Config, schema *ast.Schema) graphql.Transport {
+	return incremental{Transport: transport.SSE{KeepAlivePingInterval: sseKeepAlive}, schema: schema, timeout: cfg.OperationTimeout, log: cfg.Logger}
+}
+
+type incrementalKey struct{}
+
+// incrementalRequest reports whether ctx is a request's by an incremental transport: its
+// operation may be delivered in payloads.
+func incrementalRequest(ctx context.Context) bool {
+	ok, _ := ctx.Value(incrementalKey{}).(bool)
+	return ok
+}
+
+// deferredExecutor is gqlgen's executor seen through an incremental transport.
+type deferredExecutor struct {
+	graphql.GraphExecutor
+	schema  *ast.Schema
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+// CreateOperationContext marks the request incremental for the extensions (wholeResult,
+// streamOperations) that judge the operation.
+func (e deferredExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
+	return e.GraphExecutor.CreateOperationContext(context.WithValue(ctx, incrementalKey{}, true), params)
+}
+
+// DispatchOperation runs a query or mutation in payloads (payloads.next); a subscription is the
+// subscriptions' business (subscriptionEvents) and passes as it is.
+func (e deferredExecutor) DispatchOperation(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
+	ctx = context.WithValue(ctx, incrementalKey{}, true)
+	if oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return e.GraphExecutor.DispatchOperation(ctx, oc)
+	}
+	cancel := context.CancelFunc(func() {})
+	if ri := requestInfoFrom(ctx); ri != nil && ri.stream && e.timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, e.timeout)
+	}
+	next, ctx := e.GraphExecutor.DispatchOperation(withPayloadCost(ctx), oc)
+	p := &payloads{next: next, fields: deferredFields{oc: oc, schema: e.schema}, cancel: cancel, log: e.log}
+	return p.respond, ctx
+}
+
+// payloads is one operation's sequence of payloads.
+type payloads struct {
+	next    graphql.ResponseHandler
+	fields  deferredFields
+	cancel  context.CancelFunc
+	log     *slog.Logger
+	started bool // the first payload was produced
+	done    bool // the last was
+}
+
+// respond is the next payload, nil after the last. A payload of an operation without deferred
+// fragments (hasNext unset) passes as it is.
+func (p *payloads) respond(ctx context.Context) *graphql.Response {
+	if p.done {
+		return nil
+	}
+	resp := p.produce(ctx)
+	if resp == nil || resp.HasNext == nil {
+		p.started, p.done = true, true
+		p.cancel()
+		return resp
+	}
+	var err error
+	if !p.started {
+		resp.Data, err = p.fields.initial(resp.Data)
+	} else {
+		resp.Data, err = p.fields.incremental(resp.Data, resp.Path)
+	}
+	if err != nil {
+		p.log.ErrorContext(ctx, "deferred fields left in a payload", "error", err.Error())
+	}
+	p.started = true
+	if !*resp.HasNext {
+		p.done = true
+		p.cancel()
+	}
+	return resp
+}
+
+// produce asks gqlgen for the next payload. A later payload waits for a deferred fragment, on a
+// channel that does not watch the request (gqlgen's executor receives from it unconditionally,
+// while the fragment's sender gives up once the request is cancelled: gqlgen#2771), so it is
+// awaited here with the request's context: a client that went away gets nothing more, and the
+// fragment's remaining reads fail on the cancelled context instead of running.
+func (p *payloads) produce(ctx context.Context) *graphql.Response {
+	if !p.started {
+		return p.next(ctx)
+	}
+	out := make(chan *graphql.Response, 1)
+	go func() { out <- p.next(ctx) }()
+	select {
+	case resp := <-out:
+		return resp
+	case <-ctx.Done():
+		return nil
+	}
+}
