@@ -28,7 +28,25 @@ type cacheEntry struct {
 	// owner is the batch whose follow releases th's callers (nil: a key loader's lookup, or an
 	// entity read already).
 	owner *keyBatch
+	// read closes when value answers without waiting (nil: not known, a key loader's lookup).
+	read <-chan struct{}
 }
+
+// isRead reports whether the entry's value is there already.
+func (e cacheEntry) isRead() bool {
+	if e.read == nil {
+		return false
+	}
+	select {
+	case <-e.read:
+		return true
+	default:
+		return false
+	}
+}
+
+// readAlready is the read of an entry that holds its entity: closed.
+var readAlready = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // getOrReserve returns k's entry; when there is none it stores the thunk fetch returns (fetch runs
 // under the lock and must only queue the lookup) and reports reserved.
@@ -43,11 +61,17 @@ func (c *entityCache) getOrReserve(k repository.Key, fetch func() dataloader.Thu
 	return th, true
 }
 
+// primeEntry is getOrReserve's entry for an entity read already.
+func primeEntry(e repository.Entity) cacheEntry {
+	return cacheEntry{th: done(e), value: done(e), read: readAlready}
+}
+
 // take makes batch b the owner of k's entry, so that every caller asking for k from now on waits
-// until b has reserved what k's objects need next: a fresh entry that b fetches, or, when another place reads or has read k already, an entry that waits for b's follow and then
-// answers that read's value (returned, for b's follow). prev is what a caller that asked for k
-// before holds.
-func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntry) (th, value dataloader.Thunk[repository.Entity]) {
+// until b has reserved what k's objects need next: a fresh entry that b fetches, or, when another
+// place is reading k, an entry that waits for b's follow and then answers that read's value
+// (returned, for b's follow). An entry already read stays as it is: its value is there, and b
+// follows it at once (read is true).
+func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntry) (th, value dataloader.Thunk[repository.Entity], read bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	prev, ok := c.m[k]
@@ -55,16 +79,18 @@ func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntr
 	case !ok:
 		e := fetch()
 		c.put(k, e)
-		return e.th, e.value
+		return e.th, e.value, false
 	case prev.owner == b:
-		return prev.th, prev.value
+		return prev.th, prev.value, false
+	case prev.isRead():
+		return prev.th, prev.value, true
 	}
-	e := cacheEntry{value: prev.value, owner: b, th: func() (repository.Entity, error) {
+	e := cacheEntry{value: prev.value, owner: b, read: prev.read, th: func() (repository.Entity, error) {
 		<-b.done
 		return prev.value()
 	}}
 	c.put(k, e)
-	return e.th, e.value
+	return e.th, e.value, false
 }
 
 func (c *entityCache) put(k repository.Key, e cacheEntry) {
@@ -77,14 +103,18 @@ func (c *entityCache) put(k repository.Key, e cacheEntry) {
 // prime stores e under k unless k has an entry (a read of the table never replaces a lookup
 // under way or a mutation's write).
 func (c *entityCache) prime(k repository.Key, e repository.Entity) {
-	c.getOrReserve(k, func() dataloader.Thunk[repository.Entity] { return done(e) })
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[k]; !ok {
+		c.put(k, primeEntry(e))
+	}
 }
 
 // set stores e under k, replacing what k held (a mutation's write).
 func (c *entityCache) set(k repository.Key, e repository.Entity) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.put(k, cacheEntry{th: done(e), value: done(e)})
+	c.put(k, primeEntry(e))
 }
 
 // done is the thunk of a lookup already answered.

@@ -66,6 +66,7 @@ type keyBatch struct {
 	// then what else follows (a level's next step of relations).
 	asked  []repository.Key
 	values []dataloader.Thunk[repository.Entity]
+	early  map[repository.Key]repository.Entity // keys read already when reserved: followed at once
 	levels []LevelObjects
 	then   func(found func(repository.Key) (repository.Entity, bool))
 }
@@ -76,7 +77,8 @@ type keyResult struct {
 }
 
 func (l *Loaders) newKeyBatch() *keyBatch {
-	return &keyBatch{l: l, fetched: make(chan struct{}), done: make(chan struct{}), waiting: map[repository.Key]*keyResult{}}
+	return &keyBatch{l: l, fetched: make(chan struct{}), done: make(chan struct{}), waiting: map[repository.Key]*keyResult{},
+		early: map[repository.Key]repository.Entity{}}
 }
 
 // reserve adds keys to the batch (those not cached yet) and returns one thunk per key, in key
@@ -101,7 +103,7 @@ func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[
 			r := &results[i]
 			b.waiting[k] = r
 			b.fetch = append(b.fetch, k)
-			return cacheEntry{owner: b,
+			return cacheEntry{owner: b, read: b.fetched,
 				th:    func() (repository.Entity, error) { <-b.done; return r.v, r.err },
 				value: func() (repository.Entity, error) { <-b.fetched; return r.v, r.err }}
 		}
@@ -110,8 +112,14 @@ func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[
 			thunks[i], _ = b.l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] { return fresh().th })
 			continue
 		}
-		th, value := b.l.entities.take(k, b, fresh)
+		th, value, read := b.l.entities.take(k, b, fresh)
 		thunks[i] = th
+		if read {
+			if e, err := value(); err == nil && e != nil {
+				b.early[k] = e
+			}
+			continue
+		}
 		b.asked = append(b.asked, k)
 		b.values = append(b.values, value)
 	}
@@ -120,7 +128,7 @@ func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[
 
 // reserveLevel reserves the step-0 lookups of objects of level (what their to-one fields, items
 // and relations ask for), so that what those return is read ahead when the batch is back.
-func (b *keyBatch) reserveLevel(level Level, objects []repository.Entity) {
+func (b *keyBatch) reserveLevel(ctx context.Context, level Level, objects []repository.Entity) {
 	if level == nil || len(objects) == 0 {
 		return
 	}
@@ -128,6 +136,21 @@ func (b *keyBatch) reserveLevel(level Level, objects []repository.Entity) {
 	b.mu.Lock()
 	b.levels = append(b.levels, LevelObjects{Level: level, Objects: objects, ListsStarted: true})
 	b.mu.Unlock()
+	// What is read already (an item a Query primed, the object another place read) is followed at
+	// once: its callers may have it now, so what it needs next joins this batch, and its lists
+	// start, before they can ask for it alone.
+	for _, t := range level.Targets(objects, b.readAlready) {
+		t.Level.Start(ctx, t.Objects)
+		b.reserveLevel(ctx, t.Level, t.Objects)
+	}
+}
+
+// readAlready answers a key the batch found read already when it reserved it.
+func (b *keyBatch) readAlready(k repository.Key) (repository.Entity, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	e, ok := b.early[k]
+	return e, ok
 }
 
 // follow does what comes after the batch, once its keys are read and before its callers are

@@ -83,7 +83,7 @@ func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, n in
 			continue
 		}
 		if n == 0 {
-			b.reserveLevel(lo.Level, found[i])
+			b.reserveLevel(ctx, lo.Level, found[i])
 			continue
 		}
 		asked[i] = lo.Level.Lookups(n, found[i])

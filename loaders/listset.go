@@ -105,7 +105,7 @@ func readLevel[K any, T repository.Entity](ctx context.Context, l *Loaders, keys
 	errs := each(len(keys), what, func(i int) (err error) {
 		pages[i], err = read(ctx, keys[i])
 		if lv := level(keys[i]); err == nil && whole && flat(lv) {
-			batch.reserveLevel(lv, entities(pages[i].Items))
+			batch.reserveLevel(ctx, lv, entities(pages[i].Items))
 			early[i] = true
 			answer(i, pages[i], nil)
 		}
