@@ -24,8 +24,14 @@ import (
 // before it runs anything (streams.go).
 func withAuthentication(a auth.Authenticator, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodOptions || (isWebSocketUpgrade(r) && r.Header.Get("Authorization") == "") {
+		if r.Method == http.MethodOptions || (isWebSocketUpgrade(r) && len(r.Header.Values("Authorization")) == 0) {
 			next.ServeHTTP(w, r)
+			return
+		}
+		if len(r.Header.Values("Authorization")) > 1 {
+			// Which of two credentials counts would depend on who reads them: a proxy that reads the
+			// first sees another caller than a server that reads the last. Neither is guessed.
+			writeCodedError(w, r, http.StatusBadRequest, string(apperr.CodeBadUserInput), errAmbiguousCredentials.Message)
 			return
 		}
 		if a == nil {
@@ -45,6 +51,10 @@ func withAuthentication(a auth.Authenticator, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	})
 }
+
+// errAmbiguousCredentials refuses a request, or a connection_init, that carries Authorization
+// twice (two headers, or two spellings of the member): HTTP 400, or a close with 4400.
+var errAmbiguousCredentials = apperr.New(apperr.CodeBadUserInput, "Send one Authorization: this request carries two.")
 
 // bearerToken extracts the token of an "Authorization: Bearer <token>" header (the scheme is
 // case-insensitive, RFC 7235); an empty header gives "" and ok, any other scheme not ok.
