@@ -198,7 +198,7 @@ func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, 
 		return nil, nil, err
 	}
 	tx := []txItem{
-		r.txCount(customerKey(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), repAsRead(o.AccountRepID)),
+		r.txCount(customerKey(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), notErased(repAsRead(o.AccountRepID))),
 		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
 		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
 	}
@@ -418,7 +418,7 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 		TableName:           aws.String(r.table),
 		Key:                 customerKey(customer).attributes(),
 		UpdateExpression:    aws.String("SET #addresses = list_append(if_not_exists(#addresses, :empty), :added)"),
-		ConditionExpression: aws.String("attribute_exists(PK) AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
+		ConditionExpression: aws.String(notDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
 		ExpressionAttributeNames: map[string]string{
 			"#addresses": "mailingAddresses",
 		},
@@ -432,7 +432,7 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		if len(ccf.Item) == 0 {
+		if _, erased := ccf.Item[attrDeleting]; len(ccf.Item) == 0 || erased {
 			return nil, apperr.NotFound("customer")
 		}
 		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)
