@@ -101,8 +101,8 @@ func writeAuthError(w http.ResponseWriter, r *http.Request, err error) {
 // IDs enter the graph (each node type's descriptor, graph/model), except those auth's fieldPolicy
 // narrows below their object's scope (a product's stock for a customer): FORBIDDEN.
 func authorizeRootField(ctx context.Context, fc *graphql.FieldContext) error {
-	if auth.Narrows(fc.Object) && !auth.Caller(ctx).MayRead(fc.Object, fc.Field.Name) {
-		return resolvers.ForbiddenField(fc.Object + "." + fc.Field.Name)
+	if err := resolvers.FieldPolicy(ctx, fc.Object, fc.Field.Name); err != nil {
+		return err
 	}
 	if (fc.Object != "Query" && fc.Object != "Mutation" && fc.Object != "Subscription") || strings.HasPrefix(fc.Field.Name, "__") {
 		return nil
