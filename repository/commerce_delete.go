@@ -30,7 +30,7 @@ import (
 var errCustomerHasOrders = errors.New("the customer's orders changed")
 
 // DeleteCustomerPlan is what DeleteCustomer does (explain plans the mutation from it).
-var DeleteCustomerPlan = WritePlan{Calls: []WriteCall{
+var DeleteCustomerPlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
 	transactCall("Update CUST#<c> PROFILE (mark, leave GSI1 and GSI2) if it exists and is not being erased; Put SWEEP CUSTOMER#<c>"),
 	{Operation: "Query", Calls: 1, What: "PK = CUST#<c>, SK = PROFILE, consistent (a Query: the mark hides it from BatchGetItem)"},
 	{Operation: "Query", Calls: 1, PerData: true, What: "PK = CUST#<c> AND begins_with(SK, ORDER#), consistent, one per 1 MB"},

@@ -111,7 +111,7 @@ var errUserHasTickets = errors.New("the user has tickets, or another email")
 const MaxRemovalRounds = 5
 
 // DeleteUserPlan is what DeleteUser does (explain plans the mutation from it).
-var DeleteUserPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+var DeleteUserPlan = WritePlan{Attempts: max(MaxRemovalRounds, maxSweepRounds), Calls: []WriteCall{
 	perDataCall("TransactWriteItems", "with cascade: Update USER#<u> (mark) if it exists and is not being removed, check ORG#<o>; Put SWEEP USER#<u>"),
 	consistentRead("PK = ORG#<o>, SK = USER#<u>"),
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = ORG#<o>#USER#<u> AND begins_with(GSI1SK, TICKET#), one per 1 MB"},
