@@ -37,7 +37,14 @@ var (
 // by whoever sees its object; one listed here is FORBIDDEN to the other roles (before its
 // resolver runs: the server's field guard asks MayRead).
 var fieldPolicy = map[fieldRef][]Role{
-	{"Product", "inventory"}:       commerceStaff,
+	{"Product", "totalInventory"}: commerceStaff,
+	{"Product", "inventory"}:      commerceStaff,
+	// A customer reads no warehouse, by any path: not warehouse(s) (rootPolicy), not a line's
+	// warehouse (here), not node (its scope).
+	{"OrderItem", "warehouse"}: commerceStaff,
+	// A customer sees of its account rep the id (clients' caches key on it) and the name.
+	{"Employee", "id"}:             Roles,
+	{"Employee", "name"}:           Roles,
 	{"Product", "orderItems"}:      commerceStaff,
 	{"Employee", "accounts"}:       commerceStaff,
 	{"Employee", "accountOrders"}:  commerceStaff,
@@ -55,15 +62,25 @@ var fieldPolicy = map[fieldRef][]Role{
 	{"Warehouse", "employees"}:     hrStaff,
 }
 
+// typePolicy is the policy of every field of a type that fieldPolicy does not list: an
+// employee's fields are HR's and sales' unless listed, so that a field added to Employee is never
+// a customer's by default.
+var typePolicy = map[string][]Role{
+	"Employee": repReaders,
+}
+
 // fieldRef names a field of an object type.
 type fieldRef struct{ object, field string }
 
-// narrowedTypes are the object types fieldPolicy narrows a field of, so that the field guard
-// asks nothing for the others.
+// narrowedTypes are the object types fieldPolicy or typePolicy narrows a field of, so that the
+// field guard asks nothing for the others.
 var narrowedTypes = func() map[string]bool {
 	m := map[string]bool{}
 	for f := range fieldPolicy {
 		m[f.object] = true
+	}
+	for t := range typePolicy {
+		m[t] = true
 	}
 	return m
 }()
@@ -76,6 +93,9 @@ func Narrows(object string) bool { return narrowedTypes[object] }
 func (p Principal) MayRead(object, field string) bool {
 	roles, narrowed := fieldPolicy[fieldRef{object, field}]
 	if !narrowed {
+		roles, narrowed = typePolicy[object]
+	}
+	if !narrowed || field == "__typename" {
 		return true
 	}
 	for _, r := range roles {

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -83,11 +85,37 @@ func (p *place) isFree(name string, row *Field) bool {
 }
 
 // fields are the fields the place's selection selects on its objects, as gqlgen collects them.
+// Those the field policy refuses the caller are recorded with their FORBIDDEN, as execution
+// answers them, and still walked: what they would read stays in the bounds.
 func (w *walker) fields(p *place) []graphql.CollectedField {
 	if len(p.sels) == 0 {
 		return nil
 	}
-	return w.plan.collect(p.sels, p.typ)
+	fields := w.plan.collect(p.sels, p.typ)
+	for _, f := range fields {
+		if err := w.ex.Allowed(p.typ, f.Name); err != nil {
+			w.failAt(p.path, f, err)
+		}
+	}
+	return fields
+}
+
+// failAt records err of field f under the place at path (response keys joined by dots) once,
+// however often the walk visits the place.
+func (w *walker) failAt(path string, f graphql.CollectedField, err error) {
+	var at ast.Path
+	if path != "" {
+		for _, k := range strings.Split(path, ".") {
+			at = append(at, ast.PathName(k))
+		}
+	}
+	at = append(at, ast.PathName(f.Alias))
+	for _, fe := range w.out.Errors {
+		if fe.Path.String() == at.String() {
+			return
+		}
+	}
+	w.fail(at, err)
 }
 
 // target is the place of the objects field f (row) of p's objects returns: m of them per group,

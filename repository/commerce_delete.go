@@ -3,6 +3,8 @@ package repository
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -11,84 +13,139 @@ import (
 	"singletable/apperr"
 )
 
-// Erasing a customer: its profile (with its addresses), its orders and their items (and so their
-// entries in the order status index, GSI1 and GSI3, which are the same items), the idempotency
-// guards of its orders and its email guard. When everything fits one transaction, that is the
-// whole erasure, conditioned on the customer's order counters and every order's status being as
-// read. Otherwise its orders go first, in transactions of as many orders as fit, each moving the
-// customer's counters, and the customer last, on condition that its counters are zero: an order
-// placed meanwhile makes that fail, and the next round removes it.
+// Erasing a customer undoes what its writes did elsewhere. Its profile is marked first, in one
+// transaction with a sweep record: from then on it reads as missing, and placeOrder and
+// addMailingAddress refuse it (their conditions), so a client that keeps placing orders cannot
+// keep the erasure from finishing. The sweep (run at once, and by the sweeper when the request
+// is cut short) then cancels each OPEN order exactly as cancelOrder does (its stocked lines' units
+// back to their inventory and their product's total, the order off its rep's sales of its month,
+// the customer's counters moved), and deletes the orders with their items (and so their entries
+// in the order status index) and idempotency guards, as many as fit a transaction. A shipped or
+// delivered order stays counted in its rep's sales and its units stay taken: that sale happened;
+// only the customer's data goes. The profile (with its addresses, leaving its rep's accounts with
+// it), its email guard and the record go last, on condition that the counters are as read.
 
 // errCustomerHasOrders: an order of the customer appeared or changed, or its email changed,
 // between the read and the transaction.
 var errCustomerHasOrders = errors.New("the customer's orders changed")
 
 // DeleteCustomerPlan is what DeleteCustomer does (explain plans the mutation from it).
-var DeleteCustomerPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
-	consistentRead("PK = CUST#<c>, SK = PROFILE"),
+var DeleteCustomerPlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
+	transactCall("Update CUST#<c> PROFILE (mark, leave GSI1 and GSI2) if it exists and is not being erased; Put SWEEP CUSTOMER#<c>"),
+	{Operation: "Query", Calls: 1, What: "PK = CUST#<c>, SK = PROFILE, consistent (a Query: the mark hides it from BatchGetItem)"},
 	{Operation: "Query", Calls: 1, PerData: true, What: "PK = CUST#<c> AND begins_with(SK, ORDER#), consistent, one per 1 MB"},
+	perDataCall("BatchGetItem", "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: the stocked lines of each OPEN order"),
+	perDataCall("TransactWriteItems", "Cancel each OPEN order as cancelOrder does: stock back, the rep's REPSALES#<yyyy-mm> down, counters moved"),
 	perDataCall("TransactWriteItems", "Delete ORDER# items, their lines and idempotency guards, as many orders as fit one transaction; update the counters"),
-	transactCall("Delete CUST#<c> PROFILE if its counters and email are as read, its email guard (with the orders, when all fit)"),
+	transactCall("Delete CUST#<c> PROFILE if marked with its counters and email as read, its email guard, the SWEEP record (with the orders, when all fit)"),
 }}
 
-// DeleteCustomer erases a customer (see above).
+// DeleteCustomer erases a customer (see above). The erasure is done when it returns; if its
+// sweep fails midway, the customer is gone for every reader already and the sweeper finishes it.
 func (r *Repo) DeleteCustomer(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	for range MaxRemovalRounds {
-		c, err := readLive[*Customer](ctx, r, customerKey(id), apperr.NotFound("customer"))
+	rec := &sweepRecord{Kind: sweepCustomer, Customer: id}
+	err := r.transact(ctx, "delete customer", []txItem{
+		r.txUpdate(customerKey(id), "SET "+attrDeleting+" = :now REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK", notDeleting, nil,
+			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, apperr.NotFound("customer")),
+		r.putSweep(rec),
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.sweepCustomerRecord(ctx, rec); err != nil {
+		r.log.Warn("erasure of a customer left to the sweeper", "customer", id, "error", err)
+		r.kickSweeper()
+	}
+	return nil
+}
+
+// sweepCustomerRecord erases a marked customer, round after round (each reads its profile and
+// orders again), until it is gone or maxSweepRounds have not sufficed. A customer that is there
+// without the mark is not the one the record was written for: only the record goes.
+func (r *Repo) sweepCustomerRecord(ctx context.Context, rec *sweepRecord) error {
+	for round := range maxSweepRounds {
+		if err := r.sweepRound(ctx, round); err != nil {
+			return err
+		}
+		item, err := r.readOneConsistent(ctx, customerKey(rec.Customer))
+		if err != nil {
+			return err
+		}
+		if item == nil || item[attrDeleting] == nil {
+			return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+		}
+		c, err := decodeAs[*Customer](item)
 		if err != nil {
 			return err
 		}
 		raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
 			TableName:                 aws.String(r.table),
 			KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :o)"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(customerPK(id)), ":o": s(orderSKPrefix)},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(customerPK(c.ID)), ":o": s(orderSKPrefix)},
 			ConsistentRead:            aws.Bool(true),
 		})
 		if err != nil {
 			return err
 		}
-		err = r.eraseRound(ctx, c, raw)
-		if !errors.Is(err, errCustomerHasOrders) {
+		more, err := r.eraseCustomerRound(ctx, rec, c, raw)
+		if !more {
 			return err
 		}
 	}
-	return &apperr.Error{Code: apperr.CodeConflict, Message: "orders kept being placed for the customer while it was erased; retry"}
+	return fmt.Errorf("erasure of customer %s: %w", rec.Customer, errSweepUnfinished)
 }
 
-// eraseRound writes one round of an erasure from the customer c and its order and order item
-// items raw: the whole erasure if it fits, else the removal of the first orders that fit
-// (errCustomerHasOrders then asks for another round). An order's room is counted from the items
-// read (its lines sort right after it), not from its itemCount: the largest order (MaxOrderLines
-// lines, its idempotency guard) fits exactly one transaction with the customer's counter update.
-func (r *Repo) eraseRound(ctx context.Context, c *Customer, raw []map[string]types.AttributeValue) error {
+// eraseCustomerRound cancels the OPEN orders read, as cancelOrder does; once none is open it
+// writes one round of the removal (eraseRound). more asks for another round: orders were
+// cancelled or removed, or one changed meanwhile.
+func (r *Repo) eraseCustomerRound(ctx context.Context, rec *sweepRecord, c *Customer, raw []map[string]types.AttributeValue) (more bool, err error) {
 	groups, err := r.orderRemovals(c, raw)
 	if err != nil {
-		return err
+		return false, err
 	}
+	for _, g := range groups {
+		if g.order == nil || g.order.Status != OrderOpen {
+			continue
+		}
+		if _, err := r.cancelOpenOrder(ctx, g.order); err != nil && !isConflict(err) {
+			return false, err
+		}
+		more = true
+	}
+	if more {
+		return true, nil
+	}
+	err = r.eraseRound(ctx, rec, c, groups)
+	if errors.Is(err, errCustomerHasOrders) || isConflict(err) {
+		return true, nil
+	}
+	return false, err
+}
+
+// eraseRound writes one round of an erasure of the customer c, none of whose orders (groups) is
+// open: the whole erasure if it fits, else the removal of the first orders that fit
+// (errCustomerHasOrders then asks for another round). An order's room is counted from the items
+// read (its lines sort right after it), not from its itemCount: the largest order (MaxOrderLines
+// lines, its idempotency guard, its rep's erased sales) fits exactly one transaction.
+func (r *Repo) eraseRound(ctx context.Context, rec *sweepRecord, c *Customer, groups []orderGroup) error {
 	var items []txItem
-	moves := map[string]int{}
 	whole := true
 	for _, g := range groups {
-		if len(items)+len(g.items)+1 > maxTransactItems { // +1: the counter update of a partial round
+		if len(items)+len(g.items) > maxTransactItems {
 			whole = false // this order and its items wait for the next round
 			break
 		}
 		items = append(items, g.items...)
-		if g.order != nil {
-			moves[orderCountAttr(g.order.Status)]--
-		}
 	}
-	if whole && len(items)+len(r.eraseProfile(c)) <= maxTransactItems {
-		return r.transact(ctx, "delete customer", append(items, r.eraseProfile(c)...))
+	if profile := r.eraseProfile(rec, c); whole && len(items)+len(profile) <= maxTransactItems {
+		return r.transact(ctx, "delete customer", append(items, profile...))
 	}
-	var ds []delta
-	for attr, by := range moves {
-		ds = append(ds, delta{attr, by})
-	}
-	if err := r.transact(ctx, "delete customer orders", append(items, r.txCount(customerKey(c.ID), ds, apperr.NotFound("customer"), nil))); err != nil {
+	// The marked customer's counters are no one's to read any more: a partial round leaves them,
+	// and the profile goes on condition that they are as the last round read them.
+	if err := r.transact(ctx, "delete customer orders", items); err != nil {
 		return err
 	}
 	return errCustomerHasOrders
@@ -122,16 +179,17 @@ func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue)
 		if o.IdempotencyKey != "" {
 			g.items = append(g.items, r.deleteIf(orderIdempotencyKey(c.ID, o.IdempotencyKey), "", nil, nil))
 		}
+		g.items = append(g.items, r.repErasedSales(o)...)
 		groups = append(groups, g)
 	}
 	return groups, nil
 }
 
-// eraseProfile is the removal of the customer's own item, on condition that its order counters
-// and email are as read (no order placed or changed since, the guard it removes is its email's),
-// and of its email guard.
-func (r *Repo) eraseProfile(c *Customer) []txItem {
-	cond := "attribute_exists(PK) AND email = :email"
+// eraseProfile is the removal of the customer's own item, on condition that it carries the mark
+// and its order counters and email are as read (no order changed since, the guard it removes is
+// its email's), of its email guard, and of the sweep record.
+func (r *Repo) eraseProfile(rec *sweepRecord, c *Customer) []txItem {
+	cond := "attribute_exists(" + attrDeleting + ") AND email = :email"
 	values := map[string]types.AttributeValue{":email": s(c.Email)}
 	for _, st := range []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled} {
 		a, v := orderCountAttr(st), ":"+orderCountAttr(st)
@@ -141,6 +199,7 @@ func (r *Repo) eraseProfile(c *Customer) []txItem {
 	return []txItem{
 		r.deleteIf(customerKey(c.ID), cond, values, errCustomerHasOrders),
 		r.deleteIf(customerEmailGuardKey(c.Email), "", nil, nil),
+		r.dropSweep(rec),
 	}
 }
 

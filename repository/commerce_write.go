@@ -198,7 +198,7 @@ func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, 
 		return nil, nil, err
 	}
 	tx := []txItem{
-		r.txCount(customerKey(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), repAsRead(o.AccountRepID)),
+		r.txCount(customerKey(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), notErased(repAsRead(o.AccountRepID))),
 		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
 		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
 	}
@@ -210,7 +210,44 @@ func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, 
 		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
 	tx = append(tx, r.take(stock, -1)...)
-	return append(tx, r.repSales(o, +1)...), items, nil
+	tx = append(tx, r.repSales(o, +1)...)
+	if len(tx) > maxTransactItems {
+		return nil, nil, orderTooLarge(lines, len(tx), len(tx)-len(lines)-len(stock.byProduct)-len(stock.byStock))
+	}
+	return tx, items, nil
+}
+
+// orderTooLarge is the BAD_USER_INPUT of an order whose transaction would need writes (more than
+// one transaction allows), fixed of them the customer's count, the idempotency guard, the order
+// and the rep's month: it names the real bound (a line that takes stock also writes its stock
+// item and, once per product, the product's total) and how many of the lines, from the first,
+// fit (extensions.count).
+func orderTooLarge(lines []OrderLine, writes, fixed int) error {
+	fit, used := 0, fixed
+	products, stocks := map[string]bool{}, map[string]bool{}
+	for _, l := range lines {
+		cost := 1
+		if l.ProductID != "" && l.WarehouseID != "" {
+			cost += boolInt(!products[l.ProductID]) + boolInt(!stocks[l.ProductID+"/"+l.WarehouseID])
+		}
+		if used+cost > maxTransactItems {
+			break
+		}
+		used, fit = used+cost, fit+1
+		if l.ProductID != "" && l.WarehouseID != "" {
+			products[l.ProductID], stocks[l.ProductID+"/"+l.WarehouseID] = true, true
+		}
+	}
+	return &apperr.Error{Code: apperr.CodeBadUserInput, Field: "items", Limit: "orderWrites", Count: &fit,
+		Message: fmt.Sprintf("this order needs %d writes and one order is written in one transaction of at most %d: %d for the customer, the idempotency guard, the order and the rep's month, one per line, and for a line that takes stock one more for its stock item and one for its product's total (once per product); the first %d of these lines fit",
+			writes, maxTransactItems, fixed, fit)}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // replayOrder answers a placeOrder whose idempotency key is already taken: the stored order if
@@ -418,7 +455,7 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 		TableName:           aws.String(r.table),
 		Key:                 customerKey(customer).attributes(),
 		UpdateExpression:    aws.String("SET #addresses = list_append(if_not_exists(#addresses, :empty), :added)"),
-		ConditionExpression: aws.String("attribute_exists(PK) AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
+		ConditionExpression: aws.String(notDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
 		ExpressionAttributeNames: map[string]string{
 			"#addresses": "mailingAddresses",
 		},
@@ -432,7 +469,7 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		if len(ccf.Item) == 0 {
+		if _, erased := ccf.Item[attrDeleting]; len(ccf.Item) == 0 || erased {
 			return nil, apperr.NotFound("customer")
 		}
 		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)

@@ -198,8 +198,8 @@ func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *condition) 
 		it.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	}
 	it.onConditionOld = func(old map[string]types.AttributeValue) error {
-		if len(old) == 0 {
-			return onMissing
+		if _, marked := old[attrDeleting]; len(old) == 0 || marked {
+			return onMissing // a parent being removed answers as a missing one
 		}
 		return onCond
 	}

@@ -109,6 +109,9 @@ func (r *Repo) jobHistoryPut(e *Employee) (txItem, error) {
 
 // cleanEmployeeChanges checks the given fields.
 func cleanEmployeeChanges(ch EmployeeChanges) (EmployeeChanges, error) {
+	if ch.Name == nil && ch.Email == nil && ch.JobTitle == nil {
+		return ch, noChange("name, email, jobTitle")
+	}
 	var err error
 	clean := func(v *string, f func(string) (string, error)) *string {
 		if v == nil || err != nil {

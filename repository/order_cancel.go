@@ -30,6 +30,12 @@ func (r *Repo) CancelOrder(ctx context.Context, customer, order string) (*Order,
 	if o.Status != OrderOpen {
 		return nil, refusedTransition(o.Status, OrderOpen, OrderCancelled)
 	}
+	return r.cancelOpenOrder(ctx, o)
+}
+
+// cancelOpenOrder is the cancellation of an order read OPEN: cancelOrder's, and the erasure of its
+// customer's for each of its open orders, so that the two undo the same.
+func (r *Repo) cancelOpenOrder(ctx context.Context, o *Order) (*Order, error) {
 	items, err := r.stockedLines(ctx, o)
 	if err != nil {
 		return nil, err

@@ -65,6 +65,14 @@ func beingRemoved(err error) *condition {
 	return &condition{expr: "attribute_not_exists(" + attrDeleting + ")", err: err}
 }
 
+// notErased adds to c, a condition on a parent a write adds to, that the parent is not being
+// removed (a marked parent then answers as a missing one: txCount).
+func notErased(c *condition) *condition {
+	out := *c
+	out.expr = "attribute_not_exists(" + attrDeleting + ") AND (" + c.expr + ")"
+	return &out
+}
+
 // guardedEmail is a correction of an object whose email a guard item keeps unique: its item at key
 // gets the fields given (name, email; the name makes its listing's index key) from next (its
 // encoded new state) on condition that its email is still readEmail; when

@@ -15,6 +15,10 @@ type RepSales struct {
 	Month      string `dynamodbav:"month"`
 	TotalCents int64  `dynamodbav:"totalCents"`
 	Orders     int    `dynamodbav:"orders"`
+	// ErasedCents and ErasedOrders are the part of TotalCents and Orders whose orders went with
+	// their erased customer (repErasedSales): a recount adds them to the orders it sums.
+	ErasedCents  int64 `dynamodbav:"erasedCents,omitempty"`
+	ErasedOrders int   `dynamodbav:"erasedOrders,omitempty"`
 }
 
 // Key implements Entity.

@@ -70,6 +70,9 @@ func (r *Repo) recountRepOf(ctx context.Context, rep string, rec *recorder) erro
 		if err != nil {
 			return err
 		}
+		// The sales of erased customers' orders are the item's to tell: no order is left to sum.
+		want.ErasedCents, want.ErasedOrders = int64(intAttr(item, "erasedCents")), intAttr(item, "erasedOrders")
+		want.TotalCents, want.Orders = want.TotalCents+want.ErasedCents, want.Orders+want.ErasedOrders
 		total, orders := intAttr(item, "totalCents"), intAttr(item, "orders")
 		if item != nil && int64(total) == want.TotalCents && orders == want.Orders {
 			continue
@@ -99,8 +102,11 @@ func (r *Repo) putRepSales(ctx context.Context, want *RepSales, was map[string]t
 	}
 	in := &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}
 	if was != nil {
-		in.ConditionExpression = aws.String("totalCents = :t AND orders = :o")
+		in.ConditionExpression = aws.String("totalCents = :t AND orders = :o AND " + erasedAsRead(was))
 		in.ExpressionAttributeValues = map[string]types.AttributeValue{":t": n(intAttr(was, "totalCents")), ":o": n(intAttr(was, "orders"))}
+		if was["erasedOrders"] != nil {
+			in.ExpressionAttributeValues[":e"] = n(intAttr(was, "erasedOrders"))
+		}
 	}
 	_, err = r.db.PutItem(ctx, in)
 	var ccf *types.ConditionalCheckFailedException
@@ -119,4 +125,12 @@ func wasOf(item map[string]types.AttributeValue, v int) *int {
 		return nil
 	}
 	return &v
+}
+
+// erasedAsRead is the condition that no erasure counted a sale in the item since it was read.
+func erasedAsRead(was map[string]types.AttributeValue) string {
+	if was["erasedOrders"] == nil {
+		return "attribute_not_exists(erasedOrders)"
+	}
+	return "erasedOrders = :e"
 }

@@ -60,6 +60,28 @@ func (r *Repo) repSales(o *Order, sign int) []txItem {
 	}}}}
 }
 
+// repErasedSales is what erasing a shipped or delivered order of a rep's customer writes: the sale
+// happened, so the rep's sales of its month keep it (totalCents and orders do not move), and the
+// month's erasedCents and erasedOrders count it, so that a recount, which sums the rep's orders,
+// adds the sales whose orders are gone. Nothing for another order (an open one is cancelled
+// first, a cancelled one is off the rep's sales already) or one without a rep.
+func (r *Repo) repErasedSales(o *Order) []txItem {
+	if o.AccountRepID == "" || (o.Status != OrderShipped && o.Status != OrderDelivered) {
+		return nil
+	}
+	month := salesMonth(o.PlacedAt)
+	return []txItem{{item: types.TransactWriteItem{Update: &types.Update{
+		TableName:                aws.String(r.table),
+		Key:                      repSalesKey(month, o.AccountRepID).attributes(),
+		UpdateExpression:         aws.String("ADD erasedCents :total, erasedOrders :one SET repId = :rep, #month = :month, #type = :type"),
+		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": attrType},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":total": &types.AttributeValueMemberN{Value: strconv.FormatInt(o.TotalCents, 10)},
+			":one":   n(1), ":rep": s(o.AccountRepID), ":month": s(month), ":type": s(typeRepSales),
+		},
+	}}}}
+}
+
 // AssignAccountRepPlan is what AssignAccountRep does (explain plans the mutation from it).
 var AssignAccountRepPlan = WritePlan{Calls: []WriteCall{
 	consistentRead("PK = CUST#<c>, SK = PROFILE"),

@@ -111,12 +111,14 @@ var errUserHasTickets = errors.New("the user has tickets, or another email")
 const MaxRemovalRounds = 5
 
 // DeleteUserPlan is what DeleteUser does (explain plans the mutation from it).
-var DeleteUserPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
+var DeleteUserPlan = WritePlan{Attempts: max(MaxRemovalRounds, maxSweepRounds), Calls: []WriteCall{
+	perDataCall("TransactWriteItems", "with cascade: Update USER#<u> (mark) if it exists and is not being removed, check ORG#<o>; Put SWEEP USER#<u>"),
 	consistentRead("PK = ORG#<o>, SK = USER#<u>"),
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = ORG#<o>#USER#<u> AND begins_with(GSI1SK, TICKET#), one per 1 MB"},
 	perDataCall("TransactWriteItems", "with cascade: Delete TICKET#<t> and its versions, as many as fit one transaction"),
 	sweptVersions[0], sweptVersions[1],
 	transactCall("Delete USER#<u> if it has no tickets, its email guard; update ORG#<o>'s count"),
+	perDataCall("TransactWriteItems", "with cascade: Delete the SWEEP record"),
 }}
 
 // DeleteUser removes a user and frees its email (see above). Without cascade a user with tickets
@@ -124,6 +126,9 @@ var DeleteUserPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) error {
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
 		return apperr.InvalidInput("id", "not a valid user id")
+	}
+	if cascade {
+		return r.deleteUserCascade(ctx, org, user)
 	}
 	for range MaxRemovalRounds {
 		u, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
@@ -134,18 +139,56 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 		if err != nil {
 			return err
 		}
-		if len(tickets) > 0 && !cascade {
+		if len(tickets) > 0 {
 			return userHasTickets(len(tickets))
 		}
-		err = r.removeTickets(ctx, u, tickets)
-		if err == nil {
-			err = r.removeUserItem(ctx, u)
-		}
+		err = r.removeUserItem(ctx, u)
 		if !errors.Is(err, errUserHasTickets) {
 			return err
 		}
 	}
 	return &apperr.Error{Code: apperr.CodeConflict, Message: "tickets kept being created for the user while it was removed; retry"}
+}
+
+// deleteUserCascade marks the user as being removed, in one transaction with a sweep record, and
+// sweeps it: from then on it reads as missing and createTicket refuses it as a reporter, so a
+// client that keeps filing tickets cannot keep the removal from finishing. If the sweep fails
+// midway, the sweeper finishes it.
+func (r *Repo) deleteUserCascade(ctx context.Context, org, user string) error {
+	rec := &sweepRecord{Kind: sweepUserKind, Org: org, User: user}
+	err := r.transact(ctx, "delete user", []txItem{
+		r.txUpdate(userKey(org, user), "SET "+attrDeleting+" = :now", notDeleting, nil,
+			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, apperr.NotFound("user")),
+		r.orgLive(org, apperr.NotFound("user")),
+		r.putSweep(rec),
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.sweepMarkedUser(ctx, rec); err != nil {
+		r.log.Warn("removal of a user left to the sweeper", "user", user, "error", err)
+		r.kickSweeper()
+	}
+	return nil
+}
+
+// sweepMarkedUser removes a marked user with its tickets (sweepUser), then its record. A user that
+// is there without the mark is not the one the record was written for: only the record goes.
+func (r *Repo) sweepMarkedUser(ctx context.Context, rec *sweepRecord) error {
+	item, err := r.readOneConsistent(ctx, userKey(rec.Org, rec.User))
+	if err != nil {
+		return err
+	}
+	if item != nil && item[attrDeleting] != nil {
+		u, err := decodeAs[*User](item)
+		if err != nil {
+			return err
+		}
+		if err := r.sweepUser(ctx, u); err != nil {
+			return err
+		}
+	}
+	return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
 }
 
 // removeUserItem deletes the user (on condition that it has no tickets left and the email read,

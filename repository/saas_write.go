@@ -117,7 +117,7 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 		return nil, err
 	}
 	err = r.transact(ctx, "create ticket", []txItem{
-		r.txCount(userKey(org, reporter), []delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), nil),
+		r.txCount(userKey(org, reporter), []delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), beingRemoved(apperr.NotFound("reporter"))),
 		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 		r.putNew(first, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 		r.orgLive(org, apperr.NotFound("reporter")),

@@ -33,6 +33,10 @@ const (
 	// sweepTicketVersions: the versions From..To of a removed ticket whose history did not fit
 	// the ticket's own transaction.
 	sweepTicketVersions = "TICKETVERSIONS"
+	// sweepCustomer: a customer marked as being erased, with its orders (commerce_delete.go).
+	sweepCustomer = "CUSTOMER"
+	// sweepUser: a user marked as being removed with its tickets (deleteUser with cascade).
+	sweepUserKind = "USER"
 )
 
 // typeSweep is the `type` of a sweep record; sweepPK its partition.
@@ -48,11 +52,23 @@ type sweepRecord struct {
 	Ticket string `dynamodbav:"ticketId,omitempty"`
 	From   int    `dynamodbav:"from,omitempty"`
 	To     int    `dynamodbav:"to,omitempty"`
+	// Customer names the customer of a sweepCustomer record, User the user of a sweepUserKind
+	// one (Org its organization).
+	Customer string `dynamodbav:"customerId,omitempty"`
+	User     string `dynamodbav:"userId,omitempty"`
 }
 
-// key is the record's item key: one record per object being removed.
+// key is the record's item key: one record per object being removed. The kinds that came later
+// add their object's id, so that the records of the first kinds keep the keys they were written
+// with.
 func (s *sweepRecord) key() Key {
-	return Key{PK: sweepPK, SK: join(s.Kind, s.Org, s.Ticket, strconv.Itoa(s.From))}
+	parts := []string{s.Kind, s.Org, s.Ticket, strconv.Itoa(s.From)}
+	for _, id := range []string{s.Customer, s.User} {
+		if id != "" {
+			parts = append(parts, id)
+		}
+	}
+	return Key{PK: sweepPK, SK: join(parts...)}
 }
 
 // putSweep is the Put of a sweep record, part of the transaction that leaves it to do.
@@ -115,6 +131,10 @@ func (r *Repo) sweepOne(ctx context.Context, rec *sweepRecord) error {
 	switch rec.Kind {
 	case sweepOrganization:
 		return r.sweepOrganization(ctx, rec)
+	case sweepCustomer:
+		return r.sweepCustomerRecord(ctx, rec)
+	case sweepUserKind:
+		return r.sweepMarkedUser(ctx, rec)
 	case sweepTicketVersions:
 		if r.hooks.sweepVersions != nil {
 			if err := r.hooks.sweepVersions(); err != nil {
@@ -244,13 +264,13 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		if !errors.Is(err, errUserHasTickets) && !isConflict(err) {
 			return err
 		}
-		found, err := r.batchGetRaw(ctx, []Key{u.Key()}, true) // its organization's mark hides it from readConsistent
-		if err != nil {
+		// Read by Query: a mark (its organization's or its own) hides it from readConsistent.
+		item, err := r.readOneConsistent(ctx, u.Key())
+		if err != nil || item == nil {
 			return err
 		}
-		var ok bool
-		if u, ok = foundAs[*User](found, u.Key()); !ok {
-			return nil
+		if u, err = decodeAs[*User](item); err != nil {
+			return err
 		}
 	}
 	return fmt.Errorf("sweep of user %s: %w", u.ID, errSweepUnfinished)

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"singletable/apperr"
 )
 
@@ -20,6 +22,9 @@ func cleanText(field, s string, minLen, maxLen int, multiline bool) (string, err
 	if !utf8.ValidString(s) {
 		return "", apperr.InvalidInput(field, "%s is not valid UTF-8", field)
 	}
+	// One spelling per text: "José" typed as é or as e and a combining accent is one name, one
+	// key, found by either (Unicode NFC, the form keyboards produce).
+	s = norm.NFC.String(s)
 	n := utf8.RuneCountInString(s)
 	if n < minLen {
 		if minLen == 1 {
@@ -34,8 +39,26 @@ func cleanText(field, s string, minLen, maxLen int, multiline bool) (string, err
 		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t' || r == '\r')) {
 			return "", apperr.InvalidInput(field, "%s must not contain control characters", field)
 		}
+		if !multiline && invisible(r) {
+			return "", apperr.InvalidInput(field, "%s must not contain bidirectional controls or zero-width characters (U+%04X)", field, r)
+		}
 	}
 	return s, nil
+}
+
+// invisible reports the characters a one-line text (a name, a title, an email, a SKU) may not
+// hold: bidirectional controls, which make a name display as another (U+202E turns "txt.exe"
+// around), and zero-width characters, which make two names that look alike two keys.
+func invisible(r rune) bool {
+	switch {
+	case r >= 0x200B && r <= 0x200F, // zero-width space, non-joiner, joiner; LRM, RLM
+		r >= 0x202A && r <= 0x202E, // embeddings and overrides
+		r >= 0x2060 && r <= 0x2064, // word joiner, invisible operators
+		r >= 0x2066 && r <= 0x2069, // isolates
+		r == 0x061C, r == 0x180E, r == 0xFEFF:
+		return true
+	}
+	return false
 }
 
 // Length limits of text fields, in characters: one set for every domain, so that a field means

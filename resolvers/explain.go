@@ -118,6 +118,9 @@ func (e explainer) Allowed(object, field string) error {
 		}
 		return nil
 	}
+	if object != "Query" && object != "Mutation" && object != "Subscription" {
+		return FieldPolicy(e.ctx, object, field)
+	}
 	if !auth.Caller(e.ctx).MayUse(object, field) {
 		return ForbiddenField(field)
 	}
@@ -156,4 +159,14 @@ func (e explainer) Shards() int { return e.shards }
 // operation reports it.
 func ForbiddenField(field string) error {
 	return &apperr.Error{Code: apperr.CodeForbidden, Message: "your roles do not allow " + field}
+}
+
+// FieldPolicy is the FORBIDDEN of a field below the root that auth's field policy narrows away
+// from every role of the caller: the one check the server's field guard runs before the field's
+// resolver, and explain on every field it walks, so that the two refuse alike.
+func FieldPolicy(ctx context.Context, object, field string) error {
+	if auth.Narrows(object) && !auth.Caller(ctx).MayRead(object, field) {
+		return ForbiddenField(object + "." + field)
+	}
+	return nil
 }

@@ -42,9 +42,10 @@ func rawQuery(ctx context.Context, url, token, query string) (status int, consum
 	return resp.StatusCode, out.Extensions.DynamoDB.TotalConsumedCapacityUnits
 }
 
-// Forty concurrent heavy reads of one principal: each reserves its price before it runs, so they
-// cannot together consume more than the bucket (10 RCU) and one operation's price (55 RCU); the
-// others are refused with 429.
+// Forty concurrent heavy reads of one principal: each reserves before it runs (its price, at most
+// an eighth of the bucket), so the reads admitted before the bucket is empty, and settled at what
+// they consumed, cannot together consume much more than the bucket (10 RCU); the others are
+// refused with 429.
 func TestConcurrentRequestsCannotOverdrawTheCapacityBudget(t *testing.T) {
 	a := newAPI(t, server.Config{CapacityBudgetRCU: 1}, repotest.WithLatency(20*time.Millisecond, 0))
 	a.seedSaaS(10, 10, 0)
@@ -83,5 +84,30 @@ func TestAnAbortedRequestKeepsItsReservation(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // the server notices the abort and settles
 	if status, _ := rawQuery(context.Background(), a.url, token, `{ organizations(first: 1) { edges { node { name } } } }`); status != http.StatusTooManyRequests {
 		t.Fatalf("after an aborted request that reserved 55 RCU of a 10 RCU bucket, the next one got %d, want 429", status)
+	}
+}
+
+// A client's ordinary parallelism: four heavy reads of one principal at once on a 50 RCU bucket
+// (CAPACITY_BUDGET_RCU=5), each planned at 55 RCU and consuming a few: all run, since together
+// they consume far less than the bucket holds.
+func TestAClientsOrdinaryParallelismIsNotRefused(t *testing.T) {
+	a := newAPI(t, server.Config{CapacityBudgetRCU: 5}, repotest.WithLatency(50*time.Millisecond, 0))
+	a.seedSaaS(10, 10, 0)
+	token := tokenFor(t, auth.Claims{Subject: "parallel", Roles: []string{string(auth.RoleAdmin)}})
+	var mu sync.Mutex
+	statuses, consumed := map[int]int{}, 0.0
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			status, c := rawQuery(context.Background(), a.url, token, heavyRead)
+			mu.Lock()
+			defer mu.Unlock()
+			statuses[status]++
+			consumed += c
+		})
+	}
+	wg.Wait()
+	if statuses[http.StatusOK] != 4 {
+		t.Fatalf("four parallel heavy reads that consumed %.1f RCU of a 50 RCU bucket: %v", consumed, statuses)
 	}
 }

@@ -49,8 +49,14 @@ func withPrincipalKey(trusted []netip.Prefix, next http.Handler) http.Handler {
 	})
 }
 
-// principalKey is the key withPrincipalKey stored; ok is false outside its chain.
+// principalKey is the key of the principal ctx acts for: the subject of the token verified for
+// it, wherever the token came from (a request's Authorization header, or a WebSocket's
+// connection_init, which arrives after the upgrade withPrincipalKey saw without a token), else
+// the key withPrincipalKey stored (the client's address); ok is false outside its chain.
 func principalKey(ctx context.Context) (key string, ok bool) {
+	if p, found := auth.FromContext(ctx); found && p.Subject != "" {
+		return subjectKey(p.Subject), true
+	}
 	key, ok = ctx.Value(principalKeyCtx{}).(string)
 	return key, ok
 }

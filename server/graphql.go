@@ -63,11 +63,9 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.SetParserTokenLimit(cfg.ParserTokenLimit)
 	// Without introspection the schema is private: validation errors must not suggest names.
 	srv.SetDisableSuggestion(!cfg.Introspection)
-	// Trusted documents first (a document named by its hash gets its text), then the bounds: a
-	// persisted query is only stored once its document passed them.
-	if policy := newTrustPolicy(cfg); policy.active() {
-		srv.Use(trustedOperations{policy: policy})
-	}
+	// The front door first (trusted documents: a document named by its hash gets its text), then
+	// the bounds: a persisted query is only stored once its document passed them.
+	srv.Use(frontDoor{policy: newTrustPolicy(cfg)})
 	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{cache: newByteCache(cfg.APQCacheBytes, apqSize), shared: newSharedPersisted(cfg)}})
 	if cfg.Introspection {

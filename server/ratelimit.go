@@ -51,7 +51,7 @@ func withRateLimit(cfg Config, next http.Handler) http.Handler {
 			if cfg.budget != nil {
 				// Here too, so that the answers refused before the budget's own middleware
 				// (this 429, a body or trusted-document refusal) carry both sets of headers.
-				setCapacityHeaders(w.Header(), cfg.budget, key)
+				setCapacityHeaders(w.Header(), cfg.store.state(r.Context(), key), cfg.budget)
 			}
 			if !ok {
 				if cfg.OnRateLimited != nil {

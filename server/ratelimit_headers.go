@@ -41,21 +41,29 @@ func (t *bucketTable) state(key string) (tokens float64, untilFull time.Duration
 	return tokens, untilFull
 }
 
-// setLimitHeaders writes one limit's three headers; unit is the tokens per reported unit.
-func setLimitHeaders(h http.Header, prefix string, t *bucketTable, key string, unit float64) {
-	tokens, untilFull := t.state(key)
-	h.Set(prefix+"Limit", strconv.Itoa(int(float64(t.burst)/unit)))
-	h.Set(prefix+"Remaining", strconv.Itoa(int(math.Max(0, math.Floor(tokens/unit)))))
-	h.Set(prefix+"Reset", strconv.Itoa(int(math.Ceil(untilFull.Seconds()))))
+// bucketView is where a bucket stands: its tokens (negative when in debt) and how long until it
+// is full.
+type bucketView struct {
+	tokens    float64
+	untilFull time.Duration
+}
+
+// setLimitHeaders writes one limit's three headers for a bucket of burst tokens as v shows it;
+// unit is the tokens per reported unit.
+func setLimitHeaders(h http.Header, prefix string, burst int, v bucketView, unit float64) {
+	h.Set(prefix+"Limit", strconv.Itoa(int(float64(burst)/unit)))
+	h.Set(prefix+"Remaining", strconv.Itoa(int(math.Max(0, math.Floor(v.tokens/unit)))))
+	h.Set(prefix+"Reset", strconv.Itoa(int(math.Ceil(v.untilFull.Seconds()))))
 }
 
 // setRateHeaders writes the RateLimit-* headers of key's request rate.
 func setRateHeaders(h http.Header, l *rateLimiter, key string) {
-	setLimitHeaders(h, rateHeaderPrefix, l.bucketTable, key, 1)
+	tokens, untilFull := l.state(key)
+	setLimitHeaders(h, rateHeaderPrefix, l.burst, bucketView{tokens, untilFull}, 1)
 }
 
-// setCapacityHeaders writes the X-Capacity-* headers of key's capacity budget, in read capacity
-// units.
-func setCapacityHeaders(h http.Header, c *capacityBudget, key string) {
-	setLimitHeaders(h, capacityHeaderPrefix, c.bucketTable, key, budgetUnitsPerRCU)
+// setCapacityHeaders writes the X-Capacity-* headers of a capacity bucket as the budget store
+// shows it (in a fleet, the shared bucket), in read capacity units.
+func setCapacityHeaders(h http.Header, v bucketView, c *capacityBudget) {
+	setLimitHeaders(h, capacityHeaderPrefix, c.burst, v, budgetUnitsPerRCU)
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"math"
 	"time"
 )
 
@@ -35,6 +36,9 @@ func rateDecider(cfg Config, local *rateLimiter) func(ctx context.Context, key s
 type budgetStore interface {
 	reserve(ctx context.Context, key string, rcu float64) (ok bool, wait time.Duration, held reservation)
 	settle(ctx context.Context, key string, held reservation, consumed float64) (left float64)
+	// state is where key's bucket stands, in the buckets' units: what the X-Capacity-* headers
+	// report, from the store that decides.
+	state(ctx context.Context, key string) bucketView
 }
 
 // reservation is what reserve took, and where: a settle must square it with the store that took
@@ -55,6 +59,11 @@ func (c *capacityBudget) reserve(_ context.Context, key string, rcu float64) (bo
 
 func (c *capacityBudget) settle(_ context.Context, key string, held reservation, consumed float64) float64 {
 	return c.square(key, held.rcu, consumed)
+}
+
+func (c *capacityBudget) state(_ context.Context, key string) bucketView {
+	tokens, untilFull := c.bucketTable.state(key)
+	return bucketView{tokens, untilFull}
 }
 
 // sharedBudget is the capacity budget of a fleet. GCRA cannot tell an empty bucket from one
@@ -98,4 +107,17 @@ func (b *sharedBudget) settle(ctx context.Context, key string, held reservation,
 		held = reservation{}
 	}
 	return b.local.settle(ctx, key, held, consumed)
+}
+
+// state reads the shared bucket: a settle of nothing answers what it holds without moving it.
+func (b *sharedBudget) state(ctx context.Context, key string) bucketView {
+	if b.gate.try() {
+		left, err := b.shared.Settle(ctx, "capacity:"+key, 0, 0, float64(b.local.limit), b.local.burst)
+		b.gate.done(err)
+		if err == nil {
+			missing := float64(b.local.burst - left)
+			return bucketView{tokens: float64(left), untilFull: time.Duration(math.Ceil(missing / float64(b.local.limit) * float64(time.Second)))}
+		}
+	}
+	return b.local.state(ctx, key)
 }

@@ -216,8 +216,11 @@ func wsInit(a auth.Authenticator, streams context.Context) transport.WebsocketIn
 		p, err := verifyInit(ctx, a, payload)
 		if err != nil {
 			code := closeForbidden
-			if apperr.CodeOf(err) == apperr.CodeUnavailable {
+			switch apperr.CodeOf(err) {
+			case apperr.CodeUnavailable:
 				code = closeTryLater
+			case apperr.CodeBadUserInput:
+				code = closeBadRequest
 			}
 			ctx = transport.WithWebsocketCloseCode(ctx, code)
 			return transport.AppendCloseReason(ctx, closeReason(code, err)), nil, err
@@ -228,7 +231,7 @@ func wsInit(a auth.Authenticator, streams context.Context) transport.WebsocketIn
 		stop := context.AfterFunc(streams, func() { conn.closeWhenDrained(cancel) })
 		context.AfterFunc(ctx, func() { stop() })
 		if g := guardedConnOf(ctx); g != nil {
-			g.authenticated(socketKey(ctx, p))
+			g.authenticated(socketKey(ctx))
 			if !p.ValidUntil.IsZero() {
 				expiry := time.AfterFunc(time.Until(p.ValidUntil), func() {
 					g.closeWith(closeForbidden, closeReasonExpiredText)
@@ -241,12 +244,9 @@ func wsInit(a auth.Authenticator, streams context.Context) transport.WebsocketIn
 	}
 }
 
-// socketKey is the rate limit key of a socket's principal: its subject, or the address the
-// socket's request came from.
-func socketKey(ctx context.Context, p auth.Principal) string {
-	if p.Subject != "" {
-		return subjectKey(p.Subject)
-	}
+// socketKey is the rate limit key of a socket's principal (ctx carries it): its subject, or the
+// address the socket's request came from.
+func socketKey(ctx context.Context) string {
 	key, _ := principalKey(ctx)
 	return key
 }
@@ -256,15 +256,18 @@ func verifyInit(ctx context.Context, a auth.Authenticator, payload transport.Ini
 	if a == nil {
 		return auth.Principal{}, apperr.New(apperr.CodeUnauthenticated, "this server has no token verifier configured")
 	}
-	header := ""
+	header, n := "", 0
 	for k, v := range payload {
 		if strings.EqualFold(k, "Authorization") {
 			s, ok := v.(string)
 			if !ok {
 				return auth.Principal{}, apperr.New(apperr.CodeUnauthenticated, "connection_init's Authorization must be a string")
 			}
-			header = s
+			header, n = s, n+1
 		}
+	}
+	if n > 1 {
+		return auth.Principal{}, errAmbiguousCredentials
 	}
 	token, ok := bearerToken(header)
 	if !ok {
@@ -277,8 +280,11 @@ func verifyInit(ctx context.Context, a auth.Authenticator, payload transport.Ini
 // "Forbidden" (or "Try Again Later") and why, within the 123 bytes a close reason may have.
 func closeReason(code int, err error) string {
 	msg := "Forbidden"
-	if code == closeTryLater {
+	switch code {
+	case closeTryLater:
 		msg = "Try Again Later"
+	case closeBadRequest:
+		msg = "Bad Request"
 	}
 	var coded *apperr.Error
 	if errors.As(err, &coded) {

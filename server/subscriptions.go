@@ -218,7 +218,7 @@ func eventMeter(ctx context.Context) context.Context {
 			if p, ok := auth.FromContext(ctx); ok && p.Subject != "" {
 				key = subjectKey(p.Subject)
 			}
-			ev.budget = &requestBudget{store: ri.budget.store, key: key}
+			ev.budget = &requestBudget{store: ri.budget.store, local: ri.budget.local, key: key}
 		}
 	}
 	return context.WithValue(ctx, requestInfoKey{}, ev)

@@ -8,7 +8,10 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"singletable/apperr"
 )
 
 // documentsCheckedKey marks a request context whose document withTrustedDocuments decided on
@@ -32,9 +35,12 @@ func withTrustedDocuments(cfg Config, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		req, ok := readDocumentRequest(r)
+		req, ok, err := readDocumentRequest(r)
 		var v documentVerdict
 		switch {
+		case err != nil:
+			writeCodedError(w, r, http.StatusBadRequest, string(apperr.CodeBadUserInput), err.Error())
+			return
 		case ok:
 			v = policy.decide(req, bypasses(r.Context(), r.Header))
 		case policy.mode == TrustedEnforce && !bypasses(r.Context(), r.Header):
@@ -65,52 +71,53 @@ func withTrustedDocuments(cfg Config, next http.Handler) http.Handler {
 	})
 }
 
-// documentParams are the members of a GraphQL request that name its document.
-type documentParams struct {
-	Query         string `json:"query"`
-	OperationName string `json:"operationName"`
-	DocumentID    string `json:"documentId"`
-	DocID         string `json:"doc_id"`
-	Extensions    struct {
-		PersistedQuery struct {
-			Sha256Hash string `json:"sha256Hash"`
-		} `json:"persistedQuery"`
-	} `json:"extensions"`
-}
-
-func (p documentParams) request() documentRequest {
-	id := p.DocumentID
-	if id == "" {
-		id = p.DocID
-	}
-	return documentRequest{query: p.Query, operationName: p.OperationName, id: id, apqHash: p.Extensions.PersistedQuery.Sha256Hash}
+// httpParams is a GraphQL-over-HTTP request decoded as gqlgen's GET and POST transports decode
+// it (graphql.RawParams, JSON numbers kept), with the ids of trusted documents that only HTTP
+// carries (documentId, Relay's doc_id) beside it.
+type httpParams struct {
+	graphql.RawParams
+	DocumentID string `json:"documentId"`
+	DocID      string `json:"doc_id"`
 }
 
 // readDocumentRequest reads the document members of a GET's parameters or a JSON POST's body
-// (which withRequestBody holds in memory). ok is false for anything else, which gqlgen refuses.
-func readDocumentRequest(r *http.Request) (documentRequest, bool) {
-	var p documentParams
+// (which withRequestBody holds in memory) and hands them to documentRequestOf, the front door's
+// one reader. ok is false for anything gqlgen cannot decode either; err refuses an ambiguous one.
+func readDocumentRequest(r *http.Request) (req documentRequest, ok bool, err error) {
+	var p httpParams
 	switch r.Method {
 	case http.MethodGet:
 		q := r.URL.Query()
 		p.Query, p.OperationName, p.DocumentID, p.DocID = q.Get("query"), q.Get("operationName"), q.Get("documentId"), q.Get("doc_id")
-		if ext := q.Get("extensions"); ext != "" && json.Unmarshal([]byte(ext), &p.Extensions) != nil {
-			return documentRequest{}, false
+		if ext := q.Get("extensions"); ext != "" && decodeJSON([]byte(ext), &p.Extensions) != nil {
+			return documentRequest{}, false, nil
 		}
-		return p.request(), true
 	case http.MethodPost:
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if mt != "application/json" || r.Body == nil {
-			return documentRequest{}, false
+			return documentRequest{}, false, nil
 		}
-		data, err := io.ReadAll(r.Body)
+		data, rerr := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(data))
-		if err != nil || json.Unmarshal(data, &p) != nil {
-			return documentRequest{}, false
+		if rerr != nil || decodeJSON(data, &p) != nil {
+			return documentRequest{}, false, nil
 		}
-		return p.request(), true
+	default:
+		return documentRequest{}, false, nil
 	}
-	return documentRequest{}, false
+	id := p.DocumentID
+	if id == "" {
+		id = p.DocID
+	}
+	req, err = documentRequestOf(&p.RawParams, id)
+	return req, true, err
+}
+
+// decodeJSON decodes as gqlgen's transports do: numbers stay json.Number.
+func decodeJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 // rewriteDocument puts text in the place of the id (and any hash) that named it: the query
