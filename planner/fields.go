@@ -198,6 +198,11 @@ var Table = tableOf(
 		Keys: one(func(e *repository.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
 	WarehouseEmployees,
 	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{RepSalesOfMonth}},
+	// Delta sync: the pulls of the change log; a change's object comes from the log item's image.
+	&Field{Type: "Query", Name: "ticketChanges", Kind: List, Of: "TicketChange", Reads: []Read{ChangesOfScope}},
+	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{ChangesOfScope}},
+	&Field{Type: "Query", Name: "employeeChanges", Kind: List, Of: "EmployeeChange", Reads: []Read{ChangesOfScope}},
+	&Field{Type: "Query", Name: "inventoryChanges", Kind: List, Of: "InventoryChange", Reads: []Read{ChangesOfScope}},
 	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
