@@ -10,6 +10,7 @@ import (
 	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/server"
 )
 
 // A client that was away resumes with the cursor of the last change it got: it gets exactly the
@@ -234,5 +235,27 @@ func TestDeltaSyncReplaysOrderCancelWithPreviousStatus(t *testing.T) {
 	e := back.nextChange("orderChanged")
 	if e.Kind != "UPDATED" || e.Order.Status != "CANCELLED" || e.PreviousStatus == nil || *e.PreviousStatus != "OPEN" {
 		t.Fatalf("replayed %+v", e)
+	}
+}
+
+// Explain shows the change log (AP33) in the plan of a pull and of a subscription's replay.
+func TestDeltaSyncExplainShowsTheLog(t *testing.T) {
+	a := newAPI(t, server.Config{})
+	d := a.seedSaaS(1, 0, 0)
+	for _, q := range []string{
+		`query($org: ID!) { ticketChanges(organizationId: $org, first: 50) { edges { cursor node { kind ticket { title } } } } }`,
+		`subscription($org: ID!) { ticketChanged(organizationId: $org, after: "x") { cursor ticket { title } } }`,
+	} {
+		e := a.explain(q, map[string]any{"org": orgID(d.orgs[0])})
+		if e.plan == nil || e.calls != 0 {
+			t.Fatalf("%s: no plan (%+v), %d calls", q, e.errors, e.calls)
+		}
+		found := false
+		for _, s := range e.plan.Steps {
+			found = found || s.AccessPattern != nil && *s.AccessPattern == "AP33" && s.Operation == "Query"
+		}
+		if !found {
+			t.Fatalf("%s: the plan lacks the change log's Query:\n%s", q, planText(e.plan))
+		}
 	}
 }
