@@ -105,11 +105,16 @@ func (fd *Feed) publish(ctx context.Context, batch []repository.Change) {
 
 // publishScript appends a batch to the Redis Stream and moves its shard's checkpoint, if the
 // caller still holds the lease. KEYS: lease, stream, checkpoints; ARGV: holder, max length, shard,
-// sequence number of the batch's last change, the encoded changes.
+// sequence number of the batch's last change, the encoded changes. Each entry also names the
+// entry before it ("p"): a follower whose next entry names another than the one it read last
+// knows that the entries between were trimmed (MAXLEN) before it read them (follower.gapped).
 var publishScript = redis.NewScript(`
 if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
+local prev = "0-0"
+local newest = redis.call("XREVRANGE", KEYS[2], "+", "-", "COUNT", 1)
+if #newest > 0 then prev = newest[1][1] end
 for i = 5, #ARGV do
-  redis.call("XADD", KEYS[2], "MAXLEN", "~", ARGV[2], "*", "c", ARGV[i])
+  prev = redis.call("XADD", KEYS[2], "MAXLEN", "~", ARGV[2], "*", "c", ARGV[i], "p", prev)
 end
 redis.call("HSET", KEYS[3], ARGV[3], ARGV[4])
 redis.call("PEXPIRE", KEYS[3], 90000000) -- 25 hours: older records are trimmed from the table's stream
