@@ -16,7 +16,12 @@ import (
 // seconds, say).
 func newDeltaAPI(t *testing.T, modify ...func(*repository.Config)) *api {
 	t.Helper()
-	repo := repotest.NewRepo(t, modify...)
+	return newDeltaAPIOn(t, repotest.NewRepo(t, modify...))
+}
+
+// newDeltaAPIOn is newDeltaAPI on an existing table: another instance.
+func newDeltaAPIOn(t *testing.T, repo *repository.Repo) *api {
+	t.Helper()
 	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	hub := changefeed.New(reader, nil, changefeed.Options{})
 	hub.Start(context.Background())
