@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -41,6 +42,31 @@ const (
 	attrLogOld     = "old"
 )
 
+// changeLogUsage counts the log items appended and the write capacity they consumed: what the
+// log costs, which the benchmark reports per change.
+type changeLogUsage struct {
+	mu    sync.Mutex
+	items int
+	wcu   float64
+}
+
+func (u *changeLogUsage) add(c *types.ConsumedCapacity) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.items++
+	if c != nil {
+		u.wcu += aws.ToFloat64(c.CapacityUnits)
+	}
+}
+
+// ChangeLogUsage is how many log items this Repo appended, and the write capacity units they
+// consumed (as DynamoDB reported them).
+func (r *Repo) ChangeLogUsage() (items int, wcu float64) {
+	r.logUsage.mu.Lock()
+	defer r.logUsage.mu.Unlock()
+	return r.logUsage.items, r.logUsage.wcu
+}
+
 // ChangeRetention is how long a change stays in the log (CHANGE_RETENTION).
 func (r *Repo) ChangeRetention() time.Duration { return r.retention }
 
@@ -65,23 +91,16 @@ func (r *Repo) appendChanges(ctx context.Context, batch []Change) error {
 
 // appendChange puts one log item unless it exists.
 func (r *Repo) appendChange(ctx context.Context, log string, c *Change) error {
-	item := changeLogKey(log, c.Sequence).attributes()
-	item[attrType] = s(typeChangeLog)
-	item[attrLogKind] = n(int(c.Kind))
-	item[attrLogSeq], item[attrLogShard] = s(c.Sequence), s(c.Shard)
-	item[attrLogAt] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.UnixMilli(), 10)}
-	item[attrLogExpires] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.Add(r.retention).Unix(), 10)}
-	if c.newItem != nil {
-		item[attrLogNew] = &types.AttributeValueMemberM{Value: c.newItem}
-	}
-	if c.oldItem != nil {
-		item[attrLogOld] = &types.AttributeValueMemberM{Value: c.oldItem}
-	}
-	_, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{
+	item := changeLogItem(log, c, r.retention)
+	out, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: aws.String(r.table), Item: item,
 		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
 		ExpressionAttributeNames: map[string]string{"#pk": attrPK},
+		ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
 	})
+	if err == nil {
+		r.logUsage.add(out.ConsumedCapacity)
+	}
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return nil // appended before: by this reader before a retry, or by the previous reader
@@ -90,6 +109,25 @@ func (r *Repo) appendChange(ctx context.Context, log string, c *Change) error {
 		return apperr.Classify("append change", err)
 	}
 	return nil
+}
+
+// changeLogItem is the log item of c in the collection log: the change's kind, images and
+// stream record, when it was logged, and its TTL (expires, in epoch seconds: DynamoDB deletes it
+// within days after; reads leave it out from then on).
+func changeLogItem(log string, c *Change, retention time.Duration) map[string]types.AttributeValue {
+	item := changeLogKey(log, c.Sequence).attributes()
+	item[attrType] = s(typeChangeLog)
+	item[attrLogKind] = n(int(c.Kind))
+	item[attrLogSeq], item[attrLogShard] = s(c.Sequence), s(c.Shard)
+	item[attrLogAt] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.UnixMilli(), 10)}
+	item[attrLogExpires] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.Add(retention).Unix(), 10)}
+	if c.newItem != nil {
+		item[attrLogNew] = &types.AttributeValueMemberM{Value: c.newItem}
+	}
+	if c.oldItem != nil {
+		item[attrLogOld] = &types.AttributeValueMemberM{Value: c.oldItem}
+	}
+	return item
 }
 
 // ChangesAfter reads one page of scope's log collection: at most limit changes after the one

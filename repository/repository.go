@@ -84,6 +84,7 @@ type Repo struct {
 	cursors   cursorCodec
 	shards    int
 	retention time.Duration
+	logUsage  changeLogUsage
 	attempts  int
 	now       func() time.Time
 	ids       *idSource

@@ -145,3 +145,33 @@ func TestDeltaSyncDrainGivesTheResumeCursor(t *testing.T) {
 		t.Fatalf("resumed with %+v", e)
 	}
 }
+
+// The only instance restarts (no reader runs for a while): the new one reads the stream on from
+// the change log's checkpoints, so what was written meanwhile is in the log, and a client that
+// resumes from a cursor of the old instance gets it.
+func TestDeltaSyncResumesAcrossARestartOfTheOnlyInstance(t *testing.T) {
+	repo := repotest.NewRepo(t)
+	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})
+	hub := changefeed.New(reader, nil, changefeed.Options{})
+	hub.Start(context.Background())
+	<-hub.Ready()
+	a := newAPIOn(t, repo, server.Config{Hub: hub})
+	d := a.seedSaaS(1, 1, 0)
+	org, user := d.orgs[0], d.users[d.orgs[0].ID][0]
+	ws := a.dialWS(adminToken(t))
+	ws.subscribe("1", ticketFeed, map[string]any{"org": orgID(org)})
+	time.Sleep(200 * time.Millisecond)
+	a.createTicket(user, "before")
+	last := ws.nextChange("ticketChanged")
+	hub.Close()
+
+	if _, err := repo.CreateTicket(t.Context(), org.ID, user.ID, "while down", "b"); err != nil {
+		t.Fatal(err)
+	}
+	next := newDeltaAPIOn(t, repo)
+	back := next.dialWS(adminToken(t))
+	back.subscribe("1", ticketFeed, map[string]any{"org": orgID(org), "after": last.Cursor})
+	if e := back.nextChange("ticketChanged"); e.Ticket.Title != "while down" {
+		t.Fatalf("resumed with %+v", e)
+	}
+}
