@@ -70,9 +70,15 @@ func TestDeltaSyncResumesAfterFortyChangesByTwoWriters(t *testing.T) {
 		t.Fatalf("a change delivered twice: %s %+v", e.Data, m)
 	}
 
+	samePull(t, a, orgID(org), last.Cursor, titles, cursors)
+}
+
+// samePull checks that a pull after cursor gives the changes replayed, with the same cursors.
+func samePull(t *testing.T, a *api, org, cursor string, titles, cursors []string) {
+	t.Helper()
 	var page ticketChangesPage
-	a.ok(ticketPull, map[string]any{"org": orgID(org), "after": last.Cursor, "first": 40}, &page)
-	if len(page.TicketChanges.Edges) != 40 || !page.TicketChanges.PageInfo.HasNextPage {
+	a.ok(ticketPull, map[string]any{"org": org, "after": cursor, "first": len(titles)}, &page)
+	if len(page.TicketChanges.Edges) != len(titles) || !page.TicketChanges.PageInfo.HasNextPage {
 		t.Fatalf("pull: %d edges, hasNextPage %v", len(page.TicketChanges.Edges), page.TicketChanges.PageInfo.HasNextPage)
 	}
 	for i, e := range page.TicketChanges.Edges {

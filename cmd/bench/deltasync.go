@@ -83,15 +83,13 @@ func measureDeltaSync(ctx context.Context, repo *repository.Repo, base repositor
 		return res, err
 	}
 	started := time.Now()
+	logged := make(chan error, 1)
+	go func() { logged <- awaitChanges(sub, deltaChanges) }()
 	if _, err := repotest.ImportTickets(ctx, base, org.ID, user.ID, deltaChanges); err != nil {
 		return res, err
 	}
-	for n := 0; n < deltaChanges; n++ {
-		select {
-		case <-sub.Events():
-		case <-time.After(time.Minute):
-			return res, fmt.Errorf("deltasync: %d of %d imported changes reached the log", n, deltaChanges)
-		}
+	if err := <-logged; err != nil {
+		return res, err
 	}
 	res.importDuration = time.Since(started)
 	res.logItems, res.wcu = repo.ChangeLogUsage()
@@ -106,6 +104,23 @@ func measureDeltaSync(ctx context.Context, repo *repository.Repo, base repositor
 	return res, nil
 }
 
+// awaitChanges takes n changes from sub as fast as they come (each dispatched after its append
+// to the log), within 5 minutes.
+func awaitChanges(sub *changefeed.Subscription, n int) error {
+	timeout := time.After(5 * time.Minute)
+	for i := 0; i < n; i++ {
+		select {
+		case _, open := <-sub.Events():
+			if !open {
+				return fmt.Errorf("deltasync: the subscription ended after %d changes: %v", i, sub.Err())
+			}
+		case <-timeout:
+			return fmt.Errorf("deltasync: %d of %d imported changes reached the log", i, n)
+		}
+	}
+	return nil
+}
+
 // appendLatency writes tickets one at a time and times each from the write's answer to its
 // dispatch, which follows its append to the log.
 func appendLatency(ctx context.Context, repo *repository.Repo, sub *changefeed.Subscription, org *repository.Organization, user *repository.User) (p50, p99 time.Duration, err error) {
@@ -116,7 +131,10 @@ func appendLatency(ctx context.Context, repo *repository.Repo, sub *changefeed.S
 		}
 		written := time.Now()
 		select {
-		case <-sub.Events():
+		case _, open := <-sub.Events():
+			if !open {
+				return 0, 0, fmt.Errorf("deltasync: the subscription ended: %v", sub.Err())
+			}
 			lat = append(lat, time.Since(written))
 		case <-time.After(30 * time.Second):
 			return 0, 0, fmt.Errorf("deltasync: write %d did not reach the log", i)

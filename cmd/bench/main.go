@@ -119,12 +119,12 @@ func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *r
 	return measured, seeding, base, func() { _ = seeding.DeleteTable(context.Background()) }, nil
 }
 
+// standalone are the sections -only runs on a table of their own, without the bench's dataset.
+var standalone = map[string]func(context.Context) error{onlyBurst: runBurst, onlyDeltaSync: runDeltaSync}
+
 func run(ctx context.Context, cfg config) error {
-	if cfg.only == onlyBurst {
-		return runBurst(ctx)
-	}
-	if cfg.only == onlyDeltaSync {
-		return runDeltaSync(ctx)
+	if alone, ok := standalone[cfg.only]; ok {
+		return alone(ctx)
 	}
 	started := time.Now()
 	b, err := openBench(ctx, cfg)
