@@ -131,10 +131,10 @@ func (w *walker) rootList(f graphql.CollectedField, row *Field) {
 	args := f.ArgumentMap(w.vars)
 	path := w.pathOf("", f)
 	if !w.ex.Narrowed(row) {
-		w.list(f, row, FirstArg(args), path, 1, 1, 1, nil, 0)
+		w.list(f, row, row.pageOf(args), path, 1, 1, 1, nil, 0)
 		return
 	}
-	if FirstArg(args) == 0 || args["after"] != nil {
+	if row.pageOf(args) == 0 || args["after"] != nil {
 		return // refused, or the empty page after the one object
 	}
 	w.lookup(w.newBatch(1, 1), path, ByKey[row.Of], 1)

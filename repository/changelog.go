@@ -31,6 +31,13 @@ import (
 // laptop's weekend asleep, for about one write unit per change and scope (docs/data-model.md).
 const DefaultChangeRetention = 168 * time.Hour
 
+// MaxChangesPage and DefaultChangesPage are the most changes a pull of the log returns per page
+// (`first`), and how many without `first`.
+const (
+	MaxChangesPage     = 500
+	DefaultChangesPage = 100
+)
+
 // Attributes of a log item.
 const (
 	attrLogKind    = "kind"

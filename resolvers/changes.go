@@ -21,10 +21,6 @@ type changeFeed struct {
 	filter func(repository.Change) bool
 }
 
-// MaxChangesPage is the most changes a pull returns per page (`first`), and the page size of a
-// subscription's replay.
-const MaxChangesPage = 500
-
 // replayPage is how many log items a subscription's replay reads per Query: small enough that the
 // first replayed event is out within one call's time, large enough that 10,000 changes are 100
 // calls.
@@ -79,14 +75,14 @@ func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after 
 	}
 }
 
-// pullArgs validates a pull's `first` (1..MaxChangesPage; the schema's default is 100).
+// pullArgs validates a pull's `first` (1..repository.MaxChangesPage; the schema's default is 100).
 func pullArgs(first *int) (int, error) {
-	n := 100
+	n := repository.DefaultChangesPage
 	if first != nil {
 		n = *first
 	}
-	if n < 1 || n > MaxChangesPage {
-		return 0, apperr.InvalidInput("first", "first must be between 1 and %d", MaxChangesPage)
+	if n < 1 || n > repository.MaxChangesPage {
+		return 0, apperr.InvalidInput("first", "first must be between 1 and %d", repository.MaxChangesPage)
 	}
 	return n, nil
 }

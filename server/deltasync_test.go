@@ -249,7 +249,7 @@ func TestDeltaSyncExplainShowsTheLog(t *testing.T) {
 	a := newAPI(t, server.Config{})
 	d := a.seedSaaS(1, 0, 0)
 	for _, q := range []string{
-		`query($org: ID!) { ticketChanges(organizationId: $org, first: 50) { edges { cursor node { kind ticket { title } } } } }`,
+		`query($org: ID!) { ticketChanges(organizationId: $org, first: 500) { edges { cursor node { kind ticket { title } } } } }`,
 		`subscription($org: ID!) { ticketChanged(organizationId: $org, after: "x") { cursor ticket { title } } }`,
 	} {
 		e := a.explain(q, map[string]any{"org": orgID(d.orgs[0])})
