@@ -2,6 +2,13 @@ package repository
 
 import "context"
 
+// ChangeLogCheckpoints is every shard's change-log checkpoint (shard id → the sequence number
+// of the last change appended): where a reader that has no better position resumes (a fleet whose
+// Redis lost its own checkpoints).
+func (r *Repo) ChangeLogCheckpoints(ctx context.Context) (map[string]string, error) {
+	return r.logCheckpoints(ctx)
+}
+
 // resumeFromLog is the Resume of a reader that was given none: the change log's checkpoints in
 // the table (changelog_checkpoint.go), read once when it starts; nil when there are none (the
 // first reader of the table) or they cannot be read (the reader starts at the newest records,
