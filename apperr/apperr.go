@@ -23,7 +23,9 @@ const (
 	CodeForbidden       Code = "FORBIDDEN"
 	CodeRateLimited     Code = "RATE_LIMITED"
 	CodeUnavailable     Code = "UNAVAILABLE"
-	CodeInternal        Code = "INTERNAL_SERVER_ERROR"
+	// CodeCursorExpired: a delta-sync cursor older than the change log keeps; refetch.
+	CodeCursorExpired Code = "CURSOR_EXPIRED"
+	CodeInternal      Code = "INTERNAL_SERVER_ERROR"
 )
 
 // Error is an error with a code and a message that is safe to show to API clients. Cause holds
@@ -41,7 +43,10 @@ type Error struct {
 	// Count, when set, is how many things stand in the way of a CONFLICT (the employees of a
 	// department that cannot be removed yet): extensions.count.
 	Count *int
-	Cause error
+	// Cursor, when set, is where a subscription that ended may be resumed (extensions.cursor:
+	// its `after:` when subscribing again), so the client's retry needs no refetch.
+	Cursor string
+	Cause  error
 }
 
 func (e *Error) Error() string {

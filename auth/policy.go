@@ -190,6 +190,11 @@ var rootPolicy = map[string][]Role{
 	"Subscription.orderChanged":     commerceReaders,
 	"Subscription.employeeChanged":  hrStaff,
 	"Subscription.inventoryChanged": commerceStaff,
+	// Delta sync: a pull of the change log is for whoever may subscribe to the same changes.
+	"Query.ticketChanges":    saasReaders,
+	"Query.orderChanges":     commerceReaders,
+	"Query.employeeChanges":  hrStaff,
+	"Query.inventoryChanges": commerceStaff,
 }
 
 // HasPolicy reports whether the root field object.field ("Query", "node") has a policy.

@@ -47,6 +47,7 @@ func TestRoleTable(t *testing.T) {
 		"Query.topAccountReps": staff, "Mutation.assignAccountRep": staff,
 		"Mutation.createProduct": staff, "Mutation.createWarehouse": staff, "Mutation.setInventory": staff,
 		"Subscription.ticketChanged": saas, "Subscription.orderChanged": com, "Subscription.employeeChanged": hr, "Subscription.inventoryChanged": staff,
+		"Query.ticketChanges": saas, "Query.orderChanges": com, "Query.employeeChanges": hr, "Query.inventoryChanges": staff,
 	}
 	if len(want) != len(rootPolicy) {
 		t.Fatalf("the table lists %d fields, the policy %d", len(want), len(rootPolicy))

@@ -100,9 +100,12 @@ func (h *Hub) streamFound(_ string, err error) {
 // the back-pressure that keeps memory bounded: nothing is queued beyond the buffers and the batch.
 // One span per batch records its size and what became of it.
 func (h *Hub) dispatch(ctx context.Context, batch []repository.Change) {
+	if len(batch) == 0 {
+		return
+	}
 	_, span := h.tracer.Start(ctx, "changefeed.dispatch", trace.WithAttributes(attribute.Int("changefeed.batch_size", len(batch))))
 	defer span.End()
-	subs := h.snapshot()
+	subs := h.snapshot(&batch[len(batch)-1])
 	if subs == nil {
 		return
 	}
@@ -130,13 +133,16 @@ func (h *Hub) dispatch(ctx context.Context, batch []repository.Change) {
 		attribute.Int("changefeed.delivered", delivered+taken), attribute.Int("changefeed.dropped", dropped))
 }
 
-// snapshot is the subscriptions open now, nil once the hub is closed.
-func (h *Hub) snapshot() []*Subscription {
+// snapshot is the subscriptions open now, nil once the hub is closed; newest, the batch's last
+// change, becomes the hub's last position: the subscriptions opened from now on get none of the
+// batch.
+func (h *Hub) snapshot(newest *repository.Change) []*Subscription {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.state == stateClosed {
 		return nil
 	}
+	h.last = repository.ChangePosition{Sequence: newest.Sequence, Logged: newest.Logged}
 	subs := make([]*Subscription, 0, len(h.subs))
 	for s := range h.subs {
 		subs = append(subs, s)

@@ -43,6 +43,8 @@ const DefaultSlowAfter = 5 * time.Second
 const (
 	ReasonSlow = "slow"
 	ReasonGap  = "gap"
+	// ReasonDrain: the server is shutting down (a deploy); resume on another instance.
+	ReasonDrain = "drain"
 )
 
 // The errors a subscription can end with, and Subscribe can return (the stream's absence is
@@ -53,6 +55,10 @@ var (
 		Message: "subscription ended: the client did not keep up with the changes; subscribe again"}
 	ErrGap = &apperr.Error{Code: apperr.CodeUnavailable, Reason: ReasonGap,
 		Message: "subscription ended: changes may have been missed; refetch, then subscribe again"}
+	// ErrDrained is what the server tells a subscription the hub completed as it shut down,
+	// with the cursor to resume from.
+	ErrDrained = &apperr.Error{Code: apperr.CodeUnavailable, Reason: ReasonDrain,
+		Message: "subscription ended: the server is shutting down; subscribe again with after: the cursor given"}
 	ErrShuttingDown = apperr.New(apperr.CodeUnavailable, "subscriptions are unavailable: the server is shutting down")
 	ErrTooMany      = apperr.New(apperr.CodeUnavailable, "this server has as many subscriptions open as it serves; retry later")
 	// ErrTooManyOfOwner refuses a subscription past Options.MaxPerOwner: RATE_LIMITED, since it
@@ -110,8 +116,12 @@ type Hub struct {
 	tracer trace.Tracer
 	log    *slog.Logger
 
-	mu     sync.Mutex
-	subs   map[*Subscription]struct{}
+	mu   sync.Mutex
+	subs map[*Subscription]struct{}
+	// last is the position of the last change dispatched (snapshot): a subscription opened now
+	// gets every change after it, which makes it the subscription's resume point until it
+	// delivers one (Subscription.Start).
+	last   repository.ChangePosition
 	owners map[string]int
 	state  state
 	// why is what Subscribe answers in stateNoStream: repository.ErrNoStream, or the source's
@@ -213,7 +223,7 @@ func (h *Hub) Subscribe(owner string, filter func(repository.Change) bool) (*Sub
 	if h.perOwn > 0 && h.owners[owner] >= h.perOwn {
 		return nil, ErrTooManyOfOwner
 	}
-	s := &Subscription{hub: h, owner: owner, filter: filter, events: make(chan *repository.Change, h.buffer), done: make(chan struct{})}
+	s := &Subscription{hub: h, owner: owner, filter: filter, events: make(chan *repository.Change, h.buffer), done: make(chan struct{}), start: h.last}
 	h.subs[s] = struct{}{}
 	h.owners[owner]++
 	h.obs.SubscriptionsOpen(len(h.subs))

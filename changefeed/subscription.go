@@ -17,6 +17,9 @@ type Subscription struct {
 	// space (holding sendMu) lets go, and only then does events close.
 	done   chan struct{}
 	sendMu sync.Mutex
+	// start is the hub's last position when the subscription opened (zero before the hub
+	// dispatched any change): every change after it is the subscription's to filter.
+	start repository.ChangePosition
 	// ended and err are guarded by the hub's lock.
 	ended bool
 	err   error
@@ -36,6 +39,11 @@ func (s *Subscription) Err() error {
 	defer s.hub.mu.Unlock()
 	return s.err
 }
+
+// Start is the position of the last change dispatched before the subscription opened (Sequence
+// "" when none was): a client that resumes after it misses nothing the subscription would have
+// delivered.
+func (s *Subscription) Start() repository.ChangePosition { return s.start }
 
 // Close ends the subscription (its client went away): its channel closes, with no error. It may
 // be called more than once, and after the subscription ended otherwise.

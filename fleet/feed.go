@@ -146,6 +146,9 @@ func (fl *follower) step(ctx context.Context) error {
 	var batch []repository.Change
 	for _, s := range res {
 		for _, m := range s.Messages {
+			if fl.gapped(m) {
+				batch = nil // what came before the gap reaches no subscription: they all end
+			}
 			fl.pos = m.ID
 			if c, ok := fl.decode(m); ok {
 				batch = append(batch, c)
@@ -157,6 +160,22 @@ func (fl *follower) step(ctx context.Context) error {
 	}
 	fl.prune()
 	return nil
+}
+
+// gapped reports whether entries were trimmed from the Redis Stream between the last one the
+// follower read and m (m names another entry as its predecessor), and if so reports the gap: the
+// hub ends its subscriptions with reason "gap" and the cursors they resume from, and the
+// changes missed are in the table's change log, which their replay reads.
+func (fl *follower) gapped(m redis.XMessage) bool {
+	prev, ok := m.Values["p"].(string)
+	if !ok || prev == fl.pos {
+		return false
+	}
+	fl.f.log.Warn("the fleet's changes were trimmed before this instance read them; its subscriptions end with a gap", "read", fl.pos, "next", m.ID, "after", prev)
+	if fl.h.Gap != nil {
+		fl.h.Gap("fleet", "trimmed")
+	}
+	return true
 }
 
 // start takes the position (the newest entry) and reports the instance ready once a reader reads

@@ -33,6 +33,7 @@ func (fd *Feed) hold(ctx context.Context, h repository.StreamHandler) {
 	if err != nil {
 		return
 	}
+	marks = fd.withLogCheckpoints(ctx, marks)
 	fd.leading.Store(true)
 	defer fd.leading.Store(false)
 	fd.f.log.Info("this instance reads the table's stream for the fleet", "instance", fd.f.instance, "checkpoints", len(marks))
@@ -105,16 +106,43 @@ func (fd *Feed) publish(ctx context.Context, batch []repository.Change) {
 
 // publishScript appends a batch to the Redis Stream and moves its shard's checkpoint, if the
 // caller still holds the lease. KEYS: lease, stream, checkpoints; ARGV: holder, max length, shard,
-// sequence number of the batch's last change, the encoded changes.
+// sequence number of the batch's last change, the encoded changes. Each entry also names the
+// entry before it ("p"): a follower whose next entry names another than the one it read last
+// knows that the entries between were trimmed (MAXLEN) before it read them (follower.gapped).
 var publishScript = redis.NewScript(`
 if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
+local prev = "0-0"
+local newest = redis.call("XREVRANGE", KEYS[2], "+", "-", "COUNT", 1)
+if #newest > 0 then prev = newest[1][1] end
 for i = 5, #ARGV do
-  redis.call("XADD", KEYS[2], "MAXLEN", "~", ARGV[2], "*", "c", ARGV[i])
+  prev = redis.call("XADD", KEYS[2], "MAXLEN", "~", ARGV[2], "*", "c", ARGV[i], "p", prev)
 end
 redis.call("HSET", KEYS[3], ARGV[3], ARGV[4])
 redis.call("PEXPIRE", KEYS[3], 90000000) -- 25 hours: older records are trimmed from the table's stream
 return 1
 `)
+
+// withLogCheckpoints completes the Redis checkpoints with the change log's in the table, for a
+// shard Redis has none of (a Redis that restarted empty). Where both have one, the earlier wins:
+// the table's is written when a batch is appended, before it is published, and resuming after it
+// would skip publishing what was appended but not yet published; reading a record again costs
+// nothing (its append is refused, and each instance hands a sequence number on once).
+func (fd *Feed) withLogCheckpoints(ctx context.Context, marks map[string]string) map[string]string {
+	logged, err := fd.repo.ChangeLogCheckpoints(ctx)
+	if err != nil {
+		fd.f.log.Warn("the change log's checkpoints cannot be read; resuming from Redis's alone", "error", err.Error())
+		return marks
+	}
+	if marks == nil {
+		marks = map[string]string{}
+	}
+	for shard, seq := range logged {
+		if m, ok := marks[shard]; !ok || repository.SequenceAfter(m, seq) {
+			marks[shard] = seq
+		}
+	}
+	return marks
+}
 
 // checkpoints reads where the previous reader stopped: the last sequence number published from
 // each shard.

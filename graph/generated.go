@@ -122,8 +122,19 @@ type ComplexityRoot struct {
 	}
 
 	EmployeeChange struct {
+		Cursor   func(childComplexity int) int
 		Employee func(childComplexity int) int
 		Kind     func(childComplexity int) int
+	}
+
+	EmployeeChangeConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	EmployeeChangeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	EmployeeConnection struct {
@@ -144,9 +155,20 @@ type ComplexityRoot struct {
 	}
 
 	InventoryChange struct {
+		Cursor                 func(childComplexity int) int
 		Kind                   func(childComplexity int) int
 		PreviousTotalInventory func(childComplexity int) int
 		Product                func(childComplexity int) int
+	}
+
+	InventoryChangeConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	InventoryChangeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	JobHistory struct {
@@ -246,9 +268,20 @@ type ComplexityRoot struct {
 	}
 
 	OrderChange struct {
+		Cursor         func(childComplexity int) int
 		Kind           func(childComplexity int) int
 		Order          func(childComplexity int) int
 		PreviousStatus func(childComplexity int) int
+	}
+
+	OrderChangeConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	OrderChangeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	OrderConnection struct {
@@ -331,19 +364,23 @@ type ComplexityRoot struct {
 		Department          func(childComplexity int, id string) int
 		Departments         func(childComplexity int, first *int, after *string) int
 		Employee            func(childComplexity int, id string) int
+		EmployeeChanges     func(childComplexity int, departmentID *string, after *string, first *int) int
 		EmployeesByJobTitle func(childComplexity int, jobTitle string, first *int, after *string) int
 		EmployeesByName     func(childComplexity int, name string, first *int, after *string) int
 		EmployeesHiredSince func(childComplexity int, since time.Time, first *int, after *string) int
+		InventoryChanges    func(childComplexity int, productID string, after *string, first *int) int
 		Locations           func(childComplexity int, country string, state *string, city *string, postalCode *string, first *int, after *string) int
 		Node                func(childComplexity int, id string) int
 		Nodes               func(childComplexity int, ids []string) int
 		Order               func(childComplexity int, id string) int
+		OrderChanges        func(childComplexity int, customerID *string, after *string, first *int) int
 		OrdersByStatus      func(childComplexity int, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) int
 		Organization        func(childComplexity int, id string) int
 		Organizations       func(childComplexity int, first *int, after *string) int
 		Product             func(childComplexity int, id string) int
 		Products            func(childComplexity int, first *int, after *string) int
 		Ticket              func(childComplexity int, id string) int
+		TicketChanges       func(childComplexity int, organizationID string, after *string, first *int) int
 		TopAccountReps      func(childComplexity int, from time.Time, to time.Time, first *int) int
 		User                func(childComplexity int, id string) int
 		Warehouse           func(childComplexity int, id string) int
@@ -351,10 +388,10 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		EmployeeChanged  func(childComplexity int, departmentID *string) int
-		InventoryChanged func(childComplexity int, productID string) int
-		OrderChanged     func(childComplexity int, customerID *string) int
-		TicketChanged    func(childComplexity int, organizationID string, reporterID *string) int
+		EmployeeChanged  func(childComplexity int, departmentID *string, after *string) int
+		InventoryChanged func(childComplexity int, productID string, after *string) int
+		OrderChanged     func(childComplexity int, customerID *string, after *string) int
+		TicketChanged    func(childComplexity int, organizationID string, reporterID *string, after *string) int
 	}
 
 	Ticket struct {
@@ -371,9 +408,20 @@ type ComplexityRoot struct {
 	}
 
 	TicketChange struct {
+		Cursor         func(childComplexity int) int
 		Kind           func(childComplexity int) int
 		PreviousStatus func(childComplexity int) int
 		Ticket         func(childComplexity int) int
+	}
+
+	TicketChangeConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	TicketChangeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	TicketConnection struct {
@@ -537,6 +585,10 @@ type QueryResolver interface {
 	Warehouses(ctx context.Context, first *int, after *string) (*model.WarehouseConnection, error)
 	TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error)
 	EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error)
+	TicketChanges(ctx context.Context, organizationID string, after *string, first *int) (*model.TicketChangeConnection, error)
+	OrderChanges(ctx context.Context, customerID *string, after *string, first *int) (*model.OrderChangeConnection, error)
+	EmployeeChanges(ctx context.Context, departmentID *string, after *string, first *int) (*model.EmployeeChangeConnection, error)
+	InventoryChanges(ctx context.Context, productID string, after *string, first *int) (*model.InventoryChangeConnection, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
 	Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
@@ -553,10 +605,10 @@ type QueryResolver interface {
 	Ticket(ctx context.Context, id string) (*model.Ticket, error)
 }
 type SubscriptionResolver interface {
-	TicketChanged(ctx context.Context, organizationID string, reporterID *string) (<-chan *model.TicketChange, error)
-	OrderChanged(ctx context.Context, customerID *string) (<-chan *model.OrderChange, error)
-	EmployeeChanged(ctx context.Context, departmentID *string) (<-chan *model.EmployeeChange, error)
-	InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error)
+	TicketChanged(ctx context.Context, organizationID string, reporterID *string, after *string) (<-chan *model.TicketChange, error)
+	OrderChanged(ctx context.Context, customerID *string, after *string) (<-chan *model.OrderChange, error)
+	EmployeeChanged(ctx context.Context, departmentID *string, after *string) (<-chan *model.EmployeeChange, error)
+	InventoryChanged(ctx context.Context, productID string, after *string) (<-chan *model.InventoryChange, error)
 }
 type TicketResolver interface {
 	Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error)
@@ -886,6 +938,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Employee.Warehouse(childComplexity), true
 
+	case "EmployeeChange.cursor":
+		if e.ComplexityRoot.EmployeeChange.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeChange.Cursor(childComplexity), true
 	case "EmployeeChange.employee":
 		if e.ComplexityRoot.EmployeeChange.Employee == nil {
 			break
@@ -898,6 +956,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EmployeeChange.Kind(childComplexity), true
+
+	case "EmployeeChangeConnection.edges":
+		if e.ComplexityRoot.EmployeeChangeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeChangeConnection.Edges(childComplexity), true
+	case "EmployeeChangeConnection.pageInfo":
+		if e.ComplexityRoot.EmployeeChangeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeChangeConnection.PageInfo(childComplexity), true
+
+	case "EmployeeChangeEdge.cursor":
+		if e.ComplexityRoot.EmployeeChangeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeChangeEdge.Cursor(childComplexity), true
+	case "EmployeeChangeEdge.node":
+		if e.ComplexityRoot.EmployeeChangeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployeeChangeEdge.Node(childComplexity), true
 
 	case "EmployeeConnection.edges":
 		if e.ComplexityRoot.EmployeeConnection.Edges == nil {
@@ -950,6 +1034,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Inventory.Warehouse(childComplexity), true
 
+	case "InventoryChange.cursor":
+		if e.ComplexityRoot.InventoryChange.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChange.Cursor(childComplexity), true
 	case "InventoryChange.kind":
 		if e.ComplexityRoot.InventoryChange.Kind == nil {
 			break
@@ -968,6 +1058,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InventoryChange.Product(childComplexity), true
+
+	case "InventoryChangeConnection.edges":
+		if e.ComplexityRoot.InventoryChangeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChangeConnection.Edges(childComplexity), true
+	case "InventoryChangeConnection.pageInfo":
+		if e.ComplexityRoot.InventoryChangeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChangeConnection.PageInfo(childComplexity), true
+
+	case "InventoryChangeEdge.cursor":
+		if e.ComplexityRoot.InventoryChangeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChangeEdge.Cursor(childComplexity), true
+	case "InventoryChangeEdge.node":
+		if e.ComplexityRoot.InventoryChangeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InventoryChangeEdge.Node(childComplexity), true
 
 	case "JobHistory.departmentName":
 		if e.ComplexityRoot.JobHistory.DepartmentName == nil {
@@ -1577,6 +1693,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Order.UpdatedAt(childComplexity), true
 
+	case "OrderChange.cursor":
+		if e.ComplexityRoot.OrderChange.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChange.Cursor(childComplexity), true
 	case "OrderChange.kind":
 		if e.ComplexityRoot.OrderChange.Kind == nil {
 			break
@@ -1595,6 +1717,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderChange.PreviousStatus(childComplexity), true
+
+	case "OrderChangeConnection.edges":
+		if e.ComplexityRoot.OrderChangeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChangeConnection.Edges(childComplexity), true
+	case "OrderChangeConnection.pageInfo":
+		if e.ComplexityRoot.OrderChangeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChangeConnection.PageInfo(childComplexity), true
+
+	case "OrderChangeEdge.cursor":
+		if e.ComplexityRoot.OrderChangeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChangeEdge.Cursor(childComplexity), true
+	case "OrderChangeEdge.node":
+		if e.ComplexityRoot.OrderChangeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderChangeEdge.Node(childComplexity), true
 
 	case "OrderConnection.edges":
 		if e.ComplexityRoot.OrderConnection.Edges == nil {
@@ -1901,6 +2049,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Employee(childComplexity, args["id"].(string)), true
+	case "Query.employeeChanges":
+		if e.ComplexityRoot.Query.EmployeeChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_employeeChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmployeeChanges(childComplexity, args["departmentId"].(*string), args["after"].(*string), args["first"].(*int)), true
 	case "Query.employeesByJobTitle":
 		if e.ComplexityRoot.Query.EmployeesByJobTitle == nil {
 			break
@@ -1935,6 +2094,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.EmployeesHiredSince(childComplexity, args["since"].(time.Time), args["first"].(*int), args["after"].(*string)), true
 
+	case "Query.inventoryChanges":
+		if e.ComplexityRoot.Query.InventoryChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_inventoryChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InventoryChanges(childComplexity, args["productId"].(string), args["after"].(*string), args["first"].(*int)), true
 	case "Query.locations":
 		if e.ComplexityRoot.Query.Locations == nil {
 			break
@@ -1979,6 +2149,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Order(childComplexity, args["id"].(string)), true
+	case "Query.orderChanges":
+		if e.ComplexityRoot.Query.OrderChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_orderChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrderChanges(childComplexity, args["customerId"].(*string), args["after"].(*string), args["first"].(*int)), true
 	case "Query.ordersByStatus":
 		if e.ComplexityRoot.Query.OrdersByStatus == nil {
 			break
@@ -2045,6 +2226,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Ticket(childComplexity, args["id"].(string)), true
+	case "Query.ticketChanges":
+		if e.ComplexityRoot.Query.TicketChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ticketChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TicketChanges(childComplexity, args["organizationId"].(string), args["after"].(*string), args["first"].(*int)), true
 	case "Query.topAccountReps":
 		if e.ComplexityRoot.Query.TopAccountReps == nil {
 			break
@@ -2100,7 +2292,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.EmployeeChanged(childComplexity, args["departmentId"].(*string)), true
+		return e.ComplexityRoot.Subscription.EmployeeChanged(childComplexity, args["departmentId"].(*string), args["after"].(*string)), true
 	case "Subscription.inventoryChanged":
 		if e.ComplexityRoot.Subscription.InventoryChanged == nil {
 			break
@@ -2111,7 +2303,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.InventoryChanged(childComplexity, args["productId"].(string)), true
+		return e.ComplexityRoot.Subscription.InventoryChanged(childComplexity, args["productId"].(string), args["after"].(*string)), true
 	case "Subscription.orderChanged":
 		if e.ComplexityRoot.Subscription.OrderChanged == nil {
 			break
@@ -2122,7 +2314,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.OrderChanged(childComplexity, args["customerId"].(*string)), true
+		return e.ComplexityRoot.Subscription.OrderChanged(childComplexity, args["customerId"].(*string), args["after"].(*string)), true
 	case "Subscription.ticketChanged":
 		if e.ComplexityRoot.Subscription.TicketChanged == nil {
 			break
@@ -2133,7 +2325,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.TicketChanged(childComplexity, args["organizationId"].(string), args["reporterId"].(*string)), true
+		return e.ComplexityRoot.Subscription.TicketChanged(childComplexity, args["organizationId"].(string), args["reporterId"].(*string), args["after"].(*string)), true
 
 	case "Ticket.body":
 		if e.ComplexityRoot.Ticket.Body == nil {
@@ -2201,6 +2393,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Ticket.UpdatedAt(childComplexity), true
 
+	case "TicketChange.cursor":
+		if e.ComplexityRoot.TicketChange.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChange.Cursor(childComplexity), true
 	case "TicketChange.kind":
 		if e.ComplexityRoot.TicketChange.Kind == nil {
 			break
@@ -2219,6 +2417,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TicketChange.Ticket(childComplexity), true
+
+	case "TicketChangeConnection.edges":
+		if e.ComplexityRoot.TicketChangeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChangeConnection.Edges(childComplexity), true
+	case "TicketChangeConnection.pageInfo":
+		if e.ComplexityRoot.TicketChangeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChangeConnection.PageInfo(childComplexity), true
+
+	case "TicketChangeEdge.cursor":
+		if e.ComplexityRoot.TicketChangeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChangeEdge.Cursor(childComplexity), true
+	case "TicketChangeEdge.node":
+		if e.ComplexityRoot.TicketChangeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketChangeEdge.Node(childComplexity), true
 
 	case "TicketConnection.edges":
 		if e.ComplexityRoot.TicketConnection.Edges == nil {
@@ -2579,7 +2803,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "catalog.graphqls" "commerce.graphqls" "hr.graphqls" "relay.graphqls" "saas.graphqls" "subscriptions.graphqls"
+//go:embed "catalog.graphqls" "changes.graphqls" "commerce.graphqls" "hr.graphqls" "relay.graphqls" "saas.graphqls" "subscriptions.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2592,6 +2816,7 @@ func sourceData(filename string) string {
 
 var sources = []*ast.Source{
 	{Name: "catalog.graphqls", Input: sourceData("catalog.graphqls"), BuiltIn: false},
+	{Name: "changes.graphqls", Input: sourceData("changes.graphqls"), BuiltIn: false},
 	{Name: "commerce.graphqls", Input: sourceData("commerce.graphqls"), BuiltIn: false},
 	{Name: "hr.graphqls", Input: sourceData("hr.graphqls"), BuiltIn: false},
 	{Name: "relay.graphqls", Input: sourceData("relay.graphqls"), BuiltIn: false},
@@ -2746,10 +2971,32 @@ func (ec *executionContext) childFields_EmployeeChange(ctx context.Context, fiel
 	switch field.Name {
 	case "kind":
 		return ec.fieldContext_EmployeeChange_kind(ctx, field)
+	case "cursor":
+		return ec.fieldContext_EmployeeChange_cursor(ctx, field)
 	case "employee":
 		return ec.fieldContext_EmployeeChange_employee(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type EmployeeChange", field.Name)
+}
+
+func (ec *executionContext) childFields_EmployeeChangeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_EmployeeChangeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_EmployeeChangeConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmployeeChangeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_EmployeeChangeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_EmployeeChangeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_EmployeeChangeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmployeeChangeEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_EmployeeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2790,12 +3037,34 @@ func (ec *executionContext) childFields_InventoryChange(ctx context.Context, fie
 	switch field.Name {
 	case "kind":
 		return ec.fieldContext_InventoryChange_kind(ctx, field)
+	case "cursor":
+		return ec.fieldContext_InventoryChange_cursor(ctx, field)
 	case "product":
 		return ec.fieldContext_InventoryChange_product(ctx, field)
 	case "previousTotalInventory":
 		return ec.fieldContext_InventoryChange_previousTotalInventory(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InventoryChange", field.Name)
+}
+
+func (ec *executionContext) childFields_InventoryChangeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_InventoryChangeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InventoryChangeConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryChangeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InventoryChangeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_InventoryChangeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_InventoryChangeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InventoryChangeEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_JobHistory(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2914,12 +3183,34 @@ func (ec *executionContext) childFields_OrderChange(ctx context.Context, field g
 	switch field.Name {
 	case "kind":
 		return ec.fieldContext_OrderChange_kind(ctx, field)
+	case "cursor":
+		return ec.fieldContext_OrderChange_cursor(ctx, field)
 	case "order":
 		return ec.fieldContext_OrderChange_order(ctx, field)
 	case "previousStatus":
 		return ec.fieldContext_OrderChange_previousStatus(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrderChange", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderChangeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OrderChangeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OrderChangeConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderChangeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderChangeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_OrderChangeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_OrderChangeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderChangeEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3100,12 +3391,34 @@ func (ec *executionContext) childFields_TicketChange(ctx context.Context, field 
 	switch field.Name {
 	case "kind":
 		return ec.fieldContext_TicketChange_kind(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TicketChange_cursor(ctx, field)
 	case "ticket":
 		return ec.fieldContext_TicketChange_ticket(ctx, field)
 	case "previousStatus":
 		return ec.fieldContext_TicketChange_previousStatus(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TicketChange", field.Name)
+}
+
+func (ec *executionContext) childFields_TicketChangeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TicketChangeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TicketChangeConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TicketChangeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TicketChangeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TicketChangeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TicketChangeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TicketChangeEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_TicketConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4206,6 +4519,36 @@ func (ec *executionContext) field_Query_departments_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_employeeChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "departmentId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["departmentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_employee_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4310,6 +4653,36 @@ func (ec *executionContext) field_Query_employeesHiredSince_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_inventoryChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "productId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["productId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_locations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4389,6 +4762,36 @@ func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["ids"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_orderChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
 	return args, nil
 }
 
@@ -4524,6 +4927,36 @@ func (ec *executionContext) field_Query_products_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_ticketChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_ticket_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4629,6 +5062,14 @@ func (ec *executionContext) field_Subscription_employeeChanged_args(ctx context.
 		return nil, err
 	}
 	args["departmentId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -4643,6 +5084,14 @@ func (ec *executionContext) field_Subscription_inventoryChanged_args(ctx context
 		return nil, err
 	}
 	args["productId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -4657,6 +5106,14 @@ func (ec *executionContext) field_Subscription_orderChanged_args(ctx context.Con
 		return nil, err
 	}
 	args["customerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -4679,6 +5136,14 @@ func (ec *executionContext) field_Subscription_ticketChanged_args(ctx context.Co
 		return nil, err
 	}
 	args["reporterId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -6108,6 +6573,29 @@ func (ec *executionContext) fieldContext_EmployeeChange_kind(_ context.Context, 
 	return graphql.NewScalarFieldContext("EmployeeChange", field, false, false, "ChangeKind")
 }
 
+func (ec *executionContext) _EmployeeChange_cursor(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeChange_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeChange_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmployeeChange", field, true, false, "String")
+}
+
 func (ec *executionContext) _EmployeeChange_employee(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6135,6 +6623,125 @@ func (ec *executionContext) fieldContext_EmployeeChange_employee(_ context.Conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Employee(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EmployeeChangeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeChangeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.EmployeeChangeEdge) graphql.Marshaler {
+			return ec.marshalNEmployeeChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐEmployeeChangeEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeChangeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EmployeeChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmployeeChangeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EmployeeChangeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeChangeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖsingletableᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeChangeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EmployeeChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EmployeeChangeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeChangeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeChangeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmployeeChangeEdge", field, true, false, "String")
+}
+
+func (ec *executionContext) _EmployeeChangeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.EmployeeChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployeeChangeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployeeChange) graphql.Marshaler {
+			return ec.marshalNEmployeeChange2ᚖsingletableᚋgraphᚋmodelᚐEmployeeChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployeeChangeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EmployeeChangeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmployeeChange(ctx, field)
 		},
 	}
 	return fc, nil
@@ -6392,6 +6999,29 @@ func (ec *executionContext) fieldContext_InventoryChange_kind(_ context.Context,
 	return graphql.NewScalarFieldContext("InventoryChange", field, false, false, "ChangeKind")
 }
 
+func (ec *executionContext) _InventoryChange_cursor(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChange_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChange_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryChange", field, true, false, "String")
+}
+
 func (ec *executionContext) _InventoryChange_product(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6445,6 +7075,125 @@ func (ec *executionContext) _InventoryChange_previousTotalInventory(ctx context.
 }
 func (ec *executionContext) fieldContext_InventoryChange_previousTotalInventory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InventoryChange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InventoryChangeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChangeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InventoryChangeEdge) graphql.Marshaler {
+			return ec.marshalNInventoryChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐInventoryChangeEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChangeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryChangeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryChangeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChangeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖsingletableᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChangeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InventoryChangeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChangeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChangeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InventoryChangeEdge", field, true, false, "String")
+}
+
+func (ec *executionContext) _InventoryChangeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.InventoryChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InventoryChangeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InventoryChange) graphql.Marshaler {
+			return ec.marshalNInventoryChange2ᚖsingletableᚋgraphᚋmodelᚐInventoryChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InventoryChangeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InventoryChangeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _JobHistory_jobTitle(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
@@ -8906,6 +9655,29 @@ func (ec *executionContext) fieldContext_OrderChange_kind(_ context.Context, fie
 	return graphql.NewScalarFieldContext("OrderChange", field, false, false, "ChangeKind")
 }
 
+func (ec *executionContext) _OrderChange_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OrderChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChange_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChange_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderChange", field, true, false, "String")
+}
+
 func (ec *executionContext) _OrderChange_order(ctx context.Context, field graphql.CollectedField, obj *model.OrderChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8959,6 +9731,125 @@ func (ec *executionContext) _OrderChange_previousStatus(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_OrderChange_previousStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrderChange", field, false, false, "OrderStatus")
+}
+
+func (ec *executionContext) _OrderChangeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OrderChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChangeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OrderChangeEdge) graphql.Marshaler {
+			return ec.marshalNOrderChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐOrderChangeEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChangeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderChangeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderChangeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.OrderChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChangeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖsingletableᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChangeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderChangeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OrderChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChangeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChangeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderChangeEdge", field, true, false, "String")
+}
+
+func (ec *executionContext) _OrderChangeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OrderChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderChangeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderChange) graphql.Marshaler {
+			return ec.marshalNOrderChange2ᚖsingletableᚋgraphᚋmodelᚐOrderChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderChangeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderChangeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _OrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OrderConnection) (ret graphql.Marshaler) {
@@ -10373,6 +11264,182 @@ func (ec *executionContext) fieldContext_Query_employeesByName(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_ticketChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_ticketChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TicketChanges(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TicketChangeConnection) graphql.Marshaler {
+			return ec.marshalNTicketChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐTicketChangeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_ticketChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketChangeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_ticketChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_orderChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_orderChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrderChanges(ctx, fc.Args["customerId"].(*string), fc.Args["after"].(*string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderChangeConnection) graphql.Marshaler {
+			return ec.marshalNOrderChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐOrderChangeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_orderChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderChangeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_orderChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_employeeChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_employeeChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EmployeeChanges(ctx, fc.Args["departmentId"].(*string), fc.Args["after"].(*string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployeeChangeConnection) graphql.Marshaler {
+			return ec.marshalNEmployeeChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐEmployeeChangeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_employeeChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmployeeChangeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_employeeChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_inventoryChanges(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_inventoryChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InventoryChanges(ctx, fc.Args["productId"].(string), fc.Args["after"].(*string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InventoryChangeConnection) graphql.Marshaler {
+			return ec.marshalNInventoryChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐInventoryChangeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_inventoryChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InventoryChangeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_inventoryChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_customer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11075,7 +12142,7 @@ func (ec *executionContext) _Subscription_ticketChanged(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().TicketChanged(ctx, fc.Args["organizationId"].(string), fc.Args["reporterId"].(*string))
+			return ec.Resolvers.Subscription().TicketChanged(ctx, fc.Args["organizationId"].(string), fc.Args["reporterId"].(*string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TicketChange) graphql.Marshaler {
@@ -11119,7 +12186,7 @@ func (ec *executionContext) _Subscription_orderChanged(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().OrderChanged(ctx, fc.Args["customerId"].(*string))
+			return ec.Resolvers.Subscription().OrderChanged(ctx, fc.Args["customerId"].(*string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderChange) graphql.Marshaler {
@@ -11163,7 +12230,7 @@ func (ec *executionContext) _Subscription_employeeChanged(ctx context.Context, f
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().EmployeeChanged(ctx, fc.Args["departmentId"].(*string))
+			return ec.Resolvers.Subscription().EmployeeChanged(ctx, fc.Args["departmentId"].(*string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployeeChange) graphql.Marshaler {
@@ -11207,7 +12274,7 @@ func (ec *executionContext) _Subscription_inventoryChanged(ctx context.Context, 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().InventoryChanged(ctx, fc.Args["productId"].(string))
+			return ec.Resolvers.Subscription().InventoryChanged(ctx, fc.Args["productId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.InventoryChange) graphql.Marshaler {
@@ -11533,6 +12600,29 @@ func (ec *executionContext) fieldContext_TicketChange_kind(_ context.Context, fi
 	return graphql.NewScalarFieldContext("TicketChange", field, false, false, "ChangeKind")
 }
 
+func (ec *executionContext) _TicketChange_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TicketChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChange_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChange_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketChange", field, true, false, "String")
+}
+
 func (ec *executionContext) _TicketChange_ticket(ctx context.Context, field graphql.CollectedField, obj *model.TicketChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11586,6 +12676,125 @@ func (ec *executionContext) _TicketChange_previousStatus(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_TicketChange_previousStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TicketChange", field, false, false, "TicketStatus")
+}
+
+func (ec *executionContext) _TicketChangeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TicketChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChangeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TicketChangeEdge) graphql.Marshaler {
+			return ec.marshalNTicketChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐTicketChangeEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChangeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TicketChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketChangeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TicketChangeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TicketChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChangeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖsingletableᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChangeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TicketChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TicketChangeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TicketChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChangeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChangeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketChangeEdge", field, true, false, "String")
+}
+
+func (ec *executionContext) _TicketChangeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TicketChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketChangeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TicketChange) graphql.Marshaler {
+			return ec.marshalNTicketChange2ᚖsingletableᚋgraphᚋmodelᚐTicketChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketChangeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TicketChangeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _TicketConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TicketConnection) (ret graphql.Marshaler) {
@@ -16224,8 +17433,89 @@ func (ec *executionContext) _EmployeeChange(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "cursor":
+			out.Values[i] = ec._EmployeeChange_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "employee":
 			out.Values[i] = ec._EmployeeChange_employee(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var employeeChangeConnectionImplementors = []string{"EmployeeChangeConnection"}
+
+func (ec *executionContext) _EmployeeChangeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.EmployeeChangeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, employeeChangeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EmployeeChangeConnection")
+		case "edges":
+			out.Values[i] = ec._EmployeeChangeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._EmployeeChangeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var employeeChangeEdgeImplementors = []string{"EmployeeChangeEdge"}
+
+func (ec *executionContext) _EmployeeChangeEdge(ctx context.Context, sel ast.SelectionSet, obj *model.EmployeeChangeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, employeeChangeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EmployeeChangeEdge")
+		case "cursor":
+			out.Values[i] = ec._EmployeeChangeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._EmployeeChangeEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -16388,6 +17678,11 @@ func (ec *executionContext) _InventoryChange(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "cursor":
+			out.Values[i] = ec._InventoryChange_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "product":
 			out.Values[i] = ec._InventoryChange_product(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -16396,6 +17691,82 @@ func (ec *executionContext) _InventoryChange(ctx context.Context, sel ast.Select
 		case "previousTotalInventory":
 			out.Values[i] = ec._InventoryChange_previousTotalInventory(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inventoryChangeConnectionImplementors = []string{"InventoryChangeConnection"}
+
+func (ec *executionContext) _InventoryChangeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InventoryChangeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryChangeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryChangeConnection")
+		case "edges":
+			out.Values[i] = ec._InventoryChangeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._InventoryChangeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inventoryChangeEdgeImplementors = []string{"InventoryChangeEdge"}
+
+func (ec *executionContext) _InventoryChangeEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InventoryChangeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inventoryChangeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InventoryChangeEdge")
+		case "cursor":
+			out.Values[i] = ec._InventoryChangeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._InventoryChangeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -17112,6 +18483,11 @@ func (ec *executionContext) _OrderChange(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "cursor":
+			out.Values[i] = ec._OrderChange_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "order":
 			out.Values[i] = ec._OrderChange_order(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17120,6 +18496,82 @@ func (ec *executionContext) _OrderChange(ctx context.Context, sel ast.SelectionS
 		case "previousStatus":
 			out.Values[i] = ec._OrderChange_previousStatus(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderChangeConnectionImplementors = []string{"OrderChangeConnection"}
+
+func (ec *executionContext) _OrderChangeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrderChangeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderChangeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderChangeConnection")
+		case "edges":
+			out.Values[i] = ec._OrderChangeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OrderChangeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var orderChangeEdgeImplementors = []string{"OrderChangeEdge"}
+
+func (ec *executionContext) _OrderChangeEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OrderChangeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderChangeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderChangeEdge")
+		case "cursor":
+			out.Values[i] = ec._OrderChangeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._OrderChangeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -17738,6 +19190,30 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_employeesByName(ctx, field)
 				})
+		case "ticketChanges":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_ticketChanges(ctx, field)
+				})
+		case "orderChanges":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_orderChanges(ctx, field)
+				})
+		case "employeeChanges":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_employeeChanges(ctx, field)
+				})
+		case "inventoryChanges":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_inventoryChanges(ctx, field)
+				})
 		case "customer":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -17976,6 +19452,11 @@ func (ec *executionContext) _TicketChange(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "cursor":
+			out.Values[i] = ec._TicketChange_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "ticket":
 			out.Values[i] = ec._TicketChange_ticket(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17984,6 +19465,82 @@ func (ec *executionContext) _TicketChange(ctx context.Context, sel ast.Selection
 		case "previousStatus":
 			out.Values[i] = ec._TicketChange_previousStatus(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ticketChangeConnectionImplementors = []string{"TicketChangeConnection"}
+
+func (ec *executionContext) _TicketChangeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TicketChangeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ticketChangeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TicketChangeConnection")
+		case "edges":
+			out.Values[i] = ec._TicketChangeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TicketChangeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ticketChangeEdgeImplementors = []string{"TicketChangeEdge"}
+
+func (ec *executionContext) _TicketChangeEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TicketChangeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ticketChangeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TicketChangeEdge")
+		case "cursor":
+			out.Values[i] = ec._TicketChangeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TicketChangeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -19093,6 +20650,38 @@ func (ec *executionContext) marshalNEmployeeChange2ᚖsingletableᚋgraphᚋmode
 	return ec._EmployeeChange(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNEmployeeChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐEmployeeChangeConnection(ctx context.Context, sel ast.SelectionSet, v *model.EmployeeChangeConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "EmployeeChangeConnection!")
+		return graphql.Null
+	}
+	return ec._EmployeeChangeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEmployeeChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐEmployeeChangeEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmployeeChangeEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEmployeeChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐEmployeeChangeEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNEmployeeChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐEmployeeChangeEdge(ctx context.Context, sel ast.SelectionSet, v *model.EmployeeChangeEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "EmployeeChangeEdge!")
+		return graphql.Null
+	}
+	return ec._EmployeeChangeEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNEmployeeConnection2ᚖsingletableᚋgraphᚋmodelᚐEmployeeConnection(ctx context.Context, sel ast.SelectionSet, v *model.EmployeeConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "EmployeeConnection!")
@@ -19233,6 +20822,38 @@ func (ec *executionContext) marshalNInventoryChange2ᚖsingletableᚋgraphᚋmod
 	return ec._InventoryChange(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNInventoryChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐInventoryChangeConnection(ctx context.Context, sel ast.SelectionSet, v *model.InventoryChangeConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InventoryChangeConnection!")
+		return graphql.Null
+	}
+	return ec._InventoryChangeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInventoryChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐInventoryChangeEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InventoryChangeEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInventoryChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐInventoryChangeEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInventoryChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐInventoryChangeEdge(ctx context.Context, sel ast.SelectionSet, v *model.InventoryChangeEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InventoryChangeEdge!")
+		return graphql.Null
+	}
+	return ec._InventoryChangeEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNJobHistory2ᚖsingletableᚋrepositoryᚐJobHistory(ctx context.Context, sel ast.SelectionSet, v *repository.JobHistory) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "JobHistory!")
@@ -19366,6 +20987,38 @@ func (ec *executionContext) marshalNOrderChange2ᚖsingletableᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._OrderChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOrderChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐOrderChangeConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrderChangeConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderChangeConnection!")
+		return graphql.Null
+	}
+	return ec._OrderChangeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOrderChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐOrderChangeEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrderChangeEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOrderChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐOrderChangeEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOrderChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐOrderChangeEdge(ctx context.Context, sel ast.SelectionSet, v *model.OrderChangeEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OrderChangeEdge!")
+		return graphql.Null
+	}
+	return ec._OrderChangeEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOrderConnection2ᚖsingletableᚋgraphᚋmodelᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
@@ -19651,6 +21304,38 @@ func (ec *executionContext) marshalNTicketChange2ᚖsingletableᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._TicketChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTicketChangeConnection2ᚖsingletableᚋgraphᚋmodelᚐTicketChangeConnection(ctx context.Context, sel ast.SelectionSet, v *model.TicketChangeConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TicketChangeConnection!")
+		return graphql.Null
+	}
+	return ec._TicketChangeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTicketChangeEdge2ᚕᚖsingletableᚋgraphᚋmodelᚐTicketChangeEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TicketChangeEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTicketChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐTicketChangeEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTicketChangeEdge2ᚖsingletableᚋgraphᚋmodelᚐTicketChangeEdge(ctx context.Context, sel ast.SelectionSet, v *model.TicketChangeEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TicketChangeEdge!")
+		return graphql.Null
+	}
+	return ec._TicketChangeEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTicketConnection2ᚖsingletableᚋgraphᚋmodelᚐTicketConnection(ctx context.Context, sel ast.SelectionSet, v *model.TicketConnection) graphql.Marshaler {

@@ -80,6 +80,21 @@ func (f *Field) firstOf(args map[string]any) int {
 	return FirstArg(args)
 }
 
+// pageOf is a root list's page size: FirstArg, or within the field's own MaxFirst when it has one.
+func (f *Field) pageOf(args map[string]any) int {
+	if f.MaxFirst == 0 {
+		return FirstArg(args)
+	}
+	n, ok := intArg(args, "first")
+	if !ok {
+		return f.DefaultFirst
+	}
+	if n < 1 || n > f.MaxFirst {
+		return 0
+	}
+	return n
+}
+
 // FirstArg is an argument map's `first` if it is a valid page size, the default when absent, and
 // 0 when out of range (the field's own resolver then reports the error).
 func FirstArg(args map[string]any) int {

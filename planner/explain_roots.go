@@ -131,10 +131,10 @@ func (w *walker) rootList(f graphql.CollectedField, row *Field) {
 	args := f.ArgumentMap(w.vars)
 	path := w.pathOf("", f)
 	if !w.ex.Narrowed(row) {
-		w.list(f, row, FirstArg(args), path, 1, 1, 1, nil, 0)
+		w.list(f, row, row.pageOf(args), path, 1, 1, 1, nil, 0)
 		return
 	}
-	if FirstArg(args) == 0 || args["after"] != nil {
+	if row.pageOf(args) == 0 || args["after"] != nil {
 		return // refused, or the empty page after the one object
 	}
 	w.lookup(w.newBatch(1, 1), path, ByKey[row.Of], 1)
@@ -174,7 +174,8 @@ func (w *walker) mutation() {
 
 // subscription walks a subscription's root field as each of its events resolves it, once its
 // arguments passed the checks it opens with: the changed object comes from the stream's image
-// (no read), and its fields are read as those of an object a mutation returned. The plan is one
+// (no read), and its fields are read as those of an object a mutation returned. With `after`, an
+// event may also be the first of a page of the change log's replay (AP33): one Query more. The plan is one
 // event's: what explain answers, what the complexity limit prices when the subscription opens,
 // and what each event reserves of the capacity budget.
 func (w *walker) subscription() {
@@ -188,6 +189,10 @@ func (w *walker) subscription() {
 			continue
 		}
 		path := w.pathOf("", f)
+		if f.ArgumentMap(w.vars)["after"] != nil {
+			// A replay: its events come from pages of the change log, at most a Query each.
+			w.calls(path, ChangesOfScope, 1, 1, true)
+		}
 		for _, ef := range w.plan.collect(f.Selections, f.Definition.Type.Name()) {
 			if len(ef.Selections) == 0 {
 				continue // kind, previousStatus: the event's own values

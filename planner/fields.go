@@ -78,6 +78,9 @@ type Field struct {
 	// plain List (no `first`), MaxKeys is the most elements its one page has.
 	Keys    func(dst []repository.Key, parent repository.Entity) []repository.Key
 	MaxKeys int
+	// MaxFirst and DefaultFirst are the largest `first` a root list takes and its page without
+	// one, when they are not repository.MaxPageSize and DefaultPageSize (the change log's pulls).
+	MaxFirst, DefaultFirst int
 	// Rel is a Relation's relation type.
 	Rel repository.RelationType
 	// SameForAll are the to-one fields of a list's elements whose key is the same for every
@@ -198,6 +201,11 @@ var Table = tableOf(
 		Keys: one(func(e *repository.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
 	WarehouseEmployees,
 	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{RepSalesOfMonth}},
+	// Delta sync: the pulls of the change log; a change's object comes from the log item's image.
+	&Field{Type: "Query", Name: "ticketChanges", Kind: List, Of: "TicketChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "employeeChanges", Kind: List, Of: "EmployeeChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "inventoryChanges", Kind: List, Of: "InventoryChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
 	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},

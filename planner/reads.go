@@ -29,7 +29,7 @@ const (
 )
 
 // A Read is one access pattern as the API runs it: a row of the access-pattern table of the README
-// and docs/data-model.md (Pattern "AP1" … "AP32"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
+// and docs/data-model.md (Pattern "AP1" … "AP33"; AP22 makes no call: see CountersOfParent), with the DynamoDB operation, the index (""
 // for the table) and the key condition it uses, and how its calls scale. A read's calls are
 // counted for pages that fit one call; a Query whose page needs more (a status filter that skips
 // items, a customer's orders with more items than the first call assumes, 1 MB of items) makes
@@ -105,6 +105,9 @@ var (
 	WarehouseEmployeeByKey = Read{"AP31", BatchGetItem, "", "PK = SK = EMP#<e>", PerLevel}
 	// WarehouseOfEmployee is an employee's warehouse, by the warehouseId its item carries.
 	WarehouseOfEmployee = Read{"AP32", BatchGetItem, "", "PK = SK = WAREHOUSE#<w> (the employee's warehouseId)", PerLevel}
+	// ChangesOfScope is a page of a scope's change log (delta sync): a pull's page, and each page
+	// of a subscription's replay. A narrowing argument (reporterId) may read more pages.
+	ChangesOfScope = Read{"AP33", Query, "", "PK = CHANGES#<scope> AND SK > <sequence of the cursor>", PerParent}
 )
 
 // CountersOfParent is the access pattern of a connection's totalCount (a Free field): the

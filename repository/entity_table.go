@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -97,10 +98,16 @@ func guardRows() []keyRow {
 		productSKUGuardItem(&Product{ID: "<productId>", SKU: "<sku>"}),
 		idempotencyGuardItem(&Order{ID: "<orderId>", CustomerID: "<customerId>", IdempotencyKey: "<key>"}, "<hash>"),
 		marker,
+		changeLogItem("<scope>", &Change{Kind: ChangeUpdated, Sequence: "<sequence>", Shard: "<shard>",
+			newItem: map[string]types.AttributeValue{}, oldItem: map[string]types.AttributeValue{}}, time.Hour),
+		logCheckpointItem("<shardId>", "<sequence>", 0),
 	}
 	rows := make([]keyRow, len(items))
 	for i, item := range items {
 		rows[i] = keyRow{Entity: stringAttr(item, attrType), PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
+		if rows[i].Entity == typeChangeLog {
+			rows[i].SK = "<sequence, zero-padded to 40 digits>" // padSequence pads the placeholder too
+		}
 		for name := range item {
 			if !isKeyAttribute(name) {
 				rows[i].Attributes = append(rows[i].Attributes, name)

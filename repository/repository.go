@@ -38,6 +38,9 @@ type Config struct {
 	// CursorSecret keys the HMAC of pagination cursors. Empty means a random per-process secret:
 	// cursors then do not survive a restart and are not shared between instances.
 	CursorSecret []byte
+	// ChangeRetention is how long the change log keeps a change (CHANGE_RETENTION;
+	// DefaultChangeRetention when zero): its items' TTL, and the age past which a cursor expires.
+	ChangeRetention time.Duration
 	// OrderStatusShards is N of the write-sharded order status index (AP20).
 	OrderStatusShards int
 	// MaxBatchAttempts bounds how often BatchGetItem is retried for UnprocessedKeys (default 8).
@@ -80,6 +83,8 @@ type Repo struct {
 	table     string
 	cursors   cursorCodec
 	shards    int
+	retention time.Duration
+	logUsage  changeLogUsage
 	attempts  int
 	now       func() time.Time
 	ids       *idSource
@@ -202,10 +207,14 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 		table:     cfg.Table,
 		cursors:   newCursorCodec(secret),
 		shards:    cfg.OrderStatusShards,
+		retention: cfg.ChangeRetention,
 		attempts:  cfg.MaxBatchAttempts,
 		now:       cfg.Clock,
 		ids:       newIDSource(),
 		sweepKick: make(chan struct{}, 1),
+	}
+	if r.retention <= 0 {
+		r.retention = DefaultChangeRetention
 	}
 	if r.shards <= 0 {
 		r.shards = DefaultOrderStatusShards

@@ -50,6 +50,9 @@ type Change struct {
 	// At is when DynamoDB recorded the write (ApproximateCreationDateTime: whole seconds on AWS,
 	// whole minutes on DynamoDB Local).
 	At time.Time
+	// Logged is when the stream's reader appended the change to the change log (delta sync):
+	// the time its cursor carries, from which it expires.
+	Logged time.Time
 	// newItem and oldItem are the images as items: what EncodeChange sends to other processes,
 	// which decode them with the same definitions.
 	newItem, oldItem map[string]types.AttributeValue

@@ -184,6 +184,9 @@ func (s *shardReader) deliver(ctx context.Context, recs []stypes.Record) {
 			changes = append(changes, c)
 		}
 	}
+	if len(changes) > 0 && !s.appendToLog(ctx, changes) {
+		return
+	}
 	if len(changes) > 0 && s.run.h.Changes != nil {
 		s.run.h.Changes(ctx, changes)
 	}

@@ -39,6 +39,9 @@ type TableDefinition struct {
 	// item: NEW_AND_OLD_IMAGES, the item as it was before and after the write, which is what a
 	// subscription needs to tell what changed (a ticket's previous status) without a read.
 	StreamViewType string
+	// TTLAttribute is the attribute DynamoDB's Time to Live deletes items by (epoch seconds):
+	// the change log's items expire CHANGE_RETENTION after they were logged.
+	TTLAttribute string
 }
 
 // IndexDefinition is one global secondary index of a TableDefinition.
@@ -56,6 +59,7 @@ func Definition() TableDefinition {
 		TypeAttribute:  attrType,
 		BillingMode:    string(types.BillingModePayPerRequest),
 		StreamViewType: string(types.StreamViewTypeNewAndOldImages),
+		TTLAttribute:   attrLogExpires,
 	}
 	for _, ix := range tableIndexes {
 		d.Indexes = append(d.Indexes, IndexDefinition{Name: ix.name, PartitionKey: ix.pk, SortKey: ix.sk, Projection: string(types.ProjectionTypeAll)})
@@ -118,6 +122,7 @@ func (r *Repo) CreateTable(ctx context.Context, maxWait time.Duration) error {
 	if err := r.ensureStream(ctx, maxWait); err != nil {
 		return err
 	}
+	r.ensureTTL(ctx)
 	return r.Ready(ctx)
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// DescribedDefinition reads r's table back from DynamoDB (DescribeTable) as a TableDefinition,
+// DescribedDefinition reads r's table back from DynamoDB (DescribeTable, DescribeTimeToLive) as a TableDefinition,
 // for the external tests.
 func DescribedDefinition(ctx context.Context, r *Repo) (TableDefinition, error) {
 	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
@@ -41,6 +41,13 @@ func DescribedDefinition(ctx context.Context, r *Repo) (TableDefinition, error) 
 			ix.Projection = string(g.Projection.ProjectionType)
 		}
 		d.Indexes = append(d.Indexes, ix)
+	}
+	ttl, err := r.db.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(r.table)})
+	if err != nil {
+		return TableDefinition{}, err
+	}
+	if desc := ttl.TimeToLiveDescription; desc != nil && desc.TimeToLiveStatus != types.TimeToLiveStatusDisabled {
+		d.TTLAttribute = aws.ToString(desc.AttributeName)
 	}
 	return d, nil
 }

@@ -128,12 +128,12 @@ func (r *queryResolver) EmployeesByName(ctx context.Context, name string, first 
 	return connection(employeeConnection(noCount))(loaders.For(ctx).EmployeesByName(ctx, name, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string) (<-chan *model.InventoryChange, error) {
-	filter, err := inventoryChanges(ctx, productID)
+func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string, after *string) (<-chan *model.InventoryChange, error) {
+	f, err := inventoryChanges(ctx, productID)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(ctx, r.Hub, filter, inventoryChange)
+	return subscribe(ctx, r.Repo, r.Hub, f, after, inventoryChange)
 }
 
 func (r *warehouseResolver) Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error) {

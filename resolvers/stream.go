@@ -8,6 +8,7 @@ import (
 	"singletable/apperr"
 	"singletable/auth"
 	"singletable/changefeed"
+	"singletable/graph/model"
 	"singletable/repository"
 )
 
@@ -64,9 +65,10 @@ func EventStreamOf(ctx context.Context) (stream EventStream, isSubscription bool
 // errTokenExpired ends a subscription whose caller's token is no longer accepted.
 var errTokenExpired = apperr.New(apperr.CodeUnauthenticated, "the token has expired: subscribe again with a new one")
 
-// subscribe opens a subscription to the hub's changes filter accepts, each delivered as convert
-// makes it, for the caller of ctx until its token expires; the subscription ends with ctx.
-func subscribe[T any](ctx context.Context, hub *changefeed.Hub, filter func(repository.Change) bool, convert func(*repository.Change) T) (<-chan T, error) {
+// subscribe opens a subscription to the hub's changes f accepts, each delivered as convert
+// makes it, for the caller of ctx until its token expires; the subscription ends with ctx. With
+// after, it first replays f's changes after that cursor from the change log (replay.go).
+func subscribe[T any](ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, f changeFeed, after *string, convert func(*repository.Change, model.Cursored) T) (<-chan T, error) {
 	if hub == nil {
 		return nil, errNoHub
 	}
@@ -78,14 +80,23 @@ func subscribe[T any](ctx context.Context, hub *changefeed.Hub, filter func(repo
 	if !ok {
 		return nil, apperr.Internal("subscribe", errNoSlot)
 	}
-	if err := awaitReader(ctx, hub); err != nil {
-		return nil, err
-	}
-	sub, err := hub.Subscribe(caller.Subject, filter)
+	from, err := openAfter(ctx, repo, f, after)
 	if err != nil {
 		return nil, err
 	}
-	s := &stream[T]{sub: sub, caller: caller, convert: convert, out: make(chan T, 1)}
+	if err := awaitReader(ctx, hub); err != nil {
+		return nil, err
+	}
+	// Subscribed before the replay's first Query: a change the reader dispatches from now on
+	// is in the buffer, one dispatched before is in the log already (the reader appends first).
+	sub, err := hub.Subscribe(caller.Subject, f.filter)
+	if err != nil {
+		return nil, err
+	}
+	s := &stream[T]{sub: sub, hub: hub, caller: caller, repo: repo, feed: f, convert: convert, out: make(chan T, 1), pos: sub.Start()}
+	if after != nil {
+		s.pos, s.replay = from, &replay{read: from.Sequence, more: true}
+	}
 	if !caller.ValidUntil.IsZero() {
 		s.expiry = time.NewTimer(time.Until(caller.ValidUntil))
 	}
@@ -126,10 +137,18 @@ var errNoSlot = apperr.New(apperr.CodeInternal, "no event stream slot: the serve
 // stream is an EventStream of events of type T.
 type stream[T any] struct {
 	sub     *changefeed.Subscription
+	hub     *changefeed.Hub
 	caller  auth.Principal
-	convert func(*repository.Change) T
-	out     chan T
-	expiry  *time.Timer // nil: the caller's token does not expire
+	repo    *repository.Repo
+	feed    changeFeed
+	convert func(*repository.Change, model.Cursored) T
+	// replay is the replay still to deliver (nil: none, or done).
+	replay *replay
+	// pos is the position of the last change delivered (or of the client's cursor, or of the
+	// hub when the subscription opened): the cursor an ended subscription resumes from.
+	pos    repository.ChangePosition
+	out    chan T
+	expiry *time.Timer // nil: the caller's token does not expire
 	// over is set once Next has said the subscription is over: its error is told once, and every
 	// later call answers at once that there is nothing more (gqlgen asks again after the error).
 	over bool
@@ -145,28 +164,49 @@ func (s *stream[T]) Next(ctx context.Context) (bool, error) {
 }
 
 func (s *stream[T]) next(ctx context.Context) (bool, error) {
+	if s.replay != nil {
+		c, err := s.replayed(ctx)
+		if err != nil {
+			s.close()
+			return false, err
+		}
+		if c != nil {
+			return s.emit(ctx, c)
+		}
+	}
 	var expired <-chan time.Time
 	if s.expiry != nil {
 		expired = s.expiry.C
 	}
-	select {
-	case c, open := <-s.sub.Events():
-		if !open {
-			return false, s.sub.Err()
-		}
-		if s.caller.Expired(time.Now()) {
+	for {
+		select {
+		case c, open := <-s.sub.Events():
+			if !open {
+				return false, s.ended(s.sub.Err())
+			}
+			if s.seenInReplay(c) {
+				continue
+			}
+			if s.caller.Expired(time.Now()) {
+				s.close()
+				return false, errTokenExpired
+			}
+			return s.emit(ctx, c)
+		case <-expired:
 			s.close()
 			return false, errTokenExpired
-		}
-		select {
-		case s.out <- s.convert(c):
-			return true, nil
 		case <-ctx.Done():
 			return false, nil
 		}
-	case <-expired:
-		s.close()
-		return false, errTokenExpired
+	}
+}
+
+// emit converts c into its event, with its cursor, and hands it to gqlgen.
+func (s *stream[T]) emit(ctx context.Context, c *repository.Change) (bool, error) {
+	s.pos = repository.ChangePosition{Sequence: c.Sequence, Logged: c.Logged}
+	select {
+	case s.out <- s.convert(c, model.Cursored{Position: s.repo.ChangeCursor(s.feed.scope, c)}):
+		return true, nil
 	case <-ctx.Done():
 		return false, nil
 	}

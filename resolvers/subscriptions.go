@@ -34,57 +34,60 @@ func subscriptionArg[E repository.Entity, M model.Node, R any](ctx context.Conte
 }
 
 // ticketChanges is ticketChanged's filter: tickets of org (reported by reporter, when given).
-func ticketChanges(ctx context.Context, organizationID string, reporterID *string) (func(repository.Change) bool, error) {
+func ticketChanges(ctx context.Context, organizationID string, reporterID *string) (changeFeed, error) {
 	org, err := subscriptionArg(ctx, model.Organizations, "organizationId", organizationID, "")
 	if err != nil {
-		return nil, err
+		return changeFeed{}, err
 	}
 	reporter := ""
 	if reporterID != nil {
 		ref, err := subscriptionArg(ctx, model.Users, "reporterId", *reporterID, "reporter")
 		if err != nil {
-			return nil, err
+			return changeFeed{}, err
 		}
 		if ref.Org != org {
 			// No user of the organization has this ID: what a missing reporter gets.
-			return nil, auth.Hidden("reporter")
+			return changeFeed{}, auth.Hidden("reporter")
 		}
 		reporter = ref.ID
 	}
-	return changesOf(ctx, model.Tickets, func(t *repository.Ticket) bool {
+	return changeFeed{repository.TicketChangeScope(org, reporter), changesOf(ctx, model.Tickets, func(t *repository.Ticket) bool {
 		return t.OrgID == org && (reporter == "" || t.ReporterID == reporter)
-	}), nil
+	})}, nil
 }
 
 // orderChanges is orderChanged's filter: orders of the customer given, of a customer's own
 // customer when it gives none, or every customer's for the roles that see them all.
-func orderChanges(ctx context.Context, customerID *string) (func(repository.Change) bool, error) {
+func orderChanges(ctx context.Context, customerID *string) (changeFeed, error) {
 	customer, narrowed := auth.Caller(ctx).OwnCustomer()
 	if customerID != nil {
 		var err error
 		if customer, err = subscriptionArg(ctx, model.Customers, "customerId", *customerID, ""); err != nil {
-			return nil, err
+			return changeFeed{}, err
 		}
 		narrowed = true
 	}
-	return changesOf(ctx, model.Orders, func(o *repository.Order) bool {
+	if !narrowed {
+		customer = ""
+	}
+	return changeFeed{repository.OrderChangeScope(customer), changesOf(ctx, model.Orders, func(o *repository.Order) bool {
 		return !narrowed || o.CustomerID == customer
-	}), nil
+	})}, nil
 }
 
 // employeeChanges is employeeChanged's filter: employees in the department given before or after
 // the write (so a transfer out of it is delivered too), or all of them.
-func employeeChanges(ctx context.Context, departmentID *string) (func(repository.Change) bool, error) {
+func employeeChanges(ctx context.Context, departmentID *string) (changeFeed, error) {
 	dept := ""
 	if departmentID != nil {
 		var err error
 		if dept, err = subscriptionArg(ctx, model.Departments, "departmentId", *departmentID, ""); err != nil {
-			return nil, err
+			return changeFeed{}, err
 		}
 	}
-	return changesOf(ctx, model.Employees, func(e *repository.Employee) bool {
+	return changeFeed{repository.EmployeeChangeScope(dept), changesOf(ctx, model.Employees, func(e *repository.Employee) bool {
 		return dept == "" || e.DepartmentID == dept
-	}), nil
+	})}, nil
 }
 
 // changesOf is the filter of a subscription to d's objects for the caller of ctx: a change is
@@ -136,9 +139,9 @@ var changeKinds = map[repository.ChangeKind]model.ChangeKind{
 // ticketChange is the event of a change a ticket subscription accepted: the ticket from the
 // stream's image (after the write; before it for a removal), and its previous status when the
 // write changed it.
-func ticketChange(c *repository.Change) *model.TicketChange {
+func ticketChange(c *repository.Change, cur model.Cursored) *model.TicketChange {
 	t := c.Entity().(*repository.Ticket)
-	ev := &model.TicketChange{Kind: changeKinds[c.Kind], Ticket: model.Tickets.Wrap(t)}
+	ev := &model.TicketChange{Cursored: cur, Kind: changeKinds[c.Kind], Ticket: model.Tickets.Wrap(t)}
 	if old, ok := c.Old.(*repository.Ticket); ok && c.New != nil && old.Status != t.Status {
 		prev := old.Status
 		ev.PreviousStatus = &prev
@@ -147,9 +150,9 @@ func ticketChange(c *repository.Change) *model.TicketChange {
 }
 
 // orderChange is ticketChange for an order.
-func orderChange(c *repository.Change) *model.OrderChange {
+func orderChange(c *repository.Change, cur model.Cursored) *model.OrderChange {
 	o := c.Entity().(*repository.Order)
-	ev := &model.OrderChange{Kind: changeKinds[c.Kind], Order: model.Orders.Wrap(o)}
+	ev := &model.OrderChange{Cursored: cur, Kind: changeKinds[c.Kind], Order: model.Orders.Wrap(o)}
 	if old, ok := c.Old.(*repository.Order); ok && c.New != nil && old.Status != o.Status {
 		prev := old.Status
 		ev.PreviousStatus = &prev
@@ -158,25 +161,25 @@ func orderChange(c *repository.Change) *model.OrderChange {
 }
 
 // employeeChange is the event of a change an employee subscription accepted.
-func employeeChange(c *repository.Change) *model.EmployeeChange {
-	return &model.EmployeeChange{Kind: changeKinds[c.Kind], Employee: model.Employees.Wrap(c.Entity().(*repository.Employee))}
+func employeeChange(c *repository.Change, cur model.Cursored) *model.EmployeeChange {
+	return &model.EmployeeChange{Cursored: cur, Kind: changeKinds[c.Kind], Employee: model.Employees.Wrap(c.Entity().(*repository.Employee))}
 }
 
 // inventoryChanges is inventoryChanged's filter: the changes of the product given. Every stock
 // write changes the product's total in its transaction, so the product item's changes are the
 // stock's.
-func inventoryChanges(ctx context.Context, productID string) (func(repository.Change) bool, error) {
+func inventoryChanges(ctx context.Context, productID string) (changeFeed, error) {
 	product, err := subscriptionArg(ctx, model.Products, "productId", productID, "")
 	if err != nil {
-		return nil, err
+		return changeFeed{}, err
 	}
-	return changesOf(ctx, model.Products, func(p *repository.Product) bool { return p.ID == product }), nil
+	return changeFeed{repository.InventoryChangeScope(product), changesOf(ctx, model.Products, func(p *repository.Product) bool { return p.ID == product })}, nil
 }
 
 // inventoryChange is the event of a change an inventory subscription accepted.
-func inventoryChange(c *repository.Change) *model.InventoryChange {
+func inventoryChange(c *repository.Change, cur model.Cursored) *model.InventoryChange {
 	p := c.Entity().(*repository.Product)
-	ev := &model.InventoryChange{Kind: changeKinds[c.Kind], Product: model.Products.Wrap(p)}
+	ev := &model.InventoryChange{Cursored: cur, Kind: changeKinds[c.Kind], Product: model.Products.Wrap(p)}
 	if old, ok := c.Old.(*repository.Product); ok {
 		prev := old.TotalInventory
 		ev.PreviousTotalInventory = &prev

@@ -11,28 +11,28 @@ import (
 	"singletable/graph/model"
 )
 
-func (r *subscriptionResolver) TicketChanged(ctx context.Context, organizationID string, reporterID *string) (<-chan *model.TicketChange, error) {
-	filter, err := ticketChanges(ctx, organizationID, reporterID)
+func (r *subscriptionResolver) TicketChanged(ctx context.Context, organizationID string, reporterID *string, after *string) (<-chan *model.TicketChange, error) {
+	f, err := ticketChanges(ctx, organizationID, reporterID)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(ctx, r.Hub, filter, ticketChange)
+	return subscribe(ctx, r.Repo, r.Hub, f, after, ticketChange)
 }
 
-func (r *subscriptionResolver) OrderChanged(ctx context.Context, customerID *string) (<-chan *model.OrderChange, error) {
-	filter, err := orderChanges(ctx, customerID)
+func (r *subscriptionResolver) OrderChanged(ctx context.Context, customerID *string, after *string) (<-chan *model.OrderChange, error) {
+	f, err := orderChanges(ctx, customerID)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(ctx, r.Hub, filter, orderChange)
+	return subscribe(ctx, r.Repo, r.Hub, f, after, orderChange)
 }
 
-func (r *subscriptionResolver) EmployeeChanged(ctx context.Context, departmentID *string) (<-chan *model.EmployeeChange, error) {
-	filter, err := employeeChanges(ctx, departmentID)
+func (r *subscriptionResolver) EmployeeChanged(ctx context.Context, departmentID *string, after *string) (<-chan *model.EmployeeChange, error) {
+	f, err := employeeChanges(ctx, departmentID)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(ctx, r.Hub, filter, employeeChange)
+	return subscribe(ctx, r.Repo, r.Hub, f, after, employeeChange)
 }
 
 func (r *Resolver) Subscription() graph.SubscriptionResolver { return &subscriptionResolver{r} }

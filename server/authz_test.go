@@ -143,6 +143,10 @@ var rootOps = []rootOp{
 		inputVar(func(f *tenants, r auth.Role) map[string]any {
 			return map[string]any{"id": employeeID(f.emp2), "name": "Max " + string(r)}
 		}), hrRoles},
+	{"ticketChanges", `query($id: ID!) { ticketChanges(organizationId: $id) { edges { cursor } } }`, idVar(func(f *tenants) string { return orgID(f.orgA) }), saasRoles},
+	{"orderChanges", `{ orderChanges { edges { cursor } } }`, noVars, shopRoles},
+	{"employeeChanges", `{ employeeChanges { edges { cursor } } }`, noVars, hrRoles},
+	{"inventoryChanges", `query($id: ID!) { inventoryChanges(productId: $id) { edges { cursor } } }`, idVar(func(f *tenants) string { return model.Products.ID(f.product) }), shopStaff},
 	{"topAccountReps", `{ topAccountReps(from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z") { totalCents rep { name } } }`, noVars, shopStaff},
 	{"assignAccountRep", `mutation($in: AssignAccountRepInput!) { assignAccountRep(input: $in) { id } }`,
 		inputVar(func(f *tenants, _ auth.Role) map[string]any {

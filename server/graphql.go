@@ -125,6 +125,9 @@ func presentError(log *slog.Logger, hideSuggestions bool) graphql.ErrorPresenter
 			if coded.Reason != "" {
 				gerr.Extensions["reason"] = coded.Reason
 			}
+			if coded.Cursor != "" {
+				gerr.Extensions["cursor"] = coded.Cursor
+			}
 			if coded.Limit != "" {
 				gerr.Extensions["limit"] = coded.Limit
 			}

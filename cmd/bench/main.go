@@ -69,14 +69,14 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce, catalog or staff)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report), "+onlyDefer+" (the SaaS tree with and without @defer: time to the first and to the last payload; prints its section, writes no report) or "+onlyFleet+" (three instances on Redis: prints its section, writes no report)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report), "+onlyDefer+" (the SaaS tree with and without @defer: time to the first and to the last payload; prints its section, writes no report), "+onlyFleet+" (three instances on Redis: prints its section, writes no report) or "+onlyDeltaSync+" (the change log: write → appended, its write capacity per change, a replay of 10,000 changes: prints its table)")
 	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
 		log.Fatalf("bench: -profileop needs -cpuprofile")
 	}
-	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyDeep && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet && cfg.only != onlyDefer {
-		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s, %s, %s and %s", cfg.only, onlySingle, onlyDeep, onlyBurst, onlyLifecycle, onlyDefer, onlyFleet)
+	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyDeep && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet && cfg.only != onlyDefer && cfg.only != onlyDeltaSync {
+		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s, %s, %s, %s and %s", cfg.only, onlySingle, onlyDeep, onlyBurst, onlyLifecycle, onlyDefer, onlyFleet, onlyDeltaSync)
 	}
 	for _, f := range strings.Split(breadths, ",") {
 		b, err := strconv.Atoi(strings.TrimSpace(f))
@@ -120,9 +120,12 @@ func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *r
 	return measured, seeding, base, func() { _ = seeding.DeleteTable(context.Background()) }, nil
 }
 
+// standalone are the sections -only runs on a table of their own, without the bench's dataset.
+var standalone = map[string]func(context.Context) error{onlyBurst: runBurst, onlyDeltaSync: runDeltaSync}
+
 func run(ctx context.Context, cfg config) error {
-	if cfg.only == onlyBurst {
-		return runBurst(ctx)
+	if alone, ok := standalone[cfg.only]; ok {
+		return alone(ctx)
 	}
 	started := time.Now()
 	b, err := openBench(ctx, cfg)

@@ -40,6 +40,7 @@ func newHandler(ctx context.Context, getenv func(string) string, logw io.Writer)
 		Endpoint:          cfg.Endpoint,
 		CursorSecret:      []byte(cfg.CursorSecret),
 		OrderStatusShards: cfg.OrderStatusShards,
+		ChangeRetention:   cfg.ChangeRetention,
 		Logger:            log,
 		TracerProvider:    tp,
 	})

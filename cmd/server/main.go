@@ -134,6 +134,7 @@ func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observabi
 		Endpoint:          cfg.Endpoint,
 		CursorSecret:      []byte(cfg.CursorSecret),
 		OrderStatusShards: cfg.OrderStatusShards,
+		ChangeRetention:   cfg.ChangeRetention,
 		Logger:            log,
 		Observer:          obs.metrics.DynamoDBCall,
 		TracerProvider:    obs.tracer,

@@ -80,6 +80,9 @@ Resources:
 {{- end}}
       StreamSpecification:
         StreamViewType: {{.Def.StreamViewType}}
+      TimeToLiveSpecification:
+        AttributeName: {{.Def.TTLAttribute}}
+        Enabled: true
       PointInTimeRecoverySpecification:
         PointInTimeRecoveryEnabled: true
       SSESpecification:

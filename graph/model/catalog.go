@@ -54,6 +54,7 @@ type AccountRepSales struct {
 
 // InventoryChange is the GraphQL InventoryChange: a change of a product item (its total stock).
 type InventoryChange struct {
+	Cursored
 	Kind                   ChangeKind
 	Product                *Product
 	PreviousTotalInventory *int

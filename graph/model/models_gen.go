@@ -155,11 +155,9 @@ type DepartmentConnection struct {
 	PageInfo *PageInfo         `json:"pageInfo"`
 }
 
-// A change to an employee.
-type EmployeeChange struct {
-	Kind ChangeKind `json:"kind"`
-	// The employee after the change (before it, for REMOVED).
-	Employee *Employee `json:"employee"`
+type EmployeeChangeConnection struct {
+	Edges    []*EmployeeChangeEdge `json:"edges"`
+	PageInfo *PageInfo             `json:"pageInfo"`
 }
 
 type HireEmployeeInput struct {
@@ -173,6 +171,11 @@ type HireEmployeeInput struct {
 	HiredAt   *time.Time `json:"hiredAt,omitempty"`
 	ManagerID *string    `json:"managerId,omitempty"`
 	MentorID  *string    `json:"mentorId,omitempty"`
+}
+
+type InventoryChangeConnection struct {
+	Edges    []*InventoryChangeEdge `json:"edges"`
+	PageInfo *PageInfo              `json:"pageInfo"`
 }
 
 type JobHistoryConnection struct {
@@ -205,13 +208,9 @@ type MailingAddressInput struct {
 type Mutation struct {
 }
 
-// A change to an order.
-type OrderChange struct {
-	Kind ChangeKind `json:"kind"`
-	// The order after the change (before it, for REMOVED).
-	Order *Order `json:"order"`
-	// The status before the change, when the change set another one; null otherwise.
-	PreviousStatus *repository.OrderStatus `json:"previousStatus,omitempty"`
+type OrderChangeConnection struct {
+	Edges    []*OrderChangeEdge `json:"edges"`
+	PageInfo *PageInfo          `json:"pageInfo"`
 }
 
 type OrderItemConnection struct {
@@ -290,19 +289,20 @@ type SetInventoryInput struct {
 // Live changes, fed by the table's stream: every write to a ticket, order or employee is delivered,
 // whoever made it (this API, another service, a migration, the console), in the order of the
 // object's writes. Subscribe over WebSocket (the `graphql-transport-ws` protocol, with the token in
-// `connection_init`'s `Authorization`) or Server-Sent Events (`Accept: text/event-stream`). A
-// subscription delivers the changes made after it opened; it is a live feed, not history: after a
-// reconnection, read the current state with a query.
+// `connection_init`'s `Authorization`) or Server-Sent Events (`Accept: text/event-stream`). Without
+// `after`, a subscription delivers the changes made after it opened. Every event carries a `cursor`:
+// subscribing again with `after:` the last one received first replays, in order, every change of the
+// same arguments made since (from the change log, kept for the server's CHANGE_RETENTION, a week by
+// default), then continues live, with no gap and no duplicate. A cursor older than the retention is
+// CURSOR_EXPIRED (refetch, then subscribe without it); one of other arguments or another field is
+// BAD_USER_INPUT. A subscription that ends with `extensions.reason` "gap", "slow" or "drain" gives
+// the cursor to resume from in `extensions.cursor`.
 type Subscription struct {
 }
 
-// A change to a ticket.
-type TicketChange struct {
-	Kind ChangeKind `json:"kind"`
-	// The ticket after the change (before it, for REMOVED).
-	Ticket *Ticket `json:"ticket"`
-	// The status before the change, when the change set another one; null otherwise.
-	PreviousStatus *repository.TicketStatus `json:"previousStatus,omitempty"`
+type TicketChangeConnection struct {
+	Edges    []*TicketChangeEdge `json:"edges"`
+	PageInfo *PageInfo           `json:"pageInfo"`
 }
 
 type TicketVersionConnection struct {

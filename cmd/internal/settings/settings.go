@@ -37,6 +37,7 @@ type Shared struct {
 	// CursorSecret keys the cursor seal (CURSOR_SECRET); empty: a random key per process.
 	CursorSecret      string
 	OrderStatusShards int              // ORDER_STATUS_SHARDS, -order-status-shards
+	ChangeRetention   time.Duration    // CHANGE_RETENTION, -change-retention
 	Introspection     bool             // GRAPHQL_INTROSPECTION, -introspection
 	ComplexityLimit   int              // GRAPHQL_COMPLEXITY_LIMIT, -complexity-limit
 	LoaderWait        time.Duration    // DATALOADER_WAIT, -loader-wait
@@ -67,6 +68,7 @@ func (s *Shared) read(env Env) {
 	s.Endpoint = env.Get("AWS_ENDPOINT_URL_DYNAMODB")
 	s.CursorSecret = env.Get("CURSOR_SECRET")
 	s.OrderStatusShards = env.Int("ORDER_STATUS_SHARDS", repository.DefaultOrderStatusShards)
+	s.ChangeRetention = env.Duration("CHANGE_RETENTION", repository.DefaultChangeRetention)
 	s.Introspection = env.Bool("GRAPHQL_INTROSPECTION", true)
 	s.ComplexityLimit = env.Int("GRAPHQL_COMPLEXITY_LIMIT", server.DefaultComplexityLimit)
 	s.LoaderWait = env.Duration("DATALOADER_WAIT", loaders.DefaultWait)
@@ -94,6 +96,7 @@ func (s *Shared) BindFlags(fs *flag.FlagSet, env Env) {
 	fs.StringVar(&s.Endpoint, "endpoint", s.Endpoint, "DynamoDB endpoint URL; empty means AWS itself (env AWS_ENDPOINT_URL_DYNAMODB)")
 	fs.StringVar(&s.Table, "table", s.Table, "table name (env DYNAMODB_TABLE)")
 	fs.IntVar(&s.OrderStatusShards, "order-status-shards", s.OrderStatusShards, "partitions per status of the order status index, N in the README (env ORDER_STATUS_SHARDS)")
+	fs.DurationVar(&s.ChangeRetention, "change-retention", s.ChangeRetention, "how long the change log keeps a change for delta sync; a cursor older is CURSOR_EXPIRED (env CHANGE_RETENTION)")
 	fs.BoolVar(&s.Introspection, "introspection", s.Introspection, "allow schema introspection (env GRAPHQL_INTROSPECTION)")
 	fs.IntVar(&s.ComplexityLimit, "complexity-limit", s.ComplexityLimit, "maximum operation complexity (env GRAPHQL_COMPLEXITY_LIMIT)")
 	fs.StringVar(&s.cors, "cors-origins", s.cors, "comma-separated browser origins allowed to call /query, or * (env CORS_ALLOWED_ORIGINS)")
@@ -116,6 +119,9 @@ func (s *Shared) Validate(bad func(format string, a ...any)) {
 	}
 	if s.OrderStatusShards < 1 || s.OrderStatusShards > 1000 {
 		bad("%s: %d must be between 1 and 1000", s.name("ORDER_STATUS_SHARDS", "order-status-shards"), s.OrderStatusShards)
+	}
+	if s.ChangeRetention < time.Second {
+		bad("%s: %s must be at least 1s", s.name("CHANGE_RETENTION", "change-retention"), s.ChangeRetention)
 	}
 	if s.Endpoint != "" {
 		if u, err := url.Parse(s.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"singletable/changefeed"
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+// Delta sync: what the change log costs and gives. The stream's reader appends each change to
+// the log before it dispatches it, so the time from a write to its dispatch is the time to the
+// log; the log's write capacity is what DynamoDB reports for its puts; a replay of 10,000
+// changes is read page by page as a subscription's replay (100 a page) and a pull (500) read it.
+
+// onlyDeltaSync is the -only value that runs the delta-sync measurement alone.
+const onlyDeltaSync = "deltasync"
+
+const (
+	deltaChanges = 10_000
+	deltaSingles = 200
+)
+
+// deltaResult is the delta-sync measurement.
+type deltaResult struct {
+	p50, p99       time.Duration // write → appended to the log (and dispatched)
+	logItems       int
+	wcu            float64
+	changes        int
+	replays        []replayResult
+	importDuration time.Duration
+}
+
+// replayResult is one replay of every change of the scope.
+type replayResult struct {
+	page, calls, changes int
+	elapsed              time.Duration
+	peakHeap             uint64
+}
+
+// runDeltaSync is `-only deltasync`: a table of its own, one organization, its table on stdout.
+func runDeltaSync(ctx context.Context) error {
+	_, seeder, base, drop, err := openRepos(ctx, 0)
+	if err != nil {
+		return err
+	}
+	defer drop()
+	org, err := seeder.CreateOrganization(ctx, "Delta")
+	if err != nil {
+		return err
+	}
+	user, err := seeder.CreateUser(ctx, org.ID, "Reporter", "reporter@delta.example")
+	if err != nil {
+		return err
+	}
+	r, err := measureDeltaSync(ctx, seeder, base, org, user)
+	if err != nil {
+		return err
+	}
+	fmt.Print(deltaTable(r))
+	return nil
+}
+
+// measureDeltaSync writes the changes with a hub reading the stream, then replays them.
+func measureDeltaSync(ctx context.Context, repo *repository.Repo, base repository.Config, org *repository.Organization, user *repository.User) (deltaResult, error) {
+	var res deltaResult
+	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond}), nil, changefeed.Options{})
+	hub.Start(ctx)
+	defer hub.Close()
+	<-hub.Ready()
+	sub, err := hub.Subscribe("bench", func(c repository.Change) bool {
+		t, ok := c.Entity().(*repository.Ticket)
+		return ok && t.OrgID == org.ID
+	})
+	if err != nil {
+		return res, err
+	}
+	defer sub.Close()
+	if res.p50, res.p99, err = appendLatency(ctx, repo, sub, org, user); err != nil {
+		return res, err
+	}
+	started := time.Now()
+	logged := make(chan error, 1)
+	go func() { logged <- awaitChanges(sub, deltaChanges) }()
+	if _, err := repotest.ImportTickets(ctx, base, org.ID, user.ID, deltaChanges); err != nil {
+		return res, err
+	}
+	if err := <-logged; err != nil {
+		return res, err
+	}
+	res.importDuration = time.Since(started)
+	res.logItems, res.wcu = repo.ChangeLogUsage()
+	res.changes = deltaChanges + deltaSingles
+	for _, page := range []int{100, 500} {
+		r, err := replayAll(ctx, repo, repository.TicketChangeScope(org.ID, ""), page)
+		if err != nil {
+			return res, err
+		}
+		res.replays = append(res.replays, r)
+	}
+	return res, nil
+}
+
+// awaitChanges takes n changes from sub as fast as they come (each dispatched after its append
+// to the log), within 5 minutes.
+func awaitChanges(sub *changefeed.Subscription, n int) error {
+	timeout := time.After(5 * time.Minute)
+	for i := 0; i < n; i++ {
+		select {
+		case _, open := <-sub.Events():
+			if !open {
+				return fmt.Errorf("deltasync: the subscription ended after %d changes: %v", i, sub.Err())
+			}
+		case <-timeout:
+			return fmt.Errorf("deltasync: %d of %d imported changes reached the log", i, n)
+		}
+	}
+	return nil
+}
+
+// appendLatency writes tickets one at a time and times each from the write's answer to its
+// dispatch, which follows its append to the log.
+func appendLatency(ctx context.Context, repo *repository.Repo, sub *changefeed.Subscription, org *repository.Organization, user *repository.User) (p50, p99 time.Duration, err error) {
+	lat := make([]time.Duration, 0, deltaSingles)
+	for i := range deltaSingles {
+		if _, err := repo.CreateTicket(ctx, org.ID, user.ID, fmt.Sprintf("single %d", i), "b"); err != nil {
+			return 0, 0, err
+		}
+		written := time.Now()
+		select {
+		case _, open := <-sub.Events():
+			if !open {
+				return 0, 0, fmt.Errorf("deltasync: the subscription ended: %v", sub.Err())
+			}
+			lat = append(lat, time.Since(written))
+		case <-time.After(30 * time.Second):
+			return 0, 0, fmt.Errorf("deltasync: write %d did not reach the log", i)
+		}
+	}
+	p50, p99 = percentiles(lat)
+	return p50, p99, nil
+}
+
+// replayAll reads scope's whole log, page pages at a time, as a replay does, sampling the heap.
+func replayAll(ctx context.Context, repo *repository.Repo, scope repository.ChangeScope, page int) (replayResult, error) {
+	r := replayResult{page: page}
+	before := heapInUse()
+	started := time.Now()
+	var ms runtime.MemStats
+	for after, more := "", true; more; {
+		changes, next, err := repo.ChangesAfter(ctx, scope, after, page)
+		if err != nil {
+			return r, err
+		}
+		r.calls++
+		r.changes += len(changes)
+		if len(changes) > 0 {
+			after = changes[len(changes)-1].Sequence
+		}
+		more = next
+		runtime.ReadMemStats(&ms)
+		r.peakHeap = max(r.peakHeap, ms.HeapInuse-min(ms.HeapInuse, before))
+	}
+	r.elapsed = time.Since(started)
+	return r, nil
+}
+
+// deltaTable is the measurement as a Markdown table.
+func deltaTable(r deltaResult) string {
+	s := "| delta sync (DynamoDB Local) | value |\n|---|---|\n"
+	s += fmt.Sprintf("| write → appended to the log, %d single writes | p50 %v, p99 %v |\n", deltaSingles, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond))
+	s += fmt.Sprintf("| %d imported changes (BatchWriteItem) until all are in the log | %v |\n", deltaChanges, r.importDuration.Round(time.Millisecond))
+	s += fmt.Sprintf("| log items per ticket change | %.2f |\n", float64(r.logItems)/float64(r.changes))
+	s += fmt.Sprintf("| write capacity of the log per ticket change | %.2f WCU |\n", r.wcu/float64(r.changes))
+	for _, rp := range r.replays {
+		s += fmt.Sprintf("| replay of %d changes, %d a page | %d Queries, %v, peak heap +%.1f MiB |\n", rp.changes, rp.page, rp.calls, rp.elapsed.Round(time.Millisecond), float64(rp.peakHeap)/(1<<20))
+	}
+	return s
+}

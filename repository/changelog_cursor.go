@@ -1,0 +1,61 @@
+package repository
+
+import (
+	"strconv"
+	"time"
+
+	"singletable/apperr"
+)
+
+// Change cursors: the position of a change in a log collection, sealed like every list's cursor
+// (cursor.go, keyed from CURSOR_SECRET, so every instance of a fleet accepts every other's).
+// The seal's scope is the log as a whole; the collection and the narrowing argument travel
+// inside the sealed payload, so that a cursor of another collection is told apart from a forged
+// one: the caller's own other scope is BAD_USER_INPUT, another tenant's is NOT_FOUND. The
+// payload also carries when the change was logged: a cursor expires with its change, not with
+// when it was handed out.
+
+// changeCursorScope is the seal's scope of every change cursor.
+const changeCursorScope = "change log"
+
+// ErrCursorExpired answers a cursor whose change is older than the retention: the changes after
+// it may be gone from the log, so the client refetches what it shows.
+var ErrCursorExpired = &apperr.Error{Code: apperr.CodeCursorExpired, Field: "after",
+	Message: "the cursor's change is older than the change log keeps: refetch, then subscribe without a cursor or with a newer one"}
+
+// ChangePosition is an opened change cursor: the collection it came from and the change's place.
+type ChangePosition struct {
+	Scope    ChangeScope
+	Sequence string
+	Logged   time.Time
+}
+
+// ChangeCursor is the position of c in scope, sealed when asked for: an event's cursor, and the
+// edge cursor of the same change in a pull (equal strings).
+func (r *Repo) ChangeCursor(scope ChangeScope, c *Change) Cursor {
+	return r.ChangeCursorAt(scope, ChangePosition{Sequence: c.Sequence, Logged: c.Logged})
+}
+
+// ChangeCursorAt is the cursor of a position in scope (pos.Scope is ignored).
+func (r *Repo) ChangeCursorAt(scope ChangeScope, pos ChangePosition) Cursor {
+	return Cursor{codec: r.cursors, scope: changeCursorScope, vals: []string{scope.Log, scope.Narrow, pos.Sequence, strconv.FormatInt(pos.Logged.UnixMilli(), 10)}}
+}
+
+// OpenChangeCursor checks a change cursor: BAD_USER_INPUT for a forged or altered one,
+// CURSOR_EXPIRED for one whose change is past the retention. The caller compares the position's
+// scope with its own.
+func (r *Repo) OpenChangeCursor(cursor string) (ChangePosition, error) {
+	vals, err := r.cursors.decode(changeCursorScope, cursor, 4)
+	if err != nil {
+		return ChangePosition{}, err
+	}
+	ms, err := strconv.ParseInt(vals[3], 10, 64)
+	if err != nil || vals[2] == "" {
+		return ChangePosition{}, errBadCursor
+	}
+	pos := ChangePosition{Scope: ChangeScope{Log: vals[0], Narrow: vals[1]}, Sequence: vals[2], Logged: time.UnixMilli(ms)}
+	if r.now().Sub(pos.Logged) > r.retention {
+		return ChangePosition{}, ErrCursorExpired
+	}
+	return pos, nil
+}

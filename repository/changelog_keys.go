@@ -1,0 +1,120 @@
+package repository
+
+import "strings"
+
+// The change log's collections (delta sync): one partition per scope a subscription can name,
+// so that a replay page is one Query on one partition, in the order of the log's sort key.
+
+// typeChangeLog is the `type` of a log item. Log items are not entities: the stream's reader
+// skips their own stream records (a log of the log would never end).
+const typeChangeLog = "ChangeLog"
+
+// Scope kinds of the change log: the collection PK is changeLogPrefix + kind (+ "#" + id).
+const (
+	changeLogPrefix  = "CHANGES#"
+	logOrganization  = "ORG"
+	logCustomer      = "CUSTOMER"
+	logAllOrders     = "ORDERS"
+	logDepartment    = "DEPT"
+	logAllEmployees  = "EMPLOYEES"
+	logProduct       = "PRODUCT"
+	sequenceKeyWidth = 40 // DynamoDB Streams sequence numbers have at most 40 digits
+)
+
+// ChangeScope names one collection of the change log, and the narrowing argument (a reporter)
+// a subscription or a pull of that collection adds: together they are what a cursor is bound to.
+type ChangeScope struct {
+	// Log is the collection, as its partition key without the prefix ("ORG#<o>", "ORDERS").
+	Log string
+	// Narrow is the narrowing argument's value ("" for none): the replay filters by it.
+	Narrow string
+}
+
+// Scopes of the change log, one per collection a subscription can name.
+func TicketChangeScope(org, reporter string) ChangeScope {
+	return ChangeScope{Log: logOrganization + "#" + esc(org), Narrow: reporter}
+}
+
+// OrderChangeScope is the orders of customer, or every order when customer is "".
+func OrderChangeScope(customer string) ChangeScope {
+	if customer == "" {
+		return ChangeScope{Log: logAllOrders}
+	}
+	return ChangeScope{Log: logCustomer + "#" + esc(customer)}
+}
+
+// EmployeeChangeScope is the employees of department (before or after each change), or every
+// employee when department is "".
+func EmployeeChangeScope(department string) ChangeScope {
+	if department == "" {
+		return ChangeScope{Log: logAllEmployees}
+	}
+	return ChangeScope{Log: logDepartment + "#" + esc(department)}
+}
+
+// InventoryChangeScope is the changes of one product.
+func InventoryChangeScope(product string) ChangeScope {
+	return ChangeScope{Log: logProduct + "#" + esc(product)}
+}
+
+// Tenant is the organization or customer a scope belongs to ("", "" for the scopes of every
+// object of a type, which only the roles that see them all can name): a cursor of another
+// tenant's scope is answered as an unknown object.
+func (s ChangeScope) Tenant() (kind, id string) {
+	kind, id, _ = strings.Cut(s.Log, "#")
+	switch kind {
+	case logOrganization:
+		return "organization", id
+	case logCustomer:
+		return "customer", id
+	}
+	return "", ""
+}
+
+// changeLogKey is the key of the log item of the change with stream sequence number seq in
+// scope's collection: the sequence number, zero-padded so that the sort key orders as the
+// numbers do, is the sort key. The same record always has the same key, which is what makes an
+// append idempotent.
+func changeLogKey(log, seq string) Key {
+	return Key{PK: changeLogPrefix + log, SK: padSequence(seq)}
+}
+
+// padSequence left-pads a sequence number with zeros to sequenceKeyWidth digits.
+func padSequence(seq string) string {
+	if len(seq) >= sequenceKeyWidth {
+		return seq
+	}
+	return strings.Repeat("0", sequenceKeyWidth-len(seq)) + seq
+}
+
+// changeLogs are the collections a change is appended to: every scope a subscription can name
+// that the object lies in, before or after the write (an employee transferred out of a
+// department is a change of both departments). None for a change of another type.
+func changeLogs(c Change) []string {
+	var logs []string
+	add := func(l string) {
+		for _, have := range logs {
+			if have == l {
+				return
+			}
+		}
+		logs = append(logs, l)
+	}
+	for _, e := range [2]Entity{c.New, c.Old} {
+		switch v := e.(type) {
+		case *Ticket:
+			add(TicketChangeScope(v.OrgID, "").Log)
+		case *Order:
+			add(OrderChangeScope(v.CustomerID).Log)
+			add(logAllOrders)
+		case *Employee:
+			if v.DepartmentID != "" {
+				add(EmployeeChangeScope(v.DepartmentID).Log)
+			}
+			add(logAllEmployees)
+		case *Product:
+			add(InventoryChangeScope(v.ID).Log)
+		}
+	}
+	return logs
+}

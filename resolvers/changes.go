@@ -1,0 +1,116 @@
+package resolvers
+
+import (
+	"context"
+
+	"singletable/apperr"
+	"singletable/auth"
+	"singletable/graph/model"
+	"singletable/repository"
+)
+
+// Delta sync: a subscription's or a pull's scope in the change log, and its cursors. The scope
+// and the filter come from the same checks of the arguments as a live subscription's (so roles,
+// scopes and tenancy are the same), and a replayed change passes the same filter as a live one.
+
+// changeFeed is the change log's view of a subscription's arguments: the collection it replays
+// from (with the narrowing argument its cursors are bound to), and the filter every change,
+// replayed or live, passes.
+type changeFeed struct {
+	scope  repository.ChangeScope
+	filter func(repository.Change) bool
+}
+
+// replayPage is how many log items a subscription's replay reads per Query: small enough that the
+// first replayed event is out within one call's time, large enough that 10,000 changes are 100
+// calls.
+const replayPage = 100
+
+var errForeignCursor = &apperr.Error{Code: apperr.CodeBadUserInput, Field: "after",
+	Message: "invalid cursor: pass a cursor of a change of the same field and arguments"}
+
+// openAfter checks a client's `after` against the feed's scope and returns the position to
+// continue after (zero without a cursor): BAD_USER_INPUT for a forged cursor or one of another
+// scope the caller sees, NOT_FOUND (the body of an unknown object) for one of another tenant's
+// scope, CURSOR_EXPIRED for one past the retention.
+func openAfter(ctx context.Context, repo *repository.Repo, f changeFeed, after *string) (repository.ChangePosition, error) {
+	var none repository.ChangePosition
+	if after == nil {
+		return none, nil
+	}
+	pos, err := repo.OpenChangeCursor(*after)
+	if err != nil {
+		return none, err
+	}
+	if pos.Scope == f.scope {
+		return pos, nil
+	}
+	caller := auth.Caller(ctx)
+	switch kind, id := pos.Scope.Tenant(); {
+	case kind == "organization" && !caller.SeesOrg(id), kind == "customer" && !caller.SeesCustomer(id):
+		return none, auth.Hidden(kind)
+	}
+	return none, errForeignCursor
+}
+
+// changePage reads the feed's changes after after: up to first that pass its filter, reading
+// more pages of the log for a narrowing filter (at most pages + 1 Queries). last is the sequence
+// number of the last log item read, matching or not: where the next page starts.
+func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after string, first int) (out []repository.Change, last string, more bool, err error) {
+	last = after
+	for {
+		changes, next, err := repo.ChangesAfter(ctx, f.scope, last, first-len(out))
+		if err != nil {
+			return nil, "", false, err
+		}
+		for _, c := range changes {
+			last = c.Sequence
+			if f.filter(c) {
+				out = append(out, c)
+			}
+		}
+		if !next || len(out) >= first {
+			return out, last, next, nil
+		}
+	}
+}
+
+// pullArgs validates a pull's `first` (1..repository.MaxChangesPage; the schema's default is 100).
+func pullArgs(first *int) (int, error) {
+	n := repository.DefaultChangesPage
+	if first != nil {
+		n = *first
+	}
+	if n < 1 || n > repository.MaxChangesPage {
+		return 0, apperr.InvalidInput("first", "first must be between 1 and %d", repository.MaxChangesPage)
+	}
+	return n, nil
+}
+
+// pull is a pull resolver's work: the feed's page after the client's cursor, as edges made by
+// edge, and the page's info; the edges' cursors are those of the same changes delivered live.
+func pull[E any](ctx context.Context, repo *repository.Repo, f changeFeed, after *string, first *int, edge func(*repository.Change, model.Cursored) E) ([]E, *model.PageInfo, error) {
+	n, err := pullArgs(first)
+	if err != nil {
+		return nil, nil, err
+	}
+	from, err := openAfter(ctx, repo, f, after)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, _, more, err := changePage(ctx, repo, f, from.Sequence, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	edges := make([]E, len(changes))
+	info := &model.PageInfo{HasNextPage: more, HasPreviousPage: after != nil, Empty: len(changes) == 0}
+	for i := range changes {
+		cur := repo.ChangeCursor(f.scope, &changes[i])
+		edges[i] = edge(&changes[i], model.Cursored{Position: cur})
+		if i == 0 {
+			info.Start = cur
+		}
+		info.End = cur
+	}
+	return edges, info, nil
+}
