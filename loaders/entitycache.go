@@ -70,8 +70,8 @@ func primeEntry(e repository.Entity) cacheEntry {
 // until b has reserved what k's objects need next: a fresh entry that b fetches, or, when another
 // place is reading k, an entry that waits for b's follow and then answers that read's value
 // (returned, for b's follow). An entry already read stays as it is: its value is there, and b
-// follows it at once (read is true).
-func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntry) (th, value dataloader.Thunk[repository.Entity], read bool) {
+// follows it at once.
+func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntry) (t taken) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	prev, ok := c.m[k]
@@ -79,18 +79,26 @@ func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntr
 	case !ok:
 		e := fetch()
 		c.put(k, e)
-		return e.th, e.value, false
+		return taken{th: e.th, value: e.value}
 	case prev.owner == b:
-		return prev.th, prev.value, false
+		return taken{th: prev.th, value: prev.value}
 	case prev.isRead():
-		return prev.th, prev.value, true
+		return taken{th: prev.th, value: prev.value, read: true}
 	}
 	e := cacheEntry{value: prev.value, owner: b, read: prev.read, th: func() (repository.Entity, error) {
 		<-b.done
 		return prev.value()
 	}}
 	c.put(k, e)
-	return e.th, e.value, false
+	return taken{th: e.th, value: e.value, from: prev.owner, adopted: true}
+}
+
+// taken is what take did: th and value as in cacheEntry; read when the entity was there already;
+// adopted when another place is reading it, from being that place's batch (nil: a key loader's).
+type taken struct {
+	th, value     dataloader.Thunk[repository.Entity]
+	read, adopted bool
+	from          *keyBatch
 }
 
 func (c *entityCache) put(k repository.Key, e cacheEntry) {

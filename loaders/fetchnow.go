@@ -67,8 +67,13 @@ type keyBatch struct {
 	asked  []repository.Key
 	values []dataloader.Thunk[repository.Entity]
 	early  map[repository.Key]repository.Entity // keys read already when reserved: followed at once
-	levels []LevelObjects
-	then   func(found func(repository.Key) (repository.Entity, bool))
+	// from are the batches reading the keys taken over (nil: a key loader's); round is the round
+	// of the batch's own read, known when its context knows it (repository.WithRound).
+	from       []*keyBatch
+	round      int
+	roundKnown bool
+	levels     []LevelObjects
+	then       func(ctx context.Context, found func(repository.Key) (repository.Entity, bool))
 }
 
 type keyResult struct {
@@ -112,16 +117,19 @@ func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[
 			thunks[i], _ = b.l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] { return fresh().th })
 			continue
 		}
-		th, value, read := b.l.entities.take(k, b, fresh)
-		thunks[i] = th
-		if read {
-			if e, err := value(); err == nil && e != nil {
+		t := b.l.entities.take(k, b, fresh)
+		thunks[i] = t.th
+		if t.read {
+			if e, err := t.value(); err == nil && e != nil {
 				b.early[k] = e
 			}
 			continue
 		}
+		if t.adopted {
+			b.from = append(b.from, t.from)
+		}
 		b.asked = append(b.asked, k)
-		b.values = append(b.values, value)
+		b.values = append(b.values, t.value)
 	}
 	return thunks
 }
@@ -172,8 +180,9 @@ func (b *keyBatch) follow(ctx context.Context) {
 	for _, lo := range b.levels {
 		next = append(next, lo.Level.Targets(lo.Objects, get)...)
 	}
+	ctx = b.followRound(ctx)
 	if b.then != nil {
-		b.then(get)
+		b.then(ctx, get)
 	}
 	if len(next) > 0 {
 		b.l.ReadAhead(ctx, next...)
@@ -190,12 +199,31 @@ func (b *keyBatch) send(ctx context.Context) {
 	if sent {
 		return
 	}
+	ctx = repository.NextRound(ctx)
+	b.round, b.roundKnown = repository.RoundOf(ctx)
 	go func() {
 		defer close(b.done)
 		b.read(ctx, fetch)
 		close(b.fetched)
 		b.followSafely(ctx)
 	}()
+}
+
+// followRound is ctx for what follows the batch: the round of the latest read its data comes from
+// (its own, or that of a batch whose keys it took over), unknown when one of them is.
+func (b *keyBatch) followRound(ctx context.Context) context.Context {
+	round, known := b.round, b.roundKnown
+	for _, f := range b.from {
+		if f == nil || !f.roundKnown {
+			known = false
+			break
+		}
+		round = max(round, f.round)
+	}
+	if !known {
+		return repository.WithoutRound(ctx)
+	}
+	return repository.WithRound(ctx, round)
 }
 
 // read fetches keys and sets their results; a panic fails them with an internal error.

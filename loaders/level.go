@@ -97,7 +97,7 @@ func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, n in
 				}
 			}
 		}
-		b.then = func(get func(repository.Key) (repository.Entity, bool)) {
+		b.then = func(ctx context.Context, get func(repository.Key) (repository.Entity, bool)) {
 			next := make([][]repository.Entity, len(levels))
 			for i, ks := range asked {
 				for _, k := range ks {

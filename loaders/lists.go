@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"singletable/apperr"
+	"singletable/repository"
 )
 
 // A listLoader runs the list reads of one kind (a user's tickets, a department's employees, …)
@@ -189,6 +190,7 @@ func (ll *listLoader[K, V]) takeLocked(b *listBatch[K, V]) *listBatch[K, V] {
 // run reads keys and answers their calls, also when the fetcher panics. whole says the keys are
 // every list of their level.
 func (ll *listLoader[K, V]) run(ctx context.Context, keys []K, calls []*listCall[V], whole bool) {
+	ctx = repository.NextRound(ctx) // the lists' reads wait for the data their keys come from
 	var (
 		vs   []V
 		errs []error

@@ -126,6 +126,9 @@ var errMissing = errors.New("loaders: no item at key")
 func (l *Loaders) batchGet(ctx context.Context, keys []repository.Key) []*dataloader.Result[repository.Entity] {
 	ctx, end := l.startBatch(ctx, BatchKeys, len(keys))
 	defer end()
+	// A window gathers keys from wherever resolvers ask: the round of its batch is not one
+	// context's, its times place it.
+	ctx = repository.WithoutRound(ctx)
 	results := make([]*dataloader.Result[repository.Entity], len(keys))
 	found, err := l.repo.BatchGet(ctx, keys)
 	for i, k := range keys {

@@ -22,6 +22,11 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 			continue
 		}
 		if list.primes(f.Name) {
+			if row.Kind == Items || row.Kind == ToOne {
+				// The list's read answers the field (an order's items come with the orders),
+				// but what it returns may still need reads of its own: its level follows.
+				l.addToOne(row, o.ObjectsOf(f, row.Of))
+			}
 			continue
 		}
 		args := f.ArgumentMap(o.op.Variables)

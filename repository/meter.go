@@ -28,6 +28,9 @@ type CallRecord struct {
 	Start, End    time.Duration // since the meter was created
 	CapacityUnits float64
 	Failed        bool
+	// Round is the call's place in the operation's chain of dependent reads as the code that made
+	// it knows it (WithRound); 0 when it does not, and then the call's times place it.
+	Round int
 }
 
 // Usage summarises a Meter; it is what the `extensions.dynamodb` entry of a response shows.
@@ -38,10 +41,10 @@ type Usage struct {
 	CapacityUnits map[string]float64 `json:"consumedCapacityUnits"`
 	TotalCalls    int                `json:"totalCalls"`
 	TotalCapacity float64            `json:"totalConsumedCapacityUnits"`
-	// Rounds is the length of the longest chain of calls each of which started after the
-	// previous one ended: how many round trips to DynamoDB lie one after another on the critical
-	// path. Calls that depend on each other always form such a chain; with very uneven latencies
-	// two independent calls can too, so this can exceed the number of dependent stages.
+	// Rounds is the length of the longest chain of calls each of which waited for the one before:
+	// how many round trips to DynamoDB lie one after another on the critical path. The loaders'
+	// calls know their round (a batch is one round after the data its keys come from); any other
+	// call is placed by its times (one round after the deepest call that ended before it began).
 	Rounds int `json:"rounds"`
 	// DynamoDBTime is the wall time during which at least one call was in flight.
 	DynamoDBTime time.Duration `json:"-"`
@@ -88,22 +91,65 @@ func (m *Meter) Usage() Usage {
 	return u
 }
 
-// rounds computes the longest chain of strictly sequential calls.
+// rounds computes the longest chain of dependent calls. A call that knows its round (the
+// loaders', which send a batch when the data its keys come from is back: WithRound) is in that
+// round, whatever the machine's load; any other is one round after the deepest call that ended
+// before it started.
 func rounds(calls []CallRecord) int {
 	byStart := slices.Clone(calls)
 	slices.SortFunc(byStart, func(a, b CallRecord) int { return int(a.Start - b.Start) })
 	depth := make([]int, len(byStart))
 	best := 0
 	for i, c := range byStart {
-		depth[i] = 1
-		for j := range i {
-			if byStart[j].End <= c.Start && depth[j]+1 > depth[i] {
-				depth[i] = depth[j] + 1
+		depth[i] = c.Round
+		if c.Round == 0 {
+			depth[i] = 1
+			for j := range i {
+				if byStart[j].End <= c.Start && depth[j]+1 > depth[i] {
+					depth[i] = depth[j] + 1
+				}
 			}
 		}
 		best = max(best, depth[i])
 	}
 	return best
+}
+
+type roundKey struct{}
+
+// WithRound returns ctx for the calls of round n of the operation: n 0 for the code that makes
+// its first calls (a root field's resolver), whose reads NextRound places in round 1.
+func WithRound(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, roundKey{}, n)
+}
+
+// WithoutRound returns ctx for calls whose round the code does not know (their times place them):
+// what follows them does not know either.
+func WithoutRound(ctx context.Context) context.Context {
+	return context.WithValue(ctx, roundKey{}, -1)
+}
+
+// RoundOf is the round ctx's calls are in, and whether it is known.
+func RoundOf(ctx context.Context) (int, bool) {
+	n, ok := ctx.Value(roundKey{}).(int)
+	return n, ok && n >= 0
+}
+
+// NextRound returns ctx for calls that wait for the data of ctx's round: one round later, or
+// still unknown.
+func NextRound(ctx context.Context) context.Context {
+	if n, ok := RoundOf(ctx); ok {
+		return WithRound(ctx, n+1)
+	}
+	return ctx
+}
+
+// roundOf is the round a call made with ctx records: 0 when it is not known.
+func roundOf(ctx context.Context) int {
+	if n, ok := RoundOf(ctx); ok {
+		return n
+	}
+	return 0
 }
 
 // busyTime is the union of the calls' intervals.
@@ -139,6 +185,7 @@ var meterMiddleware = initializeStep(middleware.InitializeMiddlewareFunc("CostMe
 			End:           time.Since(m.start),
 			CapacityUnits: capacityOf(out.Result),
 			Failed:        err != nil,
+			Round:         roundOf(ctx),
 		})
 		return out, md, err
 	}))

@@ -76,6 +76,8 @@ func ownPage[T repository.Entity](ctx context.Context, repo *repository.Repo, li
 	p, err := repository.SolePage(repo, list, v, present, args)
 	if err == nil {
 		// The one record is the whole level: what it needs next is read ahead as for a list.
+		// Its read went through the key loader's window: the round of what follows is not known.
+		ctx = repository.WithoutRound(ctx)
 		loaders.For(ctx).ReadAhead(ctx, loaders.LevelObjects{Level: nodes(ctx), Objects: entities(p.Items)})
 	}
 	return p, err

@@ -265,6 +265,11 @@ func (r *rootLevel) readAhead(ctx context.Context) {
 			}
 		}
 		if len(levels) > 0 {
+			// The root level's reads are the operation's first round (dispatch): what their
+			// objects need next waits for them.
+			if _, known := repository.RoundOf(ctx); known {
+				ctx = repository.WithRound(ctx, 1)
+			}
 			loaders.For(ctx).ReadAhead(ctx, levels...)
 		}
 	})
