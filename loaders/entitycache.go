@@ -61,6 +61,19 @@ func (c *entityCache) getOrReserve(k repository.Key, fetch func() dataloader.Thu
 	return th, true
 }
 
+// readNow is k's entity when its entry holds it already (false when there is none, its lookup is
+// under way, or the item is missing).
+func (c *entityCache) readNow(k repository.Key) (repository.Entity, bool) {
+	c.mu.Lock()
+	e, ok := c.m[k]
+	c.mu.Unlock()
+	if !ok || !e.isRead() {
+		return nil, false
+	}
+	v, err := e.value()
+	return v, err == nil && v != nil
+}
+
 // primeEntry is getOrReserve's entry for an entity read already.
 func primeEntry(e repository.Entity) cacheEntry {
 	return cacheEntry{th: done(e), value: done(e), read: readAlready}

@@ -157,8 +157,10 @@ func (b *keyBatch) reserveLevel(ctx context.Context, level Level, objects []repo
 func (b *keyBatch) readAlready(k repository.Key) (repository.Entity, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	e, ok := b.early[k]
-	return e, ok
+	if e, ok := b.early[k]; ok {
+		return e, true
+	}
+	return b.l.entities.readNow(k) // primed by the objects' own read (an order's items)
 }
 
 // follow does what comes after the batch, once its keys are read and before its callers are

@@ -58,6 +58,9 @@ type ListUse struct {
 type toOneUse struct {
 	field  *Field
 	target *Level
+	// primed says the read of the list the objects are elements of answers the field already (an
+	// order's items come with the orders): nothing to look up, only its level to follow.
+	primed bool
 }
 
 // relationAhead is a selected relation and the relations selected on its target.
@@ -121,7 +124,7 @@ func (l *Level) objectLookups(objects []repository.Entity) []repository.Key {
 	var keys []repository.Key
 	for _, u := range l.toOne {
 		f := u.field
-		if f.Keys == nil {
+		if f.Keys == nil || u.primed {
 			continue // objects that are not items (a ranking's entries): their resolvers look up
 		}
 		for _, o := range objects {
@@ -225,9 +228,10 @@ func (l *Level) addRelation(rel repository.RelationType, target *Level) {
 	l.relations = append(l.relations, relationAhead{rel: rel, ofTarget: of})
 }
 
-// addToOne records a selected ToOne or Items field and the level of what it returns.
-func (l *Level) addToOne(f *Field, target *Level) {
-	l.toOne = appendNew(l.toOne, toOneUse{field: f, target: target})
+// addToOne records a selected ToOne or Items field and the level of what it returns; primed when
+// the objects' own read answers it.
+func (l *Level) addToOne(f *Field, target *Level, primed bool) {
+	l.toOne = appendNew(l.toOne, toOneUse{field: f, target: target, primed: primed})
 }
 
 // appendNew is s with v appended unless it holds it already.
@@ -239,8 +243,8 @@ func appendNew[T comparable](s []T, v T) []T {
 }
 
 // Targets are the objects the level's to-one fields and items return, grouped by the level of each
-// field's selection: found answers a key the level's lookups (Lookups(0, objects)) read, false when
-// it read nothing there. Every object of a level reaches its to-one fields' targets at once, so
+// field's selection: found answers a key the level's lookups (Lookups(0, objects)) read, or that
+// the objects' own read primed, false when nothing was read there. Every object of a level reaches its to-one fields' targets at once, so
 // each group is the whole level of its place: the loaders read what it needs ahead as soon as
 // these lookups are back (its own to-one fields, its child lists), one batch per step, never by
 // a timer. A target level that asks for no read is left out.

@@ -25,16 +25,16 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 			if row.Kind == Items || row.Kind == ToOne {
 				// The list's read answers the field (an order's items come with the orders),
 				// but what it returns may still need reads of its own: its level follows.
-				l.addToOne(row, o.ObjectsOf(f, row.Of))
+				l.addToOne(row, o.ObjectsOf(f, row.Of), true)
 			}
 			continue
 		}
 		args := f.ArgumentMap(o.op.Variables)
 		switch row = row.variant(args); row.Kind {
 		case ToOne:
-			l.addToOne(row, o.ObjectsOf(f, row.Of))
+			l.addToOne(row, o.ObjectsOf(f, row.Of), false)
 		case Items:
-			l.addToOne(row, o.ObjectsOf(f, row.Of))
+			l.addToOne(row, o.ObjectsOf(f, row.Of), false)
 			if row.Combined != nil && l.combined == nil {
 				l.combined = &ListUse{Field: row, Alias: f.Alias, Plain: true}
 			}
