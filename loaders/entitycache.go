@@ -30,6 +30,9 @@ type cacheEntry struct {
 	owner *keyBatch
 	// read closes when value answers without waiting (nil: not known, a key loader's lookup).
 	read <-chan struct{}
+	// reader is the batch whose read value answers (nil: a key loader's lookup, or an entity read
+	// already): the round of that read is the round of the value.
+	reader *keyBatch
 }
 
 // isRead reports whether the entry's value is there already.
@@ -98,16 +101,17 @@ func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntr
 	case prev.isRead():
 		return taken{th: prev.th, value: prev.value, read: true}
 	}
-	e := cacheEntry{value: prev.value, owner: b, read: prev.read, th: func() (repository.Entity, error) {
+	e := cacheEntry{value: prev.value, owner: b, read: prev.read, reader: prev.reader, th: func() (repository.Entity, error) {
 		<-b.done
 		return prev.value()
 	}}
 	c.put(k, e)
-	return taken{th: e.th, value: e.value, from: prev.owner, adopted: true}
+	return taken{th: e.th, value: e.value, from: prev.reader, adopted: true}
 }
 
 // taken is what take did: th and value as in cacheEntry; read when the entity was there already;
-// adopted when another place is reading it, from being that place's batch (nil: a key loader's).
+// adopted when another place is reading it, from being the batch that reads it (nil: a key
+// loader's).
 type taken struct {
 	th, value     dataloader.Thunk[repository.Entity]
 	read, adopted bool

@@ -108,7 +108,7 @@ func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[
 			r := &results[i]
 			b.waiting[k] = r
 			b.fetch = append(b.fetch, k)
-			return cacheEntry{owner: b, read: b.fetched,
+			return cacheEntry{owner: b, reader: b, read: b.fetched,
 				th:    func() (repository.Entity, error) { <-b.done; return r.v, r.err },
 				value: func() (repository.Entity, error) { <-b.fetched; return r.v, r.err }}
 		}

@@ -72,6 +72,7 @@ func (l *Loaders) employeesOf(ctx context.Context, keys []relListKey, lists [][]
 		}
 	}
 	found, errs := loadEach(ctx, l, ks)
+	ctx = repository.NextRound(ctx) // what follows waits for the employees just read
 	emps, empErrs := employeesFound(lists, found[:n], errs[:n])
 	for i := range levels {
 		levels[i].Objects = nil
