@@ -22,9 +22,9 @@ import (
 	"singletable/telemetry"
 )
 
-// passed is the decision of a request the front door let through: over HTTP its data, over a
-// stream the refusal of a query that only comes after the front door (streams serve
-// subscriptions only).
+// passed is the decision of a request the front door let through: over HTTP and Server-Sent
+// Events (a query's incremental delivery) its data, over WebSocket the refusal of a query that only
+// comes after the front door (it serves subscriptions only).
 const passed = "passed"
 
 // decision reads what became of a request from its errors: passed, or the code that refused it.
@@ -100,7 +100,7 @@ func (a *api) viaSSE(body any) string {
 		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
 			var e event
 			_ = json.Unmarshal([]byte(data), &e)
-			return decision(http.StatusBadRequest, e.Data, e.Errors)
+			return decision(http.StatusOK, e.Data, e.Errors) // a query's first payload (incremental delivery)
 		}
 	}
 	return "no answer"
