@@ -54,14 +54,19 @@ var readAlready = func() chan struct{} { c := make(chan struct{}); close(c); ret
 // getOrReserve returns k's entry; when there is none it stores the thunk fetch returns (fetch runs
 // under the lock and must only queue the lookup) and reports reserved.
 func (c *entityCache) getOrReserve(k repository.Key, fetch func() dataloader.Thunk[repository.Entity]) (th dataloader.Thunk[repository.Entity], reserved bool) {
+	return c.getOrReserveEntry(k, func() cacheEntry { th := fetch(); return cacheEntry{th: th, value: th} })
+}
+
+// getOrReserveEntry is getOrReserve for a lookup that says who reads it and when (a keyBatch's).
+func (c *entityCache) getOrReserveEntry(k repository.Key, fetch func() cacheEntry) (th dataloader.Thunk[repository.Entity], reserved bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.m[k]; ok {
 		return e.th, false
 	}
-	th = fetch()
-	c.put(k, cacheEntry{th: th, value: th})
-	return th, true
+	e := fetch()
+	c.put(k, e)
+	return e.th, true
 }
 
 // readNow is k's entity when its entry holds it already (false when there is none, its lookup is

@@ -114,7 +114,7 @@ func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[
 		}
 		if !followed {
 			// The caller keeps its own thunk: the cache entry may be replaced meanwhile (Remember).
-			thunks[i], _ = b.l.entities.getOrReserve(k, func() dataloader.Thunk[repository.Entity] { return fresh().th })
+			thunks[i], _ = b.l.entities.getOrReserveEntry(k, fresh)
 			continue
 		}
 		t := b.l.entities.take(k, b, fresh)
