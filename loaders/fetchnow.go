@@ -135,12 +135,14 @@ func (b *keyBatch) add(keys []repository.Key, followed bool) []dataloader.Thunk[
 }
 
 // reserveLevel reserves the step-0 lookups of objects of level (what their to-one fields, items
-// and relations ask for), so that what those return is read ahead when the batch is back.
-func (b *keyBatch) reserveLevel(ctx context.Context, level Level, objects []repository.Entity) {
+// and relations ask for), so that what those return is read ahead when the batch is back, and
+// returns their keys.
+func (b *keyBatch) reserveLevel(ctx context.Context, level Level, objects []repository.Entity) []repository.Key {
 	if level == nil || len(objects) == 0 {
-		return
+		return nil
 	}
-	b.reserveFollowed(level.Lookups(0, objects))
+	keys := level.Lookups(0, objects)
+	b.reserveFollowed(keys)
 	b.mu.Lock()
 	b.levels = append(b.levels, LevelObjects{Level: level, Objects: objects, ListsStarted: true})
 	b.mu.Unlock()
@@ -151,6 +153,7 @@ func (b *keyBatch) reserveLevel(ctx context.Context, level Level, objects []repo
 		t.Level.Start(ctx, t.Objects)
 		b.reserveLevel(ctx, t.Level, t.Objects)
 	}
+	return keys
 }
 
 // readAlready answers a key the batch found read already when it reserved it.
@@ -184,7 +187,14 @@ func (b *keyBatch) follow(ctx context.Context) {
 	}
 	ctx = b.followRound(ctx)
 	if b.then != nil {
-		b.then(ctx, get)
+		// A level's next step reads from everything its step found, what was read already too
+		// (relation items an inverse list primed); the targets above were followed at reserve.
+		b.then(ctx, func(k repository.Key) (repository.Entity, bool) {
+			if e, ok := found[k]; ok {
+				return e, true
+			}
+			return b.readAlready(k)
+		})
 	}
 	if len(next) > 0 {
 		b.l.ReadAhead(ctx, next...)

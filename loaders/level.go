@@ -83,20 +83,13 @@ func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, n in
 			continue
 		}
 		if n == 0 {
-			b.reserveLevel(ctx, lo.Level, found[i])
+			asked[i] = b.reserveLevel(ctx, lo.Level, found[i])
 			continue
 		}
 		asked[i] = lo.Level.Lookups(n, found[i])
 		b.reserveFollowed(asked[i])
 	}
 	if n+1 < steps {
-		if n == 0 {
-			for i, lo := range levels {
-				if lo.Level != nil && lo.Level.Steps() > 0 {
-					asked[i] = lo.Level.Lookups(0, found[i])
-				}
-			}
-		}
 		b.then = func(ctx context.Context, get func(repository.Key) (repository.Entity, bool)) {
 			next := make([][]repository.Entity, len(levels))
 			for i, ks := range asked {
