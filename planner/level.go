@@ -275,6 +275,22 @@ func (l *Level) Targets(objects []repository.Entity, found func(repository.Key) 
 	return slices.DeleteFunc(out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
 }
 
+// TargetsOf are the levels of the selections of to-one field name on the level's objects (one per
+// selection: two aliases with other selections are two), for a place that looks the field's
+// objects up itself (a ranking's entries name their reps) and reads ahead what they need.
+func (l *Level) TargetsOf(name string) []*Level {
+	if l == nil {
+		return nil
+	}
+	var out []*Level
+	for _, u := range l.toOne {
+		if u.field.Name == name && u.target != nil {
+			out = appendNew(out, u.target)
+		}
+	}
+	return out
+}
+
 // TargetObjects are objects of one level that a level's to-one fields returned.
 type TargetObjects struct {
 	Level   *Level
