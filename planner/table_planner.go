@@ -18,7 +18,7 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 			continue
 		}
 		if _, shared := list.sameForAll(f.Name); shared {
-			l.shared = appendNew(l.shared, f.Name)
+			l.shared = appendNew(l.shared, sharedUse{name: f.Name, target: o.ObjectsOf(f, row.Of)})
 			continue
 		}
 		if list.primes(f.Name) {
