@@ -34,7 +34,8 @@ const (
 )
 
 // TestExplainBoundsExecution explains every documented example and randomOperations random
-// read operations over the schema (opGen, seed EXPLAIN_SEED or 20; EXPLAIN_OP runs one of them),
+// read operations over the schema (opGen, seeded from the clock or EXPLAIN_SEED; EXPLAIN_OP runs one
+// of them), and one toward each object type they left out (every type is planned and run),
 // then runs each as admin on the sample data: no DynamoDB operation makes more calls than the plan
 // says, the rounds are at most its maxRounds, and for the exact examples both are equal. An
 // explain itself makes no call and has no data, and the errors it reports (malformed IDs) are
@@ -63,10 +64,19 @@ func TestExplainBoundsExecution(t *testing.T) {
 			t.Errorf("%s: %s", ex.name, msg)
 		}
 	}
-	g := &opGen{r: rand.New(rand.NewPCG(seedOf(), 26)), schema: graph.NewExecutableSchema(graph.Config{}).Schema(), sample: sampleOf(t, a)}
+	seed := seedOf(t)
+	g := &opGen{r: rand.New(rand.NewPCG(seed, 26)), schema: graph.NewExecutableSchema(graph.Config{}).Schema(), sample: sampleOf(t, a)}
 	ops := make([]op, randomOperations)
 	for i := range ops {
 		ops[i] = g.next(i)
+	}
+	// Then one operation toward each type the random ones left out: every type is planned and run.
+	paths := reachable(g.schema)
+	for _, typ := range g.unreached(paths) {
+		ops = append(ops, g.toward(len(ops), typ, paths[typ]))
+	}
+	if u := g.unreached(paths); len(u) > 0 {
+		t.Fatalf("no operation reaches %v", u)
 	}
 	only := onlyOp()
 	failed := runAll(len(ops), func(i int) string {
@@ -77,7 +87,7 @@ func TestExplainBoundsExecution(t *testing.T) {
 	})
 	for i, msg := range failed {
 		if msg != "" {
-			t.Errorf("random operation %d: %s\noperation: %s\nvariables: %v", i, msg, ops[i].query, ops[i].vars)
+			t.Errorf("random operation %d (EXPLAIN_SEED=%d EXPLAIN_OP=%d): %s\noperation: %s\nvariables: %v", i, seed, i, msg, ops[i].query, ops[i].vars)
 		}
 	}
 }
@@ -148,10 +158,16 @@ func checkAgainstPlan(a *api, query string, vars map[string]any, exact bool) str
 // count: more under the race detector, where the machine's pauses are longer.
 var attempts = map[bool]int{false: 3, true: 5}[raceEnabled]
 
-// seedOf is the generator's seed: EXPLAIN_SEED, or 20.
-func seedOf() uint64 {
-	var s uint64 = 20
-	_, _ = fmt.Sscan(os.Getenv("EXPLAIN_SEED"), &s)
+// seedOf is the generator's seed: EXPLAIN_SEED, or one from the clock, so that every run tries
+// other operations; it is logged, and a failure names it, to be repeated with EXPLAIN_SEED.
+func seedOf(t *testing.T) uint64 {
+	s := uint64(time.Now().UnixNano()) % 1_000_000
+	if v := os.Getenv("EXPLAIN_SEED"); v != "" {
+		if _, err := fmt.Sscan(v, &s); err != nil {
+			t.Fatalf("EXPLAIN_SEED=%q: %v", v, err)
+		}
+	}
+	t.Logf("EXPLAIN_SEED=%d", s)
 	return s
 }
 
@@ -196,8 +212,10 @@ func sampleOf(t *testing.T, a *api) sampleValues {
 	a.ok(`{
 	  organizations(first: 10) { edges { node { __typename id users(first: 10) { edges { node { __typename id tickets(first: 10) { edges { node { __typename id } } } } } } } } }
 	  departments(first: 100) { edges { node { __typename id location { __typename id country state city } } } }
-	  employeesHiredSince(since: "1900-01-01T00:00:00Z", first: 100) { edges { node { __typename id jobTitle } } }
+	  employeesHiredSince(since: "1900-01-01T00:00:00Z", first: 100) { edges { node { __typename id jobTitle name } } }
 	  customers(first: 10) { edges { node { __typename id orders(first: 10) { edges { node { __typename id } } } } } }
+	  products(first: 20) { edges { node { __typename id } } }
+	  warehouses(first: 20) { edges { node { __typename id employees(first: 20) { edges { node { __typename id name } } } } } }
 	}`, nil, &out)
 	s := sampleValues{ids: map[string][]string{}, states: map[string][]string{}, cities: map[string][]string{}}
 	var walk func(v any)
@@ -217,7 +235,7 @@ func sampleOf(t *testing.T, a *api) sampleValues {
 		}
 	}
 	walk(out)
-	if len(s.ids) < 7 || len(s.jobTitles) == 0 || len(s.countries) == 0 {
+	if len(s.ids) < 9 || len(s.jobTitles) == 0 || len(s.names) == 0 || len(s.countries) == 0 {
 		t.Fatalf("sample values: %+v", s)
 	}
 	return s
@@ -228,6 +246,9 @@ func (s *sampleValues) add(typ string, v map[string]any) {
 	s.ids[typ] = append(s.ids[typ], v["id"].(string))
 	if jt, ok := v["jobTitle"].(string); ok {
 		s.jobTitles = append(s.jobTitles, jt)
+	}
+	if name, ok := v["name"].(string); ok && typ == "Employee" {
+		s.names = append(s.names, name)
 	}
 	if c, ok := v["country"].(string); ok {
 		st, _ := v["state"].(string)
