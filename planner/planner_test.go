@@ -2,8 +2,11 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/repository"
 )
@@ -258,6 +261,22 @@ func TestTableMatchesTheSchema(t *testing.T) {
 			}
 		}
 	}
+	// Every field below the root that returns objects (a list, a connection, a to-one field) has
+	// a row: without one, explain and the complexity limit would price it at nothing.
+	for name, def := range s.Types {
+		if def.Kind != "OBJECT" || name[0] == '_' || name == "Query" || name == "Mutation" || name == "Subscription" || !isNode(s, def) {
+			continue
+		}
+		for _, f := range def.Fields {
+			ft := s.Types[f.Type.Name()]
+			if f.Name[0] == '_' || ft == nil || ft.Kind == "SCALAR" || ft.Kind == "ENUM" {
+				continue
+			}
+			if FieldOf(name, f.Name) == nil {
+				t.Errorf("field %s.%s returns %s and has no row", name, f.Name, f.Type)
+			}
+		}
+	}
 	for name, def := range s.Types {
 		if def.Kind != "OBJECT" || name[0] == '_' {
 			continue
@@ -267,6 +286,17 @@ func TestTableMatchesTheSchema(t *testing.T) {
 			t.Errorf("implementors(%s) = %v, gqlgen collects %v", name, got, want)
 		}
 	}
+}
+
+// isNode reports whether def is a type of the data (not a connection, an edge, page info or a
+// mutation's payload): what the plan has rows for.
+func isNode(s *ast.Schema, def *ast.Definition) bool {
+	for _, n := range []string{"Connection", "Edge", "Payload"} {
+		if strings.HasSuffix(def.Name, n) {
+			return false
+		}
+	}
+	return def.Name != "PageInfo" && def.Name != "Explain"
 }
 
 func combinedReads(f *Field) []Read {

@@ -38,6 +38,10 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 			if row.Combined != nil && l.combined == nil {
 				l.combined = &ListUse{Field: row, Alias: f.Alias, Plain: true}
 			}
+		case Free:
+			if row.Of != "" {
+				l.addToOne(row, o.ObjectsOf(f, row.Of), true) // nothing to look up; its level follows
+			}
 		case Relation:
 			l.addRelation(row.Rel, o.ObjectsOf(f, row.Of))
 		case List:
