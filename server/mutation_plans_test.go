@@ -212,7 +212,7 @@ func in(input map[string]any) map[string]any { return map[string]any{"in": input
 func TestEveryMutationStaysWithinItsPlan(t *testing.T) {
 	// Paced: a write's calls are placed in rounds by their times, and calls it makes at once
 	// then overlap whatever the machine's load.
-	a := newAPI(t, server.Config{}, repotest.WithPace(pace()))
+	a := newAPI(t, server.Config{}, repotest.WithPace(writePace()))
 	if _, err := a.repo.Seed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
