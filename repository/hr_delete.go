@@ -41,8 +41,8 @@ var RemoveEmployeePlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCal
 	{Operation: "Query", Calls: 1, What: "GSI1PK = EMP#<e>#REL#MENTOR: mentees assigned during the removal"},
 	{Operation: "Query", Calls: 2, PerData: true, What: "the sweep: GSI1PK = EMP#<e>#ACCOUNTS (the customers it was the account rep of), PK = EMP#<e> AND begins_with(SK, JH#) (its earlier jobs), one per 1 MB"},
 	perDataCall("TransactWriteItems", "the sweep: per customer, Update CUST#<c> PROFILE (no account rep, out of GSI1) if its rep is still the employee"),
-	perDataCall("BatchWriteItem", "the sweep: Delete its JH# items, 25 a call"),
-	transactCall("the sweep: Delete SWEEP EMPLOYEE#<e>"),
+	perDataCall("BatchWriteItem", "the sweep: Delete its JH# items beyond the 99 the last transaction takes, 25 a call"),
+	transactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
 }}
 
 // RemoveEmployee removes an employee with its relationship items (see above).
@@ -137,14 +137,21 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error 
 	if err != nil {
 		return err
 	}
+	// The last transaction deletes the record with as many of the jobs as fit; any before them
+	// go 25 a call first.
+	last := max(0, len(jobs)-(maxTransactItems-1))
 	keys := make([]Key, len(jobs))
 	for i, item := range jobs {
 		keys[i] = Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
 	}
-	if err := r.batchDelete(ctx, keys); err != nil {
+	if err := r.batchDelete(ctx, keys[:last]); err != nil {
 		return err
 	}
-	return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+	items := []txItem{r.dropSweep(rec)}
+	for _, k := range keys[last:] {
+		items = append(items, r.deleteIf(k, "", nil, nil))
+	}
+	return r.transact(ctx, "sweep", items)
 }
 
 // wholeRemoval completes items (which move the relations pointing at employee e: its reports,

@@ -132,10 +132,9 @@ func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 	}
 }
 
-// Migrate gives an employee written before employeesByName existed (no GSI3 key) its key on the
-// name index, so employeesByName finds it; a second run changes nothing.
-func TestMigrateIndexesEmployeesByName(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+// newDepartment is a department, at a location of its own, to hire into.
+func newDepartment(t *testing.T, r *Repo) *Department {
+	t.Helper()
 	ctx := context.Background()
 	loc, err := r.CreateLocation(ctx, LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
@@ -145,6 +144,15 @@ func TestMigrateIndexesEmployeesByName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// Migrate gives an employee written before employeesByName existed (no GSI3 key) its key on the
+// name index, so employeesByName finds it; a second run changes nothing.
+func TestMigrateIndexesEmployeesByName(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	d := newDepartment(t, r)
 	e, _, err := r.HireEmployee(ctx, HireInput{DepartmentID: d.ID, Name: "Old Timer", Email: "old@corp.example", JobTitle: "Engineer"})
 	if err != nil {
 		t.Fatal(err)
@@ -183,14 +191,7 @@ func TestMigrateIndexesEmployeesByName(t *testing.T) {
 func TestMigrateNormalizesEmployeeNamesWrittenBeforeNFC(t *testing.T) {
 	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
-	loc, err := r.CreateLocation(ctx, LocationInput{Country: "ES", State: "MD", City: "Madrid", PostalCode: "28001", Address: "Calle 1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := r.CreateDepartment(ctx, "Ventas", loc.Ref())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := newDepartment(t, r)
 	const nfdName, nfcName = "Jose\u0301 Pe\u0301rez", "Jos\u00e9 P\u00e9rez"
 	const nfdTitle, nfcTitle = "Te\u0301cnico", "T\u00e9cnico"
 	var ids []string
