@@ -14,8 +14,8 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 	l := &Level{Type: typ}
 	for _, f := range o.collect(sels, typ) {
 		row := FieldOf(typ, f.Name)
-		if row == nil {
-			continue
+		if row == nil || o.IDOnly(typ, f) {
+			continue // reads nothing, or answered from the objects' own items (IDOnly)
 		}
 		if _, shared := list.sameForAll(f.Name); shared {
 			l.shared = appendNew(l.shared, sharedUse{name: f.Name, target: o.ObjectsOf(f, row.Of)})

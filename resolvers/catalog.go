@@ -45,7 +45,7 @@ func productOrNil(ctx context.Context, id string) (*model.Product, error) {
 	if id == "" {
 		return nil, nil
 	}
-	return model.Products.Load(ctx, loaders.For(ctx), id)
+	return toOne(ctx, model.Products, id)
 }
 
 // warehouseOrNil is the warehouse an order line's stock came from, nil for a free-text line.
@@ -53,7 +53,7 @@ func warehouseOrNil(ctx context.Context, id string) (*model.Warehouse, error) {
 	if id == "" {
 		return nil, nil
 	}
-	return model.Warehouses.Load(ctx, loaders.For(ctx), id)
+	return toOne(ctx, model.Warehouses, id)
 }
 
 // placeOrder decodes the product and warehouse IDs of the order's lines and places it, and hands
@@ -92,7 +92,7 @@ func accountRep(ctx context.Context, id string) (*model.Employee, error) {
 	if id == "" {
 		return nil, nil
 	}
-	return model.Employees.Load(ctx, loaders.For(ctx), id)
+	return toOne(ctx, model.Employees, id)
 }
 
 // topAccountReps is the ranking of account reps (one Query per month, AP28). The entries name
