@@ -112,7 +112,7 @@ func TestResolversFindTheLevelsTheirParentPlanned(t *testing.T) {
 }
 
 func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
-	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { id } organization { name } } } }`, nil)
+	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { name } organization { name } } } }`, nil)
 	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket")
 	items := []repository.Entity{
 		&repository.Ticket{ID: user1, OrgID: org1, ReporterID: user1},
@@ -125,6 +125,11 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 	}
 	if next := l.Lookups(1, nil); next != nil {
 		t.Fatalf("no relations: step 1 = %v", next)
+	}
+	// A to-one field asked for its ID alone is answered from the ticket's own item (IDOnly).
+	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { id __typename } organization { ... on Node { id } } } } }`, nil)
+	if keys := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket").Lookups(0, items); len(keys) != 0 {
+		t.Fatalf("ID-only to-one fields look up %v", keys)
 	}
 	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { title } } }`, nil)
 	if keys := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket").Lookups(0, items); len(keys) != 0 {
@@ -158,7 +163,7 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 // and needs no lookup.
 func TestListParentKeysOfATicketList(t *testing.T) {
 	u := &repository.User{ID: user1, OrgID: org1}
-	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets(status: OPEN) { edges { node { organization { id } reporter { id } } } } } } }`, nil)
+	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets(status: OPEN) { edges { node { organization { name } reporter { name } } } } } } }`, nil)
 	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "User")
 	want := []repository.Key{must(repository.OrganizationKey(org1))}
 	if got := l.ListParentKeys([]repository.Entity{u}); !slices.Equal(got, want) {
