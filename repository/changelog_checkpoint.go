@@ -59,6 +59,17 @@ func logCheckpointItem(shard, seq string, expires int64) map[string]types.Attrib
 	}
 }
 
+// logStartItem is the start mark of shard: the checkpoint's item without a sequence number, with
+// the time the reader opened the shard at its newest record (none for its oldest).
+func logStartItem(shard string, opened time.Time, expires int64) map[string]types.AttributeValue {
+	item := logCheckpointItem(shard, "", expires)
+	delete(item, attrCheckpointSeq)
+	if !opened.IsZero() {
+		item[attrCheckpointOpened] = &types.AttributeValueMemberN{Value: strconv.FormatInt(opened.UnixMilli(), 10)}
+	}
+	return item
+}
+
 // saveLogCheckpoint records that the log has every change of shard up to seq.
 func (r *Repo) saveLogCheckpoint(ctx context.Context, shard, seq string) error {
 	expires := r.now().Add(streamRecordLife).Unix()
@@ -73,13 +84,7 @@ func (r *Repo) saveLogCheckpoint(ctx context.Context, shard, seq string) error {
 // newest record; zero for its oldest), unless the shard has a checkpoint or a mark already: an
 // earlier start stays, the later reader resumes from it.
 func (r *Repo) saveLogStart(ctx context.Context, shard string, opened time.Time) error {
-	item := map[string]types.AttributeValue{
-		attrPK: s(logCheckpointPK), attrSK: s(shard), attrType: s(typeLogCheckpoint),
-		attrLogExpires: &types.AttributeValueMemberN{Value: strconv.FormatInt(r.now().Add(streamRecordLife).Unix(), 10)},
-	}
-	if !opened.IsZero() {
-		item[attrCheckpointOpened] = &types.AttributeValueMemberN{Value: strconv.FormatInt(opened.UnixMilli(), 10)}
-	}
+	item := logStartItem(shard, opened, r.now().Add(streamRecordLife).Unix())
 	_, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item,
 		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
 		ExpressionAttributeNames: map[string]string{"#pk": attrPK}})
