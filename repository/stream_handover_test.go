@@ -1,60 +1,26 @@
-package repository
+package repository_test
 
 import (
 	"context"
 	"errors"
-	"os"
 	"slices"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
-	"github.com/aws/smithy-go/middleware"
+	"singletable/repository"
+	"singletable/repository/repotest"
 )
 
-// shardCloser makes DescribeStream report every shard closed, as a reader that takes over finds a
-// shard that rolled over during the handover (DynamoDB Local never closes its one shard). The
-// shard is still read as it really is.
-type shardCloser struct{ armed atomic.Bool }
-
-func (c *shardCloser) middleware(stack *middleware.Stack) error {
-	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("CloseShards",
-		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-			out, md, err := next.HandleInitialize(ctx, in)
-			if res, ok := out.Result.(*dynamodbstreams.DescribeStreamOutput); ok && err == nil && c.armed.Load() {
-				for _, s := range res.StreamDescription.Shards {
-					if s.SequenceNumberRange != nil {
-						s.SequenceNumberRange.EndingSequenceNumber = aws.String(strings.Repeat("9", sequenceKeyWidth))
-					}
-				}
-			}
-			return out, md, err
-		}), middleware.After)
-}
-
-// readerOn is a second Repo on r's table, with extra middleware: another instance.
-func readerOn(t *testing.T, r *Repo, apiOptions ...func(*middleware.Stack) error) *Repo {
-	t.Helper()
-	other, err := New(context.Background(), Config{Table: r.table, Region: "us-east-1", Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"),
-		LocalDatabase: r.table, apiOptions: apiOptions})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return other
-}
-
 // startReading runs r's stream reader until the returned stop, once it announced the stream.
-func startReading(t *testing.T, r *Repo) (stop func()) {
+func startReading(t *testing.T, r *repository.Repo) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	announced, done := make(chan struct{}), make(chan error, 1)
 	var once sync.Once
+	opts := repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond}
 	go func() {
-		done <- r.StreamReader(fastStream).Run(ctx, StreamHandler{Stream: func(_ string, err error) {
+		done <- r.StreamReader(opts).Run(ctx, repository.StreamHandler{Stream: func(_ string, err error) {
 			if err == nil {
 				once.Do(func() { close(announced) })
 			}
@@ -62,31 +28,30 @@ func startReading(t *testing.T, r *Repo) (stop func()) {
 	}()
 	select {
 	case <-announced:
-	case <-time.After(StreamWait):
+	case <-time.After(repository.StreamWait):
 		cancel()
 		t.Fatal("the reader did not announce the stream")
 	}
-	stopped := false
+	var stopOnce sync.Once
 	stop = func() {
-		if !stopped {
-			stopped = true
+		stopOnce.Do(func() {
 			cancel()
 			if err := <-done; !errors.Is(err, context.Canceled) {
 				t.Errorf("Run returned %v", err)
 			}
-		}
+		})
 	}
 	t.Cleanup(stop)
 	return stop
 }
 
 // loggedUpdates waits until the organization's change log holds want's last title, and returns
-// the titles of its UPDATED changes in the log's order (each sequence number once).
-func loggedUpdates(t *testing.T, r *Repo, org string, want []string) []string {
+// the titles of its UPDATED changes in the log's order (failing on a sequence number logged twice).
+func loggedUpdates(t *testing.T, r *repository.Repo, org string, want []string) []string {
 	t.Helper()
-	deadline := time.Now().Add(StreamWait)
+	deadline := time.Now().Add(repository.StreamWait)
 	for {
-		changes, _, err := r.ChangesAfter(context.Background(), TicketChangeScope(org, ""), "", MaxChangesPage)
+		changes, _, err := r.ChangesAfter(context.Background(), repository.TicketChangeScope(org, ""), "", repository.MaxChangesPage)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +61,7 @@ func loggedUpdates(t *testing.T, r *Repo, org string, want []string) []string {
 				t.Fatalf("sequence number %s logged twice", c.Sequence)
 			}
 			seqs = append(seqs, c.Sequence)
-			if nt, ok := c.New.(*Ticket); ok && c.Kind == ChangeUpdated {
+			if nt, ok := c.New.(*repository.Ticket); ok && c.Kind == repository.ChangeUpdated {
 				titles = append(titles, nt.Title)
 			}
 		}
@@ -108,34 +73,54 @@ func loggedUpdates(t *testing.T, r *Repo, org string, want []string) []string {
 }
 
 // A reader that takes over resumes every shard its predecessor read, also one that closed during
-// the handover, with changes the predecessor read but did not append: after the checkpoint when
+// the handover with changes the predecessor read but did not append: after the checkpoint when
 // there is one, else from the start mark the predecessor recorded when it started the shard.
-// Nothing a writer wrote is missing from the log, and nothing is in it twice.
+// Nothing a writer wrote is missing from the log, and nothing is in it twice. (DynamoDB Local's
+// one shard never closes: the readers that take over are told it did, repotest.ShardCloser.)
 func TestStreamHandoverResumesAShardThatClosedWithChangesNotYetAppended(t *testing.T) {
-	r := newLocalRepo(t, Config{})
-	tk := createTicketFor(t, r)
+	repo := repotest.NewRepo(t)
+	ctx := context.Background()
+	org, err := repo.CreateOrganization(ctx, "Org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := repo.CreateUser(ctx, org.ID, "User", "user@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := repo.CreateTicket(ctx, org.ID, u.ID, "title", "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closer := &repotest.ShardCloser{}
+	closer.Set(true)
+	takingOver := func() *repository.Repo {
+		cfg := repotest.Config(t, repo.Table())
+		cfg.WrapTransport = closer.Wrap
+		next, err := repository.New(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return next
+	}
 
 	// The first reader starts the shard (its start mark) and stops before it appended anything.
-	startReading(t, r)()
-	want := updateTitles(t, r, tk, "no checkpoint yet", 2)
-
-	closer := &shardCloser{}
-	closer.armed.Store(true)
-	next := readerOn(t, r, closer.middleware)
-	stop := startReading(t, next)
-	if got := loggedUpdates(t, r, tk.OrgID, want); !slices.Equal(got, want) {
+	startReading(t, repo)()
+	want := retitle(t, repo, tk, "no checkpoint yet", 2)
+	stop := startReading(t, takingOver())
+	if got := loggedUpdates(t, repo, org.ID, want); !slices.Equal(got, want) {
 		t.Fatalf("from the start mark, the log has %v, want %v", got, want)
 	}
 	stop()
 
-	// The next one closes with changes after its checkpoint.
-	want = append(want, updateTitles(t, r, tk, "after the checkpoint", 2)...)
-	startReading(t, readerOn(t, r, closer.middleware))
-	if got := loggedUpdates(t, r, tk.OrgID, want); !slices.Equal(got, want) {
+	// The next one takes over a closed shard with changes after its checkpoint.
+	want = append(want, retitle(t, repo, tk, "after the checkpoint", 2)...)
+	startReading(t, takingOver())
+	if got := loggedUpdates(t, repo, org.ID, want); !slices.Equal(got, want) {
 		t.Fatalf("after the checkpoint, the log has %v, want %v", got, want)
 	}
-	want = append(want, updateTitles(t, r, tk, "live", 1)...)
-	if got := loggedUpdates(t, r, tk.OrgID, want); !slices.Equal(got, want) {
+	want = append(want, retitle(t, repo, tk, "live", 1)...)
+	if got := loggedUpdates(t, repo, org.ID, want); !slices.Equal(got, want) {
 		t.Fatalf("then live, the log has %v, want %v", got, want)
 	}
 }
