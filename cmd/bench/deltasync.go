@@ -186,14 +186,14 @@ func writeDeltaSync(w func(string, ...any), r *deltaResult) {
 		return
 	}
 	w("## Delta sync: the change log\n\n")
-	w("One hub reading the table's stream (`GetRecords` every 20 ms), which appends every change to the change log before it dispatches it (docs/operations.md, \"The change log\"), on a table of its own with one organization. Write → appended: %d tickets created one at a time, each timed from the write's answer to its dispatch (which follows its append). Then another writer imports %d tickets (BatchWriteItem, 25 a call), timed until the last is dispatched. The log's write capacity is what DynamoDB Local reports for its conditional PutItems (the checkpoints' one PutItem per batch not counted). Then the organization's whole log (%d changes) is read as a subscription's replay reads it (100 a page) and as a pull does (500 a page), one Query per page; peak heap is the process's growth during the read. `go run ./cmd/bench -only deltasync` runs this section alone.\n\n",
-		deltaSingles, deltaChanges, r.changes)
+	w("One hub reading the table's stream (`GetRecords` every 20 ms), which appends every change to the change log before it dispatches it (docs/operations.md, \"The change log\"), on a table of its own with one organization. Write → appended: %d tickets created one at a time, each timed from the write's answer to its dispatch (which follows its append). Then another writer imports %s tickets (BatchWriteItem, 25 a call), timed until the last is dispatched. The log's write capacity is what DynamoDB Local reports for its conditional PutItems (the checkpoints' one PutItem per batch not counted). Then the organization's whole log (%s changes) is read as a subscription's replay reads it (100 a page) and as a pull does (500 a page), one Query per page; peak heap is the process's growth during the read. `go run ./cmd/bench -only deltasync` runs this section alone.\n\n",
+		deltaSingles, formatInt(deltaChanges), formatInt(r.changes))
 	w("%s\n", deltaTable(*r))
 	w("Storage is paid per retained log item: a change's item holds its images before and after (about twice the object; a ticket's is under 1 KB, the WCU above), one per change and scope (a ticket or product change has one scope, an order or employee change two, a transfer three). With %s ticket changes a day and %.2f WCU (≤ 1 KB each) per change as measured:\n\n", formatInt(storedChangesPerDay), r.wcu/float64(r.changes))
 	w("| `CHANGE_RETENTION` | log items kept | storage (at most) |\n|---|---|---|\n")
 	for _, d := range retentions {
 		items := float64(storedChangesPerDay) * float64(r.logItems) / float64(r.changes) * d.Hours() / 24
-		w("| %v | %s | %.1f GB |\n", d, formatInt(int(items)), items*r.wcu/float64(r.logItems)/1e6)
+		w("| %dh | %s | %.1f GB |\n", int(d.Hours()), formatInt(int(items)), items*r.wcu/float64(r.logItems)/1e6)
 	}
 	w("\n")
 }
@@ -211,7 +211,7 @@ func formatInt(n int) string {
 func deltaTable(r deltaResult) string {
 	s := "| delta sync (DynamoDB Local) | value |\n|---|---|\n"
 	s += fmt.Sprintf("| write → appended to the log, %d single writes | p50 %v, p99 %v |\n", deltaSingles, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond))
-	s += fmt.Sprintf("| %d imported changes (BatchWriteItem) until all are in the log | %v (%.1f ms a change) |\n", deltaChanges, r.importDuration.Round(time.Millisecond), float64(r.importDuration.Microseconds())/1000/deltaChanges)
+	s += fmt.Sprintf("| %s imported changes (BatchWriteItem) until all are in the log | %v (%.1f ms a change) |\n", formatInt(deltaChanges), r.importDuration.Round(time.Millisecond), float64(r.importDuration.Microseconds())/1000/deltaChanges)
 	s += fmt.Sprintf("| log items per ticket change | %.2f |\n", float64(r.logItems)/float64(r.changes))
 	s += fmt.Sprintf("| write capacity of the log per ticket change | %.2f WCU |\n", r.wcu/float64(r.changes))
 	for _, rp := range r.replays {
