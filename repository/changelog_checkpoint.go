@@ -116,19 +116,3 @@ func (r *Repo) logMarks(ctx context.Context) (map[string]logMark, error) {
 	}
 	return marks, nil
 }
-
-// logCheckpoints reads every shard's checkpoint: shard id → sequence number (start marks left
-// out).
-func (r *Repo) logCheckpoints(ctx context.Context) (map[string]string, error) {
-	marks, err := r.logMarks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	seqs := make(map[string]string, len(marks))
-	for shard, m := range marks {
-		if m.seq != "" {
-			seqs[shard] = m.seq
-		}
-	}
-	return seqs, nil
-}
