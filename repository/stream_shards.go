@@ -43,9 +43,9 @@ func newShardPlan() *shardPlan {
 // and skipped, and open ones are read from their newest record, except the shards a previous
 // reader read (continued: a checkpoint or a start mark in the change log), which are read on
 // from there, closed or not, and their descendants, from their oldest records; otherwise a new
-// shard is read from its oldest record. Shards no longer listed (trimmed after 24 hours) are forgotten, so the
-// plan does not grow with time; vanished are those among them still being read, whose readers
-// must stop (what they had not read yet is lost).
+// shard is read from its oldest record. Shards no longer listed (trimmed after 24 hours) are
+// forgotten, so the plan does not grow with time; vanished are those among them still being
+// read, whose readers must stop (what they had not read yet is lost).
 func (p *shardPlan) update(desc []stypes.Shard, fromLatest bool, continued func(shard string) bool) (vanished []string) {
 	listed := map[string]bool{}
 	var added []string
