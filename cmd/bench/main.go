@@ -69,7 +69,7 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce, catalog or staff)")
-	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report), "+onlyDefer+" (the SaaS tree with and without @defer: time to the first and to the last payload; prints its section, writes no report), "+onlyFleet+" (three instances on Redis: prints its section, writes no report) or "+onlyDeltaSync+" (the change log: write → appended, its write capacity per change, a replay of 10,000 changes: prints its table)")
+	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report), "+onlyDefer+" (the SaaS tree with and without @defer: time to the first and to the last payload; prints its section, writes no report), "+onlyFleet+" (three instances on Redis: prints its section, writes no report) or "+onlyDeltaSync+" (the change log: write → appended, its write capacity per change and storage per retention, a replay of 10,000 changes: prints its section, writes no report)")
 	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
@@ -181,6 +181,9 @@ func run(ctx context.Context, cfg config) error {
 	}
 	org := b.d.orgs[0]
 	if rep.burst, err = measureBurst(ctx, b.seeder, org, b.d.users[org.ID][0]); err != nil {
+		return err
+	}
+	if rep.delta, err = measureDeltaSyncAlone(ctx); err != nil {
 		return err
 	}
 	if err := b.measureFleet(ctx, rep); err != nil {

@@ -53,6 +53,8 @@ type report struct {
 	subscriptions []subscriptionResult
 	// burst is the burst measurement (burst.go).
 	burst burstResult
+	// delta is the change log's section (deltasync.go).
+	delta deltaResult
 	// fleet is the fleet's section (fleet.go); nil without a Redis.
 	fleet   *fleetResult
 	elapsed time.Duration
@@ -115,6 +117,7 @@ func (rep *report) write() error {
 	rep.writeWrites(w)
 	rep.writeLifecycle(w)
 	rep.writeSubscriptions(w)
+	writeDeltaSync(w, &rep.delta)
 	rep.writeFleet(w)
 	w("%s\n", profileNotes)
 	if err := os.MkdirAll(filepath.Dir(rep.cfg.out), 0o755); err != nil {
