@@ -173,13 +173,22 @@ func (r deferredResponse) merged(t *testing.T) any {
 		for _, el := range inc.Path {
 			switch el := el.(type) {
 			case string:
-				target = target.(map[string]any)[el]
+				obj, _ := target.(map[string]any)
+				target = obj[el]
 			case float64:
-				target = target.([]any)[int(el)]
+				if list, _ := target.([]any); int(el) < len(list) {
+					target = list[int(el)]
+				} else {
+					target = nil
+				}
 			}
 		}
+		obj, ok := target.(map[string]any)
+		if !ok {
+			t.Fatalf("incremental result at %s (label %v) before its path was delivered: %s", pathKey(inc.Path), inc.Label, r.text())
+		}
 		for k, v := range fields {
-			target.(map[string]any)[k] = v
+			obj[k] = v
 		}
 	}
 	return whole
@@ -222,4 +231,15 @@ func (b *logBuffer) count(s string) int {
 		}
 	}
 	return n
+}
+
+// text is every payload, one a line.
+func (r deferredResponse) text() string {
+	var b strings.Builder
+	for _, p := range r.payloads {
+		j, _ := json.Marshal(p)
+		b.WriteString("\n")
+		b.Write(j)
+	}
+	return b.String()
 }
