@@ -126,6 +126,15 @@ type payloads struct {
 	log     *slog.Logger
 	started bool // the first payload was produced
 	done    bool // the last was
+	// produced: gqlgen produced its last payload (hasNext false); the ones held back remain.
+	produced  bool
+	delivered deliveredShape
+	// held are incremental results whose path is not delivered yet, ready the ones it now is, to
+	// be written in this order.
+	held, ready []*graphql.Response
+	// budgetLeft is budgetRemaining, taken off a payload gqlgen produced last but written before
+	// others held back, for the one written last.
+	budgetLeft *float64
 }
 
 // respond is the next payload, nil after the last. A payload of an operation without deferred
@@ -134,23 +143,75 @@ func (p *payloads) respond(ctx context.Context) *graphql.Response {
 	if p.done {
 		return nil
 	}
-	resp := p.produce(ctx)
-	if resp == nil || resp.HasNext == nil {
-		p.started, p.done = true, true
-		p.cancel()
-		return resp
+	for len(p.ready) == 0 {
+		var resp *graphql.Response
+		if !p.produced {
+			resp = p.produce(ctx)
+		}
+		if resp == nil || resp.HasNext == nil {
+			p.started, p.done = true, true
+			p.cancel()
+			return resp
+		}
+		p.produced = !*resp.HasNext
+		p.place(ctx, resp)
+		if p.produced {
+			// What is still held belongs under a fragment whose data was null: its path will
+			// never be delivered, and nothing may be written there.
+			p.held = nil
+		}
 	}
+	resp := p.ready[0]
+	p.ready = p.ready[1:]
+	return p.finish(resp)
+}
+
+// place strips a payload gqlgen produced of its deferred fields and queues it, or holds it back
+// until its path is delivered (deliveredShape).
+func (p *payloads) place(ctx context.Context, resp *graphql.Response) {
 	var err error
+	var data any
 	if !p.started {
-		resp.Data, err = p.fields.initial(resp.Data)
+		resp.Data, data, err = p.fields.initial(resp.Data)
 	} else {
-		resp.Data, err = p.fields.incremental(resp.Data, resp.Path)
+		resp.Data, data, err = p.fields.incremental(resp.Data, resp.Path)
 	}
 	if err != nil {
 		p.log.ErrorContext(ctx, "deferred fields left in a payload", "error", err.Error())
 	}
-	p.started = true
-	if !*resp.HasNext {
+	if !p.started {
+		p.started = true
+		p.delivered.add(data)
+		p.ready = append(p.ready, resp)
+		return
+	}
+	if !p.delivered.deliverable(resp, data) {
+		p.held = append(p.held, resp)
+		return
+	}
+	p.ready = append(p.ready, resp)
+	// What it delivered may be the path of results held back, and theirs of others.
+	for moved := true; moved; {
+		moved = false
+		for i, h := range p.held {
+			if _, hd, _ := p.fields.strip(h.Data, nil, "", true); p.delivered.deliverable(h, hd) {
+				p.ready = append(p.ready, h)
+				p.held = append(p.held[:i], p.held[i+1:]...)
+				moved = true
+				break
+			}
+		}
+	}
+}
+
+// finish sets resp's hasNext from what remains to be written, and ends the sequence after the
+// last.
+func (p *payloads) finish(resp *graphql.Response) *graphql.Response {
+	last := p.produced && len(p.ready) == 0 && len(p.held) == 0
+	hasNext := !last
+	resp.HasNext = &hasNext
+	p.budgetLeft = moveBudget(resp, last, p.budgetLeft)
+	if last {
 		p.done = true
 		p.cancel()
 	}
