@@ -13,6 +13,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"singletable/repository"
 )
 
 // Incremental delivery (@defer) travels by two transports, both gqlgen's, which write the
@@ -113,8 +115,12 @@ func (e deferredExecutor) DispatchOperation(ctx context.Context, oc *graphql.Ope
 	if ri := requestInfoFrom(ctx); ri != nil && ri.stream && e.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 	}
-	next, ctx := e.GraphExecutor.DispatchOperation(withPayloadCost(ctx), oc)
-	p := &payloads{next: next, fields: deferredFields{oc: oc, schema: e.schema}, cancel: cancel, log: e.log}
+	// gqlgen's executor runs on a context nothing cancels, its DynamoDB calls end with the
+	// request (produce says why).
+	request := ctx
+	ctx, cost := withPayloadCost(repository.WithCallsUntil(context.WithoutCancel(ctx), request))
+	next, ctx := e.GraphExecutor.DispatchOperation(ctx, oc)
+	p := &payloads{next: next, fields: deferredFields{oc: oc, schema: e.schema}, cancel: cancel, log: e.log, request: request, cost: cost}
 	return p.respond, ctx
 }
 
@@ -124,8 +130,12 @@ type payloads struct {
 	fields  deferredFields
 	cancel  context.CancelFunc
 	log     *slog.Logger
-	started bool // the first payload was produced
-	done    bool // the last was
+	request context.Context // done when the client went away or the time limit passed
+	cost    *payloadCost
+	out     chan *graphql.Response // what the next call of next answers (produce)
+	asked   bool                   // next was called and has not answered yet
+	started bool                   // the first payload was produced
+	done    bool                   // the last was
 	// produced: gqlgen produced its last payload (hasNext false); the ones held back remain.
 	produced  bool
 	delivered deliveredShape
@@ -219,20 +229,43 @@ func (p *payloads) finish(resp *graphql.Response) *graphql.Response {
 }
 
 // produce asks gqlgen for the next payload. A later payload waits for a deferred fragment, on a
-// channel that does not watch the request (gqlgen's executor receives from it unconditionally,
-// while the fragment's sender gives up once the request is cancelled: gqlgen#2771), so it is
-// awaited here with the request's context: a client that went away gets nothing more, and the
-// fragment's remaining reads fail on the cancelled context instead of running.
+// channel that does not watch the request: gqlgen's executor receives from it unconditionally,
+// while the fragment's sender gives up once its context is done, which would leave the receiver
+// blocked for good (gqlgen#2771) if every sender gave up. So the executor runs on a context that
+// nothing cancels, its senders never give up, and the request's end reaches its DynamoDB calls
+// instead (repository.WithCallsUntil): a call not made yet fails at once, one in flight is
+// cancelled. A later payload is awaited here with the request: once the client is gone (or the
+// time limit passed) nothing more is written, and drain receives what the fragments, their reads
+// failing at once, still send, until the executor is done.
 func (p *payloads) produce(ctx context.Context) *graphql.Response {
 	if !p.started {
 		return p.next(ctx)
 	}
-	out := make(chan *graphql.Response, 1)
-	go func() { out <- p.next(ctx) }()
+	if p.out == nil {
+		p.out = make(chan *graphql.Response, 1)
+	}
+	if !p.asked {
+		p.asked = true
+		go func() { p.out <- p.next(ctx) }()
+	}
 	select {
-	case resp := <-out:
+	case resp := <-p.out:
+		p.asked = false
 		return resp
-	case <-ctx.Done():
+	case <-p.request.Done():
+		p.drain(ctx)
 		return nil
 	}
+}
+
+// drain receives the payloads nobody will read, in the background, until the executor's last.
+// They are not accounted: the request was settled as cut short (withCapacityBudget).
+func (p *payloads) drain(ctx context.Context) {
+	p.cost.stop()
+	go func() {
+		resp := <-p.out
+		for resp != nil && resp.HasNext != nil && *resp.HasNext {
+			resp = p.next(ctx)
+		}
+	}()
 }
