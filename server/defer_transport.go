@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"singletable/apperr"
 	"singletable/repository"
 )
 
@@ -99,9 +101,20 @@ type deferredExecutor struct {
 }
 
 // CreateOperationContext marks the request incremental for the extensions (wholeResult,
-// streamOperations) that judge the operation.
+// streamOperations) that judge the operation. A query over Server-Sent Events then takes a slot
+// of the concurrency cap, as every plain HTTP request does (takeStreamSlot): refused, it gets
+// UNAVAILABLE as its one event, with Retry-After.
 func (e deferredExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
-	return e.GraphExecutor.CreateOperationContext(context.WithValue(ctx, incrementalKey{}, true), params)
+	oc, errs := e.GraphExecutor.CreateOperationContext(context.WithValue(ctx, incrementalKey{}, true), params)
+	if len(errs) > 0 || oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return oc, errs
+	}
+	if !takeStreamSlot(ctx) {
+		err := gqlerror.Errorf(overCapacityMessage)
+		errcode.Set(err, string(apperr.CodeUnavailable))
+		return oc, gqlerror.List{err}
+	}
+	return oc, errs
 }
 
 // DispatchOperation runs a query or mutation in payloads (payloads.next); a subscription is the
