@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 
@@ -15,7 +16,8 @@ import (
 // be null, so no payload may hold a null; together the payloads are the undeferred answer. (A
 // field without a resolver, read from its object, gqlgen delivers with the object even in a
 // deferred fragment, as the spec allows: a title may come early, a reporter may not.)
-// @defer(if: false) is no defer: one payload, the whole answer.
+// The payloads' calls together are the undeferred operation's, within its plan. @defer(if: false)
+// is no defer: one payload, the whole answer.
 func TestDeferredFieldsAreAbsentInEveryShape(t *testing.T) {
 	a := newAPI(t, server.Config{})
 	d := a.seedSaaS(2, 2, 2)
@@ -38,6 +40,10 @@ func TestDeferredFieldsAreAbsentInEveryShape(t *testing.T) {
 				tickets(first: 2) { edges { node { id ... on Node @defer(label: "reporter") { ... on Ticket { reporter { name } } } } } } } } } } } } } } }`, []string{`"users"`, `"tickets"`, `"reporter"`}},
 	} {
 		whole := a.ok(undeferText(c.deferred), vars, nil)
+		plan := a.explain(c.deferred, vars).plan
+		if plan == nil {
+			t.Fatalf("%s: no plan", c.name)
+		}
 		for _, accept := range []string{acceptMultipart, acceptSSE} {
 			r := a.deferred(accept, c.deferred, vars)
 			if len(r.payloads) < 2 {
@@ -54,6 +60,12 @@ func TestDeferredFieldsAreAbsentInEveryShape(t *testing.T) {
 				}
 			}
 			sameData(t, c.name+" over "+accept, r.merged(t), whole.Data)
+			if got := r.calls(); !maps.Equal(got, whole.Extensions.DynamoDB.Calls) {
+				t.Fatalf("%s over %s: the payloads' calls together %v, the undeferred operation's %v", c.name, accept, got, whole.Extensions.DynamoDB.Calls)
+			}
+			if over := within(plan, r.calls(), 0); over != "" {
+				t.Fatalf("%s over %s: the payloads' calls exceed the plan: %s", c.name, accept, over)
+			}
 		}
 		// @defer(if: false): no defer, over either transport.
 		off := strings.ReplaceAll(c.deferred, `@defer(label: "`, `@defer(if: false, label: "`)
