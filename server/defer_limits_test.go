@@ -1,12 +1,6 @@
 package server_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,59 +9,6 @@ import (
 	"singletable/repository/repotest"
 	"singletable/server"
 )
-
-// openPayloads is an incremental answer being read payload by payload.
-type openPayloads struct {
-	resp *http.Response
-	next func() []byte // the next payload, nil after the last
-}
-
-// open sends query with accept and returns its answer unread.
-func (a *api) open(accept, query string) *openPayloads {
-	a.t.Helper()
-	body, _ := json.Marshal(map[string]any{"query": query})
-	req, _ := http.NewRequest(http.MethodPost, a.url+"/query", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", accept)
-	a.authorize(req)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	a.t.Cleanup(func() { resp.Body.Close() })
-	o := &openPayloads{resp: resp}
-	media, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch media {
-	case "multipart/mixed":
-		mr := multipart.NewReader(resp.Body, params["boundary"])
-		o.next = func() []byte {
-			for {
-				part, err := mr.NextPart()
-				if err != nil {
-					return nil
-				}
-				if b, _ := io.ReadAll(part); len(bytes.TrimSpace(b)) > 0 {
-					return b
-				}
-			}
-		}
-	case "text/event-stream":
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		o.next = func() []byte {
-			for sc.Scan() {
-				if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-					return []byte(data)
-				}
-			}
-			return nil
-		}
-	default:
-		b, _ := io.ReadAll(resp.Body)
-		o.next = func() []byte { defer func() { b = nil }(); return b }
-	}
-	return o
-}
 
 // A deferred query over Server-Sent Events is an operation like one over HTTP: it holds a slot of
 // the concurrency cap from its first payload to its last (another request meanwhile is turned away,

@@ -1,15 +1,10 @@
 package server_test
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"maps"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"runtime/pprof"
 	"slices"
@@ -332,35 +327,9 @@ func TestDeferClientGoneStopsTheReads(t *testing.T) {
 // leaveAfterFirstPayload sends query with accept, reads the first payload, and goes away.
 func (a *api) leaveAfterFirstPayload(accept, query string) {
 	a.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	body, _ := json.Marshal(map[string]any{"query": query})
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, a.url+"/query", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", accept)
-	a.authorize(req)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var first []byte
-	if media, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); media == "multipart/mixed" {
-		part, err := multipart.NewReader(resp.Body, params["boundary"]).NextPart()
-		if err != nil {
-			a.t.Fatalf("first payload: %v", err)
-		}
-		first, _ = io.ReadAll(part)
-	} else {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				first = []byte(data)
-				break
-			}
-		}
-	}
-	if !strings.Contains(string(first), `"hasNext":true`) {
+	o := a.open(accept, query)
+	defer o.resp.Body.Close()
+	if first := o.next(); !strings.Contains(string(first), `"hasNext":true`) {
 		a.t.Fatalf("%s: first payload %s", accept, first)
 	}
 }
