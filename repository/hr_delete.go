@@ -17,7 +17,12 @@ import (
 // shrink), and those that point at it: its direct reports move to its manager (or to none, and the
 // manager's count grows by as many), its mentees lose their mentor. Relations that do not fit one
 // transaction move first, in transactions of their own that keep every count exact, and the
-// employee goes last, on condition that its count of direct reports is the one read. Departments
+// employee goes last, on condition that its count of direct reports is the one read. That last
+// transaction also writes a sweep record of the employee, swept at once (or by the sweeper, if
+// that fails): its earlier jobs (JH# items) go, and the customers it was the account rep of are
+// left without one (no account rep then points at an employee that is gone, and their orders from
+// then on count for no rep); the orders it sold and its monthly sales stay (the sales happened).
+// Departments
 // and locations are refused with CONFLICT, with how many objects still refer to them in
 // extensions.count, while anything does.
 
@@ -32,8 +37,12 @@ const relationsPerTx = maxTransactItems - 10
 var RemoveEmployeePlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 	consistentRead("PK = SK = EMP#<e> and its REL# items"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "GSI1PK = EMP#<e>#REL#MANAGER and EMP#<e>#REL#MENTOR: direct reports, mentees"},
-	transactCall("Delete EMP#<e> and its REL# items; move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR; update the counts (its own, conditioned on what it moves: direct reports, mentees)"),
+	transactCall("Delete EMP#<e> and its REL# items; move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR; update the counts (its own, conditioned on what it moves: direct reports, mentees); Put SWEEP EMPLOYEE#<e>"),
 	{Operation: "Query", Calls: 1, What: "GSI1PK = EMP#<e>#REL#MENTOR: mentees assigned during the removal"},
+	{Operation: "Query", Calls: 2, PerData: true, What: "the sweep: GSI1PK = EMP#<e>#ACCOUNTS (the customers it was the account rep of), PK = EMP#<e> AND begins_with(SK, JH#) (its earlier jobs), one per 1 MB"},
+	perDataCall("TransactWriteItems", "the sweep: per customer, Update CUST#<c> PROFILE (no account rep, out of GSI1) if its rep is still the employee"),
+	perDataCall("BatchWriteItem", "the sweep: Delete its JH# items beyond the 99 the last transaction takes, 25 a call"),
+	transactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
 }}
 
 // RemoveEmployee removes an employee with its relationship items (see above).
@@ -85,10 +94,64 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 	if !whole {
 		return r.removalRound(ctx, id, newManager, pointing[:relationsPerTx], items, moved)
 	}
-	if err := r.transact(ctx, "remove employee", r.wholeRemoval(e, found, items, len(mentees), moved, newManager)); err != nil {
+	rec := &sweepRecord{Kind: sweepEmployee, Employee: id}
+	if err := r.transact(ctx, "remove employee", append(r.wholeRemoval(e, found, items, len(mentees), moved, newManager), r.putSweep(rec))); err != nil {
 		return err
 	}
+	r.sweepNowOrLater(ctx, rec)
 	return r.unlinkLateMentees(ctx, id)
+}
+
+// errRepReassigned: the customer got another account rep (or was erased) since the sweep read it.
+var errRepReassigned = apperr.Errorf(apperr.CodeConflict, "the customer's account rep changed meanwhile")
+
+// sweepEmployeeRecord finishes a removed employee's sweep record: the customers it was the account
+// rep of lose their rep (each in an update conditioned on its rep being still the employee, so an
+// assignment of another rep in between wins), its earlier jobs are deleted, then the record. Each
+// step is idempotent: a sweep cut short is run again.
+func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error {
+	accounts, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		IndexName:                 aws.String(gsi1),
+		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(repAccountsPK(rec.Employee))},
+	})
+	if err != nil {
+		return err
+	}
+	for _, item := range accounts {
+		err := r.transact(ctx, "unassign removed account rep", []txItem{r.txUpdate(customerKey(stringAttr(item, "id")),
+			"REMOVE #rep, GSI1PK, GSI1SK", "attribute_exists(PK) AND #rep = :rep", map[string]string{"#rep": attrAccountRep},
+			map[string]types.AttributeValue{":rep": s(rec.Employee)}, errRepReassigned)})
+		if err != nil && !errors.Is(err, errRepReassigned) {
+			return err
+		}
+	}
+	jobs, err := r.queryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.table),
+		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :jh)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(empPK(rec.Employee)), ":jh": s(jobHistorySKPrefix)},
+		ProjectionExpression:      aws.String("PK, SK"),
+		ConsistentRead:            aws.Bool(true),
+	})
+	if err != nil {
+		return err
+	}
+	// The last transaction deletes the record with as many of the jobs as fit; any before them
+	// go 25 a call first.
+	last := max(0, len(jobs)-(maxTransactItems-1))
+	keys := make([]Key, len(jobs))
+	for i, item := range jobs {
+		keys[i] = Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
+	}
+	if err := r.batchDelete(ctx, keys[:last]); err != nil {
+		return err
+	}
+	items := []txItem{r.dropSweep(rec)}
+	for _, k := range keys[last:] {
+		items = append(items, r.deleteIf(k, "", nil, nil))
+	}
+	return r.transact(ctx, "sweep", items)
 }
 
 // wholeRemoval completes items (which move the relations pointing at employee e: its reports,

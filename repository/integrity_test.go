@@ -7,7 +7,8 @@ import (
 
 // integrityProblems scans the test's own table and lists every item that outlived what it
 // belongs to: a ticket without its reporter, a version without its ticket, a user, guard or
-// relation whose object is gone, an order item without its order, an object still marked as being
+// relation whose object is gone (a customer's account rep, an employee's earlier job among them),
+// an order item without its order, an object still marked as being
 // removed, a sweep record left. Counters are checked by Recount (assertExact).
 func integrityProblems(t *testing.T, r *Repo) []string {
 	t.Helper()
@@ -48,6 +49,12 @@ func integrityProblems(t *testing.T, r *Repo) []string {
 			}
 		case typeEmployee:
 			need(deptKey(stringAttr(item, "departmentId")))
+		case typeJobHistory:
+			need(empKey(stringAttr(item, "employeeId")))
+		case typeCustomer:
+			if rep := stringAttr(item, attrAccountRep); rep != "" {
+				need(empKey(rep))
+			}
 		case typeOrder, typeCustomerEmail:
 			need(customerKey(stringAttr(item, "customerId")))
 		case typeOrderItem:

@@ -783,3 +783,53 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 	}
 	assertExact(t, r)
 }
+
+// Removing an employee undoes what its writes left elsewhere: its earlier jobs (written by each
+// change of its job title) go, and the customers it was the account rep of are left without one
+// (their rep's list, AP26, is empty; a later order counts for no rep); the sales it made stay in
+// its monthly totals, and nothing else outlives it.
+func TestRemoveEmployeeTakesItsEarlierJobsAndLeavesItsAccounts(t *testing.T) {
+	f := newHRStaff(t)
+	r, ctx := f.r, context.Background()
+	lead := "Lead"
+	if _, err := r.UpdateEmployee(ctx, f.low2.ID, EmployeeChanges{JobTitle: &lead}); err != nil {
+		t.Fatal(err)
+	}
+	head := "Head"
+	if _, err := r.UpdateEmployee(ctx, f.low2.ID, EmployeeChanges{JobTitle: &head}); err != nil {
+		t.Fatal(err)
+	}
+	var customers []*Customer
+	for _, name := range []string{"Acme", "Globex"} {
+		c, err := r.CreateCustomer(ctx, name, strings.ToLower(name)+"@shop.example", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.AssignAccountRep(ctx, c.ID, f.low2.ID); err != nil {
+			t.Fatal(err)
+		}
+		customers = append(customers, c)
+	}
+	if p, err := r.AccountsOfRep(ctx, f.low2.ID, PageArgs{First: 10}); err != nil || len(p.Items) != 2 {
+		t.Fatalf("accounts before: %d, %v", len(p.Items), err)
+	}
+	if err := r.RemoveEmployee(ctx, f.low2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o := orphansOf(t, r, f.low2.ID); len(o) != 0 {
+		t.Errorf("left of the employee: %v", o)
+	}
+	for _, c := range customers {
+		got, err := r.customerOf(ctx, c.ID)
+		if err != nil || got.AccountRepID != "" {
+			t.Errorf("customer %s after its rep's removal: %+v, %v", c.Name, got, err)
+		}
+	}
+	if p, err := r.AccountsOfRep(ctx, f.low2.ID, PageArgs{First: 10}); err != nil || len(p.Items) != 0 {
+		t.Errorf("accounts after: %d, %v", len(p.Items), err)
+	}
+	if problems := integrityProblems(t, r); len(problems) != 0 {
+		t.Errorf("integrity: %v", problems)
+	}
+	assertExact(t, r)
+}

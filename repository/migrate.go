@@ -23,13 +23,18 @@ type MigrationReport struct {
 	// EmployeesIndexedByName are the employees written before employeesByName existed that got
 	// their key on its index (GSI3PK = EMPNAME#<name>).
 	EmployeesIndexedByName int
+	// EmployeesNormalized are the employees written before names were stored in Unicode NFC
+	// whose name and job title were brought to NFC, their keys on the name and job-title indexes
+	// (AP30, AP12) moved with them, so that employeesByName and employeesByJobTitle find them.
+	EmployeesNormalized int
 }
 
 // Migrate brings the items an earlier version of the API wrote to the shapes this one reads (the
 // server's -migrate flag): tickets keyed without their organization are moved, and tickets without
 // versions get their version 1 (the API reads such a ticket as version 1 and versions it on its
 // first change anyway; the migration makes every history whole); employees written before
-// employeesByName get their key on its index (indexEmployeeNames). Counters are -recount's
+// employeesByName get their key on its index, and those written before names were stored in NFC
+// get their name, job title and keys in NFC (keyEmployeeNames). Counters are -recount's
 // (Recount). It walks the collections through their own Queries (every organization on GSI2, its
 // users, each user's tickets on GSI1), never a Scan, changes only what is not in today's shape,
 // and is idempotent: a second run changes nothing. Run it once every server runs
@@ -45,7 +50,7 @@ func (r *Repo) Migrate(ctx context.Context) (MigrationReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	rep.EmployeesIndexedByName, err = r.indexEmployeeNames(ctx)
+	rep.EmployeesIndexedByName, rep.EmployeesNormalized, err = r.keyEmployeeNames(ctx)
 	return rep, err
 }
 

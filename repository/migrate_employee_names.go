@@ -7,55 +7,72 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/text/unicode/norm"
 
 	"singletable/apperr"
 )
 
-// errNameIndexed: the employee has its name's index key already, or its name changed since the
-// migration read it (updateEmployee then wrote the key itself).
-var errNameIndexed = apperr.Errorf(apperr.CodeConflict, "the employee is indexed by name already")
+// errNameKeyed: the employee's name or job title changed since the migration read it
+// (updateEmployee then wrote its keys itself, in today's shape).
+var errNameKeyed = apperr.Errorf(apperr.CodeConflict, "the employee's name or job title changed meanwhile")
 
-// indexEmployeeNames gives the employees written before employeesByName existed their key on GSI3
-// (AP30), which hireEmployee and updateEmployee write today: without it such an employee is
-// never found by its name. It walks the employees through their GSI2 partition (AP13's), never a
-// Scan, and writes each missing key with one update conditioned on the name it read and on the
-// key's absence, so a concurrent rename wins and a second run changes nothing. It reports how
-// many it indexed.
-func (r *Repo) indexEmployeeNames(ctx context.Context) (int, error) {
+// keyEmployeeNames brings every employee's name keys to today's shape, which hireEmployee and
+// updateEmployee write:
+//   - an employee written before employeesByName existed gets its key on GSI3 (AP30): without
+//     it, it is never found by its name (EmployeesIndexedByName);
+//   - an employee written before names were stored in Unicode NFC (cleanText), say "José" typed
+//     with a combining accent, gets its name and job title in NFC and its keys on GSI3 (AP30) and
+//     GSI1 (AP12) with them: lookups normalize to NFC, so its old key was never found again
+//     (EmployeesNormalized).
+//
+// It walks the employees through their GSI2 partition (AP13's), never a Scan, and writes each
+// employee not in today's shape with one update conditioned on the name and job title it read, so
+// a concurrent rename wins (it writes the keys itself); an employee already in today's shape is
+// not written. A run cut short is resumed by running it again, and a second run changes nothing.
+func (r *Repo) keyEmployeeNames(ctx context.Context) (indexed, normalized int, err error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(r.table),
 		IndexName:                 aws.String(gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(typePK(typeEmployee))},
 	}
-	indexed := 0
 	for {
 		out, err := r.db.Query(ctx, in)
 		if err != nil {
-			return indexed, apperr.Classify("index employee names", err)
+			return indexed, normalized, apperr.Classify("key employee names", err)
 		}
 		for _, item := range out.Items {
-			if _, has := item[attrGSI3PK]; has {
-				continue
-			}
 			e, err := decodeAs[*Employee](item)
 			if err != nil {
-				return indexed, err
+				return indexed, normalized, err
 			}
-			err = r.transact(ctx, "index employee name", []txItem{r.txUpdate(empKey(e.ID), "SET GSI3PK = :pk, GSI3SK = :sk",
-				"attribute_exists(PK) AND attribute_not_exists(GSI3PK) AND #name = :name", map[string]string{"#name": "name"},
-				map[string]types.AttributeValue{":pk": s(employeeNamePK(e.Name)), ":sk": s(hireSortKey(e.HiredAt, e.ID)), ":name": s(e.Name)},
-				errNameIndexed)})
+			name, title := norm.NFC.String(e.Name), norm.NFC.String(e.JobTitle)
+			namePK, titlePK := employeeNamePK(name), jobTitlePK(title)
+			_, hasNameKey := item[attrGSI3PK]
+			if hasNameKey && name == e.Name && title == e.JobTitle &&
+				stringAttr(item, attrGSI3PK) == namePK && stringAttr(item, attrGSI1PK) == titlePK {
+				continue
+			}
+			err = r.transact(ctx, "key employee name", []txItem{r.txUpdate(empKey(e.ID),
+				"SET #name = :name, #title = :title, GSI1PK = :tpk, GSI3PK = :pk, GSI3SK = :sk",
+				"attribute_exists(PK) AND #name = :readName AND #title = :readTitle",
+				map[string]string{"#name": "name", "#title": "jobTitle"},
+				map[string]types.AttributeValue{
+					":name": s(name), ":title": s(title), ":tpk": s(titlePK), ":pk": s(namePK),
+					":sk": s(hireSortKey(e.HiredAt, e.ID)), ":readName": s(e.Name), ":readTitle": s(e.JobTitle),
+				}, errNameKeyed)})
 			switch {
-			case errors.Is(err, errNameIndexed):
+			case errors.Is(err, errNameKeyed):
 			case err != nil:
-				return indexed, err
-			default:
+				return indexed, normalized, err
+			case !hasNameKey:
 				indexed++
+			default:
+				normalized++
 			}
 		}
 		if len(out.LastEvaluatedKey) == 0 {
-			return indexed, nil
+			return indexed, normalized, nil
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // putOldTicket writes t as an earlier version did: under PK = SK = TICKET#<t>.
@@ -131,10 +132,9 @@ func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 	}
 }
 
-// Migrate gives an employee written before employeesByName existed (no GSI3 key) its key on the
-// name index, so employeesByName finds it; a second run changes nothing.
-func TestMigrateIndexesEmployeesByName(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+// newDepartment is a department, at a location of its own, to hire into.
+func newDepartment(t *testing.T, r *Repo) *Department {
+	t.Helper()
 	ctx := context.Background()
 	loc, err := r.CreateLocation(ctx, LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
@@ -144,6 +144,15 @@ func TestMigrateIndexesEmployeesByName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// Migrate gives an employee written before employeesByName existed (no GSI3 key) its key on the
+// name index, so employeesByName finds it; a second run changes nothing.
+func TestMigrateIndexesEmployeesByName(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	d := newDepartment(t, r)
 	e, _, err := r.HireEmployee(ctx, HireInput{DepartmentID: d.ID, Name: "Old Timer", Email: "old@corp.example", JobTitle: "Engineer"})
 	if err != nil {
 		t.Fatal(err)
@@ -171,5 +180,74 @@ func TestMigrateIndexesEmployeesByName(t *testing.T) {
 	}
 	if found() != 1 {
 		t.Fatal("employeesByName misses the migrated employee")
+	}
+}
+
+// An employee written before names were stored in Unicode NFC ("José" typed with a combining
+// accent kept as typed, its name and job-title keys made of that spelling) is not found by
+// employeesByName or employeesByJobTitle, which look up the NFC spelling; Migrate brings its name,
+// job title and keys to NFC so both find it, a run cut short is resumed by running again, and a
+// second run changes nothing.
+func TestMigrateNormalizesEmployeeNamesWrittenBeforeNFC(t *testing.T) {
+	r := newLocalRepo(t, Config{})
+	ctx := context.Background()
+	d := newDepartment(t, r)
+	const nfdName, nfcName = "Jose\u0301 Pe\u0301rez", "Jos\u00e9 P\u00e9rez"
+	const nfdTitle, nfcTitle = "Te\u0301cnico", "T\u00e9cnico"
+	var ids []string
+	for _, email := range []string{"jose@corp.example", "jose2@corp.example"} {
+		e, _, err := r.HireEmployee(ctx, HireInput{DepartmentID: d.ID, Name: nfcName, Email: email, JobTitle: nfcTitle})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, e.ID)
+		// The item as the version before NFC wrote it: the name and title as typed, keys of them.
+		if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: empKey(e.ID).attributes(),
+			UpdateExpression:         aws.String("SET #name = :n, jobTitle = :t, GSI3PK = :npk, GSI1PK = :tpk"),
+			ExpressionAttributeNames: map[string]string{"#name": "name"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":n": s(nfdName), ":t": s(nfdTitle),
+				":npk": s("EMPNAME#" + foldKey(nfdName)), ":tpk": s("JOBTITLE#" + foldKey(nfdTitle))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found := func() (byName, byTitle int) {
+		p, err := r.EmployeesByName(ctx, nfcName, PageArgs{First: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := r.EmployeesByJobTitle(ctx, nfcTitle, PageArgs{First: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range p.Items {
+			if e.Name != nfcName || e.JobTitle != nfcTitle {
+				t.Errorf("found %q, %q; want the NFC spellings", e.Name, e.JobTitle)
+			}
+		}
+		return len(p.Items), len(q.Items)
+	}
+	if n, m := found(); n != 0 || m != 0 {
+		t.Fatalf("before the migration: %d by name, %d by title; want neither found (two keys for one name)", n, m)
+	}
+	// A run cut short after the first employee: the second run finishes, the third finds nothing.
+	first := ids[0]
+	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: empKey(first).attributes(),
+		UpdateExpression:         aws.String("SET #name = :n, jobTitle = :t, GSI3PK = :npk, GSI1PK = :tpk"),
+		ExpressionAttributeNames: map[string]string{"#name": "name"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":n": s(nfcName), ":t": s(nfcTitle),
+			":npk": s(employeeNamePK(nfcName)), ":tpk": s(jobTitlePK(nfcTitle))}}); err != nil {
+		t.Fatal(err)
+	}
+	for run, want := range []int{1, 0} {
+		rep, err := r.Migrate(ctx)
+		if err != nil || rep.EmployeesNormalized != want || rep.EmployeesIndexedByName != 0 {
+			t.Fatalf("run %d: %+v, %v; want %d normalized", run+1, rep, err, want)
+		}
+	}
+	if n, m := found(); n != 2 || m != 2 {
+		t.Fatalf("after the migration: %d by name, %d by title; want both employees by each", n, m)
+	}
+	if p, err := r.EmployeesByName(ctx, nfdName, PageArgs{First: 10}); err != nil || len(p.Items) != 2 {
+		t.Fatalf("the NFD spelling finds %d, %v", len(p.Items), err)
 	}
 }

@@ -283,7 +283,7 @@ func (r *Repo) sweepNowOrLater(ctx context.Context, rec *sweepRecord) {
 	if err == nil {
 		return
 	}
-	r.log.Warn("sweep of a removed ticket's history left to the sweeper", "ticket", rec.Ticket, "error", err)
+	r.log.Warn("sweep of a removal left to the sweeper", "kind", rec.Kind, "ticket", rec.Ticket, "employee", rec.Employee, "error", err)
 	r.kickSweeper()
 }
 

@@ -37,6 +37,9 @@ const (
 	sweepCustomer = "CUSTOMER"
 	// sweepUser: a user marked as being removed with its tickets (deleteUser with cascade).
 	sweepUserKind = "USER"
+	// sweepEmployee: what a removed employee leaves elsewhere: its earlier jobs (JH# items) and
+	// the customers it was the account rep of (hr_delete.go).
+	sweepEmployee = "EMPLOYEE"
 )
 
 // typeSweep is the `type` of a sweep record; sweepPK its partition.
@@ -56,6 +59,8 @@ type sweepRecord struct {
 	// one (Org its organization).
 	Customer string `dynamodbav:"customerId,omitempty"`
 	User     string `dynamodbav:"userId,omitempty"`
+	// Employee names the employee of a sweepEmployee record.
+	Employee string `dynamodbav:"employeeId,omitempty"`
 }
 
 // key is the record's item key: one record per object being removed. The kinds that came later
@@ -63,7 +68,7 @@ type sweepRecord struct {
 // with.
 func (s *sweepRecord) key() Key {
 	parts := []string{s.Kind, s.Org, s.Ticket, strconv.Itoa(s.From)}
-	for _, id := range []string{s.Customer, s.User} {
+	for _, id := range []string{s.Customer, s.User, s.Employee} {
 		if id != "" {
 			parts = append(parts, id)
 		}
@@ -135,6 +140,8 @@ func (r *Repo) sweepOne(ctx context.Context, rec *sweepRecord) error {
 		return r.sweepCustomerRecord(ctx, rec)
 	case sweepUserKind:
 		return r.sweepMarkedUser(ctx, rec)
+	case sweepEmployee:
+		return r.sweepEmployeeRecord(ctx, rec)
 	case sweepTicketVersions:
 		if r.hooks.sweepVersions != nil {
 			if err := r.hooks.sweepVersions(); err != nil {

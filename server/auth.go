@@ -28,33 +28,22 @@ func withAuthentication(a auth.Authenticator, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if len(r.Header.Values("Authorization")) > 1 {
-			// Which of two credentials counts would depend on who reads them: a proxy that reads the
-			// first sees another caller than a server that reads the last. Neither is guessed.
-			writeCodedError(w, r, http.StatusBadRequest, string(apperr.CodeBadUserInput), errAmbiguousCredentials.Message)
-			return
+		var values []any
+		for _, v := range r.Header.Values("Authorization") {
+			values = append(values, v)
 		}
-		if a == nil {
-			writeAuthError(w, r, &apperr.Error{Code: apperr.CodeUnauthenticated, Message: "this server has no token verifier configured"})
-			return
-		}
-		token, ok := bearerToken(r.Header.Get("Authorization"))
-		if !ok {
-			writeAuthError(w, r, &apperr.Error{Code: apperr.CodeUnauthenticated, Message: "the Authorization header must use the Bearer scheme"})
-			return
-		}
-		p, err := a.Verify(r.Context(), token)
+		p, err := principalOf(r.Context(), a, "the Authorization header", values)
 		if err != nil {
+			if errors.Is(err, errAmbiguousCredentials) {
+				writeCodedError(w, r, http.StatusBadRequest, string(apperr.CodeBadUserInput), errAmbiguousCredentials.Message)
+				return
+			}
 			writeAuthError(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 	})
 }
-
-// errAmbiguousCredentials refuses a request, or a connection_init, that carries Authorization
-// twice (two headers, or two spellings of the member): HTTP 400, or a close with 4400.
-var errAmbiguousCredentials = apperr.New(apperr.CodeBadUserInput, "Send one Authorization: this request carries two.")
 
 // bearerToken extracts the token of an "Authorization: Bearer <token>" header (the scheme is
 // case-insensitive, RFC 7235); an empty header gives "" and ok, any other scheme not ok.

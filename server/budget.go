@@ -3,14 +3,10 @@ package server
 import (
 	"context"
 	"math"
-	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
-
-	"singletable/apperr"
 )
 
 // The reasons a request is refused with 429 RATE_LIMITED, as Config.OnRateLimited and the
@@ -192,46 +188,4 @@ func (b *requestBudget) settle(total float64, cutShort bool) float64 {
 	b.left = b.store.settle(context.Background(), b.key, reservation{rcu: b.charged, shared: b.shared}, total)
 	b.charged, b.settled = total, true
 	return b.left
-}
-
-// withCapacityBudget refuses a request whose principal's capacity budget is spent: 429 with
-// Retry-After (the seconds until the bucket is positive again), RATE_LIMITED and
-// extensions.limit "capacity", before any DynamoDB call; an explain is refused the same way, as it
-// answers what running the operation would do. Every request is debited what it consumed
-// (requestBudget, settled by the cost extension as the answer is written and here when the
-// request ends). Zero CapacityBudgetRCU turns it off. It runs after the body is read.
-func withCapacityBudget(cfg Config, next http.Handler) http.Handler {
-	budget := cfg.budget
-	if budget == nil {
-		return next
-	}
-	store := cfg.store
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ri := requestInfoFrom(r.Context())
-		if r.Method == http.MethodOptions || ri == nil {
-			next.ServeHTTP(w, r)
-			return
-		}
-		key, ok := principalKey(r.Context())
-		if !ok {
-			key = limiterKey(r, cfg.TrustedProxies)
-		}
-		ri.budget = &requestBudget{store: store, local: budget, key: key}
-		ok, wait := ri.budget.reserve(r.Context(), 0)
-		if cfg.limiter == nil { // else the rate limiter set them, from the same store
-			setCapacityHeaders(w.Header(), store.state(r.Context(), key), budget)
-		}
-		if !ok {
-			if cfg.OnRateLimited != nil {
-				cfg.OnRateLimited(RefusedCapacity)
-			}
-			secs := retryAfterSeconds(wait)
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			writeLimitError(w, r, http.StatusTooManyRequests, string(apperr.CodeRateLimited), RefusedCapacity,
-				"This client has used its DynamoDB capacity budget; retry after "+strconv.Itoa(secs)+" s.")
-			return
-		}
-		next.ServeHTTP(w, r)
-		ri.budget.settle(ri.meter.Usage().TotalCapacity, r.Context().Err() != nil)
-	})
 }

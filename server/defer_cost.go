@@ -16,7 +16,7 @@ import (
 // The capacity budget is settled once, with the whole operation's capacity, as the last payload
 // (hasNext false) is written, and only that payload carries budgetRemaining: the reservation the
 // whole operation took stands until the reads of every payload are done. A client that leaves
-// before the last payload is settled when its request ends (withCapacityBudget: cut short, it
+// before the last payload is settled when its request ends (withAdmission: cut short, it
 // keeps at least its reservation).
 type payloadCost struct {
 	mu      sync.Mutex

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -41,6 +42,9 @@ func decision(status int, data json.RawMessage, errs []gqlError) string {
 	code, _ := errs[0].Extensions["code"].(string)
 	if code == "" {
 		code = "uncoded: " + errs[0].Message
+	}
+	if limit, _ := errs[0].Extensions["limit"].(string); limit != "" {
+		code += " (" + limit + ")"
 	}
 	return code
 }
@@ -107,25 +111,39 @@ func (a *api) viaSSE(body any) string {
 }
 
 func (a *api) viaWS(body any) string {
+	return a.viaWSMany(body)[0]
+}
+
+// viaWSMany sends each body as a subscribe on one WebSocket, one after the other, and reads the
+// front door's decision on each.
+func (a *api) viaWSMany(bodies ...any) []string {
 	ws := a.dialWS(a.token)
 	if m, err := ws.next(waitFor); err != nil || m.Type != "connection_ack" {
 		a.t.Fatalf("connection_init answered %+v, %v", m, err)
 	}
-	raw, _ := json.Marshal(body)
-	ws.send(wsMessage{ID: "1", Type: "subscribe", Payload: raw})
-	m, err := ws.next(waitFor)
-	if err != nil {
-		a.t.Fatalf("subscribe: %v", err)
-	}
-	var e event
-	switch m.Type {
-	case "error":
-		_ = json.Unmarshal(m.Payload, &e.Errors)
-	case "next":
-		_ = json.Unmarshal(m.Payload, &e)
+	var out []string
+	for i, body := range bodies {
+		raw, _ := json.Marshal(body)
+		id := fmt.Sprint(i + 1)
+		ws.send(wsMessage{ID: id, Type: "subscribe", Payload: raw})
+		m, err := ws.next(waitFor)
+		for err == nil && (m.ID != id || m.Type == "complete") {
+			m, err = ws.next(waitFor)
+		}
+		if err != nil {
+			a.t.Fatalf("subscribe: %v", err)
+		}
+		var e event
+		switch m.Type {
+		case "error":
+			_ = json.Unmarshal(m.Payload, &e.Errors)
+		case "next":
+			_ = json.Unmarshal(m.Payload, &e)
+		}
+		out = append(out, decision(http.StatusBadRequest, e.Data, e.Errors))
 	}
 	_ = ws.conn.Close(websocket.StatusNormalClosure, "")
-	return decision(http.StatusBadRequest, e.Data, e.Errors)
+	return out
 }
 
 // The same hostile request shapes, sent over POST, GET, Server-Sent Events and a WebSocket under
@@ -268,4 +286,74 @@ func TestAmbiguousCredentialsAreRefused(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(data), "BAD_USER_INPUT") {
 		t.Fatalf("two Authorization headers: %d %s", resp.StatusCode, data)
 	}
+}
+
+// transports sends one body over each transport and reads the front door's decision on each.
+func (a *api) transports(body map[string]any) map[string]string {
+	return map[string]string{"POST": a.viaPOST(body), "GET": a.viaGET(body), "SSE": a.viaSSE(body), "WebSocket": a.viaWS(body)}
+}
+
+// The front door's limits decide alike on every transport: a principal over its request rate,
+// one whose capacity budget is spent, and an operation over the complexity limit are refused
+// with the same code and extensions.limit over POST, GET, Server-Sent Events and a WebSocket's
+// subscribe (which, before one gate admitted every transport, got a subscription its budget
+// could not pay for, and a rate refusal without its limit).
+func TestOneFrontDoorLimitsAlikeOnEveryTransport(t *testing.T) {
+	light := map[string]any{"query": `{ __typename }`}
+	t.Run("rate", func(t *testing.T) {
+		a := newAPI(t, server.Config{RateLimitRPS: 0.001, RateLimitBurst: 2})
+		for _, transport := range []string{"POST", "GET", "SSE", "WebSocket"} {
+			p := a.as(auth.Claims{Subject: "rate-" + transport, Roles: []string{string(auth.RoleAdmin)}})
+			var got []string
+			if transport == "WebSocket" {
+				got = p.viaWSMany(light, light, light)
+			} else {
+				for range 3 {
+					got = append(got, map[string]func(map[string]any) string{"POST": p.viaPOST, "GET": p.viaGET,
+						"SSE": func(b map[string]any) string { return p.viaSSE(b) }}[transport](light))
+				}
+			}
+			if want := []string{passed, passed, "RATE_LIMITED (rate)"}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("three requests over %s with a burst of 2: %v, want %v", transport, got, want)
+			}
+		}
+	})
+	t.Run("budget", func(t *testing.T) {
+		// 0.1 RCU per second: a burst of 1 RCU, which one read of the organizations and their users
+		// spends; the bucket then takes about 10 s to hold capacity again.
+		a := newAPI(t, server.Config{CapacityBudgetRCU: 0.1})
+		a.seedSaaS(3, 2, 1)
+		const read = `{ organizations(first: 10) { edges { node { name users { edges { node { name } } } } } } }`
+		p := a.as(auth.Claims{Subject: "spender", Roles: []string{string(auth.RoleAdmin)}})
+		for i := 0; ; i++ {
+			if r := p.query(read, nil); r.status == http.StatusTooManyRequests {
+				break
+			} else if i == 20 {
+				t.Fatalf("the budget is never spent: %s", r.raw)
+			}
+		}
+		for transport, d := range p.transports(light) {
+			if d != "RATE_LIMITED (capacity)" {
+				t.Errorf("over %s once the budget is spent: %s", transport, d)
+			}
+		}
+	})
+	t.Run("complexity", func(t *testing.T) {
+		// A subscription, the one operation every transport takes as far as its plan: each of its
+		// events would read a page of the reporter's tickets (50 points), over a limit of 10.
+		a := newAPI(t, server.Config{ComplexityLimit: 10})
+		d := a.seedSaaS(1, 0, 0)
+		heavy := map[string]any{"query": `subscription($org: ID!) { ticketChanged(organizationId: $org) { ticket { reporter { tickets(first: 50) { edges { node { title } } } } } } }`,
+			"variables": map[string]any{"org": orgID(d.orgs[0])}}
+		for transport, d := range a.transports(heavy) {
+			if d != "COMPLEXITY_LIMIT_EXCEEDED (complexity)" {
+				t.Errorf("a subscription over the complexity limit over %s: %s", transport, d)
+			}
+		}
+		for transport, d := range a.transports(light) {
+			if d != passed {
+				t.Errorf("a light query over %s: %s", transport, d)
+			}
+		}
+	})
 }

@@ -65,7 +65,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 	srv.SetDisableSuggestion(!cfg.Introspection)
 	// The front door first (trusted documents: a document named by its hash gets its text), then
 	// the bounds: a persisted query is only stored once its document passed them.
-	srv.Use(frontDoor{policy: newTrustPolicy(cfg)})
+	srv.Use(newFrontDoor(cfg))
 	srv.Use(documentBounds{limits: cfg.Limits.withDefaults(), tokenLimit: cfg.ParserTokenLimit, cache: queries})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: perPrincipal{cache: newByteCache(cfg.APQCacheBytes, apqSize), shared: newSharedPersisted(cfg)}})
 	if cfg.Introspection {

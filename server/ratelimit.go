@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"net/http"
-	"strconv"
 	"time"
 
 	"singletable/apperr"
@@ -33,39 +32,51 @@ func (l *rateLimiter) allow(key string) (ok bool, wait time.Duration) {
 	return wait <= 0, wait
 }
 
-// withRateLimit refuses a request whose principal (limiterKey) has no token left: 429 with
-// Retry-After and RATE_LIMITED, before the body is read and without a DynamoDB call. A zero
-// RateLimitRPS turns it off. CORS preflights pass untouched.
-func withRateLimit(cfg Config, next http.Handler) http.Handler {
-	limiter := cfg.limiter
-	if limiter == nil {
+// withAdmission is the front door's admission of an HTTP request (frontDoor.admit), before its
+// body is read and without a DynamoDB call: its principal (limiterKey) takes a token from its
+// request bucket and must have capacity left in its budget, or the request is refused with 429,
+// Retry-After and RATE_LIMITED (extensions.limit "rate" or "capacity"). Every answer, refusals
+// included, carries the X-RateLimit-* and X-Capacity-* headers of the principal's buckets. The
+// request then keeps its account with the budget (requestBudget: each operation reserves its
+// plan's price, operationPlan), settled with what it consumed as its answer is written (the cost
+// extension) and here when it ends. The request is marked admitted, so that the front door's
+// gqlgen extension does not decide on it again; a WebSocket's upgrade is not (each of its
+// subscribes is admitted by the extension, as its principal's, from its connection_init). With
+// neither a rate limit nor a budget configured it does nothing. CORS preflights pass untouched.
+func withAdmission(cfg Config, next http.Handler) http.Handler {
+	door := newFrontDoor(cfg)
+	if door.allow == nil && door.budget == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodOptions {
-			key, ok := principalKey(r.Context())
-			if !ok {
-				key = limiterKey(r, cfg.TrustedProxies)
-			}
-			ok, wait := cfg.allow(r.Context(), key)
-			setRateHeaders(w.Header(), limiter, key)
-			if cfg.budget != nil {
-				// Here too, so that the answers refused before the budget's own middleware
-				// (this 429, a body or trusted-document refusal) carry both sets of headers.
-				setCapacityHeaders(w.Header(), cfg.store.state(r.Context(), key), cfg.budget)
-			}
-			if !ok {
-				if cfg.OnRateLimited != nil {
-					cfg.OnRateLimited(RefusedRate)
-				}
-				secs := retryAfterSeconds(wait)
-				w.Header().Set("Retry-After", strconv.Itoa(secs))
-				writeCodedError(w, r, http.StatusTooManyRequests, string(apperr.CodeRateLimited),
-					"Too many requests from this client; retry after "+strconv.Itoa(secs)+" s.")
-				return
-			}
+		ri := requestInfoFrom(r.Context())
+		if r.Method == http.MethodOptions || ri == nil {
+			next.ServeHTTP(w, r)
+			return
 		}
+		key, ok := principalKey(r.Context())
+		if !ok {
+			key = limiterKey(r, cfg.TrustedProxies)
+		}
+		account, refused := door.admit(r.Context(), key)
+		if cfg.limiter != nil {
+			setRateHeaders(w.Header(), cfg.limiter, key)
+		}
+		if cfg.budget != nil {
+			setCapacityHeaders(w.Header(), cfg.store.state(r.Context(), key), cfg.budget)
+		}
+		if refused != nil {
+			refused.write(w, r)
+			return
+		}
+		if !isWebSocketUpgrade(r) {
+			r = r.WithContext(context.WithValue(r.Context(), admittedKey{}, true))
+		}
+		ri.budget = account
 		next.ServeHTTP(w, r)
+		if account != nil {
+			account.settle(ri.meter.Usage().TotalCapacity, r.Context().Err() != nil)
+		}
 	})
 }
 

@@ -50,7 +50,7 @@ type Config struct {
 	MaxConcurrentOperations int
 	// CapacityBudgetRCU is the DynamoDB capacity one principal may consume, in read capacity
 	// units per second, with a burst of 10 × that; zero turns the budget off (cmd/server
-	// defaults to DefaultCapacityBudgetRCU). See withCapacityBudget.
+	// defaults to DefaultCapacityBudgetRCU). See withAdmission and requestBudget.
 	CapacityBudgetRCU float64
 	// OnRateLimited and OnOverCapacity, when set, are called once per request refused with 429
 	// (reason RefusedRate: the rate limiter; RefusedCapacity: the capacity budget) or by the
@@ -160,9 +160,10 @@ func New(repo *repository.Repo, cfg Config) http.Handler {
 	mux := http.NewServeMux()
 	gql := newGraphQL(repo, cfg)
 	// The /query chain, outermost first. Authentication comes before the principal's key, so
-	// that the rate limiter and the persisted-query cache key on the token's subject.
+	// that the front door's admission (rate limit, capacity budget) and the persisted-query cache
+	// key on the token's subject.
 	query := withAPIHeaders(withCORS(cfg.CORSOrigins, withAuthentication(cfg.Auth, withPrincipalKey(cfg.TrustedProxies, withErrorEnvelope(
-		withRateLimit(cfg, withRequestBody(withTrustedDocuments(cfg, withCapacityBudget(cfg, withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(withStreamDeadlines(cfg.CORSOrigins, gql))))))))))))
+		withAdmission(cfg, withRequestBody(withTrustedDocuments(cfg, withConcurrencyCap(cfg, loaders.Middleware(repo, cfg.Loaders)(withStreamDeadlines(cfg.CORSOrigins, gql)))))))))))
 	mux.Handle("/query", query)
 	if !cfg.DisablePlayground {
 		page, err := playground.Handler(playground.Options{Title: "singletable GraphQL", Endpoint: "/query", Headers: cfg.PlaygroundHeaders})

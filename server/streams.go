@@ -91,8 +91,7 @@ func streamAllows(ctx context.Context, object string) error {
 // streamOperations refuses, over a stream, every operation that is not a subscription (queries,
 // mutations, introspection) and every explain, as soon as the document is validated and before
 // it is planned: a socket is not a way around the HTTP path's concurrency cap, time limit and
-// budget. (Each subscribe message already took a token from its principal's rate limit:
-// socketGuard.) Explain a subscription with POST /query, as any other operation.
+// budget. (Each subscribe took a token from its principal's rate limit at the front door.) Explain a subscription with POST /query, as any other operation.
 type streamOperations struct{}
 
 var _ interface {
@@ -232,7 +231,7 @@ func wsInit(a auth.Authenticator, streams context.Context) transport.WebsocketIn
 		stop := context.AfterFunc(streams, func() { conn.closeWhenDrained(cancel) })
 		context.AfterFunc(ctx, func() { stop() })
 		if g := guardedConnOf(ctx); g != nil {
-			g.authenticated(socketKey(ctx))
+			g.authenticated()
 			if !p.ValidUntil.IsZero() {
 				expiry := time.AfterFunc(time.Until(p.ValidUntil), func() {
 					g.closeWith(closeForbidden, closeReasonExpiredText)
@@ -245,36 +244,10 @@ func wsInit(a auth.Authenticator, streams context.Context) transport.WebsocketIn
 	}
 }
 
-// socketKey is the rate limit key of a socket's principal (ctx carries it): its subject, or the
-// address the socket's request came from.
-func socketKey(ctx context.Context) string {
-	key, _ := principalKey(ctx)
-	return key
-}
-
-// verifyInit verifies the token of a connection_init payload.
+// verifyInit verifies the token of a connection_init payload: its Authorization members, in any
+// case, decided on by the front door as a request's headers are (principalOf).
 func verifyInit(ctx context.Context, a auth.Authenticator, payload transport.InitPayload) (auth.Principal, error) {
-	if a == nil {
-		return auth.Principal{}, apperr.New(apperr.CodeUnauthenticated, "this server has no token verifier configured")
-	}
-	header, n := "", 0
-	for k, v := range payload {
-		if strings.EqualFold(k, "Authorization") {
-			s, ok := v.(string)
-			if !ok {
-				return auth.Principal{}, apperr.New(apperr.CodeUnauthenticated, "connection_init's Authorization must be a string")
-			}
-			header, n = s, n+1
-		}
-	}
-	if n > 1 {
-		return auth.Principal{}, errAmbiguousCredentials
-	}
-	token, ok := bearerToken(header)
-	if !ok {
-		return auth.Principal{}, apperr.New(apperr.CodeUnauthenticated, "connection_init's Authorization must use the Bearer scheme")
-	}
-	return a.Verify(ctx, token)
+	return principalOf(ctx, a, "connection_init's Authorization", members(payload, "Authorization"))
 }
 
 // closeReason is the close frame's reason for a refused connection_init: graphql-ws's

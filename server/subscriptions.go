@@ -48,7 +48,6 @@ func addStreamTransports(srv *handler.Server, cfg Config, schema *ast.Schema) {
 			PingPongInterval: wsPingInterval,
 		},
 		trusted: cfg.TrustedProxies, pending: newAddressCounts(maxPendingSocketsPerAddress),
-		allow: cfg.allow, refused: cfg.OnRateLimited,
 	})
 	srv.AddTransport(serverSentEvents(cfg, schema))
 }

@@ -15,9 +15,9 @@ import (
 )
 
 // documentsCheckedKey marks a request context whose document withTrustedDocuments decided on
-// (and reported): the gqlgen extension (trusted_ws.go) then decides once more on what gqlgen
-// itself decoded, without reporting it twice, so that a body gqlgen reads differently from this
-// middleware cannot carry an untrusted document past it.
+// (and reported): the front door's gqlgen extension (frontdoor.go) then decides once more on what
+// gqlgen itself decoded, without reporting it twice, so that a body gqlgen reads differently from
+// this middleware cannot carry an untrusted document past it.
 type documentsCheckedKey struct{}
 
 // withTrustedDocuments applies the trusted-documents policy to every HTTP request (POST, GET,

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/netip"
 	"reflect"
-	"strconv"
 	"sync"
 	"time"
 
@@ -20,7 +19,9 @@ import (
 )
 
 // The guard around gqlgen's WebSocket transport. gqlgen speaks the protocol; the guard holds the
-// socket to what this server promises whatever a client sends:
+// socket to what this server promises whatever a client sends (what it decides on is the
+// protocol's, never an operation's: who sends a subscribe, at what rate, with what budget and
+// which document is the front door's, as on every transport, frontdoor.go):
 //   - the socket is closed when its handler ends, whatever happened (gqlgen returns without
 //     closing it when connection_init's payload is not an object: the guard closes it with 4400
 //     first);
@@ -28,8 +29,6 @@ import (
 //   - at most maxPendingSocketsPerAddress sockets of one client address wait for their
 //     connection_init: a flood of unauthenticated sockets costs one address a few descriptors;
 //   - a subscribe whose id is active closes the socket with 4409, as the protocol says;
-//   - every subscribe takes a token from its principal's request bucket, the one its requests
-//     over HTTP take (RATE_LIMITED otherwise, answered to that id);
 //   - when the token expires the socket closes with 4403, once its subscriptions have ended.
 
 // maxPendingSocketsPerAddress bounds the sockets of one client address that have not completed
@@ -53,8 +52,6 @@ type socketGuard struct {
 	transport.Websocket
 	trusted []netip.Prefix
 	pending *addressCounts
-	allow   func(ctx context.Context, key string) (bool, time.Duration) // nil: no rate limit
-	refused func(reason string)
 }
 
 var _ graphql.Transport = socketGuard{}
@@ -109,7 +106,6 @@ type guardedConn struct {
 	release func() // frees the socket's place among its address's pending ones
 
 	mu        sync.Mutex
-	key       string          // the principal's rate limit key, once connection_init passed
 	active    map[string]bool // subscription ids the server has not completed
 	closeSent bool
 	// code and reason replace the close gqlgen sends (the token expired).
@@ -117,13 +113,9 @@ type guardedConn struct {
 	reason string
 }
 
-// authenticated records the principal of a socket whose connection_init passed.
-func (c *guardedConn) authenticated(key string) {
-	c.mu.Lock()
-	c.key = key
-	c.mu.Unlock()
-	c.release()
-}
+// authenticated frees the socket's place among its address's pending ones: its connection_init
+// passed.
+func (c *guardedConn) authenticated() { c.release() }
 
 // closeWith makes the socket's close, whenever it comes, code and reason.
 func (c *guardedConn) closeWith(code int, reason string) {
@@ -178,33 +170,14 @@ func (c *guardedConn) check(m wsHead) (pass bool, err error) {
 		}
 	case "subscribe":
 		c.mu.Lock()
-		dup, key := c.active[m.ID], c.key
+		dup := c.active[m.ID]
+		c.active[m.ID] = true
 		c.mu.Unlock()
 		if dup {
 			return false, c.refuse(closeSubscriberExists, "Subscriber for "+m.ID+" already exists")
 		}
-		if allow := c.guard.allow; allow != nil && key != "" {
-			if ok, wait := allow(context.Background(), key); !ok {
-				if c.guard.refused != nil {
-					c.guard.refused(RefusedRate)
-				}
-				return false, c.refuseSubscribe(m.ID, retryAfterSeconds(wait))
-			}
-		}
-		c.mu.Lock()
-		c.active[m.ID] = true
-		c.mu.Unlock()
 	}
 	return true, nil
-}
-
-// refuseSubscribe answers a subscribe over the rate limit with an error message for its id.
-func (c *guardedConn) refuseSubscribe(id string, secs int) error {
-	payload, _ := json.Marshal([]map[string]any{{
-		"message":    "Too many requests from this client; retry after " + strconv.Itoa(secs) + " s.",
-		"extensions": map[string]any{"code": string(apperr.CodeRateLimited), "limit": RefusedRate},
-	}})
-	return c.inner.WriteJSON(wsHead{Type: "error", ID: id, Payload: payload})
 }
 
 // WriteJSON forwards gqlgen's message, noting the subscriptions it ends.

@@ -170,7 +170,7 @@ func prepareTable(ctx context.Context, cfg config, repo *repository.Repo, log *s
 		if err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
-		log.Info("migrated", "ticketsRekeyed", rep.TicketsRekeyed, "ticketsVersioned", rep.TicketsVersioned, "employeesIndexedByName", rep.EmployeesIndexedByName)
+		log.Info("migrated", "ticketsRekeyed", rep.TicketsRekeyed, "ticketsVersioned", rep.TicketsVersioned, "employeesIndexedByName", rep.EmployeesIndexedByName, "employeesNormalized", rep.EmployeesNormalized)
 	}
 	if cfg.seed {
 		st, err := repo.Seed(ctx)
