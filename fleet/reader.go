@@ -23,8 +23,9 @@ func (fd *Feed) lead(ctx context.Context, h repository.StreamHandler) {
 	}
 }
 
-// hold reads the table's stream, resuming after the checkpoints of the previous reader, while it
-// renews the lease every LeaseTTL/3. It returns, its reader stopped, as soon as a renewal fails:
+// hold reads the table's stream, resuming after the checkpoints of the previous reader (the
+// earlier of Redis's and the change log's in the table, per shard: StreamOptions.Resume), while
+// it renews the lease every LeaseTTL/3. It returns, its reader stopped, as soon as a renewal fails:
 // the lease may pass to another instance once it expires, and by then this one has stopped.
 func (fd *Feed) hold(ctx context.Context, h repository.StreamHandler) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -33,7 +34,6 @@ func (fd *Feed) hold(ctx context.Context, h repository.StreamHandler) {
 	if err != nil {
 		return
 	}
-	marks = fd.withLogCheckpoints(ctx, marks)
 	fd.leading.Store(true)
 	defer fd.leading.Store(false)
 	fd.f.log.Info("this instance reads the table's stream for the fleet", "instance", fd.f.instance, "checkpoints", len(marks))
@@ -121,28 +121,6 @@ redis.call("HSET", KEYS[3], ARGV[3], ARGV[4])
 redis.call("PEXPIRE", KEYS[3], 90000000) -- 25 hours: older records are trimmed from the table's stream
 return 1
 `)
-
-// withLogCheckpoints completes the Redis checkpoints with the change log's in the table, for a
-// shard Redis has none of (a Redis that restarted empty). Where both have one, the earlier wins:
-// the table's is written when a batch is appended, before it is published, and resuming after it
-// would skip publishing what was appended but not yet published; reading a record again costs
-// nothing (its append is refused, and each instance hands a sequence number on once).
-func (fd *Feed) withLogCheckpoints(ctx context.Context, marks map[string]string) map[string]string {
-	logged, err := fd.repo.ChangeLogCheckpoints(ctx)
-	if err != nil {
-		fd.f.log.Warn("the change log's checkpoints cannot be read; resuming from Redis's alone", "error", err.Error())
-		return marks
-	}
-	if marks == nil {
-		marks = map[string]string{}
-	}
-	for shard, seq := range logged {
-		if m, ok := marks[shard]; !ok || repository.SequenceAfter(m, seq) {
-			marks[shard] = seq
-		}
-	}
-	return marks
-}
 
 // checkpoints reads where the previous reader stopped: the last sequence number published from
 // each shard.

@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -13,11 +14,19 @@ import (
 )
 
 // The change log's checkpoints: after each batch it appends, the reader records the batch's last
-// sequence number per shard, in the table. A reader that starts without a fleet's checkpoints
-// (StreamOptions.Resume unset: a single instance, restarted or redeployed) resumes each shard
-// after them instead of at its newest record, so that the changes written while no reader ran
-// are appended too (within the stream's 24 hours) and a client resuming from a cursor misses
+// sequence number per shard, in the table. A reader that starts (a single instance, restarted
+// or redeployed; a fleet's next lease holder, whose Redis checkpoints they complete) resumes each
+// shard after them instead of at its newest record, so that the changes written while no reader
+// ran are appended too (within the stream's 24 hours) and a client resuming from a cursor misses
 // none. One PutItem per batch; a record read again is appended once (the append's condition).
+//
+// Start marks: when a reader starts reading a shard it has no checkpoint of, it first records
+// where it starts (the same item, without a sequence number: the time it opened the shard at
+// its newest record, or nothing for its oldest). A reader that takes over before that shard's
+// first batch was appended (a lease holder that dies between reading and appending, a shard that
+// closed meanwhile) resumes the shard from that mark, not from its own start, so the records
+// the previous reader read and did not append are appended by the next. One conditional PutItem
+// per shard, when its reading starts.
 
 // streamRecordLife is how long DynamoDB Streams keeps a record, and so a checkpoint is of use.
 const streamRecordLife = 25 * time.Hour
@@ -28,8 +37,19 @@ const typeLogCheckpoint = "ChangeLogCheckpoint"
 // logCheckpointPK is the partition of the checkpoints, one item per shard (SK: the shard id).
 const logCheckpointPK = changeLogPrefix + "CHECKPOINTS"
 
-// attrCheckpointSeq is a checkpoint's sequence number.
-const attrCheckpointSeq = "seq"
+// Attributes of a checkpoint: its sequence number; a start mark's opening time (epoch ms).
+const (
+	attrCheckpointSeq    = "seq"
+	attrCheckpointOpened = "opened"
+)
+
+// logMark is where the log stands in a shard: after seq when a batch was appended, else from
+// the start a reader recorded when it started reading the shard (opened: at its newest record
+// then; zero: at its oldest).
+type logMark struct {
+	seq    string
+	opened time.Time
+}
 
 // logCheckpointItem is the checkpoint of shard at seq, kept as long as the stream keeps records.
 func logCheckpointItem(shard, seq string, expires int64) map[string]types.AttributeValue {
@@ -37,6 +57,17 @@ func logCheckpointItem(shard, seq string, expires int64) map[string]types.Attrib
 		attrPK: s(logCheckpointPK), attrSK: s(shard), attrType: s(typeLogCheckpoint), attrCheckpointSeq: s(seq),
 		attrLogExpires: &types.AttributeValueMemberN{Value: strconv.FormatInt(expires, 10)},
 	}
+}
+
+// logStartItem is the start mark of shard: the checkpoint's item without a sequence number, with
+// the time the reader opened the shard at its newest record (none for its oldest).
+func logStartItem(shard string, opened time.Time, expires int64) map[string]types.AttributeValue {
+	item := logCheckpointItem(shard, "", expires)
+	delete(item, attrCheckpointSeq)
+	if !opened.IsZero() {
+		item[attrCheckpointOpened] = &types.AttributeValueMemberN{Value: strconv.FormatInt(opened.UnixMilli(), 10)}
+	}
+	return item
 }
 
 // saveLogCheckpoint records that the log has every change of shard up to seq.
@@ -49,8 +80,23 @@ func (r *Repo) saveLogCheckpoint(ctx context.Context, shard, seq string) error {
 	return nil
 }
 
-// logCheckpoints reads every shard's checkpoint: shard id → sequence number.
-func (r *Repo) logCheckpoints(ctx context.Context) (map[string]string, error) {
+// saveLogStart records where a reader starts reading shard (opened: the time it opens it at its
+// newest record; zero for its oldest), unless the shard has a checkpoint or a mark already: an
+// earlier start stays, the later reader resumes from it.
+func (r *Repo) saveLogStart(ctx context.Context, shard string, opened time.Time) error {
+	item := logStartItem(shard, opened, r.now().Add(streamRecordLife).Unix())
+	_, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item,
+		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
+		ExpressionAttributeNames: map[string]string{"#pk": attrPK}})
+	var ccf *types.ConditionalCheckFailedException
+	if err != nil && !errors.As(err, &ccf) {
+		return apperr.Classify("save change log start", err)
+	}
+	return nil
+}
+
+// logMarks reads every shard's checkpoint or start mark.
+func (r *Repo) logMarks(ctx context.Context) (map[string]logMark, error) {
 	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.table),
 		KeyConditionExpression:    aws.String("#pk = :pk"),
@@ -60,9 +106,13 @@ func (r *Repo) logCheckpoints(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	marks := make(map[string]string, len(items))
+	marks := make(map[string]logMark, len(items))
 	for _, item := range items {
-		marks[stringAttr(item, attrSK)] = stringAttr(item, attrCheckpointSeq)
+		m := logMark{seq: stringAttr(item, attrCheckpointSeq)}
+		if ms, err := strconv.ParseInt(numberAttr(item, attrCheckpointOpened), 10, 64); err == nil {
+			m.opened = time.UnixMilli(ms)
+		}
+		marks[stringAttr(item, attrSK)] = m
 	}
 	return marks, nil
 }

@@ -101,6 +101,7 @@ func guardRows() []keyRow {
 		changeLogItem("<scope>", &Change{Kind: ChangeUpdated, Sequence: "<sequence>", Shard: "<shard>",
 			newItem: map[string]types.AttributeValue{}, oldItem: map[string]types.AttributeValue{}}, time.Hour),
 		logCheckpointItem("<shardId>", "<sequence>", 0),
+		logStartItem("<shardId>", time.UnixMilli(1), 0),
 	}
 	rows := make([]keyRow, len(items))
 	for i, item := range items {

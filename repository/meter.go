@@ -168,10 +168,30 @@ func busyTime(calls []CallRecord) time.Duration {
 	return total + curEnd - curStart
 }
 
+type callsUntilKey struct{}
+
+// WithCallsUntil returns ctx whose DynamoDB calls end when until is done, whether ctx is or not: a
+// call not yet made fails with until's error without reaching DynamoDB (nor the Meter), a call in
+// flight is cancelled. For work that must run to its end on a context nothing cancels (gqlgen's
+// deferred fragments, whose results must be received) while its reads stop with the request.
+func WithCallsUntil(ctx, until context.Context) context.Context {
+	return context.WithValue(ctx, callsUntilKey{}, until)
+}
+
 // meterMiddleware asks every call for its consumed capacity and records it on the context's Meter.
-// It sits in the Initialize step, so SDK retries of one call count once.
+// It sits in the Initialize step, so SDK retries of one call count once. It also ends the calls
+// of a context WithCallsUntil bounds.
 var meterMiddleware = initializeStep(middleware.InitializeMiddlewareFunc("CostMeter",
 	func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		if until, ok := ctx.Value(callsUntilKey{}).(context.Context); ok {
+			if err := until.Err(); err != nil {
+				return middleware.InitializeOutput{}, middleware.Metadata{}, err
+			}
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(until, cancel)()
+		}
 		requestCapacity(in.Parameters)
 		m := meterFrom(ctx)
 		if m == nil {

@@ -1,29 +1,81 @@
 package repository
 
-import "context"
+import (
+	"context"
+	"time"
 
-// ChangeLogCheckpoints is every shard's change-log checkpoint (shard id → the sequence number
-// of the last change appended): where a reader that has no better position resumes (a fleet whose
-// Redis lost its own checkpoints).
-func (r *Repo) ChangeLogCheckpoints(ctx context.Context) (map[string]string, error) {
-	return r.logCheckpoints(ctx)
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+)
+
+// logStart is where a reader starts each shard: the change log's checkpoints and start marks
+// in the table (changelog_checkpoint.go), read once when it starts, completed with the positions
+// it was given (StreamOptions.Resume: a fleet's, from Redis).
+type logStart struct {
+	marks  map[string]logMark
+	resume func(shard string) string
 }
 
-// resumeFromLog is the Resume of a reader that was given none: the change log's checkpoints in
-// the table (changelog_checkpoint.go), read once when it starts; nil when there are none (the
-// first reader of the table) or they cannot be read (the reader starts at the newest records,
-// as it did before the log existed, and says so).
-func (sr *StreamReader) resumeFromLog(ctx context.Context) func(string) string {
-	marks, err := sr.repo.logCheckpoints(ctx)
+// readLogStart reads the change log's marks. When they cannot be read the reader goes on with
+// the positions it was given alone (none for a single instance: it starts at the newest
+// records, as it did before the log existed, and says so).
+func (sr *StreamReader) readLogStart(ctx context.Context) *logStart {
+	marks, err := sr.repo.logMarks(ctx)
 	if err != nil {
-		sr.repo.log.Warn("the change log's checkpoints cannot be read; the stream is read from its newest records", "error", err.Error())
-		return nil
+		sr.repo.log.Warn("the change log's checkpoints cannot be read; the stream is read on from the positions given, or its newest records", "error", err.Error())
+	} else if len(marks) > 0 {
+		sr.repo.log.Info("the stream is read on from the change log's checkpoints", "shards", len(marks))
 	}
-	if len(marks) == 0 {
-		return nil
+	return &logStart{marks: marks, resume: sr.opts.Resume}
+}
+
+// after is the sequence number to continue shard after ("" for none): the earlier of the given
+// position and the log's checkpoint where there are both. The table's checkpoint is written when
+// a batch is appended, before a fleet publishes it: resuming after the later one would skip
+// publishing what was appended but not yet published, while reading a record again costs
+// nothing (its append is refused, and each instance hands a sequence number on once).
+func (ls *logStart) after(shard string) string {
+	given := ""
+	if ls.resume != nil {
+		given = ls.resume(shard)
 	}
-	sr.repo.log.Info("the stream is read on from the change log's checkpoints", "shards", len(marks))
-	return func(shard string) string { return marks[shard] }
+	logged := ls.marks[shard].seq
+	if given == "" || logged != "" && sequenceAfter(given, logged) {
+		return logged
+	}
+	return given
+}
+
+// continues says a previous reader read shard: it has a position to continue after, or a start
+// mark. Such a shard is read on at start even when it is closed (its last records may not be in
+// the log yet), and so are its descendants, from their oldest records.
+func (ls *logStart) continues(shard string) bool {
+	_, marked := ls.marks[shard]
+	return marked || ls.after(shard) != ""
+}
+
+// position sets where s starts: after its checkpoint; else, from a previous reader's start mark
+// (its oldest record, skipping those from before the minute the previous reader opened it at its
+// newest: see shardReader.reposition); else where the plan says, recording that start as the
+// shard's mark, so that the next reader knows it, should this one stop before the shard's first
+// batch is in the log.
+func (ls *logStart) position(ctx context.Context, r *Repo, s *shardReader) {
+	if s.last = ls.after(s.id); s.last != "" {
+		return
+	}
+	if m, ok := ls.marks[s.id]; ok {
+		s.start = stypes.ShardIteratorTypeTrimHorizon
+		if !m.opened.IsZero() {
+			s.notBefore = m.opened.Truncate(time.Minute)
+		}
+		return
+	}
+	var opened time.Time
+	if s.start == stypes.ShardIteratorTypeLatest {
+		opened = time.Now()
+	}
+	if err := r.saveLogStart(ctx, s.id, opened); err != nil {
+		r.log.Warn("the change log's start of a shard was not saved", "shard", s.id, "error", err.Error())
+	}
 }
 
 // appendToLog appends a shard's batch to the change log before the reader hands it on, retrying

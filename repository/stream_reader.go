@@ -31,8 +31,10 @@ type StreamOptions struct {
 	// Resume, when set, gives the sequence number of the last record of a shard that an earlier
 	// reader handed on ("" for none): the reader continues after it rather than at the shard's
 	// newest record. A fleet's new reader resumes where the previous one stopped, so that the
-	// changes written during the handover are delivered. Unset, the reader resumes after the
-	// change log's checkpoints in the table, when there are any (stream_log.go).
+	// changes written during the handover are delivered. Either way the reader also resumes
+	// after the change log's checkpoints in the table (the earlier of the two), and from the
+	// start marks of shards a previous reader started and had appended nothing of
+	// (stream_log.go).
 	Resume func(shard string) string
 }
 
@@ -92,12 +94,7 @@ func (r *Repo) StreamReader(opts StreamOptions) *StreamReader {
 // one every DescribeInterval; when the stream it reads is disabled, it looks for the next one and
 // reads that from its oldest record.
 func (sr *StreamReader) Run(ctx context.Context, h StreamHandler) error {
-	if sr.opts.Resume == nil {
-		resumed := *sr
-		resumed.opts.Resume = sr.resumeFromLog(ctx)
-		sr = &resumed
-	}
-	run := &streamRun{StreamReader: sr, h: h, lags: map[string]time.Duration{}}
+	run := &streamRun{StreamReader: sr, h: h, lags: map[string]time.Duration{}, start: sr.readLogStart(ctx)}
 	fromLatest := true
 	for attempt := 0; ; {
 		arn, err := run.findStream(ctx)
@@ -121,6 +118,9 @@ func (sr *StreamReader) Run(ctx context.Context, h StreamHandler) error {
 type streamRun struct {
 	*StreamReader
 	h StreamHandler
+	// start is where each shard is read from: after its checkpoint, from a start mark, or as
+	// the shard plan says.
+	start *logStart
 
 	mu        sync.Mutex
 	down      bool

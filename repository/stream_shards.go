@@ -40,11 +40,13 @@ func newShardPlan() *shardPlan {
 
 // update merges a description of the stream's shards (every page of it). With fromLatest (the
 // first description of the stream the reader started with), shards already closed are history
-// and skipped, and open ones are read from their newest record; otherwise a new shard is read
-// from its oldest record. Shards no longer listed (trimmed after 24 hours) are forgotten, so the
-// plan does not grow with time; vanished are those among them still being read, whose readers
-// must stop (what they had not read yet is lost).
-func (p *shardPlan) update(desc []stypes.Shard, fromLatest bool) (vanished []string) {
+// and skipped, and open ones are read from their newest record, except the shards a previous
+// reader read (continued: a checkpoint or a start mark in the change log), which are read on
+// from there, closed or not, and their descendants, from their oldest records; otherwise a new
+// shard is read from its oldest record. Shards no longer listed (trimmed after 24 hours) are
+// forgotten, so the plan does not grow with time; vanished are those among them still being
+// read, whose readers must stop (what they had not read yet is lost).
+func (p *shardPlan) update(desc []stypes.Shard, fromLatest bool, continued func(shard string) bool) (vanished []string) {
 	listed := map[string]bool{}
 	var added []string
 	for _, s := range desc {
@@ -61,12 +63,12 @@ func (p *shardPlan) update(desc []stypes.Shard, fromLatest bool) (vanished []str
 	}
 	if fromLatest {
 		for _, id := range added {
-			if st := p.shards[id]; st.closedWhenListed {
+			if st := p.shards[id]; st.closedWhenListed && !p.lineage(id, continued) {
 				st.done = true
 			}
 		}
 		for _, id := range added {
-			if st := p.shards[id]; !st.done && !p.blocked(st) {
+			if st := p.shards[id]; !st.done && !p.blocked(st) && !continued(id) {
 				st.start = stypes.ShardIteratorTypeLatest
 			}
 		}
@@ -83,6 +85,22 @@ func (p *shardPlan) update(desc []stypes.Shard, fromLatest bool) (vanished []str
 	}
 	slices.Sort(vanished)
 	return vanished
+}
+
+// lineage says a previous reader read id or one of its known ancestors (continued): its records
+// are read, not skipped as history.
+func (p *shardPlan) lineage(id string, continued func(string) bool) bool {
+	for seen := 0; seen <= len(p.shards); seen++ {
+		if continued(id) {
+			return true
+		}
+		st, ok := p.shards[id]
+		if !ok || st.parent == "" {
+			return false
+		}
+		id = st.parent
+	}
+	return false
 }
 
 // blocked says a shard must wait for its parent, which is known and not read to its end. A
@@ -159,7 +177,7 @@ func (run *streamRun) readStream(ctx context.Context, arn string, fromLatest boo
 		default:
 			run.ok()
 			attempt = 0
-			set.stopVanished(set.plan.update(shards, fromLatest && !announced))
+			set.stopVanished(set.plan.update(shards, fromLatest && !announced, run.start.continues))
 			if !set.startReady(ctx) {
 				return
 			}
@@ -205,9 +223,7 @@ func (run *streamRun) describe(ctx context.Context, arn string) (stypes.StreamSt
 func (set *shardSet) startReady(ctx context.Context) bool {
 	for _, id := range set.plan.ready() {
 		s := &shardReader{run: set.run, arn: set.arn, id: id, start: set.plan.shards[id].start}
-		if set.run.opts.Resume != nil {
-			s.last = set.run.opts.Resume(id)
-		}
+		set.run.start.position(ctx, set.run.repo, s)
 		if s.start == stypes.ShardIteratorTypeLatest && !s.openRetrying(ctx) {
 			return false
 		}

@@ -76,7 +76,7 @@ func shard(id, parent string, closed bool) stypes.Shard {
 // shards done and no longer listed are forgotten.
 func TestStreamShardPlanFollowsLineage(t *testing.T) {
 	p := newShardPlan()
-	p.update([]stypes.Shard{shard("a", "", true), shard("b", "a", false), shard("c", "", false)}, true)
+	p.update([]stypes.Shard{shard("a", "", true), shard("b", "a", false), shard("c", "", false)}, true, none)
 	if got := p.ready(); !slices.Equal(got, []string{"b", "c"}) {
 		t.Fatalf("ready at start %v, want the open shards b and c", got)
 	}
@@ -85,7 +85,7 @@ func TestStreamShardPlanFollowsLineage(t *testing.T) {
 	}
 	// b splits into d and e, which appear before b is read to its end; f's parent was trimmed.
 	p.update([]stypes.Shard{shard("a", "", true), shard("b", "a", true), shard("c", "", false),
-		shard("d", "b", false), shard("e", "b", false), shard("f", "gone", false)}, false)
+		shard("d", "b", false), shard("e", "b", false), shard("f", "gone", false)}, false, none)
 	if got := p.ready(); !slices.Equal(got, []string{"f"}) {
 		t.Fatalf("ready while b is read %v, want f alone", got)
 	}
@@ -103,7 +103,7 @@ func TestStreamShardPlanFollowsLineage(t *testing.T) {
 	}
 	// a and b trimmed from the description: forgotten; the children are what b awaited. f
 	// vanished while it was read: its reader must stop.
-	vanished := p.update([]stypes.Shard{shard("c", "", false), shard("d", "b", false), shard("e", "b", false)}, false)
+	vanished := p.update([]stypes.Shard{shard("c", "", false), shard("d", "b", false), shard("e", "b", false)}, false, none)
 	if _, ok := p.shards["a"]; ok || len(p.awaiting) != 0 || len(p.shards) != 3 || !slices.Equal(vanished, []string{"f"}) {
 		t.Fatalf("after trimming: shards %v, awaiting %v, vanished %v", p.shards, p.awaiting, vanished)
 	}
@@ -116,13 +116,39 @@ func TestStreamShardPlanFollowsLineage(t *testing.T) {
 // oldest record, not its newest: what was written to it meanwhile is not skipped.
 func TestStreamShardPlanOpenChildOfOpenParent(t *testing.T) {
 	p := newShardPlan()
-	p.update([]stypes.Shard{shard("child", "parent", false), shard("parent", "", false)}, true)
+	p.update([]stypes.Shard{shard("child", "parent", false), shard("parent", "", false)}, true, none)
 	if got := p.ready(); !slices.Equal(got, []string{"parent"}) {
 		t.Fatalf("ready %v", got)
 	}
 	p.finished("parent")
 	if got := p.ready(); !slices.Equal(got, []string{"child"}) || p.shards["child"].start != stypes.ShardIteratorTypeTrimHorizon {
 		t.Fatalf("ready %v, child starts at %s", got, p.shards["child"].start)
+	}
+}
+
+// none is the continued of a reader that finds no checkpoint and no start mark.
+func none(string) bool { return false }
+
+// At start, a shard a previous reader read (a checkpoint or a start mark) is read on even when it
+// has closed since (its last records may not be in the log yet), and so are its descendants, from
+// their oldest records; a closed shard of no reader's lineage stays history, and an open shard of
+// none is read from its newest record.
+func TestStreamShardPlanContinuesAPreviousReadersShards(t *testing.T) {
+	p := newShardPlan()
+	continued := func(id string) bool { return id == "read" }
+	p.update([]stypes.Shard{shard("read", "", true), shard("child", "read", true), shard("grandchild", "child", false),
+		shard("history", "", true), shard("open", "history", false)}, true, continued)
+	if got := p.ready(); !slices.Equal(got, []string{"open", "read"}) {
+		t.Fatalf("ready at start %v, want the previous reader's closed shard and the open shard of no lineage", got)
+	}
+	if !p.shards["history"].done || p.shards["child"].done || p.shards["open"].start != stypes.ShardIteratorTypeLatest {
+		t.Fatalf("history done %v, child done %v, open starts at %s", p.shards["history"].done, p.shards["child"].done, p.shards["open"].start)
+	}
+	p.finished("read")
+	p.finished(p.ready()[0])
+	if got := p.ready(); !slices.Equal(got, []string{"grandchild"}) || p.shards["child"].start != stypes.ShardIteratorTypeTrimHorizon ||
+		p.shards["grandchild"].start != stypes.ShardIteratorTypeTrimHorizon {
+		t.Fatalf("ready %v; child starts at %s, grandchild at %s: want their oldest records", got, p.shards["child"].start, p.shards["grandchild"].start)
 	}
 }
 

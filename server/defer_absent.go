@@ -26,21 +26,21 @@ type deferredFields struct {
 
 // initial is the first payload's data without its deferred fields. Root fields are never
 // deferred (gqlgen resolves them all for the first payload), so they stay.
-func (d deferredFields) initial(data json.RawMessage) (json.RawMessage, error) {
+func (d deferredFields) initial(data json.RawMessage) (json.RawMessage, any, error) {
 	root := d.rootType()
 	if root == nil {
-		return data, nil
+		return d.strip(data, nil, "", true)
 	}
 	return d.strip(data, d.oc.Operation.SelectionSet, root.Name, true)
 }
 
 // incremental is the data of an incremental payload, the fields of a deferred fragment of the
 // object at path, without the fields deferred further inside it (a nested @defer): its own fields
-// are the ones it delivers, so they stay.
-func (d deferredFields) incremental(data json.RawMessage, path ast.Path) (json.RawMessage, error) {
+// are the ones it delivers, so they stay. It returns the data decoded as well.
+func (d deferredFields) incremental(data json.RawMessage, path ast.Path) (json.RawMessage, any, error) {
 	root := d.rootType()
 	if root == nil {
-		return data, nil
+		return d.strip(data, nil, "", true)
 	}
 	sel, typ := d.oc.Operation.SelectionSet, root.Name
 	for _, el := range path {
@@ -50,7 +50,7 @@ func (d deferredFields) incremental(data json.RawMessage, path ast.Path) (json.R
 		}
 		fields := d.collect(sel, typ)[string(name)]
 		if len(fields) == 0 || fields[0].Definition == nil {
-			return data, nil
+			return d.strip(data, nil, "", true)
 		}
 		sel, typ = selectionsOf(fields), fields[0].Definition.Type.Name()
 	}
@@ -67,18 +67,22 @@ func (d deferredFields) rootType() *ast.Definition {
 	return d.schema.Query
 }
 
-// strip decodes data (keeping its keys' order), drops the deferred nulls, and encodes it again.
-func (d deferredFields) strip(data json.RawMessage, sel ast.SelectionSet, typ string, keepTop bool) (json.RawMessage, error) {
+// strip decodes data (keeping its keys' order), drops the deferred nulls, and encodes it again;
+// it returns the decoded data too. No selections (sel nil) drop nothing.
+func (d deferredFields) strip(data json.RawMessage, sel ast.SelectionSet, typ string, keepTop bool) (json.RawMessage, any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeOrdered(dec)
 	if err != nil {
-		return nil, err
+		return data, nil, err
+	}
+	if sel == nil {
+		return data, v, nil
 	}
 	d.value(v, sel, typ, keepTop)
 	var out bytes.Buffer
 	encodeOrdered(&out, v)
-	return out.Bytes(), nil
+	return out.Bytes(), v, nil
 }
 
 // value walks v, the value of a field of type typ selecting sel (an object, a list of them, or a

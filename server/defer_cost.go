@@ -19,14 +19,23 @@ import (
 // before the last payload is settled when its request ends (withAdmission: cut short, it
 // keeps at least its reservation).
 type payloadCost struct {
-	mu   sync.Mutex
-	prev repository.Usage
+	mu      sync.Mutex
+	prev    repository.Usage
+	stopped bool // the client went away: no payload settles the budget any more
 }
 
 type payloadCostKey struct{}
 
-func withPayloadCost(ctx context.Context) context.Context {
-	return context.WithValue(ctx, payloadCostKey{}, &payloadCost{})
+func withPayloadCost(ctx context.Context) (context.Context, *payloadCost) {
+	pc := &payloadCost{}
+	return context.WithValue(ctx, payloadCostKey{}, pc), pc
+}
+
+// stop leaves the budget to the request's end: the payloads still produced are written to nobody.
+func (pc *payloadCost) stop() {
+	pc.mu.Lock()
+	pc.stopped = true
+	pc.mu.Unlock()
 }
 
 func payloadCostOf(ctx context.Context) *payloadCost {
@@ -41,7 +50,7 @@ func (pc *payloadCost) entry(ri *requestInfo, last bool) dynamoDBEntry {
 	now := ri.meter.Usage()
 	e := dynamoDBEntry{Usage: usageSince(now, pc.prev)}
 	pc.prev = now
-	if last && ri.budget != nil {
+	if last && ri.budget != nil && !pc.stopped {
 		left := ri.budget.settle(now.TotalCapacity, false)
 		e.BudgetRemaining = &left
 	}

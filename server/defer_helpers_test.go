@@ -61,6 +61,34 @@ func (a *api) deferred(accept, query string, vars map[string]any) deferredRespon
 // Accept and reads every payload of the answer.
 func (a *api) deferredBody(accept string, request map[string]any) deferredResponse {
 	a.t.Helper()
+	o := a.openBody(accept, request)
+	defer o.resp.Body.Close()
+	out := deferredResponse{status: o.resp.StatusCode, contentType: o.resp.Header.Get("Content-Type")}
+	for raw := o.next(); raw != nil; raw = o.next() {
+		var p payload
+		if err := json.Unmarshal(raw, &p); err != nil {
+			a.t.Fatalf("payload %d is not JSON: %s", len(out.payloads), raw)
+		}
+		out.payloads = append(out.payloads, p)
+	}
+	return out
+}
+
+// openPayloads is an incremental answer being read payload by payload.
+type openPayloads struct {
+	resp *http.Response
+	next func() []byte // the next payload, nil after the last
+}
+
+// open sends query with accept and returns its answer unread.
+func (a *api) open(accept, query string) *openPayloads {
+	a.t.Helper()
+	return a.openBody(accept, map[string]any{"query": query})
+}
+
+// openBody POSTs a request body of any shape with the given Accept and returns its answer unread.
+func (a *api) openBody(accept string, request map[string]any) *openPayloads {
+	a.t.Helper()
 	body, _ := json.Marshal(request)
 	req, err := http.NewRequest(http.MethodPost, a.url+"/query", bytes.NewReader(body))
 	if err != nil {
@@ -73,53 +101,49 @@ func (a *api) deferredBody(accept string, request map[string]any) deferredRespon
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	out := deferredResponse{status: resp.StatusCode, contentType: resp.Header.Get("Content-Type")}
-	out.payloads = readPayloads(a.t, out.contentType, resp.Body)
-	return out
+	a.t.Cleanup(func() { resp.Body.Close() })
+	return &openPayloads{resp: resp, next: payloadsOf(resp.Header.Get("Content-Type"), resp.Body)}
 }
 
-// readPayloads splits a multipart/mixed or text/event-stream body into its payloads; any other
-// body is one payload.
-func readPayloads(t *testing.T, contentType string, body io.Reader) []payload {
-	t.Helper()
-	var raws [][]byte
+// payloadsOf reads a body's payloads one by one: the next, nil after the last. A multipart/mixed
+// body's parts, a text/event-stream body's events; any other body whole.
+func payloadsOf(contentType string, body io.Reader) func() []byte {
 	media, params, _ := mime.ParseMediaType(contentType)
 	switch media {
 	case "multipart/mixed":
 		mr := multipart.NewReader(body, params["boundary"])
-		for {
-			part, err := mr.NextPart()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("multipart: %v", err)
-			}
-			b, _ := io.ReadAll(part)
-			if len(bytes.TrimSpace(b)) > 0 {
-				raws = append(raws, b)
+		return func() []byte {
+			for {
+				part, err := mr.NextPart()
+				if err != nil {
+					return nil
+				}
+				if b, _ := io.ReadAll(part); len(bytes.TrimSpace(b)) > 0 {
+					return b
+				}
 			}
 		}
 	case "text/event-stream":
 		sc := bufio.NewScanner(body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				raws = append(raws, []byte(data))
+		return func() []byte {
+			for sc.Scan() {
+				if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+					return []byte(data)
+				}
 			}
+			return nil
 		}
-	default:
+	}
+	read := false
+	return func() []byte {
+		if read {
+			return nil
+		}
+		read = true
 		b, _ := io.ReadAll(body)
-		raws = append(raws, b)
+		return b
 	}
-	out := make([]payload, len(raws))
-	for i, raw := range raws {
-		if err := json.Unmarshal(raw, &out[i]); err != nil {
-			t.Fatalf("payload %d is not JSON: %s", i, raw)
-		}
-	}
-	return out
 }
 
 // increments is the incremental results of every payload after the first, whichever transport
@@ -173,13 +197,22 @@ func (r deferredResponse) merged(t *testing.T) any {
 		for _, el := range inc.Path {
 			switch el := el.(type) {
 			case string:
-				target = target.(map[string]any)[el]
+				obj, _ := target.(map[string]any)
+				target = obj[el]
 			case float64:
-				target = target.([]any)[int(el)]
+				if list, _ := target.([]any); int(el) < len(list) {
+					target = list[int(el)]
+				} else {
+					target = nil
+				}
 			}
 		}
+		obj, ok := target.(map[string]any)
+		if !ok {
+			t.Fatalf("incremental result at %s (label %v) before its path was delivered: %s", pathKey(inc.Path), inc.Label, r.text())
+		}
 		for k, v := range fields {
-			target.(map[string]any)[k] = v
+			obj[k] = v
 		}
 	}
 	return whole
@@ -222,4 +255,15 @@ func (b *logBuffer) count(s string) int {
 		}
 	}
 	return n
+}
+
+// text is every payload, one a line.
+func (r deferredResponse) text() string {
+	var b strings.Builder
+	for _, p := range r.payloads {
+		j, _ := json.Marshal(p)
+		b.WriteString("\n")
+		b.Write(j)
+	}
+	return b.String()
 }

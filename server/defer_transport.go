@@ -10,9 +10,13 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"singletable/apperr"
+	"singletable/repository"
 )
 
 // Incremental delivery (@defer) travels by two transports, both gqlgen's, which write the
@@ -97,9 +101,20 @@ type deferredExecutor struct {
 }
 
 // CreateOperationContext marks the request incremental for the extensions (wholeResult,
-// streamOperations) that judge the operation.
+// streamOperations) that judge the operation. A query over Server-Sent Events then takes a slot
+// of the concurrency cap, as every plain HTTP request does (takeStreamSlot): refused, it gets
+// UNAVAILABLE as its one event, with Retry-After.
 func (e deferredExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
-	return e.GraphExecutor.CreateOperationContext(context.WithValue(ctx, incrementalKey{}, true), params)
+	oc, errs := e.GraphExecutor.CreateOperationContext(context.WithValue(ctx, incrementalKey{}, true), params)
+	if len(errs) > 0 || oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return oc, errs
+	}
+	if !takeStreamSlot(ctx) {
+		err := gqlerror.Errorf(overCapacityMessage)
+		errcode.Set(err, string(apperr.CodeUnavailable))
+		return oc, gqlerror.List{err}
+	}
+	return oc, errs
 }
 
 // DispatchOperation runs a query or mutation in payloads (payloads.next); a subscription is the
@@ -113,8 +128,12 @@ func (e deferredExecutor) DispatchOperation(ctx context.Context, oc *graphql.Ope
 	if ri := requestInfoFrom(ctx); ri != nil && ri.stream && e.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 	}
-	next, ctx := e.GraphExecutor.DispatchOperation(withPayloadCost(ctx), oc)
-	p := &payloads{next: next, fields: deferredFields{oc: oc, schema: e.schema}, cancel: cancel, log: e.log}
+	// gqlgen's executor runs on a context nothing cancels, its DynamoDB calls end with the
+	// request (produce says why).
+	request := ctx
+	ctx, cost := withPayloadCost(repository.WithCallsUntil(context.WithoutCancel(ctx), request))
+	next, ctx := e.GraphExecutor.DispatchOperation(ctx, oc)
+	p := &payloads{next: next, fields: deferredFields{oc: oc, schema: e.schema}, cancel: cancel, log: e.log, request: request, cost: cost}
 	return p.respond, ctx
 }
 
@@ -124,8 +143,21 @@ type payloads struct {
 	fields  deferredFields
 	cancel  context.CancelFunc
 	log     *slog.Logger
-	started bool // the first payload was produced
-	done    bool // the last was
+	request context.Context // done when the client went away or the time limit passed
+	cost    *payloadCost
+	out     chan *graphql.Response // what the next call of next answers (produce)
+	asked   bool                   // next was called and has not answered yet
+	started bool                   // the first payload was produced
+	done    bool                   // the last was
+	// produced: gqlgen produced its last payload (hasNext false); the ones held back remain.
+	produced  bool
+	delivered deliveredShape
+	// held are incremental results whose path is not delivered yet, ready the ones it now is, to
+	// be written in this order.
+	held, ready []*graphql.Response
+	// budgetLeft is budgetRemaining, taken off a payload gqlgen produced last but written before
+	// others held back, for the one written last.
+	budgetLeft *float64
 }
 
 // respond is the next payload, nil after the last. A payload of an operation without deferred
@@ -134,23 +166,75 @@ func (p *payloads) respond(ctx context.Context) *graphql.Response {
 	if p.done {
 		return nil
 	}
-	resp := p.produce(ctx)
-	if resp == nil || resp.HasNext == nil {
-		p.started, p.done = true, true
-		p.cancel()
-		return resp
+	for len(p.ready) == 0 {
+		var resp *graphql.Response
+		if !p.produced {
+			resp = p.produce(ctx)
+		}
+		if resp == nil || resp.HasNext == nil {
+			p.started, p.done = true, true
+			p.cancel()
+			return resp
+		}
+		p.produced = !*resp.HasNext
+		p.place(ctx, resp)
+		if p.produced {
+			// What is still held belongs under a fragment whose data was null: its path will
+			// never be delivered, and nothing may be written there.
+			p.held = nil
+		}
 	}
+	resp := p.ready[0]
+	p.ready = p.ready[1:]
+	return p.finish(resp)
+}
+
+// place strips a payload gqlgen produced of its deferred fields and queues it, or holds it back
+// until its path is delivered (deliveredShape).
+func (p *payloads) place(ctx context.Context, resp *graphql.Response) {
 	var err error
+	var data any
 	if !p.started {
-		resp.Data, err = p.fields.initial(resp.Data)
+		resp.Data, data, err = p.fields.initial(resp.Data)
 	} else {
-		resp.Data, err = p.fields.incremental(resp.Data, resp.Path)
+		resp.Data, data, err = p.fields.incremental(resp.Data, resp.Path)
 	}
 	if err != nil {
 		p.log.ErrorContext(ctx, "deferred fields left in a payload", "error", err.Error())
 	}
-	p.started = true
-	if !*resp.HasNext {
+	if !p.started {
+		p.started = true
+		p.delivered.add(data)
+		p.ready = append(p.ready, resp)
+		return
+	}
+	if !p.delivered.deliverable(resp, data) {
+		p.held = append(p.held, resp)
+		return
+	}
+	p.ready = append(p.ready, resp)
+	// What it delivered may be the path of results held back, and theirs of others.
+	for moved := true; moved; {
+		moved = false
+		for i, h := range p.held {
+			if _, hd, _ := p.fields.strip(h.Data, nil, "", true); p.delivered.deliverable(h, hd) {
+				p.ready = append(p.ready, h)
+				p.held = append(p.held[:i], p.held[i+1:]...)
+				moved = true
+				break
+			}
+		}
+	}
+}
+
+// finish sets resp's hasNext from what remains to be written, and ends the sequence after the
+// last.
+func (p *payloads) finish(resp *graphql.Response) *graphql.Response {
+	last := p.produced && len(p.ready) == 0 && len(p.held) == 0
+	hasNext := !last
+	resp.HasNext = &hasNext
+	p.budgetLeft = moveBudget(resp, last, p.budgetLeft)
+	if last {
 		p.done = true
 		p.cancel()
 	}
@@ -158,20 +242,43 @@ func (p *payloads) respond(ctx context.Context) *graphql.Response {
 }
 
 // produce asks gqlgen for the next payload. A later payload waits for a deferred fragment, on a
-// channel that does not watch the request (gqlgen's executor receives from it unconditionally,
-// while the fragment's sender gives up once the request is cancelled: gqlgen#2771), so it is
-// awaited here with the request's context: a client that went away gets nothing more, and the
-// fragment's remaining reads fail on the cancelled context instead of running.
+// channel that does not watch the request: gqlgen's executor receives from it unconditionally,
+// while the fragment's sender gives up once its context is done, which would leave the receiver
+// blocked for good (gqlgen#2771) if every sender gave up. So the executor runs on a context that
+// nothing cancels, its senders never give up, and the request's end reaches its DynamoDB calls
+// instead (repository.WithCallsUntil): a call not made yet fails at once, one in flight is
+// cancelled. A later payload is awaited here with the request: once the client is gone (or the
+// time limit passed) nothing more is written, and drain receives what the fragments, their reads
+// failing at once, still send, until the executor is done.
 func (p *payloads) produce(ctx context.Context) *graphql.Response {
 	if !p.started {
 		return p.next(ctx)
 	}
-	out := make(chan *graphql.Response, 1)
-	go func() { out <- p.next(ctx) }()
+	if p.out == nil {
+		p.out = make(chan *graphql.Response, 1)
+	}
+	if !p.asked {
+		p.asked = true
+		go func() { p.out <- p.next(ctx) }()
+	}
 	select {
-	case resp := <-out:
+	case resp := <-p.out:
+		p.asked = false
 		return resp
-	case <-ctx.Done():
+	case <-p.request.Done():
+		p.drain(ctx)
 		return nil
 	}
+}
+
+// drain receives the payloads nobody will read, in the background, until the executor's last.
+// They are not accounted: the request was settled as cut short (withCapacityBudget).
+func (p *payloads) drain(ctx context.Context) {
+	p.cost.stop()
+	go func() {
+		resp := <-p.out
+		for resp != nil && resp.HasNext != nil && *resp.HasNext {
+			resp = p.next(ctx)
+		}
+	}()
 }

@@ -16,11 +16,13 @@ import (
 )
 
 // fleetInstance is a server of a fleet: a Repo of its own on the shared table (the same
-// CURSOR_SECRET), its hub fed by the fleet's Redis.
+// CURSOR_SECRET), its hub fed by the fleet's Redis; closer, once set, makes its reader find the
+// stream's shard closed.
 type fleetInstance struct {
-	api  *api
-	hub  *changefeed.Hub
-	feed *fleet.Feed
+	api    *api
+	hub    *changefeed.Hub
+	feed   *fleet.Feed
+	closer *repotest.ShardCloser
 }
 
 func newFleetInstance(t *testing.T, url, prefix, name, table string) *fleetInstance {
@@ -30,7 +32,10 @@ func newFleetInstance(t *testing.T, url, prefix, name, table string) *fleetInsta
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
-	repo, err := repository.New(context.Background(), repotest.Config(t, table))
+	closer := &repotest.ShardCloser{}
+	cfg := repotest.Config(t, table)
+	cfg.WrapTransport = closer.Wrap
+	repo, err := repository.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +43,7 @@ func newFleetInstance(t *testing.T, url, prefix, name, table string) *fleetInsta
 	hub := changefeed.New(feed, nil, changefeed.Options{})
 	hub.Start(context.Background())
 	t.Cleanup(hub.Close)
-	return &fleetInstance{api: newAPIOn(t, repo, server.Config{Hub: hub}), hub: hub, feed: feed}
+	return &fleetInstance{api: newAPIOn(t, repo, server.Config{Hub: hub}), hub: hub, feed: feed, closer: closer}
 }
 
 func (in *fleetInstance) ready(t *testing.T) {
@@ -53,7 +58,9 @@ func (in *fleetInstance) ready(t *testing.T) {
 // A client that was away resumes on another instance of the fleet with the cursor the first gave
 // it, across a handover of the stream's reader: the lease holder dies (its lease left to expire,
 // as after a crash) while the client is away and changes are written through the API and by
-// another writer. The client gets exactly those changes, in order, each once, then the live ones.
+// another writer, and the stream's shard closes meanwhile (as shards roll over every few hours:
+// the instance that takes over finds it closed). The client gets exactly those changes, in
+// order, each once, then the live ones.
 func TestDeltaSyncResumesAcrossFleetInstancesAndAReaderHandover(t *testing.T) {
 	base := repotest.NewRepo(t)
 	url, prefix := fleettest.URL(t), fmt.Sprintf("test-%s-%d:", t.Name(), time.Now().UnixNano())
@@ -80,6 +87,7 @@ func TestDeltaSyncResumesAcrossFleetInstancesAndAReaderHandover(t *testing.T) {
 		want = append(want, fmt.Sprintf("api %d", i))
 		other.api.createTicket(user, want[i])
 	}
+	other.closer.Set(true)
 	leader.hub.Close() // the lease holder dies; its lease expires
 	for i := range 3 {
 		title := fmt.Sprintf("direct %d", i)

@@ -84,16 +84,31 @@ func withAdmission(cfg Config, next http.Handler) http.Handler {
 // the answer is 503 with Retry-After and UNAVAILABLE, at once rather than queued (a queue would
 // only add latency to an overloaded instance; the client or the load balancer retries). It
 // wraps the operation only, after the body was read, so that slow uploads hold no slot. Zero
-// turns it off. A stream (WebSocket, Server-Sent Events) serves subscriptions only, for as long
-// as they last: it takes no slot, and the hub's MaxSubscriptions caps them instead.
+// turns it off. A stream (WebSocket, Server-Sent Events) of subscriptions lasts as long as they
+// do: it takes no slot, and the hub's MaxSubscriptions caps them instead. But a query over
+// Server-Sent Events (@defer, delivered in events) is an operation like any other: it takes a
+// slot once it turns out to be one (streamSlot, taken by deferredExecutor) and holds it until
+// its last payload is written.
 func withConcurrencyCap(cfg Config, next http.Handler) http.Handler {
 	if cfg.MaxConcurrentOperations <= 0 {
 		return next
 	}
 	slots := make(chan struct{}, cfg.MaxConcurrentOperations)
+	over := func(h http.Header) {
+		if cfg.OnOverCapacity != nil {
+			cfg.OnOverCapacity()
+		}
+		h.Set("Retry-After", "1")
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodOptions || isStream(r) {
+		switch {
+		case r.Method == http.MethodOptions || isWebSocketUpgrade(r):
 			next.ServeHTTP(w, r)
+			return
+		case isStream(r):
+			s := &streamSlot{slots: slots, over: func() { over(w.Header()) }}
+			defer s.release()
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), streamSlotKey{}, s)))
 			return
 		}
 		select {
@@ -101,14 +116,45 @@ func withConcurrencyCap(cfg Config, next http.Handler) http.Handler {
 			defer func() { <-slots }()
 			next.ServeHTTP(w, r)
 		default:
-			if cfg.OnOverCapacity != nil {
-				cfg.OnOverCapacity()
-			}
-			w.Header().Set("Retry-After", "1")
-			writeCodedError(w, r, http.StatusServiceUnavailable, string(apperr.CodeUnavailable),
-				"The server is at its limit of concurrent operations; retry in a moment.")
+			over(w.Header())
+			writeCodedError(w, r, http.StatusServiceUnavailable, string(apperr.CodeUnavailable), overCapacityMessage)
 		}
 	})
+}
+
+const overCapacityMessage = "The server is at its limit of concurrent operations; retry in a moment."
+
+// streamSlot is a Server-Sent Events request's slot of the concurrency cap, taken when its
+// operation is a query (deferredExecutor), released when the request ends.
+type streamSlot struct {
+	slots chan struct{}
+	over  func()
+	held  bool
+}
+
+type streamSlotKey struct{}
+
+// takeStreamSlot takes ctx's request a slot of the concurrency cap, if it is a stream's and the
+// cap is on; false when every slot is taken.
+func takeStreamSlot(ctx context.Context) bool {
+	s, _ := ctx.Value(streamSlotKey{}).(*streamSlot)
+	if s == nil || s.held {
+		return true
+	}
+	select {
+	case s.slots <- struct{}{}:
+		s.held = true
+		return true
+	default:
+		s.over()
+		return false
+	}
+}
+
+func (s *streamSlot) release() {
+	if s.held {
+		<-s.slots
+	}
 }
 
 // retryAfterSeconds rounds a wait up to whole seconds, at least 1 (Retry-After has no fractions).

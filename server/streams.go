@@ -24,9 +24,10 @@ import (
 // Accept: text/event-stream), both on /query. A stream serves subscriptions only: queries and
 // mutations stay on plain HTTP, where the rate limit, the concurrency cap and the time limit
 // bound each of them (streamAllows). A stream is long-lived, so what bounds a request does not
-// suit it: it takes no concurrency slot, has no overall time limit, and the http.Server's read and
-// write timeouts are lifted for it (withStreamDeadlines); what bounds it instead is the hub's cap
-// on subscriptions, a deadline on every write, pings, and a time limit per event.
+// suit it: it takes no concurrency slot (a deferred query over it does: withConcurrencyCap), has
+// no overall time limit, and the http.Server's read and write timeouts are lifted for it
+// (withStreamDeadlines); what bounds it instead is the hub's cap on subscriptions, a deadline on
+// every write, pings, and a time limit per event.
 
 // Keep-alives and limits of the stream transports.
 const (

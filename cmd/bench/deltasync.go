@@ -41,27 +41,33 @@ type replayResult struct {
 	peakHeap             uint64
 }
 
-// runDeltaSync is `-only deltasync`: a table of its own, one organization, its table on stdout.
+// runDeltaSync is `-only deltasync`: the section of the report, printed.
 func runDeltaSync(ctx context.Context) error {
-	_, seeder, base, drop, err := openRepos(ctx, 0)
+	r, err := measureDeltaSyncAlone(ctx)
 	if err != nil {
 		return err
+	}
+	writeDeltaSync(func(format string, a ...any) { fmt.Printf(format, a...) }, &r)
+	return nil
+}
+
+// measureDeltaSyncAlone measures delta sync on a table of its own, one organization's tickets:
+// the 10,000 changes stay out of the dataset the other sections read.
+func measureDeltaSyncAlone(ctx context.Context) (deltaResult, error) {
+	_, seeder, base, drop, err := openRepos(ctx, 0)
+	if err != nil {
+		return deltaResult{}, err
 	}
 	defer drop()
 	org, err := seeder.CreateOrganization(ctx, "Delta")
 	if err != nil {
-		return err
+		return deltaResult{}, err
 	}
 	user, err := seeder.CreateUser(ctx, org.ID, "Reporter", "reporter@delta.example")
 	if err != nil {
-		return err
+		return deltaResult{}, err
 	}
-	r, err := measureDeltaSync(ctx, seeder, base, org, user)
-	if err != nil {
-		return err
-	}
-	fmt.Print(deltaTable(r))
-	return nil
+	return measureDeltaSync(ctx, seeder, base, org, user)
 }
 
 // measureDeltaSync writes the changes with a hub reading the stream, then replays them.
@@ -168,15 +174,48 @@ func replayAll(ctx context.Context, repo *repository.Repo, scope repository.Chan
 	return r, nil
 }
 
+// retentions are the CHANGE_RETENTION values the storage rows compare, and storedChangesPerDay
+// the write rate they are computed for.
+var retentions = []time.Duration{24 * time.Hour, 168 * time.Hour, 720 * time.Hour}
+
+const storedChangesPerDay = 100_000
+
+// writeDeltaSync writes the delta-sync section of the report (also what -only deltasync prints).
+func writeDeltaSync(w func(string, ...any), r *deltaResult) {
+	if r == nil || r.changes == 0 {
+		return
+	}
+	w("## Delta sync: the change log\n\n")
+	w("One hub reading the table's stream (`GetRecords` every 20 ms), which appends every change to the change log before it dispatches it (docs/operations.md, \"The change log\"), on a table of its own with one organization. Write → appended: %d tickets created one at a time, each timed from the write's answer to its dispatch (which follows its append). Then another writer imports %s tickets (BatchWriteItem, 25 a call), timed until the last is dispatched. The log's write capacity is what DynamoDB Local reports for its conditional PutItems (the checkpoints' one PutItem per batch not counted). Then the organization's whole log (%s changes) is read as a subscription's replay reads it (100 a page) and as a pull does (500 a page), one Query per page; peak heap is the process's growth during the read. `go run ./cmd/bench -only deltasync` runs this section alone.\n\n",
+		deltaSingles, formatInt(deltaChanges), formatInt(r.changes))
+	w("%s\n", deltaTable(*r))
+	w("Storage is paid per retained log item: a change's item holds its images before and after (about twice the object; a ticket's is under 1 KB, the WCU above), one per change and scope (a ticket or product change has one scope, an order or employee change two, a transfer three). With %s ticket changes a day and %.2f WCU (≤ 1 KB each) per change as measured:\n\n", formatInt(storedChangesPerDay), r.wcu/float64(r.changes))
+	w("| `CHANGE_RETENTION` | log items kept | storage (at most) |\n|---|---|---|\n")
+	for _, d := range retentions {
+		items := float64(storedChangesPerDay) * float64(r.logItems) / float64(r.changes) * d.Hours() / 24
+		w("| %dh | %s | %.1f GB |\n", int(d.Hours()), formatInt(int(items)), items*r.wcu/float64(r.logItems)/1e6)
+	}
+	w("\n")
+}
+
+// formatInt writes n with thousands separators.
+func formatInt(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // deltaTable is the measurement as a Markdown table.
 func deltaTable(r deltaResult) string {
 	s := "| delta sync (DynamoDB Local) | value |\n|---|---|\n"
 	s += fmt.Sprintf("| write → appended to the log, %d single writes | p50 %v, p99 %v |\n", deltaSingles, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond))
-	s += fmt.Sprintf("| %d imported changes (BatchWriteItem) until all are in the log | %v |\n", deltaChanges, r.importDuration.Round(time.Millisecond))
+	s += fmt.Sprintf("| %s imported changes (BatchWriteItem) until all are in the log | %v (%.1f ms a change) |\n", formatInt(deltaChanges), r.importDuration.Round(time.Millisecond), float64(r.importDuration.Microseconds())/1000/deltaChanges)
 	s += fmt.Sprintf("| log items per ticket change | %.2f |\n", float64(r.logItems)/float64(r.changes))
 	s += fmt.Sprintf("| write capacity of the log per ticket change | %.2f WCU |\n", r.wcu/float64(r.changes))
 	for _, rp := range r.replays {
-		s += fmt.Sprintf("| replay of %d changes, %d a page | %d Queries, %v, peak heap +%.1f MiB |\n", rp.changes, rp.page, rp.calls, rp.elapsed.Round(time.Millisecond), float64(rp.peakHeap)/(1<<20))
+		s += fmt.Sprintf("| replay of %s changes, %d a page | %d Queries, %v, peak heap +%.1f MiB |\n", formatInt(rp.changes), rp.page, rp.calls, rp.elapsed.Round(time.Millisecond), float64(rp.peakHeap)/(1<<20))
 	}
 	return s
 }

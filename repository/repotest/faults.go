@@ -1,10 +1,13 @@
 package repotest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -82,5 +85,47 @@ func (o *Outage) Wrap(next http.RoundTripper) http.RoundTripper {
 			_ = r.Body.Close()
 		}
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused (injected outage)")}
+	})
+}
+
+// ShardCloser is a fault injector for the SDK's HTTP transport (repository.Config.WrapTransport)
+// that makes DynamoDB Streams describe every shard as closed (an EndingSequenceNumber), as a
+// reader that takes over finds a shard that rolled over during the handover: DynamoDB Local never
+// closes its one shard. The shard is still read as it really is (open: a reader of it reads on).
+type ShardCloser struct{ on atomic.Bool }
+
+// Set turns the injector on or off.
+func (c *ShardCloser) Set(on bool) { c.on.Store(on) }
+
+// Wrap is the repository.Config.WrapTransport function.
+func (c *ShardCloser) Wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		res, err := next.RoundTrip(r)
+		if err != nil || !c.on.Load() || !strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".DescribeStream") || res.StatusCode != http.StatusOK {
+			return res, err
+		}
+		body, err := io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		var out map[string]any
+		if err := json.Unmarshal(body, &out); err != nil {
+			return nil, err
+		}
+		desc, _ := out["StreamDescription"].(map[string]any)
+		shards, _ := desc["Shards"].([]any)
+		for _, s := range shards {
+			if rng, ok := s.(map[string]any)["SequenceNumberRange"].(map[string]any); ok {
+				rng["EndingSequenceNumber"] = strings.Repeat("9", 40)
+			}
+		}
+		if body, err = json.Marshal(out); err != nil {
+			return nil, err
+		}
+		res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		res.Header.Del("X-Amz-Crc32") // the body changed
+		res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return res, nil
 	})
 }
