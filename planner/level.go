@@ -280,7 +280,7 @@ func (l *Level) Targets(objects []repository.Entity, found func(repository.Key) 
 			}
 		}
 	}
-	out, seen = l.sharedTargets(objects, found, out, seen)
+	out = l.sharedTargets(objects, found, out, seen)
 	return slices.DeleteFunc(out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
 }
 
@@ -289,7 +289,7 @@ func (l *Level) Targets(objects []repository.Entity, found func(repository.Key) 
 // what ListParentKeys looked up), grouped by the levels of those fields' selections: a ticket's
 // reporter { organization } is then read ahead with its level, never looked up alone when the
 // first ticket resolves.
-func (l *Level) sharedTargets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool), out []TargetObjects, seen []map[repository.Key]bool) ([]TargetObjects, []map[repository.Key]bool) {
+func (l *Level) sharedTargets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool), out []TargetObjects, seen []map[repository.Key]bool) []TargetObjects {
 	for _, u := range l.lists {
 		if u.Nodes == nil {
 			continue
@@ -320,7 +320,7 @@ func (l *Level) sharedTargets(objects []repository.Entity, found func(repository
 			}
 		}
 	}
-	return out, seen
+	return out
 }
 
 // TargetsOf are the levels of the selections of to-one field name on the level's objects (one per
