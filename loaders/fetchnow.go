@@ -19,6 +19,41 @@ func (l *Loaders) FetchNow(ctx context.Context, keys ...repository.Key) {
 	}
 }
 
+// FetchLevel looks keys up at once, in one batch, as the objects of levels (the selections of the
+// field whose objects they are): once read, what those levels need next (their to-one targets,
+// their lists) is reserved and read ahead before a resolver could ask for any of it alone. For a
+// place that learns every key of a level from a read that is not a level's own (a ranking's
+// entries name their reps).
+func (l *Loaders) FetchLevel(ctx context.Context, keys []repository.Key, levels ...Level) {
+	if len(keys) == 0 {
+		return
+	}
+	if _, batched := l.byKey.(batchedKeys); !batched {
+		l.FetchNow(ctx, keys...)
+		return
+	}
+	b := l.newKeyBatch()
+	b.reserveFollowed(keys)
+	if len(levels) > 0 {
+		b.then = func(ctx context.Context, get func(repository.Key) (repository.Entity, bool)) {
+			var objects []repository.Entity
+			seen := make(map[repository.Key]bool, len(keys))
+			for _, k := range keys {
+				if e, ok := get(k); ok && !seen[k] {
+					seen[k] = true
+					objects = append(objects, e)
+				}
+			}
+			next := make([]LevelObjects, 0, len(levels))
+			for _, lv := range levels {
+				next = append(next, LevelObjects{Level: lv, Objects: objects})
+			}
+			l.ReadAhead(ctx, next...)
+		}
+	}
+	b.send(ctx)
+}
+
 // fetchNow looks keys up at once, without the key loader's batch window, for the places that hold
 // every key of their level themselves: nodes(ids:) (all its ids) and the HR lists' fetcher (all
 // the employees, relation items and targets of the level). Waiting for the window there only adds

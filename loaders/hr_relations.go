@@ -86,8 +86,29 @@ func (l *Loaders) employeesOf(ctx context.Context, keys []relListKey, lists [][]
 			steps[owner[j]] = append(steps[owner[j]], e)
 		}
 	}
-	l.readAheadFrom(ctx, levels, 1, steps)
+	l.readAheadEmployees(ctx, levels, steps)
 	return emps, empErrs
+}
+
+// readAheadEmployees reads ahead for the employees of inverse lists once they are read, their
+// levels' step 0 read with them from their IDs alone (steps: what it found). What only the
+// employees' own items name (a to-one field's key: their warehouse) could not join that batch: it
+// is reserved now, with their child lists started, in the one batch that also holds step 1 (the
+// relations' targets), so the level's next round is one batch, as its plan says.
+func (l *Loaders) readAheadEmployees(ctx context.Context, levels []LevelObjects, steps [][]repository.Entity) {
+	if _, batched := l.byKey.(batchedKeys); !batched {
+		l.readAheadFrom(ctx, levels, 1, steps)
+		return
+	}
+	b := l.newKeyBatch()
+	for _, lo := range levels {
+		if lo.Level == nil || len(lo.Objects) == 0 {
+			continue
+		}
+		lo.Level.Start(ctx, lo.Objects)
+		b.reserveLevel(ctx, lo.Level, lo.Objects)
+	}
+	l.readAheadIn(ctx, b, levels, 1, steps)
 }
 
 // employeesFound sorts the employees found for lists of relations back into their lists, in

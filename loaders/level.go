@@ -76,7 +76,19 @@ func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, n in
 		l.readAheadUnbatched(ctx, levels, n, found)
 		return
 	}
-	b := l.newKeyBatch()
+	l.readAheadIn(ctx, l.newKeyBatch(), levels, n, found)
+}
+
+// readAheadIn is readAheadFrom's step n in batch b, which may hold other lookups of the round
+// already (an inverse list's employees' own lookups): b is sent in any case, and the steps after
+// n follow it.
+func (l *Loaders) readAheadIn(ctx context.Context, b *keyBatch, levels []LevelObjects, n int, found [][]repository.Entity) {
+	steps := 0
+	for _, lo := range levels {
+		if lo.Level != nil && len(lo.Objects) > 0 {
+			steps = max(steps, lo.Level.Steps())
+		}
+	}
 	asked := make([][]repository.Key, len(levels))
 	for i, lo := range levels {
 		if lo.Level == nil || n >= lo.Level.Steps() {

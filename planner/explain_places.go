@@ -131,7 +131,7 @@ func (w *walker) special(p *place, f graphql.CollectedField, row *Field, path st
 		w.shared(p, f, row, path, key != nil)
 		return true
 	}
-	if p.isFree(f.Name, row) {
+	if p.isFree(f.Name, row) || row.Kind == Free {
 		m := p.m
 		if row.Kind == Items {
 			m *= keysOf(row)

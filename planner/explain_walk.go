@@ -122,8 +122,11 @@ func stepOf(path string, r Read, round int, calls *int, keys, batch int) Step {
 }
 
 // rowOf is the row of field f of objects of type typ, the variant its arguments select; nil for
-// a field that reads nothing.
+// a field that reads nothing (an ID-only to-one field too: IDOnly).
 func (w *walker) rowOf(typ string, f graphql.CollectedField) *Field {
+	if w.plan.IDOnly(typ, f) {
+		return nil // answered from the parent's item
+	}
 	row := FieldOf(typ, f.Name)
 	if row == nil || row.Variant == nil {
 		return row

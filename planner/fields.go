@@ -25,7 +25,9 @@ const (
 	Relation
 	// Free is a field answered from an item the operation has read already, with no call and no
 	// step of its own: a connection's totalCount, from the counters on the item of the object the
-	// list hangs from (AP22). Answers names that access pattern; Reads is empty.
+	// list hangs from (AP22); a customer's addresses; a change's object, the log item's image.
+	// Answers names that access pattern; Reads is empty. With Of, it returns objects whose own
+	// fields are planned as any others'.
 	Free
 )
 
@@ -172,6 +174,8 @@ var Table = tableOf(
 	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{CustomerByKey},
 		Keys: one(func(o *repository.Order) (repository.Key, error) { return repository.CustomerKey(o.CustomerID) })},
 	&Field{Type: "OrderConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
+	// A customer's addresses are attributes of its profile item (AP15).
+	&Field{Type: "Customer", Name: "mailingAddresses", Kind: Free, Of: "MailingAddress", Answers: CustomerByKey.Pattern},
 
 	// HR: Department → Employees, managers and mentors, locations.
 	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{LocationByKey},
@@ -206,6 +210,12 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
 	&Field{Type: "Query", Name: "employeeChanges", Kind: List, Of: "EmployeeChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
 	&Field{Type: "Query", Name: "inventoryChanges", Kind: List, Of: "InventoryChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	// A change's object is the log item's image (AP33): free, though what its own fields ask
+	// for is read as for any object.
+	&Field{Type: "TicketChange", Name: "ticket", Kind: Free, Of: "Ticket", Answers: ChangesOfScope.Pattern},
+	&Field{Type: "OrderChange", Name: "order", Kind: Free, Of: "Order", Answers: ChangesOfScope.Pattern},
+	&Field{Type: "EmployeeChange", Name: "employee", Kind: Free, Of: "Employee", Answers: ChangesOfScope.Pattern},
+	&Field{Type: "InventoryChange", Name: "product", Kind: Free, Of: "Product", Answers: ChangesOfScope.Pattern},
 	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},

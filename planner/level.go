@@ -34,8 +34,16 @@ type Level struct {
 	// combined is the list read together with the object by ID; nil for none.
 	combined *ListUse
 	// shared are the selected to-one fields whose key every object of the level (the elements of
-	// a list) shares with the others: the parent level looks them up once (ListParentKeys).
-	shared []string
+	// a list) shares with the others: the parent level looks them up once (ListParentKeys), and
+	// follows what they return (Targets).
+	shared []sharedUse
+}
+
+// sharedUse is a selected to-one field every element of a list shares, and the level of what it
+// returns.
+type sharedUse struct {
+	name   string
+	target *Level
 }
 
 // A ListUse is one occurrence of a child list in a level's selection.
@@ -153,8 +161,8 @@ func (l *Level) ListParentKeys(objects []repository.Entity) []repository.Key {
 		if u.Nodes == nil {
 			continue // no element selected
 		}
-		for _, name := range u.Nodes.shared {
-			if key, ok := u.Field.sameForAll(name); ok {
+		for _, sh := range u.Nodes.shared {
+			if key, ok := u.Field.sameForAll(sh.name); ok {
 				if key == nil {
 					continue // the parent's own key: read already
 				}
@@ -272,7 +280,63 @@ func (l *Level) Targets(objects []repository.Entity, found func(repository.Key) 
 			}
 		}
 	}
+	out = l.sharedTargets(objects, found, out, seen)
 	return slices.DeleteFunc(out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
+}
+
+// sharedTargets adds to out (Targets) what the to-one fields shared by the elements of the
+// objects' child lists return (Field.SameForAll: the parent itself, when the key is its own, or
+// what ListParentKeys looked up), grouped by the levels of those fields' selections: a ticket's
+// reporter { organization } is then read ahead with its level, never looked up alone when the
+// first ticket resolves.
+func (l *Level) sharedTargets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool), out []TargetObjects, seen []map[repository.Key]bool) []TargetObjects {
+	for _, u := range l.lists {
+		if u.Nodes == nil {
+			continue
+		}
+		for _, sh := range u.Nodes.shared {
+			key, ok := u.Field.sameForAll(sh.name)
+			if !ok || !sh.target.readsAhead() {
+				continue
+			}
+			i := slices.IndexFunc(out, func(t TargetObjects) bool { return t.Level == sh.target })
+			if i < 0 {
+				out, seen = append(out, TargetObjects{Level: sh.target}), append(seen, map[repository.Key]bool{})
+				i = len(out) - 1
+			}
+			for _, o := range objects {
+				var keys []repository.Key
+				if key == nil {
+					keys = []repository.Key{o.Key()} // the list's parent itself
+				} else {
+					keys = key(nil, o)
+				}
+				for _, k := range keys {
+					if e, ok := found(k); ok && !seen[i][k] {
+						seen[i][k] = true
+						out[i].Objects = append(out[i].Objects, e)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TargetsOf are the levels of the selections of to-one field name on the level's objects (one per
+// selection: two aliases with other selections are two), for a place that looks the field's
+// objects up itself (a ranking's entries name their reps) and reads ahead what they need.
+func (l *Level) TargetsOf(name string) []*Level {
+	if l == nil {
+		return nil
+	}
+	var out []*Level
+	for _, u := range l.toOne {
+		if u.field.Name == name && u.target != nil {
+			out = appendNew(out, u.target)
+		}
+	}
+	return out
 }
 
 // TargetObjects are objects of one level that a level's to-one fields returned.

@@ -2,8 +2,11 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/repository"
 )
@@ -109,7 +112,7 @@ func TestResolversFindTheLevelsTheirParentPlanned(t *testing.T) {
 }
 
 func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
-	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { id } organization { name } } } }`, nil)
+	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { name } organization { name } } } }`, nil)
 	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket")
 	items := []repository.Entity{
 		&repository.Ticket{ID: user1, OrgID: org1, ReporterID: user1},
@@ -122,6 +125,11 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 	}
 	if next := l.Lookups(1, nil); next != nil {
 		t.Fatalf("no relations: step 1 = %v", next)
+	}
+	// A to-one field asked for its ID alone is answered from the ticket's own item (IDOnly).
+	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { id __typename } organization { ... on Node { id } } } } }`, nil)
+	if keys := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket").Lookups(0, items); len(keys) != 0 {
+		t.Fatalf("ID-only to-one fields look up %v", keys)
 	}
 	op, root = operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { title } } }`, nil)
 	if keys := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket").Lookups(0, items); len(keys) != 0 {
@@ -155,7 +163,7 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 // and needs no lookup.
 func TestListParentKeysOfATicketList(t *testing.T) {
 	u := &repository.User{ID: user1, OrgID: org1}
-	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets(status: OPEN) { edges { node { organization { id } reporter { id } } } } } } }`, nil)
+	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets(status: OPEN) { edges { node { organization { name } reporter { name } } } } } } }`, nil)
 	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "User")
 	want := []repository.Key{must(repository.OrganizationKey(org1))}
 	if got := l.ListParentKeys([]repository.Entity{u}); !slices.Equal(got, want) {
@@ -258,6 +266,22 @@ func TestTableMatchesTheSchema(t *testing.T) {
 			}
 		}
 	}
+	// Every field below the root that returns objects (a list, a connection, a to-one field) has
+	// a row: without one, explain and the complexity limit would price it at nothing.
+	for name, def := range s.Types {
+		if def.Kind != "OBJECT" || name[0] == '_' || name == "Query" || name == "Mutation" || name == "Subscription" || !isNode(s, def) {
+			continue
+		}
+		for _, f := range def.Fields {
+			ft := s.Types[f.Type.Name()]
+			if f.Name[0] == '_' || ft == nil || ft.Kind == "SCALAR" || ft.Kind == "ENUM" {
+				continue
+			}
+			if FieldOf(name, f.Name) == nil {
+				t.Errorf("field %s.%s returns %s and has no row", name, f.Name, f.Type)
+			}
+		}
+	}
 	for name, def := range s.Types {
 		if def.Kind != "OBJECT" || name[0] == '_' {
 			continue
@@ -267,6 +291,17 @@ func TestTableMatchesTheSchema(t *testing.T) {
 			t.Errorf("implementors(%s) = %v, gqlgen collects %v", name, got, want)
 		}
 	}
+}
+
+// isNode reports whether def is a type of the data (not a connection, an edge, page info or a
+// mutation's payload): what the plan has rows for.
+func isNode(s *ast.Schema, def *ast.Definition) bool {
+	for _, n := range []string{"Connection", "Edge", "Payload"} {
+		if strings.HasSuffix(def.Name, n) {
+			return false
+		}
+	}
+	return def.Name != "PageInfo" && def.Name != "Explain"
 }
 
 func combinedReads(f *Field) []Read {

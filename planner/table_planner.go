@@ -14,11 +14,11 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 	l := &Level{Type: typ}
 	for _, f := range o.collect(sels, typ) {
 		row := FieldOf(typ, f.Name)
-		if row == nil {
-			continue
+		if row == nil || o.IDOnly(typ, f) {
+			continue // reads nothing, or answered from the objects' own items (IDOnly)
 		}
 		if _, shared := list.sameForAll(f.Name); shared {
-			l.shared = appendNew(l.shared, f.Name)
+			l.shared = appendNew(l.shared, sharedUse{name: f.Name, target: o.ObjectsOf(f, row.Of)})
 			continue
 		}
 		if list.primes(f.Name) {
@@ -37,6 +37,10 @@ func (TablePlanner) Level(o *Plan, sels ast.SelectionSet, typ string, list *Fiel
 			l.addToOne(row, o.ObjectsOf(f, row.Of), false)
 			if row.Combined != nil && l.combined == nil {
 				l.combined = &ListUse{Field: row, Alias: f.Alias, Plain: true}
+			}
+		case Free:
+			if row.Of != "" {
+				l.addToOne(row, o.ObjectsOf(f, row.Of), true) // nothing to look up; its level follows
 			}
 		case Relation:
 			l.addRelation(row.Rel, o.ObjectsOf(f, row.Of))

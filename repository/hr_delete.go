@@ -50,7 +50,7 @@ func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	for range MaxRemovalRounds {
+	for range RemoveEmployeePlan.Tries() {
 		err := r.removeEmployeeOnce(ctx, id)
 		if !errors.Is(err, errEmployeeChanged) {
 			return err

@@ -83,7 +83,11 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 	if err := checkID("employeeId", employee); err != nil {
 		return nil, err
 	}
-	for range MaxRemovalRounds {
+	plan := UnassignManagerPlan
+	if rel == RelMentor {
+		plan = UnassignMentorPlan
+	}
+	for range plan.Tries() {
 		found, err := r.readConsistent(ctx, empKey(employee), relationKey(employee, rel))
 		if err != nil {
 			return nil, err

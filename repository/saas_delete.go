@@ -73,7 +73,7 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 	if expected != nil && *expected < 1 {
 		return apperr.InvalidInput("expectedVersion", "expectedVersion must be 1 or more")
 	}
-	for range MaxRemovalRounds {
+	for range DeleteTicketPlan.Tries() {
 		t, err := readLive[*Ticket](ctx, r, k, apperr.NotFound("ticket"))
 		if err != nil {
 			return err
@@ -130,7 +130,7 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 	if cascade {
 		return r.deleteUserCascade(ctx, org, user)
 	}
-	for range MaxRemovalRounds {
+	for range DeleteUserPlan.Tries() {
 		u, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"singletable/apperr"
+	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/planner"
@@ -44,7 +45,7 @@ func productOrNil(ctx context.Context, id string) (*model.Product, error) {
 	if id == "" {
 		return nil, nil
 	}
-	return model.Products.Load(ctx, loaders.For(ctx), id)
+	return toOne(ctx, model.Products, id)
 }
 
 // warehouseOrNil is the warehouse an order line's stock came from, nil for a free-text line.
@@ -52,7 +53,7 @@ func warehouseOrNil(ctx context.Context, id string) (*model.Warehouse, error) {
 	if id == "" {
 		return nil, nil
 	}
-	return model.Warehouses.Load(ctx, loaders.For(ctx), id)
+	return toOne(ctx, model.Warehouses, id)
 }
 
 // placeOrder decodes the product and warehouse IDs of the order's lines and places it, and hands
@@ -91,23 +92,37 @@ func accountRep(ctx context.Context, id string) (*model.Employee, error) {
 	if id == "" {
 		return nil, nil
 	}
-	return model.Employees.Load(ctx, loaders.For(ctx), id)
+	return toOne(ctx, model.Employees, id)
 }
 
-// topAccountReps is the ranking of account reps; their employees are looked up together when
-// the entries resolve (the loaders' window).
+// topAccountReps is the ranking of account reps (one Query per month, AP28). The entries name
+// their reps, which are looked up together at once, as the level the rep field's selection plans
+// (its to-one targets, its lists read ahead): never one by one as each entry resolves.
 func topAccountReps(ctx context.Context, repo *repository.Repo, from, to time.Time, first *int) ([]*model.AccountRepSales, error) {
 	n := 10
 	if first != nil {
 		n = *first
 	}
+	ctx = repository.NextRound(ctx) // the root field's reads are its round 1
 	totals, err := repo.TopAccountReps(ctx, from, to, n)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*model.AccountRepSales, len(totals))
+	keys := make([]repository.Key, 0, len(totals))
 	for i, t := range totals {
 		out[i] = &model.AccountRepSales{RepTotal: t}
+		if k, err := repository.EmployeeKey(t.RepID); err == nil {
+			keys = append(keys, k)
+		}
+	}
+	reps := planner.Nodes(ctx).TargetsOf("rep")
+	if len(reps) > 0 && auth.Caller(ctx).MayRead("AccountRepSales", "rep") {
+		levels := make([]loaders.Level, 0, len(reps))
+		for _, lv := range reps {
+			levels = append(levels, levelOf(lv))
+		}
+		loaders.For(ctx).FetchLevel(ctx, keys, levels...)
 	}
 	return out, nil
 }

@@ -15,7 +15,7 @@ import (
 )
 
 func (r *accountRepSalesResolver) Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error) {
-	return model.Employees.Load(ctx, loaders.For(ctx), obj.RepID)
+	return toOne(ctx, model.Employees, obj.RepID)
 }
 
 func (r *customerResolver) AccountRep(ctx context.Context, obj *model.Customer) (*model.Employee, error) {
@@ -39,11 +39,11 @@ func (r *employeeResolver) Warehouse(ctx context.Context, obj *model.Employee) (
 }
 
 func (r *inventoryResolver) Product(ctx context.Context, obj *model.Inventory) (*model.Product, error) {
-	return model.Products.Load(ctx, loaders.For(ctx), obj.ProductID)
+	return toOne(ctx, model.Products, obj.ProductID)
 }
 
 func (r *inventoryResolver) Warehouse(ctx context.Context, obj *model.Inventory) (*model.Warehouse, error) {
-	return model.Warehouses.Load(ctx, loaders.For(ctx), obj.WarehouseID)
+	return toOne(ctx, model.Warehouses, obj.WarehouseID)
 }
 
 func (r *mutationResolver) CreateProduct(ctx context.Context, input model.CreateProductInput) (*model.Product, error) {
@@ -93,7 +93,7 @@ func (r *orderItemResolver) Warehouse(ctx context.Context, obj *model.OrderItem)
 }
 
 func (r *orderItemResolver) Order(ctx context.Context, obj *model.OrderItem) (*model.Order, error) {
-	return model.Orders.Load(ctx, loaders.For(ctx), model.OrderRef{Customer: obj.CustomerID, ID: obj.OrderID})
+	return toOne(ctx, model.Orders, model.OrderRef{Customer: obj.CustomerID, ID: obj.OrderID})
 }
 
 func (r *productResolver) Inventory(ctx context.Context, obj *model.Product) ([]*model.Inventory, error) {

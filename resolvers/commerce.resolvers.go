@@ -70,7 +70,7 @@ func (r *orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.O
 }
 
 func (r *orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
-	return model.Customers.Load(ctx, loaders.For(ctx), obj.CustomerID)
+	return toOne(ctx, model.Customers, obj.CustomerID)
 }
 
 func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Customer, error) {

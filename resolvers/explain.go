@@ -133,7 +133,7 @@ func (e explainer) Allowed(object, field string) error {
 func (e explainer) Subscribes(f graphql.CollectedField) error {
 	args := f.ArgumentMap(e.vars())
 	opt := func(name string) *string {
-		if s, ok := args[name].(string); ok {
+		if s, ok := idArg(args, name); ok {
 			return &s
 		}
 		return nil
@@ -141,7 +141,7 @@ func (e explainer) Subscribes(f graphql.CollectedField) error {
 	var err error
 	switch f.Name {
 	case "ticketChanged":
-		org, _ := args["organizationId"].(string)
+		org, _ := idArg(args, "organizationId")
 		_, err = ticketChanges(e.ctx, org, opt("reporterId"))
 	case "orderChanged":
 		_, err = orderChanges(e.ctx, opt("customerId"))

@@ -15,7 +15,7 @@ import (
 )
 
 func (r *departmentResolver) Location(ctx context.Context, obj *model.Department) (*model.Location, error) {
-	return model.Locations.Load(ctx, loaders.For(ctx), obj.Location)
+	return toOne(ctx, model.Locations, obj.Location)
 }
 
 func (r *departmentResolver) Employees(ctx context.Context, obj *model.Department, first *int, after *string) (*model.EmployeeConnection, error) {

@@ -98,18 +98,14 @@ func planField(ctx context.Context, f graphql.CollectedField, row *planner.Field
 // ids for nodes) and their node type (nil: any, learnt from each ID).
 func rootIDs(row *planner.Field, args map[string]any) (d model.AnyNode, field string, ids []string) {
 	if row.Of != "" {
-		id, _ := args["id"].(string)
+		id, _ := idArg(args, "id")
 		d, _ = model.NodeNamed(row.Of)
 		return d, "id", []string{id}
 	}
-	if id, ok := args["id"].(string); ok {
+	if id, ok := idArg(args, "id"); ok {
 		return nil, "id", []string{id}
 	}
-	list, _ := args["ids"].([]any)
-	ids = make([]string, len(list))
-	for i, v := range list {
-		ids[i], _ = v.(string)
-	}
+	ids, _ = idsArg(args, "ids")
 	return nil, "ids", ids
 }
 

@@ -87,11 +87,11 @@ func (r *queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, e
 }
 
 func (r *ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {
-	return model.Users.Load(ctx, loaders.For(ctx), model.UserRef{Org: obj.OrgID, ID: obj.ReporterID})
+	return toOne(ctx, model.Users, model.UserRef{Org: obj.OrgID, ID: obj.ReporterID})
 }
 
 func (r *ticketResolver) Organization(ctx context.Context, obj *model.Ticket) (*model.Organization, error) {
-	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
+	return toOne(ctx, model.Organizations, obj.OrgID)
 }
 
 func (r *ticketResolver) History(ctx context.Context, obj *model.Ticket, first *int, after *string) (*model.TicketVersionConnection, error) {
@@ -99,7 +99,7 @@ func (r *ticketResolver) History(ctx context.Context, obj *model.Ticket, first *
 }
 
 func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*model.Organization, error) {
-	return model.Organizations.Load(ctx, loaders.For(ctx), obj.OrgID)
+	return toOne(ctx, model.Organizations, obj.OrgID)
 }
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {

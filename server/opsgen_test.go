@@ -25,6 +25,8 @@ type opGen struct {
 	vars            map[string]any
 	decls           []string
 	aliases, fields int
+	// reached are the object types the operations so far selected on.
+	reached map[string]bool
 }
 
 // Bounds of a generated operation, under the server's default bounds on fields and aliases.
@@ -37,6 +39,7 @@ const (
 type sampleValues struct {
 	ids       map[string][]string // global IDs by node type
 	jobTitles []string
+	names     []string // employees' names
 	countries []string
 	states    map[string][]string // by country
 	cities    map[string][]string // by state
@@ -71,6 +74,10 @@ func (g *opGen) selection(def *ast.Definition, level, depth, want int, frag bool
 	if def.Kind == ast.Interface {
 		return g.fragments(def, level, depth)
 	}
+	if g.reached == nil {
+		g.reached = map[string]bool{}
+	}
+	g.reached[def.Name] = true
 	var parts []string
 	fields := slices.Clone(def.Fields)
 	g.r.Shuffle(len(fields), func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
@@ -228,6 +235,8 @@ func (g *opGen) value(def *ast.Definition, f *ast.FieldDefinition, a *ast.Argume
 		return "[" + strings.Join(ids, ", ") + "]"
 	case a.Name == "id":
 		return g.id(f.Type.Name())
+	case strings.HasSuffix(a.Name, "Id") && typ.Name == "ID":
+		return g.id(idArgType(a.Name))
 	case typ.Kind == ast.Enum:
 		return typ.EnumValues[g.r.IntN(len(typ.EnumValues))].Name
 	case typ.Name == "Time":
@@ -248,6 +257,8 @@ func (g *opGen) text(name string, chosen map[string]string) string {
 	switch name {
 	case "jobTitle":
 		return pick(g.sample.jobTitles)
+	case "name":
+		return pick(g.sample.names)
 	case "country":
 		return pick(g.sample.countries)
 	case "state":
@@ -273,4 +284,16 @@ func (g *opGen) id(typ string) string {
 		ids = g.sample.ids[types[g.r.IntN(len(types))]]
 	}
 	return fmt.Sprintf("%q", ids[g.r.IntN(len(ids))])
+}
+
+// idArgType is the node type of an ID argument named name (organizationId: Organization; a
+// reporter is a User, a manager or mentor an Employee).
+func idArgType(name string) string {
+	switch name = strings.TrimSuffix(name, "Id"); name {
+	case "reporter":
+		return "User"
+	case "manager", "mentor":
+		return "Employee"
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
 }

@@ -42,6 +42,9 @@ type NodeType[E repository.Entity, M Node, R any] struct {
 	Scope func(ref R) auth.Scope
 	// Wrap turns the stored entity into its GraphQL object.
 	Wrap func(E) M
+	// Stub is an entity of the object ref names holding its ID's parts alone: what a to-one field
+	// answers, unread, when the operation asks nothing of the object but its ID (Named).
+	Stub func(ref R) E
 
 	// LegacyParts, when set, are the parts of an older, shorter ID the type still accepts (IDs
 	// handed out before its ID gained a part), and Complete turns such parts into today's, for
@@ -129,6 +132,18 @@ func (d NodeType[E, M, R]) Load(ctx context.Context, r KeyReader, ref R) (M, err
 		return zero, err
 	}
 	return d.Wrap(e), nil
+}
+
+// Named is the object ref names as far as its ID goes, without a read: for a to-one field whose
+// parent's item holds ref and whose selection asks for nothing but the ID (planner's IDOnly).
+// Removals leave no reference to a removed object behind, so the object exists; a reference that
+// makes no key is the error Load would answer.
+func (d NodeType[E, M, R]) Named(ref R) (M, error) {
+	if _, err := d.Key(ref); err != nil {
+		var zero M
+		return zero, err
+	}
+	return d.Wrap(d.Stub(ref)), nil
 }
 
 // Visible decides, before any read, whether the caller may see the object ref names: Allow, or

@@ -25,6 +25,7 @@ var Organizations = NodeType[*repository.Organization, *Organization, string]{
 	PartsOf: func(o *repository.Organization) []string { return []string{o.ID} },
 	Ref:     id, Key: repository.OrganizationKey, Scope: auth.OrgScope,
 	Wrap: func(o *repository.Organization) *Organization { return &Organization{Organization: o} },
+	Stub: func(id string) *repository.Organization { return &repository.Organization{ID: id} },
 }
 
 // Users: a user's ID carries its organization, which is its key's partition and its tenant.
@@ -35,6 +36,7 @@ var Users = NodeType[*repository.User, *User, UserRef]{
 	Key:     func(r UserRef) (repository.Key, error) { return repository.UserKey(r.Org, r.ID) },
 	Scope:   func(r UserRef) auth.Scope { return auth.OrgScope(r.Org) },
 	Wrap:    func(u *repository.User) *User { return &User{User: u} },
+	Stub:    func(r UserRef) *repository.User { return &repository.User{OrgID: r.Org, ID: r.ID} },
 }
 
 // TicketRef is a ticket's reference: the organization it belongs to and its id.
@@ -50,6 +52,7 @@ var Tickets = NodeType[*repository.Ticket, *Ticket, TicketRef]{
 	Key:     func(r TicketRef) (repository.Key, error) { return repository.TicketKey(r.Org, r.ID) },
 	Scope:   func(r TicketRef) auth.Scope { return auth.OrgScope(r.Org) },
 	Wrap:    func(t *repository.Ticket) *Ticket { return &Ticket{Ticket: t} },
+	Stub:    func(r TicketRef) *repository.Ticket { return &repository.Ticket{OrgID: r.Org, ID: r.ID} },
 
 	LegacyParts: []string{"ticket"},
 	Complete:    completeTicket,
@@ -91,6 +94,7 @@ var Customers = NodeType[*repository.Customer, *Customer, string]{
 	PartsOf: func(c *repository.Customer) []string { return []string{c.ID} },
 	Ref:     id, Key: repository.CustomerKey, Scope: auth.CustomerScope,
 	Wrap: func(c *repository.Customer) *Customer { return &Customer{Customer: c} },
+	Stub: func(id string) *repository.Customer { return &repository.Customer{ID: id} },
 }
 
 // Orders: an order's ID carries its customer, whose item collection holds it.
@@ -101,6 +105,7 @@ var Orders = NodeType[*repository.Order, *Order, OrderRef]{
 	Key:     func(r OrderRef) (repository.Key, error) { return repository.OrderKey(r.Customer, r.ID) },
 	Scope:   func(r OrderRef) auth.Scope { return auth.CustomerScope(r.Customer) },
 	Wrap:    func(o *repository.Order) *Order { return &Order{Order: o} },
+	Stub:    func(r OrderRef) *repository.Order { return &repository.Order{CustomerID: r.Customer, ID: r.ID} },
 }
 
 // Products are seen by every commerce role (a customer too); Warehouses by sales and HR. Both
@@ -111,12 +116,14 @@ var (
 		PartsOf: func(p *repository.Product) []string { return []string{p.ID} },
 		Ref:     id, Key: repository.ProductKey, Scope: catalog[string],
 		Wrap: func(p *repository.Product) *Product { return &Product{Product: p} },
+		Stub: func(id string) *repository.Product { return &repository.Product{ID: id} },
 	}
 	Warehouses = NodeType[*repository.Warehouse, *Warehouse, string]{
 		Name: "Warehouse", Kind: "warehouse", Parts: []string{"warehouse"},
 		PartsOf: func(w *repository.Warehouse) []string { return []string{w.ID} },
 		Ref:     id, Key: repository.WarehouseKey, Scope: warehouses[string],
 		Wrap: func(w *repository.Warehouse) *Warehouse { return &Warehouse{Warehouse: w} },
+		Stub: func(id string) *repository.Warehouse { return &repository.Warehouse{ID: id} },
 	}
 )
 
@@ -130,12 +137,14 @@ var (
 		PartsOf: func(d *repository.Department) []string { return []string{d.ID} },
 		Ref:     id, Key: repository.DepartmentKey, Scope: hr[string],
 		Wrap: func(d *repository.Department) *Department { return &Department{Department: d} },
+		Stub: func(id string) *repository.Department { return &repository.Department{ID: id} },
 	}
 	Employees = NodeType[*repository.Employee, *Employee, string]{
 		Name: "Employee", Kind: "employee", Parts: []string{"employee"},
 		PartsOf: func(e *repository.Employee) []string { return []string{e.ID} },
 		Ref:     id, Key: repository.EmployeeKey, Scope: hr[string],
 		Wrap: func(e *repository.Employee) *Employee { return &Employee{Employee: e} },
+		Stub: func(id string) *repository.Employee { return &repository.Employee{ID: id} },
 	}
 	// A location's key is its country's partition and a hierarchical sort key, so its ID carries
 	// the whole key: country, state, city, postal code and id.
@@ -150,6 +159,9 @@ var (
 		},
 		Key: repository.LocationKey, Scope: hr[repository.LocationRef],
 		Wrap: func(l *repository.Location) *Location { return &Location{Location: l} },
+		Stub: func(r repository.LocationRef) *repository.Location {
+			return &repository.Location{Country: r.Country, State: r.State, City: r.City, PostalCode: r.PostalCode, ID: r.ID}
+		},
 	}
 )
 
