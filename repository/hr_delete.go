@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -12,65 +13,120 @@ import (
 	"singletable/apperr"
 )
 
-// Removing employees, departments and locations. An employee goes with its relationship items in
-// one transaction: its own (department, manager, mentor, warehouse; the department's and the manager's counts
-// shrink), and those that point at it: its direct reports move to its manager (or to none, and the
-// manager's count grows by as many), its mentees lose their mentor. Relations that do not fit one
-// transaction move first, in transactions of their own that keep every count exact, and the
-// employee goes last, on condition that its count of direct reports is the one read. That last
-// transaction also writes a sweep record of the employee, swept at once (or by the sweeper, if
-// that fails): its earlier jobs (JH# items) go, and the customers it was the account rep of are
-// left without one (no account rep then points at an employee that is gone, and their orders from
-// then on count for no rep); the orders it sold and its monthly sales stay (the sales happened).
-// Departments
-// and locations are refused with CONFLICT, with how many objects still refer to them in
-// extensions.count, while anything does.
+// Removing employees, departments and locations. An employee is marked first, in one transaction
+// with its sweep record (it exists and is not being removed): from then on it reads as missing,
+// leaves the listings (its index keys go), and every write that would point a new relation at it
+// (assignManager or assignMentor with it as the manager or mentor, hireEmployee with it as
+// managerId or mentorId, assignAccountRep with it as the rep) or change its own (assignManager,
+// assignMentor, assignWarehouse, unassignManager, unassignMentor, transferEmployee,
+// updateEmployee of it) is refused with the NOT_FOUND of a missing employee, by its condition. So
+// a writer that keeps assigning reports or mentees to it cannot keep the removal from finishing.
+// The sweep (run at once, and by the sweeper when the request is cut short) then removes it with
+// its relationship items: its own (department, manager, mentor, warehouse; the department's and
+// the manager's counts shrink), and those that point at it: its direct reports move to its manager
+// (or to none, and the manager's count grows by as many), its mentees lose their mentor. Relations
+// that do not fit one transaction move first, in transactions of their own that keep every count
+// exact, and the employee goes last, on condition that it carries the mark and its counts of
+// direct reports and mentees are those of what it moves. Then its earlier jobs (JH# items) go, and
+// the customers it was the account rep of are left without one (no account rep then points at an
+// employee that is gone, and their orders from then on count for no rep); the orders it sold and
+// its monthly sales stay (the sales happened). The record goes last. Departments and locations
+// are refused with CONFLICT, with how many objects still refer to them in extensions.count, while
+// anything does.
 
 // errEmployeeChanged: the employee's relations changed between the read and the transaction.
 var errEmployeeChanged = apperr.Errorf(apperr.CodeConflict, "the employee's relations kept being changed by concurrent changes; retry")
+
+// errEmployeeMoved: a round of a removal too large for one transaction moved its relations; the
+// next round moves more (it is progress, not a conflict).
+var errEmployeeMoved = errors.New("a round of the removal moved relations")
 
 // relationsPerTx is how many relations pointing at an employee one transaction moves, leaving
 // room for the employee's own items and the counts.
 const relationsPerTx = maxTransactItems - 10
 
-// RemoveEmployeePlan is what RemoveEmployee does (explain plans the mutation from it).
-var RemoveEmployeePlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
-	consistentRead("PK = SK = EMP#<e> and its REL# items"),
+// RemoveEmployeePlan is what RemoveEmployee does (explain plans the mutation from it). Attempts
+// bounds the rounds of the sweep that a concurrent change cancels; a round that moves relations
+// (a removal too large for one transaction) is progress and does not count.
+var RemoveEmployeePlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
+	transactCall("Update EMP#<e> (mark, leave GSI1, GSI2 and GSI3) if it exists and is not being removed; Put SWEEP EMPLOYEE#<e>"),
+	{Operation: "Query", Calls: 1, What: "PK = SK = EMP#<e>, consistent (a Query: the mark hides it from BatchGetItem)"},
+	consistentRead("PK = EMP#<e>, SK = its REL# items"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "GSI1PK = EMP#<e>#REL#MANAGER and EMP#<e>#REL#MENTOR: direct reports, mentees"},
-	transactCall("Delete EMP#<e> and its REL# items; move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR; update the counts (its own, conditioned on what it moves: direct reports, mentees); Put SWEEP EMPLOYEE#<e>"),
-	{Operation: "Query", Calls: 1, What: "GSI1PK = EMP#<e>#REL#MENTOR: mentees assigned during the removal"},
+	perDataCall("TransactWriteItems", "move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR, 90 a transaction, the counts with them"),
+	transactCall("Delete EMP#<e> if marked with the counts of what it moves, and its REL# items; move the last reports and mentees; update the counts of its department, manager and mentor"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "the sweep: GSI1PK = EMP#<e>#ACCOUNTS (the customers it was the account rep of), PK = EMP#<e> AND begins_with(SK, JH#) (its earlier jobs), one per 1 MB"},
 	perDataCall("TransactWriteItems", "the sweep: per customer, Update CUST#<c> PROFILE (no account rep, out of GSI1) if its rep is still the employee"),
 	perDataCall("BatchWriteItem", "the sweep: Delete its JH# items beyond the 99 the last transaction takes, 25 a call"),
 	transactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
 }}
 
-// RemoveEmployee removes an employee with its relationship items (see above).
+// RemoveEmployee removes an employee with its relationship items (see above). The removal is done
+// when it returns; if its sweep fails midway, the employee is gone for every reader already and
+// the sweeper finishes it.
 func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	for range RemoveEmployeePlan.Tries() {
-		err := r.removeEmployeeOnce(ctx, id)
-		if !errors.Is(err, errEmployeeChanged) {
-			return err
-		}
-	}
-	return errEmployeeChanged
-}
-
-// removeEmployeeOnce reads the employee and what points at it, and writes one transaction: the
-// whole removal if it fits, else the move of the first relationsPerTx relations (errEmployeeChanged
-// then asks for another round).
-func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
-	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor), relationKey(id, RelWarehouse)}
-	found, err := r.readConsistent(ctx, append([]Key{empKey(id)}, own...)...)
+	rec, err := r.markEmployee(ctx, id)
 	if err != nil {
 		return err
 	}
-	e, ok := foundAs[*Employee](found, empKey(id))
-	if !ok {
-		return notFoundField("id", "employee")
+	if err := r.sweepEmployeeRecord(ctx, rec); err != nil {
+		r.log.Warn("removal of an employee left to the sweeper", "employee", id, "error", err)
+		r.kickSweeper()
+	}
+	return nil
+}
+
+// markEmployee marks the employee as being removed (it must exist and not be marked already: else
+// NOT_FOUND) and takes it out of its listings, in one transaction with its sweep record.
+func (r *Repo) markEmployee(ctx context.Context, id string) (*sweepRecord, error) {
+	rec := &sweepRecord{Kind: sweepEmployee, Employee: id}
+	return rec, r.transact(ctx, "remove employee", []txItem{
+		r.txUpdate(empKey(id), "SET "+attrDeleting+" = :now REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", notDeleting, nil,
+			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, notFoundField("id", "employee")),
+		r.putSweep(rec),
+	})
+}
+
+// removeMarkedEmployee removes the marked employee id with its relations, round after round (each
+// reads them again), until it is gone, or RemoveEmployeePlan.Tries() rounds were cancelled by
+// concurrent changes (the record stays for the sweeper's next run). An employee that is gone
+// already, or there without the mark, is not (or no longer) the sweep's to remove.
+func (r *Repo) removeMarkedEmployee(ctx context.Context, id string) error {
+	for conflicts := 0; conflicts < RemoveEmployeePlan.Tries(); {
+		err := r.removeEmployeeOnce(ctx, id)
+		switch {
+		case errors.Is(err, errEmployeeMoved):
+		case isConflict(err):
+			conflicts++
+			if err := r.sweepRound(ctx, conflicts); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+	return fmt.Errorf("removal of employee %s: %w", id, errSweepUnfinished)
+}
+
+// removeEmployeeOnce reads the marked employee and what points at it, and writes one transaction:
+// the whole removal if it fits, else the move of the first relationsPerTx relations
+// (errEmployeeMoved then asks for another round).
+func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
+	item, err := r.readOneConsistent(ctx, empKey(id))
+	if err != nil || item == nil || item[attrDeleting] == nil {
+		return err
+	}
+	e, err := decodeAs[*Employee](item)
+	if err != nil {
+		return err
+	}
+	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor), relationKey(id, RelWarehouse)}
+	found, err := r.readConsistent(ctx, own...)
+	if err != nil {
+		return err
 	}
 	reports, err := r.relationsTo(ctx, RelManager, id)
 	if err != nil {
@@ -94,22 +150,35 @@ func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
 	if !whole {
 		return r.removalRound(ctx, id, newManager, pointing[:relationsPerTx], items, moved)
 	}
-	rec := &sweepRecord{Kind: sweepEmployee, Employee: id}
-	if err := r.transact(ctx, "remove employee", append(r.wholeRemoval(e, found, items, len(mentees), moved, newManager), r.putSweep(rec))); err != nil {
-		return err
-	}
-	r.sweepNowOrLater(ctx, rec)
-	return r.unlinkLateMentees(ctx, id)
+	return r.transact(ctx, "remove employee", r.wholeRemoval(e, found, items, len(mentees), moved, newManager))
 }
 
 // errRepReassigned: the customer got another account rep (or was erased) since the sweep read it.
 var errRepReassigned = apperr.Errorf(apperr.CodeConflict, "the customer's account rep changed meanwhile")
 
-// sweepEmployeeRecord finishes a removed employee's sweep record: the customers it was the account
-// rep of lose their rep (each in an update conditioned on its rep being still the employee, so an
+// sweepEmployeeRecord finishes an employee's sweep record: a marked employee is removed with its
+// relations first (removeMarkedEmployee; one there without the mark is not the record's: only the
+// record goes), then the customers it was the account rep of lose their rep (each in an update conditioned on its rep being still the employee, so an
 // assignment of another rep in between wins), its earlier jobs are deleted, then the record. Each
 // step is idempotent: a sweep cut short is run again.
 func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error {
+	item, err := r.readOneConsistent(ctx, empKey(rec.Employee))
+	if err != nil {
+		return err
+	}
+	if item != nil && item[attrDeleting] == nil {
+		return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+	}
+	if item != nil {
+		if r.hooks.sweepEmployee != nil {
+			if err := r.hooks.sweepEmployee(); err != nil {
+				return err
+			}
+		}
+		if err := r.removeMarkedEmployee(ctx, rec.Employee); err != nil {
+			return err
+		}
+	}
 	accounts, err := r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.table),
 		IndexName:                 aws.String(gsi1),
@@ -160,7 +229,7 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error 
 // its removal did not see, the index being behind, fails it: the next round sees it), its own
 // relations as read (manager, mentor, warehouse, department), and the counts of its department, its manager and its mentor.
 func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, mentees, moved int, newManager string) []txItem {
-	items = append(items, r.deleteIf(empKey(e.ID), "attribute_exists(PK) AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
+	items = append(items, r.deleteIf(empKey(e.ID), "attribute_exists("+attrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
 		" AND (attribute_not_exists("+attrMenteeCount+") OR "+attrMenteeCount+" = :m)",
 		map[string]types.AttributeValue{":n": n(e.DirectReportCount), ":m": n(mentees)}, errEmployeeChanged))
 	counts := map[string][]delta{}
@@ -217,22 +286,7 @@ func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []
 	if err := r.transact(ctx, "remove employee", items); err != nil {
 		return err
 	}
-	return errEmployeeChanged // another round for the rest
-}
-
-// unlinkLateMentees removes the mentor relations that point at the removed employee although its
-// removal did not see them: an assignment of it as a mentor that committed between the removal's
-// read and its transaction (assignMentor checks the mentor exists, so none can come after).
-func (r *Repo) unlinkLateMentees(ctx context.Context, id string) error {
-	late, err := r.relationsTo(ctx, RelMentor, id)
-	if err != nil || len(late) == 0 {
-		return err
-	}
-	items, _, err := r.movePointing(late[:min(len(late), maxTransactItems)], "")
-	if err != nil {
-		return err
-	}
-	return r.transact(ctx, "remove employee", items)
+	return errEmployeeMoved // another round for the rest
 }
 
 // movePointing is the transaction items that move relations pointing at a removed employee: a

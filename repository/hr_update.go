@@ -100,7 +100,7 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 		if !has {
 			return e, nil
 		}
-		items := []txItem{r.unlink(cur, errManagerChanged), r.mustExist(empKey(employee), notFoundField("employeeId", "employee"))}
+		items := []txItem{r.unlink(cur, errManagerChanged), unlessMarked(r.mustExist(empKey(employee), notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee"))}
 		items = append(items, r.txCount(empKey(cur.TargetID), []delta{{relationCountAttr(rel), -1}}, errManagerChanged, nil))
 		err = r.transact(ctx, "unassign", items)
 		if err == nil {

@@ -233,12 +233,12 @@ func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) 
 	leaves := old != nil && old.TargetID != dept.ID
 	items := []txItem{
 		r.txPut(relItem, relCond, relVals, errTransferred),
-		r.txUpdate(empKey(e.ID),
+		unlessMarked(r.txUpdate(empKey(e.ID),
 			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
 			"departmentId = :old AND jobTitle = :title",
 			nil,
 			map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID), ":title": s(e.JobTitle)},
-			errTransferred),
+			errTransferred), notFoundField("employeeId", "employee")),
 		r.joinDepartment(dept, old == nil || leaves),
 	}
 	if leaves {
@@ -363,7 +363,7 @@ func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, m
 	items := []txItem{
 		r.txPut(relItem, relCond, relVals, changed),
 		r.relationsChanged(rel),
-		r.txCount(empKey(rel.TargetID), add, missing, nil),
+		unlessMarked(r.txCount(empKey(rel.TargetID), add, missing, nil), missing),
 	}
 	if hasPrev && changes {
 		items = append(items, r.txCount(empKey(prev.TargetID), []delta{{counter, -1}}, changed, nil))
@@ -456,6 +456,7 @@ func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]txItem, error) 
 // its relationsChangedAt becomes the relation's time, so that the stream carries an UPDATED
 // change of the employee whose manager or mentor changed.
 func (r *Repo) relationsChanged(rel *Relation) txItem {
-	return r.txUpdate(empKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
-		map[string]types.AttributeValue{":at": s(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee"))
+	return unlessMarked(r.txUpdate(empKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
+		map[string]types.AttributeValue{":at": s(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee")),
+		notFoundField("employeeId", "employee"))
 }

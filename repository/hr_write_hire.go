@@ -166,7 +166,7 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 		if in.ManagerID != nil && *in.ManagerID == id {
 			field, kind = "managerId", "manager"
 		}
-		items = append(items, r.txCount(empKey(id), counts[id], notFoundField(field, kind), nil))
+		items = append(items, unlessMarked(r.txCount(empKey(id), counts[id], notFoundField(field, kind), nil), notFoundField(field, kind)))
 	}
 	for _, rel := range rels {
 		item, err := relationEntity.encode(rel)

@@ -47,8 +47,8 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 	if expr == "" {
 		return e, nil
 	}
-	tx := []txItem{r.txUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
-		apperr.Errorf(apperr.CodeConflict, "the employee's job title changed meanwhile; retry"))}
+	tx := []txItem{unlessMarked(r.txUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
+		apperr.Errorf(apperr.CodeConflict, "the employee's job title changed meanwhile; retry")), apperr.NotFound("employee"))}
 	if upd.JobTitle != e.JobTitle {
 		h, err := r.jobHistoryPut(e)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
@@ -104,4 +105,36 @@ func (r *Repo) guardedEmailItems(g guardedEmail) []txItem {
 			r.deleteIf(g.oldGuard, g.owner+" = :owner", map[string]types.AttributeValue{":owner": s(g.id)}, g.changed))
 	}
 	return items
+}
+
+// unlessMarked refuses it (an Update or a ConditionCheck of an object's item) when the item carries
+// the mark of a removal (attrDeleting), with missing, as for a missing item: the object being
+// removed takes no new writes, and none that point at it (an employee being removed gets no
+// reports, mentees or accounts). A condition of it that fails on an unmarked item keeps its error.
+func unlessMarked(it txItem, missing error) txItem {
+	guard := func(expr *string) *string {
+		if expr == nil || *expr == "" {
+			return aws.String(notDeleting)
+		}
+		return aws.String("attribute_not_exists(" + attrDeleting + ") AND (" + *expr + ")")
+	}
+	switch {
+	case it.item.Update != nil:
+		it.item.Update.ConditionExpression = guard(it.item.Update.ConditionExpression)
+		it.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	case it.item.ConditionCheck != nil:
+		it.item.ConditionCheck.ConditionExpression = guard(it.item.ConditionCheck.ConditionExpression)
+		it.item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
+	prev, prevOld := it.onCondition, it.onConditionOld
+	it.onConditionOld = func(old map[string]types.AttributeValue) error {
+		if _, marked := old[attrDeleting]; len(old) == 0 || marked {
+			return missing
+		}
+		if prevOld != nil {
+			return prevOld(old)
+		}
+		return prev
+	}
+	return it
 }

@@ -116,6 +116,9 @@ type testHooks struct {
 	// sweepVersions is called before the sweep of a ticket's versions; an error it returns is
 	// that sweep's.
 	sweepVersions func() error
+	// sweepEmployee is called before the sweep removes a marked employee; an error it returns is
+	// the sweep's (a removal cut short after its mark).
+	sweepEmployee func() error
 	// sweptUser is called after the sweep of an organization removed one of its users; an error
 	// it returns stops the sweep there, as a crash would.
 	sweptUser func() error

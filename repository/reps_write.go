@@ -109,7 +109,7 @@ func (r *Repo) AssignAccountRep(ctx context.Context, customer, employee string) 
 		map[string]types.AttributeValue{
 			":rep": s(employee), ":pk": s(repAccountsPK(employee)), ":sk": s(nameSortKey(c.Name, c.ID)), ":name": s(c.Name),
 		}, apperr.Errorf(apperr.CodeConflict, "the customer changed meanwhile; retry"))
-	err = r.transact(ctx, "assign account rep", []txItem{update, r.mustExist(empKey(employee), notFoundField("employeeId", "employee"))})
+	err = r.transact(ctx, "assign account rep", []txItem{update, unlessMarked(r.mustExist(empKey(employee), notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee"))})
 	if err != nil {
 		return nil, err
 	}

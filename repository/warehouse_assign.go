@@ -43,8 +43,8 @@ func (r *Repo) AssignWarehouse(ctx context.Context, employee, warehouse string) 
 	}
 	err = r.transact(ctx, "assign warehouse", []txItem{
 		r.txPut(relItem, "", nil, nil),
-		r.txUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
-			map[string]types.AttributeValue{":w": s(warehouse)}, notFoundField("employeeId", "employee")),
+		unlessMarked(r.txUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
+			map[string]types.AttributeValue{":w": s(warehouse)}, notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee")),
 		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),
 	})
 	if err != nil {
