@@ -260,36 +260,26 @@ func (l *Level) Targets(objects []repository.Entity, found func(repository.Key) 
 	if l == nil {
 		return nil
 	}
-	var out []TargetObjects
-	var seen []map[repository.Key]bool // per group: an object two parents share is one object
+	var g targetGroups
 	for _, u := range l.toOne {
 		if u.field.Keys == nil || !u.target.readsAhead() {
 			continue
 		}
-		i := slices.IndexFunc(out, func(t TargetObjects) bool { return t.Level == u.target })
-		if i < 0 {
-			out, seen = append(out, TargetObjects{Level: u.target}), append(seen, map[repository.Key]bool{})
-			i = len(out) - 1
-		}
+		i := g.group(u.target)
 		for _, o := range objects {
-			for _, k := range u.field.Keys(nil, o) {
-				if e, ok := found(k); ok && !seen[i][k] {
-					seen[i][k] = true
-					out[i].Objects = append(out[i].Objects, e)
-				}
-			}
+			g.add(i, u.field.Keys(nil, o), found)
 		}
 	}
-	out = l.sharedTargets(objects, found, out, seen)
-	return slices.DeleteFunc(out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
+	l.sharedTargets(objects, found, &g)
+	return slices.DeleteFunc(g.out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
 }
 
-// sharedTargets adds to out (Targets) what the to-one fields shared by the elements of the
+// sharedTargets adds to g (Targets) what the to-one fields shared by the elements of the
 // objects' child lists return (Field.SameForAll: the parent itself, when the key is its own, or
 // what ListParentKeys looked up), grouped by the levels of those fields' selections: a ticket's
 // reporter { organization } is then read ahead with its level, never looked up alone when the
 // first ticket resolves.
-func (l *Level) sharedTargets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool), out []TargetObjects, seen []map[repository.Key]bool) []TargetObjects {
+func (l *Level) sharedTargets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool), g *targetGroups) {
 	for _, u := range l.lists {
 		if u.Nodes == nil {
 			continue
@@ -299,28 +289,42 @@ func (l *Level) sharedTargets(objects []repository.Entity, found func(repository
 			if !ok || !sh.target.readsAhead() {
 				continue
 			}
-			i := slices.IndexFunc(out, func(t TargetObjects) bool { return t.Level == sh.target })
-			if i < 0 {
-				out, seen = append(out, TargetObjects{Level: sh.target}), append(seen, map[repository.Key]bool{})
-				i = len(out) - 1
-			}
+			i := g.group(sh.target)
 			for _, o := range objects {
-				var keys []repository.Key
 				if key == nil {
-					keys = []repository.Key{o.Key()} // the list's parent itself
+					g.add(i, []repository.Key{o.Key()}, found) // the list's parent itself
 				} else {
-					keys = key(nil, o)
-				}
-				for _, k := range keys {
-					if e, ok := found(k); ok && !seen[i][k] {
-						seen[i][k] = true
-						out[i].Objects = append(out[i].Objects, e)
-					}
+					g.add(i, key(nil, o), found)
 				}
 			}
 		}
 	}
-	return out
+}
+
+// targetGroups gather Targets' objects by the level of their place; an object two parents share
+// is one object of its group.
+type targetGroups struct {
+	out  []TargetObjects
+	seen []map[repository.Key]bool
+}
+
+// group is the index of level's group, added when new.
+func (g *targetGroups) group(level *Level) int {
+	if i := slices.IndexFunc(g.out, func(t TargetObjects) bool { return t.Level == level }); i >= 0 {
+		return i
+	}
+	g.out, g.seen = append(g.out, TargetObjects{Level: level}), append(g.seen, map[repository.Key]bool{})
+	return len(g.out) - 1
+}
+
+// add adds to group i what found answers of keys.
+func (g *targetGroups) add(i int, keys []repository.Key, found func(repository.Key) (repository.Entity, bool)) {
+	for _, k := range keys {
+		if e, ok := found(k); ok && !g.seen[i][k] {
+			g.seen[i][k] = true
+			g.out[i].Objects = append(g.out[i].Objects, e)
+		}
+	}
 }
 
 // TargetsOf are the levels of the selections of to-one field name on the level's objects (one per
