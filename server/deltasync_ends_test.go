@@ -80,11 +80,7 @@ func (a *api) resumed(org *repository.Organization, query, cursor string, n int)
 func TestDeltaSyncGapEndGivesTheResumeCursor(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	src := &gapSource{src: repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})}
-	hub := changefeed.New(src, nil, changefeed.Options{})
-	hub.Start(context.Background())
-	t.Cleanup(hub.Close)
-	<-hub.Ready()
-	a := newAPIOn(t, repo, server.Config{Hub: hub})
+	a := newAPIOn(t, repo, server.Config{Hub: startHub(t, src, changefeed.Options{})})
 	d := a.seedSaaS(1, 1, 0)
 	org, user := d.orgs[0], d.users[d.orgs[0].ID][0]
 	ws := a.dialWS(adminToken(t))
@@ -121,11 +117,8 @@ func TestDeltaSyncGapEndGivesTheResumeCursor(t *testing.T) {
 // each once.
 func TestDeltaSyncSlowEndGivesTheResumeCursor(t *testing.T) {
 	base := repotest.NewRepo(t)
-	hub := changefeed.New(base.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond}), nil,
+	hub := startHub(t, base.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond}),
 		changefeed.Options{Buffer: 1, SlowAfter: 100 * time.Millisecond})
-	hub.Start(context.Background())
-	t.Cleanup(hub.Close)
-	<-hub.Ready()
 	cfg := repotest.Config(t, base.Table())
 	cfg.WrapTransport = repotest.Latency(300*time.Millisecond, 0)
 	slow, err := repository.New(context.Background(), cfg)

@@ -122,10 +122,7 @@ func TestDeltaSyncResumesAcrossFleetInstancesAndAReaderHandover(t *testing.T) {
 func TestDeltaSyncDrainGivesTheResumeCursor(t *testing.T) {
 	repo := repotest.NewRepo(t)
 	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})
-	hub := changefeed.New(reader, nil, changefeed.Options{})
-	hub.Start(context.Background())
-	t.Cleanup(hub.Close)
-	<-hub.Ready()
+	hub := startHub(t, reader, changefeed.Options{})
 	a := newAPIOn(t, repo, server.Config{Hub: hub})
 	d := a.seedSaaS(1, 1, 0)
 	org, user := d.orgs[0], d.users[d.orgs[0].ID][0]

@@ -23,7 +23,13 @@ func newDeltaAPI(t *testing.T, modify ...func(*repository.Config)) *api {
 func newDeltaAPIOn(t *testing.T, repo *repository.Repo) *api {
 	t.Helper()
 	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
-	hub := changefeed.New(reader, nil, changefeed.Options{})
+	return newAPIOn(t, repo, server.Config{Hub: startHub(t, reader, changefeed.Options{})})
+}
+
+// startHub starts a hub on src, closed when the test ends, once it found the table's stream.
+func startHub(t *testing.T, src changefeed.Source, opts changefeed.Options) *changefeed.Hub {
+	t.Helper()
+	hub := changefeed.New(src, nil, opts)
 	hub.Start(context.Background())
 	t.Cleanup(hub.Close)
 	select {
@@ -31,7 +37,7 @@ func newDeltaAPIOn(t *testing.T, repo *repository.Repo) *api {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the hub did not find the table's stream")
 	}
-	return newAPIOn(t, repo, server.Config{Hub: hub})
+	return hub
 }
 
 const ticketFeed = `subscription($org: ID!, $after: String) { ticketChanged(organizationId: $org, after: $after) { cursor kind previousStatus ticket { title status } } }`
