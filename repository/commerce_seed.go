@@ -10,7 +10,7 @@ import (
 
 // commerceSampleItems is the commerce part of the sample dataset: three customers with their
 // mailing addresses, each with four orders in every status, of one to three lines (the account
-// reps' history, reps_seed.go, adds older ones). Orders are placed on their GSI3 shards for
+// reps' history, commerce_reps_seed.go, adds older ones). Orders are placed on their GSI3 shards for
 // N = shards, the ORDER_STATUS_SHARDS of the seeding server.
 func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)

@@ -130,7 +130,7 @@ func (r *Repo) PlaceOrderWithCustomer(ctx context.Context, customer string, line
 }
 
 // placeOrderFull checks the request, reads the customer (consistently: its account rep, which the
-// order counts for, see reps_model.go; a missing customer is NOT_FOUND) and writes the order's
+// order counts for, see commerce_reps_model.go; a missing customer is NOT_FOUND) and writes the order's
 // transaction (orderWrites).
 func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, *Customer, error) {
 	if err := checkID("customerId", customer); err != nil {

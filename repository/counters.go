@@ -24,7 +24,7 @@ import (
 //	Product       totalInventory (a sum of quantities)                 its stock (AP24)
 //
 // and, outside any parent, each account rep's sales of a month (RepSales: totalCents, orders,
-// reps_recount.go).
+// commerce_reps_recount.go).
 //
 // Every write that adds to a collection, or moves one of its items from a status to another,
 // changes the counters with an ADD in the SAME TransactWriteItems as the change itself (txCount),
