@@ -129,3 +129,47 @@ func productSKUGuardItem(p *Product) map[string]types.AttributeValue {
 	item["productId"] = s(p.ID)
 	return item
 }
+
+// --- Keys: how the catalog's items are spelled in the table ---
+
+// Item types of the catalog.
+const (
+	typeProduct    = "Product"
+	typeProductSKU = "ProductSKU"
+	typeWarehouse  = "Warehouse"
+	typeInventory  = "Inventory"
+)
+
+func productPK(p string) string { return join("PRODUCT", p) }
+
+// productKey: a product is the root item of its own partition; its stock shares it.
+func productKey(p string) Key {
+	k := productPK(p)
+	return Key{PK: k, SK: k}
+}
+
+// inventorySKPrefix starts the sort keys of a product's stock items: begins_with on it lists the
+// product's stock in every warehouse with one Query (AP24).
+const inventorySKPrefix = "INV#"
+
+// inventoryKey is the stock of product p in warehouse w, in the product's partition.
+func inventoryKey(p, w string) Key { return Key{PK: productPK(p), SK: inventorySKPrefix + w} }
+
+func warehousePK(w string) string { return join("WAREHOUSE", w) }
+
+// warehouseKey: a warehouse is the root item of its own partition.
+func warehouseKey(w string) Key {
+	k := warehousePK(w)
+	return Key{PK: k, SK: k}
+}
+
+// productSKUGuardKey is the item that makes a product's SKU unique (compared without regard to
+// case), in a partition of its own.
+func productSKUGuardKey(sku string) Key {
+	return Key{PK: join("PRODUCTSKU", foldKey(sku)), SK: "PRODUCTSKU"}
+}
+
+// productOrderItemsPK is a product's order items on GSI1 (AP25): every order line that names the
+// product, sorted by its sort key in the customer's collection (ORDER#<o>#ITEM#<nnn>), so by
+// order time; read backwards, newest first.
+func productOrderItemsPK(p string) string { return join("PRODUCT", p, "ORDERITEMS") }

@@ -3,6 +3,7 @@ package repository
 import (
 	"errors"
 	"hash/fnv"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -276,4 +277,82 @@ type OrderLine struct {
 	// request hash when empty, so that the hash of a free-text line is what it always was.
 	ProductID   string `json:",omitempty"`
 	WarehouseID string `json:",omitempty"`
+}
+
+// --- Keys: how the commerce domain's items are spelled in the table ---
+
+// Item types of the commerce domain, stored in the `type` attribute.
+const (
+	typeCustomer         = "Customer"
+	typeCustomerEmail    = "CustomerEmail"
+	typeOrder            = "Order"
+	typeOrderItem        = "OrderItem"
+	typeOrderIdempotency = "OrderIdempotency"
+)
+
+func customerPK(customer string) string { return join("CUST", customer) }
+
+// customerProfileSK is the sort key of the customer's own item. It sorts after every order and
+// order item of the collection ("PROFILE" > "ORDER#…"), so a newest-first Query from the top of
+// the collection reads the customer first and then its newest orders with their items (like the
+// user item of AP5, which sorts last on GSI1).
+const customerProfileSK = "PROFILE"
+
+func customerKey(customer string) Key { return Key{PK: customerPK(customer), SK: customerProfileSK} }
+
+const orderSKPrefix = "ORDER#"
+
+// orderSK is an order's sort key in its customer's collection. Order ids are time-sortable, so
+// the sort key orders a customer's orders by placement time (AP16).
+func orderSK(order string) string { return orderSKPrefix + order }
+
+func orderKey(customer, order string) Key { return Key{PK: customerPK(customer), SK: orderSK(order)} }
+
+// orderItemKey is the key of line n (1-based) of an order: ORDER#<o>#ITEM#<nnn>. It sorts right
+// after its order's own sort key and before the next newer order's, so read newest first an
+// order's items come just before the order item itself (AP17 read together with AP16).
+func orderItemKey(customer, order string, line int) Key {
+	return Key{PK: customerPK(customer), SK: orderItemSK(order, line)}
+}
+
+// orderItemSK is the sort key of line n of an order, built with one concatenation.
+func orderItemSK(order string, line int) string {
+	pad, n := lineNumber(line)
+	return orderSKPrefix + order + delim + "ITEM" + delim + pad + n
+}
+
+// lineNumber is n (a line number, 1 or more) with at least three digits ("007", as the zeros to
+// put before n and n), so that lines sort in order up to 999. The caller builds the key with one
+// concatenation, one allocation.
+func lineNumber(n int) (pad, digits string) {
+	digits = strconv.Itoa(n)
+	return "00"[:max(0, 3-len(digits))], digits
+}
+
+// orderRangeEnd is the upper bound of the sort keys of order hi and its items: '~' sorts after
+// '#' and after every character of an id.
+func orderRangeEnd(hi string) string { return orderSK(hi) + "~" }
+
+// customerOrdersPK is a customer's orders on GSI1, sorted by status and then id (so by date within
+// a status), for a customer's orders with a status filter.
+func customerOrdersPK(customer string) string { return join("CUST", customer, "ORDERS") }
+
+func orderStatusGSI1SK(status OrderStatus, order string) string { return join(string(status), order) }
+
+// orderStatusShardPK is one of the N partitions of a status on the write-sharded GSI3 (AP20,
+// see commerce_read_status.go for why it is sharded); GSI3SK is the order id.
+func orderStatusShardPK(status OrderStatus, shard int) string {
+	return join("ORDERSTATUS", string(status), strconv.Itoa(shard))
+}
+
+// customerEmailGuardKey is the item that makes a customer's email unique (compared without
+// regard to case), in a partition of its own.
+func customerEmailGuardKey(email string) Key {
+	return Key{PK: join("CUSTEMAIL", foldKey(email)), SK: "CUSTEMAIL"}
+}
+
+// orderIdempotencyKey is the guard item of one idempotency key of one customer: it holds the
+// order the key placed. The key is client text, compared exactly (escaped, not case-folded).
+func orderIdempotencyKey(customer, key string) Key {
+	return Key{PK: join("IDEMPOTENCY", customer, esc(key)), SK: "IDEMPOTENCY"}
 }

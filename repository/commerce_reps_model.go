@@ -1,5 +1,7 @@
 package repository
 
+import "time"
+
 // Account reps. A customer may have an account rep (an employee): the customer item carries the
 // rep's id and, on GSI1, sits in the rep's partition of accounts (AP26). An order placed while the
 // customer has a rep carries it too, and sits in the rep's partition of orders on GSI2, by order
@@ -30,3 +32,23 @@ var repSalesEntity = entity[RepSales, *RepSales]{
 	key:      func(s *RepSales) Key { return repSalesKey(s.Month, s.RepID) },
 	examples: func() []*RepSales { return []*RepSales{{RepID: "<employeeId>", Month: "<yyyy-mm>"}} },
 }
+
+// --- Keys: customers and orders by rep, sales per rep and month ---
+
+// typeRepSales is a rep's sales of one month.
+const typeRepSales = "RepSales"
+
+// repAccountsPK is a rep's customers on GSI1 (AP26), sorted by name like the customers' list.
+func repAccountsPK(e string) string { return join("EMP", e, "ACCOUNTS") }
+
+// repOrdersPK is the orders a rep handled on GSI2 (AP27), sorted by order id, so by time.
+func repOrdersPK(e string) string { return join("EMP", e, "ORDERS") }
+
+// repSalesPK is the partition of every rep's sales of one month (yyyy-mm, UTC): one Query per
+// month answers a ranking over a range of months (AP28).
+func repSalesPK(month string) string { return join("REPSALES", month) }
+
+func repSalesKey(month, e string) Key { return Key{PK: repSalesPK(month), SK: empPK(e)} }
+
+// salesMonth is the month (UTC) an order placed at t counts toward.
+func salesMonth(t time.Time) string { return t.UTC().Format("2006-01") }

@@ -23,3 +23,12 @@ var jobHistoryEntity = entity[JobHistory, *JobHistory]{
 	key:      func(j *JobHistory) Key { return jobHistoryKey(j.EmployeeID, j.ID) },
 	examples: func() []*JobHistory { return []*JobHistory{{ID: "<id>", EmployeeID: "<employeeId>"}} },
 }
+
+// typeJobHistory is one earlier job of an employee, in its partition.
+const typeJobHistory = "JobHistory"
+
+// jobHistorySKPrefix starts the sort keys of an employee's earlier jobs: JH#<id>, the id
+// time-sortable, so begins_with lists them in the order they ended (AP29, read backwards).
+const jobHistorySKPrefix = "JH#"
+
+func jobHistoryKey(e, id string) Key { return Key{PK: empPK(e), SK: jobHistorySKPrefix + id} }

@@ -2,6 +2,7 @@ package repository
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"singletable/apperr"
@@ -17,7 +18,7 @@ import (
 // without an index per relation, and changing one relation is a write to one small item. A
 // department's name is duplicated onto its employees (AP19) so that listing employees with their
 // department's name costs no second read; renameDepartment (hr_write_rename.go) keeps the copies
-// in step. Key spellings are in keys.go, reads in hr_read.go, writes in hr_write.go.
+// in step. Key spellings are at the end of this file, reads in hr_read.go, writes in hr_write.go.
 
 // Location is a place departments are based at. Country, state, city and postal code are stored
 // as given (trimmed) for display; the key uses their case-folded forms.
@@ -269,4 +270,122 @@ func (r *Relation) TargetKey() (Key, error) {
 		return WarehouseKey(r.TargetID)
 	}
 	return EmployeeKey(r.TargetID)
+}
+
+// --- Keys: how the HR domain's items are spelled in the table ---
+
+// Item types of the HR domain.
+const (
+	typeDepartment = "Department"
+	typeEmployee   = "Employee"
+	typeLocation   = "Location"
+	// typeRelation is a relationship item: one per (employee, relation type), under the employee.
+	typeRelation = "EmployeeRelation"
+)
+
+func deptPK(d string) string { return join("DEPT", d) }
+
+// deptKey: a department is the root item of its own partition.
+func deptKey(d string) Key {
+	k := deptPK(d)
+	return Key{PK: k, SK: k}
+}
+
+func empPK(e string) string { return join("EMP", e) }
+
+// empKey is the employee's root item; its relationship items share the
+// partition under REL# sort keys.
+func empKey(e string) Key {
+	k := empPK(e)
+	return Key{PK: k, SK: k}
+}
+
+const relSKPrefix = "REL#"
+
+// relationKey is the one relationship item of type rel under employee e. One key per (employee,
+// type) is what makes "an employee belongs to exactly one department" (and has at most one
+// manager and one mentor) a property of the key itself, not of application code.
+func relationKey(e string, rel RelationType) Key {
+	return Key{PK: empPK(e), SK: relationSK(rel)}
+}
+
+// relationSK is REL#<TYPE>; the known types' are constants, which cost no allocation.
+func relationSK(rel RelationType) string {
+	switch rel {
+	case RelDepartment:
+		return relSKPrefix + string(RelDepartment)
+	case RelManager:
+		return relSKPrefix + string(RelManager)
+	case RelMentor:
+		return relSKPrefix + string(RelMentor)
+	case RelWarehouse:
+		return relSKPrefix + string(RelWarehouse)
+	}
+	return relSKPrefix + string(rel)
+}
+
+// relationTargetPK is the partition key of the entity a relation of type rel points at. A new
+// relation type is one more case here and one more SK value: never a new index, however many
+// one-to-many relations an entity has.
+func relationTargetPK(rel RelationType, target string) string {
+	switch rel {
+	case RelDepartment:
+		return deptPK(target)
+	case RelWarehouse:
+		return warehousePK(target)
+	default: // RelManager, RelMentor: employees
+		return empPK(target)
+	}
+}
+
+// relationGSI1PK inverts a relationship item on GSI1: all items of type rel pointing at target
+// share the partition "<target's PK>#REL#<TYPE>" (DEPT#<d>#REL#DEPARTMENT, EMP#<m>#REL#MANAGER,
+// EMP#<m>#REL#MENTOR), sorted by the employee (relationGSI1SK). That partition is AP9 and AP11.
+func relationGSI1PK(rel RelationType, target string) string {
+	return join(relationTargetPK(rel, target), "REL", string(rel))
+}
+
+func relationGSI1SK(e string) string { return empPK(e) }
+
+// jobTitlePK is AP12's GSI1 partition: employees with one job title, compared without case.
+func jobTitlePK(title string) string { return join("JOBTITLE", foldKey(title)) }
+
+// employeeNamePK is AP30's GSI3 partition: the employees with one name, compared without case
+// (trimmed, lower case, escaped like every value in a key).
+func employeeNamePK(name string) string { return join("EMPNAME", foldKey(name)) }
+
+// hireTimeLayout writes a hire time in UTC with a fixed width, so that the strings sort in time
+// order (RFC 3339 with a variable fraction does not: "…05Z" > "…05.5Z").
+const hireTimeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func hireTime(t time.Time) string { return t.UTC().Format(hireTimeLayout) }
+
+// hireSortKey orders employees by hire time, ties broken by id (AP12's GSI1SK, AP13's GSI2SK).
+// A bound "<since>" sorts before every key of that instant, so `GSI2SK >= <since>` includes it.
+func hireSortKey(t time.Time, e string) string { return join(hireTime(t), e) }
+
+// countryPK is a country's partition of locations (AP14). Keys are case-folded; the display
+// values live in the item.
+func countryPK(country string) string { return join("COUNTRY", foldKey(country)) }
+
+// locationSK is the composite, hierarchical sort key <state>#<city>#<postalCode>#<id>: a
+// begins_with on its leading segments selects a state, a city or a postal code. Each user-supplied segment is escaped, so no value can contain the delimiter.
+func locationSK(state, city, postalCode, id string) string {
+	return join(foldKey(state), foldKey(city), foldKey(postalCode), id)
+}
+
+func locationKey(country, state, city, postalCode, id string) Key {
+	return Key{PK: countryPK(country), SK: locationSK(state, city, postalCode, id)}
+}
+
+// locationPrefix is the begins_with prefix of AP14 for the given leading segments (state; state
+// and city; state, city and postal code). It always ends with the delimiter, so the prefix of
+// "San Jose" cannot match "San Jose Heights", and an escaped segment cannot end early.
+func locationPrefix(segments ...string) string {
+	var b strings.Builder
+	for _, s := range segments {
+		b.WriteString(foldKey(s))
+		b.WriteString(delim)
+	}
+	return b.String()
 }

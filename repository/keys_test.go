@@ -102,3 +102,33 @@ func TestLineNumberIsZeroPadded(t *testing.T) {
 		}
 	}
 }
+
+// unesc reverses esc. ok is false for a string esc cannot have produced.
+func unesc(s string) (string, bool) {
+	if !strings.ContainsAny(s, "%#") {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#':
+			return "", false
+		case '%':
+			if i+3 > len(s) {
+				return "", false
+			}
+			switch s[i+1 : i+3] {
+			case "25":
+				b.WriteByte('%')
+			case "23":
+				b.WriteByte('#')
+			default:
+				return "", false
+			}
+			i += 2
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String(), true
+}

@@ -2,6 +2,8 @@ package repository
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -184,4 +186,75 @@ func emailGuardItem(u *User) map[string]types.AttributeValue {
 	item[attrType] = s(typeUserEmail)
 	item["userId"] = s(u.ID)
 	return item
+}
+
+// --- Keys: how the SaaS domain's items are spelled in the table ---
+
+// Item types of the SaaS domain, stored in the `type` attribute.
+const (
+	typeOrganization = "Organization"
+	typeUser         = "User"
+	typeUserEmail    = "UserEmail"
+	typeTicket       = "Ticket"
+	// typeTicketVersion is one immutable version of a ticket, in the ticket's own partition.
+	typeTicketVersion = "TicketVersion"
+)
+
+func orgPK(org string) string { return join("ORG", org) }
+
+// orgKey: the organization's own item sorts first in its collection (METADATA < USER).
+func orgKey(org string) Key { return Key{PK: orgPK(org), SK: join("METADATA", org)} }
+
+const userSKPrefix = "USER#"
+
+func userKey(org, user string) Key { return Key{PK: orgPK(org), SK: userSKPrefix + user} }
+
+// userCollectionPK is a user's item collection on GSI1: the user item and its tickets.
+func userCollectionPK(org, user string) string { return join("ORG", org, "USER", user) }
+
+// The user item's GSI1 sort key sorts after every ticket's ("USER#" > "TICKET#"), so a
+// newest-first Query (ScanIndexForward=false) reads the user first and then its newest tickets.
+func userGSI1SK(user string) string { return userSKPrefix + user }
+
+const ticketSKPrefix = "TICKET#"
+
+// ticketKey: a ticket's partition is its own, and the sort key of its item names the
+// organization it belongs to. A lookup is therefore only ever made with the tenant: a key spelled
+// with another organization finds nothing, exactly as for a ticket that does not exist, at the
+// same cost (no read of a foreign ticket, no size of one to report).
+func ticketKey(org, ticket string) Key {
+	return Key{PK: ticketSKPrefix + ticket, SK: ticketOrgSKPrefix + org}
+}
+
+// ticketOrgSKPrefix starts the sort key of a ticket's item (ORG#<org>); begins_with on it finds
+// the item of a ticket whose organization is not known (an ID handed out before IDs carried it).
+const ticketOrgSKPrefix = "ORG#"
+
+func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
+
+// ticketVersionPrefix starts the sort keys of a ticket's version items: VERSION#<org>#. The
+// versions live in the ticket's own partition, next to its current item (which plays
+// the part of a latest-version copy: it always equals the newest version item), so a ticket's history is one Query,
+// begins_with(SK, VERSION#<org>#), read backwards for newest first (AP21). The prefix names the
+// organization for the reason the current item's sort key does: a Query spelled with another
+// organization finds nothing, exactly as for a ticket that does not exist.
+func ticketVersionPrefix(org string) string { return "VERSION" + delim + org + delim }
+
+// ticketVersionDigits is the width of a version number in its sort key: zero-padded, so that the
+// keys sort in version order (up to maxTicketVersion).
+const ticketVersionDigits = 10
+
+// ticketVersionKey is the key of version v of a ticket of organization org.
+func ticketVersionKey(org, ticket string, v int) Key {
+	digits := strconv.Itoa(v)
+	pad := strings.Repeat("0", max(0, ticketVersionDigits-len(digits)))
+	return Key{PK: ticketSKPrefix + ticket, SK: ticketVersionPrefix(org) + pad + digits}
+}
+
+// emailGuardKey is the item that makes an email unique inside one organization. It lives in its
+// own partition, not in the organization's collection, so that AP2's Query of the collection
+// reads only the organization and its users.
+func emailGuardKey(org, email string) Key {
+	pk := join("USEREMAIL", org, foldKey(email))
+	return Key{PK: pk, SK: "USEREMAIL"}
 }

@@ -89,3 +89,9 @@ func seedID(t time.Time, label string) string {
 	_ = u.SetTime(ulid.Timestamp(t))
 	return u.String()
 }
+
+// typeSeedMarker is the item that records a loaded sample dataset.
+const typeSeedMarker = "SeedMarker"
+
+// seedMarkerKey records that the sample dataset of a given version was loaded.
+func seedMarkerKey(version string) Key { return Key{PK: "SEED", SK: join("VERSION", esc(version))} }

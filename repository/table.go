@@ -14,7 +14,7 @@ import (
 )
 
 // tableIndexes declares every global secondary index of the design, once. All are overloaded:
-// the meaning of their key attributes depends on the item type (see keys.go). They project all
+// the meaning of their key attributes depends on the item type (see each domain's _model.go). They project all
 // attributes so that an entity read through an index needs no second read.
 var tableIndexes = []struct{ name, pk, sk string }{
 	{gsi1, attrGSI1PK, attrGSI1SK},
