@@ -7,28 +7,23 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// hrSampleItems is the HR part of the sample dataset: four locations, four departments and
-// fourteen employees with managers, mentors and warehouses (the two sample warehouses in turn),
-// every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
-func hrSampleItems() ([]map[string]types.AttributeValue, error) {
-	base := time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
-	locations := []struct{ key, country, state, city, postal, address string }{
+// The HR sample: where each department sits, and managers and mentors listed before the
+// employees they manage or mentor (an employee's relations name IDs made before it).
+var (
+	hrSampleBase      = time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
+	hrSampleLocations = []struct{ key, country, state, city, postal, address string }{
 		{"sf", "United States", "California", "San Francisco", "94105", "415 Mission St"},
 		{"sj", "United States", "California", "San Jose", "95113", "1 Market St"},
 		{"ny", "United States", "New York", "New York", "10001", "350 5th Ave"},
 		{"be", "Germany", "Berlin", "Berlin", "10115", "Invalidenstraße 117"},
 	}
-	departments := []struct{ key, name, location string }{
+	hrSampleDepartments = []struct{ key, name, location string }{
 		{"eng", "Engineering", "sf"},
 		{"product", "Product", "sj"},
 		{"sales", "Sales", "ny"},
 		{"people", "People Operations", "be"},
 	}
-	// Managers and mentors are listed before the employees they manage or mentor.
-	employees := []struct {
-		name, title, dept, manager, mentor string
-		hired                              string
-	}{
+	hrSampleEmployees = []struct{ name, title, dept, manager, mentor, hired string }{
 		{"Margaret Hamilton", "VP Engineering", "eng", "", "", "2019-03-04"},
 		{"Linus Torvalds", "Staff Engineer", "eng", "Margaret Hamilton", "", "2020-06-01"},
 		{"Barbara Liskov", "Principal Engineer", "eng", "Margaret Hamilton", "", "2020-09-14"},
@@ -44,39 +39,66 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 		{"Peter Drucker", "Head of People", "people", "Mary Barra", "", "2019-01-07"},
 		{"Mary Parker Follett", "People Partner", "people", "Peter Drucker", "Peter Drucker", "2023-09-11"},
 	}
+)
 
-	var items []map[string]types.AttributeValue
-	add := func(item map[string]types.AttributeValue, err error) error {
-		if err != nil {
-			return err
-		}
-		items = append(items, item)
-		return nil
+// itemCollector collects encoded items; the first encoding error stops it.
+type itemCollector struct {
+	items []map[string]types.AttributeValue
+	err   error
+}
+
+func (s *itemCollector) add(item map[string]types.AttributeValue, err error) {
+	if s.err == nil && err != nil {
+		s.err = err
 	}
+	if err == nil {
+		s.items = append(s.items, item)
+	}
+}
+
+// hrSampleItems is the HR part of the sample dataset: four locations, four departments and
+// fourteen employees with managers, mentors and warehouses (the two sample warehouses in turn),
+// every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
+func hrSampleItems() ([]map[string]types.AttributeValue, error) {
+	var out itemCollector
+	depts := sampleDepartments(&out, sampleLocations(&out))
+	if err := sampleEmployees(&out, depts); err != nil {
+		return nil, err
+	}
+	return out.items, out.err
+}
+
+func sampleLocations(out *itemCollector) map[string]*Location {
 	locs := map[string]*Location{}
-	for i, l := range locations {
-		at := base.Add(time.Duration(i) * time.Minute)
+	for i, l := range hrSampleLocations {
+		at := hrSampleBase.Add(time.Duration(i) * time.Minute)
 		loc := &Location{ID: seedID(at, "location/"+l.key), Country: l.country, State: l.state, City: l.city, PostalCode: l.postal, Address: l.address, CreatedAt: at}
 		locs[l.key] = loc
-		if err := add(locationEntity.encode(loc)); err != nil {
-			return nil, err
-		}
+		out.add(locationEntity.encode(loc))
 	}
+	return locs
+}
+
+func sampleDepartments(out *itemCollector, locs map[string]*Location) map[string]*Department {
 	depts := map[string]*Department{}
-	for i, d := range departments {
-		at := base.Add(time.Hour + time.Duration(i)*time.Minute)
+	for i, d := range hrSampleDepartments {
+		at := hrSampleBase.Add(time.Hour + time.Duration(i)*time.Minute)
 		dept := &Department{ID: seedID(at, "department/"+d.key), Name: d.name, Location: locs[d.location].Ref(), NameVersion: 1, PropagatedVersion: 1, CreatedAt: at, UpdatedAt: at}
 		depts[d.key] = dept
-		if err := add(departmentEntity.encode(dept)); err != nil {
-			return nil, err
-		}
+		out.add(departmentEntity.encode(dept))
 	}
+	return depts
+}
+
+// sampleEmployees adds each employee with its relation items: its department, its warehouse and,
+// where it has them, its manager and mentor.
+func sampleEmployees(out *itemCollector, depts map[string]*Department) error {
 	ids := map[string]string{}
-	for i, e := range employees {
-		at := base.Add(2*time.Hour + time.Duration(i)*time.Minute)
+	for i, e := range hrSampleEmployees {
+		at := hrSampleBase.Add(2*time.Hour + time.Duration(i)*time.Minute)
 		hired, err := time.Parse(time.DateOnly, e.hired)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		dept := depts[e.dept]
 		emp := &Employee{
@@ -87,9 +109,7 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 			CreatedAt: at, WarehouseID: sampleWarehouseID(i % len(sampleWarehouses)),
 		}
 		ids[e.name] = emp.ID
-		if err := add(employeeEntity.encode(emp)); err != nil {
-			return nil, err
-		}
+		out.add(employeeEntity.encode(emp))
 		rels := []*Relation{{EmployeeID: emp.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: at}, {EmployeeID: emp.ID, Type: RelWarehouse, TargetID: emp.WarehouseID, UpdatedAt: at}}
 		if e.manager != "" {
 			rels = append(rels, &Relation{EmployeeID: emp.ID, Type: RelManager, TargetID: ids[e.manager], UpdatedAt: at})
@@ -98,10 +118,8 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 			rels = append(rels, &Relation{EmployeeID: emp.ID, Type: RelMentor, TargetID: ids[e.mentor], UpdatedAt: at})
 		}
 		for _, rel := range rels {
-			if err := add(relationEntity.encode(rel)); err != nil {
-				return nil, err
-			}
+			out.add(relationEntity.encode(rel))
 		}
 	}
-	return items, nil
+	return nil
 }

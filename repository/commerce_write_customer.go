@@ -1,0 +1,99 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"singletable/apperr"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// CreateCustomer stores a new customer with up to MaxMailingAddresses addresses, and the item that
+// reserves its email, in one transaction.
+func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses []MailingAddress) (*Customer, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	email, err = cleanEmail("email", email)
+	if err != nil {
+		return nil, err
+	}
+	if len(addresses) > MaxMailingAddresses {
+		return nil, apperr.InvalidInput("mailingAddresses", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+	}
+	clean := make([]MailingAddress, len(addresses))
+	for i, a := range addresses {
+		if clean[i], err = cleanAddress(fmt.Sprintf("mailingAddresses[%d]", i), a); err != nil {
+			return nil, err
+		}
+	}
+	id, now, err := r.newEntityID()
+	if err != nil {
+		return nil, err
+	}
+	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now, Counted: true}
+	item, err := customerEntity.encode(c)
+	if err != nil {
+		return nil, err
+	}
+	err = r.transact(ctx, "create customer", []txItem{
+		r.putNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}),
+		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "customer already exists")),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// AddMailingAddress appends an address to a customer's list with ONE conditional UpdateItem:
+// SET mailingAddresses = list_append(mailingAddresses, [address]) if the customer exists and has
+// fewer than MaxMailingAddresses addresses. The count is checked by DynamoDB as part of the write,
+// so concurrent additions to a customer at 19 addresses let exactly one through. When the
+// condition fails, the item as it was (ReturnValuesOnConditionCheckFailure=ALL_OLD) tells a
+// missing customer (NOT_FOUND) from a full list (BAD_USER_INPUT) without another read.
+func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address MailingAddress) (*Customer, error) {
+	if err := checkID("customerId", customer); err != nil {
+		return nil, err
+	}
+	address, err := cleanAddress("address", address)
+	if err != nil {
+		return nil, err
+	}
+	added, err := attributevalue.Marshal([]MailingAddress{address})
+	if err != nil {
+		return nil, apperr.Internal("add mailing address", err)
+	}
+	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String(r.table),
+		Key:                 customerKey(customer).attributes(),
+		UpdateExpression:    aws.String("SET #addresses = list_append(if_not_exists(#addresses, :empty), :added)"),
+		ConditionExpression: aws.String(notDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
+		ExpressionAttributeNames: map[string]string{
+			"#addresses": "mailingAddresses",
+		},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+			":added": added,
+			":max":   &types.AttributeValueMemberN{Value: fmt.Sprint(MaxMailingAddresses)},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		if _, erased := ccf.Item[attrDeleting]; len(ccf.Item) == 0 || erased {
+			return nil, apperr.NotFound("customer")
+		}
+		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+	}
+	if err != nil {
+		return nil, apperr.Classify("add mailing address", err)
+	}
+	return decodeAs[*Customer](out.Attributes)
+}

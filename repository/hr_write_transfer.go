@@ -1,0 +1,113 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// TransferEmployee moves an employee to another department: ONE transaction replaces the
+// membership relation (conditioned on the department it was read pointing at, so of two
+// concurrent transfers exactly one wins and the other gets CONFLICT), updates the duplicated
+// department fields on the employee (conditioned on the same old department), checks that the
+// new department still has the name being copied, moves the employee from the old
+// department's count to the new one's, and writes the job it leaves into its history (a
+// JobHistory item, as updateEmployee does for a change of title). Transferring an employee to the department it
+// is in already is a successful no-op, so a retried transfer is harmless.
+func (r *Repo) TransferEmployee(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
+	if err := checkID("employeeId", employee); err != nil {
+		return nil, nil, err
+	}
+	if err := checkID("departmentId", department); err != nil {
+		return nil, nil, err
+	}
+	for range TransferEmployeePlan.Tries() {
+		e, rel, err := r.transferOnce(ctx, employee, department)
+		if err == errDepartmentChanged {
+			continue // renamed meanwhile: read the new name and try again
+		}
+		return e, rel, err
+	}
+	return nil, nil, errDepartmentChanged
+}
+
+// transferOnce reads the employee, its membership and the new department, and writes the
+// transfer in one transaction conditioned on them: errDepartmentChanged if the department was
+// renamed meanwhile.
+func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
+	ek, rk, dk := empKey(employee), relationKey(employee, RelDepartment), deptKey(department)
+	found, err := r.readConsistent(ctx, ek, rk, dk)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ok := foundAs[*Employee](found, ek)
+	if !ok {
+		return nil, nil, notFoundField("employeeId", "employee")
+	}
+	dept, ok := foundAs[*Department](found, dk)
+	if !ok {
+		return nil, nil, notFoundField("departmentId", "department")
+	}
+	old, hasOld := foundAs[*Relation](found, rk)
+	if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
+		return e, old, nil
+	}
+	if r.hooks.transferRead != nil {
+		r.hooks.transferRead()
+	}
+	rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
+	var oldRel *Relation
+	if hasOld {
+		oldRel = old
+	}
+	items, err := r.transferItems(e, dept, rel, oldRel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.transact(ctx, "transfer employee", items); err != nil {
+		return nil, nil, err
+	}
+	moved := *e
+	moved.DepartmentID, moved.DepartmentName, moved.DepartmentNameVersion = dept.ID, dept.Name, dept.NameVersion
+	return &moved, rel, nil
+}
+
+// transferItems are the writes of a transfer of e to dept: the membership rel replacing old (nil
+// for an employee whose membership item is missing, which a consistent store never has), the
+// department fields copied onto e, the counts of both departments and, when e leaves a
+// department, the JobHistory item of the job it held there. The history records e's job title as
+// read, so the employee's update is also conditioned on that title: a title changed meanwhile
+// (by updateEmployee, which writes its own history) fails the transfer with CONFLICT rather than
+// leaving a history that names a title the employee no longer had.
+func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) ([]txItem, error) {
+	relItem, err := relationEntity.encode(rel)
+	if err != nil {
+		return nil, err
+	}
+	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	if old != nil {
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
+	}
+	leaves := old != nil && old.TargetID != dept.ID
+	items := []txItem{
+		r.txPut(relItem, relCond, relVals, errTransferred),
+		unlessMarked(r.txUpdate(empKey(e.ID),
+			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
+			"departmentId = :old AND jobTitle = :title",
+			nil,
+			map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID), ":title": s(e.JobTitle)},
+			errTransferred), notFoundField("employeeId", "employee")),
+		r.joinDepartment(dept, old == nil || leaves),
+	}
+	if leaves {
+		items = append(items, r.txCount(deptKey(old.TargetID), []delta{{attrEmployeeCount, -1}}, errTransferred, nil))
+	}
+	if leaves && e.DepartmentID != "" {
+		h, err := r.jobHistoryPut(e)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, h)
+	}
+	return items, nil
+}
