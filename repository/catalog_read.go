@@ -2,8 +2,6 @@ package repository
 
 import (
 	"context"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // MaxWarehousesPerProduct bounds the stock items Product.inventory returns: one page of the
@@ -12,12 +10,12 @@ const MaxWarehousesPerProduct = 100
 
 // ListProducts pages through products by name (AP7: GSI2 TYPE#Product).
 func (r *Repo) ListProducts(ctx context.Context, args PageArgs) (Page[*Product], error) {
-	return listByType[*Product](ctx, r, typeProduct, args)
+	return listByType[*Product](ctx, r, ProductsByName, args)
 }
 
 // ListWarehouses pages through warehouses by name (AP7: GSI2 TYPE#Warehouse).
 func (r *Repo) ListWarehouses(ctx context.Context, args PageArgs) (Page[*Warehouse], error) {
-	return listByType[*Warehouse](ctx, r, typeWarehouse, args)
+	return listByType[*Warehouse](ctx, r, WarehousesByName, args)
 }
 
 // InventoryOfProduct reads a product's stock in every warehouse with ONE Query of its partition
@@ -27,11 +25,7 @@ func (r *Repo) InventoryOfProduct(ctx context.Context, product string) (Page[*In
 		return Page[*Inventory]{}, err
 	}
 	pk := productPK(product)
-	return queryPage[*Inventory](ctx, r, pageQuery{
-		scope:   join("inventory", pk),
-		keyCond: "PK = :pk AND begins_with(SK, :inv)",
-		values:  map[string]types.AttributeValue{":pk": s(pk), ":inv": s(inventorySKPrefix)},
-	}, PageArgs{First: MaxWarehousesPerProduct})
+	return queryPage[*Inventory](ctx, r, InventoryOfProduct.query(join("inventory", pk), pk, inventorySKPrefix), PageArgs{First: MaxWarehousesPerProduct})
 }
 
 // OrderItemsOfProduct pages through the order lines that name a product, newest first (AP25:
@@ -41,11 +35,5 @@ func (r *Repo) OrderItemsOfProduct(ctx context.Context, product string, args Pag
 		return Page[*OrderItem]{}, err
 	}
 	pk := productOrderItemsPK(product)
-	return queryPage[*OrderItem](ctx, r, pageQuery{
-		index:      gsi1,
-		scope:      join("orderitems", pk),
-		keyCond:    "GSI1PK = :pk",
-		values:     map[string]types.AttributeValue{":pk": s(pk)},
-		descending: true,
-	}, args)
+	return queryPage[*OrderItem](ctx, r, OrderItemsOfProduct.query(join("orderitems", pk), pk), args)
 }

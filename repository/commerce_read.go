@@ -52,24 +52,12 @@ func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFil
 	}
 	if f.Status != nil {
 		pk := customerOrdersPK(customer)
-		p, err := queryPage[*Order](ctx, r, pageQuery{
-			index:      gsi1,
-			scope:      join("orders", pk, string(*f.Status), lo, hi),
-			keyCond:    "GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi",
-			values:     map[string]types.AttributeValue{":pk": s(pk), ":lo": s(orderStatusGSI1SK(*f.Status, lo)), ":hi": s(orderStatusGSI1SK(*f.Status, hi))},
-			descending: true,
-		}, args)
+		q := OrdersOfCustomerStatus.query(join("orders", pk, string(*f.Status), lo, hi), pk, orderStatusGSI1SK(*f.Status, lo), orderStatusGSI1SK(*f.Status, hi))
+		p, err := queryPage[*Order](ctx, r, q, args)
 		return p, nil, err
 	}
 	scope := ordersScope(customer, lo, hi)
-	in := &dynamodb.QueryInput{
-		TableName:              aws.String(r.table),
-		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :hi"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(customerPK(customer)), ":lo": s(orderSK(lo)), ":hi": s(orderRangeEnd(hi)),
-		},
-		ScanIndexForward: aws.Bool(false),
-	}
+	in := OrdersOfCustomer.input(r.table, customerPK(customer), orderSK(lo), orderRangeEnd(hi))
 	if args.After != "" {
 		vals, err := r.cursors.decode(scope, args.After, 2)
 		if err != nil {
@@ -97,14 +85,7 @@ func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first in
 		return nil, Page[*Order]{}, nil, err
 	}
 	lo, hi, _ := idRange(nil, nil)
-	in := &dynamodb.QueryInput{
-		TableName:              aws.String(r.table),
-		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :profile"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(customerPK(customer)), ":lo": s(orderSK(lo)), ":profile": s(customerProfileSK),
-		},
-		ScanIndexForward: aws.Bool(false),
-	}
+	in := CustomerWithOrders.input(r.table, customerPK(customer), orderSK(lo), customerProfileSK)
 	g := newOrderGrouper(args.First, true)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
 		return nil, Page[*Order]{}, nil, err
@@ -261,13 +242,7 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
 		return nil, nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
-	raws, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:              aws.String(r.table),
-		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :hi"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(customerPK(customer)), ":lo": s(orderSK(order)), ":hi": s(orderRangeEnd(order)),
-		},
-	})
+	raws, err := r.queryAll(ctx, OrderWithItems.input(r.table, customerPK(customer), orderSK(order), orderRangeEnd(order)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -288,5 +263,5 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 // ListCustomers lists customers by name (AP7): a Query of the Customer partition of the
 // entity-type index GSI2, never a Scan.
 func (r *Repo) ListCustomers(ctx context.Context, args PageArgs) (Page[*Customer], error) {
-	return listByType[*Customer](ctx, r, typeCustomer, args)
+	return listByType[*Customer](ctx, r, CustomersByName, args)
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
@@ -83,16 +82,9 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 	g, ctx := errgroup.WithContext(ctx)
 	for shard := range r.shards {
 		g.Go(func() error {
-			items, err := r.queryItems(ctx, &dynamodb.QueryInput{
-				TableName:              aws.String(r.table),
-				IndexName:              aws.String(gsi3),
-				KeyConditionExpression: aws.String("GSI3PK = :pk AND GSI3SK BETWEEN :lo AND :hi"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":pk": s(orderStatusShardPK(status, shard)), ":lo": s(lo), ":hi": s(hi),
-				},
-				ScanIndexForward: aws.Bool(false),
-				Limit:            aws.Int32(int32(args.First + 1)),
-			}, args.First+1)
+			in := OrdersByStatus.input(r.table, orderStatusShardPK(status, shard), lo, hi)
+			in.Limit = aws.Int32(int32(args.First + 1))
+			items, err := r.queryItems(ctx, in, args.First+1)
 			shards[shard] = items
 			return err
 		})

@@ -7,9 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
 
 	"singletable/apperr"
@@ -25,10 +22,7 @@ func (r *Repo) AccountsOfRep(ctx context.Context, rep string, args PageArgs) (Pa
 		return Page[*Customer]{}, err
 	}
 	pk := repAccountsPK(rep)
-	return queryPage[*Customer](ctx, r, pageQuery{
-		index: gsi1, scope: join("accounts", pk), keyCond: "GSI1PK = :pk",
-		values: map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+	return queryPage[*Customer](ctx, r, AccountsOfRep.query(join("accounts", pk), pk), args)
 }
 
 // OrdersOfRep pages through the orders placed for rep's customers while it was their rep, newest
@@ -47,11 +41,7 @@ func (r *Repo) OrdersOfRep(ctx context.Context, rep string, f OrderFilter, args 
 		return Page[*Order]{HasPreviousPage: args.After != ""}, nil
 	}
 	pk := repOrdersPK(rep)
-	q := pageQuery{
-		index: gsi2, scope: join("reporders", pk, lo, hi), keyCond: "GSI2PK = :pk AND GSI2SK BETWEEN :lo AND :hi",
-		values:     map[string]types.AttributeValue{":pk": s(pk), ":lo": s(lo), ":hi": s(hi)},
-		descending: true,
-	}
+	q := OrdersOfRep.query(join("reporders", pk, lo, hi), pk, lo, hi)
 	if f.Status != nil {
 		q.scope = join(q.scope, string(*f.Status))
 		q.filter, q.names = "#status = :status", map[string]string{"#status": "status"}
@@ -85,10 +75,7 @@ func (r *Repo) TopAccountReps(ctx context.Context, from, to time.Time, first int
 	g, gctx := errgroup.WithContext(ctx)
 	for _, m := range months {
 		g.Go(func() error {
-			items, err := r.queryAll(gctx, &dynamodb.QueryInput{
-				TableName: aws.String(r.table), KeyConditionExpression: aws.String("PK = :pk"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(repSalesPK(m))},
-			})
+			items, err := r.queryAll(gctx, RepSalesOfMonth.input(r.table, repSalesPK(m)))
 			mu.Lock()
 			defer mu.Unlock()
 			for _, it := range items {

@@ -21,26 +21,33 @@ const (
 // TestKeyTableIsCurrent keeps the key table of docs/data-model.md equal to what the definitions
 // say. UPDATE_GOLDEN=1 rewrites the table between the markers.
 func TestKeyTableIsCurrent(t *testing.T) {
+	checkGoldenSection(t, keysBegin, keysEnd, keyTable(), "TestKeyTableIsCurrent")
+}
+
+// checkGoldenSection compares the part of docs/data-model.md between the markers begin and end
+// with want; UPDATE_GOLDEN=1 rewrites it (test names the test that does).
+func checkGoldenSection(t *testing.T, begin, end, want, test string) {
+	t.Helper()
 	doc, err := os.ReadFile(keyTableDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, rest, ok := strings.Cut(string(doc), keysBegin)
-	current, after, ok2 := strings.Cut(rest, keysEnd)
+	before, rest, ok := strings.Cut(string(doc), begin)
+	current, after, ok2 := strings.Cut(rest, end)
 	if !ok || !ok2 {
-		t.Fatalf("%s lacks the markers %s … %s", keyTableDoc, keysBegin, keysEnd)
+		t.Fatalf("%s lacks the markers %s … %s", keyTableDoc, begin, end)
 	}
-	want := "\n" + keyTable()
+	want = "\n" + want
 	if current == want {
 		return
 	}
 	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(keyTableDoc, []byte(before+keysBegin+want+keysEnd+after), 0o644); err != nil {
+		if err := os.WriteFile(keyTableDoc, []byte(before+begin+want+end+after), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("the key table in %s is stale; run UPDATE_GOLDEN=1 go test ./repository -run TestKeyTableIsCurrent\n--- have\n%s--- want\n%s", keyTableDoc, current, want)
+	t.Errorf("a generated table in %s is stale; run UPDATE_GOLDEN=1 go test ./repository -run %s\n--- have\n%s--- want\n%s", keyTableDoc, test, current, want)
 }
 
 func TestKeyTableShowsEveryDefinition(t *testing.T) {

@@ -5,15 +5,13 @@ import (
 	"errors"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"singletable/apperr"
 )
 
 // ListDepartments lists departments by name (AP7): a Query of the Department partition of the
 // entity-type index GSI2, never a Scan.
 func (r *Repo) ListDepartments(ctx context.Context, args PageArgs) (Page[*Department], error) {
-	return listByType[*Department](ctx, r, typeDepartment, args)
+	return listByType[*Department](ctx, r, DepartmentsByName, args)
 }
 
 // EmployeesByJobTitle pages through the employees with a job title, compared without case,
@@ -24,12 +22,7 @@ func (r *Repo) EmployeesByJobTitle(ctx context.Context, title string, args PageA
 		return Page[*Employee]{}, err
 	}
 	pk := jobTitlePK(title)
-	return queryPage[*Employee](ctx, r, pageQuery{
-		index:   gsi1,
-		scope:   join("jobtitle", pk),
-		keyCond: "GSI1PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+	return queryPage[*Employee](ctx, r, EmployeesByJobTitle.query(join("jobtitle", pk), pk), args)
 }
 
 // EmployeesByName pages through the employees with a name, compared without case and surrounding
@@ -42,12 +35,7 @@ func (r *Repo) EmployeesByName(ctx context.Context, name string, args PageArgs) 
 		return Page[*Employee]{}, err
 	}
 	pk := employeeNamePK(name)
-	return queryPage[*Employee](ctx, r, pageQuery{
-		index:   gsi3,
-		scope:   join("empname", pk),
-		keyCond: "GSI3PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+	return queryPage[*Employee](ctx, r, EmployeesByName.query(join("empname", pk), pk), args)
 }
 
 // EmployeesHiredSince pages through the employees hired at or after since, newest first (AP13):
@@ -60,14 +48,8 @@ func (r *Repo) EmployeesHiredSince(ctx context.Context, since time.Time, args Pa
 	if since.Before(minHireTime) {
 		since = minHireTime
 	}
-	pk, lo := typePK(typeEmployee), hireTime(since)
-	return queryPage[*Employee](ctx, r, pageQuery{
-		index:      gsi2,
-		scope:      join("hired", pk, lo),
-		keyCond:    "GSI2PK = :pk AND GSI2SK >= :since",
-		values:     map[string]types.AttributeValue{":pk": s(pk), ":since": s(lo)},
-		descending: true,
-	}, args)
+	pk, lo := EmployeesHiredSince.PartitionKey, hireTime(since)
+	return queryPage[*Employee](ctx, r, EmployeesHiredSince.query(join("hired", pk, lo), pk, lo), args)
 }
 
 // LocationFilter selects locations at one level of the hierarchy: a country, a state of it, a
@@ -110,17 +92,12 @@ func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (
 		segments = append(segments, v)
 	}
 	pk := countryPK(country)
-	q := pageQuery{
-		keyCond: "PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}
 	prefix := locationPrefix(segments...)
-	if prefix != "" {
-		q.keyCond = "PK = :pk AND begins_with(SK, :prefix)"
-		q.values[":prefix"] = s(prefix)
+	scope := join("locations", pk, esc(prefix))
+	if prefix == "" {
+		return queryPage[*Location](ctx, r, LocationsOfCountry.query(scope, pk), args)
 	}
-	q.scope = join("locations", pk, esc(prefix))
-	return queryPage[*Location](ctx, r, q, args)
+	return queryPage[*Location](ctx, r, LocationsUnder.query(scope, pk, prefix), args)
 }
 
 // InverseRelations pages through the relationship items of type rel that point at target, in
@@ -131,14 +108,10 @@ func (r *Repo) InverseRelations(ctx context.Context, rel RelationType, target st
 	if err := checkID("id", target); err != nil {
 		return Page[*Relation]{}, err
 	}
-	if !rel.valid() {
+	p, ok := inverseRelations[rel]
+	if !ok {
 		return Page[*Relation]{}, apperr.Internal("inverse relations", errors.New("unknown relation type "+string(rel)))
 	}
 	pk := relationGSI1PK(rel, target)
-	return queryPage[*Relation](ctx, r, pageQuery{
-		index:   gsi1,
-		scope:   join("inverse", pk),
-		keyCond: "GSI1PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+	return queryPage[*Relation](ctx, r, p.query(join("inverse", pk), pk), args)
 }

@@ -210,14 +210,16 @@ func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 	return out, nil
 }
 
-// listByType pages through every entity of one type (AP7): a Query of the type's partition of the
-// entity-type index GSI2, sorted by its GSI2SK (a case-folded name), never a Scan.
-func listByType[T Entity](ctx context.Context, r *Repo, entityType string, args PageArgs) (Page[T], error) {
-	pk := typePK(entityType)
-	return queryPage[T](ctx, r, pageQuery{
-		index:   gsi2,
-		scope:   join("list", pk),
-		keyCond: "GSI2PK = :pk",
-		values:  map[string]types.AttributeValue{":pk": s(pk)},
-	}, args)
+// listPattern declares the list of every entity of one type (AP7): a Query of the type's
+// partition of the entity-type index GSI2, sorted by its GSI2SK (a case-folded name and the id),
+// never a Scan.
+func listPattern(name, entityType, fields string) AccessPattern {
+	return declare(AccessPattern{ID: "AP7", Name: name, What: "every " + entityType + ", by name", Fields: fields,
+		Operation: Query, Index: gsi2, PartitionKey: typePK(entityType), Calls: PerParent,
+		Notes: "ascending by `<name>#<id>`"})
+}
+
+// listByType pages through every entity of one type, as its list pattern p says (AP7).
+func listByType[T Entity](ctx context.Context, r *Repo, p AccessPattern, args PageArgs) (Page[T], error) {
+	return queryPage[T](ctx, r, p.query(join("list", p.PartitionKey), p.PartitionKey), args)
 }

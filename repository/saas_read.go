@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
 )
@@ -15,15 +13,11 @@ import (
 // ListOrganizations lists organizations by name (AP7): a Query of the Organization partition of
 // the entity-type index GSI2, never a Scan.
 func (r *Repo) ListOrganizations(ctx context.Context, args PageArgs) (Page[*Organization], error) {
-	return listByType[*Organization](ctx, r, typeOrganization, args)
+	return listByType[*Organization](ctx, r, OrganizationsByName, args)
 }
 
 func usersQuery(org string) pageQuery {
-	return pageQuery{
-		scope:   join("users", orgPK(org)),
-		keyCond: "PK = :pk AND begins_with(SK, :users)",
-		values:  map[string]types.AttributeValue{":pk": s(orgPK(org)), ":users": s(userSKPrefix)},
-	}
+	return UsersOfOrganization.query(join("users", orgPK(org)), orgPK(org), userSKPrefix)
 }
 
 // UsersOfOrganization pages through an organization's users (AP3):
@@ -46,12 +40,9 @@ func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int)
 	if err := args.Validate(); err != nil {
 		return nil, Page[*User]{}, err
 	}
-	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		KeyConditionExpression:    aws.String("PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(orgPK(org))},
-		Limit:                     aws.Int32(int32(args.First + 2)),
-	}, args.First+2)
+	in := OrganizationWithUsers.input(r.table, orgPK(org))
+	in.Limit = aws.Int32(int32(args.First + 2))
+	items, err := r.queryItems(ctx, in, args.First+2)
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
@@ -81,11 +72,6 @@ type TicketFilter struct {
 // newest first (ScanIndexForward=false). ok is false when the range is empty.
 func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err error) {
 	pk := userCollectionPK(org, user)
-	q = pageQuery{
-		index:      gsi1,
-		descending: true,
-		values:     map[string]types.AttributeValue{":pk": s(pk)},
-	}
 	lo, hi, empty := ticketSKPrefix, ticketSKPrefix+"\xff", false
 	if f.CreatedAfter != nil || f.CreatedBefore != nil {
 		loID, hiID, ok := idRange(f.CreatedAfter, f.CreatedBefore)
@@ -93,14 +79,12 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 	}
 	scope := join("tickets", pk, esc(lo), esc(hi))
 	if f.CreatedAfter == nil && f.CreatedBefore == nil {
-		q.keyCond = "GSI1PK = :pk AND begins_with(GSI1SK, :lo)"
-		q.values[":lo"] = s(ticketSKPrefix)
+		q = TicketsOfUser.query(scope, pk, ticketSKPrefix)
 	} else {
 		if empty {
 			return q, false, nil
 		}
-		q.keyCond = "GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi"
-		q.values[":lo"], q.values[":hi"] = s(lo), s(hi)
+		q = TicketsOfUserCreated.query(scope, pk, lo, hi)
 	}
 	if f.Status != nil {
 		if !f.Status.valid() {
@@ -109,9 +93,8 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 		q.filter = "#status = :status"
 		q.names = map[string]string{"#status": "status"}
 		q.values[":status"] = s(string(*f.Status))
-		scope = join(scope, string(*f.Status))
+		q.scope = join(scope, string(*f.Status))
 	}
-	q.scope = scope
 	return q, true, nil
 }
 
@@ -141,14 +124,9 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 		return nil, Page[*Ticket]{}, err
 	}
 	pk := userCollectionPK(org, user)
-	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		IndexName:                 aws.String(gsi1),
-		KeyConditionExpression:    aws.String("GSI1PK = :pk AND GSI1SK <= :user"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(pk), ":user": s(userGSI1SK(user))},
-		ScanIndexForward:          aws.Bool(false),
-		Limit:                     aws.Int32(int32(args.First + 2)),
-	}, args.First+2)
+	in := UserWithTickets.input(r.table, pk, userGSI1SK(user))
+	in.Limit = aws.Int32(int32(args.First + 2))
+	items, err := r.queryItems(ctx, in, args.First+2)
 	if err != nil {
 		return nil, Page[*Ticket]{}, err
 	}
@@ -176,14 +154,9 @@ func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
 	if err := checkID("id", ticket); err != nil {
 		return nil, err
 	}
-	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
-		TableName:              aws.String(r.table),
-		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :org)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(ticketSKPrefix + ticket), ":org": s(ticketOrgSKPrefix),
-		},
-		Limit: aws.Int32(1),
-	}, 1)
+	in := TicketByID.input(r.table, ticketSKPrefix+ticket, ticketOrgSKPrefix)
+	in.Limit = aws.Int32(1)
+	items, err := r.queryItems(ctx, in, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -203,10 +176,5 @@ func (r *Repo) TicketHistory(ctx context.Context, org, id string, args PageArgs)
 		return Page[*TicketVersion]{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
 	pk, prefix := ticketSKPrefix+id, ticketVersionPrefix(org)
-	return queryPage[*TicketVersion](ctx, r, pageQuery{
-		scope:      join("history", pk, prefix),
-		keyCond:    "PK = :pk AND begins_with(SK, :versions)",
-		values:     map[string]types.AttributeValue{":pk": s(pk), ":versions": s(prefix)},
-		descending: true,
-	}, args)
+	return queryPage[*TicketVersion](ctx, r, VersionsOfTicket.query(join("history", pk, prefix), pk, prefix), args)
 }

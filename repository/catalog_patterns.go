@@ -1,0 +1,21 @@
+package repository
+
+// The access patterns of the catalog (products, warehouses, stock): how the API reads its items,
+// declared once. The read functions of catalog_read.go build their requests from them.
+var (
+	ProductsByName   = listPattern("ProductsByName", typeProduct, "`products`")
+	WarehousesByName = listPattern("WarehousesByName", typeWarehouse, "`warehouses`")
+	ProductByKey     = declare(AccessPattern{ID: "AP23", Name: "ProductByKey", What: "product by id",
+		Fields:    "`product(id)`, `node(s)`, `Inventory.product`, `OrderItem.product`",
+		Operation: BatchGetItem, PartitionKey: "PRODUCT#<p>", Sort: SortKeyIs, SortKey: []string{"PRODUCT#<p>"}, Calls: PerLevel})
+	WarehouseByKey = declare(AccessPattern{ID: "AP23", Name: "WarehouseByKey", What: "warehouse by id",
+		Fields:    "`warehouse(id)`, `node(s)`, `Inventory.warehouse`, `OrderItem.warehouse`",
+		Operation: BatchGetItem, PartitionKey: "WAREHOUSE#<w>", Sort: SortKeyIs, SortKey: []string{"WAREHOUSE#<w>"}, Calls: PerLevel})
+	InventoryOfProduct = declare(AccessPattern{ID: "AP24", Name: "InventoryOfProduct", What: "a product's stock per warehouse, and its total",
+		Fields:    "`Product.inventory`, `Product.totalInventory`",
+		Operation: Query, PartitionKey: "PRODUCT#<p>", Sort: SortKeyBeginsWith, SortKey: []string{inventorySKPrefix}, Calls: PerParent,
+		Notes: "the products of a level together; the total is an attribute of the product item, kept in every stock write's transaction (no call)"})
+	OrderItemsOfProduct = declare(AccessPattern{ID: "AP25", Name: "OrderItemsOfProduct", What: "a product's order lines, newest first, paged",
+		Fields:    "`Product.orderItems`",
+		Operation: Query, Index: gsi1, PartitionKey: "PRODUCT#<p>#ORDERITEMS", Backward: true, Calls: PerParent})
+)
