@@ -64,7 +64,7 @@ type RootRead struct {
 	// Type is the object's type; Key names the object (an ID asked for twice is read once).
 	Type, Key string
 	// Completes says the ID is an older one that names the object without its whole key: one
-	// Query (TicketByIDRead) finds the key before the object is read, one ID after another.
+	// Query (repository.TicketByID) finds the key before the object is read, one ID after another.
 	Completes bool
 	// Err is the ID's own error (malformed, outside the caller's scope): nothing is read for it.
 	Err error

@@ -54,7 +54,7 @@ func (w *walker) completions(fields []graphql.CollectedField) int {
 		for _, rd := range reads {
 			if rd.Err == nil && rd.Completes && !seen[rd.Key] {
 				seen[rd.Key] = true
-				w.calls(w.pathOf("", f), TicketByIDRead, len(seen), 1, false)
+				w.calls(w.pathOf("", f), repository.TicketByID, len(seen), 1, false)
 			}
 		}
 	}
@@ -191,7 +191,7 @@ func (w *walker) subscription() {
 		path := w.pathOf("", f)
 		if f.ArgumentMap(w.vars)["after"] != nil {
 			// A replay: its events come from pages of the change log, at most a Query each.
-			w.calls(path, ChangesOfScope, 1, 1, true)
+			w.calls(path, repository.ChangesOfScope, 1, 1, true)
 		}
 		for _, ef := range w.plan.collect(f.Selections, f.Definition.Type.Name()) {
 			if len(ef.Selections) == 0 {

@@ -5,8 +5,9 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"github.com/vektah/gqlparser/v2/ast"
 	"singletable/repository"
+
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // walker walks one operation for Explain, recording its steps and counting its calls.
@@ -43,7 +44,7 @@ func (w *walker) lookup(b *batch, path string, r Read, keys int) {
 	if keys <= 0 {
 		return
 	}
-	keys *= r.keysPerObject()
+	keys *= r.KeysPerObject()
 	b.keys += keys
 	if !w.record {
 		return
@@ -61,17 +62,6 @@ func (w *walker) closeBatch(b *batch) {
 	if b.keys > 0 {
 		w.count(BatchGetItem, b.groups*ceilDiv(b.keys, maxBatchKeys), b.round, false)
 	}
-}
-
-// keysPerObject is how many keys a lookup of one object of r asks for: a user or a ticket is read
-// with its organization's item, in the same calls (an organization being removed hides them:
-// repository.BatchGet), at most one more key per object, counted without removing duplicates as
-// every key is.
-func (r Read) keysPerObject() int {
-	if r == UserByKey || r == TicketByKey {
-		return 2
-	}
-	return 1
 }
 
 // maxBatchKeys is BatchGetItem's limit of keys per call.
@@ -109,9 +99,9 @@ func (w *walker) fail(path ast.Path, err error) {
 
 // stepOf is a recorded step of read r.
 func stepOf(path string, r Read, round int, calls *int, keys, batch int) Step {
-	s := Step{Path: path, Operation: r.Operation, KeyCondition: r.KeyCondition, Round: round, MaxCalls: calls, Keys: keys, Batch: batch}
-	if r.Pattern != "" {
-		p := r.Pattern
+	s := Step{Path: path, Operation: r.Operation, KeyCondition: r.KeyCondition(), Round: round, MaxCalls: calls, Keys: keys, Batch: batch}
+	if r.ID != "" {
+		p := r.ID
 		s.AccessPattern = &p
 	}
 	if r.Index != "" {

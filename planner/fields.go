@@ -146,86 +146,86 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "order", Kind: Lookup, Of: "Order"},
 	&Field{Type: "Query", Name: "department", Kind: Lookup, Of: "Department"},
 	&Field{Type: "Query", Name: "employee", Kind: Lookup, Of: "Employee"},
-	&Field{Type: "Query", Name: "organizations", Kind: List, Of: "Organization", Reads: []Read{OrganizationsByName}},
-	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{DepartmentsByName}},
-	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{CustomersByName}},
-	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{EmployeesByJobTitle}},
-	&Field{Type: "Query", Name: "employeesByName", Kind: List, Of: "Employee", Reads: []Read{EmployeesByName}},
-	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{EmployeesHiredSince}},
-	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{LocationsUnder}},
-	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{OrdersByStatus}},
+	&Field{Type: "Query", Name: "organizations", Kind: List, Of: "Organization", Reads: []Read{repository.OrganizationsByName}},
+	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{repository.DepartmentsByName}},
+	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{repository.CustomersByName}},
+	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesByJobTitle}},
+	&Field{Type: "Query", Name: "employeesByName", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesByName}},
+	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesHiredSince}},
+	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{repository.LocationsUnder}},
+	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{repository.OrdersByStatus}},
 
 	// SaaS: Organization → Users → Tickets.
 	OrganizationUsers,
-	&Field{Type: "User", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{OrganizationByKey},
+	&Field{Type: "User", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{repository.OrganizationByKey},
 		Keys: one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) })},
 	UserTickets,
-	&Field{Type: "Ticket", Name: "reporter", Kind: ToOne, Of: "User", Reads: []Read{UserByKey},
+	&Field{Type: "Ticket", Name: "reporter", Kind: ToOne, Of: "User", Reads: []Read{repository.UserByKey},
 		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.UserKey(t.OrgID, t.ReporterID) })},
-	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{OrganizationByKey},
+	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{repository.OrganizationByKey},
 		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.OrganizationKey(t.OrgID) })},
 	TicketHistory,
-	&Field{Type: "UserConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
-	&Field{Type: "TicketConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
+	&Field{Type: "UserConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
+	&Field{Type: "TicketConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
 
 	// Commerce: Customer → Orders → items.
 	CustomerOrders,
 	OrderItems,
-	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{CustomerByKey},
+	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{repository.CustomerByKey},
 		Keys: one(func(o *repository.Order) (repository.Key, error) { return repository.CustomerKey(o.CustomerID) })},
-	&Field{Type: "OrderConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
+	&Field{Type: "OrderConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
 	// A customer's addresses are attributes of its profile item (AP15).
-	&Field{Type: "Customer", Name: "mailingAddresses", Kind: Free, Of: "MailingAddress", Answers: CustomerByKey.Pattern},
+	&Field{Type: "Customer", Name: "mailingAddresses", Kind: Free, Of: "MailingAddress", Answers: repository.CustomerByKey.ID},
 
 	// HR: Department → Employees, managers and mentors, locations.
-	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{LocationByKey},
+	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{repository.LocationByKey},
 		Keys: one(func(d *repository.Department) (repository.Key, error) { return repository.LocationKey(d.Location) })},
 	DepartmentEmployees,
-	&Field{Type: "Employee", Name: "department", Kind: Relation, Of: "Department", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelDepartment},
-	&Field{Type: "Employee", Name: "manager", Kind: Relation, Of: "Employee", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelManager},
-	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{RelationByKey, RelationTargetByKey}, Rel: repository.RelMentor},
+	&Field{Type: "Employee", Name: "department", Kind: Relation, Of: "Department", Reads: []Read{repository.RelationByKey, repository.RelationTargetByKey}, Rel: repository.RelDepartment},
+	&Field{Type: "Employee", Name: "manager", Kind: Relation, Of: "Employee", Reads: []Read{repository.RelationByKey, repository.RelationTargetByKey}, Rel: repository.RelManager},
+	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{repository.RelationByKey, repository.RelationTargetByKey}, Rel: repository.RelMentor},
 	EmployeeReports,
 	EmployeeMentees,
-	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: CountersOfParent},
+	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
 
 	// Catalog: products, their stock per warehouse and their order lines.
 	&Field{Type: "Query", Name: "product", Kind: Lookup, Of: "Product"},
 	&Field{Type: "Query", Name: "warehouse", Kind: Lookup, Of: "Warehouse"},
-	&Field{Type: "Query", Name: "products", Kind: List, Of: "Product", Reads: []Read{ProductsByName}},
-	&Field{Type: "Query", Name: "warehouses", Kind: List, Of: "Warehouse", Reads: []Read{WarehousesByName}},
+	&Field{Type: "Query", Name: "products", Kind: List, Of: "Product", Reads: []Read{repository.ProductsByName}},
+	&Field{Type: "Query", Name: "warehouses", Kind: List, Of: "Warehouse", Reads: []Read{repository.WarehousesByName}},
 	ProductInventory,
 	ProductOrderItems,
 	// Account reps.
-	&Field{Type: "Customer", Name: "accountRep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey},
+	&Field{Type: "Customer", Name: "accountRep", Kind: ToOne, Of: "Employee", Reads: []Read{repository.EmployeeByKey},
 		Keys: one(func(c *repository.Customer) (repository.Key, error) { return repository.EmployeeKey(c.AccountRepID) })},
 	EmployeeAccounts,
 	EmployeeAccountOrders,
-	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{JobHistoryOf}},
-	&Field{Type: "Employee", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseOfEmployee},
+	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{repository.JobHistoryOf}},
+	&Field{Type: "Employee", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseOfEmployee},
 		Keys: one(func(e *repository.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
 	WarehouseEmployees,
-	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{RepSalesOfMonth}},
+	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{repository.RepSalesOfMonth}},
 	// Delta sync: the pulls of the change log; a change's object comes from the log item's image.
-	&Field{Type: "Query", Name: "ticketChanges", Kind: List, Of: "TicketChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
-	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
-	&Field{Type: "Query", Name: "employeeChanges", Kind: List, Of: "EmployeeChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
-	&Field{Type: "Query", Name: "inventoryChanges", Kind: List, Of: "InventoryChange", Reads: []Read{ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "ticketChanges", Kind: List, Of: "TicketChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "employeeChanges", Kind: List, Of: "EmployeeChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "inventoryChanges", Kind: List, Of: "InventoryChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
 	// A change's object is the log item's image (AP33): free, though what its own fields ask
 	// for is read as for any object.
-	&Field{Type: "TicketChange", Name: "ticket", Kind: Free, Of: "Ticket", Answers: ChangesOfScope.Pattern},
-	&Field{Type: "OrderChange", Name: "order", Kind: Free, Of: "Order", Answers: ChangesOfScope.Pattern},
-	&Field{Type: "EmployeeChange", Name: "employee", Kind: Free, Of: "Employee", Answers: ChangesOfScope.Pattern},
-	&Field{Type: "InventoryChange", Name: "product", Kind: Free, Of: "Product", Answers: ChangesOfScope.Pattern},
-	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{EmployeeByKey}},
-	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
+	&Field{Type: "TicketChange", Name: "ticket", Kind: Free, Of: "Ticket", Answers: repository.ChangesOfScope.ID},
+	&Field{Type: "OrderChange", Name: "order", Kind: Free, Of: "Order", Answers: repository.ChangesOfScope.ID},
+	&Field{Type: "EmployeeChange", Name: "employee", Kind: Free, Of: "Employee", Answers: repository.ChangesOfScope.ID},
+	&Field{Type: "InventoryChange", Name: "product", Kind: Free, Of: "Product", Answers: repository.ChangesOfScope.ID},
+	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{repository.EmployeeByKey}},
+	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{repository.ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
-	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseByKey},
+	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
-	&Field{Type: "OrderItem", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{ProductByKey},
+	&Field{Type: "OrderItem", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{repository.ProductByKey},
 		Keys: one(func(i *repository.OrderItem) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
-	&Field{Type: "OrderItem", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{WarehouseByKey},
+	&Field{Type: "OrderItem", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseByKey},
 		Keys: one(func(i *repository.OrderItem) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
-	&Field{Type: "OrderItem", Name: "order", Kind: ToOne, Of: "Order", Reads: []Read{OrderByKey},
+	&Field{Type: "OrderItem", Name: "order", Kind: ToOne, Of: "Order", Reads: []Read{repository.OrderByKey},
 		Keys: one(func(i *repository.OrderItem) (repository.Key, error) {
 			return repository.OrderKey(i.CustomerID, i.OrderID)
 		})},
@@ -233,27 +233,27 @@ var Table = tableOf(
 
 // The child lists, by name: the resolvers bind each to the loader call that reads it.
 var (
-	OrganizationUsers = &Field{Type: "Organization", Name: "users", Kind: List, Of: "User", Reads: []Read{UsersOfOrganization},
-		Combined: &OrganizationWithUsers}
-	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{TicketsOfUser},
-		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &UserWithTickets,
+	OrganizationUsers = &Field{Type: "Organization", Name: "users", Kind: List, Of: "User", Reads: []Read{repository.UsersOfOrganization},
+		Combined: &repository.OrganizationWithUsers}
+	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{repository.TicketsOfUser},
+		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &repository.UserWithTickets,
 		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{
 			"reporter":     nil, // the user itself
 			"organization": one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) }),
 		}}
 	// TicketHistory is a ticket's versions, newest first: one Query per ticket, the histories of a
 	// level read together.
-	TicketHistory  = &Field{Type: "Ticket", Name: "history", Kind: List, Of: "TicketVersion", Reads: []Read{VersionsOfTicket}}
-	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{OrdersOfCustomer},
-		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &CustomerWithOrders, Primes: []string{"items"},
+	TicketHistory  = &Field{Type: "Ticket", Name: "history", Kind: List, Of: "TicketVersion", Reads: []Read{repository.VersionsOfTicket}}
+	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{repository.OrdersOfCustomer},
+		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &repository.CustomerWithOrders, Primes: []string{"items"},
 		By: "status", Variant: CustomerOrdersByStatus}
 	// CustomerOrdersByStatus is a customer's orders with a status: from GSI1, without their items,
 	// which the level looks up together (Order.items) when every list of the level is back.
 	CustomerOrdersByStatus = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order",
-		Reads:   []Read{OrdersOfCustomerStatus},
+		Reads:   []Read{repository.OrdersOfCustomerStatus},
 		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
-	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{OrderItemByKey},
-		Combined: &OrderWithItems, OneParent: true, MaxKeys: repository.MaxOrderLines,
+	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{repository.OrderItemByKey},
+		Combined: &repository.OrderWithItems, OneParent: true, MaxKeys: repository.MaxOrderLines,
 		Keys: func(dst []repository.Key, e repository.Entity) []repository.Key {
 			if o, ok := e.(*repository.Order); ok {
 				return append(dst, o.ItemKeys()...)
@@ -261,33 +261,33 @@ var (
 			return dst
 		}}
 	DepartmentEmployees = &Field{Type: "Department", Name: "employees", Kind: List, Of: "Employee",
-		Reads: []Read{MembersOfDepartment, MemberByKey}, GathersLevel: true, Primes: []string{"department"}}
+		Reads: []Read{repository.MembersOfDepartment, repository.MemberByKey}, GathersLevel: true, Primes: []string{"department"}}
 	EmployeeReports = &Field{Type: "Employee", Name: "directReports", Kind: List, Of: "Employee",
-		Reads: []Read{ReportsOfManager, ReportByKey}, GathersLevel: true, Primes: []string{"manager"}}
+		Reads: []Read{repository.ReportsOfManager, repository.ReportByKey}, GathersLevel: true, Primes: []string{"manager"}}
 	EmployeeMentees = &Field{Type: "Employee", Name: "mentees", Kind: List, Of: "Employee",
-		Reads: []Read{MenteesOfMentor, ReportByKey}, GathersLevel: true, Primes: []string{"mentor"}}
+		Reads: []Read{repository.MenteesOfMentor, repository.ReportByKey}, GathersLevel: true, Primes: []string{"mentor"}}
 )
 
 // The catalog's child lists: a product's stock, one Query of its partition, and its order lines
 // from GSI1. Their elements' product is the list's parent, read already: its lookup is answered
 // from the loaders' cache, at no call, though the plan counts its round.
 var (
-	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{InventoryOfProduct},
+	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{repository.InventoryOfProduct},
 		MaxKeys: repository.MaxWarehousesPerProduct}
-	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{OrderItemsOfProduct}}
+	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{repository.OrderItemsOfProduct}}
 )
 
 // The lists of an account rep: its customers (GSI1), the orders of its customers (GSI2).
 var (
-	EmployeeAccounts      = &Field{Type: "Employee", Name: "accounts", Kind: List, Of: "Customer", Reads: []Read{AccountsOfRep}}
-	EmployeeAccountOrders = &Field{Type: "Employee", Name: "accountOrders", Kind: List, Of: "Order", Reads: []Read{OrdersOfRep},
+	EmployeeAccounts      = &Field{Type: "Employee", Name: "accounts", Kind: List, Of: "Customer", Reads: []Read{repository.AccountsOfRep}}
+	EmployeeAccountOrders = &Field{Type: "Employee", Name: "accountOrders", Kind: List, Of: "Order", Reads: []Read{repository.OrdersOfRep},
 		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
 )
 
 // WarehouseEmployees is a warehouse's employees: the inverse of their warehouse relations, one
 // Query per warehouse, then the level's employees in one batch, like a department's.
 var WarehouseEmployees = &Field{Type: "Warehouse", Name: "employees", Kind: List, Of: "Employee",
-	Reads: []Read{EmployeesOfWarehouse, WarehouseEmployeeByKey}, GathersLevel: true}
+	Reads: []Read{repository.EmployeesOfWarehouse, repository.WarehouseEmployeeByKey}, GathersLevel: true}
 
 // fieldKey names a field of an object type.
 type fieldKey struct{ typ, name string }

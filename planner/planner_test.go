@@ -253,7 +253,7 @@ func TestTableMatchesTheSchema(t *testing.T) {
 				t.Errorf("%s.%s: a Free field names the access pattern that answers it and reads nothing", k.typ, k.name)
 			}
 			for _, r := range append(slices.Clone(row.Reads), combinedReads(row)...) {
-				if r.Pattern == "" || r.KeyCondition == "" || r.Operation == "" || r.Calls == 0 {
+				if r.ID == "" || r.KeyCondition() == "" || r.Operation == "" || r.Calls == 0 {
 					t.Errorf("%s.%s: incomplete read %+v", k.typ, k.name, r)
 				}
 			}

@@ -92,6 +92,20 @@ func parentOrg(k Key) (Key, bool) {
 	return Key{}, false
 }
 
+// KeysPerObject is how many keys BatchGet asks for per object a lookup of p names: the object's
+// own and, for a user or a ticket, its organization's (see batchGet), found by the rule BatchGet
+// itself follows (parentOrg) applied to p's key spelling, so that a plan counts the keys the
+// batch sends. It is counted without removing duplicates, as every key is.
+func (p AccessPattern) KeysPerObject() int {
+	if p.Sort != SortKeyIs {
+		return 0
+	}
+	if _, ok := parentOrg(Key{PK: p.PartitionKey, SK: p.SortKey[0]}); ok {
+		return 2
+	}
+	return 1
+}
+
 // batchGetRaw reads the items at keys (distinct) as they are, in ⌈keys / 100⌉ concurrent calls:
 // the sweep reads its own users with it, which their organization's mark hides from every other
 // reader.
