@@ -34,18 +34,8 @@ func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, e
 		return nil, err
 	}
 	p := &Product{ID: id, Name: name, SKU: sku, CreatedAt: now, Counted: true}
-	item, err := productEntity.encode(p)
-	if err != nil {
-		return nil, err
-	}
-	err = r.transact(ctx, "create product", []txItem{
-		r.putNew(productSKUGuardItem(p), &apperr.Error{Code: apperr.CodeConflict, Field: "sku", Message: "a product with this sku already exists"}),
-		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "product already exists")),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return createNew(ctx, r, productEntity, p, "product",
+		r.putNew(productSKUGuardItem(p), &apperr.Error{Code: apperr.CodeConflict, Field: "sku", Message: "a product with this sku already exists"}))
 }
 
 // CreateWarehousePlan is what CreateWarehouse does (explain plans the mutation from it).
@@ -64,15 +54,7 @@ func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Wareh
 	if err != nil {
 		return nil, err
 	}
-	w := &Warehouse{ID: id, Name: name, Region: region, CreatedAt: now}
-	item, err := warehouseEntity.encode(w)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.transact(ctx, "create warehouse", []txItem{r.putNew(item, apperr.Errorf(apperr.CodeConflict, "warehouse already exists"))}); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return createNew(ctx, r, warehouseEntity, &Warehouse{ID: id, Name: name, Region: region, CreatedAt: now}, "warehouse")
 }
 
 // errStockMoved says the stock SetInventory read changed before its write: read it again.

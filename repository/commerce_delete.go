@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -46,20 +45,8 @@ func (r *Repo) DeleteCustomer(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	rec := &sweepRecord{Kind: sweepCustomer, Customer: id}
-	err := r.transact(ctx, "delete customer", []txItem{
-		r.txUpdate(customerKey(id), "SET "+attrDeleting+" = :now REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK", notDeleting, nil,
-			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, apperr.NotFound("customer")),
-		r.putSweep(rec),
-	})
-	if err != nil {
-		return err
-	}
-	if err := r.sweepCustomerRecord(ctx, rec); err != nil {
-		r.log.Warn("erasure of a customer left to the sweeper", "customer", id, "error", err)
-		r.kickSweeper()
-	}
-	return nil
+	return r.markAndSweep(ctx, "delete customer", &sweepRecord{Kind: sweepCustomer, Customer: id}, true,
+		r.mark(customerKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK", apperr.NotFound("customer")))
 }
 
 // sweepCustomerRecord erases a marked customer, round after round (each reads its profile and

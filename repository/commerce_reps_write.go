@@ -47,17 +47,7 @@ func (r *Repo) repSales(o *Order, sign int) []txItem {
 	if o.AccountRepID == "" {
 		return nil
 	}
-	month := salesMonth(o.PlacedAt)
-	return []txItem{{item: types.TransactWriteItem{Update: &types.Update{
-		TableName:                aws.String(r.table),
-		Key:                      repSalesKey(month, o.AccountRepID).attributes(),
-		UpdateExpression:         aws.String("ADD totalCents :total, orders :one SET repId = :rep, #month = :month, #type = :type"),
-		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": attrType},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":total": &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(sign)*o.TotalCents, 10)},
-			":one":   n(sign), ":rep": s(o.AccountRepID), ":month": s(month), ":type": s(typeRepSales),
-		},
-	}}}}
+	return []txItem{r.addRepSales(o, "totalCents", "orders", sign)}
 }
 
 // repErasedSales is what erasing a shipped or delivered order of a rep's customer writes: the sale
@@ -69,17 +59,23 @@ func (r *Repo) repErasedSales(o *Order) []txItem {
 	if o.AccountRepID == "" || (o.Status != OrderShipped && o.Status != OrderDelivered) {
 		return nil
 	}
+	return []txItem{r.addRepSales(o, "erasedCents", "erasedOrders", 1)}
+}
+
+// addRepSales adds sign times o's total and one order to the attributes cents and orders of the
+// sales item of o's rep and month, creating the item if it is the month's first.
+func (r *Repo) addRepSales(o *Order, cents, orders string, sign int) txItem {
 	month := salesMonth(o.PlacedAt)
-	return []txItem{{item: types.TransactWriteItem{Update: &types.Update{
+	return txItem{item: types.TransactWriteItem{Update: &types.Update{
 		TableName:                aws.String(r.table),
 		Key:                      repSalesKey(month, o.AccountRepID).attributes(),
-		UpdateExpression:         aws.String("ADD erasedCents :total, erasedOrders :one SET repId = :rep, #month = :month, #type = :type"),
+		UpdateExpression:         aws.String("ADD " + cents + " :total, " + orders + " :one SET repId = :rep, #month = :month, #type = :type"),
 		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": attrType},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":total": &types.AttributeValueMemberN{Value: strconv.FormatInt(o.TotalCents, 10)},
-			":one":   n(1), ":rep": s(o.AccountRepID), ":month": s(month), ":type": s(typeRepSales),
+			":total": &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(sign)*o.TotalCents, 10)},
+			":one":   n(sign), ":rep": s(o.AccountRepID), ":month": s(month), ":type": s(typeRepSales),
 		},
-	}}}}
+	}}}
 }
 
 // AssignAccountRepPlan is what AssignAccountRep does (explain plans the mutation from it).

@@ -37,18 +37,8 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 		return nil, err
 	}
 	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now, Counted: true}
-	item, err := customerEntity.encode(c)
-	if err != nil {
-		return nil, err
-	}
-	err = r.transact(ctx, "create customer", []txItem{
-		r.putNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}),
-		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "customer already exists")),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	return createNew(ctx, r, customerEntity, c, "customer",
+		r.putNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}))
 }
 
 // AddMailingAddress appends an address to a customer's list with ONE conditional UpdateItem:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -68,26 +67,13 @@ func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	rec, err := r.markEmployee(ctx, id)
-	if err != nil {
-		return err
-	}
-	if err := r.sweepEmployeeRecord(ctx, rec); err != nil {
-		r.log.Warn("removal of an employee left to the sweeper", "employee", id, "error", err)
-		r.kickSweeper()
-	}
-	return nil
+	return r.markAndSweep(ctx, "remove employee", &sweepRecord{Kind: sweepEmployee, Employee: id}, true, r.markEmployee(id))
 }
 
 // markEmployee marks the employee as being removed (it must exist and not be marked already: else
-// NOT_FOUND) and takes it out of its listings, in one transaction with its sweep record.
-func (r *Repo) markEmployee(ctx context.Context, id string) (*sweepRecord, error) {
-	rec := &sweepRecord{Kind: sweepEmployee, Employee: id}
-	return rec, r.transact(ctx, "remove employee", []txItem{
-		r.txUpdate(empKey(id), "SET "+attrDeleting+" = :now REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", notDeleting, nil,
-			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, notFoundField("id", "employee")),
-		r.putSweep(rec),
-	})
+// NOT_FOUND) and takes it out of its listings.
+func (r *Repo) markEmployee(id string) txItem {
+	return r.mark(empKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", notFoundField("id", "employee"))
 }
 
 // removeMarkedEmployee removes the marked employee id with its relations, round after round (each

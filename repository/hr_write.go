@@ -94,14 +94,7 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 		return nil, err
 	}
 	l := &Location{ID: id, Country: ref.Country, State: ref.State, City: ref.City, PostalCode: ref.PostalCode, Address: address, CreatedAt: now}
-	item, err := locationEntity.encode(l)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.transact(ctx, "create location", []txItem{r.putNew(item, apperr.Errorf(apperr.CodeConflict, "location already exists"))}); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return createNew(ctx, r, locationEntity, l, "location")
 }
 
 // CreateDepartmentPlan is what CreateDepartment does.
@@ -127,18 +120,7 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 		return nil, err
 	}
 	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now, Counted: true}
-	item, err := departmentEntity.encode(d)
-	if err != nil {
-		return nil, err
-	}
-	err = r.transact(ctx, "create department", []txItem{
-		r.mustExist(locKey, notFoundField("locationId", "location")),
-		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "department already exists")),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
+	return createNew(ctx, r, departmentEntity, d, "department", r.mustExist(locKey, notFoundField("locationId", "location")))
 }
 
 // TransferEmployeePlan is what TransferEmployee does, again when the department was renamed

@@ -541,7 +541,7 @@ func TestRemoveEmployeeStoppedBetweenRoundsKeepsCountsExact(t *testing.T) {
 	for i := range relationsPerTx + 3 {
 		hire(t, r, f.d, fmt.Sprintf("Report%03d", i), boss.ID, "")
 	}
-	if _, err := r.markEmployee(ctx, boss.ID); err != nil {
+	if err := r.transact(ctx, "remove employee", []txItem{r.markEmployee(boss.ID), r.putSweep(&sweepRecord{Kind: sweepEmployee, Employee: boss.ID})}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.removeEmployeeOnce(ctx, boss.ID); !errors.Is(err, errEmployeeMoved) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -155,21 +154,8 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 // client that keeps filing tickets cannot keep the removal from finishing. If the sweep fails
 // midway, the sweeper finishes it.
 func (r *Repo) deleteUserCascade(ctx context.Context, org, user string) error {
-	rec := &sweepRecord{Kind: sweepUserKind, Org: org, User: user}
-	err := r.transact(ctx, "delete user", []txItem{
-		r.txUpdate(userKey(org, user), "SET "+attrDeleting+" = :now", notDeleting, nil,
-			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, apperr.NotFound("user")),
-		r.orgLive(org, apperr.NotFound("user")),
-		r.putSweep(rec),
-	})
-	if err != nil {
-		return err
-	}
-	if err := r.sweepMarkedUser(ctx, rec); err != nil {
-		r.log.Warn("removal of a user left to the sweeper", "user", user, "error", err)
-		r.kickSweeper()
-	}
-	return nil
+	return r.markAndSweep(ctx, "delete user", &sweepRecord{Kind: sweepUserKind, Org: org, User: user}, true,
+		r.mark(userKey(org, user), "", apperr.NotFound("user")), r.orgLive(org, apperr.NotFound("user")))
 }
 
 // sweepMarkedUser removes a marked user with its tickets (sweepUser), then its record. A user that
@@ -299,15 +285,6 @@ func (r *Repo) DeleteOrganization(ctx context.Context, org string) error {
 	if err := checkID("id", org); err != nil {
 		return err
 	}
-	rec := &sweepRecord{Kind: sweepOrganization, Org: org}
-	err := r.transact(ctx, "delete organization", []txItem{
-		r.txUpdate(orgKey(org), "SET "+attrDeleting+" = :now REMOVE GSI2PK, GSI2SK", notDeleting, nil,
-			map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, apperr.NotFound("organization")),
-		r.putSweep(rec),
-	})
-	if err != nil {
-		return err
-	}
-	r.kickSweeper()
-	return nil
+	return r.markAndSweep(ctx, "delete organization", &sweepRecord{Kind: sweepOrganization, Org: org}, false,
+		r.mark(orgKey(org), "GSI2PK, GSI2SK", apperr.NotFound("organization")))
 }

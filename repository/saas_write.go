@@ -30,15 +30,7 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 	if err != nil {
 		return nil, err
 	}
-	o := &Organization{ID: id, Name: name, CreatedAt: now, Counted: true}
-	item, err := organizationEntity.encode(o)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.transact(ctx, "create organization", []txItem{r.putNew(item, apperr.Errorf(apperr.CodeConflict, "organization already exists"))}); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return createNew(ctx, r, organizationEntity, &Organization{ID: id, Name: name, CreatedAt: now, Counted: true}, "organization")
 }
 
 // CreateUserPlan is what CreateUser does.
@@ -63,19 +55,9 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 		return nil, err
 	}
 	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now, Counted: true}
-	item, err := userEntity.encode(u)
-	if err != nil {
-		return nil, err
-	}
-	err = r.transact(ctx, "create user", []txItem{
+	return createNew(ctx, r, userEntity, u, "user",
 		r.txCount(orgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
-		r.putNew(emailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}),
-		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "user already exists")),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return u, nil
+		r.putNew(emailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}))
 }
 
 // orgLive is the ConditionCheck that organization org exists and is not being removed, in every

@@ -86,6 +86,36 @@ func (r *Repo) putSweep(rec *sweepRecord) txItem {
 	return r.txPut(item, "", nil, nil)
 }
 
+// markAndSweep is every marked removal: ONE transaction writes the mark (the item's mark and the
+// conditions it needs) with the sweep record rec, so that the object reads as missing at once
+// and its sweep cannot be forgotten. With now, the sweep runs at once (sweepOne); a sweep that
+// fails, or one not run now, is left to the sweeper.
+func (r *Repo) markAndSweep(ctx context.Context, what string, rec *sweepRecord, now bool, mark ...txItem) error {
+	if err := r.transact(ctx, what, append(mark, r.putSweep(rec))); err != nil {
+		return err
+	}
+	if now {
+		err := r.sweepOne(ctx, rec)
+		if err == nil {
+			return nil
+		}
+		r.log.Warn(what+": the sweep is left to the sweeper", "sweep", rec.key().SK, "error", err)
+	}
+	r.kickSweeper()
+	return nil
+}
+
+// mark is the Update that marks the item at key as being removed (it reads as missing from then
+// on) and takes it out of the listings whose index attributes unlist names ("" for none); an item
+// that is missing or marked already fails with missing.
+func (r *Repo) mark(key Key, unlist string, missing error) txItem {
+	expr := "SET " + attrDeleting + " = :now"
+	if unlist != "" {
+		expr += " REMOVE " + unlist
+	}
+	return r.txUpdate(key, expr, notDeleting, nil, map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, missing)
+}
+
 // dropSweep is the Delete of a sweep record, part of the last transaction of its sweep.
 func (r *Repo) dropSweep(rec *sweepRecord) txItem { return r.deleteIf(rec.key(), "", nil, nil) }
 

@@ -152,3 +152,21 @@ func (r *Repo) deleteIf(k Key, cond string, values map[string]types.AttributeVal
 	}
 	return txItem{item: types.TransactWriteItem{Delete: d}, onCondition: onCond}
 }
+
+// createNew writes the new entity v of item type d in ONE transaction with extra (a uniqueness
+// guard, a parent that must exist or counts it): v's item must not exist yet (else CONFLICT
+// "<what> already exists"), so an ID generated twice cannot overwrite anything.
+func createNew[T any, PT interface {
+	*T
+	Entity
+}](ctx context.Context, r *Repo, d entity[T, PT], v PT, what string, extra ...txItem) (PT, error) {
+	item, err := d.encode(v)
+	if err != nil {
+		return nil, err
+	}
+	put := r.putNew(item, apperr.Errorf(apperr.CodeConflict, "%s already exists", what))
+	if err := r.transact(ctx, "create "+what, append(extra, put)); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
