@@ -99,8 +99,6 @@ func (d entity[T, PT]) typeName() string { return d.name }
 type definition interface {
 	typeName() string
 	decode(map[string]types.AttributeValue) (Entity, error)
-	// describe renders the definition's keys for the key table.
-	describe() []keyRow
 }
 
 // definitions lists every entity definition; the decoder registry and the key table come from it.

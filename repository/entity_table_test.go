@@ -69,7 +69,8 @@ func keyTable() string {
 	b.WriteString("|---|---|---|---|---|\n")
 	cell := func(s string) string { return "`" + s + "`" }
 	for _, d := range definitions {
-		for _, r := range d.describe() {
+		// every definition is an entity[T, PT], which describes itself (describe, above)
+		for _, r := range d.(interface{ describe() []keyRow }).describe() {
 			var ixs []string
 			for _, ix := range r.Indexes {
 				name, keys, _ := strings.Cut(ix, ": ")

@@ -165,30 +165,37 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error 
 			return err
 		}
 	}
-	accounts, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		IndexName:                 aws.String(gsi1),
-		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(repAccountsPK(rec.Employee))},
-	})
+	if err := r.unassignAccountsOf(ctx, rec.Employee); err != nil {
+		return err
+	}
+	return r.dropJobHistory(ctx, rec)
+}
+
+// unassignAccountsOf takes employee off the customers it is the account rep of (AP26's partition),
+// each in an update conditioned on its rep being still the employee, so that an assignment of
+// another rep in between wins.
+func (r *Repo) unassignAccountsOf(ctx context.Context, employee string) error {
+	accounts, err := r.queryAll(ctx, AccountsOfRep.input(r.table, repAccountsPK(employee)))
 	if err != nil {
 		return err
 	}
 	for _, item := range accounts {
 		err := r.transact(ctx, "unassign removed account rep", []txItem{r.txUpdate(customerKey(stringAttr(item, "id")),
 			"REMOVE #rep, GSI1PK, GSI1SK", "attribute_exists(PK) AND #rep = :rep", map[string]string{"#rep": attrAccountRep},
-			map[string]types.AttributeValue{":rep": s(rec.Employee)}, errRepReassigned)})
+			map[string]types.AttributeValue{":rep": s(employee)}, errRepReassigned)})
 		if err != nil && !errors.Is(err, errRepReassigned) {
 			return err
 		}
 	}
-	jobs, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :jh)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(empPK(rec.Employee)), ":jh": s(jobHistorySKPrefix)},
-		ProjectionExpression:      aws.String("PK, SK"),
-		ConsistentRead:            aws.Bool(true),
-	})
+	return nil
+}
+
+// dropJobHistory deletes the removed employee's earlier jobs (AP29's items) and, in the last
+// transaction, the sweep record rec.
+func (r *Repo) dropJobHistory(ctx context.Context, rec *sweepRecord) error {
+	in := JobHistoryOf.input(r.table, empPK(rec.Employee), jobHistorySKPrefix)
+	in.ProjectionExpression, in.ConsistentRead, in.ScanIndexForward = aws.String("PK, SK"), aws.Bool(true), aws.Bool(true)
+	jobs, err := r.queryAll(ctx, in)
 	if err != nil {
 		return err
 	}
