@@ -129,11 +129,7 @@ func (r *queryResolver) EmployeesByName(ctx context.Context, name string, first 
 }
 
 func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string, after *string) (<-chan *model.InventoryChange, error) {
-	f, err := inventoryChanges(ctx, productID)
-	if err != nil {
-		return nil, err
-	}
-	return subscribe(ctx, r.Repo, r.Hub, f, after, inventoryChange)
+	return subscribed(ctx, r.Repo, r.Hub, after, inventoryChange)(inventoryChanges(ctx, productID))
 }
 
 func (r *warehouseResolver) Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error) {
