@@ -88,7 +88,7 @@ func listPageOf(args repository.PageArgs, level Level) listPage {
 	return listPage{page: pageOf(args), level: level}
 }
 
-// listLevel is the Level of the list's elements: what readLevel and readRoot do once they are read.
+// listLevel is the Level of the list's elements: what readLevel and rootRead do once they are read.
 func (k listPage) listLevel() Level { return k.level }
 
 // A listKey is the key of a list whose elements have a Level (every key that embeds a listPage).
