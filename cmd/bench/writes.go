@@ -191,6 +191,15 @@ func (rep *report) writeCountedTarget(w func(string, ...any)) {
 		min(rep.cfg.throughputAt, rep.d.breadth), metMark(ok), strings.Join(figs, "; "))
 }
 
+// writeTable writes the table of writes measured one at a time; extra heads the column of each
+// write's extra.
+func writeTable(w func(string, ...any), extra string, writes []writeResult) {
+	w("| write | %s | calls | p50 ms | p95 ms | outside DynamoDB p50 ms |\n|---|---|---|---|---|---|\n", extra)
+	for _, x := range writes {
+		w("| %s | %s | %s | %s | %s | %s |\n", x.op.name, x.op.extra, callsCell(x.res), ms(x.res.p50), ms(x.res.p95), ms(x.res.outsideP50))
+	}
+}
+
 // writeWrites writes the section on the counted writes.
 func (rep *report) writeWrites(w func(string, ...any)) {
 	if len(rep.writes) == 0 {
@@ -198,10 +207,7 @@ func (rep *report) writeWrites(w func(string, ...any)) {
 	}
 	w("## Writes and their counters\n\n")
 	w("Each write that adds to a counted list, or moves an item of it between statuses, changes its parent's counters in its own transaction (docs/data-model.md, \"Counters on the parent item\"). Where the write checked that the parent exists, the counter's update takes the check's place; where it did not touch the parent, the transaction has one more item. The two `updateTicket` rows differ only in that item. Sequential, through the API, with the added latency; one `TransactWriteItems` each after its reads.\n\n")
-	w("| write | what the counters add to its transaction | calls | p50 ms | p95 ms | outside DynamoDB p50 ms |\n|---|---|---|---|---|---|\n")
-	for _, x := range rep.writes {
-		w("| %s | %s | %s | %s | %s | %s |\n", x.op.name, x.op.extra, callsCell(x.res), ms(x.res.p50), ms(x.res.p95), ms(x.res.outsideP50))
-	}
+	writeTable(w, "what the counters add to its transaction", rep.writes)
 	w("\n")
 }
 
