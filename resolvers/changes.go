@@ -114,3 +114,55 @@ func pull[E any](ctx context.Context, repo *repository.Repo, f changeFeed, after
 	}
 	return edges, info, nil
 }
+
+// pulled is pull of the feed an argument check returned (its error, when the check failed), its
+// page made into a connection by conn.
+func pulled[E, C any](ctx context.Context, repo *repository.Repo, after *string, first *int, edge func(*repository.Change, model.Cursored) E,
+	conn func([]E, *model.PageInfo) C) func(changeFeed, error) (C, error) {
+	return func(f changeFeed, err error) (C, error) {
+		var zero C
+		if err != nil {
+			return zero, err
+		}
+		edges, info, err := pull(ctx, repo, f, after, first, edge)
+		if err != nil {
+			return zero, err
+		}
+		return conn(edges, info), nil
+	}
+}
+
+// The edges and connections of the pulls: each change's node carries its cursor, and so does its
+// edge.
+
+func ticketChangeEdge(c *repository.Change, cur model.Cursored) *model.TicketChangeEdge {
+	return &model.TicketChangeEdge{Cursored: cur, Node: ticketChange(c, cur)}
+}
+
+func orderChangeEdge(c *repository.Change, cur model.Cursored) *model.OrderChangeEdge {
+	return &model.OrderChangeEdge{Cursored: cur, Node: orderChange(c, cur)}
+}
+
+func employeeChangeEdge(c *repository.Change, cur model.Cursored) *model.EmployeeChangeEdge {
+	return &model.EmployeeChangeEdge{Cursored: cur, Node: employeeChange(c, cur)}
+}
+
+func inventoryChangeEdge(c *repository.Change, cur model.Cursored) *model.InventoryChangeEdge {
+	return &model.InventoryChangeEdge{Cursored: cur, Node: inventoryChange(c, cur)}
+}
+
+func ticketChangeConnection(edges []*model.TicketChangeEdge, info *model.PageInfo) *model.TicketChangeConnection {
+	return &model.TicketChangeConnection{Edges: edges, PageInfo: info}
+}
+
+func orderChangeConnection(edges []*model.OrderChangeEdge, info *model.PageInfo) *model.OrderChangeConnection {
+	return &model.OrderChangeConnection{Edges: edges, PageInfo: info}
+}
+
+func employeeChangeConnection(edges []*model.EmployeeChangeEdge, info *model.PageInfo) *model.EmployeeChangeConnection {
+	return &model.EmployeeChangeConnection{Edges: edges, PageInfo: info}
+}
+
+func inventoryChangeConnection(edges []*model.InventoryChangeEdge, info *model.PageInfo) *model.InventoryChangeConnection {
+	return &model.InventoryChangeConnection{Edges: edges, PageInfo: info}
+}

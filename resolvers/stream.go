@@ -65,6 +65,17 @@ func EventStreamOf(ctx context.Context) (stream EventStream, isSubscription bool
 // errTokenExpired ends a subscription whose caller's token is no longer accepted.
 var errTokenExpired = apperr.New(apperr.CodeUnauthenticated, "the token has expired: subscribe again with a new one")
 
+// subscribed is subscribe of the feed an argument check returned (its error, when the check
+// failed).
+func subscribed[T any](ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, after *string, convert func(*repository.Change, model.Cursored) T) func(changeFeed, error) (<-chan T, error) {
+	return func(f changeFeed, err error) (<-chan T, error) {
+		if err != nil {
+			return nil, err
+		}
+		return subscribe(ctx, repo, hub, f, after, convert)
+	}
+}
+
 // subscribe opens a subscription to the hub's changes f accepts, each delivered as convert
 // makes it, for the caller of ctx until its token expires; the subscription ends with ctx. With
 // after, it first replays f's changes after that cursor from the change log (replay.go).

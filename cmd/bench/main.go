@@ -126,6 +126,7 @@ func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *r
 // standalone are the sections -only runs on a table of their own, without the bench's dataset.
 var standalone = map[string]func(context.Context) error{onlyBurst: runBurst, onlyDeltaSync: runDeltaSync}
 
+// run seeds the dataset and runs the suite, or the one section cfg.only names.
 func run(ctx context.Context, cfg config) error {
 	if alone, ok := standalone[cfg.only]; ok {
 		return alone(ctx)
@@ -141,56 +142,13 @@ func run(ctx context.Context, cfg config) error {
 		return profile(ctx, cfg, b.repo, b.d)
 	}
 	rep := &report{cfg: cfg, d: b.d, shards: repository.DefaultOrderStatusShards, deep: map[string]map[int]map[string]result{}}
-	if cfg.only == onlyLifecycle {
-		return printLifecycle(ctx, b, rep)
+	if section, ok := sections[cfg.only]; ok {
+		return section(ctx, b, rep)
 	}
-	if cfg.only == onlyFleet {
-		return printFleet(ctx, b, rep)
-	}
-	if cfg.only == onlyDeep {
-		return printDeep(ctx, b, rep)
-	}
-	if cfg.only == onlyDefer {
-		return printDeferred(ctx, b)
-	}
-	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
-		return err
-	}
-	if cfg.only == onlySingle {
-		fmt.Print(singleTable(rep.single), "\n| target | result | figures |\n|---|---|---|\n", lookupTargetRow(rep.single))
-		return nil
-	}
-	if err := b.measureDeep(ctx, rep); err != nil {
-		return err
-	}
-	if rep.deferred, err = b.measureDeferred(ctx); err != nil {
-		return err
-	}
-	if err := b.measureRest(ctx, rep); err != nil {
-		return err
-	}
-	// Last: the writes add to the collections the reads above measured.
-	if err := b.measureCountedTrees(ctx, rep); err != nil {
-		return err
-	}
-	if err := b.measureWrites(ctx, rep); err != nil {
-		return err
-	}
-	if err := b.measureLifecycle(ctx, rep); err != nil {
-		return err
-	}
-	if err := b.measureSubscriptions(ctx, rep); err != nil {
-		return err
-	}
-	org := b.d.orgs[0]
-	if rep.burst, err = measureBurst(ctx, b.seeder, org, b.d.users[org.ID][0]); err != nil {
-		return err
-	}
-	if rep.delta, err = measureDeltaSyncAlone(ctx); err != nil {
-		return err
-	}
-	if err := b.measureFleet(ctx, rep); err != nil {
-		return err
+	for _, measure := range b.suite() {
+		if err := measure(ctx, rep); err != nil {
+			return err
+		}
 	}
 	rep.elapsed = time.Since(started)
 	if err := rep.write(); err != nil {
@@ -198,6 +156,56 @@ func run(ctx context.Context, cfg config) error {
 	}
 	log.Printf("wrote %s and %s in %v", cfg.out, cfg.plot, time.Since(started).Round(time.Second))
 	return nil
+}
+
+// sections are the sections -only runs alone on the bench's dataset: each prints what it measured
+// and writes no report.
+var sections = map[string]func(context.Context, *bench, *report) error{
+	onlyLifecycle: printLifecycle,
+	onlyFleet:     printFleet,
+	onlyDeep:      printDeep,
+	onlyDefer:     func(ctx context.Context, b *bench, _ *report) error { return printDeferred(ctx, b) },
+	onlySingle:    printSingle,
+}
+
+// printSingle measures the single operations and prints their table and the lookup target.
+func printSingle(ctx context.Context, b *bench, rep *report) (err error) {
+	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
+		return err
+	}
+	fmt.Print(singleTable(rep.single), "\n| target | result | figures |\n|---|---|---|\n", lookupTargetRow(rep.single))
+	return nil
+}
+
+// suite is the whole suite, in order, each section filling its part of the report.
+func (b *bench) suite() []func(context.Context, *report) error {
+	return []func(context.Context, *report) error{
+		func(ctx context.Context, rep *report) (err error) {
+			rep.single, err = b.measureSingle(ctx, rep.shards)
+			return err
+		},
+		b.measureDeep,
+		func(ctx context.Context, rep *report) (err error) {
+			rep.deferred, err = b.measureDeferred(ctx)
+			return err
+		},
+		b.measureRest,
+		// Last: the writes add to the collections the reads above measured.
+		b.measureCountedTrees,
+		b.measureWrites,
+		b.measureLifecycle,
+		b.measureSubscriptions,
+		func(ctx context.Context, rep *report) (err error) {
+			org := b.d.orgs[0]
+			rep.burst, err = measureBurst(ctx, b.seeder, org, b.d.users[org.ID][0])
+			return err
+		},
+		func(ctx context.Context, rep *report) (err error) {
+			rep.delta, err = measureDeltaSyncAlone(ctx)
+			return err
+		},
+		b.measureFleet,
+	}
 }
 
 // withLatency is c with latency d added to every DynamoDB request, outside any transport wrapper
