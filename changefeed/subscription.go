@@ -40,8 +40,8 @@ func (s *Subscription) Err() error {
 	return s.err
 }
 
-// Start is the position of the last change dispatched before the subscription opened (Sequence
-// "" when none was): a client that resumes after it misses nothing the subscription would have
+// Start is the position of the last change dispatched before the subscription opened (zero,
+// Logged too, when none was): a client that resumes after it misses nothing the subscription would have
 // delivered.
 func (s *Subscription) Start() repository.ChangePosition { return s.start }
 

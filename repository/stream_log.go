@@ -78,22 +78,25 @@ func (ls *logStart) position(ctx context.Context, r *Repo, s *shardReader) {
 	}
 }
 
-// appendToLog appends a shard's batch to the change log before the reader hands it on, retrying
-// with the reader's backoff while DynamoDB fails or throttles, so that a change is delivered
-// live only once a replay can find it (the seam between a replay and the live changes relies on
-// it). false when ctx ended first: the batch is neither logged in full nor handed on, and the
-// reader that resumes this shard (a fleet's next lease holder, from the checkpoint) reads it
-// again; what was appended already is not appended twice.
+// appendToLog appends a shard's batch to the change log and hands it on, chunk by chunk
+// (logAppender.next: in the order of their positions across shards), retrying with the reader's
+// backoff while DynamoDB fails or throttles, so that a change is delivered live only once a
+// replay can find it (the seam between a replay and the live changes relies on it). false when
+// ctx ended first: the rest of the batch is neither logged nor handed on, and the reader that
+// resumes this shard (a fleet's next lease holder, from the checkpoint) reads it again; what was
+// appended already is not appended twice.
 func (s *shardReader) appendToLog(ctx context.Context, changes []Change) bool {
-	for attempt := 0; ; attempt++ {
-		err := s.run.repo.appendChanges(ctx, changes)
+	handOn := func(chunk []Change) {
+		if s.run.h.Changes != nil {
+			s.run.h.Changes(ctx, chunk)
+		}
+	}
+	for attempt := 0; len(changes) > 0; {
+		n, err := s.run.log.next(ctx, s.id, changes, handOn)
 		if err == nil {
 			s.run.ok()
-			if err := s.run.repo.saveLogCheckpoint(ctx, s.id, changes[len(changes)-1].Sequence); err != nil {
-				// The next batch's checkpoint covers this one; a restart meanwhile reads it again.
-				s.run.repo.log.Warn("the change log's checkpoint was not saved", "shard", s.id, "error", err.Error())
-			}
-			return true
+			changes, attempt = changes[n:], 0
+			continue
 		}
 		if ctx.Err() != nil {
 			return false
@@ -102,5 +105,7 @@ func (s *shardReader) appendToLog(ctx context.Context, changes []Change) bool {
 		if sleepCtx(ctx, s.run.backoff(attempt)) != nil {
 			return false
 		}
+		attempt++
 	}
+	return true
 }
