@@ -137,7 +137,7 @@ func TestDeltaSyncSlowEndGivesTheResumeCursor(t *testing.T) {
 	const feed = `subscription($org: ID!, $after: String) { ticketChanged(organizationId: $org, after: $after) { cursor kind ticket { title reporter { name } } } }`
 	ws := a.dialWS(adminToken(t))
 	ws.subscribe("1", feed, map[string]any{"org": orgID(org)})
-	time.Sleep(200 * time.Millisecond)
+	repotest.WaitFor(t, "the subscription to open", func() bool { return hub.Subscriptions() == 1 })
 	var written []string
 	for i := range 8 {
 		written = append(written, fmt.Sprintf("burst %d", i))
