@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"singletable/changefeed"
@@ -27,13 +28,13 @@ const (
 
 // deltaResult is the delta-sync measurement.
 type deltaResult struct {
-	p50, p99       time.Duration // write → appended to the log (and dispatched)
+	p50, p99 time.Duration // write → appended to the log (and dispatched)
 	// singles and imported are what the log's appends wrote for the single writes and for the
 	// import.
 	singles, imported repository.ChangeLogUsage
 	changes           int
-	replays        []replayResult
-	importDuration time.Duration
+	replays           []replayResult
+	importDuration    time.Duration
 }
 
 // replayResult is one replay of every change of the scope.
@@ -43,14 +44,23 @@ type replayResult struct {
 	peakHeap             uint64
 }
 
-// runDeltaSync is `-only deltasync`: the section of the report, printed.
-func runDeltaSync(ctx context.Context) error {
+// deltaHeading is the section's heading, by which -section finds it in the report.
+const deltaHeading = "## Delta sync: the change log"
+
+// runDeltaSync is `-only deltasync`: the section of the report, printed; with -section, written
+// over its section of the report (cfg.out) instead.
+func runDeltaSync(ctx context.Context, cfg config) error {
 	r, err := measureDeltaSyncAlone(ctx)
 	if err != nil {
 		return err
 	}
-	writeDeltaSync(func(format string, a ...any) { fmt.Printf(format, a...) }, &r)
-	return nil
+	var out strings.Builder
+	writeDeltaSync(func(format string, a ...any) { fmt.Fprintf(&out, format, a...) }, &r)
+	if !cfg.section {
+		fmt.Print(out.String())
+		return nil
+	}
+	return rewriteSection(cfg.out, deltaHeading, "## Profile of the batched deep operations", onlyDeltaSync, out.String())
 }
 
 // measureDeltaSyncAlone measures delta sync on a table of its own, one organization's tickets:
@@ -197,7 +207,7 @@ func writeDeltaSync(w func(string, ...any), r *deltaResult) {
 	if r == nil || r.changes == 0 {
 		return
 	}
-	w("## Delta sync: the change log\n\n")
+	w("%s\n\n", deltaHeading)
 	w("One hub reading the table's stream (`GetRecords` every 20 ms), which appends every change to the change log before it dispatches it (docs/operations.md, \"The change log\"), on a table of its own with one organization. Write → appended: %d tickets created one at a time, each timed from the write's answer to its dispatch (which follows its append). Then another writer imports %s tickets (BatchWriteItem, 25 a call), timed until the last is dispatched. The log's write capacity is what DynamoDB Local reports for the appends' transactions (each chunk of a shard's changes one TransactWriteItems: its log items, the log's head and the shard's checkpoint, every item at twice a plain write's units): a single write is a chunk of its own, an import's changes come in chunks of up to 98 log items. Then the organization's whole log (%s changes) is read as a subscription's replay reads it (100 a page) and as a pull does (500 a page), one Query per page; peak heap is the process's growth during the read. `go run ./cmd/bench -only deltasync` runs this section alone.\n\n",
 		deltaSingles, formatInt(deltaChanges), formatInt(r.changes))
 	w("%s\n", deltaTable(*r))
