@@ -9,7 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 )
 
 // The change log (delta sync): the stream's reader appends every change of an object a
@@ -56,21 +55,26 @@ type changeLogUsage struct {
 }
 
 // ChangeLogUsage is what a Repo's appends to the change log wrote: the log items, the chunks
-// (transactions), the changes numbered, the log items' estimated bytes, and the write capacity
-// units the transactions consumed with the log's head and checkpoints (as DynamoDB reported them).
+// (transactions), the changes numbered, the log items' estimated bytes, the write capacity units
+// the transactions consumed with the log's head and checkpoints (as DynamoDB reported them), and
+// the units DynamoDB bills a transaction on AWS, from the items' sizes (Billed: 2 per item and KB).
 type ChangeLogUsage struct {
 	Items, Chunks, Changes, Bytes int
-	WCU                           float64
+	WCU, Billed                   float64
 }
 
-func (u *changeLogUsage) add(items, changes, bytes int, consumed []types.ConsumedCapacity) {
+func (u *changeLogUsage) add(chunk ChangeLogUsage, consumed []types.ConsumedCapacity) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.Items, u.Chunks, u.Changes, u.Bytes = u.Items+items, u.Chunks+1, u.Changes+changes, u.Bytes+bytes
+	u.Items, u.Changes, u.Bytes = u.Items+chunk.Items, u.Changes+chunk.Changes, u.Bytes+chunk.Bytes
+	u.Chunks, u.Billed = u.Chunks+1, u.Billed+chunk.Billed
 	for _, c := range consumed {
 		u.WCU += aws.ToFloat64(c.CapacityUnits)
 	}
 }
+
+// transactUnits is what one item of size bytes costs in a transaction on AWS: 2 WCU per KB.
+func transactUnits(size int) float64 { return float64(2 * ((size + 1023) / 1024)) }
 
 // LogUsage is what this Repo's appends to the change log wrote so far.
 func (r *Repo) LogUsage() ChangeLogUsage {

@@ -135,7 +135,8 @@ func (a *logAppender) logged(shard string, m logMark, covered []Change) []Change
 // gets the position before it. A chunk of such changes alone writes nothing: the next chunk's
 // checkpoint covers them.
 func (a *logAppender) write(ctx context.Context, shard string, m logMark, chunk []Change) error {
-	now, pos, from, bytes := a.repo.now(), a.head, "", 0
+	now, pos, from := a.repo.now(), a.head, ""
+	usage := ChangeLogUsage{Billed: 2 * transactUnits(1)} // the head and the checkpoint: under 1 KB each
 	var actions []types.TransactWriteItem
 	for i := range chunk {
 		c := &chunk[i]
@@ -149,7 +150,8 @@ func (a *logAppender) write(ctx context.Context, shard string, m logMark, chunk 
 		c.Position, c.Logged = pos, now
 		for _, log := range logs {
 			item := changeLogItem(log, c, a.repo.retention)
-			bytes += itemSize(item)
+			size := itemSize(item)
+			usage.Items, usage.Bytes, usage.Billed = usage.Items+1, usage.Bytes+size, usage.Billed+transactUnits(size)
 			actions = append(actions, types.TransactWriteItem{Put: &types.Put{
 				TableName: aws.String(a.repo.table), Item: item,
 				ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
@@ -167,7 +169,8 @@ func (a *logAppender) write(ctx context.Context, shard string, m logMark, chunk 
 	if err != nil {
 		return logAppendError(err)
 	}
-	a.repo.logUsage.add(len(actions)-2, int(pos-a.head), bytes, out.ConsumedCapacity)
+	usage.Changes = int(pos - a.head)
+	a.repo.logUsage.add(usage, out.ConsumedCapacity)
 	a.head, a.marks[shard] = pos, next
 	return nil
 }

@@ -196,11 +196,15 @@ const storedChangesPerDay = 100_000
 // usageSince is what the log wrote between two readings of its usage.
 func usageSince(now, then repository.ChangeLogUsage) repository.ChangeLogUsage {
 	return repository.ChangeLogUsage{Items: now.Items - then.Items, Chunks: now.Chunks - then.Chunks,
-		Changes: now.Changes - then.Changes, Bytes: now.Bytes - then.Bytes, WCU: now.WCU - then.WCU}
+		Changes: now.Changes - then.Changes, Bytes: now.Bytes - then.Bytes, WCU: now.WCU - then.WCU, Billed: now.Billed - then.Billed}
 }
 
-// perChange is a usage's write capacity per change numbered.
-func perChange(u repository.ChangeLogUsage) float64 { return u.WCU / float64(max(1, u.Changes)) }
+// perChange is a usage's write capacity per change numbered: as DynamoDB Local reported it, and
+// as AWS bills it.
+func perChange(u repository.ChangeLogUsage) (reported, billed float64) {
+	n := float64(max(1, u.Changes))
+	return u.WCU / n, u.Billed / n
+}
 
 // writeDeltaSync writes the delta-sync section of the report (also what -only deltasync prints).
 func writeDeltaSync(w func(string, ...any), r *deltaResult) {
@@ -208,7 +212,7 @@ func writeDeltaSync(w func(string, ...any), r *deltaResult) {
 		return
 	}
 	w("%s\n\n", deltaHeading)
-	w("One hub reading the table's stream (`GetRecords` every 20 ms), which appends every change to the change log before it dispatches it (docs/operations.md, \"The change log\"), on a table of its own with one organization. Write → appended: %d tickets created one at a time, each timed from the write's answer to its dispatch (which follows its append). Then another writer imports %s tickets (BatchWriteItem, 25 a call), timed until the last is dispatched. The log's write capacity is what DynamoDB Local reports for the appends' transactions (each chunk of a shard's changes one TransactWriteItems: its log items, the log's head and the shard's checkpoint, every item at twice a plain write's units): a single write is a chunk of its own, an import's changes come in chunks of up to 98 log items. Then the organization's whole log (%s changes) is read as a subscription's replay reads it (100 a page) and as a pull does (500 a page), one Query per page; peak heap is the process's growth during the read. `go run ./cmd/bench -only deltasync` runs this section alone.\n\n",
+	w("One hub reading the table's stream (`GetRecords` every 20 ms), which appends every change to the change log before it dispatches it (docs/operations.md, \"The change log\"), on a table of its own with one organization. Write → appended: %d tickets created one at a time, each timed from the write's answer to its dispatch (which follows its append). Then another writer imports %s tickets (BatchWriteItem, 25 a call), timed until the last is dispatched. The log's write capacity is that of the appends' transactions (each chunk of a shard's changes one TransactWriteItems: its log items, the log's head and the shard's checkpoint): on AWS's terms, 2 WCU per item and KB of the items' sizes; DynamoDB Local reports less (it counts a transaction's items by their total size). A single write is a chunk of its own; an import's changes come in chunks of what one `GetRecords` returned, up to 98 log items. Then the organization's whole log (%s changes) is read as a subscription's replay reads it (100 a page) and as a pull does (500 a page), one Query per page; peak heap is the process's growth during the read. `go run ./cmd/bench -only deltasync` runs this section alone.\n\n",
 		deltaSingles, formatInt(deltaChanges), formatInt(r.changes))
 	w("%s\n", deltaTable(*r))
 	all := r.imported
@@ -239,8 +243,14 @@ func deltaTable(r deltaResult) string {
 	s += fmt.Sprintf("| write → appended to the log, %d single writes | p50 %v, p99 %v |\n", deltaSingles, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond))
 	s += fmt.Sprintf("| %s imported changes (BatchWriteItem) until all are in the log | %v (%.1f ms a change) |\n", formatInt(deltaChanges), r.importDuration.Round(time.Millisecond), float64(r.importDuration.Microseconds())/1000/deltaChanges)
 	s += fmt.Sprintf("| log items per ticket change | %.2f |\n", float64(r.singles.Items+r.imported.Items)/float64(r.changes))
-	s += fmt.Sprintf("| write capacity of the log per ticket change, single writes (%d transactions) | %.2f WCU |\n", r.singles.Chunks, perChange(r.singles))
-	s += fmt.Sprintf("| write capacity of the log per ticket change, import (%d transactions) | %.2f WCU |\n", r.imported.Chunks, perChange(r.imported))
+	for _, u := range []struct {
+		what  string
+		usage repository.ChangeLogUsage
+	}{{"single writes", r.singles}, {"import", r.imported}} {
+		reported, billed := perChange(u.usage)
+		s += fmt.Sprintf("| write capacity of the log per ticket change, %s (%s transactions, %.1f changes each) | %.2f WCU on AWS's terms (%.2f as DynamoDB Local reports it) |\n",
+			u.what, formatInt(u.usage.Chunks), float64(u.usage.Changes)/float64(max(1, u.usage.Chunks)), billed, reported)
+	}
 	for _, rp := range r.replays {
 		s += fmt.Sprintf("| replay of %s changes, %d a page | %d Queries, %v, peak heap +%.1f MiB |\n", formatInt(rp.changes), rp.page, rp.calls, rp.elapsed.Round(time.Millisecond), float64(rp.peakHeap)/(1<<20))
 	}
