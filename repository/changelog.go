@@ -73,9 +73,6 @@ func (u *changeLogUsage) add(chunk ChangeLogUsage, consumed []types.ConsumedCapa
 	}
 }
 
-// transactUnits is what one item of size bytes costs in a transaction on AWS: 2 WCU per KB.
-func transactUnits(size int) float64 { return float64(2 * ((size + 1023) / 1024)) }
-
 // LogUsage is what this Repo's appends to the change log wrote so far.
 func (r *Repo) LogUsage() ChangeLogUsage {
 	r.logUsage.mu.Lock()
