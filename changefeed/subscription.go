@@ -41,8 +41,8 @@ func (s *Subscription) Err() error {
 }
 
 // Start is the position of the last change dispatched before the subscription opened (zero,
-// Logged too, when none was): a client that resumes after it misses nothing the subscription would have
-// delivered.
+// Logged too, when none was): a client that resumes after it misses nothing the subscription
+// would have delivered.
 func (s *Subscription) Start() repository.ChangePosition { return s.start }
 
 // Close ends the subscription (its client went away): its channel closes, with no error. It may

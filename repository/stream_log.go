@@ -30,9 +30,10 @@ func (sr *StreamReader) readLogStart(ctx context.Context) *logStart {
 
 // after is the sequence number to continue shard after ("" for none): the earlier of the given
 // position and the log's checkpoint where there are both. The table's checkpoint is written when
-// a batch is appended, before a fleet publishes it: resuming after the later one would skip
-// publishing what was appended but not yet published, while reading a record again costs
-// nothing (its append is refused, and each instance hands a sequence number on once).
+// a chunk is appended, before a fleet publishes it: resuming after the later one would skip
+// publishing what was appended but not yet published, while a record read again is not appended
+// again (the checkpoint covers it): the appender hands the checkpoint's last chunk on at the
+// positions it has in the log, and each instance hands a sequence number on once.
 func (ls *logStart) after(shard string) string {
 	given := ""
 	if ls.resume != nil {
@@ -57,7 +58,7 @@ func (ls *logStart) continues(shard string) bool {
 // (its oldest record, skipping those from before the minute the previous reader opened it at its
 // newest: see shardReader.reposition); else where the plan says, recording that start as the
 // shard's mark, so that the next reader knows it, should this one stop before the shard's first
-// batch is in the log.
+// chunk is in the log.
 func (ls *logStart) position(ctx context.Context, r *Repo, s *shardReader) {
 	if s.last = ls.after(s.id); s.last != "" {
 		return
