@@ -54,17 +54,17 @@ func openAfter(ctx context.Context, repo *repository.Repo, f changeFeed, after *
 }
 
 // changePage reads the feed's changes after after: up to first that pass its filter, reading
-// more pages of the log for a narrowing filter (at most pages + 1 Queries). last is the sequence
-// number of the last log item read, matching or not: where the next page starts.
-func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after string, first int) (out []repository.Change, last string, more bool, err error) {
+// more pages of the log for a narrowing filter (at most pages + 1 Queries). last is the position
+// of the last log item read, matching or not: where the next page starts.
+func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after uint64, first int) (out []repository.Change, last uint64, more bool, err error) {
 	last = after
 	for {
 		changes, next, err := repo.ChangesAfter(ctx, f.scope, last, first-len(out))
 		if err != nil {
-			return nil, "", false, err
+			return nil, 0, false, err
 		}
 		for _, c := range changes {
-			last = c.Sequence
+			last = c.Position
 			if f.filter(c) {
 				out = append(out, c)
 			}
@@ -98,7 +98,7 @@ func pull[E any](ctx context.Context, repo *repository.Repo, f changeFeed, after
 	if err != nil {
 		return nil, nil, err
 	}
-	changes, _, more, err := changePage(ctx, repo, f, from.Sequence, n)
+	changes, _, more, err := changePage(ctx, repo, f, from.Position, n)
 	if err != nil {
 		return nil, nil, err
 	}
