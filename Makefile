@@ -19,7 +19,7 @@ help:
 	@echo "make lint      gofmt, go vet, staticcheck"
 	@echo "make build     static binaries: bin/server, and bin/lambda/bootstrap for AWS Lambda (provided.al2023)"
 	@echo "make fuzz      run each fuzz test for FUZZTIME (default 10s)"
-	@echo "make bench     start a DynamoDB Local and run cmd/bench: AP1–AP20 and three deep trees at breadth 1/10/50, batched vs per-parent vs direct and replay floors, at breadth 10 again with zero added latency, and under throttling; writes docs/benchmarks.md and docs/benchmarks-p50.svg (BENCH_QUICK=1 for a run under 3 minutes)"
+	@echo "make bench     start a DynamoDB Local and run cmd/bench: one operation per access pattern of AP1–AP20 and AP30, five deep trees at breadth 1/10/50, batched vs per-parent vs direct and replay floors, at breadth 10 again with zero added latency, and under throttling; writes docs/benchmarks.md and docs/benchmarks-p50.svg (BENCH_QUICK=1 for a run under 3 minutes)"
 	@echo "make bench-wait  measure the dataloader batch window (BenchmarkLoaderWait)"
 
 deps:

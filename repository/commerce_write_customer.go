@@ -15,11 +15,7 @@ import (
 // CreateCustomer stores a new customer with up to MaxMailingAddresses addresses, and the item that
 // reserves its email, in one transaction.
 func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses []MailingAddress) (*Customer, error) {
-	name, err := cleanName("name", name)
-	if err != nil {
-		return nil, err
-	}
-	email, err = cleanEmail("email", email)
+	name, email, err := cleanNameAndEmail(name, email)
 	if err != nil {
 		return nil, err
 	}

@@ -89,13 +89,20 @@ func (o *Organization) UserTotal() Count { return countIf(o.Counted, o.UserCount
 // TicketTotal is the number of the user's tickets that filter f keeps: all of them, or those
 // with its status; unknown with a time range.
 func (u *User) TicketTotal(f TicketFilter) Count {
-	if f.CreatedAfter != nil || f.CreatedBefore != nil {
+	ranged := f.CreatedAfter != nil || f.CreatedBefore != nil
+	return filteredTotal(u.Counted, ranged, f.Status, u.ticketCount, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
+}
+
+// filteredTotal is a counted list's total under its filter: unknown with a time range (no counter
+// follows one), the status's counter with a status, all of them without.
+func filteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int, all int) Count {
+	switch {
+	case ranged:
 		return Count{}
+	case status != nil:
+		return countIf(counted, byStatus(*status))
 	}
-	if f.Status != nil {
-		return countIf(u.Counted, u.ticketCount(*f.Status))
-	}
-	return countIf(u.Counted, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
+	return countIf(counted, all)
 }
 
 func (u *User) ticketCount(st TicketStatus) int {
@@ -119,13 +126,8 @@ func (e *Employee) DirectReportTotal() Count { return countIf(e.Counted, e.Direc
 // OrderTotal is the number of the customer's orders that filter f keeps: all of them, or those
 // with its status; unknown with a time range.
 func (c *Customer) OrderTotal(f OrderFilter) Count {
-	if f.PlacedAfter != nil || f.PlacedBefore != nil {
-		return Count{}
-	}
-	if f.Status != nil {
-		return countIf(c.Counted, c.orderCount(*f.Status))
-	}
-	return countIf(c.Counted, c.OpenOrders+c.ShippedOrders+c.DeliveredOrders+c.CancelledOrders)
+	ranged := f.PlacedAfter != nil || f.PlacedBefore != nil
+	return filteredTotal(c.Counted, ranged, f.Status, c.orderCount, c.OpenOrders+c.ShippedOrders+c.DeliveredOrders+c.CancelledOrders)
 }
 
 func (c *Customer) orderCount(st OrderStatus) int {

@@ -42,11 +42,7 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 	if err := checkID("organizationId", org); err != nil {
 		return nil, err
 	}
-	name, err := cleanName("name", name)
-	if err != nil {
-		return nil, err
-	}
-	email, err = cleanEmail("email", email)
+	name, email, err := cleanNameAndEmail(name, email)
 	if err != nil {
 		return nil, err
 	}

@@ -128,3 +128,14 @@ const (
 	// MaxUnitPriceCents bounds the price of one unit, for the same reason.
 	MaxUnitPriceCents = math.MaxInt32
 )
+
+// cleanNameAndEmail checks a new person's (a user's, a customer's) name and email as cleanName
+// and cleanEmail do, in that order.
+func cleanNameAndEmail(name, email string) (string, string, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return "", "", err
+	}
+	email, err = cleanEmail("email", email)
+	return name, email, err
+}

@@ -1,6 +1,6 @@
 // Command bench measures the API against its physical floor and against per-parent resolution
 // (docs/benchmarks.md). It seeds one table on DynamoDB Local, serves the real HTTP handler on a
-// loopback listener and runs a fixed suite: one operation per access pattern AP1–AP20, and four
+// loopback listener and runs a fixed suite: one operation per access pattern of AP1–AP20 and AP30, and five
 // deep trees (one per domain, the catalog's and the warehouses' staff) at breadth 1, 10 and 50, each four ways —
 // batched (production), per-parent (loaders/perparent), the direct floor (repository/benchfloor)
 // and the replay floor (the batched way's own DynamoDB requests sent again with raw HTTP,

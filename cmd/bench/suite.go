@@ -15,7 +15,7 @@ import (
 // breadth, and its minimal plan computed from the same dataset. Deep operations also have a
 // direct floor: the same read written by hand against the SDK (repository/benchfloor).
 type op struct {
-	id    string // "AP1" … "AP20", or "deep-saas", …
+	id    string // "AP1" … "AP20", "AP30", or "saas", "hr", … for a deep tree
 	name  string
 	deep  bool
 	query string
@@ -39,7 +39,7 @@ func idVar(id func(d *dataset) string) func(*dataset, int) map[string]any {
 	return func(d *dataset, _ int) map[string]any { return map[string]any{"id": id(d)} }
 }
 
-// singleOps has one operation per access pattern (AP1–AP20), each asked of the first
+// singleOps has one operation per access pattern of AP1–AP20 and AP30, each asked of the first
 // parent of the dataset (or of the whole dataset for lists).
 var singleOps = []op{
 	{id: "AP1", name: "organization by id", query: `query($id: ID!) { organization(id: $id) { name } }`,
