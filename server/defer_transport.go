@@ -38,6 +38,7 @@ import (
 type incremental struct {
 	graphql.Transport
 	schema  *ast.Schema
+	apart   map[string]bool // resolvedApart
 	timeout time.Duration
 	log     *slog.Logger
 }
@@ -50,7 +51,7 @@ func (t incremental) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		transport.POST{}.Do(w, r, exec)
 		return
 	}
-	t.Transport.Do(w, r, deferredExecutor{GraphExecutor: exec, schema: t.schema, timeout: t.timeout, log: t.log})
+	t.Transport.Do(w, r, deferredExecutor{GraphExecutor: exec, schema: t.schema, apart: t.apart, timeout: t.timeout, log: t.log})
 }
 
 // explainBody reports whether r's JSON body asks for an explain ("extensions": {"explain":
@@ -75,12 +76,12 @@ func explainBody(r *http.Request) bool {
 // multipartMixed is the multipart/mixed transport; it goes before POST, which would take its
 // requests.
 func multipartMixed(cfg Config, schema *ast.Schema) graphql.Transport {
-	return incremental{Transport: transport.MultipartMixed{Boundary: "graphql"}, schema: schema, timeout: cfg.OperationTimeout, log: cfg.Logger}
+	return incremental{Transport: transport.MultipartMixed{Boundary: "graphql"}, schema: schema, apart: resolvedApart(schema), timeout: cfg.OperationTimeout, log: cfg.Logger}
 }
 
 // serverSentEvents is the Server-Sent Events transport of subscriptions and deferred queries.
 func serverSentEvents(cfg Config, schema *ast.Schema) graphql.Transport {
-	return incremental{Transport: transport.SSE{KeepAlivePingInterval: sseKeepAlive}, schema: schema, timeout: cfg.OperationTimeout, log: cfg.Logger}
+	return incremental{Transport: transport.SSE{KeepAlivePingInterval: sseKeepAlive}, schema: schema, apart: resolvedApart(schema), timeout: cfg.OperationTimeout, log: cfg.Logger}
 }
 
 type incrementalKey struct{}
@@ -96,6 +97,7 @@ func incrementalRequest(ctx context.Context) bool {
 type deferredExecutor struct {
 	graphql.GraphExecutor
 	schema  *ast.Schema
+	apart   map[string]bool // resolvedApart
 	timeout time.Duration
 	log     *slog.Logger
 }
@@ -132,8 +134,11 @@ func (e deferredExecutor) DispatchOperation(ctx context.Context, oc *graphql.Ope
 	// request (produce says why).
 	request := ctx
 	ctx, cost := withPayloadCost(repository.WithCallsUntil(context.WithoutCancel(ctx), request))
+	ctx, types := withObjectTypes(ctx)
+	inlineDeferredSpreads(oc)
 	next, ctx := e.GraphExecutor.DispatchOperation(ctx, oc)
-	p := &payloads{next: next, fields: deferredFields{oc: oc, schema: e.schema}, cancel: cancel, log: e.log, request: request, cost: cost}
+	fields := deferredFields{oc: oc, schema: e.schema, apart: e.apart, types: types}
+	p := &payloads{next: next, fields: fields, cancel: cancel, log: e.log, request: request, cost: cost}
 	return p.respond, ctx
 }
 
@@ -217,7 +222,7 @@ func (p *payloads) place(ctx context.Context, resp *graphql.Response) {
 	for moved := true; moved; {
 		moved = false
 		for i, h := range p.held {
-			if _, hd, _ := p.fields.strip(h.Data, nil, "", true); p.delivered.deliverable(h, hd) {
+			if _, hd, _ := p.fields.strip(h.Data, nil, "", nil, true); p.delivered.deliverable(h, hd) {
 				p.ready = append(p.ready, h)
 				p.held = append(p.held[:i], p.held[i+1:]...)
 				moved = true
