@@ -37,6 +37,12 @@ func TestDeferredKeysFollowEachObjectsType(t *testing.T) {
 			tickets(first: 2) { edges { node { id } } }
 			... @defer(label: "outer") { tickets(first: 2) { edges { node { ... @defer(label: "inner") { reporter { email } } } } } } } } }`,
 			present: []string{`"tickets"`}, absent: []string{`"reporter"`}},
+		{name: "the same key in two deferred fragments without a label", doc: `query($t: ID!) { node(id: $t) { id
+			... on Ticket @defer { reporter { name } } ... @defer { ... on Ticket { reporter { name } organization { name } } } } }`,
+			absent: []string{`"reporter"`, `"organization"`}},
+		{name: "the same label twice", doc: `query($t: ID!) { node(id: $t) { id
+			... on Ticket @defer(label: "same") { reporter { name } } ... on Ticket @defer(label: "same") { reporter { name } } } }`,
+			absent: []string{`"reporter"`}},
 		{name: "@defer(if: $var), true", doc: `query($t: ID!, $d: Boolean!) { node(id: $t) { id ... on Ticket @defer(if: $d, label: "v") { reporter { name } } } }`,
 			vars: map[string]any{"d": true}, absent: []string{`"reporter"`}, undeferred: usedD},
 		{name: "@defer(if: $var), false", doc: `query($t: ID!, $d: Boolean!) { node(id: $t) { id ... on Ticket @defer(if: $d, label: "v") { reporter { name } } } }`,
@@ -108,6 +114,11 @@ func (c deferCase) check(t *testing.T, a *api) {
 		for i, p := range append([]payload{r.payloads[0]}, r.increments()...) {
 			if len(p.Errors) > 0 || (!c.nulls && strings.Contains(string(p.Data), "null")) {
 				t.Fatalf("%s: payload %d holds a null (or errors %+v): %s", what, i, p.Errors, r.text())
+			}
+		}
+		for _, inc := range r.increments() {
+			if inc.Label != nil && !strings.Contains(c.doc, `label: "`+*inc.Label+`"`) {
+				t.Fatalf("%s: a payload's label %q is none of the operation's: %s", what, *inc.Label, r.text())
 			}
 		}
 		sameData(t, what, r.mergedOnce(t), whole.Data)

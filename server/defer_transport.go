@@ -103,13 +103,20 @@ type deferredExecutor struct {
 }
 
 // CreateOperationContext marks the request incremental for the extensions (wholeResult,
-// streamOperations) that judge the operation. A query over Server-Sent Events then takes a slot
+// streamOperations) that judge the operation, and rewrites its deferred fragments for gqlgen's
+// executor (deferredFragments; an explain runs nothing and keeps them as they are). A query over
+// Server-Sent Events then takes a slot
 // of the concurrency cap, as every plain HTTP request does (takeStreamSlot): refused, it gets
 // UNAVAILABLE as its one event, with Retry-After.
 func (e deferredExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
 	oc, errs := e.GraphExecutor.CreateOperationContext(context.WithValue(ctx, incrementalKey{}, true), params)
 	if len(errs) > 0 || oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
 		return oc, errs
+	}
+	if !explainRequested(oc) && !deferredFragments(oc) {
+		err := gqlerror.Errorf("the operation has more than %d deferred fragments, its fragment spreads with @defer inlined", maxDeferredFragments)
+		errcode.Set(err, string(apperr.CodeBadUserInput))
+		return oc, gqlerror.List{err}
 	}
 	if !takeStreamSlot(ctx) {
 		err := gqlerror.Errorf(overCapacityMessage)
@@ -135,7 +142,6 @@ func (e deferredExecutor) DispatchOperation(ctx context.Context, oc *graphql.Ope
 	request := ctx
 	ctx, cost := withPayloadCost(repository.WithCallsUntil(context.WithoutCancel(ctx), request))
 	ctx, types := withObjectTypes(ctx)
-	inlineDeferredSpreads(oc)
 	next, ctx := e.GraphExecutor.DispatchOperation(ctx, oc)
 	fields := deferredFields{oc: oc, schema: e.schema, apart: e.apart, types: types}
 	p := &payloads{next: next, fields: fields, cancel: cancel, log: e.log, request: request, cost: cost}
@@ -203,6 +209,7 @@ func (p *payloads) place(ctx context.Context, resp *graphql.Response) {
 		resp.Data, data, err = p.fields.initial(resp.Data)
 	} else {
 		resp.Data, data, err = p.fields.incremental(resp.Data, resp.Path)
+		resp.Label = restoreLabel(resp.Label)
 	}
 	if err != nil {
 		p.log.ErrorContext(ctx, "deferred fields left in a payload", "error", err.Error())

@@ -28,7 +28,7 @@ func (wholeResult) ExtensionName() string                   { return "WholeResul
 func (wholeResult) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (wholeResult) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if incrementalRequest(ctx) || explainRequested(oc) || oc.Doc == nil || oc.Operation == nil || !hasDefer(oc.Doc, false) {
+	if incrementalRequest(ctx) || explainRequested(oc) || oc.Doc == nil || oc.Operation == nil || !hasDefer(oc.Doc) {
 		return nil
 	}
 	doc := *oc.Doc
@@ -51,8 +51,8 @@ func (wholeResult) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 	return nil
 }
 
-// hasDefer reports whether a fragment of doc carries @defer; with spreadsOnly, a fragment spread.
-func hasDefer(doc *ast.QueryDocument, spreadsOnly bool) bool {
+// hasDefer reports whether a fragment of doc carries @defer.
+func hasDefer(doc *ast.QueryDocument) bool {
 	found := false
 	var walk func(ast.SelectionSet)
 	walk = func(sel ast.SelectionSet) {
@@ -61,7 +61,7 @@ func hasDefer(doc *ast.QueryDocument, spreadsOnly bool) bool {
 			case *ast.Field:
 				walk(s.SelectionSet)
 			case *ast.InlineFragment:
-				found = found || (!spreadsOnly && s.Directives.ForName("defer") != nil)
+				found = found || s.Directives.ForName("defer") != nil
 				walk(s.SelectionSet)
 			case *ast.FragmentSpread:
 				found = found || s.Directives.ForName("defer") != nil

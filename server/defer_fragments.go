@@ -1,0 +1,171 @@
+package server
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// deferredFragments rewrites an operation's deferred fragments, before gqlgen runs it, around two
+// faults of its executor, so that each deferred fragment is delivered as the incremental-delivery
+// spec has it:
+//   - a fragment spread that carries @defer becomes an inline fragment (the fragment's type
+//     condition, the spread's directives, the fragment's selections). graphql.CollectFields
+//     collects a fragment once per object, deferred or not: in `...F @defer ...F` the second
+//     spread counted for nothing, and F's fields were deferred although the object also selects
+//     them without @defer. An inline fragment is collected wherever it stands, and a field
+//     selected both inside and outside deferred fragments is not deferred.
+//   - each deferred fragment gets a label of its own (its label, then labelMark and a number;
+//     restoreLabel takes them off the payloads). gqlgen waits for a field once per label it is
+//     deferred under: a field in two deferred fragments of one object with the same label (two
+//     without a label, say) was waited for twice, resolved once, and the payload never came.
+//     Apart, each fragment has its payload, and a field in two of them comes in one.
+//
+// The answer is the same: inline fragments and spreads of the same selections select the same
+// fields. The parsed document is cached and shared by requests: what changes is copied, never
+// changed. ok is false when the document has more deferred fragments than maxDeferredFragments.
+func deferredFragments(oc *graphql.OperationContext) (ok bool) {
+	if oc.Doc == nil || oc.Operation == nil || !hasDefer(oc.Doc) {
+		return true
+	}
+	r := &fragmentRewriter{doc: oc.Doc, vars: oc.Variables, shared: map[string]*ast.FragmentDefinition{}}
+	op := *oc.Operation
+	op.SelectionSet = r.set(oc.Operation.SelectionSet)
+	if r.labels > maxDeferredFragments {
+		return false
+	}
+	doc := *oc.Doc
+	doc.Fragments = make(ast.FragmentDefinitionList, len(oc.Doc.Fragments))
+	for i, f := range oc.Doc.Fragments {
+		if c := r.shared[f.Name]; c != nil {
+			f = c // rewritten: a plain spread reaches it; else only deferred spreads did
+		}
+		doc.Fragments[i] = f
+	}
+	doc.Operations = make(ast.OperationList, len(oc.Doc.Operations))
+	for i, o := range oc.Doc.Operations {
+		if o == oc.Operation {
+			o = &op
+		}
+		doc.Operations[i] = o
+	}
+	oc.Doc, oc.Operation = &doc, &op
+	return true
+}
+
+// maxDeferredFragments bounds the deferred fragments of one operation once its deferred spreads
+// are inlined (a fragment spread with @defer in a fragment spread with @defer, and so on, is
+// copied as many times): each is a payload, and the copies are made before any limit of the
+// operation's price applies.
+const maxDeferredFragments = 1000
+
+// labelMark separates a deferred fragment's label from the number deferredFragments adds to it.
+const labelMark = "\x00"
+
+// restoreLabel is a payload's label as the operation gave it.
+func restoreLabel(label string) string {
+	if i := strings.LastIndex(label, labelMark); i >= 0 {
+		return label[:i]
+	}
+	return label
+}
+
+// fragmentRewriter rewrites one document's selections. shared holds each fragment that a plain
+// spread reaches, as plain spreads see it (collected once per object, so a label in it is never
+// twice an object's); each inlined deferred spread gets a copy of its own, with labels of its own.
+type fragmentRewriter struct {
+	doc    *ast.QueryDocument
+	vars   map[string]any
+	shared map[string]*ast.FragmentDefinition
+	labels int
+}
+
+// fragment is the fragment named name rewritten, as plain spreads see it; nil when the document
+// has no such fragment.
+func (r *fragmentRewriter) fragment(name string) *ast.FragmentDefinition {
+	if f, ok := r.shared[name]; ok {
+		return f
+	}
+	f := r.doc.Fragments.ForName(name)
+	if f == nil {
+		return nil
+	}
+	r.shared[name] = f // validation refuses cycles; this ends one anyway
+	c := *f
+	c.SelectionSet = r.set(f.SelectionSet)
+	r.shared[name] = &c
+	return &c
+}
+
+// set is a copy of sel rewritten. Past maxDeferredFragments it copies no more.
+func (r *fragmentRewriter) set(sel ast.SelectionSet) ast.SelectionSet {
+	if r.labels > maxDeferredFragments {
+		return sel
+	}
+	out := make(ast.SelectionSet, len(sel))
+	for i, s := range sel {
+		out[i] = r.one(s)
+	}
+	return out
+}
+
+// one is s rewritten: a deferred spread inlined, a deferred fragment labelled apart.
+func (r *fragmentRewriter) one(s ast.Selection) ast.Selection {
+	switch s := s.(type) {
+	case *ast.Field:
+		c := *s
+		c.SelectionSet = r.set(s.SelectionSet)
+		return &c
+	case *ast.InlineFragment:
+		c := *s
+		c.Directives = r.relabel(s.Directives)
+		c.SelectionSet = r.set(s.SelectionSet)
+		return &c
+	case *ast.FragmentSpread:
+		if s.Directives.ForName("defer") == nil {
+			r.fragment(s.Name)
+			return s
+		}
+		f := r.doc.Fragments.ForName(s.Name)
+		if f == nil {
+			return s
+		}
+		dirs := r.relabel(s.Directives)
+		return &ast.InlineFragment{TypeCondition: f.TypeCondition, Directives: dirs, SelectionSet: r.set(f.SelectionSet), ObjectDefinition: f.Definition, Position: s.Position}
+	}
+	return s
+}
+
+// relabel is dirs with @defer's label made its own (labelMark and a number added); dirs as they
+// are when they hold no @defer.
+func (r *fragmentRewriter) relabel(dirs ast.DirectiveList) ast.DirectiveList {
+	d := dirs.ForName("defer")
+	if d == nil {
+		return dirs
+	}
+	r.labels++
+	label := ""
+	c := *d
+	c.Arguments = nil
+	for _, a := range d.Arguments {
+		if a.Name == "label" {
+			if v, err := a.Value.Value(r.vars); err == nil {
+				label, _ = v.(string)
+			}
+			continue
+		}
+		c.Arguments = append(c.Arguments, a)
+	}
+	value := &ast.Value{Kind: ast.StringValue, Raw: label + labelMark + strconv.Itoa(r.labels), Position: d.Position}
+	c.Arguments = append(c.Arguments, &ast.Argument{Name: "label", Value: value, Position: d.Position})
+	out := make(ast.DirectiveList, len(dirs))
+	for i, x := range dirs {
+		if x == d {
+			x = &c
+		}
+		out[i] = x
+	}
+	return out
+}
