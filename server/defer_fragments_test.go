@@ -25,7 +25,7 @@ func TestDeferredFragmentsInlinedWithinBounds(t *testing.T) {
 		return q
 	}
 	for depth, want := range map[int]bool{10: false, 8: true} {
-		parsed, errs := gqlparser.LoadQuery(schema, doc(depth))
+		parsed, errs := gqlparser.LoadQueryWithRules(schema, doc(depth), nil)
 		if errs != nil {
 			t.Fatal(errs)
 		}
