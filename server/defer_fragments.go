@@ -24,34 +24,22 @@ import (
 //     Apart, each fragment has its payload, and a field in two of them comes in one.
 //
 // The answer is the same: inline fragments and spreads of the same selections select the same
-// fields. The parsed document is cached and shared by requests: what changes is copied, never
-// changed. ok is false when the document has more deferred fragments than maxDeferredFragments.
+// fields. ok is false when the document has more deferred fragments than maxDeferredFragments.
 func deferredFragments(oc *graphql.OperationContext) (ok bool) {
 	if oc.Doc == nil || oc.Operation == nil || !hasDefer(oc.Doc) {
 		return true
 	}
 	r := &fragmentRewriter{doc: oc.Doc, vars: oc.Variables, shared: map[string]*ast.FragmentDefinition{}}
-	op := *oc.Operation
-	op.SelectionSet = r.set(oc.Operation.SelectionSet)
+	sel := r.set(oc.Operation.SelectionSet)
 	if r.labels > maxDeferredFragments {
 		return false
 	}
-	doc := *oc.Doc
-	doc.Fragments = make(ast.FragmentDefinitionList, len(oc.Doc.Fragments))
-	for i, f := range oc.Doc.Fragments {
+	rewriteOperation(oc, sel, func(f *ast.FragmentDefinition) *ast.FragmentDefinition {
 		if c := r.shared[f.Name]; c != nil {
-			f = c // rewritten: a plain spread reaches it; else only deferred spreads did
+			return c // rewritten: a plain spread reaches it; else only deferred spreads did
 		}
-		doc.Fragments[i] = f
-	}
-	doc.Operations = make(ast.OperationList, len(oc.Doc.Operations))
-	for i, o := range oc.Doc.Operations {
-		if o == oc.Operation {
-			o = &op
-		}
-		doc.Operations[i] = o
-	}
-	oc.Doc, oc.Operation = &doc, &op
+		return f
+	})
 	return true
 }
 

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -121,51 +120,6 @@ func (c deferCase) check(t *testing.T, a *api) {
 				t.Fatalf("%s: a payload's label %q is none of the operation's: %s", what, *inc.Label, r.text())
 			}
 		}
-		sameData(t, what, r.mergedOnce(t), whole.Data)
+		sameData(t, what, r.merged(t), whole.Data)
 	}
-}
-
-// mergedOnce is merged, failing when an incremental result delivers a key that its path already
-// holds.
-func (r deferredResponse) mergedOnce(t *testing.T) any {
-	t.Helper()
-	var whole any
-	if err := json.Unmarshal(r.payloads[0].Data, &whole); err != nil {
-		t.Fatal(err)
-	}
-	for _, inc := range r.increments() {
-		var fields map[string]any
-		if err := json.Unmarshal(inc.Data, &fields); err != nil {
-			t.Fatalf("incremental data %s: %v", inc.Data, err)
-		}
-		obj, ok := valueAt(whole, inc.Path).(map[string]any)
-		if !ok {
-			t.Fatalf("incremental result at %s (label %v) before its path was delivered: %s", pathKey(inc.Path), inc.Label, r.text())
-		}
-		for k, v := range fields {
-			if _, twice := obj[k]; twice {
-				t.Fatalf("%s.%s delivered twice: %s", pathKey(inc.Path), k, r.text())
-			}
-			obj[k] = v
-		}
-	}
-	return whole
-}
-
-// valueAt is the value at path in v (decoded JSON), nil when there is none.
-func valueAt(v any, path []any) any {
-	for _, el := range path {
-		switch el := el.(type) {
-		case string:
-			obj, _ := v.(map[string]any)
-			v = obj[el]
-		case float64:
-			list, _ := v.([]any)
-			if int(el) >= len(list) {
-				return nil
-			}
-			v = list[int(el)]
-		}
-	}
-	return v
 }

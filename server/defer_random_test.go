@@ -55,7 +55,7 @@ func TestRandomDeferredOperations(t *testing.T) {
 					}
 				}
 			}
-			sameData(t, what, resp.mergedOnce(t), whole.Data)
+			sameData(t, what, resp.merged(t), whole.Data)
 			if got := resp.calls(); !maps.Equal(got, whole.Extensions.DynamoDB.Calls) {
 				t.Fatalf("%sthe payloads' calls together %v, the undeferred operation's %v", what, got, whole.Extensions.DynamoDB.Calls)
 			}

@@ -31,15 +31,25 @@ func (wholeResult) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 	if incrementalRequest(ctx) || explainRequested(oc) || oc.Doc == nil || oc.Operation == nil || !hasDefer(oc.Doc) {
 		return nil
 	}
+	rewriteOperation(oc, undeferred(oc.Operation.SelectionSet), func(f *ast.FragmentDefinition) *ast.FragmentDefinition {
+		c := *f
+		c.SelectionSet = undeferred(f.SelectionSet)
+		return &c
+	})
+	return nil
+}
+
+// rewriteOperation puts copies in oc of its document and operation, the operation selecting sel
+// and each fragment f replaced by fragment(f). The parsed document is cached and shared by
+// requests: it is copied, never changed.
+func rewriteOperation(oc *graphql.OperationContext, sel ast.SelectionSet, fragment func(*ast.FragmentDefinition) *ast.FragmentDefinition) {
 	doc := *oc.Doc
 	doc.Fragments = make(ast.FragmentDefinitionList, len(oc.Doc.Fragments))
 	for i, f := range oc.Doc.Fragments {
-		c := *f
-		c.SelectionSet = undeferred(f.SelectionSet)
-		doc.Fragments[i] = &c
+		doc.Fragments[i] = fragment(f)
 	}
 	op := *oc.Operation
-	op.SelectionSet = undeferred(oc.Operation.SelectionSet)
+	op.SelectionSet = sel
 	doc.Operations = make(ast.OperationList, len(oc.Doc.Operations))
 	for i, o := range oc.Doc.Operations {
 		if o == oc.Operation {
@@ -48,7 +58,6 @@ func (wholeResult) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 		doc.Operations[i] = o
 	}
 	oc.Doc, oc.Operation = &doc, &op
-	return nil
 }
 
 // hasDefer reports whether a fragment of doc carries @defer.
