@@ -50,6 +50,8 @@ func TestDeferredKeysFollowEachObjectsType(t *testing.T) {
 			fragment Who on Ticket { reporter { name } }`, present: []string{`"reporter"`}, whole: true},
 		{name: "a fragment spread plainly, then deferred", doc: `query($t: ID!) { node(id: $t) { id ...Who ...Who @defer(label: "who") } }
 			fragment Who on Ticket { reporter { name } }`, present: []string{`"reporter"`}, whole: true},
+		{name: "a spread inside a deferred fragment, then plainly", doc: `query($t: ID!) { node(id: $t) { id ... on Ticket @defer(label: "d") { ...Who } ...Who } }
+			fragment Who on Ticket { reporter { name } }`, present: []string{`"reporter"`}, whole: true},
 		{name: "a null without a resolver in a deferred fragment", doc: `query($u: ID!) { node(id: $u) { ... on User { id
 			tickets(first: 1, createdBefore: "2000-01-01T00:00:00Z") { edges { node { id } } pageInfo { ... @defer(label: "p") { endCursor hasNextPage } } }
 			... @defer(label: "o") { organization { name } } } } }`, nulls: true, absent: []string{`"organization"`}},

@@ -16,14 +16,14 @@ import (
 const deferSeed = 20220824
 
 // Random operations over the Node types (inline fragments on each type, on the interface and
-// without a type, named fragments spread with and without @defer, the same response keys on
-// different types, @defer(if:) by variable, defers nested in the selected objects): over
-// multipart/mixed and Server-Sent Events, the payloads together are the same operation's answer
-// without @defer, at every path, with no key delivered twice and no null (no field they select
-// may be null, so a null is a placeholder left behind); on each object of the list, the first
-// payload holds every key that the object's type selects outside deferred fragments and none that
-// it selects only inside them and that is resolved apart; the calls of all payloads are those of
-// the operation without @defer.
+// without a type, named fragments spread with and without @defer, alone or in a deferred
+// fragment, the same response keys on different types, @defer(if:) by variable, defers nested in
+// the selected objects): over multipart/mixed and Server-Sent Events, the payloads together are
+// the same operation's answer without @defer, at every path, with no key delivered twice and no
+// null (no field they select may be null, so a null is a placeholder left behind); on each object
+// of the list, the first payload holds every key that the object's type selects outside deferred
+// fragments and none that it selects only inside them and that is resolved apart; the calls of
+// all payloads are those of the operation without @defer.
 func TestRandomDeferredOperations(t *testing.T) {
 	a := newAPI(t, server.Config{})
 	d := a.seedSaaS(2, 2, 2)
@@ -129,7 +129,7 @@ func (g *deferGen) item() string {
 	dir, deferred := g.directive()
 	fields, keys := g.fields(typ)
 	g.items = append(g.items, deferItem{typ: typ, deferred: deferred, keys: keys})
-	switch g.r.IntN(5) {
+	switch g.r.IntN(6) {
 	case 0:
 		g.items[len(g.items)-1] = deferItem{keys: []string{"id"}}
 		return "id"
@@ -142,6 +142,15 @@ func (g *deferGen) item() string {
 	}
 	name := fmt.Sprintf("F%d", len(g.frags))
 	g.frags = append(g.frags, fmt.Sprintf("fragment %s on %s { %s }", name, typ, fields))
+	if g.r.IntN(2) == 0 {
+		// A spread in a fragment without a type, then plainly now and then.
+		spread := fmt.Sprintf("... %s { ...%s }", dir, name)
+		if g.r.IntN(2) == 0 {
+			g.items = append(g.items, deferItem{typ: typ, keys: keys})
+			spread += " ..." + name
+		}
+		return spread
+	}
 	// The same fragment spread again, with a directive of its own, now and then.
 	if g.r.IntN(2) == 0 {
 		again, deferredAgain := g.directive()
@@ -154,7 +163,7 @@ func (g *deferGen) item() string {
 // directive is a random @defer (or none), and whether it defers.
 func (g *deferGen) directive() (string, bool) {
 	g.label++
-	switch g.r.IntN(5) {
+	switch g.r.IntN(6) {
 	case 0:
 		return "", false
 	case 1:
