@@ -9,3 +9,9 @@ func PolicyNames() []string {
 	}
 	return names
 }
+
+// HasPolicy reports whether the root field object.field ("Query", "node") has a policy.
+func HasPolicy(object, field string) bool {
+	_, ok := rootPolicy[object+"."+field]
+	return ok
+}

@@ -1,7 +1,5 @@
 package auth
 
-import "slices"
-
 // The authorization policy, in one place (deny by default):
 //
 //   - rootPolicy: which roles may use each root field, mutation and subscription. A field missing
@@ -197,12 +195,6 @@ var rootPolicy = map[string][]Role{
 	"Query.inventoryChanges": commerceStaff,
 }
 
-// HasPolicy reports whether the root field object.field ("Query", "node") has a policy.
-func HasPolicy(object, field string) bool {
-	_, ok := rootPolicy[object+"."+field]
-	return ok
-}
-
 // MayUse reports whether p may use the root field object.field: false for a field without a
 // policy, and for a principal none of whose roles the policy lists.
 func (p Principal) MayUse(object, field string) bool {
@@ -212,10 +204,4 @@ func (p Principal) MayUse(object, field string) bool {
 		}
 	}
 	return false
-}
-
-// PolicyRoles returns the roles that may use a root field (nil without a policy), for
-// documentation and tests.
-func PolicyRoles(object, field string) []Role {
-	return slices.Clone(rootPolicy[object+"."+field])
 }

@@ -142,7 +142,7 @@ func (h *Hub) snapshot(newest *repository.Change) []*Subscription {
 	if h.state == stateClosed {
 		return nil
 	}
-	h.last = repository.ChangePosition{Sequence: newest.Sequence, Logged: newest.Logged}
+	h.last = repository.ChangePosition{Position: newest.Position, Logged: newest.Logged}
 	subs := make([]*Subscription, 0, len(h.subs))
 	for s := range h.subs {
 		subs = append(subs, s)

@@ -182,6 +182,14 @@ func (h *Hub) Ready() <-chan struct{} { return h.ready }
 // subscriptions completed.
 func (h *Hub) Done() <-chan struct{} { return h.closed }
 
+// Dispatched says the hub has dispatched a change: from then on a subscription's Start is the
+// last change dispatched before it opened.
+func (h *Hub) Dispatched() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !h.last.Logged.IsZero()
+}
+
 // Subscriptions is the number of subscriptions open.
 func (h *Hub) Subscriptions() int {
 	h.mu.Lock()

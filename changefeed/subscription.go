@@ -40,9 +40,9 @@ func (s *Subscription) Err() error {
 	return s.err
 }
 
-// Start is the position of the last change dispatched before the subscription opened (Sequence
-// "" when none was): a client that resumes after it misses nothing the subscription would have
-// delivered.
+// Start is the position of the last change dispatched before the subscription opened (zero,
+// Logged too, when none was): a client that resumes after it misses nothing the subscription
+// would have delivered.
 func (s *Subscription) Start() repository.ChangePosition { return s.start }
 
 // Close ends the subscription (its client went away): its channel closes, with no error. It may

@@ -43,7 +43,7 @@ func (fd *Feed) hold(ctx context.Context, h repository.StreamHandler) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = fd.repo.StreamReader(opts).Run(ctx, fd.publisher(h, &reading))
+		_ = fd.repo.StreamReader(opts).Run(ctx, fd.publisher(h, &reading, cancel))
 	}()
 	defer func() { cancel(); <-done }()
 	tick := time.NewTicker(fd.lease.ttl / 3)
@@ -64,10 +64,17 @@ func (fd *Feed) hold(ctx context.Context, h repository.StreamHandler) {
 }
 
 // publisher is the reader's handler: changes go to Redis; the reader's own news (lag, outages,
-// gaps) to this instance's hub, whose metrics report them.
-func (fd *Feed) publisher(h repository.StreamHandler, reading *atomic.Bool) repository.StreamHandler {
+// gaps) to this instance's hub, whose metrics report them. A batch Redis refuses (this instance
+// no longer holds the lease) stops the reader at once (stop), before it appends another chunk to
+// the change log: the next holder publishes the one chunk appended and not published (the
+// table's checkpoint names it), and would not know the positions of more.
+func (fd *Feed) publisher(h repository.StreamHandler, reading *atomic.Bool, stop context.CancelFunc) repository.StreamHandler {
 	return repository.StreamHandler{
-		Changes: fd.publish,
+		Changes: func(ctx context.Context, batch []repository.Change) {
+			if !fd.publish(ctx, batch) {
+				stop()
+			}
+		},
 		Stream: func(_ string, err error) {
 			if err == nil {
 				reading.Store(true)
@@ -80,8 +87,9 @@ func (fd *Feed) publisher(h repository.StreamHandler, reading *atomic.Bool) repo
 
 // publish sends a batch of one shard's changes to the Redis Stream and moves the shard's
 // checkpoint, retrying while Redis fails, until it succeeds or the reader stops (the lease is
-// lost: the next reader resumes from the checkpoint, so the batch is read again, not lost).
-func (fd *Feed) publish(ctx context.Context, batch []repository.Change) {
+// lost: the next reader resumes from the checkpoint, so the batch is read again, not lost). false
+// when the script refused it: this instance no longer holds the lease.
+func (fd *Feed) publish(ctx context.Context, batch []repository.Change) bool {
 	args := []any{fd.lease.holder, StreamMaxLen, batch[len(batch)-1].Shard, batch[len(batch)-1].Sequence}
 	for _, c := range batch {
 		b, err := repository.EncodeChange(c)
@@ -96,10 +104,10 @@ func (fd *Feed) publish(ctx context.Context, batch []repository.Change) {
 		n, err := publishScript.Run(cctx, fd.f.feed, []string{fd.lease.key, fd.stream, fd.marks}, args...).Int()
 		cancel()
 		if err == nil && n == 0 {
-			return // no longer the holder: hold stops the reader
+			return false // no longer the holder
 		}
 		if err == nil || !sleepCtx(ctx, backoff(attempt)) {
-			return
+			return true
 		}
 	}
 }

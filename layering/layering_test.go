@@ -1,7 +1,10 @@
 package layering_test
 
 import (
+	"maps"
+	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,11 +15,12 @@ const module = "singletable"
 // layers is the README's layout in code: for every package of the module, the packages of the
 // module it may import (tests aside). Dependencies flow one way, cmd → server → resolvers →
 // planner → repository and resolvers → loaders → repository → AWS SDK; apperr, globalid and auth
-// are leaves every layer may use; changefeed (the fan-out of the table's stream) sits on the
-// repository, and cmd/internal/settings (what cmd/server and cmd/lambda share) on the layers whose
-// defaults it reads; graph/model (the GraphQL objects and the node descriptors) sits
-// on the repository, the generated graph on the model. The benchmark's baseline (loaders/perparent)
-// and floor (repository/benchfloor) are imported by cmd/bench and tests only.
+// are leaves; changefeed (the fan-out of the table's stream) and fleet (what instances share
+// through Redis) sit on the repository, and cmd/internal/settings (what cmd/server and cmd/lambda
+// share) on the layers whose defaults it reads; graph/model (the GraphQL objects and the node
+// descriptors) sits on the repository, the generated graph on the model. The benchmark's baseline
+// (loaders/perparent) and floor (repository/benchfloor) are imported by cmd/bench and tests only.
+// The README lists the same, package by package (TestTheREADMEListsTheLayers).
 var layers = map[string][]string{
 	"apperr":                nil,
 	"globalid":              {"apperr"},
@@ -37,8 +41,8 @@ var layers = map[string][]string{
 	"server/playground":     nil,
 	"server":                {"apperr", "auth", "changefeed", "graph", "loaders", "planner", "repository", "resolvers", "server/playground", "telemetry"},
 	"cmd/internal/settings": {"auth", "loaders", "repository", "server"},
-	"cmd/server":            {"auth", "changefeed", "cmd/internal/settings", "fleet", "graph/model", "loaders", "repository", "server", "telemetry"},
-	"cmd/lambda":            {"cmd/internal/settings", "loaders", "repository", "server", "telemetry"},
+	"cmd/server":            {"auth", "changefeed", "cmd/internal/settings", "fleet", "graph/model", "repository", "server", "telemetry"},
+	"cmd/lambda":            {"cmd/internal/settings", "repository", "server", "telemetry"},
 	"cmd/token":             {"auth", "graph/model"},
 	"cmd/tablegen":          {"repository"},
 	"cmd/manifest":          {"server"},
@@ -85,6 +89,58 @@ func TestImportsFollowTheLayers(t *testing.T) {
 			t.Errorf("layers names %s, which the module does not have", pkg)
 		}
 	}
+}
+
+// readmeLayer is a line of the README's list of layers: "- `a`, `b` → `c`, `d`" (or "→ nothing").
+var readmeLayer = regexp.MustCompile("^- (`[^`]+`(?:, `[^`]+`)*) → (nothing|`[^`]+`(?:, `[^`]+`)*)$")
+
+// The README's list of what each package may import says exactly what layers allows: the same
+// packages, each with the same imports.
+func TestTheREADMEListsTheLayers(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string][]string{}
+	for _, line := range strings.Split(string(readme), "\n") {
+		m := readmeLayer.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		var imports []string
+		if m[2] != "nothing" {
+			imports = backticked(m[2])
+		}
+		for _, pkg := range backticked(m[1]) {
+			if _, dup := listed[pkg]; dup {
+				t.Errorf("the README lists %s twice", pkg)
+			}
+			listed[pkg] = imports
+		}
+	}
+	for _, pkg := range slices.Sorted(maps.Keys(layers)) {
+		got, ok := listed[pkg]
+		switch {
+		case !ok:
+			t.Errorf("the README's layout does not list %s (layers allows it %v)", pkg, layers[pkg])
+		case !slices.Equal(got, slices.Sorted(slices.Values(layers[pkg]))):
+			t.Errorf("the README's layout says %s imports %v; layers allows %v", pkg, got, layers[pkg])
+		}
+	}
+	for pkg := range listed {
+		if _, ok := layers[pkg]; !ok {
+			t.Errorf("the README's layout lists %s, which layers does not name", pkg)
+		}
+	}
+}
+
+// backticked are the `quoted` names of a comma-separated list, in order.
+func backticked(list string) []string {
+	var names []string
+	for _, f := range strings.Split(list, ", ") {
+		names = append(names, strings.Trim(f, "`"))
+	}
+	return names
 }
 
 // redisClients are the Redis client's modules: only fleet (what a fleet shares through Redis)

@@ -6,30 +6,20 @@ import (
 	"singletable/repository"
 )
 
-type orderWithItems struct {
-	order *repository.Order
-	items []*repository.OrderItem
-}
-
 // OrderWithItems reads an order and its items in ONE Query (AP18 + AP17) and primes them.
 func (l *Loaders) OrderWithItems(ctx context.Context, customer, id string) (*repository.Order, []*repository.OrderItem, error) {
-	r, err := l.lists.orderWithItems.load(ctx, orderWithItemsKey{customer, id})
-	return r.order, r.items, err
+	r, err := l.lists.orderWithItems.load(ctx, withChildrenKey{parent: customer, id: id})
+	return r.parent, r.children.Items, err
 }
 
 // StartOrderWithItems starts OrderWithItems without waiting for it.
 func (l *Loaders) StartOrderWithItems(ctx context.Context, customer, id string) {
-	l.lists.orderWithItems.startAll(ctx, []orderWithItemsKey{{customer, id}})
+	l.lists.orderWithItems.startAll(ctx, []withChildrenKey{{parent: customer, id: id}})
 }
 
-func (l *Loaders) readOrderWithItems(ctx context.Context, k orderWithItemsKey) (orderWithItems, error) {
-	o, items, err := l.repo.OrderWithItems(ctx, k.customer, k.id)
-	if err != nil {
-		return orderWithItems{}, err
-	}
-	prime(ctx, l, o)
-	prime(ctx, l, items...)
-	return orderWithItems{o, items}, nil
+func (l *Loaders) readOrderWithItems(ctx context.Context, k withChildrenKey) (*repository.Order, repository.Page[*repository.OrderItem], error) {
+	o, items, err := l.repo.OrderWithItems(ctx, k.parent, k.id)
+	return o, repository.Page[*repository.OrderItem]{Items: items}, err
 }
 
 // OrderItems returns an order's items, line 1 first, by their keys (the order knows how many
@@ -41,14 +31,7 @@ func (l *Loaders) OrderItems(ctx context.Context, o *repository.Order) ([]*repos
 
 // Customers lists customers by name (AP7), primes them and reads ahead what their level needs.
 func (l *Loaders) Customers(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*repository.Customer], error) {
-	return l.lists.customers.load(ctx, customersKey{page: pageOf(args), level: level})
-}
-
-func (l *Loaders) readCustomers(ctx context.Context, k customersKey) (repository.Page[*repository.Customer], error) {
-	p, err := l.repo.ListCustomers(ctx, k.page.args())
-	prime(ctx, l, p.Items...)
-	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
-	return p, err
+	return l.lists.customers.load(ctx, listPageOf(args, level))
 }
 
 // OrdersOfCustomer pages through a customer's orders, newest first (AP16), and primes them and,
@@ -67,10 +50,7 @@ func (l *Loaders) OrdersOfCustomer(ctx context.Context, customer string, f repos
 // StartOrdersOfCustomers starts customers' order lists (filter f, one page each), every customer
 // of a level, as one batch; OrdersOfCustomer with the same arguments then waits for them.
 func (l *Loaders) StartOrdersOfCustomers(ctx context.Context, customers []string, f repository.OrderFilter, args repository.PageArgs, level Level) {
-	keys := make([]ordersKey, len(customers))
-	for i, c := range customers {
-		keys[i] = ordersKeyOf(c, f, args, level)
-	}
+	keys := keysOf(customers, func(c string) ordersKey { return ordersKeyOf(c, f, args, level) })
 	if f.Status != nil {
 		l.lists.statusOrders.startAll(ctx, keys)
 		return
@@ -78,39 +58,26 @@ func (l *Loaders) StartOrdersOfCustomers(ctx context.Context, customers []string
 	l.lists.orders.startAll(ctx, keys)
 }
 
-// readOrders reads order lists without a status: each with its orders' items, which it primes.
-func (l *Loaders) readOrders(ctx context.Context, keys []ordersKey, whole bool, answer func(int, repository.Page[*repository.Order], error)) ([]repository.Page[*repository.Order], []error) {
-	return readLevel(ctx, l, keys, whole, "order list query", func(k ordersKey) Level { return k.level },
-		func(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
-			p, items, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
-			prime(ctx, l, p.Items...)
-			prime(ctx, l, items...)
-			return p, err
-		}, answer)
+// readOrders reads an order list without a status: with its orders' items, which it primes.
+func (l *Loaders) readOrders(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
+	p, items, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
+	prime(ctx, l, items...)
+	return p, err
 }
 
-// readStatusOrders reads the status-filtered order lists of one level concurrently (GSI1, the
-// orders without their items), and when all are back looks up what the level asks of their
-// orders (their items), all in one batch.
-func (l *Loaders) readStatusOrders(ctx context.Context, keys []ordersKey, whole bool, answer func(int, repository.Page[*repository.Order], error)) ([]repository.Page[*repository.Order], []error) {
-	return readLevel(ctx, l, keys, whole, "order list query", func(k ordersKey) Level { return k.level },
-		func(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
-			p, _, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
-			prime(ctx, l, p.Items...)
-			return p, err
-		}, answer)
-}
-
-type customerWithOrders struct {
-	customer *repository.Customer
-	orders   repository.Page[*repository.Order]
+// readStatusOrders reads a status-filtered order list (GSI1, the orders without their items). The
+// lists of one level are read concurrently, and when all are back what the level asks of their
+// orders (their items) is looked up, all in one batch.
+func (l *Loaders) readStatusOrders(ctx context.Context, k ordersKey) (repository.Page[*repository.Order], error) {
+	p, _, err := l.repo.OrdersOfCustomer(ctx, k.customer, k.filter(), k.page.args())
+	return p, err
 }
 
 // CustomerWithOrders reads a customer with its newest orders and their items in ONE Query
 // (AP15+AP16+AP17) and primes all of them.
 func (l *Loaders) CustomerWithOrders(ctx context.Context, customer string, first int) (*repository.Customer, repository.Page[*repository.Order], error) {
 	r, err := l.lists.customerWithOrders.load(ctx, withChildrenKey{parent: customer, first: first})
-	return r.customer, r.orders, err
+	return r.parent, r.children, err
 }
 
 // StartCustomerWithOrders starts CustomerWithOrders without waiting for it.
@@ -118,26 +85,23 @@ func (l *Loaders) StartCustomerWithOrders(ctx context.Context, customer string, 
 	l.lists.customerWithOrders.startAll(ctx, []withChildrenKey{{parent: customer, first: first}})
 }
 
-func (l *Loaders) readCustomerWithOrders(ctx context.Context, k withChildrenKey) (customerWithOrders, error) {
+// readCustomerWithOrders primes the orders' items that came with them (withChildren primes the
+// customer and its orders).
+func (l *Loaders) readCustomerWithOrders(ctx context.Context, k withChildrenKey) (*repository.Customer, repository.Page[*repository.Order], error) {
 	c, orders, items, err := l.repo.CustomerWithOrders(ctx, k.parent, k.first)
-	if err != nil {
-		return customerWithOrders{}, err
+	if err == nil {
+		prime(ctx, l, items...)
 	}
-	prime(ctx, l, c)
-	prime(ctx, l, orders.Items...)
-	prime(ctx, l, items...)
-	return customerWithOrders{c, orders}, nil
+	return c, orders, err
 }
 
 // OrdersByStatus lists the orders of one status across all customers (AP20: one Query per shard,
 // merged), primes them and reads ahead what their level needs.
 func (l *Loaders) OrdersByStatus(ctx context.Context, status repository.OrderStatus, f repository.OrderFilter, args repository.PageArgs, level Level) (repository.Page[*repository.Order], error) {
-	return l.lists.ordersByStatus.load(ctx, ordersByStatusKey{status: status, after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore), page: pageOf(args), level: level})
+	return l.lists.ordersByStatus.load(ctx, ordersByStatusKey{status: status, after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore),
+		listPage: listPageOf(args, level)})
 }
 
 func (l *Loaders) readOrdersByStatus(ctx context.Context, k ordersByStatusKey) (repository.Page[*repository.Order], error) {
-	p, err := l.repo.OrdersByStatus(ctx, k.status, k.after.time(), k.before.time(), k.page.args())
-	prime(ctx, l, p.Items...)
-	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
-	return p, err
+	return l.repo.OrdersByStatus(ctx, k.status, k.after.time(), k.before.time(), k.page.args())
 }

@@ -61,50 +61,36 @@ func (l *Loaders) Related(ctx context.Context, employee string, rel repository.R
 // Departments lists departments by name (AP7), primes them and reads ahead what their level
 // needs (their locations, when asked for).
 func (l *Loaders) Departments(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*repository.Department], error) {
-	return l.lists.departments.load(ctx, departmentsKey{page: pageOf(args), level: level})
-}
-
-func (l *Loaders) readDepartments(ctx context.Context, k departmentsKey) (repository.Page[*repository.Department], error) {
-	p, err := l.repo.ListDepartments(ctx, k.page.args())
-	prime(ctx, l, p.Items...)
-	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
-	return p, err
+	return l.lists.departments.load(ctx, listPageOf(args, level))
 }
 
 // EmployeesByJobTitle pages through the employees with a job title (AP12) and primes them.
 func (l *Loaders) EmployeesByJobTitle(ctx context.Context, title string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
-	return l.lists.employeesBy.load(ctx, employeesByKey{jobTitle: title, page: pageOf(args), level: level})
+	return l.lists.employeesBy.load(ctx, employeesByKey{jobTitle: title, listPage: listPageOf(args, level)})
 }
 
 // EmployeesByName pages through the employees with a name (AP30) and primes them.
 func (l *Loaders) EmployeesByName(ctx context.Context, name string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
-	return l.lists.employeesBy.load(ctx, employeesByKey{name: name, byName: true, page: pageOf(args), level: level})
+	return l.lists.employeesBy.load(ctx, employeesByKey{name: name, byName: true, listPage: listPageOf(args, level)})
 }
 
 // EmployeesHiredSince pages through the employees hired since a time, newest first (AP13), and
 // primes them.
 func (l *Loaders) EmployeesHiredSince(ctx context.Context, since time.Time, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
-	return l.lists.employeesBy.load(ctx, employeesByKey{since: instantOf(&since), page: pageOf(args), level: level})
+	return l.lists.employeesBy.load(ctx, employeesByKey{since: instantOf(&since), listPage: listPageOf(args, level)})
 }
 
-// readEmployeesBy reads a page of employees through the index its key names, and reads ahead
-// what their level needs (their relations).
+// readEmployeesBy reads a page of employees through the index its key names (rootRead then reads
+// ahead what their level needs: their relations).
 func (l *Loaders) readEmployeesBy(ctx context.Context, k employeesByKey) (repository.Page[*repository.Employee], error) {
-	var (
-		p   repository.Page[*repository.Employee]
-		err error
-	)
 	switch {
 	case k.since.set:
-		p, err = l.repo.EmployeesHiredSince(ctx, *k.since.time(), k.page.args())
+		return l.repo.EmployeesHiredSince(ctx, *k.since.time(), k.page.args())
 	case k.byName:
-		p, err = l.repo.EmployeesByName(ctx, k.name, k.page.args())
+		return l.repo.EmployeesByName(ctx, k.name, k.page.args())
 	default:
-		p, err = l.repo.EmployeesByJobTitle(ctx, k.jobTitle, k.page.args())
+		return l.repo.EmployeesByJobTitle(ctx, k.jobTitle, k.page.args())
 	}
-	prime(ctx, l, p.Items...)
-	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
-	return p, err
 }
 
 // Locations pages through the locations of a country, state, city or postal code (AP14) and
@@ -114,10 +100,7 @@ func (l *Loaders) Locations(ctx context.Context, f repository.LocationFilter, ar
 }
 
 func (l *Loaders) readLocations(ctx context.Context, k locationsKey) (repository.Page[*repository.Location], error) {
-	p, err := l.repo.Locations(ctx, k.filter(), k.page.args())
-	prime(ctx, l, p.Items...)
-	l.ReadAhead(ctx, LevelObjects{Level: k.level, Objects: entities(p.Items)})
-	return p, err
+	return l.repo.Locations(ctx, k.filter(), k.page.args())
 }
 
 // EmployeesOfDepartment pages through a department's employees (AP9).
@@ -138,7 +121,7 @@ func (l *Loaders) Mentees(ctx context.Context, mentor string, args repository.Pa
 // InverseList pages through the employees whose relation of type rel points at target (AP9,
 // AP11).
 func (l *Loaders) InverseList(ctx context.Context, rel repository.RelationType, target string, args repository.PageArgs, level Level) (repository.Page[*repository.Employee], error) {
-	return l.lists.inverse.load(ctx, relListKey{rel: rel, target: target, page: pageOf(args), level: level})
+	return l.lists.inverse.load(ctx, relListKey{rel: rel, target: target, listPage: listPageOf(args, level)})
 }
 
 // StartInverseLists starts the inverse-relation lists of type rel of targets (a department's
@@ -146,9 +129,7 @@ func (l *Loaders) InverseList(ctx context.Context, rel repository.RelationType, 
 // concurrently, then every employee of the level is looked up in one batch. InverseList with the
 // same arguments then waits for them.
 func (l *Loaders) StartInverseLists(ctx context.Context, rel repository.RelationType, targets []string, args repository.PageArgs, level Level) {
-	keys := make([]relListKey, len(targets))
-	for i, t := range targets {
-		keys[i] = relListKey{rel: rel, target: t, page: pageOf(args), level: level}
-	}
-	l.lists.inverse.startAll(ctx, keys)
+	l.lists.inverse.startAll(ctx, keysOf(targets, func(t string) relListKey {
+		return relListKey{rel: rel, target: t, listPage: listPageOf(args, level)}
+	}))
 }

@@ -76,17 +76,40 @@ func (o optional[T]) ptr() *T {
 	return &v
 }
 
-// organizationsKey is a page of organizations (AP7).
-type organizationsKey struct {
+// listPage is what every list key holds besides what names its list: the page asked for and the
+// Level of the list's elements. A root list without arguments (organizations, customers,
+// departments, products, warehouses) is keyed by it alone.
+type listPage struct {
 	page  pageKey
 	level Level
 }
 
+func listPageOf(args repository.PageArgs, level Level) listPage {
+	return listPage{page: pageOf(args), level: level}
+}
+
+// listLevel is the Level of the list's elements: what readLevel and rootRead do once they are read.
+func (k listPage) listLevel() Level { return k.level }
+
+// A listKey is the key of a list whose elements have a Level (every key that embeds a listPage).
+type listKey interface {
+	comparable
+	listLevel() Level
+}
+
+// keysOf is the key of each parent's list, built by key: the lists a level starts together.
+func keysOf[P any, K listKey](parents []P, key func(P) K) []K {
+	keys := make([]K, len(parents))
+	for i, p := range parents {
+		keys[i] = key(p)
+	}
+	return keys
+}
+
 // usersKey is a page of an organization's users (AP3).
 type usersKey struct {
-	org   string
-	page  pageKey
-	level Level
+	org string
+	listPage
 }
 
 // ticketsKey is a page of a user's tickets (AP5).
@@ -94,12 +117,12 @@ type ticketsKey struct {
 	org, user     string
 	status        optional[repository.TicketStatus]
 	after, before instant
-	page          pageKey
-	level         Level
+	listPage
 }
 
 func ticketsKeyOf(org, user string, f repository.TicketFilter, args repository.PageArgs, level Level) ticketsKey {
-	return ticketsKey{org: org, user: user, status: optionalOf(f.Status), after: instantOf(f.CreatedAfter), before: instantOf(f.CreatedBefore), page: pageOf(args), level: level}
+	return ticketsKey{org: org, user: user, status: optionalOf(f.Status), after: instantOf(f.CreatedAfter), before: instantOf(f.CreatedBefore),
+		listPage: listPageOf(args, level)}
 }
 
 func (k ticketsKey) filter() repository.TicketFilter {
@@ -109,58 +132,49 @@ func (k ticketsKey) filter() repository.TicketFilter {
 // historyKey is a page of a ticket's versions (AP21).
 type historyKey struct {
 	org, ticket string
-	page        pageKey
-	level       Level
+	listPage
 }
 
 // withChildrenKey is a parent read with the first page of its combined child list (an
-// organization and its users, a user and its tickets, a customer and its orders): parent is the
-// parent's first key part (the organization, the user's organization, the customer), id its
-// second if it has one (the user). first is always a valid page size (the planner's).
+// organization and its users, a user and its tickets, a customer and its orders) or with all of
+// its children (an order and its items, first 0): parent is the parent's first key part (the
+// organization, the user's organization, the customer), id its second if it has one (the user,
+// the order). first is otherwise always a valid page size (the planner's).
 type withChildrenKey struct {
 	parent, id string
 	first      int
 }
 
-// customersKey is a page of customers (AP7).
-type customersKey struct {
-	page  pageKey
-	level Level
+// orderFilterKey is an order filter: a status, placed after, placed before.
+type orderFilterKey struct {
+	status        optional[repository.OrderStatus]
+	after, before instant
+}
+
+func orderFilterOf(f repository.OrderFilter) orderFilterKey {
+	return orderFilterKey{status: optionalOf(f.Status), after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore)}
+}
+
+func (k orderFilterKey) filter() repository.OrderFilter {
+	return repository.OrderFilter{Status: k.status.ptr(), PlacedAfter: k.after.time(), PlacedBefore: k.before.time()}
 }
 
 // ordersKey is a page of a customer's orders (AP16).
 type ordersKey struct {
-	customer      string
-	status        optional[repository.OrderStatus]
-	after, before instant
-	page          pageKey
-	level         Level
+	customer string
+	orderFilterKey
+	listPage
 }
 
 func ordersKeyOf(customer string, f repository.OrderFilter, args repository.PageArgs, level Level) ordersKey {
-	return ordersKey{customer: customer, status: optionalOf(f.Status), after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore),
-		page: pageOf(args), level: level}
+	return ordersKey{customer: customer, orderFilterKey: orderFilterOf(f), listPage: listPageOf(args, level)}
 }
-
-func (k ordersKey) filter() repository.OrderFilter {
-	return repository.OrderFilter{Status: k.status.ptr(), PlacedAfter: k.after.time(), PlacedBefore: k.before.time()}
-}
-
-// orderWithItemsKey is one order read with its items (AP18 + AP17).
-type orderWithItemsKey struct{ customer, id string }
 
 // ordersByStatusKey is a page of the orders of one status across customers (AP20).
 type ordersByStatusKey struct {
 	status        repository.OrderStatus
 	after, before instant
-	page          pageKey
-	level         Level
-}
-
-// departmentsKey is a page of departments (AP7).
-type departmentsKey struct {
-	page  pageKey
-	level Level
+	listPage
 }
 
 // employeesByKey is a page of employees found through an index (AP12: by job title; AP13:
@@ -170,20 +184,19 @@ type employeesByKey struct {
 	name     string
 	byName   bool
 	since    instant
-	page     pageKey
-	level    Level
+	listPage
 }
 
 // locationsKey is a page of locations under a country, state, city or postal code (AP14).
 type locationsKey struct {
 	country                 string
 	state, city, postalCode optional[string]
-	page                    pageKey
-	level                   Level
+	listPage
 }
 
 func locationsKeyOf(f repository.LocationFilter, args repository.PageArgs, level Level) locationsKey {
-	return locationsKey{country: f.Country, state: optionalOf(f.State), city: optionalOf(f.City), postalCode: optionalOf(f.PostalCode), page: pageOf(args), level: level}
+	return locationsKey{country: f.Country, state: optionalOf(f.State), city: optionalOf(f.City), postalCode: optionalOf(f.PostalCode),
+		listPage: listPageOf(args, level)}
 }
 
 func (k locationsKey) filter() repository.LocationFilter {
@@ -194,6 +207,5 @@ func (k locationsKey) filter() repository.LocationFilter {
 type relListKey struct {
 	rel    repository.RelationType
 	target string
-	page   pageKey
-	level  Level
+	listPage
 }

@@ -259,6 +259,12 @@ func (flatLevel) Lookups(_ int, objects []repository.Entity) []repository.Key {
 	return keys
 }
 
+// indexKey is a test list's key: its index and its page.
+type indexKey struct {
+	i int
+	listPage
+}
+
 // The lists of a flat level are handed to their resolvers as each comes back, not when the
 // slowest one is; their elements' lookups are held and sent in one batch when the last is back.
 func TestAFlatLevelsListsAreAnsweredAsTheyComeBack(t *testing.T) {
@@ -269,12 +275,13 @@ func TestAFlatLevelsListsAreAnsweredAsTheyComeBack(t *testing.T) {
 	release, answered, done := make(chan struct{}), make(chan int, 2), make(chan struct{})
 	go func() {
 		defer close(done)
-		readLevel(ctx, l, []int{0, 1}, true, "test", func(int) Level { return flatLevel{} },
-			func(_ context.Context, k int) (repository.Page[*repository.Organization], error) {
-				if k == 1 {
+		keys := []indexKey{{0, listPage{level: flatLevel{}}}, {1, listPage{level: flatLevel{}}}}
+		readLevel(ctx, l, keys, true, "test",
+			func(_ context.Context, k indexKey) (repository.Page[*repository.Organization], error) {
+				if k.i == 1 {
 					<-release // the slow list of the level
 				}
-				return repository.Page[*repository.Organization]{Items: []*repository.Organization{orgs[k]}}, nil
+				return repository.Page[*repository.Organization]{Items: []*repository.Organization{orgs[k.i]}}, nil
 			},
 			func(i int, _ repository.Page[*repository.Organization], _ error) { answered <- i })
 	}()

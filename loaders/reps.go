@@ -9,23 +9,15 @@ import (
 // repListKey is a page of a list hanging from an employee: as an account rep, its accounts (no
 // filter) or the orders of its accounts (AP26, AP27); its job history (AP29).
 type repListKey struct {
-	rep           string
-	status        optional[repository.OrderStatus]
-	after, before instant
-	page          pageKey
-	level         Level
+	rep string
+	orderFilterKey
+	listPage
 }
 
 func repListKeys(reps []string, f repository.OrderFilter, args repository.PageArgs, level Level) []repListKey {
-	keys := make([]repListKey, len(reps))
-	for i, r := range reps {
-		keys[i] = repListKey{rep: r, status: optionalOf(f.Status), after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore), page: pageOf(args), level: level}
-	}
-	return keys
-}
-
-func (k repListKey) filter() repository.OrderFilter {
-	return repository.OrderFilter{Status: k.status.ptr(), PlacedAfter: k.after.time(), PlacedBefore: k.before.time()}
+	return keysOf(reps, func(r string) repListKey {
+		return repListKey{rep: r, orderFilterKey: orderFilterOf(f), listPage: listPageOf(args, level)}
+	})
 }
 
 // AccountsOfRep pages through a rep's customers by name (AP26).
@@ -38,13 +30,8 @@ func (l *Loaders) StartAccountsOfReps(ctx context.Context, reps []string, args r
 	l.lists.accounts.startAll(ctx, repListKeys(reps, repository.OrderFilter{}, args, level))
 }
 
-func (l *Loaders) readAccounts(ctx context.Context, keys []repListKey, whole bool, answer func(int, repository.Page[*repository.Customer], error)) ([]repository.Page[*repository.Customer], []error) {
-	return readLevel(ctx, l, keys, whole, "accounts query", func(k repListKey) Level { return k.level },
-		func(ctx context.Context, k repListKey) (repository.Page[*repository.Customer], error) {
-			p, err := l.repo.AccountsOfRep(ctx, k.rep, k.page.args())
-			prime(ctx, l, p.Items...)
-			return p, err
-		}, answer)
+func (l *Loaders) readAccounts(ctx context.Context, k repListKey) (repository.Page[*repository.Customer], error) {
+	return l.repo.AccountsOfRep(ctx, k.rep, k.page.args())
 }
 
 // OrdersOfRep pages through the orders of a rep's accounts, newest first (AP27).
@@ -57,13 +44,8 @@ func (l *Loaders) StartOrdersOfReps(ctx context.Context, reps []string, f reposi
 	l.lists.repOrders.startAll(ctx, repListKeys(reps, f, args, level))
 }
 
-func (l *Loaders) readRepOrders(ctx context.Context, keys []repListKey, whole bool, answer func(int, repository.Page[*repository.Order], error)) ([]repository.Page[*repository.Order], []error) {
-	return readLevel(ctx, l, keys, whole, "rep orders query", func(k repListKey) Level { return k.level },
-		func(ctx context.Context, k repListKey) (repository.Page[*repository.Order], error) {
-			p, err := l.repo.OrdersOfRep(ctx, k.rep, k.filter(), k.page.args())
-			prime(ctx, l, p.Items...)
-			return p, err
-		}, answer)
+func (l *Loaders) readRepOrders(ctx context.Context, k repListKey) (repository.Page[*repository.Order], error) {
+	return l.repo.OrdersOfRep(ctx, k.rep, k.filter(), k.page.args())
 }
 
 // JobHistory pages through an employee's earlier jobs, the latest first (AP29).
@@ -71,9 +53,6 @@ func (l *Loaders) JobHistory(ctx context.Context, employee string, args reposito
 	return l.lists.jobHistories.load(ctx, repListKeys([]string{employee}, repository.OrderFilter{}, args, level)[0])
 }
 
-func (l *Loaders) readJobHistories(ctx context.Context, keys []repListKey, whole bool, answer func(int, repository.Page[*repository.JobHistory], error)) ([]repository.Page[*repository.JobHistory], []error) {
-	return readLevel(ctx, l, keys, whole, "job history query", func(k repListKey) Level { return k.level },
-		func(ctx context.Context, k repListKey) (repository.Page[*repository.JobHistory], error) {
-			return l.repo.JobHistoryOf(ctx, k.rep, k.page.args())
-		}, answer)
+func (l *Loaders) readJobHistories(ctx context.Context, k repListKey) (repository.Page[*repository.JobHistory], error) {
+	return l.repo.JobHistoryOf(ctx, k.rep, k.page.args())
 }

@@ -85,24 +85,23 @@ func (f *Field) pageOf(args map[string]any) int {
 	if f.MaxFirst == 0 {
 		return FirstArg(args)
 	}
-	n, ok := intArg(args, "first")
-	if !ok {
-		return f.DefaultFirst
-	}
-	if n < 1 || n > f.MaxFirst {
-		return 0
-	}
-	return n
+	return firstWithin(args, f.DefaultFirst, f.MaxFirst)
 }
 
 // FirstArg is an argument map's `first` if it is a valid page size, the default when absent, and
 // 0 when out of range (the field's own resolver then reports the error).
 func FirstArg(args map[string]any) int {
+	return firstWithin(args, repository.DefaultPageSize, repository.MaxPageSize)
+}
+
+// firstWithin is an argument map's `first` if it is within 1..most, def when absent, and 0 when
+// out of range.
+func firstWithin(args map[string]any, def, most int) int {
 	n, ok := intArg(args, "first")
 	if !ok {
-		return repository.DefaultPageSize
+		return def
 	}
-	if n < 1 || n > repository.MaxPageSize {
+	if n < 1 || n > most {
 		return 0
 	}
 	return n

@@ -34,8 +34,9 @@ import (
 // without removing duplicates, so the counts are upper bounds, exact when every list returns a
 // full page, every object exists and no key is asked for twice. A Query is counted as one call per
 // page: a page whose Query needs more (a status filter that skips items, more than 1 MB of items,
-// a customer's orders with more than three items each) makes more, and a write marked with
-// Calls 0 (renameDepartment's propagation to every employee) depends on the data.
+// a customer's orders with more than three items each) makes more, and a write's call marked
+// PerData (renameDepartment's propagation to every employee) depends on the data: its step has no
+// MaxCalls and the plan is not Bounded.
 
 // An Execution is what the walk needs to know from the layers above the planner: the resolvers
 // (which lists a level starts ahead, how an ID decodes and whether the caller may see it) and the
@@ -81,7 +82,7 @@ type Step struct {
 	// Path is where in the answer the step's objects appear: response keys (aliases where given)
 	// joined by dots, a connection's elements under "edges.node".
 	Path string `json:"path"`
-	// AccessPattern is the read's row of the access-pattern table (AP1…AP20); nil for a write.
+	// AccessPattern is the read's row of the access-pattern table (AP1…AP33); nil for a write.
 	AccessPattern *string   `json:"accessPattern"`
 	Operation     Operation `json:"operation"`
 	// Index is the GSI read (nil for the table).

@@ -65,13 +65,8 @@ func (w *walker) ahead(gr *group, places ...*place) {
 func (w *walker) aheadPlace(gr *group, p *place) {
 	lists := p.level.Lists()
 	li := 0
-	for _, f := range w.fields(p) {
-		row := w.rowOf(p.typ, f)
-		path := w.pathOf(p.path, f)
-		if row == nil || w.special(p, f, row, path) {
-			continue
-		}
-		switch row.Kind {
+	for fr := range w.rows(p) {
+		switch fr.row.Kind {
 		case ToOne, Items:
 			// Its key comes from the object's item: in a merged group that item is read in the
 			// group's own batch (step 0), so the lookup waits for it, one step later.
@@ -79,15 +74,12 @@ func (w *walker) aheadPlace(gr *group, p *place) {
 			if gr.merged {
 				k = 1
 			}
-			if p.once(row) {
-				w.lookup(w.stepBatch(gr, k), path, row.Reads[0], p.m*keysOf(row))
-			}
-			w.resolved(w.target(p, f, row, path, p.m*keysOf(row), max(gr.round(k), p.resolve)), nil)
+			w.toOne(p, fr, func() *batch { return w.stepBatch(gr, k) }, max(gr.round(k), p.resolve))
 		case Relation:
-			w.aheadRelation(gr, p, f, row, path)
+			w.aheadRelation(gr, p, fr.f, fr.row, fr.path)
 		case List:
 			if li < len(lists) {
-				w.aheadList(gr, p, f, lists[li], path)
+				w.aheadList(gr, p, fr.f, lists[li], fr.path)
 				li++
 			}
 		}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -124,6 +125,39 @@ func (w *walker) target(p *place, f graphql.CollectedField, row *Field, path str
 	return &place{path: path, typ: row.Of, sels: f.Selections, g: p.g, m: m, read: resolve, resolve: resolve}
 }
 
+// A fieldRow is a field of a place's objects with its row of Table and its path.
+type fieldRow struct {
+	f    graphql.CollectedField
+	row  *Field
+	path string
+}
+
+// rows are the fields of p's objects the walk counts, with their rows: those Table has, but the
+// ones special handles (as rows reaches them, in the selection's order).
+func (w *walker) rows(p *place) iter.Seq[fieldRow] {
+	return func(yield func(fieldRow) bool) {
+		for _, f := range w.fields(p) {
+			row := w.rowOf(p.typ, f)
+			path := w.pathOf(p.path, f)
+			if row == nil || w.special(p, f, row, path) {
+				continue
+			}
+			if !yield(fieldRow{f, row, path}) {
+				return
+			}
+		}
+	}
+}
+
+// toOne is to-one field (or items) fr of p's objects: its lookups counted once for the place, in
+// the batch at, and what they find walked as resolved objects from round on.
+func (w *walker) toOne(p *place, fr fieldRow, at func() *batch, round int) {
+	if p.once(fr.row) {
+		w.lookup(at(), fr.path, fr.row.Reads[0], p.m*keysOf(fr.row))
+	}
+	w.resolved(w.target(p, fr.f, fr.row, fr.path, p.m*keysOf(fr.row), round), nil)
+}
+
 // special handles the fields of p that cost nothing or were looked up by the level above
 // (shared, free): true when f was one.
 func (w *walker) special(p *place, f graphql.CollectedField, row *Field, path string) bool {
@@ -169,23 +203,24 @@ func (w *walker) shared(p *place, f graphql.CollectedField, row *Field, path str
 // their resolvers. rels are relations read before (see place.rels).
 func (w *walker) resolved(p *place, rels map[repository.RelationType]*preRead) {
 	p.rels = rels
-	next, after := w.windows(p, p.resolve+1)
-	for _, f := range w.fields(p) {
-		row := w.rowOf(p.typ, f)
-		path := w.pathOf(p.path, f)
-		if row == nil || w.special(p, f, row, path) {
-			continue
-		}
-		switch row.Kind {
+	w.windowed(p, p.resolve+1, func(fr fieldRow, _ func() *batch) {
+		w.resolverList(p, fr.f, fr.row, fr.path, nil, 0)
+	})
+}
+
+// windowed walks the fields of p's objects whose reads go through the loaders' window from round
+// on: to-one fields and relation items in round, relation targets in the one after; list walks
+// each list field (next: round's batch).
+func (w *walker) windowed(p *place, round int, list func(fr fieldRow, next func() *batch)) {
+	next, after := w.windows(p, round)
+	for fr := range w.rows(p) {
+		switch fr.row.Kind {
 		case ToOne, Items:
-			if p.once(row) {
-				w.lookup(next(), path, row.Reads[0], p.m*keysOf(row))
-			}
-			w.resolved(w.target(p, f, row, path, p.m*keysOf(row), p.resolve+1), nil)
+			w.toOne(p, fr, next, round)
 		case Relation:
-			w.relation(p, f, row, path, next, after)
+			w.relation(p, fr.f, fr.row, fr.path, next, after)
 		case List:
-			w.resolverList(p, f, row, path, nil, 0)
+			list(fr, next)
 		}
 	}
 }
@@ -235,30 +270,14 @@ func (w *walker) relation(p *place, f graphql.CollectedField, row *Field, path s
 // this list's elements alone) and sends their first lookups (relation items included) into the
 // loaders' window in the next round; relation targets and the rest are their resolvers' to read.
 func (w *walker) prefetched(p *place) {
-	next, after := w.windows(p, p.read+1)
 	lists := p.level.Lists()
 	li := 0
-	for _, f := range w.fields(p) {
-		row := w.rowOf(p.typ, f)
-		path := w.pathOf(p.path, f)
-		if row == nil || w.special(p, f, row, path) {
-			continue
+	w.windowed(p, p.read+1, func(fr fieldRow, next func() *batch) {
+		if li < len(lists) {
+			w.childList(p, fr.f, lists[li], fr.path, p.read+1, next(), p.read+1)
+			li++
 		}
-		switch row.Kind {
-		case ToOne, Items:
-			if p.once(row) {
-				w.lookup(next(), path, row.Reads[0], p.m*keysOf(row))
-			}
-			w.resolved(w.target(p, f, row, path, p.m*keysOf(row), p.read+1), nil)
-		case Relation:
-			w.relation(p, f, row, path, next, after)
-		case List:
-			if li < len(lists) {
-				w.childList(p, f, lists[li], path, p.read+1, next(), p.read+1)
-				li++
-			}
-		}
-	}
+	})
 }
 
 // childList is list u (field f) of p's objects, whose level runs their first lookups in sharedIn

@@ -115,14 +115,14 @@ func (f *Field) variant(args map[string]any) *Field {
 }
 
 // Table is every field the planner knows, by object type and field name. Explain (a request
-// asking for the plan of an operation instead of its data) and the complexity limit are meant to
-// be computed by walking an operation with this same table: for every field of a level, Reads say
+// asking for the plan of an operation instead of its data) and the complexity limit are computed
+// by walking an operation with this same table (Explain): for every field of a level, Reads say
 // which calls it makes (operation, index, key condition, access pattern) and how they scale, Kind
 // Free and Combined when it makes none, and SameForAll, Combined and the starts of Level when its reads
 // run in the same round as its parent's. The resolvers and loaders run what the levels built from
 // it decide (see Level); the table is the one description of both.
 //
-// How an explain would count, per field of a level (objects n, pages of size first):
+// How explain counts, per field of a level (objects n, pages of size first):
 //   - Lookup: ByKey of each ID's type, PerLevel over the root level's keys; or the Combined read
 //     of the list the level reads with it (Level.Combined), one call per object.
 //   - List: Reads[0] PerParent (× shards for PerShard), in the round after the parent's, or in

@@ -107,7 +107,7 @@ var (
 	WarehouseOfEmployee = Read{"AP32", BatchGetItem, "", "PK = SK = WAREHOUSE#<w> (the employee's warehouseId)", PerLevel}
 	// ChangesOfScope is a page of a scope's change log (delta sync): a pull's page, and each page
 	// of a subscription's replay. A narrowing argument (reporterId) may read more pages.
-	ChangesOfScope = Read{"AP33", Query, "", "PK = CHANGES#<scope> AND SK > <sequence of the cursor>", PerParent}
+	ChangesOfScope = Read{"AP33", Query, "", "PK = CHANGES#<scope> AND SK > P#<position of the cursor>", PerParent}
 )
 
 // CountersOfParent is the access pattern of a connection's totalCount (a Free field): the

@@ -10,12 +10,15 @@ import (
 const (
 	TransactWriteItems Operation = "TransactWriteItems"
 	UpdateItem         Operation = "UpdateItem"
-	// BatchWriteItem removes the rest of a long ticket history (repository.DeleteTicketPlan).
+	// BatchWriteItem removes what one transaction cannot hold: the rest of a long ticket history
+	// (repository.DeleteTicketPlan, DeleteUserPlan), an employee's earlier jobs
+	// (RemoveEmployeePlan).
 	BatchWriteItem Operation = "BatchWriteItem"
 )
 
 // A Mutation is what one mutation field does to the table: the plan of the repository write it
-// runs (repository.WritePlan, declared beside the write, which takes its attempts from it), and
+// runs (repository.WritePlan, declared beside the write: every write that retries loops over its
+// plan's Tries, except deleteCustomer, whose loop and plan name the same bound), and
 // the fields of its result that what it wrote answers (Returns: order items, relation items),
 // which cost nothing (relations: only their targets are read).
 type Mutation struct {

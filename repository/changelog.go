@@ -2,7 +2,6 @@ package repository
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"sync"
 	"time"
@@ -10,8 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"singletable/apperr"
 )
 
 // The change log (delta sync): the stream's reader appends every change of an object a
@@ -19,13 +16,14 @@ import (
 // before it hands the change to the subscriptions. A client that was away replays the changes
 // after its cursor from the log with one Query per page, then continues live.
 //
-// Idempotent and ordered: a log item's sort key is the stream record's sequence number, and the
-// append is a PutItem conditional on the item not existing. A record read twice (a fleet's new
-// reader resuming from the previous one's checkpoint, a restarted shard) is the same key: the
-// second append is refused and changes nothing, so each change is in the log once, at the
-// position of its record. The reader appends a shard's changes one after the other before it
-// dispatches them, so a change read from the log (or delivered live) has every change of its
-// shard before it appended already: a position once read never gets an earlier neighbour.
+// Ordered by position: the reader numbers the changes it appends, across every shard of the
+// stream, and a log item's sort key is its change's position. It appends serially, a chunk of
+// one shard's changes at a time, as one transaction that also moves the log's head and the
+// shard's checkpoint, each conditional on what the reader last saw (changelog_append.go). So a
+// position is taken once, a record is appended once (a second reader, a retried call, a reader
+// that resumes a shard cannot append it again), and a chunk is in the log whole or not at all,
+// after every chunk appended before it: a position once read never gets an earlier neighbour,
+// however many shards are open.
 
 // DefaultChangeRetention is Config.ChangeRetention when zero: a week of changes, longer than a
 // laptop's weekend asleep, for about one write unit per change and scope (docs/data-model.md).
@@ -41,6 +39,7 @@ const (
 // Attributes of a log item.
 const (
 	attrLogKind    = "kind"
+	attrLogPos     = "pos"
 	attrLogSeq     = "seq"
 	attrLogShard   = "shard"
 	attrLogAt      = "at"
@@ -49,82 +48,49 @@ const (
 	attrLogOld     = "old"
 )
 
-// changeLogUsage counts the log items appended and the write capacity they consumed: what the
-// log costs, which the benchmark reports per change.
+// changeLogUsage counts what the log cost: what the benchmark reports per change.
 type changeLogUsage struct {
-	mu    sync.Mutex
-	items int
-	wcu   float64
+	mu sync.Mutex
+	ChangeLogUsage
 }
 
-func (u *changeLogUsage) add(c *types.ConsumedCapacity) {
+// ChangeLogUsage is what a Repo's appends to the change log wrote: the log items, the chunks
+// (transactions), the changes numbered, the log items' estimated bytes, the write capacity units
+// the transactions consumed with the log's head and checkpoints (as DynamoDB reported them), and
+// the units DynamoDB bills a transaction on AWS, from the items' sizes (Billed: 2 per item and KB).
+type ChangeLogUsage struct {
+	Items, Chunks, Changes, Bytes int
+	WCU, Billed                   float64
+}
+
+func (u *changeLogUsage) add(chunk ChangeLogUsage, consumed []types.ConsumedCapacity) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.items++
-	if c != nil {
-		u.wcu += aws.ToFloat64(c.CapacityUnits)
+	u.Items, u.Changes, u.Bytes = u.Items+chunk.Items, u.Changes+chunk.Changes, u.Bytes+chunk.Bytes
+	u.Chunks, u.Billed = u.Chunks+1, u.Billed+chunk.Billed
+	for _, c := range consumed {
+		u.WCU += aws.ToFloat64(c.CapacityUnits)
 	}
 }
 
-// ChangeLogUsage is how many log items this Repo appended, and the write capacity units they
-// consumed (as DynamoDB reported them).
-func (r *Repo) ChangeLogUsage() (items int, wcu float64) {
+// LogUsage is what this Repo's appends to the change log wrote so far.
+func (r *Repo) LogUsage() ChangeLogUsage {
 	r.logUsage.mu.Lock()
 	defer r.logUsage.mu.Unlock()
-	return r.logUsage.items, r.logUsage.wcu
+	return r.logUsage.ChangeLogUsage
 }
 
 // ChangeRetention is how long a change stays in the log (CHANGE_RETENTION).
 func (r *Repo) ChangeRetention() time.Duration { return r.retention }
 
-// appendChanges appends a batch of one shard's changes to the log, in order, stamping each with
-// the time it was logged (Change.Logged, which its cursor carries). A change that is in the log
-// already (a record read again) keeps its position. It stops at the first failure: the reader
-// retries the batch, and what was appended already is not appended twice.
-func (r *Repo) appendChanges(ctx context.Context, batch []Change) error {
-	for i := range batch {
-		c := &batch[i]
-		if c.Logged.IsZero() {
-			c.Logged = r.now()
-		}
-		for _, log := range changeLogs(*c) {
-			if err := r.appendChange(ctx, log, c); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// appendChange puts one log item unless it exists.
-func (r *Repo) appendChange(ctx context.Context, log string, c *Change) error {
-	item := changeLogItem(log, c, r.retention)
-	out, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName: aws.String(r.table), Item: item,
-		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": attrPK},
-		ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
-	})
-	if err == nil {
-		r.logUsage.add(out.ConsumedCapacity)
-	}
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) {
-		return nil // appended before: by this reader before a retry, or by the previous reader
-	}
-	if err != nil {
-		return apperr.Classify("append change", err)
-	}
-	return nil
-}
-
 // changeLogItem is the log item of c in the collection log: the change's kind, images and
 // stream record, when it was logged, and its TTL (expires, in epoch seconds: DynamoDB deletes it
 // within days after; reads leave it out from then on).
 func changeLogItem(log string, c *Change, retention time.Duration) map[string]types.AttributeValue {
-	item := changeLogKey(log, c.Sequence).attributes()
+	item := changeLogKey(log, c.Position).attributes()
 	item[attrType] = s(typeChangeLog)
 	item[attrLogKind] = n(int(c.Kind))
+	item[attrLogPos] = &types.AttributeValueMemberN{Value: strconv.FormatUint(c.Position, 10)}
 	item[attrLogSeq], item[attrLogShard] = s(c.Sequence), s(c.Shard)
 	item[attrLogAt] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.UnixMilli(), 10)}
 	item[attrLogExpires] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.Add(retention).Unix(), 10)}
@@ -137,18 +103,18 @@ func changeLogItem(log string, c *Change, retention time.Duration) map[string]ty
 	return item
 }
 
-// ChangesAfter reads one page of scope's log collection: at most limit changes after the one
-// with sequence number after ("" for the oldest retained), in the log's order, those past the
-// retention left out; more says whether the collection goes on. One Query (AP33).
-func (r *Repo) ChangesAfter(ctx context.Context, scope ChangeScope, after string, limit int) (changes []Change, more bool, err error) {
-	key := changeLogKey(scope.Log, "0")
+// ChangesAfter reads one page of scope's log collection: at most limit changes after position
+// after (0 for the oldest retained), in the log's order, those past the retention left out;
+// more says whether the collection goes on. One Query (AP33).
+func (r *Repo) ChangesAfter(ctx context.Context, scope ChangeScope, after uint64, limit int) (changes []Change, more bool, err error) {
+	key := changeLogKey(scope.Log, after)
 	in := &dynamodb.QueryInput{
 		TableName:                aws.String(r.table),
 		KeyConditionExpression:   aws.String("#pk = :pk AND #sk > :after"),
 		FilterExpression:         aws.String("#exp > :now"),
 		ExpressionAttributeNames: map[string]string{"#pk": attrPK, "#sk": attrSK, "#exp": attrLogExpires},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(key.PK), ":after": s(padSequence(after)),
+			":pk": s(key.PK), ":after": s(key.SK),
 			":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(r.now().Unix(), 10)},
 		},
 		Limit: aws.Int32(int32(limit + 1)),
@@ -177,7 +143,8 @@ func (r *Repo) ChangesAfter(ctx context.Context, scope ChangeScope, after string
 func decodeLogItem(item map[string]types.AttributeValue) (c Change, err error) {
 	kind, _ := strconv.Atoi(numberAttr(item, attrLogKind))
 	at, _ := strconv.ParseInt(numberAttr(item, attrLogAt), 10, 64)
-	c = Change{Kind: ChangeKind(kind), Sequence: stringAttr(item, attrLogSeq), Shard: stringAttr(item, attrLogShard), Logged: time.UnixMilli(at)}
+	pos, _ := strconv.ParseUint(numberAttr(item, attrLogPos), 10, 64)
+	c = Change{Kind: ChangeKind(kind), Sequence: stringAttr(item, attrLogSeq), Shard: stringAttr(item, attrLogShard), Position: pos, Logged: time.UnixMilli(at)}
 	if m, ok := item[attrLogNew].(*types.AttributeValueMemberM); ok {
 		if c.New, c.newItem, err = decodeEntityItem(m.Value); err != nil {
 			return Change{}, err

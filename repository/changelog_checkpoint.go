@@ -13,17 +13,25 @@ import (
 	"singletable/apperr"
 )
 
-// The change log's checkpoints: after each batch it appends, the reader records the batch's last
-// sequence number per shard, in the table. A reader that starts (a single instance, restarted
-// or redeployed; a fleet's next lease holder, whose Redis checkpoints they complete) resumes each
-// shard after them instead of at its newest record, so that the changes written while no reader
-// ran are appended too (within the stream's 24 hours) and a client resuming from a cursor misses
-// none. One PutItem per batch; a record read again is appended once (the append's condition).
+// The change log's checkpoints: with each chunk it appends, the reader records the chunk's last
+// sequence number per shard, in the table, in the same transaction as the chunk's log items
+// (changelog_append.go), conditional on the checkpoint it read: a record at or before a shard's
+// checkpoint is in the log, and is never appended again. A reader that starts (a single
+// instance, restarted or redeployed; a fleet's next lease holder, whose Redis checkpoints they
+// complete) resumes each shard after them instead of at its newest record, so that the changes
+// written while no reader ran are appended too (within the stream's 24 hours) and a client
+// resuming from a cursor misses none.
+//
+// A checkpoint also says where its chunk went: the sequence number of the chunk's first change
+// the log keeps (from), that change's position (first) and when the chunk was logged (at). A
+// fleet's next reader, which reads again the records its predecessor appended but did not hand
+// on (at most the last chunk: the reader hands a chunk on before it appends the next), numbers
+// them from there and hands them on with the positions they have in the log.
 //
 // Start marks: when a reader starts reading a shard it has no checkpoint of, it first records
 // where it starts (the same item, without a sequence number: the time it opened the shard at
 // its newest record, or nothing for its oldest). A reader that takes over before that shard's
-// first batch was appended (a lease holder that dies between reading and appending, a shard that
+// first chunk was appended (a lease holder that dies between reading and appending, a shard that
 // closed meanwhile) resumes the shard from that mark, not from its own start, so the records
 // the previous reader read and did not append are appended by the next. One conditional PutItem
 // per shard, when its reading starts.
@@ -37,47 +45,63 @@ const typeLogCheckpoint = "ChangeLogCheckpoint"
 // logCheckpointPK is the partition of the checkpoints, one item per shard (SK: the shard id).
 const logCheckpointPK = changeLogPrefix + "CHECKPOINTS"
 
-// Attributes of a checkpoint: its sequence number; a start mark's opening time (epoch ms).
+// Attributes of a checkpoint: its sequence number; its last chunk's first sequence number kept,
+// that change's position and when the chunk was logged (epoch ms); a start mark's opening time
+// (epoch ms).
 const (
 	attrCheckpointSeq    = "seq"
+	attrCheckpointFrom   = "from"
+	attrCheckpointFirst  = "first"
+	attrCheckpointAt     = "at"
 	attrCheckpointOpened = "opened"
 )
 
-// logMark is where the log stands in a shard: after seq when a batch was appended, else from
-// the start a reader recorded when it started reading the shard (opened: at its newest record
-// then; zero: at its oldest).
+// logMark is where the log stands in a shard: after seq when a chunk was appended (the chunk's
+// changes from sequence number from on were logged at positions first, first+1, ... at at), else
+// from the start a reader recorded when it started reading the shard (opened: at its newest
+// record then; zero: at its oldest).
 type logMark struct {
-	seq    string
-	opened time.Time
+	seq, from string
+	first     uint64
+	at        time.Time
+	opened    time.Time
 }
 
-// logCheckpointItem is the checkpoint of shard at seq, kept as long as the stream keeps records.
-func logCheckpointItem(shard, seq string, expires int64) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		attrPK: s(logCheckpointPK), attrSK: s(shard), attrType: s(typeLogCheckpoint), attrCheckpointSeq: s(seq),
+// logCheckpointItem is the checkpoint of shard m, kept as long as the stream keeps records.
+func logCheckpointItem(shard string, m logMark, expires int64) map[string]types.AttributeValue {
+	item := map[string]types.AttributeValue{
+		attrPK: s(logCheckpointPK), attrSK: s(shard), attrType: s(typeLogCheckpoint),
 		attrLogExpires: &types.AttributeValueMemberN{Value: strconv.FormatInt(expires, 10)},
 	}
+	if m.seq != "" {
+		item[attrCheckpointSeq], item[attrCheckpointFrom] = s(m.seq), s(m.from)
+		item[attrCheckpointFirst] = &types.AttributeValueMemberN{Value: strconv.FormatUint(m.first, 10)}
+		item[attrCheckpointAt] = &types.AttributeValueMemberN{Value: strconv.FormatInt(m.at.UnixMilli(), 10)}
+	}
+	return item
+}
+
+// logMarkOf reads a checkpoint or start mark item.
+func logMarkOf(item map[string]types.AttributeValue) logMark {
+	m := logMark{seq: stringAttr(item, attrCheckpointSeq), from: stringAttr(item, attrCheckpointFrom)}
+	m.first, _ = strconv.ParseUint(numberAttr(item, attrCheckpointFirst), 10, 64)
+	if ms, err := strconv.ParseInt(numberAttr(item, attrCheckpointAt), 10, 64); err == nil {
+		m.at = time.UnixMilli(ms)
+	}
+	if ms, err := strconv.ParseInt(numberAttr(item, attrCheckpointOpened), 10, 64); err == nil {
+		m.opened = time.UnixMilli(ms)
+	}
+	return m
 }
 
 // logStartItem is the start mark of shard: the checkpoint's item without a sequence number, with
 // the time the reader opened the shard at its newest record (none for its oldest).
 func logStartItem(shard string, opened time.Time, expires int64) map[string]types.AttributeValue {
-	item := logCheckpointItem(shard, "", expires)
-	delete(item, attrCheckpointSeq)
+	item := logCheckpointItem(shard, logMark{}, expires)
 	if !opened.IsZero() {
 		item[attrCheckpointOpened] = &types.AttributeValueMemberN{Value: strconv.FormatInt(opened.UnixMilli(), 10)}
 	}
 	return item
-}
-
-// saveLogCheckpoint records that the log has every change of shard up to seq.
-func (r *Repo) saveLogCheckpoint(ctx context.Context, shard, seq string) error {
-	expires := r.now().Add(streamRecordLife).Unix()
-	_, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: logCheckpointItem(shard, seq, expires)})
-	if err != nil {
-		return apperr.Classify("save change log checkpoint", err)
-	}
-	return nil
 }
 
 // saveLogStart records where a reader starts reading shard (opened: the time it opens it at its
@@ -95,10 +119,12 @@ func (r *Repo) saveLogStart(ctx context.Context, shard string, opened time.Time)
 	return nil
 }
 
-// logMarks reads every shard's checkpoint or start mark.
+// logMarks reads every shard's checkpoint or start mark (strongly consistent: the last chunk
+// appended is in them).
 func (r *Repo) logMarks(ctx context.Context) (map[string]logMark, error) {
 	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.table),
+		ConsistentRead:            aws.Bool(true),
 		KeyConditionExpression:    aws.String("#pk = :pk"),
 		ExpressionAttributeNames:  map[string]string{"#pk": attrPK},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(logCheckpointPK)},
@@ -108,11 +134,17 @@ func (r *Repo) logMarks(ctx context.Context) (map[string]logMark, error) {
 	}
 	marks := make(map[string]logMark, len(items))
 	for _, item := range items {
-		m := logMark{seq: stringAttr(item, attrCheckpointSeq)}
-		if ms, err := strconv.ParseInt(numberAttr(item, attrCheckpointOpened), 10, 64); err == nil {
-			m.opened = time.UnixMilli(ms)
-		}
-		marks[stringAttr(item, attrSK)] = m
+		marks[stringAttr(item, attrSK)] = logMarkOf(item)
 	}
 	return marks, nil
+}
+
+// logMarkOfShard reads one shard's checkpoint or start mark (strongly consistent).
+func (r *Repo) logMarkOfShard(ctx context.Context, shard string) (logMark, error) {
+	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), ConsistentRead: aws.Bool(true),
+		Key: Key{PK: logCheckpointPK, SK: shard}.attributes()})
+	if err != nil {
+		return logMark{}, apperr.Classify("read change log checkpoint", err)
+	}
+	return logMarkOf(out.Item), nil
 }

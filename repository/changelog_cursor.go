@@ -2,6 +2,7 @@ package repository
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"singletable/apperr"
@@ -13,7 +14,7 @@ import (
 // inside the sealed payload, so that a cursor of another collection is told apart from a forged
 // one: the caller's own other scope is BAD_USER_INPUT, another tenant's is NOT_FOUND. The
 // payload also carries when the change was logged: a cursor expires with its change, not with
-// when it was handed out.
+// when it was handed out. The change's place is its position in the log (changelog_append.go).
 
 // changeCursorScope is the seal's scope of every change cursor.
 const changeCursorScope = "change log"
@@ -23,22 +24,33 @@ const changeCursorScope = "change log"
 var ErrCursorExpired = &apperr.Error{Code: apperr.CodeCursorExpired, Field: "after",
 	Message: "the cursor's change is older than the change log keeps: refetch, then subscribe without a cursor or with a newer one"}
 
-// ChangePosition is an opened change cursor: the collection it came from and the change's place.
+// ChangePosition is an opened change cursor: the collection it came from and the change's place:
+// its position in the log (Change.Position; 0 before the first change), and when it was logged.
 type ChangePosition struct {
 	Scope    ChangeScope
-	Sequence string
+	Position uint64
 	Logged   time.Time
 }
+
+// positionMark starts the position in a cursor's payload. A cursor of an earlier form of the log
+// carried the stream record's sequence number there (digits alone), which orders nothing across
+// shards: such a cursor is CURSOR_EXPIRED (ErrCursorRetired).
+const positionMark = "p"
+
+// ErrCursorRetired answers a cursor of an earlier form of the change log (a stream record's
+// sequence number, not a position): the client refetches, as for an expired one.
+var ErrCursorRetired = &apperr.Error{Code: apperr.CodeCursorExpired, Field: "after",
+	Message: "the cursor is of an earlier form of the change log: refetch, then subscribe without a cursor or with a newer one"}
 
 // ChangeCursor is the position of c in scope, sealed when asked for: an event's cursor, and the
 // edge cursor of the same change in a pull (equal strings).
 func (r *Repo) ChangeCursor(scope ChangeScope, c *Change) Cursor {
-	return r.ChangeCursorAt(scope, ChangePosition{Sequence: c.Sequence, Logged: c.Logged})
+	return r.ChangeCursorAt(scope, ChangePosition{Position: c.Position, Logged: c.Logged})
 }
 
 // ChangeCursorAt is the cursor of a position in scope (pos.Scope is ignored).
 func (r *Repo) ChangeCursorAt(scope ChangeScope, pos ChangePosition) Cursor {
-	return Cursor{codec: r.cursors, scope: changeCursorScope, vals: []string{scope.Log, scope.Narrow, pos.Sequence, strconv.FormatInt(pos.Logged.UnixMilli(), 10)}}
+	return Cursor{codec: r.cursors, scope: changeCursorScope, vals: []string{scope.Log, scope.Narrow, positionMark + strconv.FormatUint(pos.Position, 10), strconv.FormatInt(pos.Logged.UnixMilli(), 10)}}
 }
 
 // OpenChangeCursor checks a change cursor: BAD_USER_INPUT for a forged or altered one,
@@ -53,7 +65,14 @@ func (r *Repo) OpenChangeCursor(cursor string) (ChangePosition, error) {
 	if err != nil || vals[2] == "" {
 		return ChangePosition{}, errBadCursor
 	}
-	pos := ChangePosition{Scope: ChangeScope{Log: vals[0], Narrow: vals[1]}, Sequence: vals[2], Logged: time.UnixMilli(ms)}
+	pos := ChangePosition{Scope: ChangeScope{Log: vals[0], Narrow: vals[1]}, Logged: time.UnixMilli(ms)}
+	digits, isPosition := strings.CutPrefix(vals[2], positionMark)
+	if !isPosition {
+		return ChangePosition{}, ErrCursorRetired // sealed by this server: not forged
+	}
+	if pos.Position, err = strconv.ParseUint(digits, 10, 64); err != nil {
+		return ChangePosition{}, errBadCursor
+	}
 	if r.now().Sub(pos.Logged) > r.retention {
 		return ChangePosition{}, ErrCursorExpired
 	}

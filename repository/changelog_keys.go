@@ -1,9 +1,13 @@
 package repository
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // The change log's collections (delta sync): one partition per scope a subscription can name,
-// so that a replay page is one Query on one partition, in the order of the log's sort key.
+// so that a replay page is one Query on one partition, in the order of the log's sort key: the
+// change's position in the log (changelog_append.go).
 
 // typeChangeLog is the `type` of a log item. Log items are not entities: the stream's reader
 // skips their own stream records (a log of the log would never end).
@@ -11,14 +15,17 @@ const typeChangeLog = "ChangeLog"
 
 // Scope kinds of the change log: the collection PK is changeLogPrefix + kind (+ "#" + id).
 const (
-	changeLogPrefix  = "CHANGES#"
-	logOrganization  = "ORG"
-	logCustomer      = "CUSTOMER"
-	logAllOrders     = "ORDERS"
-	logDepartment    = "DEPT"
-	logAllEmployees  = "EMPLOYEES"
-	logProduct       = "PRODUCT"
-	sequenceKeyWidth = 40 // DynamoDB Streams sequence numbers have at most 40 digits
+	changeLogPrefix = "CHANGES#"
+	logOrganization = "ORG"
+	logCustomer     = "CUSTOMER"
+	logAllOrders    = "ORDERS"
+	logDepartment   = "DEPT"
+	logAllEmployees = "EMPLOYEES"
+	logProduct      = "PRODUCT"
+	// positionPrefix starts a log item's sort key: it sorts after every digit, so the items of
+	// an earlier form of the log (keyed by the stream record's sequence number, all digits) sort
+	// before every position and a Query after a position never reads them.
+	positionPrefix = "P#"
 )
 
 // ChangeScope names one collection of the change log, and the narrowing argument (a reporter)
@@ -71,21 +78,16 @@ func (s ChangeScope) Tenant() (kind, id string) {
 	return "", ""
 }
 
-// changeLogKey is the key of the log item of the change with stream sequence number seq in
-// scope's collection: the sequence number, zero-padded so that the sort key orders as the
-// numbers do, is the sort key. The same record always has the same key, which is what makes an
-// append idempotent.
-func changeLogKey(log, seq string) Key {
-	return Key{PK: changeLogPrefix + log, SK: padSequence(seq)}
+// changeLogKey is the key of the log item at position pos in the collection log: the position,
+// zero-padded to the 20 digits of any uint64 so that the sort key orders as the numbers do, is
+// the sort key. A position is taken once (the log's head moves past it in the same transaction),
+// so an item is never written over.
+func changeLogKey(log string, pos uint64) Key {
+	return Key{PK: changeLogPrefix + log, SK: positionKey(pos)}
 }
 
-// padSequence left-pads a sequence number with zeros to sequenceKeyWidth digits.
-func padSequence(seq string) string {
-	if len(seq) >= sequenceKeyWidth {
-		return seq
-	}
-	return strings.Repeat("0", sequenceKeyWidth-len(seq)) + seq
-}
+// positionKey is the sort key of position pos.
+func positionKey(pos uint64) string { return fmt.Sprintf("%s%020d", positionPrefix, pos) }
 
 // changeLogs are the collections a change is appended to: every scope a subscription can name
 // that the object lies in, before or after the write (an employee transferred out of a

@@ -100,14 +100,15 @@ func guardRows() []keyRow {
 		marker,
 		changeLogItem("<scope>", &Change{Kind: ChangeUpdated, Sequence: "<sequence>", Shard: "<shard>",
 			newItem: map[string]types.AttributeValue{}, oldItem: map[string]types.AttributeValue{}}, time.Hour),
-		logCheckpointItem("<shardId>", "<sequence>", 0),
+		logCheckpointItem("<shardId>", logMark{seq: "<sequence>", from: "<sequence>", first: 1, at: time.UnixMilli(1)}, 0),
 		logStartItem("<shardId>", time.UnixMilli(1), 0),
+		logHeadItem(1),
 	}
 	rows := make([]keyRow, len(items))
 	for i, item := range items {
 		rows[i] = keyRow{Entity: stringAttr(item, attrType), PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
 		if rows[i].Entity == typeChangeLog {
-			rows[i].SK = "<sequence, zero-padded to 40 digits>" // padSequence pads the placeholder too
+			rows[i].SK = positionPrefix + "<position, zero-padded to 20 digits>"
 		}
 		for name := range item {
 			if !isKeyAttribute(name) {

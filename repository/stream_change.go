@@ -50,6 +50,11 @@ type Change struct {
 	// At is when DynamoDB recorded the write (ApproximateCreationDateTime: whole seconds on AWS,
 	// whole minutes on DynamoDB Local).
 	At time.Time
+	// Position is the change's place in the change log (delta sync): the reader numbers the
+	// changes it appends 1, 2, 3, ... across all shards, in the order it appends them, which is
+	// the order it hands them on. A change the log does not keep (no subscription names its
+	// type) has the position of the change before it. Its cursor carries it.
+	Position uint64
 	// Logged is when the stream's reader appended the change to the change log (delta sync):
 	// the time its cursor carries, from which it expires.
 	Logged time.Time

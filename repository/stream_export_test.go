@@ -8,6 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // StreamWait bounds every wait of the stream tests for something to arrive (repotest.Wait, which
@@ -125,3 +128,42 @@ func (c *StreamCollector) Until(t testing.TB, last func(Change) bool) []Change {
 func IsChangeOf(k Key) func(Change) bool {
 	return func(c Change) bool { return c.Key == k }
 }
+
+// LogAppender is one reader's appender to the change log, for the tests that feed it the records
+// of several shards themselves (DynamoDB Local's stream has one shard).
+type LogAppender struct{ a *logAppender }
+
+// NewLogAppender is the appender of a reader that starts now: it has read the log's checkpoints.
+func NewLogAppender(ctx context.Context, r *Repo) (*LogAppender, error) {
+	marks, err := r.logMarks(ctx)
+	return &LogAppender{a: newLogAppender(r, marks)}, err
+}
+
+// Append appends a batch of one shard's changes as the reader does (chunk after chunk, again
+// after a refusal) and returns what the appender handed on.
+func (l *LogAppender) Append(ctx context.Context, shard string, batch []Change) ([]Change, error) {
+	var handed []Change
+	for len(batch) > 0 {
+		n, err := l.a.next(ctx, shard, batch, func(chunk []Change) { handed = append(handed, chunk...) })
+		if err != nil {
+			return handed, err
+		}
+		batch = batch[n:]
+	}
+	return handed, nil
+}
+
+// RecordOf is the change a stream record of shard with sequence number seq would carry for e
+// (CREATED, its item as it is in the table now).
+func RecordOf(ctx context.Context, r *Repo, e Entity, shard, seq string) (Change, error) {
+	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: e.Key().attributes(), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return Change{}, err
+	}
+	c := Change{Kind: ChangeCreated, Key: e.Key(), Sequence: seq, Shard: shard, At: time.Now()}
+	c.New, c.newItem, err = decodeEntityItem(out.Item)
+	return c, err
+}
+
+// LogHead is the log's head.
+func LogHead(ctx context.Context, r *Repo) (uint64, error) { return r.readLogHead(ctx) }

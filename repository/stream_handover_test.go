@@ -46,21 +46,27 @@ func startReading(t *testing.T, r *repository.Repo) (stop func()) {
 }
 
 // loggedUpdates waits until the organization's change log holds want's last title, and returns
-// the titles of its UPDATED changes in the log's order (failing on a sequence number logged twice).
+// the titles of its UPDATED changes in the log's order (failing on a sequence number logged twice,
+// or positions out of order).
 func loggedUpdates(t *testing.T, r *repository.Repo, org string, want []string) []string {
 	t.Helper()
 	deadline := time.Now().Add(repository.StreamWait)
 	for {
-		changes, _, err := r.ChangesAfter(context.Background(), repository.TicketChangeScope(org, ""), "", repository.MaxChangesPage)
+		changes, _, err := r.ChangesAfter(context.Background(), repository.TicketChangeScope(org, ""), 0, repository.MaxChangesPage)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var titles, seqs []string
+		var last uint64
 		for _, c := range changes {
 			if slices.Contains(seqs, c.Sequence) {
 				t.Fatalf("sequence number %s logged twice", c.Sequence)
 			}
 			seqs = append(seqs, c.Sequence)
+			if c.Position <= last {
+				t.Fatalf("position %d after %d", c.Position, last)
+			}
+			last = c.Position
 			if nt, ok := c.New.(*repository.Ticket); ok && c.Kind == repository.ChangeUpdated {
 				titles = append(titles, nt.Title)
 			}

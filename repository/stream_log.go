@@ -30,9 +30,10 @@ func (sr *StreamReader) readLogStart(ctx context.Context) *logStart {
 
 // after is the sequence number to continue shard after ("" for none): the earlier of the given
 // position and the log's checkpoint where there are both. The table's checkpoint is written when
-// a batch is appended, before a fleet publishes it: resuming after the later one would skip
-// publishing what was appended but not yet published, while reading a record again costs
-// nothing (its append is refused, and each instance hands a sequence number on once).
+// a chunk is appended, before a fleet publishes it: resuming after the later one would skip
+// publishing what was appended but not yet published, while a record read again is not appended
+// again (the checkpoint covers it): the appender hands the checkpoint's last chunk on at the
+// positions it has in the log, and each instance hands a sequence number on once.
 func (ls *logStart) after(shard string) string {
 	given := ""
 	if ls.resume != nil {
@@ -57,7 +58,7 @@ func (ls *logStart) continues(shard string) bool {
 // (its oldest record, skipping those from before the minute the previous reader opened it at its
 // newest: see shardReader.reposition); else where the plan says, recording that start as the
 // shard's mark, so that the next reader knows it, should this one stop before the shard's first
-// batch is in the log.
+// chunk is in the log.
 func (ls *logStart) position(ctx context.Context, r *Repo, s *shardReader) {
 	if s.last = ls.after(s.id); s.last != "" {
 		return
@@ -78,22 +79,25 @@ func (ls *logStart) position(ctx context.Context, r *Repo, s *shardReader) {
 	}
 }
 
-// appendToLog appends a shard's batch to the change log before the reader hands it on, retrying
-// with the reader's backoff while DynamoDB fails or throttles, so that a change is delivered
-// live only once a replay can find it (the seam between a replay and the live changes relies on
-// it). false when ctx ended first: the batch is neither logged in full nor handed on, and the
-// reader that resumes this shard (a fleet's next lease holder, from the checkpoint) reads it
-// again; what was appended already is not appended twice.
+// appendToLog appends a shard's batch to the change log and hands it on, chunk by chunk
+// (logAppender.next: in the order of their positions across shards), retrying with the reader's
+// backoff while DynamoDB fails or throttles, so that a change is delivered live only once a
+// replay can find it (the seam between a replay and the live changes relies on it). false when
+// ctx ended first: the rest of the batch is neither logged nor handed on, and the reader that
+// resumes this shard (a fleet's next lease holder, from the checkpoint) reads it again; what was
+// appended already is not appended twice.
 func (s *shardReader) appendToLog(ctx context.Context, changes []Change) bool {
-	for attempt := 0; ; attempt++ {
-		err := s.run.repo.appendChanges(ctx, changes)
+	handOn := func(chunk []Change) {
+		if s.run.h.Changes != nil {
+			s.run.h.Changes(ctx, chunk)
+		}
+	}
+	for attempt := 0; len(changes) > 0; {
+		n, err := s.run.log.next(ctx, s.id, changes, handOn)
 		if err == nil {
 			s.run.ok()
-			if err := s.run.repo.saveLogCheckpoint(ctx, s.id, changes[len(changes)-1].Sequence); err != nil {
-				// The next batch's checkpoint covers this one; a restart meanwhile reads it again.
-				s.run.repo.log.Warn("the change log's checkpoint was not saved", "shard", s.id, "error", err.Error())
-			}
-			return true
+			changes, attempt = changes[n:], 0
+			continue
 		}
 		if ctx.Err() != nil {
 			return false
@@ -102,5 +106,7 @@ func (s *shardReader) appendToLog(ctx context.Context, changes []Change) bool {
 		if sleepCtx(ctx, s.run.backoff(attempt)) != nil {
 			return false
 		}
+		attempt++
 	}
+	return true
 }

@@ -43,9 +43,11 @@ type StreamOptions struct {
 // different shards); they must be safe for concurrent use and return quickly. Nil ones are
 // skipped.
 type StreamHandler struct {
-	// Changes receives the changes of one read of one shard, in the order of the shard: the
-	// changes of one item always come from one shard, in the order of its writes. The batch is
-	// the handler's to keep: the reader does not reuse it.
+	// Changes receives the changes of one read of one shard (or a part of them: a chunk the
+	// change log appended at once), in the order of the shard: the changes of one item always
+	// come from one shard, in the order of its writes. Calls for all shards come one at a time,
+	// in the order of the changes' positions in the log. The batch is the handler's to keep:
+	// the reader does not reuse it.
 	Changes func(ctx context.Context, batch []Change)
 	// Stream reports the stream the reader reads (arn, with a nil err) once it has its
 	// positions, so that any write from then on is delivered; or that the table has no stream
@@ -95,6 +97,7 @@ func (r *Repo) StreamReader(opts StreamOptions) *StreamReader {
 // reads that from its oldest record.
 func (sr *StreamReader) Run(ctx context.Context, h StreamHandler) error {
 	run := &streamRun{StreamReader: sr, h: h, lags: map[string]time.Duration{}, start: sr.readLogStart(ctx)}
+	run.log = newLogAppender(sr.repo, run.start.marks)
 	fromLatest := true
 	for attempt := 0; ; {
 		arn, err := run.findStream(ctx)
@@ -121,6 +124,8 @@ type streamRun struct {
 	// start is where each shard is read from: after its checkpoint, from a start mark, or as
 	// the shard plan says.
 	start *logStart
+	// log appends every shard's changes to the change log, numbering them, and hands them on.
+	log *logAppender
 
 	mu        sync.Mutex
 	down      bool

@@ -159,9 +159,10 @@ func throttled(err error) bool {
 	return false
 }
 
-// deliver decodes a page of records and hands the changes on. Records at or before the last one
-// handed on are skipped (after a restart at the shard's oldest record); records that are not
-// about an entity are skipped; a record whose entity does not decode is logged and skipped.
+// deliver decodes a page of records, appends the changes to the change log and hands them on.
+// Records at or before the last one handed on are skipped (after a restart at the shard's oldest
+// record); records that are not about an entity are skipped; a record whose entity does not
+// decode is logged and skipped.
 func (s *shardReader) deliver(ctx context.Context, recs []stypes.Record) {
 	changes := make([]Change, 0, len(recs))
 	var newest time.Time
@@ -186,9 +187,6 @@ func (s *shardReader) deliver(ctx context.Context, recs []stypes.Record) {
 	}
 	if len(changes) > 0 && !s.appendToLog(ctx, changes) {
 		return
-	}
-	if len(changes) > 0 && s.run.h.Changes != nil {
-		s.run.h.Changes(ctx, changes)
 	}
 	var lag time.Duration
 	if !newest.IsZero() {

@@ -21,6 +21,7 @@ import (
 type wireChange struct {
 	Kind                    ChangeKind
 	PK, SK, Sequence, Shard string
+	Position                uint64
 	At, Logged              time.Time
 	New, Old                map[string]types.AttributeValue
 }
@@ -46,7 +47,7 @@ func EncodeChange(c Change) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	err := gob.NewEncoder(&buf).Encode(wireChange{Kind: c.Kind, PK: c.Key.PK, SK: c.Key.SK, Sequence: c.Sequence,
-		Shard: c.Shard, At: c.At, Logged: c.Logged, New: c.newItem, Old: c.oldItem})
+		Shard: c.Shard, Position: c.Position, At: c.At, Logged: c.Logged, New: c.newItem, Old: c.oldItem})
 	return buf.Bytes(), err
 }
 
@@ -64,7 +65,7 @@ func DecodeChange(b []byte) (c Change, err error) {
 	if w.Kind < ChangeCreated || w.Kind > ChangeRemoved || w.Sequence == "" || w.Shard == "" {
 		return Change{}, fmt.Errorf("%w: kind %d, sequence %q, shard %q", ErrNotWireChange, w.Kind, w.Sequence, w.Shard)
 	}
-	c = Change{Kind: w.Kind, Key: Key{PK: w.PK, SK: w.SK}, Sequence: w.Sequence, Shard: w.Shard, At: w.At, Logged: w.Logged}
+	c = Change{Kind: w.Kind, Key: Key{PK: w.PK, SK: w.SK}, Sequence: w.Sequence, Shard: w.Shard, Position: w.Position, At: w.At, Logged: w.Logged}
 	if c.New, c.newItem, err = decodeEntityItem(w.New); err != nil {
 		return Change{}, err
 	}

@@ -27,7 +27,7 @@ func (r *employeeResolver) Accounts(ctx context.Context, obj *model.Employee, fi
 }
 
 func (r *employeeResolver) AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
-	return connection(orderConnection(noCount))(loaders.For(ctx).OrdersOfRep(ctx, obj.ID, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
+	return connection(orderConnection)(loaders.For(ctx).OrdersOfRep(ctx, obj.ID, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error) {
@@ -125,19 +125,15 @@ func (r *queryResolver) TopAccountReps(ctx context.Context, from time.Time, to t
 }
 
 func (r *queryResolver) EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection(noCount))(loaders.For(ctx).EmployeesByName(ctx, name, pageArgs(first, after), nodes(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesByName(ctx, name, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string, after *string) (<-chan *model.InventoryChange, error) {
-	f, err := inventoryChanges(ctx, productID)
-	if err != nil {
-		return nil, err
-	}
-	return subscribe(ctx, r.Repo, r.Hub, f, after, inventoryChange)
+	return subscribed(ctx, r.Repo, r.Hub, after, inventoryChange)(inventoryChanges(ctx, productID))
 }
 
 func (r *warehouseResolver) Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection(noCount))(loaders.For(ctx).InverseList(ctx, repository.RelWarehouse, obj.ID, pageArgs(first, after), nodes(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).InverseList(ctx, repository.RelWarehouse, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) AccountRepSales() graph.AccountRepSalesResolver {

@@ -54,17 +54,17 @@ func openAfter(ctx context.Context, repo *repository.Repo, f changeFeed, after *
 }
 
 // changePage reads the feed's changes after after: up to first that pass its filter, reading
-// more pages of the log for a narrowing filter (at most pages + 1 Queries). last is the sequence
-// number of the last log item read, matching or not: where the next page starts.
-func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after string, first int) (out []repository.Change, last string, more bool, err error) {
+// more pages of the log for a narrowing filter (at most pages + 1 Queries). last is the position
+// of the last log item read, matching or not: where the next page starts.
+func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after uint64, first int) (out []repository.Change, last uint64, more bool, err error) {
 	last = after
 	for {
 		changes, next, err := repo.ChangesAfter(ctx, f.scope, last, first-len(out))
 		if err != nil {
-			return nil, "", false, err
+			return nil, 0, false, err
 		}
 		for _, c := range changes {
-			last = c.Sequence
+			last = c.Position
 			if f.filter(c) {
 				out = append(out, c)
 			}
@@ -98,7 +98,7 @@ func pull[E any](ctx context.Context, repo *repository.Repo, f changeFeed, after
 	if err != nil {
 		return nil, nil, err
 	}
-	changes, _, more, err := changePage(ctx, repo, f, from.Sequence, n)
+	changes, _, more, err := changePage(ctx, repo, f, from.Position, n)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,4 +113,56 @@ func pull[E any](ctx context.Context, repo *repository.Repo, f changeFeed, after
 		info.End = cur
 	}
 	return edges, info, nil
+}
+
+// pulled is pull of the feed an argument check returned (its error, when the check failed), its
+// page made into a connection by conn.
+func pulled[E, C any](ctx context.Context, repo *repository.Repo, after *string, first *int, edge func(*repository.Change, model.Cursored) E,
+	conn func([]E, *model.PageInfo) C) func(changeFeed, error) (C, error) {
+	return func(f changeFeed, err error) (C, error) {
+		var zero C
+		if err != nil {
+			return zero, err
+		}
+		edges, info, err := pull(ctx, repo, f, after, first, edge)
+		if err != nil {
+			return zero, err
+		}
+		return conn(edges, info), nil
+	}
+}
+
+// The edges and connections of the pulls: each change's node carries its cursor, and so does its
+// edge.
+
+func ticketChangeEdge(c *repository.Change, cur model.Cursored) *model.TicketChangeEdge {
+	return &model.TicketChangeEdge{Cursored: cur, Node: ticketChange(c, cur)}
+}
+
+func orderChangeEdge(c *repository.Change, cur model.Cursored) *model.OrderChangeEdge {
+	return &model.OrderChangeEdge{Cursored: cur, Node: orderChange(c, cur)}
+}
+
+func employeeChangeEdge(c *repository.Change, cur model.Cursored) *model.EmployeeChangeEdge {
+	return &model.EmployeeChangeEdge{Cursored: cur, Node: employeeChange(c, cur)}
+}
+
+func inventoryChangeEdge(c *repository.Change, cur model.Cursored) *model.InventoryChangeEdge {
+	return &model.InventoryChangeEdge{Cursored: cur, Node: inventoryChange(c, cur)}
+}
+
+func ticketChangeConnection(edges []*model.TicketChangeEdge, info *model.PageInfo) *model.TicketChangeConnection {
+	return &model.TicketChangeConnection{Edges: edges, PageInfo: info}
+}
+
+func orderChangeConnection(edges []*model.OrderChangeEdge, info *model.PageInfo) *model.OrderChangeConnection {
+	return &model.OrderChangeConnection{Edges: edges, PageInfo: info}
+}
+
+func employeeChangeConnection(edges []*model.EmployeeChangeEdge, info *model.PageInfo) *model.EmployeeChangeConnection {
+	return &model.EmployeeChangeConnection{Edges: edges, PageInfo: info}
+}
+
+func inventoryChangeConnection(edges []*model.InventoryChangeEdge, info *model.PageInfo) *model.InventoryChangeConnection {
+	return &model.InventoryChangeConnection{Edges: edges, PageInfo: info}
 }

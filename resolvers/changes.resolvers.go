@@ -8,61 +8,20 @@ package resolvers
 import (
 	"context"
 	"singletable/graph/model"
-	"singletable/repository"
 )
 
 func (r *queryResolver) TicketChanges(ctx context.Context, organizationID string, after *string, first *int) (*model.TicketChangeConnection, error) {
-	f, err := ticketChanges(ctx, organizationID, nil)
-	if err != nil {
-		return nil, err
-	}
-	edges, info, err := pull(ctx, r.Repo, f, after, first, func(c *repository.Change, cur model.Cursored) *model.TicketChangeEdge {
-		return &model.TicketChangeEdge{Cursored: cur, Node: ticketChange(c, cur)}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.TicketChangeConnection{Edges: edges, PageInfo: info}, nil
+	return pulled(ctx, r.Repo, after, first, ticketChangeEdge, ticketChangeConnection)(ticketChanges(ctx, organizationID, nil))
 }
 
 func (r *queryResolver) OrderChanges(ctx context.Context, customerID *string, after *string, first *int) (*model.OrderChangeConnection, error) {
-	f, err := orderChanges(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	edges, info, err := pull(ctx, r.Repo, f, after, first, func(c *repository.Change, cur model.Cursored) *model.OrderChangeEdge {
-		return &model.OrderChangeEdge{Cursored: cur, Node: orderChange(c, cur)}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.OrderChangeConnection{Edges: edges, PageInfo: info}, nil
+	return pulled(ctx, r.Repo, after, first, orderChangeEdge, orderChangeConnection)(orderChanges(ctx, customerID))
 }
 
 func (r *queryResolver) EmployeeChanges(ctx context.Context, departmentID *string, after *string, first *int) (*model.EmployeeChangeConnection, error) {
-	f, err := employeeChanges(ctx, departmentID)
-	if err != nil {
-		return nil, err
-	}
-	edges, info, err := pull(ctx, r.Repo, f, after, first, func(c *repository.Change, cur model.Cursored) *model.EmployeeChangeEdge {
-		return &model.EmployeeChangeEdge{Cursored: cur, Node: employeeChange(c, cur)}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.EmployeeChangeConnection{Edges: edges, PageInfo: info}, nil
+	return pulled(ctx, r.Repo, after, first, employeeChangeEdge, employeeChangeConnection)(employeeChanges(ctx, departmentID))
 }
 
 func (r *queryResolver) InventoryChanges(ctx context.Context, productID string, after *string, first *int) (*model.InventoryChangeConnection, error) {
-	f, err := inventoryChanges(ctx, productID)
-	if err != nil {
-		return nil, err
-	}
-	edges, info, err := pull(ctx, r.Repo, f, after, first, func(c *repository.Change, cur model.Cursored) *model.InventoryChangeEdge {
-		return &model.InventoryChangeEdge{Cursored: cur, Node: inventoryChange(c, cur)}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &model.InventoryChangeConnection{Edges: edges, PageInfo: info}, nil
+	return pulled(ctx, r.Repo, after, first, inventoryChangeEdge, inventoryChangeConnection)(inventoryChanges(ctx, productID))
 }

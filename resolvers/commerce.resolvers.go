@@ -16,7 +16,7 @@ import (
 
 func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
 	f := repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}
-	return connection(orderConnection(obj.OrderTotal(f)))(ordersOf(ctx, obj, first, after, f))
+	return connection(counted(obj.OrderTotal(f), orderConnection))(ordersOf(ctx, obj, first, after, f))
 }
 
 func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error) {
@@ -86,7 +86,7 @@ func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, err
 }
 
 func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
-	return connection(orderConnection(noCount))(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
+	return connection(orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) Customer() graph.CustomerResolver { return &customerResolver{r} }

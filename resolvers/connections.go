@@ -6,12 +6,18 @@ import (
 )
 
 // The connection of each list's page (Relay: edges with their cursors, and the page's info), one
-// per node type. The connections with a totalCount are built with the count the list's parent
-// keeps (repository.Count; noCount for the lists that have none): the resolver has the parent, read
-// already, so the count costs no call.
+// per node type. A connection with a totalCount is given the count the list's parent keeps by
+// counted (repository.Count): the resolver has the parent, read already, so the count costs no
+// call. Without counted, the totalCount of a list that no counter follows is null.
 
-// noCount is the totalCount of a list that no counter follows: null.
-var noCount repository.Count
+// counted is build with its connection's totalCount set to total.
+func counted[T any, C interface{ SetCount(repository.Count) }](total repository.Count, build func(repository.Page[T]) C) func(repository.Page[T]) C {
+	return func(p repository.Page[T]) C {
+		c := build(p)
+		c.SetCount(total)
+		return c
+	}
+}
 
 func organizationConnection(p repository.Page[*repository.Organization]) *model.OrganizationConnection {
 	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrganizationEdge, n *model.Organization, c model.Cursored, o *repository.Organization) {
@@ -19,30 +25,22 @@ func organizationConnection(p repository.Page[*repository.Organization]) *model.
 	})}
 }
 
-func userConnection(total repository.Count) func(repository.Page[*repository.User]) *model.UserConnection {
-	return func(p repository.Page[*repository.User]) *model.UserConnection {
-		return &model.UserConnection{PageInfo: pageInfo(p), Total: model.Total{Count: total}, Edges: edges(p, func(e *model.UserEdge, n *model.User, c model.Cursored, u *repository.User) {
-			n.User, *e = u, model.UserEdge{Cursored: c, Node: n}
-		})}
-	}
+func userConnection(p repository.Page[*repository.User]) *model.UserConnection {
+	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.UserEdge, n *model.User, c model.Cursored, u *repository.User) {
+		n.User, *e = u, model.UserEdge{Cursored: c, Node: n}
+	})}
 }
 
-func ticketConnection(total repository.Count) func(repository.Page[*repository.Ticket]) *model.TicketConnection {
-	return func(p repository.Page[*repository.Ticket]) *model.TicketConnection {
-		return &model.TicketConnection{PageInfo: pageInfo(p), Total: model.Total{Count: total}, Edges: edges(p, func(e *model.TicketEdge, n *model.Ticket, c model.Cursored, t *repository.Ticket) {
-			n.Ticket, *e = t, model.TicketEdge{Cursored: c, Node: n}
-		})}
-	}
+func ticketConnection(p repository.Page[*repository.Ticket]) *model.TicketConnection {
+	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketEdge, n *model.Ticket, c model.Cursored, t *repository.Ticket) {
+		n.Ticket, *e = t, model.TicketEdge{Cursored: c, Node: n}
+	})}
 }
 
 func ticketVersionConnection(p repository.Page[*repository.TicketVersion]) *model.TicketVersionConnection {
-	es := make([]model.TicketVersionEdge, len(p.Items))
-	out := make([]*model.TicketVersionEdge, len(p.Items))
-	for i, v := range p.Items {
-		es[i] = model.TicketVersionEdge{Cursored: model.Cursored{Position: p.Cursors[i]}, Node: v}
-		out[i] = &es[i]
-	}
-	return &model.TicketVersionConnection{PageInfo: pageInfo(p), Edges: out}
+	return &model.TicketVersionConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketVersionEdge, _ *struct{}, c model.Cursored, v *repository.TicketVersion) {
+		*e = model.TicketVersionEdge{Cursored: c, Node: v}
+	})}
 }
 
 func departmentConnection(p repository.Page[*repository.Department]) *model.DepartmentConnection {
@@ -51,12 +49,10 @@ func departmentConnection(p repository.Page[*repository.Department]) *model.Depa
 	})}
 }
 
-func employeeConnection(total repository.Count) func(repository.Page[*repository.Employee]) *model.EmployeeConnection {
-	return func(p repository.Page[*repository.Employee]) *model.EmployeeConnection {
-		return &model.EmployeeConnection{PageInfo: pageInfo(p), Total: model.Total{Count: total}, Edges: edges(p, func(e *model.EmployeeEdge, n *model.Employee, c model.Cursored, emp *repository.Employee) {
-			n.Employee, *e = emp, model.EmployeeEdge{Cursored: c, Node: n}
-		})}
-	}
+func employeeConnection(p repository.Page[*repository.Employee]) *model.EmployeeConnection {
+	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.EmployeeEdge, n *model.Employee, c model.Cursored, emp *repository.Employee) {
+		n.Employee, *e = emp, model.EmployeeEdge{Cursored: c, Node: n}
+	})}
 }
 
 func locationConnection(p repository.Page[*repository.Location]) *model.LocationConnection {
@@ -71,12 +67,10 @@ func customerConnection(p repository.Page[*repository.Customer]) *model.Customer
 	})}
 }
 
-func orderConnection(total repository.Count) func(repository.Page[*repository.Order]) *model.OrderConnection {
-	return func(p repository.Page[*repository.Order]) *model.OrderConnection {
-		return &model.OrderConnection{PageInfo: pageInfo(p), Total: model.Total{Count: total}, Edges: edges(p, func(e *model.OrderEdge, n *model.Order, c model.Cursored, o *repository.Order) {
-			n.Order, *e = o, model.OrderEdge{Cursored: c, Node: n}
-		})}
-	}
+func orderConnection(p repository.Page[*repository.Order]) *model.OrderConnection {
+	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderEdge, n *model.Order, c model.Cursored, o *repository.Order) {
+		n.Order, *e = o, model.OrderEdge{Cursored: c, Node: n}
+	})}
 }
 
 func productConnection(p repository.Page[*repository.Product]) *model.ProductConnection {

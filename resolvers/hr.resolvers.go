@@ -19,7 +19,7 @@ func (r *departmentResolver) Location(ctx context.Context, obj *model.Department
 }
 
 func (r *departmentResolver) Employees(ctx context.Context, obj *model.Department, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection(obj.EmployeeTotal()))(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
+	return connection(counted(obj.EmployeeTotal(), employeeConnection))(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) Department(ctx context.Context, obj *model.Employee) (*model.Department, error) {
@@ -31,7 +31,7 @@ func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*m
 }
 
 func (r *employeeResolver) DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection(obj.DirectReportTotal()))(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
+	return connection(counted(obj.DirectReportTotal(), employeeConnection))(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
@@ -39,7 +39,7 @@ func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*mo
 }
 
 func (r *employeeResolver) Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection(noCount))(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *mutationResolver) CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error) {
@@ -131,11 +131,11 @@ func (r *queryResolver) Departments(ctx context.Context, first *int, after *stri
 }
 
 func (r *queryResolver) EmployeesByJobTitle(ctx context.Context, jobTitle string, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection(noCount))(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), nodes(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection(noCount))(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), nodes(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {

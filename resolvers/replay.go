@@ -18,9 +18,9 @@ import (
 
 // replay is the part of a subscription's replay not delivered yet.
 type replay struct {
-	// read is the sequence number of the last log item read: where the next page starts, and
-	// the newest change a live one must be after to be new.
-	read    string
+	// read is the position of the last log item read: where the next page starts, and the
+	// newest change a live one must be after to be new.
+	read    uint64
 	pending []repository.Change
 	more    bool
 }
@@ -46,12 +46,13 @@ func (s *stream[T]) replayed(ctx context.Context) (*repository.Change, error) {
 
 // seenInReplay reports whether a live change is one the replay covered (read from the log).
 func (s *stream[T]) seenInReplay(c *repository.Change) bool {
-	return s.replay != nil && s.replay.read != "" && !repository.SequenceAfter(c.Sequence, s.replay.read)
+	return s.replay != nil && c.Position <= s.replay.read
 }
 
 // ended is the error a subscription that ended tells its client: for a gap, a slow client or a
 // drain, the hub's error with the cursor to resume from (extensions.cursor), so that the
-// client's retry replays what it missed instead of refetching.
+// client's retry replays what it missed instead of refetching: the last change delivered, or
+// where the subscription started when it delivered none (its `after`, or the log's head).
 func (s *stream[T]) ended(err error) error {
 	var coded *apperr.Error
 	switch {
@@ -60,9 +61,6 @@ func (s *stream[T]) ended(err error) error {
 	case err != nil && errors.As(err, &coded) && (coded.Reason == changefeed.ReasonGap || coded.Reason == changefeed.ReasonSlow):
 	default:
 		return err
-	}
-	if s.pos.Sequence == "" {
-		return coded // the hub dispatched nothing before the subscription opened, which got nothing
 	}
 	resumable := *coded
 	resumable.Cursor = s.repo.ChangeCursorAt(s.feed.scope, s.pos).String()

@@ -67,7 +67,7 @@ func (r *mutationResolver) DeleteOrganization(ctx context.Context, input model.D
 }
 
 func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
-	return connection(userConnection(obj.UserTotal()))(usersOf(ctx, obj, first, after))
+	return connection(counted(obj.UserTotal(), userConnection))(usersOf(ctx, obj, first, after))
 }
 
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
@@ -104,7 +104,7 @@ func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*mode
 
 func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
 	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
-	return connection(ticketConnection(obj.TicketTotal(f)))(ticketsOf(ctx, obj, first, after, f))
+	return connection(counted(obj.TicketTotal(f), ticketConnection))(ticketsOf(ctx, obj, first, after, f))
 }
 
 func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }

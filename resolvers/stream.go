@@ -65,6 +65,17 @@ func EventStreamOf(ctx context.Context) (stream EventStream, isSubscription bool
 // errTokenExpired ends a subscription whose caller's token is no longer accepted.
 var errTokenExpired = apperr.New(apperr.CodeUnauthenticated, "the token has expired: subscribe again with a new one")
 
+// subscribed is subscribe of the feed an argument check returned (its error, when the check
+// failed).
+func subscribed[T any](ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, after *string, convert func(*repository.Change, model.Cursored) T) func(changeFeed, error) (<-chan T, error) {
+	return func(f changeFeed, err error) (<-chan T, error) {
+		if err != nil {
+			return nil, err
+		}
+		return subscribe(ctx, repo, hub, f, after, convert)
+	}
+}
+
 // subscribe opens a subscription to the hub's changes f accepts, each delivered as convert
 // makes it, for the caller of ctx until its token expires; the subscription ends with ctx. With
 // after, it first replays f's changes after that cursor from the change log (replay.go).
@@ -87,15 +98,19 @@ func subscribe[T any](ctx context.Context, repo *repository.Repo, hub *changefee
 	if err := awaitReader(ctx, hub); err != nil {
 		return nil, err
 	}
+	head, err := logHead(ctx, repo, hub, after)
+	if err != nil {
+		return nil, err
+	}
 	// Subscribed before the replay's first Query: a change the reader dispatches from now on
 	// is in the buffer, one dispatched before is in the log already (the reader appends first).
 	sub, err := hub.Subscribe(caller.Subject, f.filter)
 	if err != nil {
 		return nil, err
 	}
-	s := &stream[T]{sub: sub, hub: hub, caller: caller, repo: repo, feed: f, convert: convert, out: make(chan T, 1), pos: sub.Start()}
+	s := &stream[T]{sub: sub, hub: hub, caller: caller, repo: repo, feed: f, convert: convert, out: make(chan T, 1), pos: startOf(sub, head)}
 	if after != nil {
-		s.pos, s.replay = from, &replay{read: from.Sequence, more: true}
+		s.pos, s.replay = from, &replay{read: from.Position, more: true}
 	}
 	if !caller.ValidUntil.IsZero() {
 		s.expiry = time.NewTimer(time.Until(caller.ValidUntil))
@@ -105,6 +120,30 @@ func subscribe[T any](ctx context.Context, repo *repository.Repo, hub *changefee
 	slot.stream = s
 	slot.mu.Unlock()
 	return s.out, nil
+}
+
+// logHead is the change log's head, read before a subscription without `after` opens on a hub
+// that has dispatched nothing yet (the zero position otherwise): where it resumes from should it
+// end before it delivered anything (startOf).
+func logHead(ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, after *string) (repository.ChangePosition, error) {
+	if after != nil || hub.Dispatched() {
+		return repository.ChangePosition{}, nil
+	}
+	return repo.ChangeLogHead(ctx)
+}
+
+// startOf is where a subscription without `after` starts: the hub's last position when it
+// opened, or the log's head read before it opened when that is later (or the hub had none).
+// Every change after it that the subscription accepts is one the hub dispatched to it after it
+// opened, or one it would have: the hub dispatches in the order of the positions, and a change
+// appended before the head was read but dispatched after the subscription opened is in its
+// buffer, delivered before its end is told.
+func startOf(sub *changefeed.Subscription, head repository.ChangePosition) repository.ChangePosition {
+	start := sub.Start()
+	if start.Logged.IsZero() || start.Position < head.Position {
+		return head
+	}
+	return start
 }
 
 // readerWait bounds how long a subscription opened before the hub reads the stream (the first
@@ -144,8 +183,8 @@ type stream[T any] struct {
 	convert func(*repository.Change, model.Cursored) T
 	// replay is the replay still to deliver (nil: none, or done).
 	replay *replay
-	// pos is the position of the last change delivered (or of the client's cursor, or of the
-	// hub when the subscription opened): the cursor an ended subscription resumes from.
+	// pos is the position of the last change delivered (or of the client's cursor, or where
+	// the subscription started: startOf): the cursor an ended subscription resumes from.
 	pos    repository.ChangePosition
 	out    chan T
 	expiry *time.Timer // nil: the caller's token does not expire
@@ -203,7 +242,7 @@ func (s *stream[T]) next(ctx context.Context) (bool, error) {
 
 // emit converts c into its event, with its cursor, and hands it to gqlgen.
 func (s *stream[T]) emit(ctx context.Context, c *repository.Change) (bool, error) {
-	s.pos = repository.ChangePosition{Sequence: c.Sequence, Logged: c.Logged}
+	s.pos = repository.ChangePosition{Position: c.Position, Logged: c.Logged}
 	select {
 	case s.out <- s.convert(c, model.Cursored{Position: s.repo.ChangeCursor(s.feed.scope, c)}):
 		return true, nil

@@ -141,23 +141,26 @@ var changeKinds = map[repository.ChangeKind]model.ChangeKind{
 // write changed it.
 func ticketChange(c *repository.Change, cur model.Cursored) *model.TicketChange {
 	t := c.Entity().(*repository.Ticket)
-	ev := &model.TicketChange{Cursored: cur, Kind: changeKinds[c.Kind], Ticket: model.Tickets.Wrap(t)}
-	if old, ok := c.Old.(*repository.Ticket); ok && c.New != nil && old.Status != t.Status {
-		prev := old.Status
-		ev.PreviousStatus = &prev
-	}
-	return ev
+	return &model.TicketChange{Cursored: cur, Kind: changeKinds[c.Kind], Ticket: model.Tickets.Wrap(t),
+		PreviousStatus: previousStatus(c, t, func(t *repository.Ticket) repository.TicketStatus { return t.Status })}
 }
 
 // orderChange is ticketChange for an order.
 func orderChange(c *repository.Change, cur model.Cursored) *model.OrderChange {
 	o := c.Entity().(*repository.Order)
-	ev := &model.OrderChange{Cursored: cur, Kind: changeKinds[c.Kind], Order: model.Orders.Wrap(o)}
-	if old, ok := c.Old.(*repository.Order); ok && c.New != nil && old.Status != o.Status {
-		prev := old.Status
-		ev.PreviousStatus = &prev
+	return &model.OrderChange{Cursored: cur, Kind: changeKinds[c.Kind], Order: model.Orders.Wrap(o),
+		PreviousStatus: previousStatus(c, o, func(o *repository.Order) repository.OrderStatus { return o.Status })}
+}
+
+// previousStatus is the status (status of an entity) the entity had before change c, when c
+// changed it from that to now's; nil for a creation, a removal, or a write that kept it.
+func previousStatus[E any, S comparable](c *repository.Change, now E, status func(E) S) *S {
+	old, ok := c.Old.(E)
+	if !ok || c.New == nil || status(old) == status(now) {
+		return nil
 	}
-	return ev
+	prev := status(old)
+	return &prev
 }
 
 // employeeChange is the event of a change an employee subscription accepted.

@@ -12,27 +12,15 @@ import (
 )
 
 func (r *subscriptionResolver) TicketChanged(ctx context.Context, organizationID string, reporterID *string, after *string) (<-chan *model.TicketChange, error) {
-	f, err := ticketChanges(ctx, organizationID, reporterID)
-	if err != nil {
-		return nil, err
-	}
-	return subscribe(ctx, r.Repo, r.Hub, f, after, ticketChange)
+	return subscribed(ctx, r.Repo, r.Hub, after, ticketChange)(ticketChanges(ctx, organizationID, reporterID))
 }
 
 func (r *subscriptionResolver) OrderChanged(ctx context.Context, customerID *string, after *string) (<-chan *model.OrderChange, error) {
-	f, err := orderChanges(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return subscribe(ctx, r.Repo, r.Hub, f, after, orderChange)
+	return subscribed(ctx, r.Repo, r.Hub, after, orderChange)(orderChanges(ctx, customerID))
 }
 
 func (r *subscriptionResolver) EmployeeChanged(ctx context.Context, departmentID *string, after *string) (<-chan *model.EmployeeChange, error) {
-	f, err := employeeChanges(ctx, departmentID)
-	if err != nil {
-		return nil, err
-	}
-	return subscribe(ctx, r.Repo, r.Hub, f, after, employeeChange)
+	return subscribed(ctx, r.Repo, r.Hub, after, employeeChange)(employeeChanges(ctx, departmentID))
 }
 
 func (r *Resolver) Subscription() graph.SubscriptionResolver { return &subscriptionResolver{r} }

@@ -175,7 +175,7 @@ func TestRoleTableOfRootFieldsAndMutations(t *testing.T) {
 	covered := map[string]bool{}
 	for _, op := range rootOps {
 		covered[op.field] = true
-		if p := auth.PolicyRoles(opObject(op), op.field); !sameRoles(p, op.may) {
+		if p := policyRoles(opObject(op), op.field); !sameRoles(p, op.may) {
 			t.Errorf("%s: the test expects %v, the policy says %v", op.field, op.may, p)
 		}
 		for _, r := range auth.Roles {
@@ -206,6 +206,18 @@ func opObject(op rootOp) string {
 		return "Mutation"
 	}
 	return "Query"
+}
+
+// policyRoles are the roles whose holder (with the tenant claims the role needs) may use the root
+// field object.field.
+func policyRoles(object, field string) []auth.Role {
+	var may []auth.Role
+	for _, r := range auth.Roles {
+		if (auth.Principal{Roles: []auth.Role{r}, Org: "org", Customer: "customer"}).MayUse(object, field) {
+			may = append(may, r)
+		}
+	}
+	return may
 }
 
 func sameRoles(a, b []auth.Role) bool {

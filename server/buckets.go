@@ -85,9 +85,3 @@ func (t *bucketTable) sweep(now time.Time) {
 		delete(t.entries, k)
 	}
 }
-
-func (t *bucketTable) size() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.entries)
-}

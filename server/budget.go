@@ -85,11 +85,6 @@ func newCapacityBudget(rcu float64, now func() time.Time) *capacityBudget {
 // units is rcu in the buckets' half units, rounded up.
 func units(rcu float64) int { return int(math.Ceil(rcu*budgetUnitsPerRCU - 1e-9)) }
 
-// check reports whether key's bucket holds capacity, or else how long until it does.
-func (c *capacityBudget) check(key string) (ok bool, wait time.Duration) {
-	return c.reserveNow(key, 0)
-}
-
 // reserveNow takes rcu capacity units from key's bucket if it holds any (ok), below zero if need
 // be; else it says how long until the bucket holds capacity again.
 func (c *capacityBudget) reserveNow(key string, rcu float64) (ok bool, wait time.Duration) {

@@ -74,13 +74,6 @@ func (c *byteCache[T]) remove(el *lru.Element) {
 	c.used -= e.size
 }
 
-// stats returns the bytes and entries held.
-func (c *byteCache[T]) stats() (bytes, entries int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.used, len(c.items)
-}
-
 // perPrincipal is the persisted-query cache: every entry belongs to the principal that registered
 // it (principalKey: the token's subject, or the client's address without one), so a hash sent
 // alone finds only documents its own principal sent. One cache shared by everyone would answer a

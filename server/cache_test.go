@@ -121,3 +121,10 @@ func TestPersistedQueryEntriesCannotCrossPrincipals(t *testing.T) {
 		t.Fatalf("%d entries, want 1", n)
 	}
 }
+
+// stats returns the bytes and entries held.
+func (c *byteCache[T]) stats() (bytes, entries int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.used, len(c.items)
+}

@@ -284,7 +284,7 @@ func (p *payloads) produce(ctx context.Context) *graphql.Response {
 }
 
 // drain receives the payloads nobody will read, in the background, until the executor's last.
-// They are not accounted: the request was settled as cut short (withCapacityBudget).
+// They are not accounted: the request was settled as cut short (withAdmission).
 func (p *payloads) drain(ctx context.Context) {
 	p.cost.stop()
 	go func() {

@@ -137,7 +137,7 @@ func TestDeltaSyncSlowEndGivesTheResumeCursor(t *testing.T) {
 	const feed = `subscription($org: ID!, $after: String) { ticketChanged(organizationId: $org, after: $after) { cursor kind ticket { title reporter { name } } } }`
 	ws := a.dialWS(adminToken(t))
 	ws.subscribe("1", feed, map[string]any{"org": orgID(org)})
-	time.Sleep(200 * time.Millisecond)
+	repotest.WaitFor(t, "the subscription to open", func() bool { return hub.Subscriptions() == 1 })
 	var written []string
 	for i := range 8 {
 		written = append(written, fmt.Sprintf("burst %d", i))
@@ -153,5 +153,57 @@ func TestDeltaSyncSlowEndGivesTheResumeCursor(t *testing.T) {
 	got = append(got, a.resumed(org, feed, cursor, len(written)-len(got))...)
 	if !slices.Equal(got, written) {
 		t.Fatalf("before the end and resumed: %v, want %v", got, written)
+	}
+}
+
+// A subscription without `after` that ends before it delivered anything (here, on an instance
+// whose hub has dispatched nothing yet: the reader hands nothing on) still tells the client where
+// to resume: where it started, the log's head when it subscribed. Resubscribing there replays
+// exactly what it missed: not the change logged before it subscribed, every one after. For a gap,
+// and for a drain (resumed on another instance).
+func TestDeltaSyncEndBeforeAnyEventGivesTheStartAsResumeCursor(t *testing.T) {
+	for _, reason := range []string{"gap", "drain"} {
+		t.Run(reason, func(t *testing.T) {
+			repo := repotest.NewRepo(t)
+			src := &gapSource{src: repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})}
+			src.dropping.Store(true)
+			hub := startHub(t, src, changefeed.Options{})
+			a := newAPIOn(t, repo, server.Config{Hub: hub})
+			d := a.seedSaaS(1, 1, 0)
+			org, user := d.orgs[0], d.users[d.orgs[0].ID][0]
+			a.createTicket(user, "before")
+			logged := func(n int) func() bool {
+				return func() bool {
+					var page ticketChangesPage
+					a.ok(ticketPull, map[string]any{"org": orgID(org)}, &page)
+					return len(page.TicketChanges.Edges) == n
+				}
+			}
+			repotest.WaitFor(t, "the change before in the log", logged(1))
+
+			ws := a.dialWS(adminToken(t))
+			ws.subscribe("1", ticketFeed, map[string]any{"org": orgID(org)})
+			repotest.WaitFor(t, "the subscription to open", func() bool { return hub.Subscriptions() == 1 })
+			missed := []string{"missed 0", "missed 1", "missed 2"}
+			for _, title := range missed {
+				a.createTicket(user, title)
+			}
+			repotest.WaitFor(t, "the missed changes in the log", logged(1+len(missed)))
+			resumeOn := a
+			if reason == "gap" {
+				(*src.h.Load()).Gap("test", "records were trimmed")
+			} else {
+				resumeOn = newDeltaAPIOn(t, repo)
+				hub.Close()
+			}
+			titles, ext := ws.endsWith("ticketChanged")
+			cursor, _ := ext["cursor"].(string)
+			if len(titles) != 0 || ext["reason"] != reason || cursor == "" {
+				t.Fatalf("the end: events %v, extensions %+v; want reason %s and a cursor", titles, ext, reason)
+			}
+			if got := resumeOn.resumed(org, ticketFeed, cursor, len(missed)); !slices.Equal(got, missed) {
+				t.Fatalf("resumed with %v, want %v", got, missed)
+			}
+		})
 	}
 }

@@ -53,7 +53,7 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// LimitError is a refused document: a validation error a frontend developer can act on, with
+// limitError is a refused document: a validation error a frontend developer can act on, with
 // extensions.limit naming the bound and extensions.max its value.
 func limitError(limit string, max int, format string, a ...any) *gqlerror.Error {
 	err := gqlerror.Errorf(format, a...)

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -26,34 +26,24 @@ type requestInfo struct {
 	stream bool
 	// budget is the principal's capacity budget the request's cost is debited from (nil: off).
 	budget *requestBudget
-	mu     sync.Mutex
-	op     string
+	// op is the operation's name, once the GraphQL layer knows it (read by the request log and
+	// the subscriptions' events, from other goroutines).
+	op atomic.Pointer[string]
 	// explained: the request asked for its plan, and its answer has no data entry.
-	explained bool
+	explained atomic.Bool
 }
 
-func (ri *requestInfo) markExplained() {
-	ri.mu.Lock()
-	ri.explained = true
-	ri.mu.Unlock()
-}
+func (ri *requestInfo) markExplained()    { ri.explained.Store(true) }
+func (ri *requestInfo) isExplained() bool { return ri.explained.Load() }
 
-func (ri *requestInfo) isExplained() bool {
-	ri.mu.Lock()
-	defer ri.mu.Unlock()
-	return ri.explained
-}
+func (ri *requestInfo) setOperation(name string) { ri.op.Store(&name) }
 
-func (ri *requestInfo) setOperation(name string) {
-	ri.mu.Lock()
-	ri.op = name
-	ri.mu.Unlock()
-}
-
+// operation is the operation's name, "" until setOperation.
 func (ri *requestInfo) operation() string {
-	ri.mu.Lock()
-	defer ri.mu.Unlock()
-	return ri.op
+	if op := ri.op.Load(); op != nil {
+		return *op
+	}
+	return ""
 }
 
 type requestInfoKey struct{}

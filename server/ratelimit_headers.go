@@ -32,7 +32,7 @@ var limitHeaders = []string{
 // exposedLimitHeaders is limitHeaders as the value of Access-Control-Expose-Headers.
 var exposedLimitHeaders = strings.Join(limitHeaders, ", ")
 
-// bucketState is where key's bucket stands now: its tokens (negative when in debt) and how long
+// state is where key's bucket stands now: its tokens (negative when in debt) and how long
 // until it is full.
 func (t *bucketTable) state(key string) (tokens float64, untilFull time.Duration) {
 	t.use(key, func(now time.Time, lim *rate.Limiter) {

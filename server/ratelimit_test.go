@@ -76,3 +76,10 @@ func TestRateLimiterForgetsIdlePrincipals(t *testing.T) {
 		}
 	}
 }
+
+// size is how many principals t holds a bucket for.
+func (t *bucketTable) size() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.entries)
+}

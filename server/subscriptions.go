@@ -211,7 +211,8 @@ func eventMeter(ctx context.Context) context.Context {
 	ctx, meter := repository.WithMeter(ctx)
 	ev := &requestInfo{start: time.Now(), meter: meter, stream: true}
 	if ri := requestInfoFrom(ctx); ri != nil {
-		ev.id, ev.op = ri.id, ri.operation()
+		ev.id = ri.id
+		ev.setOperation(ri.operation())
 		if ri.budget != nil {
 			key := ri.budget.key
 			if p, ok := auth.FromContext(ctx); ok && p.Subject != "" {

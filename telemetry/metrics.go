@@ -46,63 +46,40 @@ const maxOperationNames = 200
 func NewMetrics() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
-		opDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: Namespace, Subsystem: "graphql", Name: "operation_duration_seconds",
-			Help:    "Time to answer a GraphQL operation, by operation name and outcome (ok, or the first error's code).",
-			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
-		}, []string{"operation", "outcome"}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: Namespace, Subsystem: "graphql", Name: "operations_in_flight",
-			Help: "GraphQL operations being answered now.",
-		}),
-		ddbCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: "dynamodb", Name: "calls_total",
-			Help: "DynamoDB API calls, by operation (SDK retries of one call count once).",
-		}, []string{"operation"}),
-		ddbErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: "dynamodb", Name: "call_errors_total",
-			Help: "DynamoDB API calls that failed after the SDK's retries, by operation.",
-		}, []string{"operation"}),
-		ddbCapacity: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: "dynamodb", Name: "consumed_capacity_units_total",
-			Help: "Capacity units DynamoDB reported as consumed (ReturnConsumedCapacity=TOTAL), by operation.",
-		}, []string{"operation"}),
-		ddbDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: Namespace, Subsystem: "dynamodb", Name: "call_duration_seconds",
-			Help:    "Time of one DynamoDB API call, SDK retries included, by operation.",
-			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
-		}, []string{"operation"}),
-		batchSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: Namespace, Subsystem: "dataloader", Name: "batch_size",
-			Help:    "Keys (or lists) sent together in one dataloader batch, by loader.",
-			Buckets: []float64{1, 2, 5, 10, 20, 50, 100, 200, 500},
-		}, []string{"loader"}),
-		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: "http", Name: "rate_limited_total",
-			Help: "Requests refused with 429, by reason: rate (the principal was over RATE_LIMIT_RPS) or capacity (over CAPACITY_BUDGET_RCU).",
-		}, []string{"reason"}),
-		overCap: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: "http", Name: "over_capacity_total",
-			Help: "Requests refused with 503 because MAX_CONCURRENT_OPERATIONS operations were running.",
-		}),
-		sharedFallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: "fleet", Name: "shared_fallbacks_total",
-			Help: "Requests answered from the instance's own state because the fleet's Redis could not be reached, by store: rate, capacity, persisted_queries.",
-		}, []string{"store"}),
-		untrusted: newUntrustedDocuments(),
-		opNames:   newLabelSet(maxOperationNames),
-		subs:      newSubscriptionMetrics(),
+		opDuration: histogramVec("graphql", "operation_duration_seconds",
+			"Time to answer a GraphQL operation, by operation name and outcome (ok, or the first error's code).",
+			[]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}, "operation", "outcome"),
+		inFlight: gauge("graphql", "operations_in_flight", "GraphQL operations being answered now."),
+		ddbCalls: counterVec("dynamodb", "calls_total",
+			"DynamoDB API calls, by operation (SDK retries of one call count once).", "operation"),
+		ddbErrors: counterVec("dynamodb", "call_errors_total",
+			"DynamoDB API calls that failed after the SDK's retries, by operation.", "operation"),
+		ddbCapacity: counterVec("dynamodb", "consumed_capacity_units_total",
+			"Capacity units DynamoDB reported as consumed (ReturnConsumedCapacity=TOTAL), by operation.", "operation"),
+		ddbDuration: histogramVec("dynamodb", "call_duration_seconds",
+			"Time of one DynamoDB API call, SDK retries included, by operation.",
+			[]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}, "operation"),
+		batchSize: histogramVec("dataloader", "batch_size",
+			"Keys (or lists) sent together in one dataloader batch, by loader.",
+			[]float64{1, 2, 5, 10, 20, 50, 100, 200, 500}, "loader"),
+		rateLimited: counterVec("http", "rate_limited_total",
+			"Requests refused with 429, by reason: rate (the principal was over RATE_LIMIT_RPS) or capacity (over CAPACITY_BUDGET_RCU).",
+			"reason", "rate", "capacity"),
+		overCap: counter("http", "over_capacity_total",
+			"Requests refused with 503 because MAX_CONCURRENT_OPERATIONS operations were running."),
+		sharedFallbacks: counterVec("fleet", "shared_fallbacks_total",
+			"Requests answered from the instance's own state because the fleet's Redis could not be reached, by store: rate, capacity, persisted_queries.",
+			"store", "rate", "capacity", "persisted_queries"),
+		untrusted: counterVec("graphql", "untrusted_documents_total",
+			"Documents outside the trusted documents (TRUSTED_DOCUMENTS), by outcome: served (mode log), bypassed (an admin's bypass header under enforce) or refused (enforce, or an id or hash the manifest does not hold).",
+			"outcome", untrustedOutcomes...),
+		opNames: newLabelSet(maxOperationNames),
+		subs:    newSubscriptionMetrics(),
 	}
 	m.reg.MustRegister(m.opDuration, m.inFlight, m.ddbCalls, m.ddbErrors, m.ddbCapacity, m.ddbDuration,
 		m.batchSize, m.rateLimited, m.overCap, m.untrusted, m.sharedFallbacks,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(m.subs.all...)
-	for _, reason := range []string{"rate", "capacity"} {
-		m.rateLimited.WithLabelValues(reason) // both series exist from the start, at 0
-	}
-	for _, store := range []string{"rate", "capacity", "persisted_queries"} {
-		m.sharedFallbacks.WithLabelValues(store)
-	}
 	return m
 }
 

@@ -23,22 +23,16 @@ type subscriptionMetrics struct {
 }
 
 func newSubscriptionMetrics() subscriptionMetrics {
-	gauge := func(name, help string) prometheus.Gauge {
-		return prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: name, Help: help})
-	}
-	counter := func(name, help string) prometheus.Counter {
-		return prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: name, Help: help})
-	}
 	s := subscriptionMetrics{
-		subsOpen:  gauge("subscriptions_open", "GraphQL subscriptions open now."),
-		delivered: counter("subscription_events_delivered_total", "Changes handed to subscriptions (one per subscription that received it)."),
-		dropped:   counter("subscriptions_dropped_total", "Subscriptions ended because their client did not keep up (their buffer was full)."),
-		records:   counter("stream_records_read_total", "Records read from the table's stream, entities or not."),
-		lag:       gauge("stream_lag_seconds", "Age of the newest record the slowest shard has read (ApproximateCreationDateTime, whole seconds); 0 when every shard is caught up."),
-		lastRead:  gauge("stream_last_read_timestamp_seconds", "Unix time of the last successful read of the table's stream."),
-		outage:    gauge("stream_outage", "1 while the table's stream cannot be read (the reader retries), else 0."),
-		outages:   counter("stream_outages_total", "Times the table's stream became unreadable."),
-		gaps:      counter("stream_gaps_total", "Points where changes may have been missed: data trimmed before it was read, a shard gone, a reader restarted."),
+		subsOpen:  gauge("", "subscriptions_open", "GraphQL subscriptions open now."),
+		delivered: counter("", "subscription_events_delivered_total", "Changes handed to subscriptions (one per subscription that received it)."),
+		dropped:   counter("", "subscriptions_dropped_total", "Subscriptions ended because their client did not keep up (their buffer was full)."),
+		records:   counter("", "stream_records_read_total", "Records read from the table's stream, entities or not."),
+		lag:       gauge("", "stream_lag_seconds", "Age of the newest record the slowest shard has read (ApproximateCreationDateTime, whole seconds); 0 when every shard is caught up."),
+		lastRead:  gauge("", "stream_last_read_timestamp_seconds", "Unix time of the last successful read of the table's stream."),
+		outage:    gauge("", "stream_outage", "1 while the table's stream cannot be read (the reader retries), else 0."),
+		outages:   counter("", "stream_outages_total", "Times the table's stream became unreadable."),
+		gaps:      counter("", "stream_gaps_total", "Points where changes may have been missed: data trimmed before it was read, a shard gone, a reader restarted."),
 	}
 	s.all = []prometheus.Collector{s.subsOpen, s.delivered, s.dropped, s.records, s.lag, s.lastRead, s.outage, s.outages, s.gaps}
 	return s

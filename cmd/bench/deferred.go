@@ -210,20 +210,26 @@ func printDeferred(ctx context.Context, b *bench) error {
 		fmt.Print(out.String())
 		return nil
 	}
-	report, err := os.ReadFile(b.cfg.out)
+	return rewriteSection(b.cfg.out, deferredHeading, "## At zero added latency", "defer", out.String())
+}
+
+// rewriteSection replaces the section under heading of the report file out (before the heading
+// before when it has none) with section, which -only name -section measured alone, saying so.
+func rewriteSection(out, heading, before, name, section string) error {
+	report, err := os.ReadFile(out)
 	if err != nil {
 		return err
 	}
-	section := strings.Replace(out.String(), deferredHeading+"\n\n", fmt.Sprintf("%s\n\nThis section alone from `go run ./cmd/bench -only defer -section` (%s, %s), the rest from the full run above.\n\n",
-		deferredHeading, time.Now().UTC().Format("2006-01-02 15:04 UTC"), machine()), 1)
-	updated, err := replaceSection(string(report), deferredHeading, "## At zero added latency", section)
+	section = strings.Replace(section, heading+"\n\n", fmt.Sprintf("%s\n\nThis section alone from `go run ./cmd/bench -only %s -section` (%s, %s), the rest from the full run above.\n\n",
+		heading, name, time.Now().UTC().Format("2006-01-02 15:04 UTC"), machine()), 1)
+	updated, err := replaceSection(string(report), heading, before, section)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(b.cfg.out, []byte(updated), 0o644); err != nil {
+	if err := os.WriteFile(out, []byte(updated), 0o644); err != nil {
 		return err
 	}
-	log.Printf("replaced the section %q of %s", deferredHeading, b.cfg.out)
+	log.Printf("replaced the section %q of %s", heading, out)
 	return nil
 }
 

@@ -149,10 +149,7 @@ func (rep *report) writeLifecycle(w func(string, ...any)) {
 	}
 	w("## Corrections, removals and the sweep\n\n")
 	w("Sequential, through the API, with the added latency; each run corrects or removes an object of its own (docs/api.md, \"Corrections and removals\").\n\n")
-	w("| write | what it removes or moves | calls | p50 ms | p95 ms | outside DynamoDB p50 ms |\n|---|---|---|---|---|---|\n")
-	for _, x := range rep.lifecycle {
-		w("| %s | %s | %s | %s | %s | %s |\n", x.op.name, x.op.extra, callsCell(x.res), ms(x.res.p50), ms(x.res.p95), ms(x.res.outsideP50))
-	}
+	writeTable(w, "what it removes or moves", rep.lifecycle)
 	if s := rep.sweep; s != nil {
 		w("\nThe sweep of an organization of 10 users and %d tickets (docs/data-model.md, \"Removals and the sweep\"): %s s, %s.\n",
 			s.tickets, fmt.Sprintf("%.1f", s.took.Seconds()), formatCalls(s.usage.Calls))

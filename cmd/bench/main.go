@@ -12,6 +12,7 @@
 //	go run ./cmd/bench -quick -breadths 1,10 -only deep          (the deep trees alone)
 //	go run ./cmd/bench -quick -breadths 10,50 -only defer        (first and last payload, @defer or not)
 //	go run ./cmd/bench -only defer -section                      (the same, its section of docs/benchmarks.md rewritten)
+//	go run ./cmd/bench -only deltasync -section                  (the change log's section of docs/benchmarks.md rewritten)
 //
 // It needs AWS_ENDPOINT_URL_DYNAMODB (make bench starts DynamoDB Local).
 package main
@@ -50,7 +51,7 @@ type config struct {
 	profileFor   time.Duration
 	profileOp    string // "" for all the deep operations
 	only         string // "" for the whole suite, onlySingle or onlyFleet for one section alone
-	section      bool   // with -only defer: replace its section of out instead of printing it
+	section      bool   // with -only defer or deltasync: replace its section of out instead of printing it
 	redis        string // the Redis of the fleet's section ("" leaves it out)
 	waits        []time.Duration
 	concurrency  []int
@@ -72,7 +73,7 @@ func main() {
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce, catalog or staff)")
 	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report), "+onlyDefer+" (the SaaS tree with and without @defer: time to the first and to the last payload; prints its section, writes no report), "+onlyFleet+" (three instances on Redis: prints its section, writes no report) or "+onlyDeltaSync+" (the change log: write → appended, its write capacity per change and storage per retention, a replay of 10,000 changes: prints its section, writes no report)")
-	flag.BoolVar(&cfg.section, "section", false, "with -only "+onlyDefer+": replace that section of the report (-out) in place, instead of printing it")
+	flag.BoolVar(&cfg.section, "section", false, "with -only "+onlyDefer+" or "+onlyDeltaSync+": replace that section of the report (-out) in place, instead of printing it")
 	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
 	if cfg.profileOp != "" && cfg.cpuProfile == "" {
@@ -124,11 +125,15 @@ func openRepos(ctx context.Context, latency time.Duration) (measured, seeding *r
 }
 
 // standalone are the sections -only runs on a table of their own, without the bench's dataset.
-var standalone = map[string]func(context.Context) error{onlyBurst: runBurst, onlyDeltaSync: runDeltaSync}
+var standalone = map[string]func(context.Context, config) error{
+	onlyBurst:     func(ctx context.Context, _ config) error { return runBurst(ctx) },
+	onlyDeltaSync: runDeltaSync,
+}
 
+// run seeds the dataset and runs the suite, or the one section cfg.only names.
 func run(ctx context.Context, cfg config) error {
 	if alone, ok := standalone[cfg.only]; ok {
-		return alone(ctx)
+		return alone(ctx, cfg)
 	}
 	started := time.Now()
 	b, err := openBench(ctx, cfg)
@@ -141,56 +146,13 @@ func run(ctx context.Context, cfg config) error {
 		return profile(ctx, cfg, b.repo, b.d)
 	}
 	rep := &report{cfg: cfg, d: b.d, shards: repository.DefaultOrderStatusShards, deep: map[string]map[int]map[string]result{}}
-	if cfg.only == onlyLifecycle {
-		return printLifecycle(ctx, b, rep)
+	if section, ok := sections[cfg.only]; ok {
+		return section(ctx, b, rep)
 	}
-	if cfg.only == onlyFleet {
-		return printFleet(ctx, b, rep)
-	}
-	if cfg.only == onlyDeep {
-		return printDeep(ctx, b, rep)
-	}
-	if cfg.only == onlyDefer {
-		return printDeferred(ctx, b)
-	}
-	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
-		return err
-	}
-	if cfg.only == onlySingle {
-		fmt.Print(singleTable(rep.single), "\n| target | result | figures |\n|---|---|---|\n", lookupTargetRow(rep.single))
-		return nil
-	}
-	if err := b.measureDeep(ctx, rep); err != nil {
-		return err
-	}
-	if rep.deferred, err = b.measureDeferred(ctx); err != nil {
-		return err
-	}
-	if err := b.measureRest(ctx, rep); err != nil {
-		return err
-	}
-	// Last: the writes add to the collections the reads above measured.
-	if err := b.measureCountedTrees(ctx, rep); err != nil {
-		return err
-	}
-	if err := b.measureWrites(ctx, rep); err != nil {
-		return err
-	}
-	if err := b.measureLifecycle(ctx, rep); err != nil {
-		return err
-	}
-	if err := b.measureSubscriptions(ctx, rep); err != nil {
-		return err
-	}
-	org := b.d.orgs[0]
-	if rep.burst, err = measureBurst(ctx, b.seeder, org, b.d.users[org.ID][0]); err != nil {
-		return err
-	}
-	if rep.delta, err = measureDeltaSyncAlone(ctx); err != nil {
-		return err
-	}
-	if err := b.measureFleet(ctx, rep); err != nil {
-		return err
+	for _, measure := range b.suite() {
+		if err := measure(ctx, rep); err != nil {
+			return err
+		}
 	}
 	rep.elapsed = time.Since(started)
 	if err := rep.write(); err != nil {
@@ -198,6 +160,56 @@ func run(ctx context.Context, cfg config) error {
 	}
 	log.Printf("wrote %s and %s in %v", cfg.out, cfg.plot, time.Since(started).Round(time.Second))
 	return nil
+}
+
+// sections are the sections -only runs alone on the bench's dataset: each prints what it measured
+// and writes no report.
+var sections = map[string]func(context.Context, *bench, *report) error{
+	onlyLifecycle: printLifecycle,
+	onlyFleet:     printFleet,
+	onlyDeep:      printDeep,
+	onlyDefer:     func(ctx context.Context, b *bench, _ *report) error { return printDeferred(ctx, b) },
+	onlySingle:    printSingle,
+}
+
+// printSingle measures the single operations and prints their table and the lookup target.
+func printSingle(ctx context.Context, b *bench, rep *report) (err error) {
+	if rep.single, err = b.measureSingle(ctx, rep.shards); err != nil {
+		return err
+	}
+	fmt.Print(singleTable(rep.single), "\n| target | result | figures |\n|---|---|---|\n", lookupTargetRow(rep.single))
+	return nil
+}
+
+// suite is the whole suite, in order, each section filling its part of the report.
+func (b *bench) suite() []func(context.Context, *report) error {
+	return []func(context.Context, *report) error{
+		func(ctx context.Context, rep *report) (err error) {
+			rep.single, err = b.measureSingle(ctx, rep.shards)
+			return err
+		},
+		b.measureDeep,
+		func(ctx context.Context, rep *report) (err error) {
+			rep.deferred, err = b.measureDeferred(ctx)
+			return err
+		},
+		b.measureRest,
+		// Last: the writes add to the collections the reads above measured.
+		b.measureCountedTrees,
+		b.measureWrites,
+		b.measureLifecycle,
+		b.measureSubscriptions,
+		func(ctx context.Context, rep *report) (err error) {
+			org := b.d.orgs[0]
+			rep.burst, err = measureBurst(ctx, b.seeder, org, b.d.users[org.ID][0])
+			return err
+		},
+		func(ctx context.Context, rep *report) (err error) {
+			rep.delta, err = measureDeltaSyncAlone(ctx)
+			return err
+		},
+		b.measureFleet,
+	}
 }
 
 // withLatency is c with latency d added to every DynamoDB request, outside any transport wrapper

@@ -122,21 +122,29 @@ var singleOps = []op{
 		plan: func(_ *dataset, _, shards int) minimum { return planMinimum(level{queries: shards}) }},
 }
 
-// globalIDs are the global IDs (gid) of the first n of xs: the IDs a deep operation starts from.
-func globalIDs[T any](xs []T, n int, gid func(T) string) []string {
+// idsOf are the IDs (id: global IDs, or the table's) of the first n of xs: the IDs a deep
+// operation starts from.
+func idsOf[T any](xs []T, n int, id func(T) string) []string {
 	out := make([]string, 0, n)
 	for _, x := range xs[:n] {
-		out = append(out, gid(x))
+		out = append(out, id(x))
 	}
 	return out
 }
+
+// The table's IDs of a deep operation's parents, for its floor.
+func organizationID(o *repository.Organization) string { return o.ID }
+func departmentID(x *repository.Department) string     { return x.ID }
+func customerID(c *repository.Customer) string         { return c.ID }
+func productID(p *repository.Product) string           { return p.ID }
+func warehouseID(w *repository.Warehouse) string       { return w.ID }
 
 // deepOps are the deep trees, one per domain, started from breadth top-level parents.
 var deepOps = []op{
 	{id: "saas", name: "organizations → users → tickets → reporter", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Organization { name users(first: 4) { edges { node { name tickets(first: 5) { edges { node { title reporter { name } } } } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": globalIDs(d.orgs, b, orgGID)}
+			return map[string]any{"ids": idsOf(d.orgs, b, orgGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// Each organization with its users is one Query of its collection (AP2); each user's
@@ -156,16 +164,12 @@ var deepOps = []op{
 				level{round: 2, queries: users}, primed(read), level{round: 3, keys: reporters})
 		},
 		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
-			ids := make([]string, b)
-			for i, o := range d.orgs[:b] {
-				ids[i] = o.ID
-			}
-			return benchfloor.SaaSTree(ctx, fl, ids, 4, 5)
+			return benchfloor.SaaSTree(ctx, fl, idsOf(d.orgs, b, organizationID), 4, 5)
 		}},
 	{id: "hr", name: "departments → employees → manager → department", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Department { name employees(first: 5) { edges { node { name manager { name department { name } } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": globalIDs(d.depts, b, deptGID)}
+			return map[string]any{"ids": idsOf(d.depts, b, deptGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// 1: the departments by key, and each department's membership items (one Query of
@@ -188,16 +192,12 @@ var deepOps = []op{
 				level{round: 2, keys: emps}, level{round: 3, keys: managers}, level{round: 4, keys: mgrDepts})
 		},
 		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
-			ids := make([]string, b)
-			for i, x := range d.depts[:b] {
-				ids[i] = x.ID
-			}
-			return benchfloor.HRTree(ctx, fl, ids, 5)
+			return benchfloor.HRTree(ctx, fl, idsOf(d.depts, b, departmentID), 5)
 		}},
 	{id: "commerce", name: "customers → orders → items + customer", deep: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { name orders(first: 3) { edges { node { totalCents items { sku quantity } customer { name } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": globalIDs(d.customers, b, custGID)}
+			return map[string]any{"ids": idsOf(d.customers, b, custGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// One Query per customer's collection: the customer, its orders and their items
@@ -205,16 +205,12 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, queries: b})
 		},
 		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
-			ids := make([]string, b)
-			for i, c := range d.customers[:b] {
-				ids[i] = c.ID
-			}
-			return benchfloor.CommerceTree(ctx, fl, ids, 3)
+			return benchfloor.CommerceTree(ctx, fl, idsOf(d.customers, b, customerID), 3)
 		}},
 	{id: "catalog", name: "products → orderItems → order → customer", deep: true, uncounted: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Product { name orderItems(first: 3) { edges { node { quantity order { totalCents customer { name } } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": globalIDs(d.products, b, productGID)}
+			return map[string]any{"ids": idsOf(d.products, b, productGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// 1: the products by key and, at the same time, each product's order lines (one Query
@@ -231,16 +227,12 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, keys: products, queries: b}, level{round: 2, keys: orders}, level{round: 3, keys: customers})
 		},
 		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
-			ids := make([]string, b)
-			for i, p := range d.products[:b] {
-				ids[i] = p.ID
-			}
-			return benchfloor.CatalogTree(ctx, fl, ids, 3)
+			return benchfloor.CatalogTree(ctx, fl, idsOf(d.products, b, productID), 3)
 		}},
 	{id: "staff", name: "warehouses → employees → department", deep: true, uncounted: true,
 		query: `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Warehouse { name employees(first: 5) { edges { node { name department { name } } } } } } }`,
 		vars: func(d *dataset, b int) map[string]any {
-			return map[string]any{"ids": globalIDs(d.staffed, b, warehouseGID)}
+			return map[string]any{"ids": idsOf(d.staffed, b, warehouseGID)}
 		},
 		plan: func(d *dataset, b, _ int) minimum {
 			// 1: the warehouses by key and, at the same time, each warehouse's staff relations
@@ -258,11 +250,7 @@ var deepOps = []op{
 			return planMinimum(level{round: 1, keys: whs, queries: b}, level{round: 2, keys: emps}, level{round: 3, keys: depts})
 		},
 		floor: func(ctx context.Context, fl *benchfloor.Client, d *dataset, b int) (benchfloor.Result, error) {
-			ids := make([]string, b)
-			for i, w := range d.staffed[:b] {
-				ids[i] = w.ID
-			}
-			return benchfloor.StaffTree(ctx, fl, ids, 5)
+			return benchfloor.StaffTree(ctx, fl, idsOf(d.staffed, b, warehouseID), 5)
 		}},
 }
 

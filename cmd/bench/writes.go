@@ -6,6 +6,7 @@ import (
 	"log"
 	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -32,15 +33,16 @@ type writeResult struct {
 // they add to its collections). The pair of updateTicket rows differs only in the counters: a
 // title alone moves none, a status moves the reporter's.
 func (b *bench) writeOps() []writeOp {
-	d := b.d
-	org, user := d.orgs[0], d.users[d.orgs[0].ID][0]
-	tk := d.tickets[user.ID][0]
-	dept, other := d.depts[0], d.depts[1]
-	emp := d.employees[dept.ID][0]
-	cust := d.customers[0]
 	var seq atomic.Int64
 	unique := func() int64 { return seq.Add(1) }
-	item := []map[string]any{{"sku": "SKU-1", "productName": "Widget", "quantity": 1, "unitPriceCents": 100}}
+	return slices.Concat(b.saasWriteOps(unique), b.hrWriteOps(unique), b.commerceWriteOps(unique))
+}
+
+// saasWriteOps are the counted writes of users and tickets; unique numbers what must differ
+// between runs.
+func (b *bench) saasWriteOps(unique func() int64) []writeOp {
+	org, user := b.d.orgs[0], b.d.users[b.d.orgs[0].ID][0]
+	tk := b.d.tickets[user.ID][0]
 	return []writeOp{
 		{name: "createUser", extra: "none: the organization's userCount replaces the check that it exists",
 			query: `mutation($o: ID!, $e: String!) { createUser(input: {organizationId: $o, name: "Bench", email: $e}) { id } }`,
@@ -60,6 +62,15 @@ func (b *bench) writeOps() []writeOp {
 			vars: func(_ context.Context, i int) (map[string]any, error) {
 				return map[string]any{"t": ticketGID(tk), "s": []string{"PENDING", "OPEN"}[i%2]}, nil
 			}},
+	}
+}
+
+// hrWriteOps are the counted writes of employees.
+func (b *bench) hrWriteOps(unique func() int64) []writeOp {
+	d := b.d
+	dept, other := d.depts[0], d.depts[1]
+	emp := d.employees[dept.ID][0]
+	return []writeOp{
 		{name: "hireEmployee", extra: "none: the department's employeeCount replaces its check",
 			query: `mutation($d: ID!, $e: String!) { hireEmployee(input: {departmentId: $d, name: "Bench", email: $e, jobTitle: "Engineer"}) { id } }`,
 			vars: func(context.Context, int) (map[string]any, error) {
@@ -75,6 +86,14 @@ func (b *bench) writeOps() []writeOp {
 			vars: func(_ context.Context, i int) (map[string]any, error) {
 				return map[string]any{"e": empGID(emp), "m": empGID(d.heads[1+i%2])}, nil
 			}},
+	}
+}
+
+// commerceWriteOps are the counted writes of orders.
+func (b *bench) commerceWriteOps(unique func() int64) []writeOp {
+	cust := b.d.customers[0]
+	item := []map[string]any{{"sku": "SKU-1", "productName": "Widget", "quantity": 1, "unitPriceCents": 100}}
+	return []writeOp{
 		{name: "placeOrder", extra: "none: the customer's openOrders replaces the check that it exists",
 			query: `mutation($c: ID!, $k: String!, $items: [OrderItemInput!]!) { placeOrder(input: {customerId: $c, idempotencyKey: $k, items: $items}) { id } }`,
 			vars: func(context.Context, int) (map[string]any, error) {
@@ -172,6 +191,15 @@ func (rep *report) writeCountedTarget(w func(string, ...any)) {
 		min(rep.cfg.throughputAt, rep.d.breadth), metMark(ok), strings.Join(figs, "; "))
 }
 
+// writeTable writes the table of writes measured one at a time; extra heads the column of each
+// write's extra.
+func writeTable(w func(string, ...any), extra string, writes []writeResult) {
+	w("| write | %s | calls | p50 ms | p95 ms | outside DynamoDB p50 ms |\n|---|---|---|---|---|---|\n", extra)
+	for _, x := range writes {
+		w("| %s | %s | %s | %s | %s | %s |\n", x.op.name, x.op.extra, callsCell(x.res), ms(x.res.p50), ms(x.res.p95), ms(x.res.outsideP50))
+	}
+}
+
 // writeWrites writes the section on the counted writes.
 func (rep *report) writeWrites(w func(string, ...any)) {
 	if len(rep.writes) == 0 {
@@ -179,10 +207,7 @@ func (rep *report) writeWrites(w func(string, ...any)) {
 	}
 	w("## Writes and their counters\n\n")
 	w("Each write that adds to a counted list, or moves an item of it between statuses, changes its parent's counters in its own transaction (docs/data-model.md, \"Counters on the parent item\"). Where the write checked that the parent exists, the counter's update takes the check's place; where it did not touch the parent, the transaction has one more item. The two `updateTicket` rows differ only in that item. Sequential, through the API, with the added latency; one `TransactWriteItems` each after its reads.\n\n")
-	w("| write | what the counters add to its transaction | calls | p50 ms | p95 ms | outside DynamoDB p50 ms |\n|---|---|---|---|---|---|\n")
-	for _, x := range rep.writes {
-		w("| %s | %s | %s | %s | %s | %s |\n", x.op.name, x.op.extra, callsCell(x.res), ms(x.res.p50), ms(x.res.p95), ms(x.res.outsideP50))
-	}
+	writeTable(w, "what the counters add to its transaction", rep.writes)
 	w("\n")
 }
 

@@ -34,16 +34,7 @@ func newHandler(ctx context.Context, getenv func(string) string, logw io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	repo, err := repository.New(ctx, repository.Config{
-		Table:             cfg.Table,
-		Region:            cfg.Region,
-		Endpoint:          cfg.Endpoint,
-		CursorSecret:      []byte(cfg.CursorSecret),
-		OrderStatusShards: cfg.OrderStatusShards,
-		ChangeRetention:   cfg.ChangeRetention,
-		Logger:            log,
-		TracerProvider:    tp,
-	})
+	repo, err := repository.New(ctx, cfg.RepositoryConfig(log, tp))
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func shutdownSignals() (ctx context.Context, stop func()) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	force, cancelForce := context.WithCancel(context.Background())
-	drain, cancelDrain := context.WithCancel(context.WithValue(context.Background(), forceKey{}, force))
+	drain, cancelDrain := context.WithCancel(withForce(context.Background(), force))
 	done := make(chan struct{})
 	go func() {
 		select {

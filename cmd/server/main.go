@@ -87,15 +87,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if devTokens != nil {
 		printDevTokens(stderr, devTokens, displayAddr(ln.Addr()))
 	}
-	srv := &http.Server{
-		Handler:           drain.wrap(server.New(repo, serverCfg)),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := httpServer(ctx, drain.wrap(server.New(repo, serverCfg)), log)
 	log.Info("listening", "addr", ln.Addr().String(), "table", cfg.Table, "playground", "http://"+displayAddr(ln.Addr())+"/")
 	if listening != nil {
 		listening(ln.Addr().String())
@@ -107,6 +99,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		release(context.Background())
 	}
 	return err
+}
+
+// httpServer is the server of h: timeouts against slow clients, request contexts that outlive the
+// shutdown signal (the drain decides when requests stop), errors logged as warnings.
+func httpServer(ctx context.Context, h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }
 
 // sweepInterval is how often the sweeper looks for removals left to finish besides the ones this
@@ -128,17 +134,9 @@ func startHub(ctx context.Context, cfg config, src changefeed.Source, log *slog.
 // openTable connects to the table, creates it and loads the sample data when asked, and warns
 // about what production must not run with.
 func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observability) (*repository.Repo, error) {
-	repo, err := repository.New(ctx, repository.Config{
-		Table:             cfg.Table,
-		Region:            cfg.Region,
-		Endpoint:          cfg.Endpoint,
-		CursorSecret:      []byte(cfg.CursorSecret),
-		OrderStatusShards: cfg.OrderStatusShards,
-		ChangeRetention:   cfg.ChangeRetention,
-		Logger:            log,
-		Observer:          obs.metrics.DynamoDBCall,
-		TracerProvider:    obs.tracer,
-	})
+	repoCfg := cfg.RepositoryConfig(log, obs.tracer)
+	repoCfg.Observer = obs.metrics.DynamoDBCall
+	repo, err := repository.New(ctx, repoCfg)
 	if err != nil {
 		return nil, err
 	}

@@ -110,6 +110,10 @@ func (t Total) TotalCount() *int {
 	return &n
 }
 
+// SetCount sets the count the connection's totalCount says (its connection is built first, from
+// the page alone).
+func (t *Total) SetCount(c repository.Count) { t.Count = c }
+
 // UserConnection is a page of an organization's users.
 type UserConnection struct {
 	Edges    []*UserEdge

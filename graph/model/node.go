@@ -202,10 +202,8 @@ type AnyNode interface {
 	// EntityScope is e's tenant (nil scope, seen by nobody, for an entity of another type): what
 	// an object read without an ID (a stream's change, say) is scoped by.
 	EntityScope(e repository.Entity) auth.Scope
-	// checkParts checks a decoded ID's parts (DecodeNode); missing names the descriptor's unset
-	// parts (a test lists them).
+	// checkParts checks a decoded ID's parts (DecodeNode).
 	checkParts(field string, parts []string) ([]string, error)
-	missing() []string
 }
 
 func (d NodeType[E, M, R]) TypeName() string { return d.Name }
@@ -236,19 +234,6 @@ func (d NodeType[E, M, R]) PartsOfAny(e repository.Entity) []string {
 		return d.PartsOf(t)
 	}
 	return nil
-}
-
-func (d NodeType[E, M, R]) missing() []string {
-	var out []string
-	for name, set := range map[string]bool{
-		"Name": d.Name != "", "Kind": d.Kind != "", "Parts": len(d.Parts) > 0, "PartsOf": d.PartsOf != nil,
-		"Ref": d.Ref != nil, "Key": d.Key != nil, "Scope": d.Scope != nil, "Wrap": d.Wrap != nil,
-	} {
-		if !set {
-			out = append(out, name)
-		}
-	}
-	return out
 }
 
 // DecodeNode decodes a global ID of any node type (node(id:), nodes(ids:)): its descriptor and
