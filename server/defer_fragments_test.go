@@ -41,25 +41,15 @@ func TestDeferredFragmentsInlinedWithinBounds(t *testing.T) {
 			continue
 		}
 		labels := map[string]bool{}
-		var walk func(ast.SelectionSet)
-		walk = func(sel ast.SelectionSet) {
-			for _, s := range sel {
-				switch s := s.(type) {
-				case *ast.Field:
-					walk(s.SelectionSet)
-				case *ast.FragmentSpread:
-					walk(oc.Doc.Fragments.ForName(s.Name).SelectionSet)
-				case *ast.InlineFragment:
-					label := s.Directives.ForName("defer").Arguments.ForName("label").Value.Raw
-					if labels[label] || !strings.HasPrefix(restoreLabel(label), "f") && restoreLabel(label) != "" {
-						t.Fatalf("label %q twice, or not the operation's", label)
-					}
-					labels[label] = true
-					walk(s.SelectionSet)
+		eachSelection(oc.Operation.SelectionSet, oc.Doc.Fragments, func(s ast.Selection) {
+			if s, ok := s.(*ast.InlineFragment); ok {
+				label := s.Directives.ForName("defer").Arguments.ForName("label").Value.Raw
+				if labels[label] || !strings.HasPrefix(restoreLabel(label), "f") && restoreLabel(label) != "" {
+					t.Fatalf("label %q twice, or not the operation's", label)
 				}
+				labels[label] = true
 			}
-		}
-		walk(oc.Operation.SelectionSet)
+		})
 		if len(labels) != 510 {
 			t.Fatalf("%d deferred fragments, want 510", len(labels))
 		}

@@ -63,27 +63,40 @@ func rewriteOperation(oc *graphql.OperationContext, sel ast.SelectionSet, fragme
 // hasDefer reports whether a fragment of doc carries @defer.
 func hasDefer(doc *ast.QueryDocument) bool {
 	found := false
-	var walk func(ast.SelectionSet)
-	walk = func(sel ast.SelectionSet) {
-		for _, s := range sel {
-			switch s := s.(type) {
-			case *ast.Field:
-				walk(s.SelectionSet)
-			case *ast.InlineFragment:
-				found = found || s.Directives.ForName("defer") != nil
-				walk(s.SelectionSet)
-			case *ast.FragmentSpread:
-				found = found || s.Directives.ForName("defer") != nil
-			}
+	visit := func(s ast.Selection) {
+		switch s := s.(type) {
+		case *ast.InlineFragment:
+			found = found || s.Directives.ForName("defer") != nil
+		case *ast.FragmentSpread:
+			found = found || s.Directives.ForName("defer") != nil
 		}
 	}
 	for _, op := range doc.Operations {
-		walk(op.SelectionSet)
+		eachSelection(op.SelectionSet, nil, visit)
 	}
 	for _, f := range doc.Fragments {
-		walk(f.SelectionSet)
+		eachSelection(f.SelectionSet, nil, visit)
 	}
 	return found
+}
+
+// eachSelection calls visit with each selection in sel, the ones under its fields and inline
+// fragments included, and those of the fragments its spreads name in fragments (none when
+// fragments is nil).
+func eachSelection(sel ast.SelectionSet, fragments ast.FragmentDefinitionList, visit func(ast.Selection)) {
+	for _, s := range sel {
+		visit(s)
+		switch s := s.(type) {
+		case *ast.Field:
+			eachSelection(s.SelectionSet, fragments, visit)
+		case *ast.InlineFragment:
+			eachSelection(s.SelectionSet, fragments, visit)
+		case *ast.FragmentSpread:
+			if f := fragments.ForName(s.Name); f != nil {
+				eachSelection(f.SelectionSet, fragments, visit)
+			}
+		}
+	}
 }
 
 // undeferred is a copy of sel whose fragments carry no @defer.
