@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -15,13 +14,17 @@ import (
 // in its slot), which incremental delivery forbids: a client takes a null for the field's value,
 // and Apollo Client reports such a result as complete, with the data missing. deferredFields
 // takes them out again, from the data gqlgen marshalled, without touching generated code: it
-// walks the data along the operation's selections, collecting each object's fields as gqlgen
-// does (graphql.CollectFields, the same @defer and @include/@skip rules, the same variables),
-// and drops every null whose field is deferred there. A field also selected outside a deferred
-// fragment is not deferred (CollectedField.IsDeferred), so it stays, null or not.
+// walks the data along the operation's selections, collecting each object's fields for the
+// object's concrete type as gqlgen does (graphql.CollectFields, the same @defer and @include/@skip
+// rules, the same variables), and drops each null that gqlgen left for a deferred field: one that
+// is deferred on that type (CollectedField.IsDeferred: selected only inside deferred fragments)
+// and resolved apart from its object (resolvedApart). A field selected outside a deferred
+// fragment on that type, or read from its object, stays, null or not.
 type deferredFields struct {
 	oc     *graphql.OperationContext
 	schema *ast.Schema
+	apart  map[string]bool // resolvedApart
+	types  *objectTypes    // the concrete types of the operation's abstract objects
 }
 
 // initial is the first payload's data without its deferred fields. Root fields are never
@@ -29,9 +32,9 @@ type deferredFields struct {
 func (d deferredFields) initial(data json.RawMessage) (json.RawMessage, any, error) {
 	root := d.rootType()
 	if root == nil {
-		return d.strip(data, nil, "", true)
+		return d.strip(data, nil, "", nil, true)
 	}
-	return d.strip(data, d.oc.Operation.SelectionSet, root.Name, true)
+	return d.strip(data, d.oc.Operation.SelectionSet, root.Name, nil, true)
 }
 
 // incremental is the data of an incremental payload, the fields of a deferred fragment of the
@@ -40,21 +43,22 @@ func (d deferredFields) initial(data json.RawMessage) (json.RawMessage, any, err
 func (d deferredFields) incremental(data json.RawMessage, path ast.Path) (json.RawMessage, any, error) {
 	root := d.rootType()
 	if root == nil {
-		return d.strip(data, nil, "", true)
+		return d.strip(data, nil, "", nil, true)
 	}
 	sel, typ := d.oc.Operation.SelectionSet, root.Name
-	for _, el := range path {
+	for i, el := range path {
 		name, ok := el.(ast.PathName)
 		if !ok {
 			continue // a list index: the same selections, on each element
 		}
-		fields := d.collect(sel, typ)[string(name)]
-		if len(fields) == 0 || fields[0].Definition == nil {
-			return d.strip(data, nil, "", true)
+		fields, _ := d.fields(sel, typ, path[:i])
+		f, ok := fields[string(name)]
+		if !ok || f.Definition == nil {
+			return d.strip(data, nil, "", nil, true)
 		}
-		sel, typ = selectionsOf(fields), fields[0].Definition.Type.Name()
+		sel, typ = f.Selections, f.Definition.Type.Name()
 	}
-	return d.strip(data, sel, typ, true)
+	return d.strip(data, sel, typ, path, true)
 }
 
 func (d deferredFields) rootType() *ast.Definition {
@@ -67,9 +71,9 @@ func (d deferredFields) rootType() *ast.Definition {
 	return d.schema.Query
 }
 
-// strip decodes data (keeping its keys' order), drops the deferred nulls, and encodes it again;
-// it returns the decoded data too. No selections (sel nil) drop nothing.
-func (d deferredFields) strip(data json.RawMessage, sel ast.SelectionSet, typ string, keepTop bool) (json.RawMessage, any, error) {
+// strip decodes data (keeping its keys' order), drops the deferred nulls of the object at path,
+// and encodes it again; it returns the decoded data too. No selections (sel nil) drop nothing.
+func (d deferredFields) strip(data json.RawMessage, sel ast.SelectionSet, typ string, path ast.Path, keepTop bool) (json.RawMessage, any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeOrdered(dec)
@@ -79,33 +83,33 @@ func (d deferredFields) strip(data json.RawMessage, sel ast.SelectionSet, typ st
 	if sel == nil {
 		return data, v, nil
 	}
-	d.value(v, sel, typ, keepTop)
+	d.value(v, sel, typ, path, keepTop)
 	var out bytes.Buffer
 	encodeOrdered(&out, v)
 	return out.Bytes(), v, nil
 }
 
-// value walks v, the value of a field of type typ selecting sel (an object, a list of them, or a
-// leaf), dropping deferred nulls. keepTop keeps the nulls of v's own fields.
-func (d deferredFields) value(v any, sel ast.SelectionSet, typ string, keepTop bool) {
+// value walks v, the value at path of a field of type typ selecting sel (an object, a list of
+// them, or a leaf), dropping deferred nulls. keepTop keeps the nulls of v's own fields.
+func (d deferredFields) value(v any, sel ast.SelectionSet, typ string, path ast.Path, keepTop bool) {
 	switch v := v.(type) {
 	case []any:
-		for _, e := range v {
-			d.value(e, sel, typ, keepTop)
+		for i, e := range v {
+			d.value(e, sel, typ, append(path[:len(path):len(path)], ast.PathIndex(i)), keepTop)
 		}
 	case *orderedObject:
 		if len(sel) == 0 {
 			return
 		}
-		fields := d.collect(sel, typ)
+		fields, concrete := d.fields(sel, typ, path)
 		kept := v.entries[:0]
 		for _, e := range v.entries {
-			fs := fields[e.key]
-			if !keepTop && isNull(e.value) && allDeferred(fs) {
-				continue
+			f, ok := fields[e.key]
+			if !keepTop && isNull(e.value) && (concrete == "" || d.deferred(concrete, f)) {
+				continue // see objectTypes for an object whose type is not known
 			}
-			if len(fs) > 0 && fs[0].Definition != nil {
-				d.value(e.value, selectionsOf(fs), fs[0].Definition.Type.Name(), false)
+			if ok && f.Definition != nil {
+				d.value(e.value, f.Selections, f.Definition.Type.Name(), append(path[:len(path):len(path)], ast.PathName(e.key)), false)
 			}
 			kept = append(kept, e)
 		}
@@ -113,24 +117,28 @@ func (d deferredFields) value(v any, sel ast.SelectionSet, typ string, keepTop b
 	}
 }
 
-// collect is the fields sel selects on an object of type typ by response key: for an interface or
-// a union, on each of its object types (the data does not say which one an object is).
-func (d deferredFields) collect(sel ast.SelectionSet, typ string) map[string][]graphql.CollectedField {
+// deferred says gqlgen left a null in f's place for a later payload: f is deferred on its object's
+// type (typ), and resolved apart from the object.
+func (d deferredFields) deferred(typ string, f graphql.CollectedField) bool {
+	return f.Field != nil && f.IsDeferred() && d.apart[typ+"."+f.Name]
+}
+
+// fields is what sel selects on the object at path by response key, collected for the object's
+// concrete type: typ, or the type recorded for the object when typ is abstract. concrete is that
+// type, "" when typ is abstract and no type was recorded for the object.
+func (d deferredFields) fields(sel ast.SelectionSet, typ string, path ast.Path) (_ map[string]graphql.CollectedField, concrete string) {
 	def := d.schema.Types[typ]
+	if def != nil && def.IsAbstractType() {
+		def = d.schema.Types[d.types.of(path)]
+	}
 	if def == nil {
-		return nil
+		return nil, ""
 	}
-	types := []*ast.Definition{def}
-	if def.IsAbstractType() {
-		types = d.schema.GetPossibleTypes(def)
+	out := map[string]graphql.CollectedField{}
+	for _, f := range graphql.CollectFields(d.oc, sel, d.satisfies(def)) {
+		out[f.Alias] = f
 	}
-	out := map[string][]graphql.CollectedField{}
-	for _, t := range types {
-		for _, f := range graphql.CollectFields(d.oc, sel, d.satisfies(t)) {
-			out[f.Alias] = append(out[f.Alias], f)
-		}
-	}
-	return out
+	return out, def.Name
 }
 
 // satisfies is what gqlgen's generated code passes to CollectFields for an object of type t: its
@@ -143,133 +151,4 @@ func (d deferredFields) satisfies(t *ast.Definition) []string {
 		}
 	}
 	return out
-}
-
-// allDeferred says a response key is deferred on every type that selects it: only then is its
-// null the executor's placeholder rather than a value.
-func allDeferred(fs []graphql.CollectedField) bool {
-	for _, f := range fs {
-		if !f.IsDeferred() {
-			return false
-		}
-	}
-	return len(fs) > 0
-}
-
-// selectionsOf is the selections of a response key's fields, together.
-func selectionsOf(fs []graphql.CollectedField) ast.SelectionSet {
-	if len(fs) == 1 {
-		return fs[0].Selections
-	}
-	var out ast.SelectionSet
-	for _, f := range fs {
-		out = append(out, f.Selections...)
-	}
-	return out
-}
-
-// orderedObject is a JSON object that keeps its keys' order: a response's fields come in the
-// order of the operation's selections, and a client may rely on it.
-type orderedObject struct{ entries []orderedEntry }
-
-type orderedEntry struct {
-	key   string
-	value any // *orderedObject, []any, or json.RawMessage for a leaf (null included)
-}
-
-func isNull(v any) bool {
-	raw, ok := v.(json.RawMessage)
-	return ok && string(raw) == "null"
-}
-
-// decodeOrdered reads one JSON value from dec.
-func decodeOrdered(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			list := []any{}
-			for dec.More() {
-				v, err := decodeOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			_, err := dec.Token()
-			return list, err
-		}
-		return decodeObject(dec)
-	case nil:
-		return json.RawMessage("null"), nil
-	case json.Number:
-		return json.RawMessage(t), nil
-	case string:
-		return json.RawMessage(quoted(t)), nil
-	default:
-		b, err := json.Marshal(t)
-		return json.RawMessage(b), err
-	}
-}
-
-// decodeObject reads the rest of an object whose '{' dec already read.
-func decodeObject(dec *json.Decoder) (*orderedObject, error) {
-	obj := &orderedObject{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, fmt.Errorf("object key %v is not a string", tok)
-		}
-		v, err := decodeOrdered(dec)
-		if err != nil {
-			return nil, err
-		}
-		obj.entries = append(obj.entries, orderedEntry{key: key, value: v})
-	}
-	_, err := dec.Token()
-	return obj, err
-}
-
-// encodeOrdered writes v as JSON.
-func encodeOrdered(buf *bytes.Buffer, v any) {
-	switch v := v.(type) {
-	case *orderedObject:
-		buf.WriteByte('{')
-		for i, e := range v.entries {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			buf.Write(quoted(e.key))
-			buf.WriteByte(':')
-			encodeOrdered(buf, e.value)
-		}
-		buf.WriteByte('}')
-	case []any:
-		buf.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			encodeOrdered(buf, e)
-		}
-		buf.WriteByte(']')
-	case json.RawMessage:
-		buf.Write(v)
-	}
-}
-
-// quoted is s as a JSON string, without escaping <, > and & (as gqlgen writes strings).
-func quoted(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimRight(b.Bytes(), "\n")
 }

@@ -181,7 +181,8 @@ func (r deferredResponse) calls() map[string]int {
 }
 
 // merged is the whole data: the first payload's with every incremental result's fields set at
-// its path.
+// its path. It fails when an incremental result comes before its path was delivered, or delivers
+// a key that its path already holds.
 func (r deferredResponse) merged(t *testing.T) any {
 	t.Helper()
 	var whole any
@@ -193,29 +194,36 @@ func (r deferredResponse) merged(t *testing.T) any {
 		if err := json.Unmarshal(inc.Data, &fields); err != nil {
 			t.Fatalf("incremental data %s: %v", inc.Data, err)
 		}
-		target := whole
-		for _, el := range inc.Path {
-			switch el := el.(type) {
-			case string:
-				obj, _ := target.(map[string]any)
-				target = obj[el]
-			case float64:
-				if list, _ := target.([]any); int(el) < len(list) {
-					target = list[int(el)]
-				} else {
-					target = nil
-				}
-			}
-		}
-		obj, ok := target.(map[string]any)
+		obj, ok := valueAt(whole, inc.Path).(map[string]any)
 		if !ok {
 			t.Fatalf("incremental result at %s (label %v) before its path was delivered: %s", pathKey(inc.Path), inc.Label, r.text())
 		}
 		for k, v := range fields {
+			if _, twice := obj[k]; twice {
+				t.Fatalf("%s.%s delivered twice: %s", pathKey(inc.Path), k, r.text())
+			}
 			obj[k] = v
 		}
 	}
 	return whole
+}
+
+// valueAt is the value at path in v (decoded JSON), nil when there is none.
+func valueAt(v any, path []any) any {
+	for _, el := range path {
+		switch el := el.(type) {
+		case string:
+			obj, _ := v.(map[string]any)
+			v = obj[el]
+		case float64:
+			list, _ := v.([]any)
+			if int(el) >= len(list) {
+				return nil
+			}
+			v = list[int(el)]
+		}
+	}
+	return v
 }
 
 // sameData fails unless got and want (JSON) are the same data.

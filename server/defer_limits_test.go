@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -41,6 +42,9 @@ func TestDeferOverServerSentEventsHoldsAConcurrencySlot(t *testing.T) {
 		if !strings.Contains(string(last), `"hasNext":false`) {
 			t.Fatalf("%s: last payload %s", accept, last)
 		}
+		// The multipart reader stops at the closing delimiter; the body ends (the handler, which
+		// holds the slot, has returned) only after it.
+		_, _ = io.Copy(io.Discard, o.resp.Body)
 		o.resp.Body.Close()
 		a.ok(`{ __typename }`, nil, nil) // the slot is free again
 	}

@@ -38,6 +38,7 @@ import (
 type incremental struct {
 	graphql.Transport
 	schema  *ast.Schema
+	apart   map[string]bool // resolvedApart
 	timeout time.Duration
 	log     *slog.Logger
 }
@@ -50,7 +51,7 @@ func (t incremental) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		transport.POST{}.Do(w, r, exec)
 		return
 	}
-	t.Transport.Do(w, r, deferredExecutor{GraphExecutor: exec, schema: t.schema, timeout: t.timeout, log: t.log})
+	t.Transport.Do(w, r, deferredExecutor{GraphExecutor: exec, schema: t.schema, apart: t.apart, timeout: t.timeout, log: t.log})
 }
 
 // explainBody reports whether r's JSON body asks for an explain ("extensions": {"explain":
@@ -75,12 +76,12 @@ func explainBody(r *http.Request) bool {
 // multipartMixed is the multipart/mixed transport; it goes before POST, which would take its
 // requests.
 func multipartMixed(cfg Config, schema *ast.Schema) graphql.Transport {
-	return incremental{Transport: transport.MultipartMixed{Boundary: "graphql"}, schema: schema, timeout: cfg.OperationTimeout, log: cfg.Logger}
+	return incremental{Transport: transport.MultipartMixed{Boundary: "graphql"}, schema: schema, apart: resolvedApart(schema), timeout: cfg.OperationTimeout, log: cfg.Logger}
 }
 
 // serverSentEvents is the Server-Sent Events transport of subscriptions and deferred queries.
 func serverSentEvents(cfg Config, schema *ast.Schema) graphql.Transport {
-	return incremental{Transport: transport.SSE{KeepAlivePingInterval: sseKeepAlive}, schema: schema, timeout: cfg.OperationTimeout, log: cfg.Logger}
+	return incremental{Transport: transport.SSE{KeepAlivePingInterval: sseKeepAlive}, schema: schema, apart: resolvedApart(schema), timeout: cfg.OperationTimeout, log: cfg.Logger}
 }
 
 type incrementalKey struct{}
@@ -96,18 +97,26 @@ func incrementalRequest(ctx context.Context) bool {
 type deferredExecutor struct {
 	graphql.GraphExecutor
 	schema  *ast.Schema
+	apart   map[string]bool // resolvedApart
 	timeout time.Duration
 	log     *slog.Logger
 }
 
 // CreateOperationContext marks the request incremental for the extensions (wholeResult,
-// streamOperations) that judge the operation. A query over Server-Sent Events then takes a slot
+// streamOperations) that judge the operation, and rewrites its deferred fragments for gqlgen's
+// executor (deferredFragments; an explain runs nothing and keeps them as they are). A query over
+// Server-Sent Events then takes a slot
 // of the concurrency cap, as every plain HTTP request does (takeStreamSlot): refused, it gets
 // UNAVAILABLE as its one event, with Retry-After.
 func (e deferredExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
 	oc, errs := e.GraphExecutor.CreateOperationContext(context.WithValue(ctx, incrementalKey{}, true), params)
 	if len(errs) > 0 || oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
 		return oc, errs
+	}
+	if !explainRequested(oc) && !deferredFragments(oc) {
+		err := gqlerror.Errorf("the operation has more than %d deferred fragments, its fragment spreads with @defer inlined", maxDeferredFragments)
+		errcode.Set(err, string(apperr.CodeBadUserInput))
+		return oc, gqlerror.List{err}
 	}
 	if !takeStreamSlot(ctx) {
 		err := gqlerror.Errorf(overCapacityMessage)
@@ -132,8 +141,10 @@ func (e deferredExecutor) DispatchOperation(ctx context.Context, oc *graphql.Ope
 	// request (produce says why).
 	request := ctx
 	ctx, cost := withPayloadCost(repository.WithCallsUntil(context.WithoutCancel(ctx), request))
+	ctx, types := withObjectTypes(ctx)
 	next, ctx := e.GraphExecutor.DispatchOperation(ctx, oc)
-	p := &payloads{next: next, fields: deferredFields{oc: oc, schema: e.schema}, cancel: cancel, log: e.log, request: request, cost: cost}
+	fields := deferredFields{oc: oc, schema: e.schema, apart: e.apart, types: types}
+	p := &payloads{next: next, fields: fields, cancel: cancel, log: e.log, request: request, cost: cost}
 	return p.respond, ctx
 }
 
@@ -198,6 +209,7 @@ func (p *payloads) place(ctx context.Context, resp *graphql.Response) {
 		resp.Data, data, err = p.fields.initial(resp.Data)
 	} else {
 		resp.Data, data, err = p.fields.incremental(resp.Data, resp.Path)
+		resp.Label = restoreLabel(resp.Label)
 	}
 	if err != nil {
 		p.log.ErrorContext(ctx, "deferred fields left in a payload", "error", err.Error())
@@ -217,7 +229,7 @@ func (p *payloads) place(ctx context.Context, resp *graphql.Response) {
 	for moved := true; moved; {
 		moved = false
 		for i, h := range p.held {
-			if _, hd, _ := p.fields.strip(h.Data, nil, "", true); p.delivered.deliverable(h, hd) {
+			if _, hd, _ := p.fields.strip(h.Data, nil, "", nil, true); p.delivered.deliverable(h, hd) {
 				p.ready = append(p.ready, h)
 				p.held = append(p.held[:i], p.held[i+1:]...)
 				moved = true

@@ -31,15 +31,25 @@ func (wholeResult) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 	if incrementalRequest(ctx) || explainRequested(oc) || oc.Doc == nil || oc.Operation == nil || !hasDefer(oc.Doc) {
 		return nil
 	}
+	rewriteOperation(oc, undeferred(oc.Operation.SelectionSet), func(f *ast.FragmentDefinition) *ast.FragmentDefinition {
+		c := *f
+		c.SelectionSet = undeferred(f.SelectionSet)
+		return &c
+	})
+	return nil
+}
+
+// rewriteOperation puts copies in oc of its document and operation, the operation selecting sel
+// and each fragment f replaced by fragment(f). The parsed document is cached and shared by
+// requests: it is copied, never changed.
+func rewriteOperation(oc *graphql.OperationContext, sel ast.SelectionSet, fragment func(*ast.FragmentDefinition) *ast.FragmentDefinition) {
 	doc := *oc.Doc
 	doc.Fragments = make(ast.FragmentDefinitionList, len(oc.Doc.Fragments))
 	for i, f := range oc.Doc.Fragments {
-		c := *f
-		c.SelectionSet = undeferred(f.SelectionSet)
-		doc.Fragments[i] = &c
+		doc.Fragments[i] = fragment(f)
 	}
 	op := *oc.Operation
-	op.SelectionSet = undeferred(oc.Operation.SelectionSet)
+	op.SelectionSet = sel
 	doc.Operations = make(ast.OperationList, len(oc.Doc.Operations))
 	for i, o := range oc.Doc.Operations {
 		if o == oc.Operation {
@@ -48,33 +58,45 @@ func (wholeResult) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 		doc.Operations[i] = o
 	}
 	oc.Doc, oc.Operation = &doc, &op
-	return nil
 }
 
 // hasDefer reports whether a fragment of doc carries @defer.
 func hasDefer(doc *ast.QueryDocument) bool {
 	found := false
-	var walk func(ast.SelectionSet)
-	walk = func(sel ast.SelectionSet) {
-		for _, s := range sel {
-			switch s := s.(type) {
-			case *ast.Field:
-				walk(s.SelectionSet)
-			case *ast.InlineFragment:
-				found = found || s.Directives.ForName("defer") != nil
-				walk(s.SelectionSet)
-			case *ast.FragmentSpread:
-				found = found || s.Directives.ForName("defer") != nil
-			}
+	visit := func(s ast.Selection) {
+		switch s := s.(type) {
+		case *ast.InlineFragment:
+			found = found || s.Directives.ForName("defer") != nil
+		case *ast.FragmentSpread:
+			found = found || s.Directives.ForName("defer") != nil
 		}
 	}
 	for _, op := range doc.Operations {
-		walk(op.SelectionSet)
+		eachSelection(op.SelectionSet, nil, visit)
 	}
 	for _, f := range doc.Fragments {
-		walk(f.SelectionSet)
+		eachSelection(f.SelectionSet, nil, visit)
 	}
 	return found
+}
+
+// eachSelection calls visit with each selection in sel, the ones under its fields and inline
+// fragments included, and those of the fragments its spreads name in fragments (none when
+// fragments is nil).
+func eachSelection(sel ast.SelectionSet, fragments ast.FragmentDefinitionList, visit func(ast.Selection)) {
+	for _, s := range sel {
+		visit(s)
+		switch s := s.(type) {
+		case *ast.Field:
+			eachSelection(s.SelectionSet, fragments, visit)
+		case *ast.InlineFragment:
+			eachSelection(s.SelectionSet, fragments, visit)
+		case *ast.FragmentSpread:
+			if f := fragments.ForName(s.Name); f != nil {
+				eachSelection(f.SelectionSet, fragments, visit)
+			}
+		}
+	}
 }
 
 // undeferred is a copy of sel whose fragments carry no @defer.

@@ -12,7 +12,9 @@ import (
 // fieldGuard is the server's one gqlgen field interceptor. gqlgen passes every field of an
 // answer, scalars included, through each registered field interceptor and allocates a closure per
 // interceptor per field: on a deep list that is thousands of allocations per operation for each
-// interceptor. The three field-level jobs therefore share one pass, cheapest check first:
+// interceptor. The field-level jobs therefore share one pass, cheapest check first:
+//   - record: over an incremental transport, the concrete type of an object whose field declares
+//     an interface or a union (recordObjectType), which says which of its fields are deferred;
 //   - authorize: a root field the caller's roles never allow is FORBIDDEN before its resolver
 //     runs (authorizeRootField);
 //   - trace: a resolver that does I/O gets a span when the operation is traced
@@ -38,6 +40,7 @@ func (g fieldGuard) InterceptField(ctx context.Context, next graphql.Resolver) (
 	if fc == nil {
 		return next(ctx)
 	}
+	recordObjectType(ctx, fc)
 	if err := authorizeRootField(ctx, fc); err != nil {
 		return nil, err
 	}

@@ -157,14 +157,26 @@ func writeDeferred(w func(string, ...any), rs []deferResult, latency time.Durati
 	}
 	for i := 0; i+1 < len(rs); i += 2 {
 		whole, deferred := rs[i], rs[i+1]
-		sooner := percentile(whole.first, 50) - percentile(deferred.first, 50)
-		later := percentile(deferred.last, 50) - percentile(whole.last, 50)
-		met := sooner > 0 && percentile(deferred.last, 50) <= percentile(whole.last, 90) && maps.Equal(whole.calls, deferred.calls)
-		w("\nBreadth %d: the first payload comes %s ms sooner with `@defer` (p50); the last %s ms later (p50, noise included; the undeferred p50 to p90 spread is %s ms); the calls are %s. Target %s.\n",
-			whole.breadth, ms(sooner), ms(later), ms(percentile(whole.last, 90)-percentile(whole.last, 50)),
+		first := percentile(deferred.first, 50) - percentile(whole.first, 50)
+		last := percentile(deferred.last, 50) - percentile(whole.last, 50)
+		met := first < 0 && percentile(deferred.last, 50) <= percentile(whole.last, 90) && maps.Equal(whole.calls, deferred.calls)
+		w("\nBreadth %d: with `@defer` the first payload comes %s (p50), the last %s (p50, noise included; the undeferred p50 to p90 spread is %s ms); the calls are %s. Target %s.\n",
+			whole.breadth, relativeTime(first), relativeTime(last), ms(percentile(whole.last, 90)-percentile(whole.last, 50)),
 			sameCallsText(whole.calls, deferred.calls), metMark(met))
 	}
 	w("\n")
+}
+
+// relativeTime says how a time d after another compares with it, by d's sign: "1.50 ms later",
+// "1.50 ms sooner", or "at the same time" when the difference rounds to nothing (ms).
+func relativeTime(d time.Duration) string {
+	switch {
+	case ms(d.Abs()) == ms(0):
+		return "at the same time"
+	case d < 0:
+		return ms(-d) + " ms sooner"
+	}
+	return ms(d) + " ms later"
 }
 
 func callsText(calls map[string]int) string {
