@@ -35,14 +35,14 @@ func (p *Product) Key() Key { return productEntity.key(p) }
 
 // productEntity is the definition of the Product item: the root of its partition, whose other
 // items are its stock per warehouse (AP24), listed by name on GSI2 (AP7).
-var productEntity = entity[Product, *Product]{
+var productEntity = define(entity[Product, *Product]{
 	name: typeProduct,
 	key:  func(p *Product) Key { return productKey(p.ID) },
 	indexes: func(p *Product, _ int) []indexKey {
 		return []indexKey{{gsi2, typePK(typeProduct), nameSortKey(p.Name, p.ID)}}
 	},
 	examples: func() []*Product { return []*Product{{ID: "<productId>", Name: "<name>"}} },
-}
+})
 
 // ProductKey is the key of a product looked up by id (AP23).
 func ProductKey(product string) (Key, error) {
@@ -74,14 +74,14 @@ func (w *Warehouse) Key() Key { return warehouseEntity.key(w) }
 
 // warehouseEntity is the definition of the Warehouse item: the root of its own partition, listed
 // by name on GSI2 (AP7).
-var warehouseEntity = entity[Warehouse, *Warehouse]{
+var warehouseEntity = define(entity[Warehouse, *Warehouse]{
 	name: typeWarehouse,
 	key:  func(w *Warehouse) Key { return warehouseKey(w.ID) },
 	indexes: func(w *Warehouse, _ int) []indexKey {
 		return []indexKey{{gsi2, typePK(typeWarehouse), nameSortKey(w.Name, w.ID)}}
 	},
 	examples: func() []*Warehouse { return []*Warehouse{{ID: "<warehouseId>", Name: "<name>"}} },
-}
+})
 
 // WarehouseKey is the key of a warehouse looked up by id (AP23).
 func WarehouseKey(warehouse string) (Key, error) {
@@ -104,13 +104,13 @@ func (i *Inventory) Key() Key { return inventoryEntity.key(i) }
 
 // inventoryEntity is the definition of the Inventory item: in its product's partition, one per
 // warehouse, so that a product's stock is one Query and its stock in a warehouse one key (AP24).
-var inventoryEntity = entity[Inventory, *Inventory]{
+var inventoryEntity = define(entity[Inventory, *Inventory]{
 	name: typeInventory,
 	key:  func(i *Inventory) Key { return inventoryKey(i.ProductID, i.WarehouseID) },
 	examples: func() []*Inventory {
 		return []*Inventory{{ProductID: "<productId>", WarehouseID: "<warehouseId>"}}
 	},
-}
+})
 
 // InventoryKey is the key of a product's stock in a warehouse (AP23).
 func InventoryKey(product, warehouse string) (Key, error) {

@@ -66,7 +66,7 @@ func (c *Customer) Key() Key { return customerEntity.key(c) }
 // customerEntity is the definition of the Customer item: the profile item of its collection, which
 // sorts after the customer's orders and their items (AP15–AP17), listed by name on GSI2 (AP7).
 // Its addresses are a list attribute of the item.
-var customerEntity = entity[Customer, *Customer]{
+var customerEntity = define(entity[Customer, *Customer]{
 	name: typeCustomer,
 	key:  func(c *Customer) Key { return customerKey(c.ID) },
 	indexes: func(c *Customer, _ int) []indexKey {
@@ -85,7 +85,7 @@ var customerEntity = entity[Customer, *Customer]{
 	examples: func() []*Customer {
 		return []*Customer{{ID: "<customerId>", Name: "<name>"}, {ID: "<customerId>", Name: "<name>", AccountRepID: "<employeeId>"}}
 	},
-}
+})
 
 // CustomerKey is the key of a customer looked up by id (AP15).
 func CustomerKey(customer string) (Key, error) {
@@ -158,7 +158,7 @@ func (o *Order) Key() Key { return orderEntity.key(o) }
 // orderEntity is the definition of the Order item: in its customer's collection, newest first by its
 // time-sortable id (AP16); by status on the customer's GSI1 partition; and on one of N
 // write-sharded GSI3 partitions of its status (AP20).
-var orderEntity = entity[Order, *Order]{
+var orderEntity = define(entity[Order, *Order]{
 	name:    typeOrder,
 	key:     func(o *Order) Key { return orderKey(o.CustomerID, o.ID) },
 	sharded: true,
@@ -178,7 +178,7 @@ var orderEntity = entity[Order, *Order]{
 	},
 	// The examples are encoded with one shard.
 	placeholders: map[string]string{"#<status>#0": "#<status>#<shard>"},
-}
+})
 
 // ItemKeys are the keys of the order's items, line 1 first: an order knows how many lines it
 // has, so its items can be looked up by key (batched) when they were not read with the order.
@@ -211,7 +211,7 @@ func (i *OrderItem) Key() Key { return orderItemEntity.key(i) }
 
 // orderItemEntity is the definition of an order's line item: right after its order in the customer's
 // collection, so that a newest-first Query reads each order's items just before the order (AP17).
-var orderItemEntity = entity[OrderItem, *OrderItem]{
+var orderItemEntity = define(entity[OrderItem, *OrderItem]{
 	name: typeOrderItem,
 	key:  func(i *OrderItem) Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
 	// A line that names a product is also in the product's partition of GSI1, under the same sort
@@ -230,7 +230,7 @@ var orderItemEntity = entity[OrderItem, *OrderItem]{
 	},
 	// Line numbers are written with three digits, so that lines sort in order.
 	placeholders: map[string]string{"#ITEM#001": "#ITEM#<line>"},
-}
+})
 
 // OrderKey is the key of an order looked up by customer and order id (AP18).
 func OrderKey(customer, order string) (Key, error) {

@@ -27,11 +27,11 @@ type RepSales struct {
 func (s *RepSales) Key() Key { return repSalesEntity.key(s) }
 
 // repSalesEntity is the definition of the RepSales item: in its month's partition, one per rep.
-var repSalesEntity = entity[RepSales, *RepSales]{
+var repSalesEntity = define(entity[RepSales, *RepSales]{
 	name:     typeRepSales,
 	key:      func(s *RepSales) Key { return repSalesKey(s.Month, s.RepID) },
 	examples: func() []*RepSales { return []*RepSales{{RepID: "<employeeId>", Month: "<yyyy-mm>"}} },
-}
+})
 
 // --- Keys: customers and orders by rep, sales per rep and month ---
 

@@ -20,8 +20,8 @@ type Entity interface {
 // `type` attribute, its primary key, its secondary index keys and its codec, all in one value.
 // Everything else about the type is derived from it: the item encoder (encode), the decoder
 // registry (decoders) and the key table in docs/data-model.md (rendered by a golden test from
-// the examples). A new item type is one more definition in its domain's _model.go file and one
-// more entry in definitions.
+// the examples). A new item type is one more definition, declared with define in its domain's
+// _model.go file.
 type entity[T any, PT interface {
 	*T
 	Entity
@@ -101,16 +101,25 @@ type definition interface {
 	decode(map[string]types.AttributeValue) (Entity, error)
 }
 
-// definitions lists every entity definition; the decoder registry and the key table come from it.
-var definitions = []definition{
-	organizationEntity, userEntity, ticketEntity, ticketVersionEntity,
-	locationEntity, departmentEntity, employeeEntity, relationEntity,
-	customerEntity, orderEntity, orderItemEntity,
-	productEntity, warehouseEntity, inventoryEntity, repSalesEntity, jobHistoryEntity,
+// definitions are every entity definition, each registered by define where it is declared,
+// beside its entity; the decoder registry and the key table come from them.
+var definitions []definition
+
+// define registers d among the definitions and returns it.
+func define[T any, PT interface {
+	*T
+	Entity
+}](d entity[T, PT]) entity[T, PT] {
+	definitions = append(definitions, d)
+	return d
 }
 
-// decoders maps the `type` attribute of an item to the definition that decodes it.
-var decoders = decoderRegistry(definitions)
+// decoders maps the `type` attribute of an item to the definition that decodes it. It is built
+// in init, after every definition has registered itself (package variables of all files are
+// initialized before any init function runs).
+var decoders map[string]definition
+
+func init() { decoders = decoderRegistry(definitions) }
 
 func decoderRegistry(defs []definition) map[string]definition {
 	m := make(map[string]definition, len(defs))

@@ -18,11 +18,11 @@ type JobHistory struct {
 func (j *JobHistory) Key() Key { return jobHistoryEntity.key(j) }
 
 // jobHistoryEntity is the definition of the JobHistory item: in its employee's partition.
-var jobHistoryEntity = entity[JobHistory, *JobHistory]{
+var jobHistoryEntity = define(entity[JobHistory, *JobHistory]{
 	name:     typeJobHistory,
 	key:      func(j *JobHistory) Key { return jobHistoryKey(j.EmployeeID, j.ID) },
 	examples: func() []*JobHistory { return []*JobHistory{{ID: "<id>", EmployeeID: "<employeeId>"}} },
-}
+})
 
 // typeJobHistory is one earlier job of an employee, in its partition.
 const typeJobHistory = "JobHistory"

@@ -37,13 +37,13 @@ func (l *Location) Key() Key { return locationEntity.key(l) }
 
 // locationEntity is the definition of the Location item: a country's partition, sorted by the
 // hierarchical key state#city#postalCode#id so that a begins_with at any level answers AP14.
-var locationEntity = entity[Location, *Location]{
+var locationEntity = define(entity[Location, *Location]{
 	name: typeLocation,
 	key:  func(l *Location) Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) },
 	examples: func() []*Location {
 		return []*Location{{ID: "<locationId>", Country: "<country>", State: "<state>", City: "<city>", PostalCode: "<postalcode>"}}
 	},
-}
+})
 
 // Ref is the reference to the location that a department stores.
 func (l *Location) Ref() LocationRef {
@@ -82,14 +82,14 @@ func (d *Department) Key() Key { return departmentEntity.key(d) }
 
 // departmentEntity is the definition of the Department item: the root of its own partition, listed by
 // name on GSI2 (AP7).
-var departmentEntity = entity[Department, *Department]{
+var departmentEntity = define(entity[Department, *Department]{
 	name: typeDepartment,
 	key:  func(d *Department) Key { return deptKey(d.ID) },
 	indexes: func(d *Department, _ int) []indexKey {
 		return []indexKey{{gsi2, typePK(typeDepartment), nameSortKey(d.Name, d.ID)}}
 	},
 	examples: func() []*Department { return []*Department{{ID: "<departmentId>", Name: "<name>"}} },
-}
+})
 
 // NamePropagationPending reports whether the last rename is still being copied to employees.
 func (d *Department) NamePropagationPending() bool { return d.PropagatedVersion < d.NameVersion }
@@ -133,7 +133,7 @@ var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 // employeeEntity is the definition of the Employee item: the root of its partition (its relation
 // items share it), by job title on GSI1 (AP12), by hire time on GSI2 (AP13) and by name on GSI3
 // (AP30), all sorted by hire time.
-var employeeEntity = entity[Employee, *Employee]{
+var employeeEntity = define(entity[Employee, *Employee]{
 	name: typeEmployee,
 	key:  func(e *Employee) Key { return empKey(e.ID) },
 	indexes: func(e *Employee, _ int) []indexKey {
@@ -144,7 +144,7 @@ var employeeEntity = entity[Employee, *Employee]{
 		return []*Employee{{ID: "<employeeId>", Name: "<name>", JobTitle: "<jobtitle>", HiredAt: exampleTime, WarehouseID: "<warehouseId>"}}
 	},
 	placeholders: map[string]string{hireTime(exampleTime): "<hiredAt>"},
-}
+})
 
 // RelationType names one kind of relationship item under an employee.
 type RelationType string
@@ -179,7 +179,7 @@ func (r *Relation) Key() Key { return relationEntity.key(r) }
 // relationEntity is the definition of the relationship item: one per employee and relation type under
 // the employee (AP10), inverted on GSI1 so that the employees related to a target are one Query
 // (AP9, AP11) whatever the relation: a new relation type needs no new index.
-var relationEntity = entity[Relation, *Relation]{
+var relationEntity = define(entity[Relation, *Relation]{
 	name: typeRelation,
 	key:  func(r *Relation) Key { return relationKey(r.EmployeeID, r.Type) },
 	indexes: func(r *Relation, _ int) []indexKey {
@@ -192,7 +192,7 @@ var relationEntity = entity[Relation, *Relation]{
 		}
 		return out
 	},
-}
+})
 
 // DepartmentKey, EmployeeKey, LocationKey and RelationKey are the keys of HR entities looked up
 // by key (AP8, AP10, AP14 by ID). They validate their parts, which come from clients.

@@ -34,14 +34,14 @@ func (o *Organization) Key() Key { return organizationEntity.key(o) }
 
 // organizationEntity is the definition of the Organization item: the root of its organization's
 // collection, listed by name on GSI2 (AP7).
-var organizationEntity = entity[Organization, *Organization]{
+var organizationEntity = define(entity[Organization, *Organization]{
 	name: typeOrganization,
 	key:  func(o *Organization) Key { return orgKey(o.ID) },
 	indexes: func(o *Organization, _ int) []indexKey {
 		return []indexKey{{gsi2, typePK(typeOrganization), nameSortKey(o.Name, o.ID)}}
 	},
 	examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
-}
+})
 
 // User belongs to one organization.
 type User struct {
@@ -62,14 +62,14 @@ func (u *User) Key() Key { return userEntity.key(u) }
 
 // userEntity is the definition of the User item: in its organization's collection (AP2, AP3), and the
 // last item of its own ticket collection on GSI1 (AP5).
-var userEntity = entity[User, *User]{
+var userEntity = define(entity[User, *User]{
 	name: typeUser,
 	key:  func(u *User) Key { return userKey(u.OrgID, u.ID) },
 	indexes: func(u *User, _ int) []indexKey {
 		return []indexKey{{gsi1, userCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
 	},
 	examples: func() []*User { return []*User{{ID: "<userId>", OrgID: "<orgId>"}} },
-}
+})
 
 // TicketStatus is the state of a ticket.
 type TicketStatus string
@@ -112,14 +112,14 @@ func (t *Ticket) Key() Key { return ticketEntity.key(t) }
 // ticketEntity is the definition of the Ticket item: a collection of its own whose sort key names
 // the ticket's organization (so that a lookup is always made with the tenant, AP6), joined to its
 // reporter's collection on GSI1, newest first by its time-sortable id (AP5).
-var ticketEntity = entity[Ticket, *Ticket]{
+var ticketEntity = define(entity[Ticket, *Ticket]{
 	name: typeTicket,
 	key:  func(t *Ticket) Key { return ticketKey(t.OrgID, t.ID) },
 	indexes: func(t *Ticket, _ int) []indexKey {
 		return []indexKey{{gsi1, userCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
 	},
 	examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
-}
+})
 
 // TicketVersion is one state a ticket has had: written, never changed, in the same transaction
 // as the change of the ticket's item that made it. Version 1 is the ticket as it was created.
@@ -140,7 +140,7 @@ func (v *TicketVersion) Key() Key { return ticketVersionEntity.key(v) }
 // sorted by its zero-padded number under the organization's version prefix, so that a ticket's
 // history newest first is one Query read backwards (AP21). It is on no index: a version is only
 // ever read with its ticket's other versions.
-var ticketVersionEntity = entity[TicketVersion, *TicketVersion]{
+var ticketVersionEntity = define(entity[TicketVersion, *TicketVersion]{
 	name: typeTicketVersion,
 	key:  func(v *TicketVersion) Key { return ticketVersionKey(v.OrgID, v.TicketID, v.Version) },
 	examples: func() []*TicketVersion {
@@ -148,7 +148,7 @@ var ticketVersionEntity = entity[TicketVersion, *TicketVersion]{
 	},
 	// Version numbers are written with ten digits, so that they sort in order.
 	placeholders: map[string]string{"#0000000001": "#<nnnnnnnnnn>"},
-}
+})
 
 // versionOf is the version item of ticket t's current state, edited at.
 func versionOf(t *Ticket, at time.Time) *TicketVersion {
