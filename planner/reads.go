@@ -4,8 +4,9 @@ import "singletable/repository"
 
 // A Read is one access pattern as the API runs it: the repository's declaration, beside the
 // entity it reads (repository.AccessPattern: its number, operation, index, key condition and how
-// its calls scale). The planner prices and explains operations with the declarations themselves,
-// so a plan cannot name a key condition the reads do not use. A read's calls are counted for pages
+// its calls scale). The planner prices and explains operations with the declarations themselves.
+// Where a list has variants that cost the same (locations of a whole country or under a state,
+// a user's tickets with or without a created range), its row names the general one. A read's calls are counted for pages
 // that fit one call; a Query whose page needs more (a status filter that skips items, a
 // customer's orders with more items than the first call assumes, 1 MB of items) makes more, page
 // by page.

@@ -97,11 +97,10 @@ func parentOrg(k Key) (Key, bool) {
 // itself follows (parentOrg) applied to p's key spelling, so that a plan counts the keys the
 // batch sends. It is counted without removing duplicates, as every key is.
 func (p AccessPattern) KeysPerObject() int {
-	if p.Sort != SortKeyIs {
-		return 0
-	}
-	if _, ok := parentOrg(Key{PK: p.PartitionKey, SK: p.SortKey[0]}); ok {
-		return 2
+	if p.Sort == SortKeyIs {
+		if _, ok := parentOrg(Key{PK: p.PartitionKey, SK: p.SortKey[0]}); ok {
+			return 2
+		}
 	}
 	return 1
 }

@@ -11,6 +11,9 @@ var (
 	WarehouseByKey = declare(AccessPattern{ID: "AP23", Name: "WarehouseByKey", What: "warehouse by id",
 		Fields:    "`warehouse(id)`, `node(s)`, `Inventory.warehouse`, `OrderItem.warehouse`",
 		Operation: BatchGetItem, PartitionKey: "WAREHOUSE#<w>", Sort: SortKeyIs, SortKey: []string{"WAREHOUSE#<w>"}, Calls: PerLevel})
+	InventoryByKey = declare(AccessPattern{ID: "AP23", Name: "InventoryByKey", What: "a product's stock in one warehouse",
+		Fields:    "`setInventory` (the stock it changes, read with the product and the warehouse)",
+		Operation: BatchGetItem, PartitionKey: "PRODUCT#<p>", Sort: SortKeyIs, SortKey: []string{"INV#<w>"}, Calls: PerLevel})
 	InventoryOfProduct = declare(AccessPattern{ID: "AP24", Name: "InventoryOfProduct", What: "a product's stock per warehouse, and its total",
 		Fields:    "`Product.inventory`, `Product.totalInventory`",
 		Operation: Query, PartitionKey: "PRODUCT#<p>", Sort: SortKeyBeginsWith, SortKey: []string{inventorySKPrefix}, Calls: PerParent,

@@ -58,5 +58,5 @@ var (
 	CountersOfParent = declare(AccessPattern{ID: "AP22", Name: "CountersOfParent", What: "the size of a counted list",
 		Fields:    "`totalCount` of `Organization.users`, `User.tickets`, `Department.employees`, `Employee.directReports`, `Customer.orders`",
 		Operation: NoCall,
-		Notes:     "counters on the list's parent item, changed in the same transaction as every write of the collection, which the list's read has at hand; `null` with a time range, on the lists no counter follows, and on items written before counters existed until `-recount`"})
+		Notes:     "counters on the list's parent item (`userCount`; `openTickets`, `pendingTickets`, `closedTickets`; `employeeCount`; `directReportCount`; `openOrders`, `shippedOrders`, `deliveredOrders`, `cancelledOrders`), changed in the same transaction as every write of the collection, which the list's read has at hand; `null` with a time range, on the lists no counter follows, and on items written before counters existed until `-recount`"})
 )

@@ -65,7 +65,7 @@ var (
 	EmployeesByName = declare(AccessPattern{ID: "AP30", Name: "EmployeesByName", What: "employees with a name (compared without case), longest-serving first",
 		Fields:    "`employeesByName(name, first, after)`",
 		Operation: Query, Index: gsi3, PartitionKey: "EMPNAME#<name>", Calls: PerParent,
-		Notes: "GSI3, the order-status index, overloaded with a partition per name (no order key starts with `EMPNAME#`); the key moves with the name in the transaction that changes it"})
+		Notes: "GSI3, the order-status index, overloaded with a partition per name (no order key starts with `EMPNAME#`); `hireEmployee` writes the key with the employee, `updateEmployee` moves it in the transaction that changes the name; employees written before this index existed get their key from `-migrate`"})
 	EmployeesOfWarehouse = declare(AccessPattern{ID: "AP31", Name: "EmployeesOfWarehouse", What: "a warehouse's employees, paged",
 		Fields:    "`Warehouse.employees(first, after)`",
 		Operation: Query, Index: gsi1, PartitionKey: "WAREHOUSE#<w>#REL#WAREHOUSE", Calls: PerParent,

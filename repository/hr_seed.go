@@ -65,7 +65,10 @@ func hrSampleItems() ([]map[string]types.AttributeValue, error) {
 	if err := sampleEmployees(&out, depts); err != nil {
 		return nil, err
 	}
-	return out.items, out.err
+	if out.err != nil {
+		return nil, out.err
+	}
+	return out.items, nil
 }
 
 func sampleLocations(out *itemCollector) map[string]*Location {

@@ -6,7 +6,9 @@ import (
 
 // What every key shares: the table's attribute and index names, the delimiter and the escaping.
 // Each item type's own keys (its prefixes, key builders and `type` name) are declared beside its
-// entity, in its domain's _model.go file, and nowhere else. One table holds every entity, so each
+// entity, in its domain's _model.go file; the items that are not entities beside the code that
+// writes them (sweep records in sweep.go, the seed marker in seed.go, the change log in
+// changelog_keys.go). One table holds every entity, so each
 // key starts with an entity prefix, and any user-supplied value inside a key is escaped (see esc)
 // so that it can never produce another entity's key or fall inside another prefix's begins_with
 // range.

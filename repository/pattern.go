@@ -58,7 +58,7 @@ const (
 
 // An AccessPattern is one way the API reads the table, declared once, beside the entity it reads
 // (in the spirit of ElectroDB's access patterns): its index, how its keys are spelled, its order
-// and how its calls scale. The read functions build their requests from it (query, keyInput), the
+// and how its calls scale. The read functions build their requests from it (query, input), the
 // planner prices and explains operations with it, and the access-pattern table of
 // docs/data-model.md is rendered from every declaration (patternTable, a golden test), so that the
 // code, the plan and the documentation cannot disagree.

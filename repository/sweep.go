@@ -63,6 +63,18 @@ type sweepRecord struct {
 	Employee string `dynamodbav:"employeeId,omitempty"`
 }
 
+// logAttrs name the object the record removes, for a log line: org, user, ticket, customer,
+// employee, those it has.
+func (s *sweepRecord) logAttrs() []any {
+	attrs := []any{"sweep", s.Kind}
+	for _, a := range []struct{ name, v string }{{"org", s.Org}, {"user", s.User}, {"ticket", s.Ticket}, {"customer", s.Customer}, {"employee", s.Employee}} {
+		if a.v != "" {
+			attrs = append(attrs, a.name, a.v)
+		}
+	}
+	return attrs
+}
+
 // key is the record's item key: one record per object being removed. The kinds that came later
 // add their object's id, so that the records of the first kinds keep the keys they were written
 // with.
@@ -99,7 +111,7 @@ func (r *Repo) markAndSweep(ctx context.Context, what string, rec *sweepRecord, 
 		if err == nil {
 			return nil
 		}
-		r.log.Warn(what+": the sweep is left to the sweeper", "sweep", rec.key().SK, "error", err)
+		r.log.Warn(what+": the sweep is left to the sweeper", append(rec.logAttrs(), "error", err)...)
 	}
 	r.kickSweeper()
 	return nil
