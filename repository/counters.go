@@ -40,38 +40,7 @@ import (
 // zero) or from the -recount that set them from its collection (recount.go). Without it the item
 // reports no count (totalCount is null) while its writes go on adding to attributes nobody reads,
 // until -recount replaces them. No write ever fails for a missing counter: an ADD creates it.
-const (
-	attrCounted           = "counted"
-	attrUserCount         = "userCount"
-	attrEmployeeCount     = "employeeCount"
-	attrDirectReportCount = "directReportCount"
-	// attrMenteeCount counts the employees this one mentors: it holds a removal of the mentor to
-	// the mentees it unlinks, which it finds on an index that may be behind.
-	attrMenteeCount = "menteeCount"
-)
-
-// relationCountAttr is the attribute that counts, on an employee, the relations of type rel that
-// point at it: directReportCount for RelManager, menteeCount for RelMentor.
-func relationCountAttr(rel RelationType) string {
-	if rel == RelMentor {
-		return attrMenteeCount
-	}
-	return attrDirectReportCount
-}
-
-// ticketCountAttr is the attribute that counts a user's tickets with status st (openTickets,
-// pendingTickets, closedTickets).
-func ticketCountAttr(st TicketStatus) string { return strings.ToLower(string(st)) + "Tickets" }
-
-// orderCountAttr is the attribute that counts a customer's orders with status st (openOrders,
-// shippedOrders, deliveredOrders, cancelledOrders).
-func orderCountAttr(st OrderStatus) string { return strings.ToLower(string(st)) + "Orders" }
-
-// ticketStatuses and orderStatuses are every status, in the order counters are reported.
-var (
-	ticketStatuses = []TicketStatus{TicketOpen, TicketPending, TicketClosed}
-	orderStatuses  = []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled}
-)
+const attrCounted = "counted"
 
 // Count is the size of a collection as its parent's counters say. Known is false when they cannot
 // say: the parent was written before counters existed and -recount has not run since, or the list
@@ -83,16 +52,6 @@ type Count struct {
 
 func countIf(counted bool, n int) Count { return Count{N: n, Known: counted} }
 
-// UserTotal is the number of the organization's users.
-func (o *Organization) UserTotal() Count { return countIf(o.Counted, o.UserCount) }
-
-// TicketTotal is the number of the user's tickets that filter f keeps: all of them, or those
-// with its status; unknown with a time range.
-func (u *User) TicketTotal(f TicketFilter) Count {
-	ranged := f.CreatedAfter != nil || f.CreatedBefore != nil
-	return filteredTotal(u.Counted, ranged, f.Status, u.ticketCount, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
-}
-
 // filteredTotal is a counted list's total under its filter: unknown with a time range (no counter
 // follows one), the status's counter with a status, all of them without.
 func filteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int, all int) Count {
@@ -103,45 +62,6 @@ func filteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int,
 		return countIf(counted, byStatus(*status))
 	}
 	return countIf(counted, all)
-}
-
-func (u *User) ticketCount(st TicketStatus) int {
-	switch st {
-	case TicketOpen:
-		return u.OpenTickets
-	case TicketPending:
-		return u.PendingTickets
-	case TicketClosed:
-		return u.ClosedTickets
-	}
-	return 0
-}
-
-// EmployeeTotal is the number of the department's employees.
-func (d *Department) EmployeeTotal() Count { return countIf(d.Counted, d.EmployeeCount) }
-
-// DirectReportTotal is the number of employees the employee manages.
-func (e *Employee) DirectReportTotal() Count { return countIf(e.Counted, e.DirectReportCount) }
-
-// OrderTotal is the number of the customer's orders that filter f keeps: all of them, or those
-// with its status; unknown with a time range.
-func (c *Customer) OrderTotal(f OrderFilter) Count {
-	ranged := f.PlacedAfter != nil || f.PlacedBefore != nil
-	return filteredTotal(c.Counted, ranged, f.Status, c.orderCount, c.OpenOrders+c.ShippedOrders+c.DeliveredOrders+c.CancelledOrders)
-}
-
-func (c *Customer) orderCount(st OrderStatus) int {
-	switch st {
-	case OrderOpen:
-		return c.OpenOrders
-	case OrderShipped:
-		return c.ShippedOrders
-	case OrderDelivered:
-		return c.DeliveredOrders
-	case OrderCancelled:
-		return c.CancelledOrders
-	}
-	return 0
 }
 
 // delta adds by to the counter attribute attr.

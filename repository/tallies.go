@@ -42,105 +42,13 @@ func (t tally) add(item map[string]types.AttributeValue) int {
 	return t.weight(item)
 }
 
-// tallies are every counted collection.
-var tallies = []tally{
-	{
-		parent: typeOrganization, attrs: []string{attrUserCount},
-		project: []string{attrType, "orgId"},
-		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-			return orgKey(stringAttr(it, "orgId")), attrUserCount, stringAttr(it, attrType) == typeUser
-		},
-		each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-			return eachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, entityFn[*Organization](fn))
-		},
-		collection: func(p Entity) *dynamodb.QueryInput {
-			return keyQuery("PK = :pk AND begins_with(SK, :p)", orgPK(p.(*Organization).ID), userSKPrefix)
-		},
-	},
-	{
-		parent: typeUser, attrs: ticketCountAttrs(),
-		project: []string{attrType, "orgId", "reporterId", "status"},
-		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-			return userKey(stringAttr(it, "orgId"), stringAttr(it, "reporterId")),
-				ticketCountAttr(TicketStatus(stringAttr(it, "status"))), stringAttr(it, attrType) == typeTicket
-		},
-		each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-			return r.eachUser(ctx, entityFn[*User](fn))
-		},
-		collection: func(p Entity) *dynamodb.QueryInput {
-			u := p.(*User)
-			in := keyQuery("GSI1PK = :pk AND begins_with(GSI1SK, :p)", userCollectionPK(u.OrgID, u.ID), ticketSKPrefix)
-			in.IndexName = aws.String(gsi1)
-			return in
-		},
-		fromIndex: true,
-	},
-	relationTally(typeDepartment, attrEmployeeCount, RelDepartment,
-		func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-			return eachPage(func(a PageArgs) (Page[*Department], error) { return r.ListDepartments(ctx, a) }, entityFn[*Department](fn))
-		},
-		func(p Entity) string { return p.(*Department).ID }),
-	relationTally(typeEmployee, attrDirectReportCount, RelManager,
-		func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-			return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
-		},
-		func(p Entity) string { return p.(*Employee).ID }),
-	relationTally(typeEmployee, attrMenteeCount, RelMentor,
-		func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-			return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
-		},
-		func(p Entity) string { return p.(*Employee).ID }),
-	{
-		parent: typeCustomer, attrs: orderCountAttrs(),
-		project: []string{attrType, "customerId", "status"},
-		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-			return customerKey(stringAttr(it, "customerId")), orderCountAttr(OrderStatus(stringAttr(it, "status"))), stringAttr(it, attrType) == typeOrder
-		},
-		each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-			return eachPage(func(a PageArgs) (Page[*Customer], error) { return r.ListCustomers(ctx, a) }, entityFn[*Customer](fn))
-		},
-		// The orders with their items, from the table itself (a consistent read); the items
-		// count toward nothing.
-		collection: func(p Entity) *dynamodb.QueryInput {
-			return keyQuery("PK = :pk AND begins_with(SK, :p)", customerPK(p.(*Customer).ID), orderSKPrefix)
-		},
-	},
-	{
-		// A product's totalInventory is the sum of its stock items' quantities, in its partition.
-		parent: typeProduct, attrs: []string{attrTotalInventory},
-		project: []string{attrType, "productId", attrQuantity},
-		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-			return productKey(stringAttr(it, "productId")), attrTotalInventory, stringAttr(it, attrType) == typeInventory
-		},
-		weight: func(it map[string]types.AttributeValue) int { return intAttr(it, attrQuantity) },
-		each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-			return eachPage(func(a PageArgs) (Page[*Product], error) { return r.ListProducts(ctx, a) }, entityFn[*Product](fn))
-		},
-		collection: func(p Entity) *dynamodb.QueryInput {
-			return keyQuery("PK = :pk AND begins_with(SK, :p)", productPK(p.(*Product).ID), inventorySKPrefix)
-		},
-	},
-}
+// tallies are every counted collection, each registered by counted beside its domain's counters.
+var tallies []tally
 
-// relationTally is the tally of the relationship items of type rel that point at a parent of type
-// parent (a department's employees, a manager's direct reports), read from the inverted GSI1.
-func relationTally(parent, attr string, rel RelationType, each func(context.Context, *Repo, func(Entity) error) error, id func(Entity) string) tally {
-	return tally{
-		parent: parent, attrs: []string{attr},
-		project: []string{attrType, "relation", "targetId"},
-		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-			target := stringAttr(it, "targetId")
-			k := Key{PK: relationTargetPK(rel, target), SK: relationTargetPK(rel, target)}
-			return k, attr, stringAttr(it, attrType) == typeRelation && stringAttr(it, "relation") == string(rel)
-		},
-		each: each,
-		collection: func(p Entity) *dynamodb.QueryInput {
-			in := keyQuery("GSI1PK = :pk", relationGSI1PK(rel, id(p)), "")
-			in.IndexName = aws.String(gsi1)
-			return in
-		},
-		fromIndex: true,
-	}
+// counted registers t among the tallies and returns it.
+func counted(t tally) tally {
+	tallies = append(tallies, t)
+	return t
 }
 
 // keyQuery is a Query of partition pk with key condition cond (:pk, and :p when prefix is set).
@@ -150,22 +58,6 @@ func keyQuery(cond, pk, prefix string) *dynamodb.QueryInput {
 		values[":p"] = s(prefix)
 	}
 	return &dynamodb.QueryInput{KeyConditionExpression: aws.String(cond), ExpressionAttributeValues: values}
-}
-
-func ticketCountAttrs() []string {
-	out := make([]string, len(ticketStatuses))
-	for i, st := range ticketStatuses {
-		out[i] = ticketCountAttr(st)
-	}
-	return out
-}
-
-func orderCountAttrs() []string {
-	out := make([]string, len(orderStatuses))
-	for i, st := range orderStatuses {
-		out[i] = orderCountAttr(st)
-	}
-	return out
 }
 
 // entityFn adapts a function of entities to one of T.

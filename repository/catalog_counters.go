@@ -1,0 +1,27 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The catalog's counters (see counters.go): a product's totalInventory.
+
+// productStockTally counts a product's stock over its warehouses.
+var productStockTally = counted(tally{
+	// A product's totalInventory is the sum of its stock items' quantities, in its partition.
+	parent: typeProduct, attrs: []string{attrTotalInventory},
+	project: []string{attrType, "productId", attrQuantity},
+	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+		return productKey(stringAttr(it, "productId")), attrTotalInventory, stringAttr(it, attrType) == typeInventory
+	},
+	weight: func(it map[string]types.AttributeValue) int { return intAttr(it, attrQuantity) },
+	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return eachPage(func(a PageArgs) (Page[*Product], error) { return r.ListProducts(ctx, a) }, entityFn[*Product](fn))
+	},
+	collection: func(p Entity) *dynamodb.QueryInput {
+		return InventoryOfProduct.input("", productPK(p.(*Product).ID), inventorySKPrefix)
+	},
+})

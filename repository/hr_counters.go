@@ -1,0 +1,74 @@
+package repository
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The HR domain's counters (see counters.go): a department's employees, an employee's direct
+// reports and mentees.
+
+// relationCountAttr is the attribute that counts, on an employee, the relations of type rel that
+// point at it: directReportCount for RelManager, menteeCount for RelMentor.
+func relationCountAttr(rel RelationType) string {
+	if rel == RelMentor {
+		return attrMenteeCount
+	}
+	return attrDirectReportCount
+}
+
+// EmployeeTotal is the number of the department's employees.
+func (d *Department) EmployeeTotal() Count { return countIf(d.Counted, d.EmployeeCount) }
+
+// DirectReportTotal is the number of employees the employee manages.
+func (e *Employee) DirectReportTotal() Count { return countIf(e.Counted, e.DirectReportCount) }
+
+// relationTally is the tally of the relationship items of type rel that point at a parent of type
+// parent (a department's employees, a manager's direct reports), read from the inverted GSI1.
+func relationTally(parent, attr string, rel RelationType, each func(context.Context, *Repo, func(Entity) error) error, id func(Entity) string) tally {
+	return tally{
+		parent: parent, attrs: []string{attr},
+		project: []string{attrType, "relation", "targetId"},
+		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+			target := stringAttr(it, "targetId")
+			k := Key{PK: relationTargetPK(rel, target), SK: relationTargetPK(rel, target)}
+			return k, attr, stringAttr(it, attrType) == typeRelation && stringAttr(it, "relation") == string(rel)
+		},
+		each: each,
+		collection: func(p Entity) *dynamodb.QueryInput {
+			return inverseRelations[rel].input("", relationGSI1PK(rel, id(p)))
+		},
+		fromIndex: true,
+	}
+}
+
+const (
+	attrEmployeeCount     = "employeeCount"
+	attrDirectReportCount = "directReportCount"
+	// attrMenteeCount counts the employees this one mentors: it holds a removal of the mentor to
+	// the mentees it unlinks, which it finds on an index that may be behind.
+	attrMenteeCount = "menteeCount"
+)
+
+// departmentEmployeesTally counts a department's employees.
+var departmentEmployeesTally = counted(relationTally(typeDepartment, attrEmployeeCount, RelDepartment,
+	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return eachPage(func(a PageArgs) (Page[*Department], error) { return r.ListDepartments(ctx, a) }, entityFn[*Department](fn))
+	},
+	func(p Entity) string { return p.(*Department).ID }))
+
+// directReportsTally counts an employee's direct reports.
+var directReportsTally = counted(relationTally(typeEmployee, attrDirectReportCount, RelManager,
+	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
+	},
+	func(p Entity) string { return p.(*Employee).ID }))
+
+// menteesTally counts an employee's mentees.
+var menteesTally = counted(relationTally(typeEmployee, attrMenteeCount, RelMentor,
+	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
+	},
+	func(p Entity) string { return p.(*Employee).ID }))

@@ -1,0 +1,85 @@
+package repository
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The SaaS domain's counters (see counters.go): an organization's users, a user's tickets by
+// status.
+
+// ticketCountAttr is the attribute that counts a user's tickets with status st (openTickets,
+// pendingTickets, closedTickets).
+func ticketCountAttr(st TicketStatus) string { return strings.ToLower(string(st)) + "Tickets" }
+
+// UserTotal is the number of the organization's users.
+func (o *Organization) UserTotal() Count { return countIf(o.Counted, o.UserCount) }
+
+// TicketTotal is the number of the user's tickets that filter f keeps: all of them, or those
+// with its status; unknown with a time range.
+func (u *User) TicketTotal(f TicketFilter) Count {
+	ranged := f.CreatedAfter != nil || f.CreatedBefore != nil
+	return filteredTotal(u.Counted, ranged, f.Status, u.ticketCount, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
+}
+
+func (u *User) ticketCount(st TicketStatus) int {
+	switch st {
+	case TicketOpen:
+		return u.OpenTickets
+	case TicketPending:
+		return u.PendingTickets
+	case TicketClosed:
+		return u.ClosedTickets
+	}
+	return 0
+}
+
+func ticketCountAttrs() []string {
+	out := make([]string, len(ticketStatuses))
+	for i, st := range ticketStatuses {
+		out[i] = ticketCountAttr(st)
+	}
+	return out
+}
+
+// attrUserCount counts an organization's users.
+const attrUserCount = "userCount"
+
+// ticketStatuses are every ticket status, in the order counters are reported.
+var ticketStatuses = []TicketStatus{TicketOpen, TicketPending, TicketClosed}
+
+// organizationUsersTally counts an organization's users.
+var organizationUsersTally = counted(tally{
+	parent: typeOrganization, attrs: []string{attrUserCount},
+	project: []string{attrType, "orgId"},
+	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+		return orgKey(stringAttr(it, "orgId")), attrUserCount, stringAttr(it, attrType) == typeUser
+	},
+	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return eachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, entityFn[*Organization](fn))
+	},
+	collection: func(p Entity) *dynamodb.QueryInput {
+		return UsersOfOrganization.input("", orgPK(p.(*Organization).ID), userSKPrefix)
+	},
+})
+
+// userTicketsTally counts a user's tickets by status, from GSI1.
+var userTicketsTally = counted(tally{
+	parent: typeUser, attrs: ticketCountAttrs(),
+	project: []string{attrType, "orgId", "reporterId", "status"},
+	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+		return userKey(stringAttr(it, "orgId"), stringAttr(it, "reporterId")),
+			ticketCountAttr(TicketStatus(stringAttr(it, "status"))), stringAttr(it, attrType) == typeTicket
+	},
+	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return r.eachUser(ctx, entityFn[*User](fn))
+	},
+	collection: func(p Entity) *dynamodb.QueryInput {
+		u := p.(*User)
+		return TicketsOfUser.input("", userCollectionPK(u.OrgID, u.ID), ticketSKPrefix)
+	},
+	fromIndex: true,
+})
