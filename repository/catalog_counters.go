@@ -9,8 +9,8 @@ import (
 
 // The catalog's counters (see counters.go): a product's totalInventory.
 
-// productStockTally counts a product's stock over its warehouses.
-var productStockTally = counted(tally{
+// Counted: a product's stock over its warehouses.
+var _ = counted(tally{
 	// A product's totalInventory is the sum of its stock items' quantities, in its partition.
 	parent: typeProduct, attrs: []string{attrTotalInventory},
 	project: []string{attrType, "productId", attrQuantity},

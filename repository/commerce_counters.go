@@ -46,8 +46,8 @@ func orderCountAttrs() []string {
 // orderStatuses are every order status, in the order counters are reported.
 var orderStatuses = []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled}
 
-// customerOrdersTally counts a customer's orders by status.
-var customerOrdersTally = counted(tally{
+// Counted: a customer's orders by status.
+var _ = counted(tally{
 	parent: typeCustomer, attrs: orderCountAttrs(),
 	project: []string{attrType, "customerId", "status"},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {

@@ -52,22 +52,22 @@ const (
 	attrMenteeCount = "menteeCount"
 )
 
-// departmentEmployeesTally counts a department's employees.
-var departmentEmployeesTally = counted(relationTally(typeDepartment, attrEmployeeCount, RelDepartment,
+// Counted: a department's employees.
+var _ = counted(relationTally(typeDepartment, attrEmployeeCount, RelDepartment,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
 		return eachPage(func(a PageArgs) (Page[*Department], error) { return r.ListDepartments(ctx, a) }, entityFn[*Department](fn))
 	},
 	func(p Entity) string { return p.(*Department).ID }))
 
-// directReportsTally counts an employee's direct reports.
-var directReportsTally = counted(relationTally(typeEmployee, attrDirectReportCount, RelManager,
+// Counted: an employee's direct reports.
+var _ = counted(relationTally(typeEmployee, attrDirectReportCount, RelManager,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
 		return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
 	},
 	func(p Entity) string { return p.(*Employee).ID }))
 
-// menteesTally counts an employee's mentees.
-var menteesTally = counted(relationTally(typeEmployee, attrMenteeCount, RelMentor,
+// Counted: an employee's mentees.
+var _ = counted(relationTally(typeEmployee, attrMenteeCount, RelMentor,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
 		return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
 	},
