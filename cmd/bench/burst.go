@@ -40,7 +40,7 @@ type burstResult struct {
 // runBurst is `-only burst`: a table of its own with one organization, the burst, its table on
 // stdout.
 func runBurst(ctx context.Context) error {
-	_, seeder, _, drop, err := openRepos(ctx, 0)
+	_, seeder, _, drop, err := openRepos(ctx, 0, false)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func runDeltaSync(ctx context.Context, cfg config) error {
 // measureDeltaSyncAlone measures delta sync on a table of its own, one organization's tickets:
 // the 10,000 changes stay out of the dataset the other sections read.
 func measureDeltaSyncAlone(ctx context.Context) (deltaResult, error) {
-	_, seeder, base, drop, err := openRepos(ctx, 0)
+	_, seeder, base, drop, err := openRepos(ctx, 0, true)
 	if err != nil {
 		return deltaResult{}, err
 	}

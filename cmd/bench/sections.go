@@ -40,7 +40,7 @@ type bench struct {
 func openBench(ctx context.Context, cfg config) (*bench, error) {
 	b := &bench{cfg: cfg}
 	var err error
-	if b.repo, b.seeder, b.repoCfg, b.drop, err = openRepos(ctx, cfg.latency); err != nil {
+	if b.repo, b.seeder, b.repoCfg, b.drop, err = openRepos(ctx, cfg.latency, false); err != nil {
 		return nil, err
 	}
 	for _, br := range cfg.breadths {
