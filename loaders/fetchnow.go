@@ -281,7 +281,11 @@ func (b *keyBatch) send(ctx context.Context) {
 	if sent {
 		return
 	}
-	ctx = repository.NextRound(ctx)
+	if len(fetch) > 0 {
+		// A batch that fetches nothing (its keys read already, or taken over from the batches
+		// reading them: from) adds no round of its own to what follows it.
+		ctx = repository.NextRound(ctx)
+	}
 	b.round, b.roundKnown = repository.RoundOf(ctx)
 	go func() {
 		defer close(b.done)

@@ -202,7 +202,7 @@ func (*stubLevel) Targets([]repository.Entity, func(repository.Key) (repository.
 	return nil
 }
 
-func (*stubLevel) RelationTargets([]repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
+func (*stubLevel) RelationTargets(int, []repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
 	return nil
 }
 
@@ -255,7 +255,7 @@ func (flatLevel) Start(context.Context, []repository.Entity) {
 func (flatLevel) Targets([]repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
 	return nil
 }
-func (flatLevel) RelationTargets([]repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
+func (flatLevel) RelationTargets(int, []repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
 	return nil
 }
 func (flatLevel) Lookups(_ int, objects []repository.Entity) []repository.Key {

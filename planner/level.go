@@ -239,24 +239,40 @@ func (l *Level) addRelation(rel repository.RelationType, target *Level) {
 	l.relations = append(l.relations, relationAhead{rel: rel, ofTarget: of, targets: []*Level{target}})
 }
 
-// RelationTargets are the targets of the level's selected relations on objects, grouped by the
-// level of each relation's selection, once step 1 of Lookups has read them (found answers the
-// relation items and their targets): the loaders read ahead what they need (their to-one fields,
-// their lists) in the batch after, as for a to-one field's targets, never when the first target
-// resolves. A target level that asks for no read is left out.
-func (l *Level) RelationTargets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []TargetObjects {
-	if l == nil {
+// RelationTargets are what the level's selected relations point at once step n of Lookups has
+// read them (found answers the relation items and their targets), grouped by the level of each
+// relation's selection: at step 1 the targets of the level's relations, at step 2 the targets of
+// the relations selected on those (manager { department }). The loaders read ahead what they need
+// (their to-one fields, their lists) before the step's callers are released, as for a to-one
+// field's targets, never when the first target resolves. A level that asks for no read is left
+// out.
+func (l *Level) RelationTargets(n int, objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []TargetObjects {
+	if l == nil || n < 1 || n > 2 {
 		return nil
 	}
 	var g targetGroups
 	for _, r := range l.relations {
 		for _, target := range r.targets {
-			if !target.readsAhead() {
-				continue
-			}
-			i := g.group(target)
 			for _, o := range objects {
-				g.add(i, relationTarget(o, r.rel, found), found)
+				if n == 1 {
+					if target.readsAhead() {
+						g.add(g.group(target), relationTarget(o, r.rel, found), found)
+					}
+					continue
+				}
+				for _, k := range relationTarget(o, r.rel, found) {
+					t, ok := found(k)
+					if !ok {
+						continue
+					}
+					for _, r2 := range target.relations {
+						for _, further := range r2.targets {
+							if further.readsAhead() {
+								g.add(g.group(further), relationTarget(t, r2.rel, found), found)
+							}
+						}
+					}
+				}
 			}
 		}
 	}

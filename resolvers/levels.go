@@ -49,8 +49,8 @@ func (p plannedLevel) Targets(objects []repository.Entity, found func(repository
 }
 
 // RelationTargets are the plan's targets of the level's relations, as levels of the loaders.
-func (p plannedLevel) RelationTargets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []loaders.LevelObjects {
-	return asLevels(p.Level.RelationTargets(objects, found))
+func (p plannedLevel) RelationTargets(n int, objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []loaders.LevelObjects {
+	return asLevels(p.Level.RelationTargets(n, objects, found))
 }
 
 // asLevels is targets as levels of the loaders.
