@@ -108,6 +108,7 @@ type keyBatch struct {
 	round      int
 	roundKnown bool
 	levels     []LevelObjects
+	deeper     []deeperLevel
 	then       func(ctx context.Context, found func(repository.Key) (repository.Entity, bool))
 }
 
@@ -186,9 +187,22 @@ func (b *keyBatch) reserveLevel(ctx context.Context, level Level, objects []repo
 	// start, before they can ask for it alone.
 	for _, t := range level.Targets(objects, b.readAlready) {
 		t.Level.Start(ctx, t.Objects)
-		b.reserveLevel(ctx, t.Level, t.Objects)
+		tk := b.reserveLevel(ctx, t.Level, t.Objects)
+		if t.Level.Steps() > 1 {
+			// Its relations' next steps follow this batch (follow), as ReadAhead's would.
+			b.mu.Lock()
+			b.deeper = append(b.deeper, deeperLevel{LevelObjects{Level: t.Level, Objects: t.Objects, ListsStarted: true}, tk})
+			b.mu.Unlock()
+		}
 	}
 	return keys
+}
+
+// A deeperLevel is a level whose step 0 a batch holds for objects read already (reserveLevel's
+// targets), with the keys of that step: the batch's follow reads its next steps ahead.
+type deeperLevel struct {
+	LevelObjects
+	keys []repository.Key
 }
 
 // readAlready answers a key the batch found read already when it reserved it.
@@ -206,7 +220,7 @@ func (b *keyBatch) readAlready(k repository.Key) (repository.Entity, bool) {
 // their lists started), and then runs. It waits only for reads (the values of keys another place
 // reads), never for another batch's follow, and itself only reserves and sends.
 func (b *keyBatch) follow(ctx context.Context) {
-	if len(b.levels) == 0 && b.then == nil {
+	if len(b.levels) == 0 && b.then == nil && len(b.deeper) == 0 {
 		return
 	}
 	found := make(map[repository.Key]repository.Entity, len(b.asked))
@@ -221,19 +235,40 @@ func (b *keyBatch) follow(ctx context.Context) {
 		next = append(next, lo.Level.Targets(lo.Objects, get)...)
 	}
 	ctx = b.followRound(ctx)
-	if b.then != nil {
-		// A level's next step reads from everything its step found, what was read already too
-		// (relation items an inverse list primed); the targets above were followed at reserve.
-		b.then(ctx, func(k repository.Key) (repository.Entity, bool) {
-			if e, ok := found[k]; ok {
-				return e, true
-			}
-			return b.readAlready(k)
-		})
+	// A level's next step reads from everything its step found, what was read already too
+	// (relation items an inverse list primed); the targets above were followed at reserve.
+	all := func(k repository.Key) (repository.Entity, bool) {
+		if e, ok := found[k]; ok {
+			return e, true
+		}
+		return b.readAlready(k)
 	}
+	if b.then != nil {
+		b.then(ctx, all)
+	}
+	b.followDeeper(ctx, all)
 	if len(next) > 0 {
 		b.l.ReadAhead(ctx, next...)
 	}
+}
+
+// followDeeper reads ahead the next steps of the deeper levels (reserveLevel's targets with
+// relations), all in one batch: what step 0 found for each, through all.
+func (b *keyBatch) followDeeper(ctx context.Context, all func(repository.Key) (repository.Entity, bool)) {
+	if len(b.deeper) == 0 {
+		return
+	}
+	levels := make([]LevelObjects, len(b.deeper))
+	found := make([][]repository.Entity, len(b.deeper))
+	for i, d := range b.deeper {
+		levels[i] = d.LevelObjects
+		for _, k := range d.keys {
+			if e, ok := all(k); ok {
+				found[i] = append(found[i], e)
+			}
+		}
+	}
+	b.l.readAheadFrom(ctx, levels, 1, found)
 }
 
 // send sends the batch's keys, once, in the background; a batch without keys to fetch only
@@ -246,7 +281,11 @@ func (b *keyBatch) send(ctx context.Context) {
 	if sent {
 		return
 	}
-	ctx = repository.NextRound(ctx)
+	if len(fetch) > 0 {
+		// A batch that fetches nothing (its keys read already, or taken over from the batches
+		// reading them: from) adds no round of its own to what follows it.
+		ctx = repository.NextRound(ctx)
+	}
 	b.round, b.roundKnown = repository.RoundOf(ctx)
 	go func() {
 		defer close(b.done)

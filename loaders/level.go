@@ -26,6 +26,10 @@ type Level interface {
 	// items (found answers a key those lookups read), grouped by the level of each field's
 	// selection: read ahead as soon as the lookups are back.
 	Targets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []LevelObjects
+	// RelationTargets are what the level's relations (step 1) and the relations selected on their
+	// targets (step 2) point at, grouped by the level of each relation's selection, once step n
+	// has read them (found answers the relation items and the targets): read ahead at once.
+	RelationTargets(n int, objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []LevelObjects
 }
 
 // flat reports whether a level needs nothing of its whole level once its objects are read but
@@ -101,20 +105,41 @@ func (l *Loaders) readAheadIn(ctx context.Context, b *keyBatch, levels []LevelOb
 		asked[i] = lo.Level.Lookups(n, found[i])
 		b.reserveFollowed(asked[i])
 	}
-	if n+1 < steps {
+	if n+1 < steps || n >= 1 {
 		b.then = func(ctx context.Context, get func(repository.Key) (repository.Entity, bool)) {
-			next := make([][]repository.Entity, len(levels))
-			for i, ks := range asked {
-				for _, k := range ks {
-					if e, ok := get(k); ok {
-						next[i] = append(next[i], e)
+			if n+1 < steps {
+				next := make([][]repository.Entity, len(levels))
+				for i, ks := range asked {
+					for _, k := range ks {
+						if e, ok := get(k); ok {
+							next[i] = append(next[i], e)
+						}
 					}
 				}
+				l.readAheadFrom(ctx, levels, n+1, next)
 			}
-			l.readAheadFrom(ctx, levels, n+1, next)
+			l.readAheadRelationTargets(ctx, levels, n, get)
 		}
 	}
 	b.send(ctx)
+}
+
+// readAheadRelationTargets reads ahead what the targets of levels' relations need (their to-one
+// fields, their lists) once step n (1 or 2) has read them, before the step's callers are
+// released: in one batch, whose rounds and calls are the plan's, where each target's resolvers
+// would otherwise ask through the key loader's window. It comes after the level's next step is
+// reserved, so what that step reads (the relations selected on the targets) is taken over, never
+// read twice.
+func (l *Loaders) readAheadRelationTargets(ctx context.Context, levels []LevelObjects, n int, get func(repository.Key) (repository.Entity, bool)) {
+	var next []LevelObjects
+	for _, lo := range levels {
+		if lo.Level != nil && len(lo.Objects) > 0 {
+			next = append(next, lo.Level.RelationTargets(n, lo.Objects, get)...)
+		}
+	}
+	if len(next) > 0 {
+		l.ReadAhead(ctx, next...)
+	}
 }
 
 // readAheadUnbatched is readAheadFrom for a KeyFetcher of another kind (the benchmark's

@@ -202,6 +202,10 @@ func (*stubLevel) Targets([]repository.Entity, func(repository.Key) (repository.
 	return nil
 }
 
+func (*stubLevel) RelationTargets(int, []repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
+	return nil
+}
+
 // Ticket lists started for a level of users are the lists their resolvers then ask for, with the
 // page size left out: one Query per user in all.
 func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
@@ -249,6 +253,9 @@ func (flatLevel) StartsLists() bool { return false }
 func (flatLevel) Start(context.Context, []repository.Entity) {
 }
 func (flatLevel) Targets([]repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
+	return nil
+}
+func (flatLevel) RelationTargets(int, []repository.Entity, func(repository.Key) (repository.Entity, bool)) []LevelObjects {
 	return nil
 }
 func (flatLevel) Lookups(_ int, objects []repository.Entity) []repository.Key {

@@ -71,8 +71,9 @@ type Field struct {
 	// is back, together with the first lookups the elements' own fields ask for.
 	GathersLevel bool
 	// Primes are the fields of a list's elements that its own read answers, so that they cost
-	// nothing: the relation items an inverse-relation list reads are its members' own (whose
-	// target is the list's parent), the items of a customer's orders come with them.
+	// nothing: the items of a customer's orders come with them. (The relation an inverse-relation
+	// list reads is its members' own and points at the list's parent: SameForAll, with the
+	// parent's own key.)
 	Primes []string
 
 	// Keys appends to dst the keys a ToOne or Items field looks up, from its parent object;
@@ -89,7 +90,8 @@ type Field struct {
 	// element and follows from the list's parent (every ticket of a user's list has that user as
 	// reporter and its organization as organization), by field name: they are looked up when
 	// the list starts, in the round of its Query, not after it. A nil key is the list parent's
-	// own: read already, it costs nothing.
+	// own: read already, it costs nothing, and what its selection asks for (a report's
+	// manager { department }) is read ahead with the parent's level, never by the first element.
 	SameForAll map[string]func(dst []repository.Key, listParent repository.Entity) []repository.Key
 }
 
@@ -261,11 +263,11 @@ var (
 			return dst
 		}}
 	DepartmentEmployees = &Field{Type: "Department", Name: "employees", Kind: List, Of: "Employee",
-		Reads: []Read{repository.MembersOfDepartment, repository.MemberByKey}, GathersLevel: true, Primes: []string{"department"}}
+		Reads: []Read{repository.MembersOfDepartment, repository.MemberByKey}, GathersLevel: true, SameForAll: parentItself("department")}
 	EmployeeReports = &Field{Type: "Employee", Name: "directReports", Kind: List, Of: "Employee",
-		Reads: []Read{repository.ReportsOfManager, repository.ReportByKey}, GathersLevel: true, Primes: []string{"manager"}}
+		Reads: []Read{repository.ReportsOfManager, repository.ReportByKey}, GathersLevel: true, SameForAll: parentItself("manager")}
 	EmployeeMentees = &Field{Type: "Employee", Name: "mentees", Kind: List, Of: "Employee",
-		Reads: []Read{repository.MenteesOfMentor, repository.ReportByKey}, GathersLevel: true, Primes: []string{"mentor"}}
+		Reads: []Read{repository.MenteesOfMentor, repository.ReportByKey}, GathersLevel: true, SameForAll: parentItself("mentor")}
 )
 
 // The catalog's child lists: a product's stock, one Query of its partition, and its order lines
@@ -288,6 +290,12 @@ var (
 // Query per warehouse, then the level's employees in one batch, like a department's.
 var WarehouseEmployees = &Field{Type: "Warehouse", Name: "employees", Kind: List, Of: "Employee",
 	Reads: []Read{repository.EmployeesOfWarehouse, repository.WarehouseEmployeeByKey}, GathersLevel: true}
+
+// parentItself is the SameForAll of an inverse-relation list: the relation its Query reads is
+// each element's own, and it points at the list's parent.
+func parentItself(relation string) map[string]func([]repository.Key, repository.Entity) []repository.Key {
+	return map[string]func([]repository.Key, repository.Entity) []repository.Key{relation: nil}
+}
 
 // fieldKey names a field of an object type.
 type fieldKey struct{ typ, name string }

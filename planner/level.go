@@ -71,10 +71,12 @@ type toOneUse struct {
 	primed bool
 }
 
-// relationAhead is a selected relation and the relations selected on its target.
+// relationAhead is a selected relation, the relations selected on its target, and the levels of
+// its target's selections (what the targets need once read: their to-one fields, their lists).
 type relationAhead struct {
 	rel      repository.RelationType
 	ofTarget []repository.RelationType
+	targets  []*Level
 }
 
 // Lists are the occurrences of child lists selected on the level's objects.
@@ -230,10 +232,77 @@ func (l *Level) addRelation(rel repository.RelationType, target *Level) {
 					l.relations[i].ofTarget = append(l.relations[i].ofTarget, r)
 				}
 			}
+			l.relations[i].targets = appendNew(l.relations[i].targets, target)
 			return
 		}
 	}
-	l.relations = append(l.relations, relationAhead{rel: rel, ofTarget: of})
+	l.relations = append(l.relations, relationAhead{rel: rel, ofTarget: of, targets: []*Level{target}})
+}
+
+// RelationTargets are what the level's selected relations point at once step n of Lookups has
+// read them (found answers the relation items and their targets), grouped by the level of each
+// relation's selection: at step 1 the targets of the level's relations, at step 2 the targets of
+// the relations selected on those (manager { department }). The loaders read ahead what they need
+// (their to-one fields, their lists) before the step's callers are released, as for a to-one
+// field's targets, never when the first target resolves. A level that asks for no read is left
+// out.
+func (l *Level) RelationTargets(n int, objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []TargetObjects {
+	if l == nil || n < 1 || n > 2 {
+		return nil
+	}
+	var g targetGroups
+	for _, r := range l.relations {
+		for _, target := range r.targets {
+			for _, o := range objects {
+				if n == 1 {
+					if target.readsAhead() {
+						g.add(g.group(target), relationTarget(o, r.rel, found), found)
+					}
+					continue
+				}
+				for _, k := range relationTarget(o, r.rel, found) {
+					t, ok := found(k)
+					if !ok {
+						continue
+					}
+					for _, r2 := range target.relations {
+						for _, further := range r2.targets {
+							if further.readsAhead() {
+								g.add(g.group(further), relationTarget(t, r2.rel, found), found)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(g.out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
+}
+
+// relationTarget is the key of what relation rel of employee o points at, if found holds its
+// relation item.
+func relationTarget(o repository.Entity, rel repository.RelationType, found func(repository.Key) (repository.Entity, bool)) []repository.Key {
+	e, ok := o.(*repository.Employee)
+	if !ok {
+		return nil
+	}
+	k, err := repository.RelationKey(e.ID, rel)
+	if err != nil {
+		return nil
+	}
+	item, ok := found(k)
+	if !ok {
+		return nil
+	}
+	r, ok := item.(*repository.Relation)
+	if !ok {
+		return nil
+	}
+	t, err := r.TargetKey()
+	if err != nil {
+		return nil
+	}
+	return []repository.Key{t}
 }
 
 // addToOne records a selected ToOne or Items field and the level of what it returns; primed when

@@ -45,7 +45,16 @@ func (p plannedLevel) Start(ctx context.Context, objects []repository.Entity) {
 
 // Targets are the plan's targets of the level's to-one fields, as levels of the loaders.
 func (p plannedLevel) Targets(objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []loaders.LevelObjects {
-	targets := p.Level.Targets(objects, found)
+	return asLevels(p.Level.Targets(objects, found))
+}
+
+// RelationTargets are the plan's targets of the level's relations, as levels of the loaders.
+func (p plannedLevel) RelationTargets(n int, objects []repository.Entity, found func(repository.Key) (repository.Entity, bool)) []loaders.LevelObjects {
+	return asLevels(p.Level.RelationTargets(n, objects, found))
+}
+
+// asLevels is targets as levels of the loaders.
+func asLevels(targets []planner.TargetObjects) []loaders.LevelObjects {
 	out := make([]loaders.LevelObjects, len(targets))
 	for i, t := range targets {
 		out[i] = loaders.LevelObjects{Level: levelOf(t.Level), Objects: t.Objects}
