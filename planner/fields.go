@@ -273,7 +273,7 @@ var (
 // from the loaders' cache, at no call, though the plan counts its round.
 var (
 	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{repository.InventoryOfProduct},
-		MaxKeys: repository.MaxWarehousesPerProduct}
+		MaxKeys: repository.MaxWarehousesPerProduct, Combined: &repository.ProductWithInventory}
 	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{repository.OrderItemsOfProduct}}
 )
 
