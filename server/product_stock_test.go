@@ -21,8 +21,9 @@ type productStock struct {
 
 // A product asked for by ID with its stock is ONE Query of its partition (the stock and the
 // product's own item, which sorts after it), by product(id) and by node(id) alike, as explain
-// says; the warehouses of the stock are the next level, one batch. A product with no stock, a
-// missing product and a customer (who may not see stock) keep their answers.
+// says, and one Query per product for nodes(ids:); the warehouses of the stock are the next level,
+// one batch. A product with no stock, a missing product and a customer (who may not see stock)
+// keep their answers, and the customer's read reads no stock.
 func TestProductWithItsStockIsOneQuery(t *testing.T) {
 	f := newCatalogFixture(t, 3)
 	var south struct{ CreateWarehouse struct{ ID string } }
@@ -74,6 +75,15 @@ func TestProductWithItsStockIsOneQuery(t *testing.T) {
 	r = f.a.ok(byID, map[string]any{"p": bare.CreateProduct.ID}, &none)
 	if none.Product.Name != "Bare" || len(none.Product.Inventory) != 0 || r.calls("Query") != 1 || r.Extensions.DynamoDB.TotalCalls != 1 {
 		t.Errorf("a product without stock: %+v, %v", none.Product, r.Extensions.DynamoDB.Calls)
+	}
+
+	// nodes(ids:): each product with its stock, one Query each, in one round; no lookup by key.
+	var both struct{ Nodes []productStock }
+	r = f.a.ok(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on Product { name inventory { quantity } } } }`,
+		map[string]any{"ids": []string{f.product, bare.CreateProduct.ID}}, &both)
+	if len(both.Nodes) != 2 || len(both.Nodes[0].Inventory) != 2 || both.Nodes[1].Name != "Bare" ||
+		r.calls("Query") != 2 || r.Extensions.DynamoDB.TotalCalls != 2 || r.Extensions.DynamoDB.Rounds != 1 {
+		t.Errorf("nodes: %+v, %v in %d rounds", both.Nodes, r.Extensions.DynamoDB.Calls, r.Extensions.DynamoDB.Rounds)
 	}
 
 	// A missing product is NOT_FOUND, as a lookup by key answers it.
