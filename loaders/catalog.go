@@ -38,7 +38,23 @@ func (l *Loaders) StartInventories(ctx context.Context, products []string, level
 }
 
 func (l *Loaders) readInventories(ctx context.Context, k productListKey) (repository.Page[*repository.Inventory], error) {
-	return l.repo.InventoryOfProduct(ctx, k.product)
+	return l.repo.InventoryOfProduct(ctx, k.product, repository.PageArgs{First: repository.MaxWarehousesPerProduct})
+}
+
+// ProductWithInventory reads a product with the first page of its stock in one Query (AP24) and
+// primes both.
+func (l *Loaders) ProductWithInventory(ctx context.Context, product string, first int) (*repository.Product, repository.Page[*repository.Inventory], error) {
+	r, err := l.lists.productWithStock.load(ctx, withChildrenKey{parent: product, first: first})
+	return r.parent, r.children, err
+}
+
+// StartProductWithInventory starts ProductWithInventory without waiting for it.
+func (l *Loaders) StartProductWithInventory(ctx context.Context, product string, first int) {
+	l.lists.productWithStock.startAll(ctx, []withChildrenKey{{parent: product, first: first}})
+}
+
+func (l *Loaders) readProductWithInventory(ctx context.Context, k withChildrenKey) (*repository.Product, repository.Page[*repository.Inventory], error) {
+	return l.repo.ProductWithInventory(ctx, k.parent, k.first)
 }
 
 // OrderItemsOfProduct pages through the order lines naming a product, newest first (AP25).

@@ -29,6 +29,7 @@ type listSet struct {
 	products           *listLoader[listPage, repository.Page[*repository.Product]]
 	warehouses         *listLoader[listPage, repository.Page[*repository.Warehouse]]
 	inventories        *listLoader[productListKey, repository.Page[*repository.Inventory]]
+	productWithStock   *listLoader[withChildrenKey, parentWith[*repository.Product, *repository.Inventory]]
 	productItems       *listLoader[productListKey, repository.Page[*repository.OrderItem]]
 	accounts           *listLoader[repListKey, repository.Page[*repository.Customer]]
 	repOrders          *listLoader[repListKey, repository.Page[*repository.Order]]
@@ -64,6 +65,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.products = addList(s, rootList(l, l.repo.ListProducts), 0)
 	s.warehouses = addList(s, rootList(l, l.repo.ListWarehouses), 0)
 	s.inventories = addList(s, levelList(l, "inventory query", l.readInventories), 0)
+	s.productWithStock = addList(s, withChildren(l, l.readProductWithInventory), 0)
 	s.productItems = addList(s, levelList(l, "product order items query", primed(l, l.readProductItems)), 0)
 	s.accounts = addList(s, levelList(l, "accounts query", primed(l, l.readAccounts)), 0)
 	s.repOrders = addList(s, levelList(l, "rep orders query", primed(l, l.readRepOrders)), 0)

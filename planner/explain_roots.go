@@ -119,8 +119,8 @@ func (w *walker) rootLookup(f graphql.CollectedField, row *Field, keys *batch, r
 // rootPlace is the place of the objects of type typ of root lookup f, read in round r0.
 func (w *walker) rootPlace(f graphql.CollectedField, typ string, many bool, r0 int) *place {
 	p := &place{path: w.pathOf("", f), typ: typ, sels: f.Selections, level: w.plan.ObjectsOf(f, typ), g: 1, read: r0, resolve: r0, listsAt: r0}
-	if u, ok := p.level.Combined(); ok && (!many || !u.Field.OneParent) {
-		p.comb = u
+	if u, ok := p.level.Combined(); ok && (!many || !u.Field.OneParent) && w.ex.Allowed(u.Field.Type, u.Field.Name) == nil {
+		p.comb = u // not a list the caller may not read: its parent is then read by key
 	}
 	return p
 }

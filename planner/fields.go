@@ -270,12 +270,13 @@ var (
 		Reads: []Read{repository.MenteesOfMentor, repository.ReportByKey}, GathersLevel: true, SameForAll: parentItself("mentor")}
 )
 
-// The catalog's child lists: a product's stock, one Query of its partition, and its order lines
-// from GSI1. Their elements' product is the list's parent, read already: its lookup is answered
-// from the loaders' cache, at no call, though the plan counts its round.
+// The catalog's child lists: a product's stock, one Query of its partition (and of a product asked
+// for by ID, that Query reads the product too: Combined), and its order lines from GSI1. Their
+// elements' product is the list's parent, read already: its lookup is answered from the loaders'
+// cache, at no call, though the plan counts its round.
 var (
 	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{repository.InventoryOfProduct},
-		MaxKeys: repository.MaxWarehousesPerProduct}
+		MaxKeys: repository.MaxWarehousesPerProduct, Combined: &repository.ProductWithInventory}
 	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{repository.OrderItemsOfProduct}}
 )
 

@@ -44,6 +44,9 @@ func TestCombinedReadOfALookup(t *testing.T) {
 		{"orders with a status", `{ customer(id: "x") { orders(status: OPEN) { edges { cursor } } } }`, nil, "Customer", "", 0},
 		{"order items", `{ order(id: "x") { items { sku } } }`, nil, "Order", "items", 0},
 		{"order without items", `{ order(id: "x") { status } }`, nil, "Order", "", 0},
+		{"a product's stock", `{ product(id: "x") { name inventory { quantity warehouse { name } } } }`, nil, "Product", "inventory", repository.MaxWarehousesPerProduct},
+		{"a product's stock by node, aliased", `{ node(id: "x") { ... on Product { stock: inventory { quantity } } } }`, nil, "Product", "stock", repository.MaxWarehousesPerProduct},
+		{"a product without its stock", `{ product(id: "x") { name orderItems(first: 2) { edges { cursor } } } }`, nil, "Product", "", 0},
 		{"fields on another type", `{ node(id: "x") { ... on User { tickets { edges { cursor } } } } }`, nil, "Organization", "", 0},
 	}
 	for _, tc := range cases {

@@ -18,6 +18,11 @@ var (
 		Fields:    "`Product.inventory`, `Product.totalInventory`",
 		Operation: Query, PartitionKey: "PRODUCT#<p>", Sort: SortKeyBeginsWith, SortKey: []string{inventorySKPrefix}, Calls: PerParent,
 		Notes: "the products of a level together; the total is an attribute of the product item, kept in every stock write's transaction (no call)"})
+	ProductWithInventory = declare(AccessPattern{ID: "AP24", Name: "ProductWithInventory", What: "a product by id with its stock",
+		Fields:    "`product(id) { inventory }`, `node(id) { ... on Product { inventory } }`",
+		Operation: Query, PartitionKey: "PRODUCT#<p>", Sort: SortKeyBetween, SortKey: []string{inventorySKPrefix, "PRODUCT#<p>"}, Calls: PerParent,
+		Notes: "ONE Query, Limit page+2: the stock (`INV#`) sorts before the product's own item, which ends the range, so the page is the plain list's, cursors included; " +
+			"a product stocked in more warehouses than the page is not reached by it and is read by key (one BatchGetItem more, one round later)"})
 	OrderItemsOfProduct = declare(AccessPattern{ID: "AP25", Name: "OrderItemsOfProduct", What: "a product's order lines, newest first, paged",
 		Fields:    "`Product.orderItems`",
 		Operation: Query, Index: gsi1, PartitionKey: "PRODUCT#<p>#ORDERITEMS", Backward: true, Calls: PerParent})

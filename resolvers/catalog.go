@@ -22,11 +22,15 @@ func startProductLists(ctx context.Context, l *loaders.Loaders, parents [][]stri
 	l.StartOrderItemsOfProducts(ctx, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
 }
 
-// inventories is a product's stock per warehouse, as GraphQL objects.
-func inventories(ctx context.Context, product string) ([]*model.Inventory, error) {
-	p, err := loaders.For(ctx).InventoryOf(ctx, product, nodes(ctx))
-	if err != nil {
-		return nil, err
+// inventories is a product's stock per warehouse, as GraphQL objects: the page read with the
+// product, or its own Query (AP24).
+func inventories(ctx context.Context, product *model.Product) ([]*model.Inventory, error) {
+	p, ok := readWith(ctx, product.InventoryAhead, product.InventoryAheadFor)
+	if !ok {
+		var err error
+		if p, err = loaders.For(ctx).InventoryOf(ctx, product.ID, nodes(ctx)); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]*model.Inventory, len(p.Items))
 	for i, inv := range p.Items {

@@ -97,7 +97,7 @@ func (r *orderItemResolver) Order(ctx context.Context, obj *model.OrderItem) (*m
 }
 
 func (r *productResolver) Inventory(ctx context.Context, obj *model.Product) ([]*model.Inventory, error) {
-	return inventories(ctx, obj.ID)
+	return inventories(ctx, obj)
 }
 
 func (r *productResolver) OrderItems(ctx context.Context, obj *model.Product, first *int, after *string) (*model.OrderItemConnection, error) {

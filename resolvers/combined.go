@@ -56,6 +56,18 @@ var combinedReads = map[*planner.Field]combinedRead{
 			return c, &model.Customer{Customer: c, OrdersAhead: &orders, OrdersAheadFor: u.Alias}, entities(orders.Items), nil
 		},
 	},
+	planner.ProductInventory: {
+		start: func(ctx context.Context, l *loaders.Loaders, p []string, u *planner.ListUse) {
+			l.StartProductWithInventory(ctx, p[0], u.Args.First)
+		},
+		read: func(ctx context.Context, l *loaders.Loaders, p []string, u *planner.ListUse) (repository.Entity, model.Node, []repository.Entity, error) {
+			pr, stock, err := l.ProductWithInventory(ctx, p[0], u.Args.First)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			return pr, &model.Product{Product: pr, InventoryAhead: &stock, InventoryAheadFor: u.Alias}, entities(stock.Items), nil
+		},
+	},
 	planner.OrderItems: {
 		start: func(ctx context.Context, l *loaders.Loaders, p []string, _ *planner.ListUse) {
 			l.StartOrderWithItems(ctx, p[0], p[1])

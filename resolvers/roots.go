@@ -118,10 +118,17 @@ func planRead(ctx context.Context, f graphql.CollectedField, d model.AnyNode, fi
 		return rd
 	}
 	rd.level = planner.For(ctx).ObjectsOf(f, rd.node.TypeName())
-	if u, ok := rd.level.Combined(); ok && (alone || !u.Field.OneParent) {
+	if u, ok := rd.level.Combined(); ok && (alone || !u.Field.OneParent) && mayRead(ctx, u) {
 		rd.comb = u
 	}
 	return rd
+}
+
+// mayRead reports whether the caller may read list u (auth's field policy). A list it may not
+// read is neither read with its parent nor started from the parent's ID: its field is refused,
+// and the parent is read by key, so that nothing the caller may not see is read for it.
+func mayRead(ctx context.Context, u *planner.ListUse) bool {
+	return FieldPolicy(ctx, u.Field.Type, u.Field.Name) == nil
 }
 
 // decodeRead decodes one ID given to a root lookup in argument field (as a d's ID when d is set,
@@ -166,7 +173,7 @@ func (r *rootLevel) dispatch(ctx context.Context) {
 			keys = append(keys, k)
 		}
 		for _, u := range rd.level.Lists() {
-			if u.Plain && u != rd.comb {
+			if u.Plain && u != rd.comb && mayRead(ctx, u) {
 				if _, seen := parents[u]; !seen {
 					lists = append(lists, u)
 				}

@@ -70,8 +70,8 @@ func (f catalogFixture) stock() (stockView, gqlResponse) {
 }
 
 // An order line naming a product takes its stock; one that lacks stock is CONFLICT with reason
-// "stock"; the product's stock is one Query and its warehouses one BatchGetItem; cancelling gives
-// the stock back.
+// "stock"; the product with its stock is one Query and its warehouses one BatchGetItem; cancelling
+// gives the stock back.
 func TestStockedOrdersOverGraphQL(t *testing.T) {
 	f := newCatalogFixture(t, 3)
 	var placed struct{ PlaceOrder struct{ ID, Status string } }
@@ -89,8 +89,8 @@ func TestStockedOrdersOverGraphQL(t *testing.T) {
 		v.Product.Inventory[0].Warehouse.Name != "North" || v.Product.Inventory[0].Product.Sku != "W-1" {
 		t.Fatalf("stock after one order: %+v", v)
 	}
-	if q, b := resp.calls("Query"), resp.calls("BatchGetItem"); q != 1 || b != 2 {
-		t.Errorf("product with its stock and warehouses: %d Query, %d BatchGetItem; want 1 and 2 (the product, then the warehouses)", q, b)
+	if q, b := resp.calls("Query"), resp.calls("BatchGetItem"); q != 1 || b != 1 {
+		t.Errorf("product with its stock and warehouses: %d Query, %d BatchGetItem; want 1 (the product with its stock) and 1 (the warehouses)", q, b)
 	}
 	var cancelled struct{ CancelOrder struct{ Status string } }
 	f.buyer.ok(`mutation($id: ID!) { cancelOrder(input: {id: $id}) { status } }`, map[string]any{"id": placed.PlaceOrder.ID}, &cancelled)

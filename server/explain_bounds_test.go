@@ -27,6 +27,7 @@ var exactExamples = map[string]bool{
 	"01-organizations": true, "02-user-tickets": true, "03-create-ticket": true, "05-employee": true,
 	"06-employees-by-job-title": true, "07-employees-hired-since": true, "08-create-location": true,
 	"09-locations": true, "10-customer-orders": true, "11-orders-by-status": true, "12-order": true, "14-nodes": true,
+	"23-product-stock": true,
 }
 
 // randomOperations is how many random operations TestExplainBoundsExecution runs, and workers how

@@ -2,9 +2,14 @@ package model
 
 import "singletable/repository"
 
-// Product is the GraphQL Product.
+// Product is the GraphQL Product: the stored entity plus, when the product was read together with
+// its stock (AP24), that page of stock.
 type Product struct {
 	*repository.Product
+	// InventoryAhead is the stock read with the product, for the `inventory` field whose response
+	// key is InventoryAheadFor (the one the plan read with it). Nil when none was.
+	InventoryAhead    *repository.Page[*repository.Inventory]
+	InventoryAheadFor string
 }
 
 // IsNode marks Product as a Node.
