@@ -58,6 +58,9 @@ func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset)
 	log.Printf("profiled %d operations in %v: %.0f allocations and %.0f bytes per operation",
 		n, time.Since(start).Round(time.Millisecond), float64(ms1.Mallocs-ms0.Mallocs)/float64(n), float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n))
 	if cfg.memProfile != "" {
+		// The allocation profile stops at the last garbage collection: one now takes in every
+		// operation profiled.
+		runtime.GC()
 		mf, err := os.Create(cfg.memProfile)
 		if err != nil {
 			return err
