@@ -48,8 +48,9 @@ func Decode(field, id string) (typ string, parts []string, err error) {
 		return "", nil, Invalid(field)
 	}
 	raw, derr := base64.RawURLEncoding.Strict().DecodeString(id)
-	// The decoder skips newlines: insist on the one canonical spelling of each ID.
-	if derr != nil || base64.RawURLEncoding.EncodeToString(raw) != id {
+	// The decoder skips newlines: insist on the one canonical spelling of each ID, which (strict
+	// about the last character's unused bits) is the one exactly as long as the encoding of raw.
+	if derr != nil || base64.RawURLEncoding.EncodedLen(len(raw)) != len(id) {
 		return "", nil, Invalid(field)
 	}
 	fields := strings.Split(string(raw), ":")
@@ -58,9 +59,15 @@ func Decode(field, id string) (typ string, parts []string, err error) {
 	}
 	parts = fields[1:]
 	for i, p := range parts {
+		if p == "" {
+			return "", nil, Invalid(field)
+		}
+		if !strings.Contains(p, "%") {
+			continue // nothing escaped, and no ':' after the split: Encode's spelling as is
+		}
 		parts[i] = unescaper.Replace(p)
 		// Only the spelling Encode produces is accepted ("%3a", "%41" and stray '%' are not).
-		if p == "" || escaper.Replace(parts[i]) != p {
+		if escaper.Replace(parts[i]) != p {
 			return "", nil, Invalid(field)
 		}
 	}

@@ -32,6 +32,8 @@ func TestDecodeRejectsMalformedIDs(t *testing.T) {
 	for _, bad := range []string{
 		"", "not base64!", raw("Ticket"), raw(":x"), Encode("Ticket", ""), strings.Repeat("A", 3000),
 		raw("Ticket:a%3ab"), raw("Ticket:a%b"), raw("Ticket:%41"),
+		// the decoder skips newlines: an ID with one is not in its one spelling
+		Encode("Ticket", "x")[:4] + "\n" + Encode("Ticket", "x")[4:], Encode("Ticket", "x") + "\r\n",
 	} {
 		if _, _, err := Decode("id", bad); apperr.CodeOf(err) != apperr.CodeBadUserInput {
 			t.Errorf("Decode(%q) err = %v, want BAD_USER_INPUT", bad, err)
@@ -45,6 +47,15 @@ func TestDecodeRejectsMalformedIDs(t *testing.T) {
 	}
 	if parts, err := DecodeOf("org", Encode("Organization", "x"), "Organization", 1); err != nil || !slices.Equal(parts, []string{"x"}) {
 		t.Errorf("DecodeOf = %v, %v", parts, err)
+	}
+}
+
+// A lookup by ID decodes it on every request: the decoded ID, its parts and their list are all it
+// allocates when no part holds an escape.
+func TestDecodeAllocations(t *testing.T) {
+	id := Encode("User", "01J00000000000000000000001", "01J00000000000000000000002")
+	if n := testing.AllocsPerRun(100, func() { _, _, _ = Decode("id", id) }); n > 3 {
+		t.Errorf("Decode allocates %v times, want at most 3", n)
 	}
 }
 

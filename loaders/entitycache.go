@@ -84,7 +84,8 @@ func (c *entityCache) readNow(k repository.Key) (repository.Entity, bool) {
 
 // primeEntry is getOrReserve's entry for an entity read already.
 func primeEntry(e repository.Entity) cacheEntry {
-	return cacheEntry{th: done(e), value: done(e), read: readAlready}
+	th := done(e) // one closure for both: a list primes every item it reads
+	return cacheEntry{th: th, value: th, read: readAlready}
 }
 
 // take makes batch b the owner of k's entry, so that every caller asking for k from now on waits

@@ -172,6 +172,9 @@ func loadEach(ctx context.Context, l *Loaders, keys []repository.Key) ([]reposit
 // consistent and may list a relation a moment before the table read sees its employee.
 func employeePage(p repository.Page[*repository.Relation], emps []*repository.Employee, errs []error) (repository.Page[*repository.Employee], error) {
 	out := repository.Page[*repository.Employee]{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}
+	if len(p.Items) > 0 { // sized once, not grown: a page of n employees is two allocations
+		out.Items, out.Cursors = make([]*repository.Employee, 0, len(p.Items)), make([]repository.Cursor, 0, len(p.Items))
+	}
 	for i := range p.Items {
 		switch {
 		case apperr.CodeOf(errs[i]) == apperr.CodeNotFound:

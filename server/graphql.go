@@ -89,7 +89,7 @@ func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
 		}
 		return next(withOperationPlan(ctx, op, cfg.Planner))
 	})
-	srv.Use(fieldGuard{telemetry: telemetry})
+	srv.Use(newFieldGuard(telemetry))
 	srv.Use(costExtension{})
 	srv.Use(explainExtension{present: present, recover: recover})
 	return srv

@@ -13,6 +13,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"singletable/auth"
 	"singletable/loaders"
@@ -26,12 +27,7 @@ func TestResolverPanicIsOneFieldError(t *testing.T) {
 	var logs bytes.Buffer
 	cfg := Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
 	gql := newGraphQL(repo, cfg).(*handler.Server)
-	gql.AroundFields(func(ctx context.Context, next graphql.Resolver) (any, error) {
-		if fc := graphql.GetFieldContext(ctx); fc.Field.Alias == "boom" {
-			panic("kaboom")
-		}
-		return next(ctx)
-	})
+	gql.Use(panicAt{alias: "boom"})
 	ts := httptest.NewServer(withRequestContext(Config{Logger: cfg.Logger, OperationTimeout: 10e9}, withAuthentication(auth.Disabled(), loaders.Middleware(repo, loaders.Options{})(gql))))
 	defer ts.Close()
 	if _, err := repo.CreateOrganization(t.Context(), "Survivor"); err != nil {
@@ -67,6 +63,25 @@ func TestResolverPanicIsOneFieldError(t *testing.T) {
 	if again["errors"] != nil || !strings.Contains(toJSON(again["data"]), "Survivor") {
 		t.Fatalf("server did not keep serving: %v", again)
 	}
+}
+
+// panicAt makes the field answered under alias panic. It wraps the operation's field middleware
+// (fieldGuard, which a registered field interceptor would not pass: TestOneFieldMiddleware), so
+// the panic is raised where a resolver's would be.
+type panicAt struct{ alias string }
+
+func (panicAt) ExtensionName() string                   { return "PanicAt" }
+func (panicAt) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (p panicAt) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	next := oc.ResolverMiddleware
+	oc.ResolverMiddleware = func(ctx context.Context, resolve graphql.Resolver) (any, error) {
+		if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias == p.alias {
+			panic("kaboom")
+		}
+		return next(ctx, resolve)
+	}
+	return nil
 }
 
 func toJSON(v any) string {

@@ -50,6 +50,7 @@ type config struct {
 	memProfile   string
 	profileFor   time.Duration
 	profileOp    string // "" for all the deep operations
+	profileFloor bool   // profile the direct floor's reads instead of the batched way's
 	only         string // "" for the whole suite, onlySingle or onlyFleet for one section alone
 	section      bool   // with -only defer or deltasync: replace its section of out instead of printing it
 	redis        string // the Redis of the fleet's section ("" leaves it out)
@@ -72,12 +73,13 @@ func main() {
 	flag.StringVar(&cfg.memProfile, "memprofile", "", "with -cpuprofile: write an allocation profile too")
 	flag.DurationVar(&cfg.profileFor, "profiletime", 15*time.Second, "how long to profile")
 	flag.StringVar(&cfg.profileOp, "profileop", "", "with -cpuprofile: profile only this deep operation (saas, hr, commerce, catalog or staff)")
+	flag.BoolVar(&cfg.profileFloor, "profilefloor", false, "with -cpuprofile: profile the direct floor's reads (the SDK alone) instead of the batched way")
 	flag.StringVar(&cfg.only, "only", "", "run only this section: "+onlySingle+" (one operation per access pattern: prints its table and the lookup target, writes no report), "+onlyDeep+" (the deep trees, every way at every breadth: prints their targets and section, writes no report), "+onlyBurst+" (100 subscribers while another writer imports 1,000 tickets: prints its table), "+onlyLifecycle+" (the corrections, removals and the sweep: prints their section, writes no report), "+onlyDefer+" (the SaaS tree with and without @defer: time to the first and to the last payload; prints its section, writes no report), "+onlyFleet+" (three instances on Redis: prints its section, writes no report) or "+onlyDeltaSync+" (the change log: write → appended, its write capacity per change and storage per retention, a replay of 10,000 changes: prints its section, writes no report)")
 	flag.BoolVar(&cfg.section, "section", false, "with -only "+onlyDefer+" or "+onlyDeltaSync+": replace that section of the report (-out) in place, instead of printing it")
 	flag.StringVar(&cfg.redis, "redis", os.Getenv("TEST_REDIS_URL"), "Redis URL for the fleet's section (default: the one scripts/with-dynamodb-local.sh starts); empty leaves the section out")
 	flag.Parse()
-	if cfg.profileOp != "" && cfg.cpuProfile == "" {
-		log.Fatalf("bench: -profileop needs -cpuprofile")
+	if (cfg.profileOp != "" || cfg.profileFloor) && cfg.cpuProfile == "" {
+		log.Fatalf("bench: -profileop and -profilefloor need -cpuprofile")
 	}
 	if cfg.only != "" && cfg.only != onlySingle && cfg.only != onlyDeep && cfg.only != onlyLifecycle && cfg.only != onlyBurst && cfg.only != onlyFleet && cfg.only != onlyDefer && cfg.only != onlyDeltaSync {
 		log.Fatalf("bench: -only %q: the sections it runs alone are %s, %s, %s, %s, %s, %s and %s", cfg.only, onlySingle, onlyDeep, onlyBurst, onlyLifecycle, onlyDefer, onlyFleet, onlyDeltaSync)
@@ -152,7 +154,7 @@ func run(ctx context.Context, cfg config) error {
 	defer b.close()
 	log.Printf("seeded in %v", time.Since(started).Round(time.Millisecond))
 	if cfg.cpuProfile != "" {
-		return profile(ctx, cfg, b.repo, b.d)
+		return profile(ctx, cfg, b)
 	}
 	rep := &report{cfg: cfg, d: b.d, shards: repository.DefaultOrderStatusShards, deep: map[string]map[int]map[string]result{}}
 	if section, ok := sections[cfg.only]; ok {

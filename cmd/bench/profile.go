@@ -9,21 +9,29 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"singletable/repository"
+	"singletable/repository/benchfloor"
 	"singletable/server"
 )
 
 // profile runs the batched deep operations (or the one -profileop names) at the throughput breadth for
 // cfg.profileFor under the CPU profiler, then writes the allocation profile. Inspect with
-// `go tool pprof -top cpu.out` (see docs/benchmarks.md, "Profile").
-func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset) error {
-	way := newHTTPWay(repo, server.Config{})
+// `go tool pprof -top cpu.out` (see docs/benchmarks.md, "Profile"). With -profileway floor it runs
+// the same reads the direct floor's way instead, for what the SDK alone allocates.
+func profile(ctx context.Context, cfg config, b *bench) error {
+	way := newHTTPWay(b.repo, server.Config{})
 	defer way.close()
 	var runs []runner
 	for _, o := range deepOps {
-		if cfg.profileOp == "" || cfg.profileOp == o.id {
-			runs = append(runs, way.runner(o.query, o.vars(d, cfg.throughputAt)))
+		if cfg.profileOp != "" && cfg.profileOp != o.id {
+			continue
 		}
+		if cfg.profileFloor {
+			runs = append(runs, floorRunner(func(ctx context.Context) (benchfloor.Result, error) {
+				return o.floor(ctx, b.floor, b.d, cfg.throughputAt)
+			}))
+			continue
+		}
+		runs = append(runs, way.runner(o.query, o.vars(b.d, cfg.throughputAt)))
 	}
 	if len(runs) == 0 {
 		return fmt.Errorf("-profileop %q: no such deep operation", cfg.profileOp)
@@ -58,6 +66,9 @@ func profile(ctx context.Context, cfg config, repo *repository.Repo, d *dataset)
 	log.Printf("profiled %d operations in %v: %.0f allocations and %.0f bytes per operation",
 		n, time.Since(start).Round(time.Millisecond), float64(ms1.Mallocs-ms0.Mallocs)/float64(n), float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n))
 	if cfg.memProfile != "" {
+		// The allocation profile stops at the last garbage collection: one now takes in every
+		// operation profiled.
+		runtime.GC()
 		mf, err := os.Create(cfg.memProfile)
 		if err != nil {
 			return err
