@@ -6,14 +6,13 @@ import (
 	"testing"
 
 	"singletable/auth"
-	"singletable/graph"
 )
 
 // The role × field matrix of docs/auth.md is the field policy's: generated here from the schema's
 // fields and auth's policy, it must be the document's table word for word (UPDATE_DOCS=1 writes
 // it). A field the policy narrows, or a field added to a narrowed type, changes the table.
 func TestFieldPolicyMatrixIsTheDocumentedOne(t *testing.T) {
-	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
+	schema := servedSchema(t)
 	fields := map[string][]string{}
 	for name, def := range schema.Types {
 		if !auth.Narrows(name) {
