@@ -1,12 +1,10 @@
 package auth_test
 
 import (
-	"os"
-	"path/filepath"
+	"singletable/graph/schemafiles"
 	"strings"
 	"testing"
 
-	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/auth"
@@ -46,21 +44,9 @@ func TestEveryRootFieldHasAPolicy(t *testing.T) {
 // make go test compile graph's generated code once more, against auth's test build.
 func servedSchema(t *testing.T) *ast.Schema {
 	t.Helper()
-	files, err := filepath.Glob("../graph/*.graphqls")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("schema files: %v", err)
-	}
-	var sources []*ast.Source
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources = append(sources, &ast.Source{Name: f, Input: string(b)})
-	}
-	schema, gerr := gqlparser.LoadSchema(sources...)
-	if gerr != nil {
-		t.Fatalf("loading the schema: %v", gerr)
+	schema, err := schemafiles.Load("../graph")
+	if err != nil {
+		t.Fatalf("loading the schema: %v", err)
 	}
 	return schema
 }

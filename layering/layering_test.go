@@ -35,6 +35,7 @@ var layers = map[string][]string{
 	"changefeed":            {"apperr", "repository"},
 	"fleet":                 {"apperr", "repository"},
 	"fleet/fleettest":       nil,
+	"graph/schemafiles":     nil,
 	"graph/model":           {"apperr", "auth", "globalid", "repository"},
 	"graph":                 {"graph/model", "repository"},
 	"resolvers":             {"apperr", "auth", "changefeed", "graph", "graph/model", "loaders", "planner", "repository"},

@@ -2,8 +2,7 @@ package planner
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"singletable/graph/schemafiles"
 	"sync"
 	"testing"
 
@@ -21,23 +20,7 @@ var (
 // loadSchema parses the server's own schema files (graph/*.graphqls).
 func loadSchema(t testing.TB) *ast.Schema {
 	t.Helper()
-	schemaOnce.Do(func() {
-		files, err := filepath.Glob("../graph/*.graphqls")
-		if err != nil || len(files) == 0 {
-			schemaErr = err
-			return
-		}
-		var sources []*ast.Source
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				schemaErr = err
-				return
-			}
-			sources = append(sources, &ast.Source{Name: f, Input: string(b)})
-		}
-		schema, schemaErr = gqlparser.LoadSchema(sources...)
-	})
+	schemaOnce.Do(func() { schema, schemaErr = schemafiles.Load("../graph") })
 	if schemaErr != nil || schema == nil {
 		t.Fatalf("loading the schema: %v", schemaErr)
 	}

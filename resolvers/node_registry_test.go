@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"singletable/graph/schemafiles"
 	"testing"
 
 	"singletable/apperr"
@@ -83,17 +82,9 @@ func TestNodesRefusesOutOfScopeIDsWithoutReading(t *testing.T) {
 // schemaSources are the server's schema files.
 func schemaSources(t *testing.T) []*ast.Source {
 	t.Helper()
-	files, err := filepath.Glob("../graph/*.graphqls")
-	if err != nil || len(files) == 0 {
+	sources, err := schemafiles.Sources("../graph")
+	if err != nil {
 		t.Fatalf("schema files: %v", err)
 	}
-	var out []*ast.Source
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, &ast.Source{Name: f, Input: string(b)})
-	}
-	return out
+	return sources
 }
