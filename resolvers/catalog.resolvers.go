@@ -14,135 +14,137 @@ import (
 	"time"
 )
 
-func (r accountRepSalesResolver) Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error) {
+func (r *accountRepSalesResolver) Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error) {
 	return toOne(ctx, model.Employees, obj.RepID)
 }
 
-func (r customerResolver) AccountRep(ctx context.Context, obj *model.Customer) (*model.Employee, error) {
+func (r *customerResolver) AccountRep(ctx context.Context, obj *model.Customer) (*model.Employee, error) {
 	return accountRep(ctx, obj.AccountRepID)
 }
 
-func (r employeeResolver) Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error) {
+func (r *employeeResolver) Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error) {
 	return connection(customerConnection)(loaders.For(ctx).AccountsOfRep(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r employeeResolver) AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
+func (r *employeeResolver) AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
 	return connection(orderConnection)(loaders.For(ctx).OrdersOfRep(ctx, obj.ID, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r employeeResolver) JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error) {
+func (r *employeeResolver) JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error) {
 	return connection(jobHistoryConnection)(loaders.For(ctx).JobHistory(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r employeeResolver) Warehouse(ctx context.Context, obj *model.Employee) (*model.Warehouse, error) {
+func (r *employeeResolver) Warehouse(ctx context.Context, obj *model.Employee) (*model.Warehouse, error) {
 	return warehouseOrNil(ctx, obj.WarehouseID)
 }
 
-func (r inventoryResolver) Product(ctx context.Context, obj *model.Inventory) (*model.Product, error) {
+func (r *inventoryResolver) Product(ctx context.Context, obj *model.Inventory) (*model.Product, error) {
 	return toOne(ctx, model.Products, obj.ProductID)
 }
 
-func (r inventoryResolver) Warehouse(ctx context.Context, obj *model.Inventory) (*model.Warehouse, error) {
+func (r *inventoryResolver) Warehouse(ctx context.Context, obj *model.Inventory) (*model.Warehouse, error) {
 	return toOne(ctx, model.Warehouses, obj.WarehouseID)
 }
 
-func (r mutationResolver) CreateProduct(ctx context.Context, input model.CreateProductInput) (*model.Product, error) {
+func (r *mutationResolver) CreateProduct(ctx context.Context, input model.CreateProductInput) (*model.Product, error) {
 	return saved(ctx, model.Products.Wrap).entity(r.Repo.CreateProduct(ctx, input.Name, input.Sku))
 }
 
-func (r mutationResolver) CreateWarehouse(ctx context.Context, input model.CreateWarehouseInput) (*model.Warehouse, error) {
+func (r *mutationResolver) CreateWarehouse(ctx context.Context, input model.CreateWarehouseInput) (*model.Warehouse, error) {
 	return saved(ctx, model.Warehouses.Wrap).entity(r.Repo.CreateWarehouse(ctx, input.Name, input.Region))
 }
 
-func (r mutationResolver) SetInventory(ctx context.Context, input model.SetInventoryInput) (*model.Inventory, error) {
+func (r *mutationResolver) SetInventory(ctx context.Context, input model.SetInventoryInput) (*model.Inventory, error) {
 	return given2(ctx, idOf(model.Products, "productId", input.ProductID), idOf(model.Warehouses, "warehouseId", input.WarehouseID), func(product, warehouse string) (*model.Inventory, error) {
 		return saved(ctx, func(i *repository.Inventory) *model.Inventory { return &model.Inventory{Inventory: i} }).entity(r.Repo.SetInventory(ctx, product, warehouse, input.Quantity))
 	})
 }
 
-func (r mutationResolver) CancelOrder(ctx context.Context, input model.CancelOrderInput) (*model.Order, error) {
+func (r *mutationResolver) CancelOrder(ctx context.Context, input model.CancelOrderInput) (*model.Order, error) {
 	return given(ctx, idOf(model.Orders, "id", input.ID), func(order model.OrderRef) (*model.Order, error) {
 		return saved(ctx, model.Orders.Wrap).entity(r.Repo.CancelOrder(ctx, order.Customer, order.ID))
 	})
 }
 
-func (r mutationResolver) AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error) {
+func (r *mutationResolver) AssignAccountRep(ctx context.Context, input model.AssignAccountRepInput) (*model.Customer, error) {
 	return given2(ctx, idOf(model.Customers, "customerId", input.CustomerID), repID(input.EmployeeID), func(customer, employee string) (*model.Customer, error) {
 		return saved(ctx, model.Customers.Wrap).entity(r.Repo.AssignAccountRep(ctx, customer, employee))
 	})
 }
 
-func (r mutationResolver) UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error) {
+func (r *mutationResolver) UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error) {
 	return given(ctx, idOf(model.Employees, "id", input.ID), func(id string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UpdateEmployee(ctx, id, repository.EmployeeChanges{Name: input.Name, Email: input.Email, JobTitle: input.JobTitle}))
 	})
 }
 
-func (r mutationResolver) AssignWarehouse(ctx context.Context, input model.AssignWarehouseInput) (*model.Employee, error) {
+func (r *mutationResolver) AssignWarehouse(ctx context.Context, input model.AssignWarehouseInput) (*model.Employee, error) {
 	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Warehouses, "warehouseId", input.WarehouseID), func(emp, warehouse string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.AssignWarehouse(ctx, emp, warehouse))
 	})
 }
 
-func (r orderItemResolver) Product(ctx context.Context, obj *model.OrderItem) (*model.Product, error) {
+func (r *orderItemResolver) Product(ctx context.Context, obj *model.OrderItem) (*model.Product, error) {
 	return productOrNil(ctx, obj.ProductID)
 }
 
-func (r orderItemResolver) Warehouse(ctx context.Context, obj *model.OrderItem) (*model.Warehouse, error) {
+func (r *orderItemResolver) Warehouse(ctx context.Context, obj *model.OrderItem) (*model.Warehouse, error) {
 	return warehouseOrNil(ctx, obj.WarehouseID)
 }
 
-func (r orderItemResolver) Order(ctx context.Context, obj *model.OrderItem) (*model.Order, error) {
+func (r *orderItemResolver) Order(ctx context.Context, obj *model.OrderItem) (*model.Order, error) {
 	return toOne(ctx, model.Orders, model.OrderRef{Customer: obj.CustomerID, ID: obj.OrderID})
 }
 
-func (r productResolver) Inventory(ctx context.Context, obj *model.Product) ([]*model.Inventory, error) {
+func (r *productResolver) Inventory(ctx context.Context, obj *model.Product) ([]*model.Inventory, error) {
 	return inventories(ctx, obj)
 }
 
-func (r productResolver) OrderItems(ctx context.Context, obj *model.Product, first *int, after *string) (*model.OrderItemConnection, error) {
+func (r *productResolver) OrderItems(ctx context.Context, obj *model.Product, first *int, after *string) (*model.OrderItemConnection, error) {
 	return productOrderItems(ctx, obj.ID, pageArgs(first, after))
 }
 
-func (r queryResolver) Product(ctx context.Context, id string) (*model.Product, error) {
+func (r *queryResolver) Product(ctx context.Context, id string) (*model.Product, error) {
 	return resolveTyped(ctx, model.Products, "id", id)
 }
 
-func (r queryResolver) Products(ctx context.Context, first *int, after *string) (*model.ProductConnection, error) {
+func (r *queryResolver) Products(ctx context.Context, first *int, after *string) (*model.ProductConnection, error) {
 	return connection(productConnection)(loaders.For(ctx).Products(ctx, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r queryResolver) Warehouse(ctx context.Context, id string) (*model.Warehouse, error) {
+func (r *queryResolver) Warehouse(ctx context.Context, id string) (*model.Warehouse, error) {
 	return resolveTyped(ctx, model.Warehouses, "id", id)
 }
 
-func (r queryResolver) Warehouses(ctx context.Context, first *int, after *string) (*model.WarehouseConnection, error) {
+func (r *queryResolver) Warehouses(ctx context.Context, first *int, after *string) (*model.WarehouseConnection, error) {
 	return connection(warehouseConnection)(loaders.For(ctx).Warehouses(ctx, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r queryResolver) TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error) {
+func (r *queryResolver) TopAccountReps(ctx context.Context, from time.Time, to time.Time, first *int) ([]*model.AccountRepSales, error) {
 	return topAccountReps(ctx, r.Repo, from, to, first)
 }
 
-func (r queryResolver) EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error) {
+func (r *queryResolver) EmployeesByName(ctx context.Context, name string, first *int, after *string) (*model.EmployeeConnection, error) {
 	return connection(employeeConnection)(loaders.For(ctx).EmployeesByName(ctx, name, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r subscriptionResolver) InventoryChanged(ctx context.Context, productID string, after *string) (<-chan *model.InventoryChange, error) {
+func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID string, after *string) (<-chan *model.InventoryChange, error) {
 	return subscribed(ctx, r.Repo, r.Hub, after, inventoryChange)(inventoryChanges(ctx, productID))
 }
 
-func (r warehouseResolver) Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error) {
+func (r *warehouseResolver) Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error) {
 	return connection(employeeConnection)(loaders.For(ctx).InverseList(ctx, repository.RelWarehouse, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r *Resolver) AccountRepSales() graph.AccountRepSalesResolver { return accountRepSalesResolver{r} }
+func (r *Resolver) AccountRepSales() graph.AccountRepSalesResolver {
+	return &accountRepSalesResolver{r}
+}
 
-func (r *Resolver) Inventory() graph.InventoryResolver { return inventoryResolver{r} }
+func (r *Resolver) Inventory() graph.InventoryResolver { return &inventoryResolver{r} }
 
-func (r *Resolver) Product() graph.ProductResolver { return productResolver{r} }
+func (r *Resolver) Product() graph.ProductResolver { return &productResolver{r} }
 
-func (r *Resolver) Warehouse() graph.WarehouseResolver { return warehouseResolver{r} }
+func (r *Resolver) Warehouse() graph.WarehouseResolver { return &warehouseResolver{r} }
 
 type (
 	accountRepSalesResolver struct{ *Resolver }

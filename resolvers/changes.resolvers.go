@@ -10,18 +10,18 @@ import (
 	"singletable/graph/model"
 )
 
-func (r queryResolver) TicketChanges(ctx context.Context, organizationID string, after *string, first *int) (*model.TicketChangeConnection, error) {
+func (r *queryResolver) TicketChanges(ctx context.Context, organizationID string, after *string, first *int) (*model.TicketChangeConnection, error) {
 	return pulled(ctx, r.Repo, after, first, ticketChangeEdge, ticketChangeConnection)(ticketChanges(ctx, organizationID, nil))
 }
 
-func (r queryResolver) OrderChanges(ctx context.Context, customerID *string, after *string, first *int) (*model.OrderChangeConnection, error) {
+func (r *queryResolver) OrderChanges(ctx context.Context, customerID *string, after *string, first *int) (*model.OrderChangeConnection, error) {
 	return pulled(ctx, r.Repo, after, first, orderChangeEdge, orderChangeConnection)(orderChanges(ctx, customerID))
 }
 
-func (r queryResolver) EmployeeChanges(ctx context.Context, departmentID *string, after *string, first *int) (*model.EmployeeChangeConnection, error) {
+func (r *queryResolver) EmployeeChanges(ctx context.Context, departmentID *string, after *string, first *int) (*model.EmployeeChangeConnection, error) {
 	return pulled(ctx, r.Repo, after, first, employeeChangeEdge, employeeChangeConnection)(employeeChanges(ctx, departmentID))
 }
 
-func (r queryResolver) InventoryChanges(ctx context.Context, productID string, after *string, first *int) (*model.InventoryChangeConnection, error) {
+func (r *queryResolver) InventoryChanges(ctx context.Context, productID string, after *string, first *int) (*model.InventoryChangeConnection, error) {
 	return pulled(ctx, r.Repo, after, first, inventoryChangeEdge, inventoryChangeConnection)(inventoryChanges(ctx, productID))
 }

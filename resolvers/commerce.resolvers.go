@@ -14,86 +14,86 @@ import (
 	"time"
 )
 
-func (r customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
+func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
 	f := repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}
 	return connection(counted(obj.OrderTotal(f), orderConnection))(ordersOf(ctx, obj, first, after, f))
 }
 
-func (r mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error) {
+func (r *mutationResolver) CreateCustomer(ctx context.Context, input model.CreateCustomerInput) (*model.Customer, error) {
 	return saved(ctx, model.Customers.Wrap).entity(r.Repo.CreateCustomer(ctx, input.Name, input.Email, mailingAddresses(input.MailingAddresses)))
 }
 
-func (r mutationResolver) AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error) {
+func (r *mutationResolver) AddMailingAddress(ctx context.Context, input model.AddMailingAddressInput) (*model.Customer, error) {
 	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
 		return saved(ctx, model.Customers.Wrap).entity(r.Repo.AddMailingAddress(ctx, customer, input.Address.Address()))
 	})
 }
 
-func (r mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error) {
+func (r *mutationResolver) PlaceOrder(ctx context.Context, input model.PlaceOrderInput) (*model.Order, error) {
 	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Order, error) {
 		return saved(ctx, model.Orders.Wrap).withItems(placeOrder(ctx, r.Repo, customer, input))
 	})
 }
 
-func (r mutationResolver) UpdateOrderStatus(ctx context.Context, input model.UpdateOrderStatusInput) (*model.Order, error) {
+func (r *mutationResolver) UpdateOrderStatus(ctx context.Context, input model.UpdateOrderStatusInput) (*model.Order, error) {
 	return given(ctx, idOf(model.Orders, "id", input.ID), func(order model.OrderRef) (*model.Order, error) {
 		return saved(ctx, model.Orders.Wrap).entity(r.Repo.UpdateOrderStatus(ctx, order.Customer, order.ID, input.Status))
 	})
 }
 
-func (r mutationResolver) UpdateCustomer(ctx context.Context, input model.UpdateCustomerInput) (*model.Customer, error) {
+func (r *mutationResolver) UpdateCustomer(ctx context.Context, input model.UpdateCustomerInput) (*model.Customer, error) {
 	return given(ctx, idOf(model.Customers, "id", input.ID), func(customer string) (*model.Customer, error) {
 		return saved(ctx, model.Customers.Wrap).entity(r.Repo.UpdateCustomer(ctx, customer, input.Name, input.Email))
 	})
 }
 
-func (r mutationResolver) UpdateMailingAddress(ctx context.Context, input model.UpdateMailingAddressInput) (*model.Customer, error) {
+func (r *mutationResolver) UpdateMailingAddress(ctx context.Context, input model.UpdateMailingAddressInput) (*model.Customer, error) {
 	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
 		return saved(ctx, model.Customers.Wrap).entity(r.Repo.UpdateMailingAddress(ctx, customer, input.Label, input.Address.Address()))
 	})
 }
 
-func (r mutationResolver) RemoveMailingAddress(ctx context.Context, input model.RemoveMailingAddressInput) (*model.Customer, error) {
+func (r *mutationResolver) RemoveMailingAddress(ctx context.Context, input model.RemoveMailingAddressInput) (*model.Customer, error) {
 	return given(ctx, idOf(model.Customers, "customerId", input.CustomerID), func(customer string) (*model.Customer, error) {
 		return saved(ctx, model.Customers.Wrap).entity(r.Repo.RemoveMailingAddress(ctx, customer, input.Label))
 	})
 }
 
-func (r mutationResolver) DeleteCustomer(ctx context.Context, input model.DeleteCustomerInput) (*model.DeletePayload, error) {
+func (r *mutationResolver) DeleteCustomer(ctx context.Context, input model.DeleteCustomerInput) (*model.DeletePayload, error) {
 	return given(ctx, idOf(model.Customers, "id", input.ID), func(customer string) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.DeleteCustomer(ctx, customer))
 	})
 }
 
-func (r orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.OrderItem, error) {
+func (r *orderResolver) Items(ctx context.Context, obj *model.Order) ([]*model.OrderItem, error) {
 	return orderItems(loaders.For(ctx).OrderItems(ctx, obj.Order))
 }
 
-func (r orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
+func (r *orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
 	return toOne(ctx, model.Customers, obj.CustomerID)
 }
 
-func (r queryResolver) Customer(ctx context.Context, id string) (*model.Customer, error) {
+func (r *queryResolver) Customer(ctx context.Context, id string) (*model.Customer, error) {
 	return resolveTyped(ctx, model.Customers, "id", id)
 }
 
-func (r queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error) {
+func (r *queryResolver) Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error) {
 	return connection(customerConnection)(customersPage(ctx, r.Repo, pageArgs(first, after)))
 }
 
-func (r queryResolver) Order(ctx context.Context, id string) (*model.Order, error) {
+func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, error) {
 	return resolveTyped(ctx, model.Orders, "id", id)
 }
 
-func (r queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
+func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
 	return connection(orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r *Resolver) Customer() graph.CustomerResolver { return customerResolver{r} }
+func (r *Resolver) Customer() graph.CustomerResolver { return &customerResolver{r} }
 
-func (r *Resolver) Order() graph.OrderResolver { return orderResolver{r} }
+func (r *Resolver) Order() graph.OrderResolver { return &orderResolver{r} }
 
-func (r *Resolver) OrderItem() graph.OrderItemResolver { return orderItemResolver{r} }
+func (r *Resolver) OrderItem() graph.OrderItemResolver { return &orderItemResolver{r} }
 
 type (
 	customerResolver  struct{ *Resolver }

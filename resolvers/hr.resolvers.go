@@ -14,137 +14,137 @@ import (
 	"time"
 )
 
-func (r departmentResolver) Location(ctx context.Context, obj *model.Department) (*model.Location, error) {
+func (r *departmentResolver) Location(ctx context.Context, obj *model.Department) (*model.Location, error) {
 	return toOne(ctx, model.Locations, obj.Location)
 }
 
-func (r departmentResolver) Employees(ctx context.Context, obj *model.Department, first *int, after *string) (*model.EmployeeConnection, error) {
+func (r *departmentResolver) Employees(ctx context.Context, obj *model.Department, first *int, after *string) (*model.EmployeeConnection, error) {
 	return connection(counted(obj.EmployeeTotal(), employeeConnection))(loaders.For(ctx).EmployeesOfDepartment(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r employeeResolver) Department(ctx context.Context, obj *model.Employee) (*model.Department, error) {
+func (r *employeeResolver) Department(ctx context.Context, obj *model.Employee) (*model.Department, error) {
 	return wrapped(model.Departments.Wrap)(loaders.For(ctx).DepartmentOf(ctx, obj.ID))
 }
 
-func (r employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
+func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
 	return employeeOrNil(loaders.For(ctx).Related(ctx, obj.ID, repository.RelManager))
 }
 
-func (r employeeResolver) DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
+func (r *employeeResolver) DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
 	return connection(counted(obj.DirectReportTotal(), employeeConnection))(loaders.For(ctx).DirectReports(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
+func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
 	return employeeOrNil(loaders.For(ctx).Related(ctx, obj.ID, repository.RelMentor))
 }
 
-func (r employeeResolver) Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
+func (r *employeeResolver) Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
 	return connection(employeeConnection)(loaders.For(ctx).Mentees(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r mutationResolver) CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error) {
+func (r *mutationResolver) CreateLocation(ctx context.Context, input model.CreateLocationInput) (*model.Location, error) {
 	return saved(ctx, model.Locations.Wrap).entity(r.Repo.CreateLocation(ctx, locationInput(input)))
 }
 
-func (r mutationResolver) CreateDepartment(ctx context.Context, input model.CreateDepartmentInput) (*model.Department, error) {
+func (r *mutationResolver) CreateDepartment(ctx context.Context, input model.CreateDepartmentInput) (*model.Department, error) {
 	return given(ctx, idOf(model.Locations, "locationId", input.LocationID), func(loc repository.LocationRef) (*model.Department, error) {
 		return saved(ctx, model.Departments.Wrap).entity(r.Repo.CreateDepartment(ctx, input.Name, loc))
 	})
 }
 
-func (r mutationResolver) RenameDepartment(ctx context.Context, input model.RenameDepartmentInput) (*model.Department, error) {
+func (r *mutationResolver) RenameDepartment(ctx context.Context, input model.RenameDepartmentInput) (*model.Department, error) {
 	return given(ctx, idOf(model.Departments, "id", input.ID), func(id string) (*model.Department, error) {
 		return saved(ctx, model.Departments.Wrap).entity(r.Repo.RenameDepartment(ctx, id, input.Name))
 	})
 }
 
-func (r mutationResolver) HireEmployee(ctx context.Context, input model.HireEmployeeInput) (*model.Employee, error) {
+func (r *mutationResolver) HireEmployee(ctx context.Context, input model.HireEmployeeInput) (*model.Employee, error) {
 	return given3(ctx, idOf(model.Departments, "departmentId", input.DepartmentID), optional(model.Employees, "managerId", input.ManagerID), optional(model.Employees, "mentorId", input.MentorID), func(dept string, manager, mentor *string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).withRelations(r.Repo.HireEmployee(ctx, hireInput(input, dept, manager, mentor)))
 	})
 }
 
-func (r mutationResolver) TransferEmployee(ctx context.Context, input model.TransferEmployeeInput) (*model.Employee, error) {
+func (r *mutationResolver) TransferEmployee(ctx context.Context, input model.TransferEmployeeInput) (*model.Employee, error) {
 	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Departments, "departmentId", input.DepartmentID), func(emp, dept string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.TransferEmployee(ctx, emp, dept))
 	})
 }
 
-func (r mutationResolver) AssignManager(ctx context.Context, input model.AssignManagerInput) (*model.Employee, error) {
+func (r *mutationResolver) AssignManager(ctx context.Context, input model.AssignManagerInput) (*model.Employee, error) {
 	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Employees, "managerId", input.ManagerID), func(emp, manager string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.AssignManager(ctx, emp, manager))
 	})
 }
 
-func (r mutationResolver) AssignMentor(ctx context.Context, input model.AssignMentorInput) (*model.Employee, error) {
+func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignMentorInput) (*model.Employee, error) {
 	return given2(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), idOf(model.Employees, "mentorId", input.MentorID), func(emp, mentor string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).withRelation(r.Repo.AssignMentor(ctx, emp, mentor))
 	})
 }
 
-func (r mutationResolver) RelocateDepartment(ctx context.Context, input model.RelocateDepartmentInput) (*model.Department, error) {
+func (r *mutationResolver) RelocateDepartment(ctx context.Context, input model.RelocateDepartmentInput) (*model.Department, error) {
 	return given2(ctx, idOf(model.Departments, "id", input.ID), idOf(model.Locations, "locationId", input.LocationID), func(id string, loc repository.LocationRef) (*model.Department, error) {
 		return saved(ctx, model.Departments.Wrap).entity(r.Repo.RelocateDepartment(ctx, id, loc))
 	})
 }
 
-func (r mutationResolver) UnassignManager(ctx context.Context, input model.UnassignManagerInput) (*model.Employee, error) {
+func (r *mutationResolver) UnassignManager(ctx context.Context, input model.UnassignManagerInput) (*model.Employee, error) {
 	return given(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), func(emp string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UnassignManager(ctx, emp))
 	})
 }
 
-func (r mutationResolver) UnassignMentor(ctx context.Context, input model.UnassignMentorInput) (*model.Employee, error) {
+func (r *mutationResolver) UnassignMentor(ctx context.Context, input model.UnassignMentorInput) (*model.Employee, error) {
 	return given(ctx, idOf(model.Employees, "employeeId", input.EmployeeID), func(emp string) (*model.Employee, error) {
 		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UnassignMentor(ctx, emp))
 	})
 }
 
-func (r mutationResolver) RemoveEmployee(ctx context.Context, input model.RemoveEmployeeInput) (*model.DeletePayload, error) {
+func (r *mutationResolver) RemoveEmployee(ctx context.Context, input model.RemoveEmployeeInput) (*model.DeletePayload, error) {
 	return given(ctx, idOf(model.Employees, "id", input.ID), func(emp string) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.RemoveEmployee(ctx, emp))
 	})
 }
 
-func (r mutationResolver) DeleteDepartment(ctx context.Context, input model.DeleteDepartmentInput) (*model.DeletePayload, error) {
+func (r *mutationResolver) DeleteDepartment(ctx context.Context, input model.DeleteDepartmentInput) (*model.DeletePayload, error) {
 	return given(ctx, idOf(model.Departments, "id", input.ID), func(id string) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.DeleteDepartment(ctx, id))
 	})
 }
 
-func (r mutationResolver) DeleteLocation(ctx context.Context, input model.DeleteLocationInput) (*model.DeletePayload, error) {
+func (r *mutationResolver) DeleteLocation(ctx context.Context, input model.DeleteLocationInput) (*model.DeletePayload, error) {
 	return given(ctx, idOf(model.Locations, "id", input.ID), func(loc repository.LocationRef) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.DeleteLocation(ctx, loc))
 	})
 }
 
-func (r queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {
+func (r *queryResolver) Department(ctx context.Context, id string) (*model.Department, error) {
 	return resolveTyped(ctx, model.Departments, "id", id)
 }
 
-func (r queryResolver) Employee(ctx context.Context, id string) (*model.Employee, error) {
+func (r *queryResolver) Employee(ctx context.Context, id string) (*model.Employee, error) {
 	return resolveTyped(ctx, model.Employees, "id", id)
 }
 
-func (r queryResolver) Departments(ctx context.Context, first *int, after *string) (*model.DepartmentConnection, error) {
+func (r *queryResolver) Departments(ctx context.Context, first *int, after *string) (*model.DepartmentConnection, error) {
 	return connection(departmentConnection)(loaders.For(ctx).Departments(ctx, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r queryResolver) EmployeesByJobTitle(ctx context.Context, jobTitle string, first *int, after *string) (*model.EmployeeConnection, error) {
+func (r *queryResolver) EmployeesByJobTitle(ctx context.Context, jobTitle string, first *int, after *string) (*model.EmployeeConnection, error) {
 	return connection(employeeConnection)(loaders.For(ctx).EmployeesByJobTitle(ctx, jobTitle, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time, first *int, after *string) (*model.EmployeeConnection, error) {
+func (r *queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time, first *int, after *string) (*model.EmployeeConnection, error) {
 	return connection(employeeConnection)(loaders.For(ctx).EmployeesHiredSince(ctx, since, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {
+func (r *queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {
 	return connection(locationConnection)(loaders.For(ctx).Locations(ctx, repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r *Resolver) Department() graph.DepartmentResolver { return departmentResolver{r} }
+func (r *Resolver) Department() graph.DepartmentResolver { return &departmentResolver{r} }
 
-func (r *Resolver) Employee() graph.EmployeeResolver { return employeeResolver{r} }
+func (r *Resolver) Employee() graph.EmployeeResolver { return &employeeResolver{r} }
 
 type (
 	departmentResolver struct{ *Resolver }

@@ -11,14 +11,14 @@ import (
 	"singletable/graph/model"
 )
 
-func (r queryResolver) Node(ctx context.Context, id string) (model.Node, error) {
+func (r *queryResolver) Node(ctx context.Context, id string) (model.Node, error) {
 	return resolveNode(ctx, "id", id)
 }
 
-func (r queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, error) {
+func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, error) {
 	return resolveNodes(ctx, ids)
 }
 
-func (r *Resolver) Query() graph.QueryResolver { return queryResolver{r} }
+func (r *Resolver) Query() graph.QueryResolver { return &queryResolver{r} }
 
 type queryResolver struct{ *Resolver }

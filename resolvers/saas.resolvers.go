@@ -14,106 +14,106 @@ import (
 	"time"
 )
 
-func (r mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.Organization, error) {
+func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.Organization, error) {
 	return saved(ctx, model.Organizations.Wrap).entity(r.Repo.CreateOrganization(ctx, input.Name))
 }
 
-func (r mutationResolver) CreateUser(ctx context.Context, input model.CreateUserInput) (*model.User, error) {
+func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUserInput) (*model.User, error) {
 	return given(ctx, idOf(model.Organizations, "organizationId", input.OrganizationID), func(org string) (*model.User, error) {
 		return saved(ctx, model.Users.Wrap).entity(r.Repo.CreateUser(ctx, org, input.Name, input.Email))
 	})
 }
 
-func (r mutationResolver) CreateTicket(ctx context.Context, input model.CreateTicketInput) (*model.Ticket, error) {
+func (r *mutationResolver) CreateTicket(ctx context.Context, input model.CreateTicketInput) (*model.Ticket, error) {
 	return given(ctx, idOf(model.Users, "reporterId", input.ReporterID).named("reporter"), func(reporter model.UserRef) (*model.Ticket, error) {
 		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.CreateTicket(ctx, reporter.Org, reporter.ID, input.Title, input.Body))
 	})
 }
 
-func (r mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error) {
+func (r *mutationResolver) UpdateTicket(ctx context.Context, input model.UpdateTicketInput) (*model.Ticket, error) {
 	return given(ctx, idOf(model.Tickets, "id", input.ID), func(t model.TicketRef) (*model.Ticket, error) {
 		return saved(ctx, model.Tickets.Wrap).entity(r.Repo.UpdateTicket(ctx, t.Org, t.ID, ticketPatch(input)))
 	})
 }
 
-func (r mutationResolver) UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.Organization, error) {
+func (r *mutationResolver) UpdateOrganization(ctx context.Context, input model.UpdateOrganizationInput) (*model.Organization, error) {
 	return given(ctx, idOf(model.Organizations, "id", input.ID), func(org string) (*model.Organization, error) {
 		return saved(ctx, model.Organizations.Wrap).entity(r.Repo.UpdateOrganization(ctx, org, input.Name))
 	})
 }
 
-func (r mutationResolver) UpdateUser(ctx context.Context, input model.UpdateUserInput) (*model.User, error) {
+func (r *mutationResolver) UpdateUser(ctx context.Context, input model.UpdateUserInput) (*model.User, error) {
 	return given(ctx, idOf(model.Users, "id", input.ID), func(u model.UserRef) (*model.User, error) {
 		return saved(ctx, model.Users.Wrap).entity(r.Repo.UpdateUser(ctx, u.Org, u.ID, input.Name, input.Email))
 	})
 }
 
-func (r mutationResolver) DeleteTicket(ctx context.Context, input model.DeleteTicketInput) (*model.DeletePayload, error) {
+func (r *mutationResolver) DeleteTicket(ctx context.Context, input model.DeleteTicketInput) (*model.DeletePayload, error) {
 	return given(ctx, idOf(model.Tickets, "id", input.ID), func(t model.TicketRef) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.DeleteTicket(ctx, t.Org, t.ID, input.ExpectedVersion))
 	})
 }
 
-func (r mutationResolver) DeleteUser(ctx context.Context, input model.DeleteUserInput) (*model.DeletePayload, error) {
+func (r *mutationResolver) DeleteUser(ctx context.Context, input model.DeleteUserInput) (*model.DeletePayload, error) {
 	return given(ctx, idOf(model.Users, "id", input.ID), func(u model.UserRef) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.DeleteUser(ctx, u.Org, u.ID, input.Cascade != nil && *input.Cascade))
 	})
 }
 
-func (r mutationResolver) DeleteOrganization(ctx context.Context, input model.DeleteOrganizationInput) (*model.DeletePayload, error) {
+func (r *mutationResolver) DeleteOrganization(ctx context.Context, input model.DeleteOrganizationInput) (*model.DeletePayload, error) {
 	return given(ctx, idOf(model.Organizations, "id", input.ID), func(org string) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.DeleteOrganization(ctx, org))
 	})
 }
 
-func (r organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
+func (r *organizationResolver) Users(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.UserConnection, error) {
 	return connection(counted(obj.UserTotal(), userConnection))(usersOf(ctx, obj, first, after))
 }
 
-func (r queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
+func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
 	return resolveTyped(ctx, model.Organizations, "id", id)
 }
 
-func (r queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
+func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
 	return connection(organizationConnection)(organizationsPage(ctx, r.Repo, pageArgs(first, after)))
 }
 
-func (r queryResolver) User(ctx context.Context, id string) (*model.User, error) {
+func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
 	return resolveTyped(ctx, model.Users, "id", id)
 }
 
-func (r queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, error) {
+func (r *queryResolver) Ticket(ctx context.Context, id string) (*model.Ticket, error) {
 	return resolveTyped(ctx, model.Tickets, "id", id)
 }
 
-func (r ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {
+func (r *ticketResolver) Reporter(ctx context.Context, obj *model.Ticket) (*model.User, error) {
 	return toOne(ctx, model.Users, model.UserRef{Org: obj.OrgID, ID: obj.ReporterID})
 }
 
-func (r ticketResolver) Organization(ctx context.Context, obj *model.Ticket) (*model.Organization, error) {
+func (r *ticketResolver) Organization(ctx context.Context, obj *model.Ticket) (*model.Organization, error) {
 	return toOne(ctx, model.Organizations, obj.OrgID)
 }
 
-func (r ticketResolver) History(ctx context.Context, obj *model.Ticket, first *int, after *string) (*model.TicketVersionConnection, error) {
+func (r *ticketResolver) History(ctx context.Context, obj *model.Ticket, first *int, after *string) (*model.TicketVersionConnection, error) {
 	return connection(ticketVersionConnection)(loaders.For(ctx).TicketHistory(ctx, obj.OrgID, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r userResolver) Organization(ctx context.Context, obj *model.User) (*model.Organization, error) {
+func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*model.Organization, error) {
 	return toOne(ctx, model.Organizations, obj.OrgID)
 }
 
-func (r userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
+func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
 	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
 	return connection(counted(obj.TicketTotal(f), ticketConnection))(ticketsOf(ctx, obj, first, after, f))
 }
 
-func (r *Resolver) Mutation() graph.MutationResolver { return mutationResolver{r} }
+func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{r} }
 
-func (r *Resolver) Organization() graph.OrganizationResolver { return organizationResolver{r} }
+func (r *Resolver) Organization() graph.OrganizationResolver { return &organizationResolver{r} }
 
-func (r *Resolver) Ticket() graph.TicketResolver { return ticketResolver{r} }
+func (r *Resolver) Ticket() graph.TicketResolver { return &ticketResolver{r} }
 
-func (r *Resolver) User() graph.UserResolver { return userResolver{r} }
+func (r *Resolver) User() graph.UserResolver { return &userResolver{r} }
 
 type (
 	mutationResolver     struct{ *Resolver }

@@ -11,18 +11,18 @@ import (
 	"singletable/graph/model"
 )
 
-func (r subscriptionResolver) TicketChanged(ctx context.Context, organizationID string, reporterID *string, after *string) (<-chan *model.TicketChange, error) {
+func (r *subscriptionResolver) TicketChanged(ctx context.Context, organizationID string, reporterID *string, after *string) (<-chan *model.TicketChange, error) {
 	return subscribed(ctx, r.Repo, r.Hub, after, ticketChange)(ticketChanges(ctx, organizationID, reporterID))
 }
 
-func (r subscriptionResolver) OrderChanged(ctx context.Context, customerID *string, after *string) (<-chan *model.OrderChange, error) {
+func (r *subscriptionResolver) OrderChanged(ctx context.Context, customerID *string, after *string) (<-chan *model.OrderChange, error) {
 	return subscribed(ctx, r.Repo, r.Hub, after, orderChange)(orderChanges(ctx, customerID))
 }
 
-func (r subscriptionResolver) EmployeeChanged(ctx context.Context, departmentID *string, after *string) (<-chan *model.EmployeeChange, error) {
+func (r *subscriptionResolver) EmployeeChanged(ctx context.Context, departmentID *string, after *string) (<-chan *model.EmployeeChange, error) {
 	return subscribed(ctx, r.Repo, r.Hub, after, employeeChange)(employeeChanges(ctx, departmentID))
 }
 
-func (r *Resolver) Subscription() graph.SubscriptionResolver { return subscriptionResolver{r} }
+func (r *Resolver) Subscription() graph.SubscriptionResolver { return &subscriptionResolver{r} }
 
 type subscriptionResolver struct{ *Resolver }
