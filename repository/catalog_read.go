@@ -3,8 +3,6 @@ package repository
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-
 	"singletable/apperr"
 )
 
@@ -51,14 +49,8 @@ func (r *Repo) ProductWithInventory(ctx context.Context, product string, first i
 	if err := checkID("id", product); err != nil {
 		return nil, Page[*Inventory]{}, err
 	}
-	args := PageArgs{First: first}
-	if err := args.Validate(); err != nil {
-		return nil, Page[*Inventory]{}, err
-	}
 	pk := productPK(product)
-	in := ProductWithInventory.input(r.table, pk, inventorySKPrefix, pk)
-	in.Limit = aws.Int32(int32(args.First + 2))
-	items, err := r.queryItems(ctx, in, args.First+2)
+	items, args, err := r.parentWithPage(ctx, ProductWithInventory, first, pk, inventorySKPrefix, pk)
 	if err != nil {
 		return nil, Page[*Inventory]{}, err
 	}

@@ -197,6 +197,21 @@ func (r *Repo) queryItems(ctx context.Context, in *dynamodb.QueryInput, want int
 	}
 }
 
+// parentWithPage runs read p (its key: pk, sk) for a parent together with the first page of one
+// of its lists, in ONE Query: Limit first+2 (the page, one more to learn whether a next page
+// exists, and the parent's own item). The caller finds the parent among the items by where its
+// pattern sorts it, and finishes the page with the args returned.
+func (r *Repo) parentWithPage(ctx context.Context, p AccessPattern, first int, pk string, sk ...string) ([]map[string]types.AttributeValue, PageArgs, error) {
+	args := PageArgs{First: first}
+	if err := args.Validate(); err != nil {
+		return nil, args, err
+	}
+	in := p.input(r.table, pk, sk...)
+	in.Limit = aws.Int32(int32(args.First + 2))
+	items, err := r.queryItems(ctx, in, args.First+2)
+	return items, args, err
+}
+
 // decodeAll decodes items that must all be T.
 func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 	out := make([]T, len(items))

@@ -36,13 +36,7 @@ func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int)
 	if err := checkID("id", org); err != nil {
 		return nil, Page[*User]{}, err
 	}
-	args := PageArgs{First: first}
-	if err := args.Validate(); err != nil {
-		return nil, Page[*User]{}, err
-	}
-	in := OrganizationWithUsers.input(r.table, orgPK(org))
-	in.Limit = aws.Int32(int32(args.First + 2))
-	items, err := r.queryItems(ctx, in, args.First+2)
+	items, args, err := r.parentWithPage(ctx, OrganizationWithUsers, first, orgPK(org))
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
@@ -119,14 +113,7 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
 		return nil, Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
 	}
-	args := PageArgs{First: first}
-	if err := args.Validate(); err != nil {
-		return nil, Page[*Ticket]{}, err
-	}
-	pk := userCollectionPK(org, user)
-	in := UserWithTickets.input(r.table, pk, userGSI1SK(user))
-	in.Limit = aws.Int32(int32(args.First + 2))
-	items, err := r.queryItems(ctx, in, args.First+2)
+	items, args, err := r.parentWithPage(ctx, UserWithTickets, first, userCollectionPK(org, user), userGSI1SK(user))
 	if err != nil {
 		return nil, Page[*Ticket]{}, err
 	}
