@@ -253,30 +253,25 @@ func (l *Level) RelationTargets(n int, objects []repository.Entity, found func(r
 	var g targetGroups
 	for _, r := range l.relations {
 		for _, target := range r.targets {
+			if n == 1 && !target.readsAhead() {
+				continue
+			}
+			i := g.group(target)
 			for _, o := range objects {
-				if n == 1 {
-					if target.readsAhead() {
-						g.add(g.group(target), relationTarget(o, r.rel, found), found)
-					}
-					continue
-				}
-				for _, k := range relationTarget(o, r.rel, found) {
-					t, ok := found(k)
-					if !ok {
-						continue
-					}
-					for _, r2 := range target.relations {
-						for _, further := range r2.targets {
-							if further.readsAhead() {
-								g.add(g.group(further), relationTarget(t, r2.rel, found), found)
-							}
-						}
-					}
-				}
+				g.add(i, relationTarget(o, r.rel, found), found)
 			}
 		}
 	}
-	return slices.DeleteFunc(g.out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
+	targets := slices.DeleteFunc(g.out, func(t TargetObjects) bool { return len(t.Objects) == 0 })
+	if n == 1 {
+		return targets
+	}
+	// Step 2 read what the relations selected on the targets point at: the targets' own step 1.
+	var out []TargetObjects
+	for _, t := range targets {
+		out = append(out, t.Level.RelationTargets(1, t.Objects, found)...)
+	}
+	return out
 }
 
 // relationTarget is the key of what relation rel of employee o points at, if found holds its
