@@ -9,6 +9,7 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/telemetry"
 )
 
@@ -18,7 +19,7 @@ import (
 // dispatch waits for it the hub's lock is free: a subscription opens and the count answers at
 // once.
 func TestStreamHubBurstReachesASubscriberThatKeepsReading(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	m := telemetry.NewMetrics()
 	// Long enough that a reader on a loaded machine (the race detector, packages testing in
 	// parallel) is never mistaken for a stalled one.
@@ -33,7 +34,7 @@ func TestStreamHubBurstReachesASubscriberThatKeepsReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 240
-	imported := repotest.Import(t, repo, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW", n)
+	imported := repotest.Import(t, repo.Repo, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW", n)
 	want := map[string]bool{}
 	for _, tk := range imported {
 		want[tk.ID] = true

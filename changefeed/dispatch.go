@@ -12,6 +12,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 const tracerName = "singletable/changefeed"
@@ -45,7 +46,7 @@ func (h *Hub) runOnce(ctx context.Context) (err error) {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return h.src.Run(ctx, repository.StreamHandler{
+	return h.src.Run(ctx, stream.StreamHandler{
 		Changes: h.dispatch,
 		Stream:  h.streamFound,
 		Polled:  h.obs.StreamRead,
@@ -99,7 +100,7 @@ func (h *Hub) streamFound(_ string, err error) {
 // if it takes no change for the hub's SlowAfter. The wait holds the reader of this shard, which is
 // the back-pressure that keeps memory bounded: nothing is queued beyond the buffers and the batch.
 // One span per batch records its size and what became of it.
-func (h *Hub) dispatch(ctx context.Context, batch []repository.Change) {
+func (h *Hub) dispatch(ctx context.Context, batch []stream.Change) {
 	if len(batch) == 0 {
 		return
 	}
@@ -110,7 +111,7 @@ func (h *Hub) dispatch(ctx context.Context, batch []repository.Change) {
 		return
 	}
 	delivered := 0
-	var late map[*Subscription][]*repository.Change
+	var late map[*Subscription][]*stream.Change
 	for i := range batch {
 		c := &batch[i]
 		for _, s := range subs {
@@ -122,7 +123,7 @@ func (h *Hub) dispatch(ctx context.Context, batch []repository.Change) {
 				continue
 			}
 			if late == nil {
-				late = map[*Subscription][]*repository.Change{}
+				late = map[*Subscription][]*stream.Change{}
 			}
 			late[s] = append(late[s], c)
 		}
@@ -136,13 +137,13 @@ func (h *Hub) dispatch(ctx context.Context, batch []repository.Change) {
 // snapshot is the subscriptions open now, nil once the hub is closed; newest, the batch's last
 // change, becomes the hub's last position: the subscriptions opened from now on get none of the
 // batch.
-func (h *Hub) snapshot(newest *repository.Change) []*Subscription {
+func (h *Hub) snapshot(newest *stream.Change) []*Subscription {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.state == stateClosed {
 		return nil
 	}
-	h.last = repository.ChangePosition{Position: newest.Position, Logged: newest.Logged}
+	h.last = stream.ChangePosition{Position: newest.Position, Logged: newest.Logged}
 	subs := make([]*Subscription, 0, len(h.subs))
 	for s := range h.subs {
 		subs = append(subs, s)
@@ -152,7 +153,7 @@ func (h *Hub) snapshot(newest *repository.Change) []*Subscription {
 
 // deliverLate waits, for all of them at once, for the subscriptions whose buffers were full to
 // take their changes, and ends those that stay behind with ErrSlow.
-func (h *Hub) deliverLate(late map[*Subscription][]*repository.Change) (taken, dropped int) {
+func (h *Hub) deliverLate(late map[*Subscription][]*stream.Change) (taken, dropped int) {
 	if len(late) == 0 {
 		return 0, 0
 	}
@@ -179,7 +180,7 @@ func (h *Hub) deliverLate(late map[*Subscription][]*repository.Change) (taken, d
 
 // accepts runs the subscription's filter. A filter that panics ends its subscription (with an
 // internal error), not the reader.
-func (s *Subscription) accepts(c *repository.Change) (ok bool) {
+func (s *Subscription) accepts(c *stream.Change) (ok bool) {
 	if s.filter == nil {
 		return true
 	}

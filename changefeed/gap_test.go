@@ -8,18 +8,19 @@ import (
 
 	"singletable/apperr"
 	"singletable/changefeed"
-	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 )
 
 // gapSource is the table's stream reader, with a gap reported when the test says so (as the
 // reader reports records trimmed before it read them).
 type gapSource struct {
-	reader *repository.StreamReader
+	reader *stream.StreamReader
 	gap    chan struct{}
 }
 
-func (s gapSource) Run(ctx context.Context, h repository.StreamHandler) error {
+func (s gapSource) Run(ctx context.Context, h stream.StreamHandler) error {
 	go func() {
 		select {
 		case <-s.gap:
@@ -34,7 +35,7 @@ func (s gapSource) Run(ctx context.Context, h repository.StreamHandler) error {
 // refetch instead of showing a silent hole; the hub keeps reading, and a new subscription gets
 // the changes made after.
 func TestAGapEndsSubscriptionsWithReasonGap(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	src := gapSource{reader: repo.StreamReader(fast), gap: make(chan struct{})}
 	hub := changefeed.New(src, nil, changefeed.Options{})
 	hub.Start(context.Background())

@@ -10,6 +10,8 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 	"singletable/telemetry"
 )
 
@@ -17,10 +19,10 @@ import (
 var _ changefeed.Observer = (*telemetry.Metrics)(nil)
 
 // fast polls and describes often, so that the tests that end a stream finish quickly.
-var fast = repository.StreamOptions{PollInterval: 10 * time.Millisecond, DescribeInterval: 100 * time.Millisecond, MaxBackoff: 50 * time.Millisecond}
+var fast = stream.StreamOptions{PollInterval: 10 * time.Millisecond, DescribeInterval: 100 * time.Millisecond, MaxBackoff: 50 * time.Millisecond}
 
 // startHub starts a hub on repo's stream, closed when the test ends, and waits until it reads.
-func startHub(t *testing.T, repo *repository.Repo, obs changefeed.Observer, opts changefeed.Options) *changefeed.Hub {
+func startHub(t *testing.T, repo *store.Store, obs changefeed.Observer, opts changefeed.Options) *changefeed.Hub {
 	t.Helper()
 	hub := changefeed.New(repo.StreamReader(fast), obs, opts)
 	hub.Start(context.Background())
@@ -35,7 +37,7 @@ func startHub(t *testing.T, repo *repository.Repo, obs changefeed.Observer, opts
 
 // receive reads sub until a change last accepts (never, for a nil last) or the subscription
 // ends, and returns what it read; the test fails if neither happens before the deadline.
-func receive(t *testing.T, sub *changefeed.Subscription, last func(*repository.Change) bool) (got []*repository.Change, ended bool) {
+func receive(t *testing.T, sub *changefeed.Subscription, last func(*stream.Change) bool) (got []*stream.Change, ended bool) {
 	t.Helper()
 	deadline := time.After(repotest.Wait)
 	for {
@@ -56,7 +58,7 @@ func receive(t *testing.T, sub *changefeed.Subscription, last func(*repository.C
 
 // receiveUntil reads sub until a change last accepts; the test fails if the subscription ends
 // first.
-func receiveUntil(t *testing.T, sub *changefeed.Subscription, last func(*repository.Change) bool) []*repository.Change {
+func receiveUntil(t *testing.T, sub *changefeed.Subscription, last func(*stream.Change) bool) []*stream.Change {
 	t.Helper()
 	got, ended := receive(t, sub, last)
 	if ended {
@@ -66,14 +68,14 @@ func receiveUntil(t *testing.T, sub *changefeed.Subscription, last func(*reposit
 }
 
 // drain reads a subscription until its channel closes and returns what was left in it.
-func drain(t *testing.T, sub *changefeed.Subscription) []*repository.Change {
+func drain(t *testing.T, sub *changefeed.Subscription) []*stream.Change {
 	t.Helper()
 	got, _ := receive(t, sub, nil)
 	return got
 }
 
-func changeOf(k repository.Key) func(*repository.Change) bool {
-	return func(c *repository.Change) bool { return c.Key == k }
+func changeOf(k repository.Key) func(*stream.Change) bool {
+	return func(c *stream.Change) bool { return c.Key == k }
 }
 
 // metric returns the value of a gauge or counter of m.

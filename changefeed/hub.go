@@ -23,7 +23,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"singletable/apperr"
-	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // DefaultBuffer is how many changes a subscription holds for a client that is busy: a burst of
@@ -70,7 +70,7 @@ var (
 
 // Source is where the hub gets changes: the repository's StreamReader.
 type Source interface {
-	Run(ctx context.Context, h repository.StreamHandler) error
+	Run(ctx context.Context, h stream.StreamHandler) error
 }
 
 // Options configure a Hub; zero values take the defaults.
@@ -121,7 +121,7 @@ type Hub struct {
 	// last is the position of the last change dispatched (snapshot): a subscription opened now
 	// gets every change after it, which makes it the subscription's resume point until it
 	// delivers one (Subscription.Start).
-	last   repository.ChangePosition
+	last   stream.ChangePosition
 	owners map[string]int
 	state  state
 	// why is what Subscribe answers in stateNoStream: repository.ErrNoStream, or the source's
@@ -219,7 +219,7 @@ func (h *Hub) availableLocked() error {
 // Subscribe opens a subscription of owner (the principal it counts against, Options.MaxPerOwner)
 // to the changes filter accepts (all of them when filter is nil). filter runs on a dispatching
 // goroutine for every change: it must be quick and must not call the hub.
-func (h *Hub) Subscribe(owner string, filter func(repository.Change) bool) (*Subscription, error) {
+func (h *Hub) Subscribe(owner string, filter func(stream.Change) bool) (*Subscription, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err := h.availableLocked(); err != nil {
@@ -231,7 +231,7 @@ func (h *Hub) Subscribe(owner string, filter func(repository.Change) bool) (*Sub
 	if h.perOwn > 0 && h.owners[owner] >= h.perOwn {
 		return nil, ErrTooManyOfOwner
 	}
-	s := &Subscription{hub: h, owner: owner, filter: filter, events: make(chan *repository.Change, h.buffer), done: make(chan struct{}), start: h.last}
+	s := &Subscription{hub: h, owner: owner, filter: filter, events: make(chan *stream.Change, h.buffer), done: make(chan struct{}), start: h.last}
 	h.subs[s] = struct{}{}
 	h.owners[owner]++
 	h.obs.SubscriptionsOpen(len(h.subs))

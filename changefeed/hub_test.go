@@ -15,11 +15,14 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 	"singletable/telemetry"
 )
 
 // orgOf is the organization a SaaS change belongs to.
-func orgOf(c repository.Change) string {
+func orgOf(c stream.Change) string {
 	switch e := c.Entity().(type) {
 	case *repository.Organization:
 		return e.ID
@@ -33,7 +36,7 @@ func orgOf(c repository.Change) string {
 
 // settle returns once every change written before it has been dispatched: a subscription opened
 // after it gets only later writes.
-func settle(t *testing.T, hub *changefeed.Hub, repo *repository.Repo) {
+func settle(t *testing.T, hub *changefeed.Hub, repo *store.Store) {
 	t.Helper()
 	probe, err := hub.Subscribe("", nil)
 	if err != nil {
@@ -50,7 +53,7 @@ func settle(t *testing.T, hub *changefeed.Hub, repo *repository.Repo) {
 // Each subscription gets what its filter accepts, from one reader; the hub counts them and opens
 // a span per dispatched batch.
 func TestStreamHubDeliversToEachSubscriptionWhatItsFilterAccepts(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	m := telemetry.NewMetrics()
 	spans := tracetest.NewInMemoryExporter()
 	hub := startHub(t, repo, m, changefeed.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
@@ -67,8 +70,8 @@ func TestStreamHubDeliversToEachSubscriptionWhatItsFilterAccepts(t *testing.T) {
 	deliveredBefore := metric(t, m, "singletable_subscription_events_delivered_total")
 	// Writes also change their parents' counters and add version items: the filters keep the
 	// creations of organizations' objects only, so that what each subscription gets is exact.
-	created := func(c repository.Change) bool { return c.Kind == repository.ChangeCreated && orgOf(c) != "" }
-	onlyOne, err := hub.Subscribe("", func(c repository.Change) bool { return created(c) && orgOf(c) == one.ID })
+	created := func(c stream.Change) bool { return c.Kind == stream.ChangeCreated && orgOf(c) != "" }
+	onlyOne, err := hub.Subscribe("", func(c stream.Change) bool { return created(c) && orgOf(c) == one.ID })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +95,7 @@ func TestStreamHubDeliversToEachSubscriptionWhatItsFilterAccepts(t *testing.T) {
 		t.Fatalf("subscriptions_open %v", got)
 	}
 	gotOne := receiveUntil(t, onlyOne, changeOf(tk.Key()))
-	if len(gotOne) != 2 || gotOne[0].Key != u1.Key() || gotOne[1].Kind != repository.ChangeCreated {
+	if len(gotOne) != 2 || gotOne[0].Key != u1.Key() || gotOne[1].Kind != stream.ChangeCreated {
 		t.Fatalf("the filtered subscription got %d changes: %+v", len(gotOne), gotOne)
 	}
 	gotAll := receiveUntil(t, all, changeOf(tk.Key()))
@@ -134,7 +137,7 @@ func hasSpan(spans *tracetest.InMemoryExporter, name string) bool {
 // A subscription that does not keep up ends with ErrSlow once its buffer is full and it takes nothing for SlowAfter; another
 // subscription on the same hub receives everything.
 func TestStreamHubEndsOnlyTheSubscriptionThatDoesNotKeepUp(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	m := telemetry.NewMetrics()
 	hub := startHub(t, repo, m, changefeed.Options{Buffer: 4, SlowAfter: 100 * time.Millisecond})
 	slow, err := hub.Subscribe("", nil)
@@ -174,7 +177,7 @@ func TestStreamHubEndsOnlyTheSubscriptionThatDoesNotKeepUp(t *testing.T) {
 // Close completes every open subscription: the changes in its buffer are still read, then its
 // channel closes with no error; the hub then refuses new subscriptions.
 func TestStreamHubCloseCompletesSubscriptions(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	m := telemetry.NewMetrics()
 	hub := startHub(t, repo, m, changefeed.Options{})
 	a, _ := hub.Subscribe("", nil)
@@ -208,7 +211,7 @@ func TestStreamHubCloseCompletesSubscriptions(t *testing.T) {
 // counted and its end seen.
 func TestStreamHubKeepsSubscriptionsThroughAnOutage(t *testing.T) {
 	th, out := &repotest.Throttler{}, &repotest.Outage{}
-	repo := repotest.NewRepo(t, func(c *repository.Config) {
+	repo := storetest.New(t, func(c *repository.Config) {
 		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return out.Wrap(th.Wrap(rt)) }
 	})
 	m := telemetry.NewMetrics()
@@ -244,7 +247,7 @@ func TestStreamHubKeepsSubscriptionsThroughAnOutage(t *testing.T) {
 // When the table's stream goes away, open subscriptions end with UNAVAILABLE and new ones are
 // refused.
 func TestStreamHubWithoutAStreamAnswersUnavailable(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	hub := startHub(t, repo, nil, changefeed.Options{})
 	sub, err := hub.Subscribe("", nil)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"singletable/changefeed"
-	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // idleHeap returns the heap that n idle subscriptions of a hub with the given buffer hold, per
@@ -18,7 +18,7 @@ func idleHeap(n, buffer int) float64 {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for range n {
-		s, err := hub.Subscribe("", func(repository.Change) bool { return true })
+		s, err := hub.Subscribe("", func(stream.Change) bool { return true })
 		if err != nil {
 			panic(err)
 		}

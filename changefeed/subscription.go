@@ -4,22 +4,22 @@ import (
 	"sync"
 	"time"
 
-	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // Subscription is one subscriber's view of the changes: a channel with a bounded buffer.
 type Subscription struct {
 	hub    *Hub
 	owner  string
-	filter func(repository.Change) bool
-	events chan *repository.Change
+	filter func(stream.Change) bool
+	events chan *stream.Change
 	// done is closed when the subscription ends, before events: a dispatcher waiting for buffer
 	// space (holding sendMu) lets go, and only then does events close.
 	done   chan struct{}
 	sendMu sync.Mutex
 	// start is the hub's last position when the subscription opened (zero before the hub
 	// dispatched any change): every change after it is the subscription's to filter.
-	start repository.ChangePosition
+	start stream.ChangePosition
 	// ended and err are guarded by the hub's lock.
 	ended bool
 	err   error
@@ -29,7 +29,7 @@ type Subscription struct {
 // one item in the order of its writes). A change is shared with the other subscriptions that
 // receive it: read it, never change it. The channel closes when the subscription ends; Err says
 // why.
-func (s *Subscription) Events() <-chan *repository.Change { return s.events }
+func (s *Subscription) Events() <-chan *stream.Change { return s.events }
 
 // Err is why the subscription ended: nil while it is open, and when it was completed (Close of
 // the subscription or of the hub); ErrSlow when its client did not keep up; ErrGap when changes
@@ -43,7 +43,7 @@ func (s *Subscription) Err() error {
 // Start is the position of the last change dispatched before the subscription opened (zero,
 // Logged too, when none was): a client that resumes after it misses nothing the subscription
 // would have delivered.
-func (s *Subscription) Start() repository.ChangePosition { return s.start }
+func (s *Subscription) Start() stream.ChangePosition { return s.start }
 
 // Close ends the subscription (its client went away): its channel closes, with no error. It may
 // be called more than once, and after the subscription ended otherwise.
@@ -60,7 +60,7 @@ func (s *Subscription) Close() {
 
 // offer hands c to the subscription if its buffer has room, without waiting; false when it is
 // full. An ended subscription takes nothing (true: nothing is left to hand it).
-func (s *Subscription) offer(c *repository.Change) bool {
+func (s *Subscription) offer(c *stream.Change) bool {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
 	select {
@@ -78,7 +78,7 @@ func (s *Subscription) offer(c *repository.Change) bool {
 
 // push hands the changes to the subscription in order, waiting for buffer space, at most wait
 // for each: it returns how many it took, and slow when the subscriber took none for wait.
-func (s *Subscription) push(changes []*repository.Change, wait time.Duration) (taken int, slow bool) {
+func (s *Subscription) push(changes []*stream.Change, wait time.Duration) (taken int, slow bool) {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
 	timer := time.NewTimer(wait)

@@ -9,7 +9,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"singletable/apperr"
-	"singletable/repository"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 )
 
 // ErrUnavailable ends the subscriptions of an instance that cannot reach Redis, and refuses new
@@ -32,8 +33,8 @@ var ErrUnavailable = apperr.New(apperr.CodeUnavailable, "subscriptions are unava
 // sequence) to its hub once: at most once per subscription.
 type Feed struct {
 	f       *Fleet
-	repo    *repository.Repo
-	opts    repository.StreamOptions
+	repo    *store.Store
+	opts    stream.StreamOptions
 	lease   *lease
 	stream  string
 	marks   string
@@ -46,7 +47,7 @@ const StreamMaxLen = 10_000
 
 // Feed returns the fleet's source of changes, whose reader (on the instance holding the lease)
 // reads repo's stream with opts.
-func (f *Fleet) Feed(repo *repository.Repo, opts repository.StreamOptions) *Feed {
+func (f *Fleet) Feed(repo *store.Store, opts stream.StreamOptions) *Feed {
 	return &Feed{f: f, repo: repo, opts: opts, stream: f.key("changes"), marks: f.key("checkpoints"),
 		lease: &lease{rdb: f.feed, key: f.key("reader"), reading: f.key("reading"), holder: f.instance, ttl: LeaseTTL}}
 }
@@ -62,7 +63,7 @@ func (fd *Feed) Release(ctx context.Context) error { return fd.lease.release(ctx
 // competes for the lease and, while holding it, reads the table's stream for the fleet. The
 // handler's Stream reports the instance ready once it reads Redis and a reader is at work, and
 // ErrUnavailable while Redis cannot be reached.
-func (fd *Feed) Run(ctx context.Context, h repository.StreamHandler) error {
+func (fd *Feed) Run(ctx context.Context, h stream.StreamHandler) error {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -74,7 +75,7 @@ func (fd *Feed) Run(ctx context.Context, h repository.StreamHandler) error {
 }
 
 // follow reads the Redis Stream and hands each change on once.
-func (fd *Feed) follow(ctx context.Context, h repository.StreamHandler) {
+func (fd *Feed) follow(ctx context.Context, h stream.StreamHandler) {
 	fl := &follower{Feed: fd, h: h, seen: map[string]seenShard{}}
 	var failingSince time.Time
 	for attempt := 0; ctx.Err() == nil; {
@@ -115,7 +116,7 @@ var errNotReady = errors.New("no reader reads the table's stream yet")
 // follower is the state of follow.
 type follower struct {
 	*Feed
-	h  repository.StreamHandler
+	h  stream.StreamHandler
 	up bool
 	// pos is the id of the last entry read ("" while the instance has no position: at start and
 	// after Redis failed).
@@ -143,7 +144,7 @@ func (fl *follower) step(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var batch []repository.Change
+	var batch []stream.Change
 	for _, s := range res {
 		for _, m := range s.Messages {
 			if fl.gapped(m) {
@@ -220,14 +221,14 @@ func (fl *follower) down(err error) {
 
 // decode decodes an entry and says whether it is new: a change whose shard and sequence number
 // this instance handed on already (or one before it) is not.
-func (fl *follower) decode(m redis.XMessage) (repository.Change, bool) {
+func (fl *follower) decode(m redis.XMessage) (stream.Change, bool) {
 	raw, _ := m.Values["c"].(string)
-	c, err := repository.DecodeChange([]byte(raw))
+	c, err := stream.DecodeChange([]byte(raw))
 	if err != nil {
 		fl.f.log.Warn("an entry of the fleet's changes does not decode; skipped", "id", m.ID, "error", err.Error())
 		return c, false
 	}
-	if last, ok := fl.seen[c.Shard]; ok && !repository.SequenceAfter(c.Sequence, last.seq) {
+	if last, ok := fl.seen[c.Shard]; ok && !stream.SequenceAfter(c.Sequence, last.seq) {
 		return c, false
 	}
 	fl.seen[c.Shard] = seenShard{seq: c.Sequence, at: time.Now()}

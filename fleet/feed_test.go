@@ -9,20 +9,21 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 )
 
 // collected is what a Feed handed on: the changes, and whether it announced itself ready.
 type collected struct {
 	mu      sync.Mutex
-	changes []repository.Change
+	changes []stream.Change
 	ready   chan struct{}
 	once    sync.Once
 }
 
-func (c *collected) handler() repository.StreamHandler {
-	return repository.StreamHandler{
-		Changes: func(_ context.Context, batch []repository.Change) {
+func (c *collected) handler() stream.StreamHandler {
+	return stream.StreamHandler{
+		Changes: func(_ context.Context, batch []stream.Change) {
 			c.mu.Lock()
 			c.changes = append(c.changes, batch...)
 			c.mu.Unlock()
@@ -51,9 +52,9 @@ func (c *collected) of(key repository.Key) int {
 // The feed hands each change on once: a change published again (a second reader overlapping
 // the first for an instant) is recognised by its shard and sequence number and dropped.
 func TestFeedHandsAChangePublishedTwiceOnOnce(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	f := open(t, "only")
-	feed := f.Feed(repo, repository.StreamOptions{PollInterval: 20 * time.Millisecond})
+	feed := f.Feed(repo, stream.StreamOptions{PollInterval: 20 * time.Millisecond})
 	c := &collected{ready: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

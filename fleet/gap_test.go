@@ -6,24 +6,24 @@ import (
 	"testing"
 	"time"
 
-	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 )
 
 // An instance that finds the Redis Stream trimmed past its position (entries it never read were
 // dropped by MAXLEN) reports a gap, so that its hub ends its subscriptions with reason "gap" and
 // their resume cursors, instead of going on with a silent hole.
 func TestFeedReportsAGapWhenTheStreamWasTrimmedPastItsPosition(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	f := open(t, "only")
-	feed := f.Feed(repo, repository.StreamOptions{PollInterval: 20 * time.Millisecond})
+	feed := f.Feed(repo, stream.StreamOptions{PollInterval: 20 * time.Millisecond})
 	c := &collected{ready: make(chan struct{})}
 	var holding atomic.Bool
 	var gaps atomic.Int32
 	hold := make(chan struct{})
 	h := c.handler()
 	collect := h.Changes
-	h.Changes = func(ctx context.Context, batch []repository.Change) {
+	h.Changes = func(ctx context.Context, batch []stream.Change) {
 		collect(ctx, batch)
 		if holding.Load() {
 			<-hold // the instance falls behind

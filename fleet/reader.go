@@ -7,12 +7,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // lead competes for the lease until ctx ends; while this instance holds it, it reads the table's
 // stream for the fleet (hold).
-func (fd *Feed) lead(ctx context.Context, h repository.StreamHandler) {
+func (fd *Feed) lead(ctx context.Context, h stream.StreamHandler) {
 	for {
 		if ok, err := fd.lease.claim(ctx, false); err == nil && ok {
 			fd.hold(ctx, h)
@@ -27,7 +27,7 @@ func (fd *Feed) lead(ctx context.Context, h repository.StreamHandler) {
 // earlier of Redis's and the change log's in the table, per shard: StreamOptions.Resume), while
 // it renews the lease every LeaseTTL/3. It returns, its reader stopped, as soon as a renewal fails:
 // the lease may pass to another instance once it expires, and by then this one has stopped.
-func (fd *Feed) hold(ctx context.Context, h repository.StreamHandler) {
+func (fd *Feed) hold(ctx context.Context, h stream.StreamHandler) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	marks, err := fd.checkpoints(ctx)
@@ -68,9 +68,9 @@ func (fd *Feed) hold(ctx context.Context, h repository.StreamHandler) {
 // no longer holds the lease) stops the reader at once (stop), before it appends another chunk to
 // the change log: the next holder publishes the one chunk appended and not published (the
 // table's checkpoint names it), and would not know the positions of more.
-func (fd *Feed) publisher(h repository.StreamHandler, reading *atomic.Bool, stop context.CancelFunc) repository.StreamHandler {
-	return repository.StreamHandler{
-		Changes: func(ctx context.Context, batch []repository.Change) {
+func (fd *Feed) publisher(h stream.StreamHandler, reading *atomic.Bool, stop context.CancelFunc) stream.StreamHandler {
+	return stream.StreamHandler{
+		Changes: func(ctx context.Context, batch []stream.Change) {
 			if !fd.publish(ctx, batch) {
 				stop()
 			}
@@ -89,10 +89,10 @@ func (fd *Feed) publisher(h repository.StreamHandler, reading *atomic.Bool, stop
 // checkpoint, retrying while Redis fails, until it succeeds or the reader stops (the lease is
 // lost: the next reader resumes from the checkpoint, so the batch is read again, not lost). false
 // when the script refused it: this instance no longer holds the lease.
-func (fd *Feed) publish(ctx context.Context, batch []repository.Change) bool {
+func (fd *Feed) publish(ctx context.Context, batch []stream.Change) bool {
 	args := []any{fd.lease.holder, StreamMaxLen, batch[len(batch)-1].Shard, batch[len(batch)-1].Sequence}
 	for _, c := range batch {
-		b, err := repository.EncodeChange(c)
+		b, err := stream.EncodeChange(c)
 		if err != nil {
 			fd.f.log.Warn("a change cannot be encoded for the fleet; skipped", "error", err.Error())
 			continue

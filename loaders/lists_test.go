@@ -12,7 +12,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // countingFetcher answers each key with its own value and records the batches it was called with.
@@ -209,7 +209,7 @@ func (*stubLevel) RelationTargets(int, []repository.Entity, func(repository.Key)
 // Ticket lists started for a level of users are the lists their resolvers then ask for, with the
 // page size left out: one Query per user in all.
 func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	org := createOrgs(t, repo, 1)[0]
 	var users []*repository.User
 	for i := range 3 {
@@ -275,7 +275,7 @@ type indexKey struct {
 // The lists of a flat level are handed to their resolvers as each comes back, not when the
 // slowest one is; their elements' lookups are held and sent in one batch when the last is back.
 func TestAFlatLevelsListsAreAnsweredAsTheyComeBack(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	orgs := createOrgs(t, repo, 2)
 	ctx, m := repository.WithMeter(context.Background())
 	l := New(repo, Options{})

@@ -20,6 +20,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // DefaultWait is how long the key loader (and the list loaders their resolvers ask one by one)
@@ -44,7 +45,7 @@ type Options struct {
 	// Keys, when set, is how the request's lookups by key are made: the KeyFetcher it returns
 	// replaces the batching one (batchedKeys). The benchmarks and tests pass the per-parent
 	// baseline's (loaders/perparent: one GetItem per lookup); nothing of it is part of the server.
-	Keys func(repo *repository.Repo) KeyFetcher
+	Keys func(repo *store.Store) KeyFetcher
 	// OnBatch, if set, is told the size of every batch (metrics; see BatchObserver).
 	OnBatch BatchObserver
 	// TracerProvider receives a span per batch (the global provider when nil).
@@ -53,7 +54,7 @@ type Options struct {
 
 // Loaders are the loaders of one request.
 type Loaders struct {
-	repo *repository.Repo
+	repo *store.Store
 	// keys batches lookups by key into BatchGetItem calls; it caches nothing itself.
 	keys *dataloader.Loader[repository.Key, repository.Entity]
 	// entities is the lookups' cache, owned here and shared by every path that reads by key (see
@@ -68,7 +69,7 @@ type Loaders struct {
 }
 
 // New builds the loaders for one request.
-func New(repo *repository.Repo, opts Options) *Loaders {
+func New(repo *store.Store, opts Options) *Loaders {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
 	}
@@ -94,7 +95,7 @@ func New(repo *repository.Repo, opts Options) *Loaders {
 type ctxKey struct{}
 
 // Middleware builds fresh loaders for every request and puts them into its context.
-func Middleware(repo *repository.Repo, opts Options) func(http.Handler) http.Handler {
+func Middleware(repo *store.Store, opts Options) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), New(repo, opts))))

@@ -9,10 +9,11 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 )
 
-func createOrgs(t *testing.T, repo *repository.Repo, n int) []*repository.Organization {
+func createOrgs(t *testing.T, repo *store.Store, n int) []*repository.Organization {
 	t.Helper()
 	var orgs []*repository.Organization
 	for i := range n {
@@ -28,7 +29,7 @@ func createOrgs(t *testing.T, repo *repository.Repo, n int) []*repository.Organi
 // The batch function answers one result per key, in key order, whatever order BatchGetItem used,
 // and a missing key is an error for that key only.
 func TestBatchGetAnswersInKeyOrder(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	orgs := createOrgs(t, repo, 30)
 	l := New(repo, Options{})
 	missing := repository.Key{PK: "ORG#01J00000000000000000000000", SK: "METADATA#01J00000000000000000000000"}
@@ -58,7 +59,7 @@ func TestBatchGetAnswersInKeyOrder(t *testing.T) {
 }
 
 func TestLookupsAtOneLevelShareOneBatchGetItem(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	orgs := createOrgs(t, repo, 40)
 	ctx, m := repository.WithMeter(context.Background())
 	// A window long enough for 80 goroutines to start even under the race detector: this test is
@@ -101,7 +102,7 @@ func TestLookupsAtOneLevelShareOneBatchGetItem(t *testing.T) {
 // (The window is wider than the default here only so that the race detector on a loaded machine
 // cannot stretch the 40 Prefetch calls themselves past it.)
 func TestPrefetchedKeysShareOneBatch(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	orgs := createOrgs(t, repo, 40)
 	ctx, m := repository.WithMeter(context.Background())
 	l := New(repo, Options{Wait: 10 * time.Millisecond})
@@ -128,7 +129,7 @@ func TestPrefetchedKeysShareOneBatch(t *testing.T) {
 }
 
 func TestListsPrimeTheKeyLoader(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	orgs := createOrgs(t, repo, 3)
 	ctx, m := repository.WithMeter(context.Background())
 	l := New(repo, Options{})
@@ -157,7 +158,7 @@ func TestListsPrimeTheKeyLoader(t *testing.T) {
 // FetchNow sends its keys at once, one batch for all of them, and resolvers that ask for the
 // same keys meanwhile or later share that fetch; a missing key is NOT_FOUND for its asker only.
 func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	orgs := createOrgs(t, repo, 30)
 	ctx, m := repository.WithMeter(context.Background())
 	l := New(repo, Options{Wait: time.Hour}) // a lookup that waited for the window would hang
@@ -193,7 +194,7 @@ func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {
 // fetchNow hands every caller a thunk of its own, also when the key's cache entry is replaced at
 // the same moment (by Remember: a mutation's write).
 func TestFetchNowThunksSurviveConcurrentClears(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	orgs := createOrgs(t, repo, 20)
 	l := New(repo, Options{})
 	var keys []repository.Key

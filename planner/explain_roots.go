@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // query walks a query's root fields: the root lookups are one level read in round 1 (one batch
@@ -191,7 +192,7 @@ func (w *walker) subscription() {
 		path := w.pathOf("", f)
 		if f.ArgumentMap(w.vars)["after"] != nil {
 			// A replay: its events come from pages of the change log, at most a Query each.
-			w.calls(path, repository.ChangesOfScope, 1, 1, true)
+			w.calls(path, stream.ChangesOfScope, 1, 1, true)
 		}
 		for _, ef := range w.plan.collect(f.Selections, f.Definition.Type.Name()) {
 			if len(ef.Selections) == 0 {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // Kind is what a field of the table reads.
@@ -208,16 +209,16 @@ var Table = tableOf(
 	WarehouseEmployees,
 	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{repository.RepSalesOfMonth}},
 	// Delta sync: the pulls of the change log; a change's object comes from the log item's image.
-	&Field{Type: "Query", Name: "ticketChanges", Kind: List, Of: "TicketChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
-	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
-	&Field{Type: "Query", Name: "employeeChanges", Kind: List, Of: "EmployeeChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
-	&Field{Type: "Query", Name: "inventoryChanges", Kind: List, Of: "InventoryChange", Reads: []Read{repository.ChangesOfScope}, MaxFirst: repository.MaxChangesPage, DefaultFirst: repository.DefaultChangesPage},
+	&Field{Type: "Query", Name: "ticketChanges", Kind: List, Of: "TicketChange", Reads: []Read{stream.ChangesOfScope}, MaxFirst: stream.MaxChangesPage, DefaultFirst: stream.DefaultChangesPage},
+	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{stream.ChangesOfScope}, MaxFirst: stream.MaxChangesPage, DefaultFirst: stream.DefaultChangesPage},
+	&Field{Type: "Query", Name: "employeeChanges", Kind: List, Of: "EmployeeChange", Reads: []Read{stream.ChangesOfScope}, MaxFirst: stream.MaxChangesPage, DefaultFirst: stream.DefaultChangesPage},
+	&Field{Type: "Query", Name: "inventoryChanges", Kind: List, Of: "InventoryChange", Reads: []Read{stream.ChangesOfScope}, MaxFirst: stream.MaxChangesPage, DefaultFirst: stream.DefaultChangesPage},
 	// A change's object is the log item's image (AP33): free, though what its own fields ask
 	// for is read as for any object.
-	&Field{Type: "TicketChange", Name: "ticket", Kind: Free, Of: "Ticket", Answers: repository.ChangesOfScope.ID},
-	&Field{Type: "OrderChange", Name: "order", Kind: Free, Of: "Order", Answers: repository.ChangesOfScope.ID},
-	&Field{Type: "EmployeeChange", Name: "employee", Kind: Free, Of: "Employee", Answers: repository.ChangesOfScope.ID},
-	&Field{Type: "InventoryChange", Name: "product", Kind: Free, Of: "Product", Answers: repository.ChangesOfScope.ID},
+	&Field{Type: "TicketChange", Name: "ticket", Kind: Free, Of: "Ticket", Answers: stream.ChangesOfScope.ID},
+	&Field{Type: "OrderChange", Name: "order", Kind: Free, Of: "Order", Answers: stream.ChangesOfScope.ID},
+	&Field{Type: "EmployeeChange", Name: "employee", Kind: Free, Of: "Employee", Answers: stream.ChangesOfScope.ID},
+	&Field{Type: "InventoryChange", Name: "product", Kind: Free, Of: "Product", Answers: stream.ChangesOfScope.ID},
 	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{repository.EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{repository.ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},

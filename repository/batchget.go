@@ -85,9 +85,9 @@ func parentOrg(k Key) (Key, bool) {
 	orgPrefix := orgPK("")
 	switch {
 	case strings.HasPrefix(k.PK, orgPrefix) && strings.HasPrefix(k.SK, userSKPrefix):
-		return orgKey(strings.TrimPrefix(k.PK, orgPrefix)), true
+		return OrgKey(strings.TrimPrefix(k.PK, orgPrefix)), true
 	case strings.HasPrefix(k.PK, ticketSKPrefix) && strings.HasPrefix(k.SK, ticketOrgSKPrefix):
-		return orgKey(strings.TrimPrefix(k.SK, ticketOrgSKPrefix)), true
+		return OrgKey(strings.TrimPrefix(k.SK, ticketOrgSKPrefix)), true
 	}
 	return Key{}, false
 }
@@ -147,14 +147,14 @@ func (r *Repo) batchGetRaw(ctx context.Context, unique []Key, consistent bool) (
 // Get reads one item with GetItem. The API itself always batches lookups; Get serves the
 // per-parent baseline that benchmarks compare against (loaders/perparent).
 func (r *Repo) Get(ctx context.Context, k Key) (Entity, error) {
-	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &r.table, Key: k.attributes()})
+	out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: &r.table, Key: k.Attributes()})
 	if err != nil {
 		return nil, apperr.Classify("get item", err)
 	}
 	if out.Item == nil {
 		return nil, apperr.NotFound("item")
 	}
-	return decodeEntity(out.Item)
+	return DecodeEntity(out.Item)
 }
 
 // batchGetChunk reads at most 100 distinct keys, retrying UnprocessedKeys. consistent asks for
@@ -163,7 +163,7 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 	req := keyItems(keys)
 	found := make(map[Key]Entity, len(keys))
 	for attempt := 0; ; attempt++ {
-		out, err := r.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+		out, err := r.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
 			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req, ConsistentRead: aws.Bool(consistent)}},
 		})
 		if err != nil {
@@ -173,13 +173,13 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 			if _, removing := item[attrDeleting]; removing {
 				continue // being removed by a sweep: answered as missing
 			}
-			e, err := decodeEntity(item)
+			e, err := DecodeEntity(item)
 			if err != nil {
 				return nil, err
 			}
 			// The key the item was read at, which is the key asked for: the item's own key
 			// attributes. e.Key() would build its strings anew.
-			found[Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}] = e
+			found[Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}] = e
 		}
 		req = out.UnprocessedKeys[r.table].Keys
 		if len(req) == 0 {
@@ -188,7 +188,7 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 		if attempt+1 >= r.attempts {
 			return nil, &apperr.Error{Code: apperr.CodeUnavailable, Message: "the database is busy; retry later"}
 		}
-		if err := sleepCtx(ctx, r.backoffFn(attempt)); err != nil {
+		if err := SleepCtx(ctx, r.backoffFn(attempt)); err != nil {
 			return nil, apperr.Classify("batch get backoff", err)
 		}
 	}
@@ -204,7 +204,7 @@ func backoff(attempt int) time.Duration {
 	return rand.N(d) + time.Millisecond
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+func SleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -216,9 +216,9 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // attributes is k as the key attributes of a request. Its two values are allocated together.
-func (k Key) attributes() map[string]types.AttributeValue {
+func (k Key) Attributes() map[string]types.AttributeValue {
 	v := &[2]types.AttributeValueMemberS{{Value: k.PK}, {Value: k.SK}}
-	return map[string]types.AttributeValue{attrPK: &v[0], attrSK: &v[1]}
+	return map[string]types.AttributeValue{AttrPK: &v[0], AttrSK: &v[1]}
 }
 
 // keyItems is keys as the key attributes of a BatchGetItem request: one map per key (the SDK's
@@ -229,7 +229,7 @@ func keyItems(keys []Key) []map[string]types.AttributeValue {
 	for i, k := range keys {
 		pk, sk := &vals[2*i], &vals[2*i+1]
 		pk.Value, sk.Value = k.PK, k.SK
-		items[i] = map[string]types.AttributeValue{attrPK: pk, attrSK: sk}
+		items[i] = map[string]types.AttributeValue{AttrPK: pk, AttrSK: sk}
 	}
 	return items
 }

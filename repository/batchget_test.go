@@ -58,7 +58,7 @@ func throttleBatchGets(times int64) (func(*middleware.Stack) error, *atomic.Int6
 					res.Responses[table] = keep
 					var keys []map[string]types.AttributeValue
 					for _, item := range drop {
-						keys = append(keys, map[string]types.AttributeValue{attrPK: item[attrPK], attrSK: item[attrSK]})
+						keys = append(keys, map[string]types.AttributeValue{AttrPK: item[AttrPK], AttrSK: item[AttrSK]})
 					}
 					if len(keys) > 0 {
 						res.UnprocessedKeys = map[string]types.KeysAndAttributes{table: {Keys: keys}}
@@ -90,7 +90,7 @@ func TestBatchGetChunksAndDeduplicates(t *testing.T) {
 	for _, o := range orgs {
 		keys = append(keys, o.Key(), o.Key()) // every key twice
 	}
-	missing := orgKey("01J00000000000000000000000")
+	missing := OrgKey("01J00000000000000000000000")
 	keys = append(keys, missing)
 	ctx, m := WithMeter(context.Background())
 	got, err := r.BatchGet(ctx, keys)
@@ -115,7 +115,7 @@ func TestBatchGetChunksAndDeduplicates(t *testing.T) {
 
 func TestBatchGetRetriesUnprocessedKeys(t *testing.T) {
 	inject, injected := throttleBatchGets(3)
-	r := newLocalRepo(t, Config{apiOptions: []func(*middleware.Stack) error{inject}})
+	r := newLocalRepo(t, Config{APIOptions: []func(*middleware.Stack) error{inject}})
 	var waits []time.Duration
 	r.backoffFn = func(attempt int) time.Duration {
 		d := backoff(attempt)
@@ -146,7 +146,7 @@ func TestBatchGetRetriesUnprocessedKeys(t *testing.T) {
 
 func TestBatchGetGivesUpAfterItsBound(t *testing.T) {
 	inject, _ := throttleBatchGets(1000)
-	r := newLocalRepo(t, Config{MaxBatchAttempts: 3, apiOptions: []func(*middleware.Stack) error{inject}})
+	r := newLocalRepo(t, Config{MaxBatchAttempts: 3, APIOptions: []func(*middleware.Stack) error{inject}})
 	r.backoffFn = func(int) time.Duration { return time.Millisecond }
 	orgs := createOrgs(t, r, 4)
 	_, err := r.BatchGet(context.Background(), []Key{orgs[0].Key(), orgs[1].Key(), orgs[2].Key(), orgs[3].Key()})
@@ -182,7 +182,7 @@ func TestSeedIsIdempotent(t *testing.T) {
 		t.Fatalf("organizations after two seeds: %d %v", len(orgs.Items), err)
 	}
 	// A crash before the marker: the rerun rewrites the same items, nothing is duplicated.
-	if _, err := r.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &r.table, Key: seedMarkerKey(SeedVersion).attributes()}); err != nil {
+	if _, err := r.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &r.table, Key: seedMarkerKey(SeedVersion).Attributes()}); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := r.Seed(ctx); err != nil || st.AlreadyLoaded {

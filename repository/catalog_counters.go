@@ -13,15 +13,15 @@ import (
 var _ = counted(tally{
 	// A product's totalInventory is the sum of its stock items' quantities, in its partition.
 	parent: typeProduct, attrs: []string{attrTotalInventory},
-	project: []string{attrType, "productId", attrQuantity},
+	project: []string{AttrType, "productId", attrQuantity},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return productKey(stringAttr(it, "productId")), attrTotalInventory, stringAttr(it, attrType) == typeInventory
+		return productKey(StringAttr(it, "productId")), attrTotalInventory, StringAttr(it, AttrType) == typeInventory
 	},
 	weight: func(it map[string]types.AttributeValue) int { return intAttr(it, attrQuantity) },
 	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
 		return eachPage(func(a PageArgs) (Page[*Product], error) { return r.ListProducts(ctx, a) }, entityFn[*Product](fn))
 	},
 	collection: func(p Entity) *dynamodb.QueryInput {
-		return InventoryOfProduct.input("", productPK(p.(*Product).ID), inventorySKPrefix)
+		return InventoryOfProduct.Input("", productPK(p.(*Product).ID), inventorySKPrefix)
 	},
 })

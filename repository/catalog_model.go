@@ -124,11 +124,15 @@ func InventoryKey(product, warehouse string) (Key, error) {
 }
 
 func productSKUGuardItem(p *Product) map[string]types.AttributeValue {
-	item := productSKUGuardKey(p.SKU).attributes()
-	item[attrType] = s(typeProductSKU)
-	item["productId"] = s(p.ID)
+	item := productSKUGuardKey(p.SKU).Attributes()
+	item[AttrType] = StringValue(typeProductSKU)
+	item["productId"] = StringValue(p.ID)
 	return item
 }
+
+var _ = DeclareItem(func() map[string]types.AttributeValue {
+	return productSKUGuardItem(&Product{ID: "<productId>", SKU: "<sku>"})
+}, nil)
 
 // --- Keys: how the catalog's items are spelled in the table ---
 

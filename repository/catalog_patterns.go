@@ -5,25 +5,25 @@ package repository
 var (
 	ProductsByName   = listPattern("ProductsByName", typeProduct, "`products`")
 	WarehousesByName = listPattern("WarehousesByName", typeWarehouse, "`warehouses`")
-	ProductByKey     = declare(AccessPattern{ID: "AP23", Name: "ProductByKey", What: "product by id",
+	ProductByKey     = Declare(AccessPattern{ID: "AP23", Name: "ProductByKey", What: "product by id",
 		Fields:    "`product(id)`, `node(s)`, `Inventory.product`, `OrderItem.product`",
 		Operation: BatchGetItem, PartitionKey: "PRODUCT#<p>", Sort: SortKeyIs, SortKey: []string{"PRODUCT#<p>"}, Calls: PerLevel})
-	WarehouseByKey = declare(AccessPattern{ID: "AP23", Name: "WarehouseByKey", What: "warehouse by id",
+	WarehouseByKey = Declare(AccessPattern{ID: "AP23", Name: "WarehouseByKey", What: "warehouse by id",
 		Fields:    "`warehouse(id)`, `node(s)`, `Inventory.warehouse`, `OrderItem.warehouse`",
 		Operation: BatchGetItem, PartitionKey: "WAREHOUSE#<w>", Sort: SortKeyIs, SortKey: []string{"WAREHOUSE#<w>"}, Calls: PerLevel})
-	InventoryByKey = declare(AccessPattern{ID: "AP23", Name: "InventoryByKey", What: "a product's stock in one warehouse",
+	InventoryByKey = Declare(AccessPattern{ID: "AP23", Name: "InventoryByKey", What: "a product's stock in one warehouse",
 		Fields:    "`setInventory` (the stock it changes, read with the product and the warehouse)",
 		Operation: BatchGetItem, PartitionKey: "PRODUCT#<p>", Sort: SortKeyIs, SortKey: []string{"INV#<w>"}, Calls: PerLevel})
-	InventoryOfProduct = declare(AccessPattern{ID: "AP24", Name: "InventoryOfProduct", What: "a product's stock per warehouse, and its total",
+	InventoryOfProduct = Declare(AccessPattern{ID: "AP24", Name: "InventoryOfProduct", What: "a product's stock per warehouse, and its total",
 		Fields:    "`Product.inventory`, `Product.totalInventory`",
 		Operation: Query, PartitionKey: "PRODUCT#<p>", Sort: SortKeyBeginsWith, SortKey: []string{inventorySKPrefix}, Calls: PerParent,
 		Notes: "the products of a level together; the total is an attribute of the product item, kept in every stock write's transaction (no call)"})
-	ProductWithInventory = declare(AccessPattern{ID: "AP24", Name: "ProductWithInventory", What: "a product by id with its stock",
+	ProductWithInventory = Declare(AccessPattern{ID: "AP24", Name: "ProductWithInventory", What: "a product by id with its stock",
 		Fields:    "`product(id) { inventory }`, `node(id) { ... on Product { inventory } }`",
 		Operation: Query, PartitionKey: "PRODUCT#<p>", Sort: SortKeyBetween, SortKey: []string{inventorySKPrefix, "PRODUCT#<p>"}, Calls: PerParent,
 		Notes: "ONE Query, Limit page+2: the stock (`INV#`) sorts before the product's own item, which ends the range, so the page is the plain list's, cursors included; " +
 			"a product stocked in more warehouses than the page is not reached by it and is read by key (one BatchGetItem more, one round later)"})
-	OrderItemsOfProduct = declare(AccessPattern{ID: "AP25", Name: "OrderItemsOfProduct", What: "a product's order lines, newest first, paged",
+	OrderItemsOfProduct = Declare(AccessPattern{ID: "AP25", Name: "OrderItemsOfProduct", What: "a product's order lines, newest first, paged",
 		Fields:    "`Product.orderItems`",
 		Operation: Query, Index: gsi1, PartitionKey: "PRODUCT#<p>#ORDERITEMS", Backward: true, Calls: PerParent})
 )

@@ -57,7 +57,7 @@ func (r *Repo) ProductWithInventory(ctx context.Context, product string, first i
 	stock, last := items, len(items)-1
 	var p *Product
 	switch {
-	case last >= 0 && stringAttr(items[last], attrType) == typeProduct:
+	case last >= 0 && StringAttr(items[last], AttrType) == typeProduct:
 		stock = items[:last]
 		if items[last][attrDeleting] == nil { // being removed by a sweep: answered as missing
 			p, err = decodeAs[*Product](items[last])

@@ -82,14 +82,14 @@ var sampleReps = map[string]string{"Ana Souza": "Dale Carnegie", "Bruno Díaz": 
 func assignSampleReps(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
 	employees, reps := map[string]string{}, map[string]string{}
 	for _, it := range items {
-		if stringAttr(it, attrType) == typeEmployee {
-			employees[stringAttr(it, "name")] = stringAttr(it, "id")
+		if StringAttr(it, AttrType) == typeEmployee {
+			employees[StringAttr(it, "name")] = StringAttr(it, "id")
 		}
 	}
 	sales := map[Key]*RepSales{}
 	for i, it := range items {
-		e, err := decodeEntity(it)
-		if err != nil || (stringAttr(it, attrType) != typeCustomer && stringAttr(it, attrType) != typeOrder) {
+		e, err := DecodeEntity(it)
+		if err != nil || (StringAttr(it, AttrType) != typeCustomer && StringAttr(it, AttrType) != typeOrder) {
 			continue
 		}
 		switch v := e.(type) {

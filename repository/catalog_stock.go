@@ -76,7 +76,7 @@ func (r *Repo) take(m stockMove, sign int) []txItem {
 		if sign < 0 {
 			onMissing = errNoStock()
 			enough = &condition{expr: "#stock >= :need", names: map[string]string{"#stock": attrQuantity},
-				values: map[string]types.AttributeValue{":need": n(q)}, err: errNoStock()}
+				values: map[string]types.AttributeValue{":need": NumberValue(q)}, err: errNoStock()}
 		}
 		tx = append(tx, r.txCount(k, []delta{{attrQuantity, sign * q}}, onMissing, enough))
 	}

@@ -29,7 +29,7 @@ func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, e
 	if sku, err = cleanText("sku", sku, 1, maxSKULen, false); err != nil {
 		return nil, err
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Wareh
 	if region, err = cleanText("region", region, 1, maxStateLen, false); err != nil {
 		return nil, err
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (r *Repo) setInventoryOnce(ctx context.Context, k Key, product, warehouse s
 	put, old := r.putNew(item, errStockMoved), 0
 	if cur, ok := foundAs[*Inventory](found, k); ok {
 		old = cur.Quantity
-		put = r.txPut(item, "quantity = :old", map[string]types.AttributeValue{":old": n(old)}, errStockMoved)
+		put = r.txPut(item, "quantity = :old", map[string]types.AttributeValue{":old": NumberValue(old)}, errStockMoved)
 	}
 	err = r.transact(ctx, "set inventory", []txItem{
 		put,

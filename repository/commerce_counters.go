@@ -49,9 +49,9 @@ var orderStatuses = []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, Order
 // Counted: a customer's orders by status.
 var _ = counted(tally{
 	parent: typeCustomer, attrs: orderCountAttrs(),
-	project: []string{attrType, "customerId", "status"},
+	project: []string{AttrType, "customerId", "status"},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return customerKey(stringAttr(it, "customerId")), orderCountAttr(OrderStatus(stringAttr(it, "status"))), stringAttr(it, attrType) == typeOrder
+		return customerKey(StringAttr(it, "customerId")), orderCountAttr(OrderStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == typeOrder
 	},
 	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
 		return eachPage(func(a PageArgs) (Page[*Customer], error) { return r.ListCustomers(ctx, a) }, entityFn[*Customer](fn))

@@ -71,7 +71,7 @@ func (r *Repo) sweepCustomerRecord(ctx context.Context, rec *sweepRecord) error 
 		raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
 			TableName:                 aws.String(r.table),
 			KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :o)"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(customerPK(c.ID)), ":o": s(orderSKPrefix)},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(customerPK(c.ID)), ":o": StringValue(orderSKPrefix)},
 			ConsistentRead:            aws.Bool(true),
 		})
 		if err != nil {
@@ -121,13 +121,13 @@ func (r *Repo) eraseRound(ctx context.Context, rec *sweepRecord, c *Customer, gr
 	var items []txItem
 	whole := true
 	for _, g := range groups {
-		if len(items)+len(g.items) > maxTransactItems {
+		if len(items)+len(g.items) > MaxTransactItems {
 			whole = false // this order and its items wait for the next round
 			break
 		}
 		items = append(items, g.items...)
 	}
-	if profile := r.eraseProfile(rec, c); whole && len(items)+len(profile) <= maxTransactItems {
+	if profile := r.eraseProfile(rec, c); whole && len(items)+len(profile) <= MaxTransactItems {
 		return r.transact(ctx, "delete customer", append(items, profile...))
 	}
 	// The marked customer's counters are no one's to read any more: a partial round leaves them,
@@ -149,8 +149,8 @@ type orderGroup struct {
 func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue) ([]orderGroup, error) {
 	var groups []orderGroup
 	for _, item := range raw {
-		if stringAttr(item, attrType) != typeOrder {
-			del := r.deleteIf(Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}, "", nil, nil)
+		if StringAttr(item, AttrType) != typeOrder {
+			del := r.deleteIf(Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}, "", nil, nil)
 			if len(groups) == 0 {
 				groups = append(groups, orderGroup{})
 			}
@@ -177,10 +177,10 @@ func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue)
 // its email's), of its email guard, and of the sweep record.
 func (r *Repo) eraseProfile(rec *sweepRecord, c *Customer) []txItem {
 	cond := "attribute_exists(" + attrDeleting + ") AND email = :email"
-	values := map[string]types.AttributeValue{":email": s(c.Email)}
+	values := map[string]types.AttributeValue{":email": StringValue(c.Email)}
 	for _, st := range []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled} {
 		a, v := orderCountAttr(st), ":"+orderCountAttr(st)
-		values[v] = n(c.orderCount(st))
+		values[v] = NumberValue(c.orderCount(st))
 		cond += " AND (attribute_not_exists(" + a + ") OR " + a + " = " + v + ")"
 	}
 	return []txItem{
@@ -192,7 +192,7 @@ func (r *Repo) eraseProfile(rec *sweepRecord, c *Customer) []txItem {
 
 // orderRemoval is the Delete of order o, on condition that its status is the one read.
 func (r *Repo) orderRemoval(o *Order) txItem {
-	it := r.deleteIf(o.Key(), "#st = :st", map[string]types.AttributeValue{":st": s(string(o.Status))}, errCustomerHasOrders)
+	it := r.deleteIf(o.Key(), "#st = :st", map[string]types.AttributeValue{":st": StringValue(string(o.Status))}, errCustomerHasOrders)
 	it.item.Delete.ExpressionAttributeNames = map[string]string{"#st": "status"}
 	return it
 }

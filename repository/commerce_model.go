@@ -96,11 +96,15 @@ func CustomerKey(customer string) (Key, error) {
 }
 
 func customerEmailGuardItem(c *Customer) map[string]types.AttributeValue {
-	item := customerEmailGuardKey(c.Email).attributes()
-	item[attrType] = s(typeCustomerEmail)
-	item["customerId"] = s(c.ID)
+	item := customerEmailGuardKey(c.Email).Attributes()
+	item[AttrType] = StringValue(typeCustomerEmail)
+	item["customerId"] = StringValue(c.ID)
 	return item
 }
+
+var _ = DeclareItem(func() map[string]types.AttributeValue {
+	return customerEmailGuardItem(&Customer{ID: "<customerId>", Email: "<email>"})
+}, nil)
 
 // cleanAddress checks and trims one address; field prefixes the names of its fields in errors
 // (for example "address" or "mailingAddresses[2]").
@@ -259,13 +263,17 @@ type idempotencyGuard struct {
 }
 
 func idempotencyGuardItem(o *Order, requestHash string) map[string]types.AttributeValue {
-	item := orderIdempotencyKey(o.CustomerID, o.IdempotencyKey).attributes()
-	item[attrType] = s(typeOrderIdempotency)
-	item["orderId"] = s(o.ID)
-	item["requestHash"] = s(requestHash)
-	item["createdAt"] = s(o.PlacedAt.Format(time.RFC3339Nano))
+	item := orderIdempotencyKey(o.CustomerID, o.IdempotencyKey).Attributes()
+	item[AttrType] = StringValue(typeOrderIdempotency)
+	item["orderId"] = StringValue(o.ID)
+	item["requestHash"] = StringValue(requestHash)
+	item["createdAt"] = StringValue(o.PlacedAt.Format(time.RFC3339Nano))
 	return item
 }
+
+var _ = DeclareItem(func() map[string]types.AttributeValue {
+	return idempotencyGuardItem(&Order{ID: "<orderId>", CustomerID: "<customerId>", IdempotencyKey: "<key>"}, "<hash>")
+}, nil)
 
 // OrderLine is one line of a placeOrder request.
 type OrderLine struct {
@@ -354,5 +362,5 @@ func customerEmailGuardKey(email string) Key {
 // orderIdempotencyKey is the guard item of one idempotency key of one customer: it holds the
 // order the key placed. The key is client text, compared exactly (escaped, not case-folded).
 func orderIdempotencyKey(customer, key string) Key {
-	return Key{PK: join("IDEMPOTENCY", customer, esc(key)), SK: "IDEMPOTENCY"}
+	return Key{PK: join("IDEMPOTENCY", customer, Escape(key)), SK: "IDEMPOTENCY"}
 }

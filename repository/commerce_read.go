@@ -57,13 +57,13 @@ func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFil
 		return p, nil, err
 	}
 	scope := ordersScope(customer, lo, hi)
-	in := OrdersOfCustomer.input(r.table, customerPK(customer), orderSK(lo), orderRangeEnd(hi))
+	in := OrdersOfCustomer.Input(r.table, customerPK(customer), orderSK(lo), orderRangeEnd(hi))
 	if args.After != "" {
 		vals, err := r.cursors.decode(scope, args.After, 2)
 		if err != nil {
 			return Page[*Order]{}, nil, err
 		}
-		in.ExclusiveStartKey = map[string]types.AttributeValue{attrPK: s(vals[0]), attrSK: s(vals[1])}
+		in.ExclusiveStartKey = map[string]types.AttributeValue{AttrPK: StringValue(vals[0]), AttrSK: StringValue(vals[1])}
 	}
 	g := newOrderGrouper(args.First, false)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
@@ -85,7 +85,7 @@ func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first in
 		return nil, Page[*Order]{}, nil, err
 	}
 	lo, hi, _ := idRange(nil, nil)
-	in := CustomerWithOrders.input(r.table, customerPK(customer), orderSK(lo), customerProfileSK)
+	in := CustomerWithOrders.Input(r.table, customerPK(customer), orderSK(lo), customerProfileSK)
 	g := newOrderGrouper(args.First, true)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
 		return nil, Page[*Order]{}, nil, err
@@ -133,7 +133,7 @@ func newOrderGrouper(first int, head bool) *orderGrouper {
 // add consumes one record and reports whether the page is complete: it has `first` orders and
 // has seen one more record (which can only belong to an older order).
 func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
-	t := stringAttr(item, attrType)
+	t := StringAttr(item, AttrType)
 	if g.head && !g.started {
 		g.started = true
 		if t != typeCustomer {
@@ -205,7 +205,7 @@ func (g *orderGrouper) limit() int {
 func (r *Repo) readOrderGroups(ctx context.Context, in *dynamodb.QueryInput, g *orderGrouper) error {
 	for {
 		in.Limit = aws.Int32(int32(g.limit()))
-		out, err := r.db.Query(ctx, in)
+		out, err := r.DB.Query(ctx, in)
 		if err != nil {
 			return apperr.Classify("query orders", err)
 		}
@@ -242,11 +242,11 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
 		return nil, nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
-	raws, err := r.queryAll(ctx, OrderWithItems.input(r.table, customerPK(customer), orderSK(order), orderRangeEnd(order)))
+	raws, err := r.queryAll(ctx, OrderWithItems.Input(r.table, customerPK(customer), orderSK(order), orderRangeEnd(order)))
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(raws) == 0 || stringAttr(raws[0], attrType) != typeOrder {
+	if len(raws) == 0 || StringAttr(raws[0], AttrType) != typeOrder {
 		return nil, nil, apperr.NotFound("order")
 	}
 	o, err := decodeAs[*Order](raws[0])

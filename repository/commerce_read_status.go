@@ -67,7 +67,7 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 			return Page[*Order]{}, err
 		}
 		if !validID(vals[0]) {
-			return Page[*Order]{}, errBadCursor
+			return Page[*Order]{}, ErrBadCursor
 		}
 		below, more := idBefore(vals[0])
 		ok = ok && more
@@ -82,9 +82,9 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 	g, ctx := errgroup.WithContext(ctx)
 	for shard := range r.shards {
 		g.Go(func() error {
-			in := OrdersByStatus.input(r.table, orderStatusShardPK(status, shard), lo, hi)
+			in := OrdersByStatus.Input(r.table, orderStatusShardPK(status, shard), lo, hi)
 			in.Limit = aws.Int32(int32(args.First + 1))
-			items, err := r.queryItems(ctx, in, args.First+1)
+			items, err := r.QueryItems(ctx, in, args.First+1)
 			shards[shard] = items
 			return err
 		})
@@ -96,7 +96,7 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 	// shards are among them.
 	merged := slices.Concat(shards...)
 	slices.SortFunc(merged, func(a, b map[string]types.AttributeValue) int {
-		return cmp.Or(cmp.Compare(stringAttr(b, attrGSI3SK), stringAttr(a, attrGSI3SK)), cmp.Compare(stringAttr(b, attrPK), stringAttr(a, attrPK)))
+		return cmp.Or(cmp.Compare(StringAttr(b, attrGSI3SK), StringAttr(a, attrGSI3SK)), cmp.Compare(StringAttr(b, AttrPK), StringAttr(a, AttrPK)))
 	})
 	merged = merged[:min(len(merged), args.First+1)]
 	orders, err := decodeAll[*Order](merged)

@@ -45,7 +45,7 @@ func (r *Repo) OrdersOfRep(ctx context.Context, rep string, f OrderFilter, args 
 	if f.Status != nil {
 		q.scope = join(q.scope, string(*f.Status))
 		q.filter, q.names = "#status = :status", map[string]string{"#status": "status"}
-		q.values[":status"] = s(string(*f.Status))
+		q.values[":status"] = StringValue(string(*f.Status))
 	}
 	return queryPage[*Order](ctx, r, q, args)
 }
@@ -75,13 +75,13 @@ func (r *Repo) TopAccountReps(ctx context.Context, from, to time.Time, first int
 	g, gctx := errgroup.WithContext(ctx)
 	for _, m := range months {
 		g.Go(func() error {
-			items, err := r.queryAll(gctx, RepSalesOfMonth.input(r.table, repSalesPK(m)))
+			items, err := r.queryAll(gctx, RepSalesOfMonth.Input(r.table, repSalesPK(m)))
 			mu.Lock()
 			defer mu.Unlock()
 			for _, it := range items {
-				t := totals[stringAttr(it, "repId")]
+				t := totals[StringAttr(it, "repId")]
 				if t == nil {
-					t = &RepTotal{RepID: stringAttr(it, "repId")}
+					t = &RepTotal{RepID: StringAttr(it, "repId")}
 					totals[t.RepID] = t
 				}
 				t.TotalCents += int64(intAttr(it, "totalCents"))

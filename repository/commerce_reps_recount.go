@@ -31,7 +31,7 @@ func (r *Repo) repSalesOf(ctx context.Context, rep string) (map[string]*RepSales
 	items, err := r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName: aws.String(r.table), IndexName: aws.String(gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(repOrdersPK(rep))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(repOrdersPK(rep))},
 		ExpressionAttributeNames:  map[string]string{"#status": "status", "#total": "totalCents", "#placed": "placedAt"},
 		ProjectionExpression:      aws.String("#status, #total, #placed"),
 	})
@@ -40,8 +40,8 @@ func (r *Repo) repSalesOf(ctx context.Context, rep string) (map[string]*RepSales
 	}
 	sums := map[string]*RepSales{}
 	for _, it := range items {
-		placed, err := time.Parse(time.RFC3339Nano, stringAttr(it, "placedAt"))
-		if err != nil || OrderStatus(stringAttr(it, "status")) == OrderCancelled {
+		placed, err := time.Parse(time.RFC3339Nano, StringAttr(it, "placedAt"))
+		if err != nil || OrderStatus(StringAttr(it, "status")) == OrderCancelled {
 			continue
 		}
 		m := salesMonth(placed)
@@ -103,12 +103,12 @@ func (r *Repo) putRepSales(ctx context.Context, want *RepSales, was map[string]t
 	in := &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}
 	if was != nil {
 		in.ConditionExpression = aws.String("totalCents = :t AND orders = :o AND " + erasedAsRead(was))
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{":t": n(intAttr(was, "totalCents")), ":o": n(intAttr(was, "orders"))}
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":t": NumberValue(intAttr(was, "totalCents")), ":o": NumberValue(intAttr(was, "orders"))}
 		if was["erasedOrders"] != nil {
-			in.ExpressionAttributeValues[":e"] = n(intAttr(was, "erasedOrders"))
+			in.ExpressionAttributeValues[":e"] = NumberValue(intAttr(was, "erasedOrders"))
 		}
 	}
-	_, err = r.db.PutItem(ctx, in)
+	_, err = r.DB.PutItem(ctx, in)
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return errCountersMoved

@@ -28,10 +28,10 @@ func repHistorySampleItems(items []map[string]types.AttributeValue, shards int) 
 	var out []map[string]types.AttributeValue
 	ci := 0
 	for _, it := range items {
-		if stringAttr(it, attrType) != typeCustomer || sampleReps[stringAttr(it, "name")] == "" {
+		if StringAttr(it, AttrType) != typeCustomer || sampleReps[StringAttr(it, "name")] == "" {
 			continue
 		}
-		name, id := stringAttr(it, "name"), stringAttr(it, "id")
+		name, id := StringAttr(it, "name"), StringAttr(it, "id")
 		first := strings.ToLower(strings.Fields(name)[0])
 		for mi, month := range repHistoryMonths {
 			placed := month.Add(time.Duration(ci) * 26 * time.Hour)

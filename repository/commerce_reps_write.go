@@ -35,7 +35,7 @@ func repAsRead(rep string) *condition {
 		return &condition{expr: "attribute_not_exists(#rep)", names: map[string]string{"#rep": attrAccountRep}, err: errRepMoved()}
 	}
 	return &condition{expr: "#rep = :rep", names: map[string]string{"#rep": attrAccountRep},
-		values: map[string]types.AttributeValue{":rep": s(rep)}, err: errRepMoved()}
+		values: map[string]types.AttributeValue{":rep": StringValue(rep)}, err: errRepMoved()}
 }
 
 const attrAccountRep = "accountRepId"
@@ -68,12 +68,12 @@ func (r *Repo) addRepSales(o *Order, cents, orders string, sign int) txItem {
 	month := salesMonth(o.PlacedAt)
 	return txItem{item: types.TransactWriteItem{Update: &types.Update{
 		TableName:                aws.String(r.table),
-		Key:                      repSalesKey(month, o.AccountRepID).attributes(),
+		Key:                      repSalesKey(month, o.AccountRepID).Attributes(),
 		UpdateExpression:         aws.String("ADD " + cents + " :total, " + orders + " :one SET repId = :rep, #month = :month, #type = :type"),
-		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": attrType},
+		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": AttrType},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":total": &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(sign)*o.TotalCents, 10)},
-			":one":   n(sign), ":rep": s(o.AccountRepID), ":month": s(month), ":type": s(typeRepSales),
+			":one":   NumberValue(sign), ":rep": StringValue(o.AccountRepID), ":month": StringValue(month), ":type": StringValue(typeRepSales),
 		},
 	}}}
 }
@@ -103,7 +103,7 @@ func (r *Repo) AssignAccountRep(ctx context.Context, customer, employee string) 
 	update := r.txUpdate(customerKey(customer), "SET #rep = :rep, GSI1PK = :pk, GSI1SK = :sk", "attribute_exists(PK) AND #name = :name",
 		map[string]string{"#rep": attrAccountRep, "#name": "name"},
 		map[string]types.AttributeValue{
-			":rep": s(employee), ":pk": s(repAccountsPK(employee)), ":sk": s(nameSortKey(c.Name, c.ID)), ":name": s(c.Name),
+			":rep": StringValue(employee), ":pk": StringValue(repAccountsPK(employee)), ":sk": StringValue(nameSortKey(c.Name, c.ID)), ":name": StringValue(c.Name),
 		}, apperr.Errorf(apperr.CodeConflict, "the customer changed meanwhile; retry"))
 	err = r.transact(ctx, "assign account rep", []txItem{update, unlessMarked(r.mustExist(empKey(employee), notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee"))})
 	if err != nil {

@@ -343,12 +343,12 @@ func TestCommerceSampleItems(t *testing.T) {
 	}
 	types := map[string]int{}
 	for _, it := range items {
-		types[stringAttr(it, attrType)]++
-		if stringAttr(it, attrType) == typeOrder {
-			id := stringAttr(it, "id")
-			want := orderStatusShardPK(OrderStatus(stringAttr(it, "status")), orderStatusShard(id, 3))
-			if stringAttr(it, attrGSI3PK) != want {
-				t.Fatalf("order %s on %s, want %s", id, stringAttr(it, attrGSI3PK), want)
+		types[StringAttr(it, AttrType)]++
+		if StringAttr(it, AttrType) == typeOrder {
+			id := StringAttr(it, "id")
+			want := orderStatusShardPK(OrderStatus(StringAttr(it, "status")), orderStatusShard(id, 3))
+			if StringAttr(it, attrGSI3PK) != want {
+				t.Fatalf("order %s on %s, want %s", id, StringAttr(it, attrGSI3PK), want)
 			}
 		}
 	}
@@ -368,10 +368,10 @@ func TestSampleRepSalesSpanMonths(t *testing.T) {
 	}
 	months := map[string]map[string]int64{} // month → rep → cents
 	for _, it := range items {
-		if stringAttr(it, attrType) != typeRepSales {
+		if StringAttr(it, AttrType) != typeRepSales {
 			continue
 		}
-		e, err := decodeEntity(it)
+		e, err := DecodeEntity(it)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -105,7 +105,7 @@ func (r *Repo) changeAddress(ctx context.Context, customer, label string, addres
 	next := *c
 	next.Addresses = append([]MailingAddress(nil), c.Addresses[:at]...)
 	update := fmt.Sprintf("REMOVE mailingAddresses[%d]", at)
-	values := map[string]types.AttributeValue{":label": s(c.Addresses[at].Label)}
+	values := map[string]types.AttributeValue{":label": StringValue(c.Addresses[at].Label)}
 	if address != nil {
 		for i, a := range c.Addresses {
 			if i != at && strings.EqualFold(a.Label, address.Label) {

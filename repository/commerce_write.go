@@ -31,7 +31,7 @@ func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
 	}
 	if len(lines) > MaxOrderLines {
 		return nil, 0, apperr.InvalidInput("items", "an order has at most %d items (lines): it is written in one transaction of at most %d writes, 3 of which are the customer check, the idempotency guard and the order",
-			MaxOrderLines, maxTransactItems)
+			MaxOrderLines, MaxTransactItems)
 	}
 	out := make([]OrderLine, len(lines))
 	var total int64
@@ -149,7 +149,7 @@ func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []Orde
 		return nil, nil, nil, err
 	}
 	hash := orderRequestHash(customer, lines)
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -211,7 +211,7 @@ func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, 
 	}
 	tx = append(tx, r.take(stock, -1)...)
 	tx = append(tx, r.repSales(o, +1)...)
-	if len(tx) > maxTransactItems {
+	if len(tx) > MaxTransactItems {
 		return nil, nil, orderTooLarge(lines, len(tx), len(tx)-len(lines)-len(stock.byProduct)-len(stock.byStock))
 	}
 	return tx, items, nil
@@ -230,7 +230,7 @@ func orderTooLarge(lines []OrderLine, writes, fixed int) error {
 		if l.ProductID != "" && l.WarehouseID != "" {
 			cost += boolInt(!products[l.ProductID]) + boolInt(!stocks[l.ProductID+"/"+l.WarehouseID])
 		}
-		if used+cost > maxTransactItems {
+		if used+cost > MaxTransactItems {
 			break
 		}
 		used, fit = used+cost, fit+1
@@ -240,7 +240,7 @@ func orderTooLarge(lines []OrderLine, writes, fixed int) error {
 	}
 	return &apperr.Error{Code: apperr.CodeBadUserInput, Field: "items", Limit: "orderWrites", Count: &fit,
 		Message: fmt.Sprintf("this order needs %d writes and one order is written in one transaction of at most %d: %d for the customer, the idempotency guard, the order and the rep's month, one per line, and for a line that takes stock one more for its stock item and one for its product's total (once per product); the first %d of these lines fit",
-			writes, maxTransactItems, fixed, fit)}
+			writes, MaxTransactItems, fixed, fit)}
 }
 
 func boolInt(b bool) int {
@@ -258,7 +258,7 @@ func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem 
 		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "an order with this idempotencyKey is being placed; retry"}
 	}
 	var g idempotencyGuard
-	g.OrderID, g.RequestHash = stringAttr(guardItem, "orderId"), stringAttr(guardItem, "requestHash")
+	g.OrderID, g.RequestHash = StringAttr(guardItem, "orderId"), StringAttr(guardItem, "requestHash")
 	if g.RequestHash != hash {
 		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "this idempotencyKey was already used for a different order"}
 	}
@@ -279,7 +279,7 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 		TableName:              aws.String(r.table),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :order)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(customerPK(customer)), ":order": s(orderSK(order)),
+			":pk": StringValue(customerPK(customer)), ":order": StringValue(orderSK(order)),
 		},
 		ConsistentRead: aws.Bool(true),
 	})
@@ -289,7 +289,7 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 	var o *Order
 	var items []*OrderItem
 	for _, item := range raw {
-		e, err := decodeEntity(item)
+		e, err := DecodeEntity(item)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -366,13 +366,13 @@ func (r *Repo) moveOrder(o *Order, to OrderStatus) (*Order, []txItem, error) {
 	update := r.txUpdate(k, "SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now", "#status = :from",
 		map[string]string{"#status": "status"},
 		map[string]types.AttributeValue{
-			":to": s(string(to)), ":from": s(string(from)), ":now": now,
-			":gsi1sk": s(orderStatusGSI1SK(to, o.ID)),
-			":gsi3pk": s(orderStatusShardPK(to, orderStatusShard(o.ID, r.shards))),
+			":to": StringValue(string(to)), ":from": StringValue(string(from)), ":now": now,
+			":gsi1sk": StringValue(orderStatusGSI1SK(to, o.ID)),
+			":gsi3pk": StringValue(orderStatusShardPK(to, orderStatusShard(o.ID, r.shards))),
 		}, nil)
 	update.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	update.onConditionOld = func(old map[string]types.AttributeValue) error {
-		return refusedTransition(OrderStatus(stringAttr(old, "status")), orderStatusFrom[to], to)
+		return refusedTransition(OrderStatus(StringAttr(old, "status")), orderStatusFrom[to], to)
 	}
 	return &next, []txItem{update,
 		r.txCount(customerKey(o.CustomerID), moved(orderCountAttr(from), orderCountAttr(to)),

@@ -28,7 +28,7 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 			return nil, err
 		}
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
@@ -55,9 +55,9 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 	if err != nil {
 		return nil, apperr.Internal("add mailing address", err)
 	}
-	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:           aws.String(r.table),
-		Key:                 customerKey(customer).attributes(),
+		Key:                 customerKey(customer).Attributes(),
 		UpdateExpression:    aws.String("SET #addresses = list_append(if_not_exists(#addresses, :empty), :added)"),
 		ConditionExpression: aws.String(notDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
 		ExpressionAttributeNames: map[string]string{

@@ -105,7 +105,7 @@ func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *condition) 
 	parts := make([]string, len(deltas))
 	for i, d := range deltas {
 		name, value := "#c"+strconv.Itoa(i), ":c"+strconv.Itoa(i)
-		names[name], values[value] = d.attr, n(d.by)
+		names[name], values[value] = d.attr, NumberValue(d.by)
 		parts[i] = name + " " + value
 	}
 	if len(names) == 0 { // DynamoDB refuses empty maps of names and values

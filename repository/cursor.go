@@ -36,7 +36,7 @@ const (
 	maxCursorLen = 2048
 )
 
-var errBadCursor = &apperr.Error{Code: apperr.CodeBadUserInput, Field: "after", Message: "invalid cursor: pass an endCursor or edge cursor from the same list"}
+var ErrBadCursor = &apperr.Error{Code: apperr.CodeBadUserInput, Field: "after", Message: "invalid cursor: pass an endCursor or edge cursor from the same list"}
 
 type cursorCodec struct {
 	macKey []byte
@@ -94,22 +94,22 @@ func (c cursorCodec) encode(scope string, vals []string) string {
 // the same BAD_USER_INPUT error: the client learns nothing about why a cursor was refused.
 func (c cursorCodec) decode(scope, cursor string, n int) ([]string, error) {
 	if len(cursor) == 0 || len(cursor) > maxCursorLen {
-		return nil, errBadCursor
+		return nil, ErrBadCursor
 	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(cursor)
 	// The decoder skips newlines: accept only the canonical spelling.
 	if err != nil || len(raw) < 1+cursorTagSize || raw[0] != cursorVersion || base64.RawURLEncoding.EncodeToString(raw) != cursor {
-		return nil, errBadCursor
+		return nil, ErrBadCursor
 	}
 	tag := raw[1 : 1+cursorTagSize]
 	plain := make([]byte, len(raw)-1-cursorTagSize)
 	c.xor(tag, plain, raw[1+cursorTagSize:])
 	if !hmac.Equal(tag, c.tag(scope, plain)) {
-		return nil, errBadCursor
+		return nil, ErrBadCursor
 	}
 	vals, err := parseCursorPayload(plain, n)
 	if err != nil {
-		return nil, errBadCursor
+		return nil, ErrBadCursor
 	}
 	return vals, nil
 }
@@ -129,4 +129,16 @@ func parseCursorPayload(rest []byte, n int) ([]string, error) {
 		return nil, errors.New("cursor trailing bytes")
 	}
 	return vals, nil
+}
+
+// NewCursor is a cursor of the Repo's codec over vals, valid for decoding in scope only: what a
+// read that pages by something other than a table key (the change log's positions) hands out.
+func (r *Repo) NewCursor(scope string, vals ...string) Cursor {
+	return Cursor{codec: r.cursors, scope: scope, vals: vals}
+}
+
+// DecodeCursor checks a cursor of scope made by NewCursor (by this process, or by any instance
+// sharing the cursor secret) and returns its n values (errBadCursor when it is not one).
+func (r *Repo) DecodeCursor(scope, cursor string, n int) ([]string, error) {
+	return r.cursors.decode(scope, cursor, n)
 }

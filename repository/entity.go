@@ -68,10 +68,10 @@ func (d entity[T, PT]) encodeSharded(v PT, shards int) (map[string]types.Attribu
 		return nil, apperr.Internal("encode "+d.name, err)
 	}
 	k := d.key(v)
-	item[attrPK], item[attrSK], item[attrType] = s(k.PK), s(k.SK), s(d.name)
+	item[AttrPK], item[AttrSK], item[AttrType] = StringValue(k.PK), StringValue(k.SK), StringValue(d.name)
 	if d.indexes != nil {
 		for _, ix := range d.indexes(v, shards) {
-			item[ix.index+attrPK], item[ix.index+attrSK] = s(ix.pk), s(ix.sk)
+			item[ix.index+AttrPK], item[ix.index+AttrSK] = StringValue(ix.pk), StringValue(ix.sk)
 		}
 	}
 	if d.fix != nil {
@@ -117,9 +117,9 @@ func define[T any, PT interface {
 // decoders maps the `type` attribute of an item to the definition that decodes it. It is built
 // in init, after every definition has registered itself (package variables of all files are
 // initialized before any init function runs).
-var decoders map[string]definition
+var Decoders map[string]definition
 
-func init() { decoders = decoderRegistry(definitions) }
+func init() { Decoders = decoderRegistry(definitions) }
 
 func decoderRegistry(defs []definition) map[string]definition {
 	m := make(map[string]definition, len(defs))
@@ -133,9 +133,9 @@ func decoderRegistry(defs []definition) map[string]definition {
 }
 
 // decodeEntity decodes an item into the entity its `type` attribute names.
-func decodeEntity(item map[string]types.AttributeValue) (Entity, error) {
-	t := stringAttr(item, attrType)
-	d, ok := decoders[t]
+func DecodeEntity(item map[string]types.AttributeValue) (Entity, error) {
+	t := StringAttr(item, AttrType)
+	d, ok := Decoders[t]
 	if !ok {
 		return nil, apperr.Internal("decode item", fmt.Errorf("unknown item type %q", t))
 	}
@@ -145,7 +145,7 @@ func decodeEntity(item map[string]types.AttributeValue) (Entity, error) {
 // decodeAs decodes an item that must be a T.
 func decodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
 	var zero T
-	e, err := decodeEntity(item)
+	e, err := DecodeEntity(item)
 	if err != nil {
 		return zero, err
 	}
@@ -156,4 +156,4 @@ func decodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
 	return v, nil
 }
 
-func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func StringValue(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }

@@ -1,7 +1,6 @@
 package repository
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,48 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// keyTableDoc is the page whose key table is generated from the entity definitions.
-const keyTableDoc = "../docs/data-model.md"
-
-const (
-	keysBegin = "<!-- keys:begin -->"
-	keysEnd   = "<!-- keys:end -->"
-)
-
-// TestKeyTableIsCurrent keeps the key table of docs/data-model.md equal to what the definitions
-// say. UPDATE_GOLDEN=1 rewrites the table between the markers.
-func TestKeyTableIsCurrent(t *testing.T) {
-	checkGoldenSection(t, keysBegin, keysEnd, keyTable(), "TestKeyTableIsCurrent")
-}
-
-// checkGoldenSection compares the part of docs/data-model.md between the markers begin and end
-// with want; UPDATE_GOLDEN=1 rewrites it (test names the test that does).
-func checkGoldenSection(t *testing.T, begin, end, want, test string) {
-	t.Helper()
-	doc, err := os.ReadFile(keyTableDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, rest, ok := strings.Cut(string(doc), begin)
-	current, after, ok2 := strings.Cut(rest, end)
-	if !ok || !ok2 {
-		t.Fatalf("%s lacks the markers %s … %s", keyTableDoc, begin, end)
-	}
-	want = "\n" + want
-	if current == want {
-		return
-	}
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(keyTableDoc, []byte(before+begin+want+end+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("a generated table in %s is stale; run UPDATE_GOLDEN=1 go test ./repository -run %s\n--- have\n%s--- want\n%s", keyTableDoc, test, current, want)
-}
-
 func TestKeyTableShowsEveryDefinition(t *testing.T) {
-	table := keyTable()
+	table := KeyTable()
 	for _, d := range definitions {
 		if !strings.Contains(table, "| "+d.typeName()+" |") {
 			t.Errorf("no row for %s", d.typeName())
@@ -107,10 +66,10 @@ func TestEntityRoundTrip(t *testing.T) {
 			t.Fatalf("%T: %v", v, err)
 		}
 		k := v.Key()
-		if stringAttr(item, attrPK) != k.PK || stringAttr(item, attrSK) != k.SK {
-			t.Errorf("%T: item keys %q/%q, want %q/%q", v, stringAttr(item, attrPK), stringAttr(item, attrSK), k.PK, k.SK)
+		if StringAttr(item, AttrPK) != k.PK || StringAttr(item, AttrSK) != k.SK {
+			t.Errorf("%T: item keys %q/%q, want %q/%q", v, StringAttr(item, AttrPK), StringAttr(item, AttrSK), k.PK, k.SK)
 		}
-		got, err := decodeEntity(item)
+		got, err := DecodeEntity(item)
 		if err != nil {
 			t.Fatalf("%T: %v", v, err)
 		}

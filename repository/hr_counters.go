@@ -30,15 +30,15 @@ func (e *Employee) DirectReportTotal() Count { return countIf(e.Counted, e.Direc
 func relationTally(parent, attr string, rel RelationType, each func(context.Context, *Repo, func(Entity) error) error, id func(Entity) string) tally {
 	return tally{
 		parent: parent, attrs: []string{attr},
-		project: []string{attrType, "relation", "targetId"},
+		project: []string{AttrType, "relation", "targetId"},
 		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-			target := stringAttr(it, "targetId")
+			target := StringAttr(it, "targetId")
 			k := Key{PK: relationTargetPK(rel, target), SK: relationTargetPK(rel, target)}
-			return k, attr, stringAttr(it, attrType) == typeRelation && stringAttr(it, "relation") == string(rel)
+			return k, attr, StringAttr(it, AttrType) == typeRelation && StringAttr(it, "relation") == string(rel)
 		},
 		each: each,
 		collection: func(p Entity) *dynamodb.QueryInput {
-			return inverseRelations[rel].input("", relationGSI1PK(rel, id(p)))
+			return inverseRelations[rel].Input("", relationGSI1PK(rel, id(p)))
 		},
 		fromIndex: true,
 	}

@@ -42,7 +42,7 @@ var errEmployeeMoved = errors.New("a round of the removal moved relations")
 
 // relationsPerTx is how many relations pointing at an employee one transaction moves, leaving
 // room for the employee's own items and the counts.
-const relationsPerTx = maxTransactItems - 10
+const relationsPerTx = MaxTransactItems - 10
 
 // RemoveEmployeePlan is what RemoveEmployee does (explain plans the mutation from it). Attempts
 // bounds the rounds of the sweep that a concurrent change cancels; a round that moves relations
@@ -175,14 +175,14 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error 
 // each in an update conditioned on its rep being still the employee, so that an assignment of
 // another rep in between wins.
 func (r *Repo) unassignAccountsOf(ctx context.Context, employee string) error {
-	accounts, err := r.queryAll(ctx, AccountsOfRep.input(r.table, repAccountsPK(employee)))
+	accounts, err := r.queryAll(ctx, AccountsOfRep.Input(r.table, repAccountsPK(employee)))
 	if err != nil {
 		return err
 	}
 	for _, item := range accounts {
-		err := r.transact(ctx, "unassign removed account rep", []txItem{r.txUpdate(customerKey(stringAttr(item, "id")),
+		err := r.transact(ctx, "unassign removed account rep", []txItem{r.txUpdate(customerKey(StringAttr(item, "id")),
 			"REMOVE #rep, GSI1PK, GSI1SK", "attribute_exists(PK) AND #rep = :rep", map[string]string{"#rep": attrAccountRep},
-			map[string]types.AttributeValue{":rep": s(employee)}, errRepReassigned)})
+			map[string]types.AttributeValue{":rep": StringValue(employee)}, errRepReassigned)})
 		if err != nil && !errors.Is(err, errRepReassigned) {
 			return err
 		}
@@ -193,7 +193,7 @@ func (r *Repo) unassignAccountsOf(ctx context.Context, employee string) error {
 // dropJobHistory deletes the removed employee's earlier jobs (AP29's items) and, in the last
 // transaction, the sweep record rec.
 func (r *Repo) dropJobHistory(ctx context.Context, rec *sweepRecord) error {
-	in := JobHistoryOf.input(r.table, empPK(rec.Employee), jobHistorySKPrefix)
+	in := JobHistoryOf.Input(r.table, empPK(rec.Employee), jobHistorySKPrefix)
 	in.ProjectionExpression, in.ConsistentRead, in.ScanIndexForward = aws.String("PK, SK"), aws.Bool(true), aws.Bool(true)
 	jobs, err := r.queryAll(ctx, in)
 	if err != nil {
@@ -201,10 +201,10 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *sweepRecord) error {
 	}
 	// The last transaction deletes the record with as many of the jobs as fit; any before them
 	// go 25 a call first.
-	last := max(0, len(jobs)-(maxTransactItems-1))
+	last := max(0, len(jobs)-(MaxTransactItems-1))
 	keys := make([]Key, len(jobs))
 	for i, item := range jobs {
-		keys[i] = Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
+		keys[i] = Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}
 	}
 	if err := r.batchDelete(ctx, keys[:last]); err != nil {
 		return err
@@ -224,7 +224,7 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *sweepRecord) error {
 func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, mentees, moved int, newManager string) []txItem {
 	items = append(items, r.deleteIf(empKey(e.ID), "attribute_exists("+attrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
 		" AND (attribute_not_exists("+attrMenteeCount+") OR "+attrMenteeCount+" = :m)",
-		map[string]types.AttributeValue{":n": n(e.DirectReportCount), ":m": n(mentees)}, errEmployeeChanged))
+		map[string]types.AttributeValue{":n": NumberValue(e.DirectReportCount), ":m": NumberValue(mentees)}, errEmployeeChanged))
 	counts := map[string][]delta{}
 	var order []string
 	count := func(emp string, d delta) {
@@ -298,7 +298,7 @@ func (r *Repo) movePointing(rels []*Relation, newManager string) ([]txItem, int,
 		if err != nil {
 			return nil, 0, err
 		}
-		items = append(items, r.txPut(item, "targetId = :old", map[string]types.AttributeValue{":old": s(rel.TargetID)}, errEmployeeChanged))
+		items = append(items, r.txPut(item, "targetId = :old", map[string]types.AttributeValue{":old": StringValue(rel.TargetID)}, errEmployeeChanged))
 		moved++
 	}
 	return items, moved, nil
@@ -310,7 +310,7 @@ func (r *Repo) relationsTo(ctx context.Context, rel RelationType, target string)
 		TableName:                 aws.String(r.table),
 		IndexName:                 aws.String(gsi1),
 		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(relationGSI1PK(rel, target))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(relationGSI1PK(rel, target))},
 	})
 	if err != nil {
 		return nil, err
@@ -351,7 +351,7 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 	}
 	r.afterCorrectionRead()
 	del := r.deleteIf(deptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
-		map[string]types.AttributeValue{":zero": n(0)}, nil)
+		map[string]types.AttributeValue{":zero": NumberValue(0)}, nil)
 	del.item.Delete.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	del.onConditionOld = departmentInUse
 	return r.transact(ctx, "delete department", []txItem{del})
@@ -388,7 +388,7 @@ func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
 		FilterExpression:          aws.String("#loc.id = :id"),
 		ExpressionAttributeNames:  map[string]string{"#loc": "location"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(typePK(typeDepartment)), ":id": s(loc.ID)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(typePK(typeDepartment)), ":id": StringValue(loc.ID)},
 	})
 	if err != nil {
 		return err

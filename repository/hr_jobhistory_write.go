@@ -68,7 +68,7 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 // stale by the time the update lands, since the condition checks the job title only.
 func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[string]string, map[string]types.AttributeValue) {
 	upd := *e
-	sets, values := []string{}, map[string]types.AttributeValue{":was": s(e.JobTitle)}
+	sets, values := []string{}, map[string]types.AttributeValue{":was": StringValue(e.JobTitle)}
 	names := map[string]string{"#jobTitle": "jobTitle"}
 	for _, f := range []struct {
 		attr     string
@@ -82,10 +82,10 @@ func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[st
 		*f.dst = *f.to
 		names["#"+f.attr] = f.attr
 		sets = append(sets, "#"+f.attr+" = :"+f.attr)
-		values[":"+f.attr] = s(*f.to)
+		values[":"+f.attr] = StringValue(*f.to)
 		if f.indexPK != nil {
 			sets = append(sets, f.indexKey+" = :"+f.indexKey)
-			values[":"+f.indexKey] = s(f.indexPK(*f.to))
+			values[":"+f.indexKey] = StringValue(f.indexPK(*f.to))
 		}
 	}
 	if len(sets) == 0 {
@@ -96,7 +96,7 @@ func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[st
 
 // jobHistoryPut is the Put of the JobHistory item of e's job as it is before a change.
 func (r *Repo) jobHistoryPut(e *Employee) (txItem, error) {
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return txItem{}, err
 	}

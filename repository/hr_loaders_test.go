@@ -7,6 +7,7 @@ import (
 	"singletable/loaders"
 	"singletable/loaders/perparent"
 	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // AP10 tells "no relation" (null) from "a relation to an employee that does not exist"
@@ -21,7 +22,7 @@ func TestMissingRelationIsNullButDanglingOneIsNotFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, opts := range []loaders.Options{{}, perparent.Options()} {
-		l := loaders.New(w.r, opts)
+		l := loaders.New(store.Of(w.r), opts)
 		ctx := loaders.NewContext(w.ctx, l)
 		m, err := l.Related(ctx, e.ID, repository.RelManager)
 		if m != nil || err != nil {

@@ -93,7 +93,7 @@ func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (
 	}
 	pk := countryPK(country)
 	prefix := locationPrefix(segments...)
-	scope := join("locations", pk, esc(prefix))
+	scope := join("locations", pk, Escape(prefix))
 	if prefix == "" {
 		return queryPage[*Location](ctx, r, LocationsOfCountry.query(scope, pk), args)
 	}

@@ -44,7 +44,7 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 	asRead := condition{
 		expr:   "attribute_exists(PK) AND #loc.id = :locId",
 		names:  map[string]string{"#loc": "location"},
-		values: map[string]types.AttributeValue{":locId": s(cur.Location.ID)},
+		values: map[string]types.AttributeValue{":locId": StringValue(cur.Location.ID)},
 		err:    errDepartmentMoved,
 	}
 	err = r.transact(ctx, "relocate department", []txItem{
@@ -116,5 +116,5 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 // unlink is the Delete of relation item rel, on condition that it still points at its target.
 func (r *Repo) unlink(rel *Relation, onMoved error) txItem {
 	return r.deleteIf(relationKey(rel.EmployeeID, rel.Type), "targetId = :t",
-		map[string]types.AttributeValue{":t": s(rel.TargetID)}, onMoved)
+		map[string]types.AttributeValue{":t": StringValue(rel.TargetID)}, onMoved)
 }

@@ -44,7 +44,7 @@ func (r *Repo) AssignWarehouse(ctx context.Context, employee, warehouse string) 
 	err = r.transact(ctx, "assign warehouse", []txItem{
 		r.txPut(relItem, "", nil, nil),
 		unlessMarked(r.txUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
-			map[string]types.AttributeValue{":w": s(warehouse)}, notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee")),
+			map[string]types.AttributeValue{":w": StringValue(warehouse)}, notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee")),
 		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),
 	})
 	if err != nil {

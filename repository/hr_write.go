@@ -51,7 +51,7 @@ func departmentAsRead(d *Department) *condition {
 	return &condition{
 		expr:   "#name = :name AND nameVersion = :v",
 		names:  map[string]string{"#name": "name"},
-		values: map[string]types.AttributeValue{":name": s(d.Name), ":v": n(d.NameVersion)},
+		values: map[string]types.AttributeValue{":name": StringValue(d.Name), ":v": NumberValue(d.NameVersion)},
 		err:    errDepartmentChanged,
 	}
 }
@@ -67,7 +67,7 @@ func (r *Repo) joinDepartment(d *Department, joins bool) txItem {
 	return r.txCount(deptKey(d.ID), add, notFoundField("departmentId", "department"), departmentAsRead(d))
 }
 
-func n(v int) types.AttributeValue {
+func NumberValue(v int) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.Itoa(v)}
 }
 
@@ -89,7 +89,7 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 	if err != nil {
 		return nil, err
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 	if err != nil {
 		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink
 			continue
 		}
 		items = append(items, r.txCheck(relationKey(l.holder, RelManager), "targetId = :t", nil,
-			map[string]types.AttributeValue{":t": s(l.target)}, errChainChanged))
+			map[string]types.AttributeValue{":t": StringValue(l.target)}, errChainChanged))
 	}
 	return items, nil
 }
@@ -229,7 +229,7 @@ func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, m
 	}
 	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
 	if hasPrev {
-		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(prev.TargetID)}
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": StringValue(prev.TargetID)}
 	}
 	changes := !hasPrev || prev.TargetID != rel.TargetID
 	var add []delta
@@ -333,6 +333,6 @@ func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]txItem, error) 
 // change of the employee whose manager or mentor changed.
 func (r *Repo) relationsChanged(rel *Relation) txItem {
 	return unlessMarked(r.txUpdate(empKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
-		map[string]types.AttributeValue{":at": s(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee")),
+		map[string]types.AttributeValue{":at": StringValue(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee")),
 		notFoundField("employeeId", "employee"))
 }

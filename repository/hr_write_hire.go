@@ -34,7 +34,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 	if err != nil {
 		return nil, nil, err
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -114,15 +114,15 @@ func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string
 	if err != nil {
 		return nil, apperr.Internal("rename department", err)
 	}
-	out, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                aws.String(r.table),
-		Key:                      deptKey(d.ID).attributes(),
+		Key:                      deptKey(d.ID).Attributes(),
 		UpdateExpression:         aws.String("SET #name = :name, nameVersion = :next, GSI2SK = :sk, updatedAt = :now"),
 		ConditionExpression:      aws.String("nameVersion = :v"),
 		ExpressionAttributeNames: map[string]string{"#name": "name"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":name": s(name), ":next": n(d.NameVersion + 1), ":v": n(d.NameVersion),
-			":sk": s(nameSortKey(name, d.ID)), ":now": now,
+			":name": StringValue(name), ":next": NumberValue(d.NameVersion + 1), ":v": NumberValue(d.NameVersion),
+			":sk": StringValue(nameSortKey(name, d.ID)), ":now": now,
 		},
 		ReturnValues: types.ReturnValueAllNew,
 	})
@@ -143,11 +143,11 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 		TableName:                 aws.String(r.table),
 		IndexName:                 aws.String(gsi1),
 		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(pk)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(pk)},
 		Limit:                     aws.Int32(renamePageSize),
 	}
 	for step := 0; ; step++ {
-		out, err := r.db.Query(ctx, in)
+		out, err := r.DB.Query(ctx, in)
 		if err != nil {
 			return apperr.Classify("rename: list members", err)
 		}
@@ -193,13 +193,13 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 	g.SetLimit(renameWorkers)
 	for _, e := range employees {
 		g.Go(func() error {
-			_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 				TableName:           aws.String(r.table),
-				Key:                 empKey(e).attributes(),
+				Key:                 empKey(e).Attributes(),
 				UpdateExpression:    aws.String("SET departmentName = :name, departmentNameVersion = :v"),
 				ConditionExpression: aws.String("departmentId = :d AND departmentNameVersion < :v"),
 				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":name": s(name), ":v": n(v), ":d": s(d),
+					":name": StringValue(name), ":v": NumberValue(v), ":d": StringValue(d),
 				},
 			})
 			var ccf *types.ConditionalCheckFailedException
@@ -215,12 +215,12 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 // markNamePropagated records that version v of the name is on every employee, unless a newer
 // rename has happened meanwhile (its own propagation will record itself).
 func (r *Repo) markNamePropagated(ctx context.Context, d string, v int) error {
-	_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(r.table),
-		Key:                       deptKey(d).attributes(),
+		Key:                       deptKey(d).Attributes(),
 		UpdateExpression:          aws.String("SET propagatedVersion = :v"),
 		ConditionExpression:       aws.String("nameVersion = :v AND propagatedVersion < :v"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":v": n(v)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": NumberValue(v)},
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {

@@ -86,7 +86,7 @@ func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) 
 	}
 	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
 	if old != nil {
-		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": s(old.TargetID)}
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": StringValue(old.TargetID)}
 	}
 	leaves := old != nil && old.TargetID != dept.ID
 	items := []txItem{
@@ -95,7 +95,7 @@ func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) 
 			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
 			"departmentId = :old AND jobTitle = :title",
 			nil,
-			map[string]types.AttributeValue{":d": s(dept.ID), ":name": s(dept.Name), ":v": n(dept.NameVersion), ":old": s(e.DepartmentID), ":title": s(e.JobTitle)},
+			map[string]types.AttributeValue{":d": StringValue(dept.ID), ":name": StringValue(dept.Name), ":v": NumberValue(dept.NameVersion), ":old": StringValue(e.DepartmentID), ":title": StringValue(e.JobTitle)},
 			errTransferred), notFoundField("employeeId", "employee")),
 		r.joinDepartment(dept, old == nil || leaves),
 	}

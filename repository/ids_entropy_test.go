@@ -32,7 +32,7 @@ func mintIDs(t testing.TB, n int) []string {
 	}
 	out := make([]string, n)
 	for i := range out {
-		if out[i], _, err = r.newEntityID(); err != nil {
+		if out[i], _, err = r.NewEntityID(); err != nil {
 			t.Fatal(err)
 		}
 	}

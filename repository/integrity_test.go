@@ -15,11 +15,11 @@ func integrityProblems(t *testing.T, r *Repo) []string {
 	items := scanTable(t, r)
 	keys := make(map[Key]bool, len(items))
 	for _, item := range items {
-		keys[Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}] = true
+		keys[Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}] = true
 	}
 	var problems []string
 	for _, item := range items {
-		pk, sk, typ := stringAttr(item, attrPK), stringAttr(item, attrSK), stringAttr(item, attrType)
+		pk, sk, typ := StringAttr(item, AttrPK), StringAttr(item, AttrSK), StringAttr(item, AttrType)
 		need := func(k Key) {
 			if !keys[k] {
 				problems = append(problems, typ+" "+pk+" "+sk+" outlived "+k.PK+" "+k.SK)
@@ -30,37 +30,37 @@ func integrityProblems(t *testing.T, r *Repo) []string {
 		}
 		switch typ {
 		case typeUser:
-			need(orgKey(stringAttr(item, "orgId")))
+			need(OrgKey(StringAttr(item, "orgId")))
 		case typeUserEmail:
-			need(userKey(strings.Split(pk, delim)[1], stringAttr(item, "userId")))
+			need(userKey(strings.Split(pk, delim)[1], StringAttr(item, "userId")))
 		case typeTicket:
-			need(userKey(stringAttr(item, "orgId"), stringAttr(item, "reporterId")))
+			need(userKey(StringAttr(item, "orgId"), StringAttr(item, "reporterId")))
 		case typeTicketVersion:
-			need(ticketKey(stringAttr(item, "orgId"), stringAttr(item, "ticketId")))
+			need(ticketKey(StringAttr(item, "orgId"), StringAttr(item, "ticketId")))
 		case typeRelation:
-			need(empKey(stringAttr(item, "employeeId")))
-			switch RelationType(stringAttr(item, "relation")) {
+			need(empKey(StringAttr(item, "employeeId")))
+			switch RelationType(StringAttr(item, "relation")) {
 			case RelDepartment:
-				need(deptKey(stringAttr(item, "targetId")))
+				need(deptKey(StringAttr(item, "targetId")))
 			case RelWarehouse:
-				need(warehouseKey(stringAttr(item, "targetId")))
+				need(warehouseKey(StringAttr(item, "targetId")))
 			default:
-				need(empKey(stringAttr(item, "targetId")))
+				need(empKey(StringAttr(item, "targetId")))
 			}
 		case typeEmployee:
-			need(deptKey(stringAttr(item, "departmentId")))
+			need(deptKey(StringAttr(item, "departmentId")))
 		case typeJobHistory:
-			need(empKey(stringAttr(item, "employeeId")))
+			need(empKey(StringAttr(item, "employeeId")))
 		case typeCustomer:
-			if rep := stringAttr(item, attrAccountRep); rep != "" {
+			if rep := StringAttr(item, attrAccountRep); rep != "" {
 				need(empKey(rep))
 			}
 		case typeOrder, typeCustomerEmail:
-			need(customerKey(stringAttr(item, "customerId")))
+			need(customerKey(StringAttr(item, "customerId")))
 		case typeOrderItem:
-			need(orderKey(stringAttr(item, "customerId"), stringAttr(item, "orderId")))
+			need(orderKey(StringAttr(item, "customerId"), StringAttr(item, "orderId")))
 		case typeOrderIdempotency:
-			need(orderKey(strings.Split(pk, delim)[1], stringAttr(item, "orderId")))
+			need(orderKey(strings.Split(pk, delim)[1], StringAttr(item, "orderId")))
 		}
 	}
 	return problems

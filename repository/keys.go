@@ -15,15 +15,15 @@ import (
 
 // Attribute names of the table and its indexes.
 const (
-	attrPK     = "PK"
-	attrSK     = "SK"
+	AttrPK     = "PK"
+	AttrSK     = "SK"
 	attrGSI1PK = "GSI1PK"
 	attrGSI1SK = "GSI1SK"
 	attrGSI2PK = "GSI2PK"
 	attrGSI2SK = "GSI2SK"
 	attrGSI3PK = "GSI3PK"
 	attrGSI3SK = "GSI3SK"
-	attrType   = "type"
+	AttrType   = "type"
 )
 
 // Index names, declared once with the table in table.go.
@@ -51,7 +51,7 @@ const delim = "#"
 // The result never contains the delimiter, so "a#b" as one value cannot be confused with the two
 // segments "a" and "b", and a begins_with prefix that ends in a delimiter matches exactly one
 // value of the segment before it.
-func esc(s string) string {
+func Escape(s string) string {
 	if !strings.ContainsAny(s, "%#") {
 		return s
 	}
@@ -75,7 +75,7 @@ func join(parts ...string) string { return strings.Join(parts, delim) }
 
 // foldKey is the form of a user-supplied value used where keys must compare case-insensitively
 // (unique emails, sort-by-name indexes): trimmed, lower case, escaped.
-func foldKey(s string) string { return esc(strings.ToLower(strings.TrimSpace(s))) }
+func foldKey(s string) string { return Escape(strings.ToLower(strings.TrimSpace(s))) }
 
 // typePK is the GSI2 partition that lists all entities of one type (AP7).
 func typePK(entityType string) string { return join("TYPE", entityType) }

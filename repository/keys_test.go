@@ -8,7 +8,7 @@ import (
 
 func TestEscapeRoundTrip(t *testing.T) {
 	for _, in := range []string{"", "plain", "a#b", "%", "%23", "#%#", "100%#sure", "ünïcødé#"} {
-		e := esc(in)
+		e := Escape(in)
 		if strings.Contains(e, delim) {
 			t.Errorf("esc(%q) = %q contains the delimiter", in, e)
 		}
@@ -47,7 +47,7 @@ func TestUserItemSortsLastInItsGSI1Collection(t *testing.T) {
 	if !(ticketGSI1SK(ticket) < userGSI1SK(user)) {
 		t.Fatalf("ticket sort key %q must sort before the user's %q", ticketGSI1SK(ticket), userGSI1SK(user))
 	}
-	if !(orgKey(user).SK < userKey(user, user).SK) {
+	if !(OrgKey(user).SK < userKey(user, user).SK) {
 		t.Fatal("the organization item must sort before its users")
 	}
 }
@@ -59,7 +59,7 @@ func FuzzEscape(f *testing.F) {
 		f.Add(s, s+"#")
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		ea, eb := esc(a), esc(b)
+		ea, eb := Escape(a), Escape(b)
 		if strings.Contains(ea, delim) {
 			t.Fatalf("esc(%q) = %q contains the delimiter", a, ea)
 		}

@@ -64,15 +64,15 @@ func (r *Repo) migrateTickets(ctx context.Context, u *User) (moved, versioned in
 		IndexName:              aws.String(gsi1),
 		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(userCollectionPK(u.OrgID, u.ID)), ":t": s(ticketSKPrefix),
+			":pk": StringValue(userCollectionPK(u.OrgID, u.ID)), ":t": StringValue(ticketSKPrefix),
 		},
 	})
 	if err != nil {
 		return 0, 0, err
 	}
 	for _, item := range items {
-		old := Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
-		now := ticketKey(u.OrgID, stringAttr(item, "id"))
+		old := Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}
+		now := ticketKey(u.OrgID, StringAttr(item, "id"))
 		if old.PK != now.PK {
 			continue // not a ticket item of this shape
 		}
@@ -113,7 +113,7 @@ func (r *Repo) versionTicket(ctx context.Context, item map[string]types.Attribut
 	}
 	err = r.transact(ctx, "version ticket", []txItem{
 		r.txUpdate(k, "SET #version = :one", "attribute_exists(PK) AND attribute_not_exists(#version)",
-			map[string]string{"#version": "version"}, map[string]types.AttributeValue{":one": n(1)}, errVersioned),
+			map[string]string{"#version": "version"}, map[string]types.AttributeValue{":one": NumberValue(1)}, errVersioned),
 		r.putNew(first, errVersioned),
 	})
 	if errors.Is(err, errVersioned) {
@@ -129,8 +129,8 @@ func (r *Repo) versionTicket(ctx context.Context, item map[string]types.Attribut
 // not its removal and creation (decodeRecord).
 func (r *Repo) moveItem(ctx context.Context, item map[string]types.AttributeValue, old, now Key) error {
 	moved := maps.Clone(item)
-	moved[attrPK], moved[attrSK] = s(now.PK), s(now.SK)
-	moved[attrMovedFrom] = s(old.PK + " " + old.SK)
+	moved[AttrPK], moved[AttrSK] = StringValue(now.PK), StringValue(now.SK)
+	moved[AttrMovedFrom] = StringValue(old.PK + " " + old.SK)
 	del := r.txDelete(old)
 	exists := apperr.Errorf(apperr.CodeConflict, "already moved")
 	err := r.transact(ctx, "move item", []txItem{r.putNew(moved, exists), del})
@@ -141,14 +141,14 @@ func (r *Repo) moveItem(ctx context.Context, item map[string]types.AttributeValu
 }
 
 // attrMovedFrom marks an item a migration moved to its key (moveItem).
-const attrMovedFrom = "movedFrom"
+const AttrMovedFrom = "movedFrom"
 
 // txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
 // stops rather than writing twice).
 func (r *Repo) txDelete(k Key) txItem {
 	return txItem{item: types.TransactWriteItem{Delete: &types.Delete{
 		TableName:           aws.String(r.table),
-		Key:                 k.attributes(),
+		Key:                 k.Attributes(),
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 	}}, onCondition: apperr.Errorf(apperr.CodeConflict, "the item moved meanwhile; run again")}
 }

@@ -34,10 +34,10 @@ func (r *Repo) keyEmployeeNames(ctx context.Context) (indexed, normalized int, e
 		TableName:                 aws.String(r.table),
 		IndexName:                 aws.String(gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(typePK(typeEmployee))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(typePK(typeEmployee))},
 	}
 	for {
-		out, err := r.db.Query(ctx, in)
+		out, err := r.DB.Query(ctx, in)
 		if err != nil {
 			return indexed, normalized, apperr.Classify("key employee names", err)
 		}
@@ -50,7 +50,7 @@ func (r *Repo) keyEmployeeNames(ctx context.Context) (indexed, normalized int, e
 			namePK, titlePK := employeeNamePK(name), jobTitlePK(title)
 			_, hasNameKey := item[attrGSI3PK]
 			if hasNameKey && name == e.Name && title == e.JobTitle &&
-				stringAttr(item, attrGSI3PK) == namePK && stringAttr(item, attrGSI1PK) == titlePK {
+				StringAttr(item, attrGSI3PK) == namePK && StringAttr(item, attrGSI1PK) == titlePK {
 				continue
 			}
 			err = r.transact(ctx, "key employee name", []txItem{r.txUpdate(empKey(e.ID),
@@ -58,8 +58,8 @@ func (r *Repo) keyEmployeeNames(ctx context.Context) (indexed, normalized int, e
 				"attribute_exists(PK) AND #name = :readName AND #title = :readTitle",
 				map[string]string{"#name": "name", "#title": "jobTitle"},
 				map[string]types.AttributeValue{
-					":name": s(name), ":title": s(title), ":tpk": s(titlePK), ":pk": s(namePK),
-					":sk": s(hireSortKey(e.HiredAt, e.ID)), ":readName": s(e.Name), ":readTitle": s(e.JobTitle),
+					":name": StringValue(name), ":title": StringValue(title), ":tpk": StringValue(titlePK), ":pk": StringValue(namePK),
+					":sk": StringValue(hireSortKey(e.HiredAt, e.ID)), ":readName": StringValue(e.Name), ":readTitle": StringValue(e.JobTitle),
 				}, errNameKeyed)})
 			switch {
 			case errors.Is(err, errNameKeyed):

@@ -95,14 +95,14 @@ type guardedEmail struct {
 func (r *Repo) guardedEmailItems(g guardedEmail) []txItem {
 	asRead := condition{
 		expr:   notDeleting + " AND email = :readEmail",
-		values: map[string]types.AttributeValue{":readEmail": s(g.readEmail)},
+		values: map[string]types.AttributeValue{":readEmail": StringValue(g.readEmail)},
 		err:    g.changed,
 	}
 	items := []txItem{r.txSetFrom(g.key, g.next, g.fields, slices.Contains(g.fields, "name"), asRead)}
-	if newKey := (Key{PK: stringAttr(g.newGuard, attrPK), SK: stringAttr(g.newGuard, attrSK)}); newKey != g.oldGuard {
+	if newKey := (Key{PK: StringAttr(g.newGuard, AttrPK), SK: StringAttr(g.newGuard, AttrSK)}); newKey != g.oldGuard {
 		items = append(items,
 			r.putNew(g.newGuard, g.taken),
-			r.deleteIf(g.oldGuard, g.owner+" = :owner", map[string]types.AttributeValue{":owner": s(g.id)}, g.changed))
+			r.deleteIf(g.oldGuard, g.owner+" = :owner", map[string]types.AttributeValue{":owner": StringValue(g.id)}, g.changed))
 	}
 	return items
 }

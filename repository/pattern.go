@@ -98,7 +98,7 @@ func (p AccessPattern) keyNames() (pk, sk string) {
 			return ix.pk, ix.sk
 		}
 	}
-	return attrPK, attrSK
+	return AttrPK, AttrSK
 }
 
 // KeyCondition is the pattern's key, as the documentation and explain spell it:
@@ -154,12 +154,12 @@ func (p AccessPattern) keyExpression() string {
 
 // keyValues are the values of keyExpression: the partition key, then the sort key's operands.
 func (p AccessPattern) keyValues(pk string, sk ...string) map[string]types.AttributeValue {
-	values := map[string]types.AttributeValue{":pk": s(pk)}
+	values := map[string]types.AttributeValue{":pk": StringValue(pk)}
 	switch {
 	case p.Sort == SortKeyBetween && len(sk) == 2:
-		values[":lo"], values[":hi"] = s(sk[0]), s(sk[1])
+		values[":lo"], values[":hi"] = StringValue(sk[0]), StringValue(sk[1])
 	case p.Sort != WholePartition && len(sk) > 0:
-		values[":sk"] = s(sk[0])
+		values[":sk"] = StringValue(sk[0])
 	}
 	return values
 }
@@ -171,7 +171,7 @@ func (p AccessPattern) query(scope, pk string, sk ...string) pageQuery {
 }
 
 // input is the pattern's Query request, for the reads that page it themselves.
-func (p AccessPattern) input(table, pk string, sk ...string) *dynamodb.QueryInput {
+func (p AccessPattern) Input(table, pk string, sk ...string) *dynamodb.QueryInput {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(table),
 		KeyConditionExpression:    aws.String(p.keyExpression()),
@@ -189,7 +189,7 @@ var patterns []AccessPattern
 
 // declare records p among the declared access patterns (the table renders every one) and
 // returns it.
-func declare(p AccessPattern) AccessPattern {
+func Declare(p AccessPattern) AccessPattern {
 	patterns = append(patterns, p)
 	return p
 }

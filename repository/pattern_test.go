@@ -5,17 +5,6 @@ import (
 	"testing"
 )
 
-const (
-	patternsBegin = "<!-- patterns:begin -->"
-	patternsEnd   = "<!-- patterns:end -->"
-)
-
-// TestPatternTableIsCurrent keeps the access-pattern table of docs/data-model.md equal to the
-// declarations. UPDATE_GOLDEN=1 rewrites the table between the markers.
-func TestPatternTableIsCurrent(t *testing.T) {
-	checkGoldenSection(t, patternsBegin, patternsEnd, patternTable(), "TestPatternTableIsCurrent")
-}
-
 // TestEveryPatternIsWellFormed checks what a declaration must say: a unique name, a number, a
 // partition key for every read that calls, and as many sort key operands as its condition takes.
 func TestEveryPatternIsWellFormed(t *testing.T) {
@@ -100,7 +89,7 @@ func FuzzKeyExpressionNamesItsValues(f *testing.F) {
 				continue
 			}
 			sk := []string{lo, hi}[:sortOperands[p.Sort]]
-			in := p.input("table", pk, sk...)
+			in := p.Input("table", pk, sk...)
 			expr := *in.KeyConditionExpression
 			for name := range in.ExpressionAttributeValues {
 				if !strings.Contains(expr, name) {

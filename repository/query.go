@@ -62,10 +62,10 @@ type pageQuery struct {
 func keyAttrs(index string) []string {
 	for _, ix := range tableIndexes {
 		if ix.name == index {
-			return []string{ix.pk, ix.sk, attrPK, attrSK}
+			return []string{ix.pk, ix.sk, AttrPK, AttrSK}
 		}
 	}
-	return []string{attrPK, attrSK}
+	return []string{AttrPK, AttrSK}
 }
 
 // queryPage reads one page of q: at most args.First items of type T after the cursor args.After,
@@ -104,7 +104,7 @@ func queryPage[T Entity](ctx context.Context, r *Repo, q pageQuery, args PageArg
 			in.ExclusiveStartKey[a] = &types.AttributeValueMemberS{Value: vals[i]}
 		}
 	}
-	raw, err := r.queryItems(ctx, in, args.First+1)
+	raw, err := r.QueryItems(ctx, in, args.First+1)
 	if err != nil {
 		return Page[T]{}, err
 	}
@@ -130,7 +130,7 @@ func finishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []m
 	for i, item := range raw {
 		v := vals[i*n : (i+1)*n : (i+1)*n]
 		for j, a := range attrs {
-			v[j] = stringAttr(item, a)
+			v[j] = StringAttr(item, a)
 		}
 		p.Cursors[i] = Cursor{codec: r.cursors, scope: scope, vals: v}
 	}
@@ -155,7 +155,7 @@ func (c Cursor) String() string {
 	return c.codec.encode(c.scope, c.vals)
 }
 
-func stringAttr(item map[string]types.AttributeValue, name string) string {
+func StringAttr(item map[string]types.AttributeValue, name string) string {
 	if s, ok := item[name].(*types.AttributeValueMemberS); ok {
 		return s.Value
 	}
@@ -175,10 +175,10 @@ func intAttr(item map[string]types.AttributeValue, name string) int {
 // queryItems runs a Query until it has read want items or the key range is exhausted, following
 // LastEvaluatedKey (a Query stops at its Limit, at 1 MB, or, with a filter, with fewer matches
 // than it read). It returns at most want items.
-func (r *Repo) queryItems(ctx context.Context, in *dynamodb.QueryInput, want int) ([]map[string]types.AttributeValue, error) {
+func (r *Repo) QueryItems(ctx context.Context, in *dynamodb.QueryInput, want int) ([]map[string]types.AttributeValue, error) {
 	var items []map[string]types.AttributeValue
 	for {
-		out, err := r.db.Query(ctx, in)
+		out, err := r.DB.Query(ctx, in)
 		if err != nil {
 			return nil, apperr.Classify("query", err)
 		}
@@ -206,9 +206,9 @@ func (r *Repo) parentWithPage(ctx context.Context, p AccessPattern, first int, p
 	if err := args.Validate(); err != nil {
 		return nil, args, err
 	}
-	in := p.input(r.table, pk, sk...)
+	in := p.Input(r.table, pk, sk...)
 	in.Limit = aws.Int32(int32(args.First + 2))
-	items, err := r.queryItems(ctx, in, args.First+2)
+	items, err := r.QueryItems(ctx, in, args.First+2)
 	return items, args, err
 }
 
@@ -229,7 +229,7 @@ func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 // partition of the entity-type index GSI2, sorted by its GSI2SK (a case-folded name and the id),
 // never a Scan.
 func listPattern(name, entityType, fields string) AccessPattern {
-	return declare(AccessPattern{ID: "AP7", Name: name, What: "every " + entityType + ", by name", Fields: fields,
+	return Declare(AccessPattern{ID: "AP7", Name: name, What: "every " + entityType + ", by name", Fields: fields,
 		Operation: Query, Index: gsi2, PartitionKey: typePK(entityType), Calls: PerParent,
 		Notes: "ascending by `<name>#<id>`"})
 }

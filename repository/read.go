@@ -24,17 +24,17 @@ func foundAs[T Entity](found map[Key]Entity, k Key) (T, bool) {
 
 // queryAll runs a Query to the end of its key range.
 func (r *Repo) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]map[string]types.AttributeValue, error) {
-	return r.queryItems(ctx, in, math.MaxInt)
+	return r.QueryItems(ctx, in, math.MaxInt)
 }
 
 // readOneConsistent reads one item with a strongly consistent read (nil if absent). It is a Query on
 // the full key rather than a GetItem: lookups on request paths go through the batching loaders,
 // and this one, on a mutation's retry path, must see the latest committed write.
 func (r *Repo) readOneConsistent(ctx context.Context, k Key) (map[string]types.AttributeValue, error) {
-	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
+	items, err := r.QueryItems(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.table),
 		KeyConditionExpression:    aws.String("PK = :pk AND SK = :sk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(k.PK), ":sk": s(k.SK)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(k.PK), ":sk": StringValue(k.SK)},
 		ConsistentRead:            aws.Bool(true),
 	}, 1)
 	if err != nil || len(items) == 0 {

@@ -229,7 +229,7 @@ func (r *Repo) settledRound(ctx context.Context, t tally, parents []Entity, rec 
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	if err := sleepCtx(ctx, rec.opts.Settle); err != nil {
+	if err := SleepCtx(ctx, rec.opts.Settle); err != nil {
 		return nil, apperr.Classify("recount", err)
 	}
 	var (
@@ -331,18 +331,18 @@ func (r *Repo) setCounters(ctx context.Context, k Key, attrs []string, was map[s
 	conds := []string{"attribute_exists(PK)"}
 	for i, a := range attrs {
 		name, value := "#a"+strconv.Itoa(i), ":n"+strconv.Itoa(i)
-		names[name], values[value] = a, n(now[a])
+		names[name], values[value] = a, NumberValue(now[a])
 		sets = append(sets, name+" = "+value)
 		if was[a] == nil {
 			conds = append(conds, "attribute_not_exists("+name+")")
 			continue
 		}
-		values[":w"+strconv.Itoa(i)] = n(*was[a])
+		values[":w"+strconv.Itoa(i)] = NumberValue(*was[a])
 		conds = append(conds, name+" = :w"+strconv.Itoa(i))
 	}
-	_, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
+		Key:                       k.Attributes(),
 		UpdateExpression:          aws.String("SET " + strings.Join(sets, ", ")),
 		ConditionExpression:       aws.String(strings.Join(conds, " AND ")),
 		ExpressionAttributeNames:  names,

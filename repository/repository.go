@@ -71,22 +71,22 @@ type Config struct {
 	LocalDatabase string
 
 	// apiOptions are extra SDK middleware; tests of this package inject faults with them.
-	apiOptions []func(*middleware.Stack) error
+	APIOptions []func(*middleware.Stack) error
 }
 
 // Repo reads and writes the table. It is safe for concurrent use.
 type Repo struct {
-	db *dynamodb.Client
+	DB *dynamodb.Client
 	// streams reads the table's stream (stream_reader.go).
-	streams   *dynamodbstreams.Client
-	log       *slog.Logger
+	Streams   *dynamodbstreams.Client
+	Log       *slog.Logger
 	table     string
 	cursors   cursorCodec
 	shards    int
 	retention time.Duration
 	logUsage  changeLogUsage
 	attempts  int
-	now       func() time.Time
+	Now       func() time.Time
 	ids       *idSource
 	backoffFn func(attempt int) time.Duration
 	// sweepKick wakes the sweeper (StartSweeper) after a delete that left a sweep record (sweep.go).
@@ -138,7 +138,7 @@ func New(ctx context.Context, cfg Config) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.streams = newStreamsClient(awsCfg, cfg)
+	r.Streams = newStreamsClient(awsCfg, cfg)
 	return r, nil
 }
 
@@ -191,7 +191,7 @@ func dynamoClient(awsCfg aws.Config, cfg Config) *dynamodb.Client {
 		}
 		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
 		o.APIOptions = append(o.APIOptions, meterMiddleware, observeMiddleware(serviceDynamoDB, cfg.Table, cfg.Observer, cfg.TracerProvider, false))
-		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
+		o.APIOptions = append(o.APIOptions, cfg.APIOptions...)
 		o.Logger = sdkLogger(cfg.Logger)
 	})
 }
@@ -205,14 +205,14 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 		}
 	}
 	r := &Repo{
-		db:        client,
-		log:       cfg.Logger,
+		DB:        client,
+		Log:       cfg.Logger,
 		table:     cfg.Table,
 		cursors:   newCursorCodec(secret),
 		shards:    cfg.OrderStatusShards,
 		retention: cfg.ChangeRetention,
 		attempts:  cfg.MaxBatchAttempts,
-		now:       cfg.Clock,
+		Now:       cfg.Clock,
 		ids:       newIDSource(),
 		sweepKick: make(chan struct{}, 1),
 	}
@@ -225,11 +225,11 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	if r.attempts <= 0 {
 		r.attempts = 8
 	}
-	if r.now == nil {
-		r.now = time.Now
+	if r.Now == nil {
+		r.Now = time.Now
 	}
-	if r.log == nil {
-		r.log = slog.Default()
+	if r.Log == nil {
+		r.Log = slog.Default()
 	}
 	r.backoffFn = backoff
 	return r, nil

@@ -53,33 +53,33 @@ var ticketStatuses = []TicketStatus{TicketOpen, TicketPending, TicketClosed}
 
 // Counted: an organization's users.
 var _ = counted(tally{
-	parent: typeOrganization, attrs: []string{attrUserCount},
-	project: []string{attrType, "orgId"},
+	parent: TypeOrganization, attrs: []string{attrUserCount},
+	project: []string{AttrType, "orgId"},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return orgKey(stringAttr(it, "orgId")), attrUserCount, stringAttr(it, attrType) == typeUser
+		return OrgKey(StringAttr(it, "orgId")), attrUserCount, StringAttr(it, AttrType) == typeUser
 	},
 	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
 		return eachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, entityFn[*Organization](fn))
 	},
 	collection: func(p Entity) *dynamodb.QueryInput {
-		return UsersOfOrganization.input("", orgPK(p.(*Organization).ID), userSKPrefix)
+		return UsersOfOrganization.Input("", orgPK(p.(*Organization).ID), userSKPrefix)
 	},
 })
 
 // Counted: a user's tickets by status, from GSI1.
 var _ = counted(tally{
 	parent: typeUser, attrs: ticketCountAttrs(),
-	project: []string{attrType, "orgId", "reporterId", "status"},
+	project: []string{AttrType, "orgId", "reporterId", "status"},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return userKey(stringAttr(it, "orgId"), stringAttr(it, "reporterId")),
-			ticketCountAttr(TicketStatus(stringAttr(it, "status"))), stringAttr(it, attrType) == typeTicket
+		return userKey(StringAttr(it, "orgId"), StringAttr(it, "reporterId")),
+			ticketCountAttr(TicketStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == typeTicket
 	},
 	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
 		return r.eachUser(ctx, entityFn[*User](fn))
 	},
 	collection: func(p Entity) *dynamodb.QueryInput {
 		u := p.(*User)
-		return TicketsOfUser.input("", userCollectionPK(u.OrgID, u.ID), ticketSKPrefix)
+		return TicketsOfUser.Input("", userCollectionPK(u.OrgID, u.ID), ticketSKPrefix)
 	},
 	fromIndex: true,
 })

@@ -23,7 +23,7 @@ import (
 
 // versionsInTx is how many version items a ticket's own removal deletes in its transaction (the
 // rest of a very long history, if any, is swept after it: see sweepTicketVersions).
-const versionsInTx = maxTransactItems - 3
+const versionsInTx = MaxTransactItems - 3
 
 // ticketRemoval is the transaction items that remove ticket t as read: its item (on condition
 // that it is still at the version read), its versions up to versionsInTx, and, when the history
@@ -32,12 +32,12 @@ const versionsInTx = maxTransactItems - 3
 func (r *Repo) ticketRemoval(t *Ticket, onMoved error) ([]txItem, *sweepRecord) {
 	cond, vals := "attribute_exists(PK) AND attribute_not_exists(version)", map[string]types.AttributeValue(nil)
 	if t.Version > 0 {
-		cond, vals = "version = :v", map[string]types.AttributeValue{":v": n(t.Version)}
+		cond, vals = "version = :v", map[string]types.AttributeValue{":v": NumberValue(t.Version)}
 	}
 	items := []txItem{r.deleteIf(ticketKey(t.OrgID, t.ID), cond, vals, onMoved)}
 	last := t.CurrentVersion()
 	for v := 1; v <= min(last, versionsInTx); v++ {
-		items = append(items, r.deleteIf(ticketVersionKey(t.OrgID, t.ID, v), "", nil, nil))
+		items = append(items, r.deleteIf(TicketVersionKey(t.OrgID, t.ID, v), "", nil, nil))
 	}
 	if last <= versionsInTx {
 		return items, nil
@@ -182,10 +182,10 @@ func (r *Repo) sweepMarkedUser(ctx context.Context, rec *sweepRecord) error {
 // tickets are known to be none by the user's counters; a user whose counters -recount has not set
 // yet is removed without that condition.
 func (r *Repo) removeUserItem(ctx context.Context, u *User) error {
-	values := map[string]types.AttributeValue{":email": s(u.Email)}
+	values := map[string]types.AttributeValue{":email": StringValue(u.Email)}
 	cond := "attribute_exists(PK) AND email = :email"
 	if u.Counted {
-		values[":zero"] = n(0)
+		values[":zero"] = NumberValue(0)
 		for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
 			a := ticketCountAttr(st)
 			cond += fmt.Sprintf(" AND (attribute_not_exists(%s) OR %s = :zero)", a, a)
@@ -194,8 +194,8 @@ func (r *Repo) removeUserItem(ctx context.Context, u *User) error {
 	return r.transact(ctx, "delete user", []txItem{
 		r.deleteIf(userKey(u.OrgID, u.ID), cond, values, errUserHasTickets),
 		r.deleteIf(emailGuardKey(u.OrgID, u.Email), "", nil, nil),
-		r.txUpdate(orgKey(u.OrgID), "ADD "+attrUserCount+" :minus", "attribute_exists(PK)", nil,
-			map[string]types.AttributeValue{":minus": n(-1)}, apperr.NotFound("user")),
+		r.txUpdate(OrgKey(u.OrgID), "ADD "+attrUserCount+" :minus", "attribute_exists(PK)", nil,
+			map[string]types.AttributeValue{":minus": NumberValue(-1)}, apperr.NotFound("user")),
 	})
 }
 
@@ -206,7 +206,7 @@ func (r *Repo) ticketsOfUser(ctx context.Context, org, user string) ([]*Ticket, 
 		IndexName:              aws.String(gsi1),
 		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(userCollectionPK(org, user)), ":t": s(ticketSKPrefix),
+			":pk": StringValue(userCollectionPK(org, user)), ":t": StringValue(ticketSKPrefix),
 		},
 	})
 	if err != nil {
@@ -240,7 +240,7 @@ func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) er
 	}
 	for _, t := range tickets {
 		items, rec := r.ticketRemoval(t, errUserHasTickets)
-		if len(batch)+len(items) >= maxTransactItems {
+		if len(batch)+len(items) >= MaxTransactItems {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -269,7 +269,7 @@ func (r *Repo) sweepNowOrLater(ctx context.Context, rec *sweepRecord) {
 	if err == nil {
 		return
 	}
-	r.log.Warn("sweep of a removal left to the sweeper", "kind", rec.Kind, "ticket", rec.Ticket, "employee", rec.Employee, "error", err)
+	r.Log.Warn("sweep of a removal left to the sweeper", "kind", rec.Kind, "ticket", rec.Ticket, "employee", rec.Employee, "error", err)
 	r.kickSweeper()
 }
 
@@ -286,5 +286,5 @@ func (r *Repo) DeleteOrganization(ctx context.Context, org string) error {
 		return err
 	}
 	return r.markAndSweep(ctx, "delete organization", &sweepRecord{Kind: sweepOrganization, Org: org}, false,
-		r.mark(orgKey(org), "GSI2PK, GSI2SK", apperr.NotFound("organization")))
+		r.mark(OrgKey(org), "GSI2PK, GSI2SK", apperr.NotFound("organization")))
 }

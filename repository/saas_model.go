@@ -35,10 +35,10 @@ func (o *Organization) Key() Key { return organizationEntity.key(o) }
 // organizationEntity is the definition of the Organization item: the root of its organization's
 // collection, listed by name on GSI2 (AP7).
 var organizationEntity = define(entity[Organization, *Organization]{
-	name: typeOrganization,
-	key:  func(o *Organization) Key { return orgKey(o.ID) },
+	name: TypeOrganization,
+	key:  func(o *Organization) Key { return OrgKey(o.ID) },
 	indexes: func(o *Organization, _ int) []indexKey {
-		return []indexKey{{gsi2, typePK(typeOrganization), nameSortKey(o.Name, o.ID)}}
+		return []indexKey{{gsi2, typePK(TypeOrganization), nameSortKey(o.Name, o.ID)}}
 	},
 	examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
 })
@@ -142,7 +142,7 @@ func (v *TicketVersion) Key() Key { return ticketVersionEntity.key(v) }
 // ever read with its ticket's other versions.
 var ticketVersionEntity = define(entity[TicketVersion, *TicketVersion]{
 	name: typeTicketVersion,
-	key:  func(v *TicketVersion) Key { return ticketVersionKey(v.OrgID, v.TicketID, v.Version) },
+	key:  func(v *TicketVersion) Key { return TicketVersionKey(v.OrgID, v.TicketID, v.Version) },
 	examples: func() []*TicketVersion {
 		return []*TicketVersion{{TicketID: "<ticketId>", OrgID: "<orgId>", Version: 1}}
 	},
@@ -161,7 +161,7 @@ func OrganizationKey(org string) (Key, error) {
 	if err := checkID("id", org); err != nil {
 		return Key{}, err
 	}
-	return orgKey(org), nil
+	return OrgKey(org), nil
 }
 
 // UserKey is the key of a user (AP4).
@@ -180,19 +180,23 @@ func TicketKey(org, ticket string) (Key, error) {
 	return ticketKey(org, ticket), nil
 }
 
-func emailGuardItem(u *User) map[string]types.AttributeValue {
+func EmailGuardItem(u *User) map[string]types.AttributeValue {
 	k := emailGuardKey(u.OrgID, u.Email)
-	item := k.attributes()
-	item[attrType] = s(typeUserEmail)
-	item["userId"] = s(u.ID)
+	item := k.Attributes()
+	item[AttrType] = StringValue(typeUserEmail)
+	item["userId"] = StringValue(u.ID)
 	return item
 }
+
+var _ = DeclareItem(func() map[string]types.AttributeValue {
+	return EmailGuardItem(&User{ID: "<userId>", OrgID: "<orgId>", Email: "<email>"})
+}, nil)
 
 // --- Keys: how the SaaS domain's items are spelled in the table ---
 
 // Item types of the SaaS domain, stored in the `type` attribute.
 const (
-	typeOrganization = "Organization"
+	TypeOrganization = "Organization"
 	typeUser         = "User"
 	typeUserEmail    = "UserEmail"
 	typeTicket       = "Ticket"
@@ -203,7 +207,7 @@ const (
 func orgPK(org string) string { return join("ORG", org) }
 
 // orgKey: the organization's own item sorts first in its collection (METADATA < USER).
-func orgKey(org string) Key { return Key{PK: orgPK(org), SK: join("METADATA", org)} }
+func OrgKey(org string) Key { return Key{PK: orgPK(org), SK: join("METADATA", org)} }
 
 const userSKPrefix = "USER#"
 
@@ -245,7 +249,7 @@ func ticketVersionPrefix(org string) string { return "VERSION" + delim + org + d
 const ticketVersionDigits = 10
 
 // ticketVersionKey is the key of version v of a ticket of organization org.
-func ticketVersionKey(org, ticket string, v int) Key {
+func TicketVersionKey(org, ticket string, v int) Key {
 	digits := strconv.Itoa(v)
 	pad := strings.Repeat("0", max(0, ticketVersionDigits-len(digits)))
 	return Key{PK: ticketSKPrefix + ticket, SK: ticketVersionPrefix(org) + pad + digits}

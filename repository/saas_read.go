@@ -40,7 +40,7 @@ func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int)
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
-	if len(items) == 0 || stringAttr(items[0], attrType) != typeOrganization || items[0][attrDeleting] != nil {
+	if len(items) == 0 || StringAttr(items[0], AttrType) != TypeOrganization || items[0][attrDeleting] != nil {
 		return nil, Page[*User]{}, apperr.NotFound("organization")
 	}
 	o, err := decodeAs[*Organization](items[0])
@@ -71,7 +71,7 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 		loID, hiID, ok := idRange(f.CreatedAfter, f.CreatedBefore)
 		lo, hi, empty = ticketGSI1SK(loID), ticketGSI1SK(hiID), !ok
 	}
-	scope := join("tickets", pk, esc(lo), esc(hi))
+	scope := join("tickets", pk, Escape(lo), Escape(hi))
 	if f.CreatedAfter == nil && f.CreatedBefore == nil {
 		q = TicketsOfUser.query(scope, pk, ticketSKPrefix)
 	} else {
@@ -86,7 +86,7 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 		}
 		q.filter = "#status = :status"
 		q.names = map[string]string{"#status": "status"}
-		q.values[":status"] = s(string(*f.Status))
+		q.values[":status"] = StringValue(string(*f.Status))
 		q.scope = join(scope, string(*f.Status))
 	}
 	return q, true, nil
@@ -117,7 +117,7 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 	if err != nil {
 		return nil, Page[*Ticket]{}, err
 	}
-	if len(items) == 0 || stringAttr(items[0], attrType) != typeUser {
+	if len(items) == 0 || StringAttr(items[0], AttrType) != typeUser {
 		return nil, Page[*Ticket]{}, apperr.NotFound("user")
 	}
 	u, err := decodeAs[*User](items[0])
@@ -141,9 +141,9 @@ func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
 	if err := checkID("id", ticket); err != nil {
 		return nil, err
 	}
-	in := TicketByID.input(r.table, ticketSKPrefix+ticket, ticketOrgSKPrefix)
+	in := TicketByID.Input(r.table, ticketSKPrefix+ticket, ticketOrgSKPrefix)
 	in.Limit = aws.Int32(1)
-	items, err := r.queryItems(ctx, in, 1)
+	items, err := r.QueryItems(ctx, in, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 			if err := add(userEntity.encode(u)); err != nil {
 				return nil, err
 			}
-			items = append(items, emailGuardItem(u))
+			items = append(items, EmailGuardItem(u))
 			for ti, title := range titles {
 				at := userAt.Add(time.Duration(ti*24+ui) * time.Hour * 7)
 				t := &Ticket{

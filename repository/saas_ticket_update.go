@@ -155,12 +155,12 @@ func (r *Repo) ticketChange(k Key, cur, next *Ticket) ([]txItem, error) {
 	if err != nil {
 		return nil, apperr.Internal("update ticket", err)
 	}
-	cond, values := "#version = :from", map[string]types.AttributeValue{":from": n(cur.Version)}
+	cond, values := "#version = :from", map[string]types.AttributeValue{":from": NumberValue(cur.Version)}
 	if cur.Version == 0 {
 		cond, values = "attribute_exists(PK) AND attribute_not_exists(#version)", map[string]types.AttributeValue{}
 	}
-	values[":title"], values[":body"], values[":status"] = s(next.Title), s(next.Body), s(string(next.Status))
-	values[":at"], values[":next"] = at, n(next.Version)
+	values[":title"], values[":body"], values[":status"] = StringValue(next.Title), StringValue(next.Body), StringValue(string(next.Status))
+	values[":at"], values[":next"] = at, NumberValue(next.Version)
 	items := []txItem{r.txUpdate(k,
 		"SET #title = :title, #body = :body, #status = :status, #updatedAt = :at, #version = :next", cond,
 		map[string]string{"#title": "title", "#body": "body", "#status": "status", "#updatedAt": "updatedAt", "#version": "version"},

@@ -28,7 +28,7 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := readLive[*Organization](ctx, r, orgKey(org), apperr.NotFound("organization"))
+	cur, err := readLive[*Organization](ctx, r, OrgKey(org), apperr.NotFound("organization"))
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 		return nil, err
 	}
 	err = r.transact(ctx, "update organization", []txItem{
-		r.txSetFrom(orgKey(org), item, []string{"name"}, true, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
+		r.txSetFrom(OrgKey(org), item, []string{"name"}, true, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
 	})
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *st
 		return nil, err
 	}
 	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), fields: next.fields(), next: item, readEmail: cur.Email,
-		oldGuard: emailGuardKey(org, cur.Email), newGuard: emailGuardItem(u), owner: "userId", id: user,
+		oldGuard: emailGuardKey(org, cur.Email), newGuard: EmailGuardItem(u), owner: "userId", id: user,
 		taken: errEmailTaken, changed: errUserChanged})
 	items = append(items, r.orgLive(org, apperr.NotFound("user")))
 	if err := r.transact(ctx, "update user", items); err != nil {

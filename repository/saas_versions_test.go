@@ -89,7 +89,7 @@ func TestACancelledCounterChangeLeavesNoVersion(t *testing.T) {
 	r := newLocalRepo(t, Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
-	if _, err := r.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(r.table), Key: userKey(u.OrgID, u.ID).attributes()}); err != nil {
+	if _, err := r.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(r.table), Key: userKey(u.OrgID, u.ID).Attributes()}); err != nil {
 		t.Fatal(err)
 	}
 	closed := TicketClosed
@@ -113,9 +113,9 @@ func TestACancelledCounterChangeLeavesNoVersion(t *testing.T) {
 	if _, err := r.CreateTicket(ctx, u.OrgID, u.ID, "orphan", "b"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("a ticket of a deleted user: %v, want NOT_FOUND", err)
 	}
-	out, err := r.db.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(r.table), ConsistentRead: aws.Bool(true),
+	out, err := r.DB.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(r.table), ConsistentRead: aws.Bool(true),
 		FilterExpression:          aws.String("begins_with(SK, :v)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":v": s("VERSION#")}})
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": StringValue("VERSION#")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +136,13 @@ func TestRecountRepairsDriftAndIsIdempotent(t *testing.T) {
 	// Drift: a wrong user count on the organization, and the user's counters gone as on an item
 	// written before counters existed.
 	k := userKey(u.OrgID, u.ID)
-	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: k.attributes(),
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: k.Attributes(),
 		UpdateExpression: aws.String("REMOVE counted, openTickets, pendingTickets, closedTickets")}); err != nil {
 		t.Fatal(err)
 	}
-	ok := orgKey(u.OrgID)
-	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: ok.attributes(),
-		UpdateExpression: aws.String("SET userCount = :n"), ExpressionAttributeValues: map[string]types.AttributeValue{":n": n(7)}}); err != nil {
+	ok := OrgKey(u.OrgID)
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: ok.Attributes(),
+		UpdateExpression: aws.String("SET userCount = :n"), ExpressionAttributeValues: map[string]types.AttributeValue{":n": NumberValue(7)}}); err != nil {
 		t.Fatal(err)
 	}
 	var told []Repair

@@ -9,8 +9,8 @@ import (
 )
 
 // newEntityID returns a fresh id and the creation time it encodes (millisecond precision, UTC).
-func (r *Repo) newEntityID() (string, time.Time, error) {
-	id, err := r.ids.newID(r.now())
+func (r *Repo) NewEntityID() (string, time.Time, error) {
+	id, err := r.ids.newID(r.Now())
 	if err != nil {
 		return "", time.Time{}, err
 	}
@@ -26,7 +26,7 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 	if err != nil {
 		return nil, err
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
@@ -46,14 +46,14 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 	if err != nil {
 		return nil, err
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
 	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now, Counted: true}
 	return createNew(ctx, r, userEntity, u, "user",
-		r.txCount(orgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
-		r.putNew(emailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}))
+		r.txCount(OrgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
+		r.putNew(EmailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}))
 }
 
 // orgLive is the ConditionCheck that organization org exists and is not being removed, in every
@@ -61,7 +61,7 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 // so a write that reached one of them between the mark and the sweep is refused with onGone, as
 // under a missing organization, instead of adding to what the sweep is removing.
 func (r *Repo) orgLive(org string, onGone error) txItem {
-	return r.txCheck(orgKey(org), notDeleting, nil, nil, onGone)
+	return r.txCheck(OrgKey(org), notDeleting, nil, nil, onGone)
 }
 
 // CreateTicketPlan is what CreateTicket does.
@@ -81,7 +81,7 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 	if err != nil {
 		return nil, err
 	}
-	id, now, err := r.newEntityID()
+	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}

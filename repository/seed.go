@@ -27,7 +27,7 @@ type SeedStats struct {
 // a marker item written last makes later runs return at once.
 func (r *Repo) Seed(ctx context.Context) (SeedStats, error) {
 	marker := seedMarkerKey(SeedVersion)
-	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: marker.attributes(), ConsistentRead: aws.Bool(true)})
+	out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: marker.Attributes(), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		return SeedStats{}, apperr.Classify("seed marker", err)
 	}
@@ -41,9 +41,9 @@ func (r *Repo) Seed(ctx context.Context) (SeedStats, error) {
 	if err := r.batchWrite(ctx, items); err != nil {
 		return SeedStats{}, err
 	}
-	m := marker.attributes()
-	m[attrType] = s(typeSeedMarker)
-	if _, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: m}); err != nil {
+	m := marker.Attributes()
+	m[AttrType] = StringValue(TypeSeedMarker)
+	if _, err := r.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: m}); err != nil {
 		return SeedStats{}, apperr.Classify("seed marker", err)
 	}
 	return SeedStats{Items: len(items)}, nil
@@ -67,11 +67,11 @@ func (r *Repo) batchWriteRequests(ctx context.Context, all []types.WriteRequest)
 				return &apperr.Error{Code: apperr.CodeUnavailable, Message: "the database is busy; retry later"}
 			}
 			if attempt > 0 {
-				if err := sleepCtx(ctx, r.backoffFn(attempt)); err != nil {
+				if err := SleepCtx(ctx, r.backoffFn(attempt)); err != nil {
 					return apperr.Classify("batch write", err)
 				}
 			}
-			out, err := r.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{r.table: reqs}})
+			out, err := r.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{r.table: reqs}})
 			if err != nil {
 				return apperr.Classify("batch write", err)
 			}
@@ -91,7 +91,13 @@ func seedID(t time.Time, label string) string {
 }
 
 // typeSeedMarker is the item that records a loaded sample dataset.
-const typeSeedMarker = "SeedMarker"
+const TypeSeedMarker = "SeedMarker"
 
 // seedMarkerKey records that the sample dataset of a given version was loaded.
-func seedMarkerKey(version string) Key { return Key{PK: "SEED", SK: join("VERSION", esc(version))} }
+func seedMarkerKey(version string) Key { return Key{PK: "SEED", SK: join("VERSION", Escape(version))} }
+
+var _ = DeclareItem(func() map[string]types.AttributeValue {
+	marker := seedMarkerKey("<version>").Attributes()
+	marker[AttrType] = StringValue(TypeSeedMarker)
+	return marker
+}, nil)

@@ -91,10 +91,10 @@ func (s *sweepRecord) key() Key {
 // putSweep is the Put of a sweep record, part of the transaction that leaves it to do.
 func (r *Repo) putSweep(rec *sweepRecord) txItem {
 	item, _ := attributevalue.MarshalMap(rec) // a struct of strings and ints always marshals
-	for k, v := range rec.key().attributes() {
+	for k, v := range rec.key().Attributes() {
 		item[k] = v
 	}
-	item[attrType] = s(typeSweep)
+	item[AttrType] = StringValue(typeSweep)
 	return r.txPut(item, "", nil, nil)
 }
 
@@ -111,7 +111,7 @@ func (r *Repo) markAndSweep(ctx context.Context, what string, rec *sweepRecord, 
 		if err == nil {
 			return nil
 		}
-		r.log.Warn(what+": the sweep is left to the sweeper", append(rec.logAttrs(), "error", err)...)
+		r.Log.Warn(what+": the sweep is left to the sweeper", append(rec.logAttrs(), "error", err)...)
 	}
 	r.kickSweeper()
 	return nil
@@ -125,7 +125,7 @@ func (r *Repo) mark(key Key, unlist string, missing error) txItem {
 	if unlist != "" {
 		expr += " REMOVE " + unlist
 	}
-	return r.txUpdate(key, expr, notDeleting, nil, map[string]types.AttributeValue{":now": s(r.stamp().Format(time.RFC3339Nano))}, missing)
+	return r.txUpdate(key, expr, notDeleting, nil, map[string]types.AttributeValue{":now": StringValue(r.stamp().Format(time.RFC3339Nano))}, missing)
 }
 
 // dropSweep is the Delete of a sweep record, part of the last transaction of its sweep.
@@ -168,7 +168,7 @@ func (r *Repo) sweepRecords(ctx context.Context) ([]map[string]types.AttributeVa
 	return r.queryAll(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.table),
 		KeyConditionExpression:    aws.String("PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(sweepPK)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(sweepPK)},
 		ConsistentRead:            aws.Bool(true),
 	})
 }
@@ -192,7 +192,7 @@ func (r *Repo) sweepOne(ctx context.Context, rec *sweepRecord) error {
 		}
 		var keys []Key
 		for v := rec.From; v <= rec.To; v++ {
-			keys = append(keys, ticketVersionKey(rec.Org, rec.Ticket, v))
+			keys = append(keys, TicketVersionKey(rec.Org, rec.Ticket, v))
 		}
 		if err := r.batchDelete(ctx, keys); err != nil {
 			return err
@@ -221,7 +221,7 @@ func (r *Repo) sweepRound(ctx context.Context, round int) error {
 	if round == 0 {
 		return nil
 	}
-	if err := sleepCtx(ctx, r.backoffFn(round-1)); err != nil {
+	if err := SleepCtx(ctx, r.backoffFn(round-1)); err != nil {
 		return apperr.Classify("sweep backoff", err)
 	}
 	return nil
@@ -238,7 +238,7 @@ const orgMarkCondition = "attribute_not_exists(PK) OR (attribute_exists(" + attr
 // it). An organization that is there without the mark is not the one the record was written for:
 // only the record goes.
 func (r *Repo) sweepOrganization(ctx context.Context, rec *sweepRecord) error {
-	org, err := r.readOneConsistent(ctx, orgKey(rec.Org))
+	org, err := r.readOneConsistent(ctx, OrgKey(rec.Org))
 	if err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *sweepRecord) (mo
 		TableName:              aws.String(r.table),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :u)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": s(orgPK(rec.Org)), ":u": s(userSKPrefix),
+			":pk": StringValue(orgPK(rec.Org)), ":u": StringValue(userSKPrefix),
 		},
 		ConsistentRead: aws.Bool(true),
 	})
@@ -289,7 +289,7 @@ func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *sweepRecord) (mo
 		return true, nil
 	}
 	err = r.transact(ctx, "sweep organization", []txItem{
-		r.deleteIf(orgKey(rec.Org), orgMarkCondition, map[string]types.AttributeValue{":zero": n(0)}, errOrgHasUsers),
+		r.deleteIf(OrgKey(rec.Org), orgMarkCondition, map[string]types.AttributeValue{":zero": NumberValue(0)}, errOrgHasUsers),
 		r.dropSweep(rec),
 	})
 	return errors.Is(err, errOrgHasUsers), err
@@ -354,9 +354,9 @@ func (r *Repo) runSweeper(ctx context.Context, interval time.Duration) {
 		case <-t.C:
 		}
 		if n, err := r.Sweep(ctx); err != nil && ctx.Err() == nil {
-			r.log.Warn("sweep", "finished", n, "error", err)
+			r.Log.Warn("sweep", "finished", n, "error", err)
 		} else if n > 0 {
-			r.log.Info("sweep", "finished", n)
+			r.Log.Info("sweep", "finished", n)
 		}
 	}
 }
@@ -365,7 +365,7 @@ func (r *Repo) runSweeper(ctx context.Context, interval time.Duration) {
 func (r *Repo) batchDelete(ctx context.Context, keys []Key) error {
 	reqs := make([]types.WriteRequest, len(keys))
 	for i, k := range keys {
-		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.attributes()}}
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.Attributes()}}
 	}
 	return r.batchWriteRequests(ctx, reqs)
 }

@@ -54,12 +54,12 @@ type IndexDefinition struct {
 // Definition returns the table's definition (a fresh copy: callers may not change the design).
 func Definition() TableDefinition {
 	d := TableDefinition{
-		PartitionKey:   attrPK,
-		SortKey:        attrSK,
-		TypeAttribute:  attrType,
+		PartitionKey:   AttrPK,
+		SortKey:        AttrSK,
+		TypeAttribute:  AttrType,
 		BillingMode:    string(types.BillingModePayPerRequest),
 		StreamViewType: string(types.StreamViewTypeNewAndOldImages),
-		TTLAttribute:   attrLogExpires,
+		TTLAttribute:   AttrLogExpires,
 	}
 	for _, ix := range tableIndexes {
 		d.Indexes = append(d.Indexes, IndexDefinition{Name: ix.name, PartitionKey: ix.pk, SortKey: ix.sk, Projection: string(types.ProjectionTypeAll)})
@@ -77,7 +77,7 @@ func (d TableDefinition) KeyAttributes() []string {
 	return attrs
 }
 
-func createTableInput(table string) *dynamodb.CreateTableInput {
+func CreateTableInput(table string) *dynamodb.CreateTableInput {
 	def := Definition()
 	var attrs []types.AttributeDefinition
 	for _, a := range def.KeyAttributes() {
@@ -103,7 +103,7 @@ func createTableInput(table string) *dynamodb.CreateTableInput {
 		},
 		GlobalSecondaryIndexes: gsis,
 		BillingMode:            types.BillingMode(def.BillingMode),
-		StreamSpecification:    streamSpecification(def),
+		StreamSpecification:    StreamSpecification(def),
 	}
 }
 
@@ -111,7 +111,7 @@ func createTableInput(table string) *dynamodb.CreateTableInput {
 // and waits until it is active. An existing table must have every index of the design; one
 // without a stream gets it (see ensureStream), and is otherwise left as it is.
 func (r *Repo) CreateTable(ctx context.Context, maxWait time.Duration) error {
-	_, err := r.db.CreateTable(ctx, createTableInput(r.table))
+	_, err := r.DB.CreateTable(ctx, CreateTableInput(r.table))
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
 		return fmt.Errorf("create table %s: %w", r.table, err)
@@ -128,7 +128,7 @@ func (r *Repo) CreateTable(ctx context.Context, maxWait time.Duration) error {
 
 // waitActive waits until the table is active (created, or done with an update).
 func (r *Repo) waitActive(ctx context.Context, maxWait time.Duration) error {
-	waiter := dynamodb.NewTableExistsWaiter(r.db, func(o *dynamodb.TableExistsWaiterOptions) {
+	waiter := dynamodb.NewTableExistsWaiter(r.DB, func(o *dynamodb.TableExistsWaiterOptions) {
 		o.MinDelay = 100 * time.Millisecond
 		o.MaxDelay = 2 * time.Second
 	})
@@ -140,7 +140,7 @@ func (r *Repo) waitActive(ctx context.Context, maxWait time.Duration) error {
 
 // DeleteTable deletes the table (tests use it to clean up).
 func (r *Repo) DeleteTable(ctx context.Context) error {
-	_, err := r.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(r.table)})
+	_, err := r.DB.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(r.table)})
 	return err
 }
 
@@ -149,7 +149,7 @@ func (r *Repo) DeleteTable(ctx context.Context) error {
 // unready: queries and mutations do not need it, and only subscriptions are unavailable (see
 // StreamARN).
 func (r *Repo) Ready(ctx context.Context) error {
-	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
 	if err != nil {
 		return apperr.Classify("describe table", err)
 	}

@@ -18,7 +18,7 @@ import (
 // and mutations work without it; subscriptions answer UNAVAILABLE.
 var ErrNoStream = apperr.New(apperr.CodeUnavailable, "subscriptions are unavailable: the table has no stream")
 
-func streamSpecification(def TableDefinition) *types.StreamSpecification {
+func StreamSpecification(def TableDefinition) *types.StreamSpecification {
 	return &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(def.StreamViewType)}
 }
 
@@ -26,7 +26,7 @@ func streamSpecification(def TableDefinition) *types.StreamSpecification {
 // when the table has no stream with the view type of the definition (or no table at all). Other
 // errors are DescribeTable failing (classified: UNAVAILABLE when DynamoDB cannot be reached).
 func (r *Repo) StreamARN(ctx context.Context) (string, error) {
-	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
 	var missing *types.ResourceNotFoundException
 	if errors.As(err, &missing) {
 		return "", fmt.Errorf("table %s does not exist: %w", r.table, ErrNoStream)
@@ -55,7 +55,7 @@ func (r *Repo) streamOf(t *types.TableDescription) (string, error) {
 // stream, which would cut off whatever else reads it (a Lambda trigger, say), so that is for
 // its operator to decide.
 func (r *Repo) ensureStream(ctx context.Context, maxWait time.Duration) error {
-	out, err := r.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
 	if err != nil {
 		return fmt.Errorf("describe table %s: %w", r.table, err)
 	}
@@ -63,14 +63,14 @@ func (r *Repo) ensureStream(ctx context.Context, maxWait time.Duration) error {
 	want := Definition().StreamViewType
 	if spec != nil && aws.ToBool(spec.StreamEnabled) {
 		if string(spec.StreamViewType) != want {
-			r.log.Warn("the table's stream has another view type: subscriptions answer UNAVAILABLE until it is "+want,
+			r.Log.Warn("the table's stream has another view type: subscriptions answer UNAVAILABLE until it is "+want,
 				"table", r.table, "viewType", string(spec.StreamViewType))
 		}
 		return nil
 	}
-	_, err = r.db.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+	_, err = r.DB.UpdateTable(ctx, &dynamodb.UpdateTableInput{
 		TableName:           aws.String(r.table),
-		StreamSpecification: streamSpecification(Definition()),
+		StreamSpecification: StreamSpecification(Definition()),
 	})
 	if err != nil {
 		return fmt.Errorf("enable the stream of table %s: %w", r.table, err)
@@ -78,6 +78,6 @@ func (r *Repo) ensureStream(ctx context.Context, maxWait time.Duration) error {
 	if err := r.waitActive(ctx, maxWait); err != nil {
 		return err
 	}
-	r.log.Info("enabled the table's stream on the existing table", "table", r.table, "viewType", want)
+	r.Log.Info("enabled the table's stream on the existing table", "table", r.table, "viewType", want)
 	return nil
 }

@@ -53,9 +53,9 @@ func counted(t tally) tally {
 
 // keyQuery is a Query of partition pk with key condition cond (:pk, and :p when prefix is set).
 func keyQuery(cond, pk, prefix string) *dynamodb.QueryInput {
-	values := map[string]types.AttributeValue{":pk": s(pk)}
+	values := map[string]types.AttributeValue{":pk": StringValue(pk)}
 	if prefix != "" {
-		values[":p"] = s(prefix)
+		values[":p"] = StringValue(prefix)
 	}
 	return &dynamodb.QueryInput{KeyConditionExpression: aws.String(cond), ExpressionAttributeValues: values}
 }
@@ -81,7 +81,7 @@ func (r *Repo) count(ctx context.Context, t tally, parent Entity) (map[string]in
 	k := parent.Key()
 	counts := make(map[string]int, len(t.attrs))
 	for {
-		out, err := r.db.Query(ctx, in)
+		out, err := r.DB.Query(ctx, in)
 		if err != nil {
 			return nil, apperr.Classify("count", err)
 		}
@@ -113,12 +113,12 @@ func countSample(items []map[string]types.AttributeValue) {
 	}
 	for _, item := range items {
 		for _, t := range tallies {
-			if stringAttr(item, attrType) != t.parent {
+			if StringAttr(item, AttrType) != t.parent {
 				continue
 			}
-			k := Key{PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
+			k := Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}
 			for _, a := range t.attrs {
-				item[a] = n(counts[k][a])
+				item[a] = NumberValue(counts[k][a])
 			}
 			item[attrCounted] = &types.AttributeValueMemberBOOL{Value: true}
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 // maxTransactItems is TransactWriteItems' limit of actions per transaction.
-const maxTransactItems = 100
+const MaxTransactItems = 100
 
 // txItem is one action of a transaction and the error to report when its condition fails.
 type txItem struct {
@@ -35,8 +35,8 @@ func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
 // success instead of applying it twice, and the same token with other parameters with
 // IdempotentParameterMismatchException.
 func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []txItem) error {
-	if len(items) > maxTransactItems {
-		return apperr.InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), maxTransactItems)
+	if len(items) > MaxTransactItems {
+		return apperr.InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), MaxTransactItems)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: make([]types.TransactWriteItem, len(items))}
 	if token != "" {
@@ -45,7 +45,7 @@ func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []
 	for i, it := range items {
 		in.TransactItems[i] = it.item
 	}
-	_, err := r.db.TransactWriteItems(ctx, in)
+	_, err := r.DB.TransactWriteItems(ctx, in)
 	if err == nil {
 		return nil
 	}
@@ -92,7 +92,7 @@ func (r *Repo) mustExist(k Key, onMissing error) txItem {
 	return txItem{
 		item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName:           aws.String(r.table),
-			Key:                 k.attributes(),
+			Key:                 k.Attributes(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
 		onCondition: onMissing,
@@ -125,7 +125,7 @@ func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values m
 func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
 	return txItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
+		Key:                       k.Attributes(),
 		ConditionExpression:       aws.String(cond),
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
@@ -135,7 +135,7 @@ func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[s
 func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
 	return txItem{item: types.TransactWriteItem{Update: &types.Update{
 		TableName:                 aws.String(r.table),
-		Key:                       k.attributes(),
+		Key:                       k.Attributes(),
 		UpdateExpression:          aws.String(update),
 		ConditionExpression:       aws.String(cond),
 		ExpressionAttributeNames:  names,
@@ -145,7 +145,7 @@ func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, val
 
 // deleteIf is a Delete of the item at k on condition cond (none when empty).
 func (r *Repo) deleteIf(k Key, cond string, values map[string]types.AttributeValue, onCond error) txItem {
-	d := &types.Delete{TableName: aws.String(r.table), Key: k.attributes()}
+	d := &types.Delete{TableName: aws.String(r.table), Key: k.Attributes()}
 	if cond != "" {
 		d.ConditionExpression = aws.String(cond)
 		d.ExpressionAttributeValues = values

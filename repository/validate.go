@@ -119,7 +119,7 @@ const (
 	// MaxOrderLines is the most lines one order may have: placeOrder writes the order in ONE
 	// TransactWriteItems of at most 100 actions, three of which are the customer check, the
 	// idempotency guard and the order itself.
-	MaxOrderLines = maxTransactItems - 3
+	MaxOrderLines = MaxTransactItems - 3
 	// MaxLineQuantity bounds the quantity of one line.
 	MaxLineQuantity = 10000
 	// MaxOrderTotalCents bounds an order's total: the API returns it as a GraphQL Int, which is a

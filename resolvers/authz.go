@@ -8,6 +8,7 @@ import (
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // Scope checks where IDs enter the graph (the policy itself is auth's). The server has already
@@ -26,7 +27,7 @@ func visible(ctx context.Context, d model.AnyNode, parts []string) error {
 
 // organizationsPage is `organizations` as the caller may see it: every organization, or an org
 // role's own one.
-func organizationsPage(ctx context.Context, repo *repository.Repo, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
+func organizationsPage(ctx context.Context, repo *store.Store, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
 	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
 		return ownOrganizationPage(ctx, repo, org, args)
 	}
@@ -35,7 +36,7 @@ func organizationsPage(ctx context.Context, repo *repository.Repo, args reposito
 
 // customersPage is `customers` as the caller may see it: every customer, or a customer's own
 // record.
-func customersPage(ctx context.Context, repo *repository.Repo, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
+func customersPage(ctx context.Context, repo *store.Store, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
 	if c, narrowed := auth.Caller(ctx).OwnCustomer(); narrowed {
 		return ownCustomerPage(ctx, repo, c, args)
 	}
@@ -44,14 +45,14 @@ func customersPage(ctx context.Context, repo *repository.Repo, args repository.P
 
 // ownOrganizationPage is `organizations` narrowed to an org role's organization: one key lookup
 // (batched like any other) rather than the Query of every organization.
-func ownOrganizationPage(ctx context.Context, repo *repository.Repo, org string, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
+func ownOrganizationPage(ctx context.Context, repo *store.Store, org string, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
 	return ownPage(ctx, repo, "organizations:"+org, args, func() (*repository.Organization, error) {
 		return model.Organizations.Get(ctx, loaders.For(ctx), org)
 	})
 }
 
 // ownCustomerPage is `customers` narrowed to a customer's own record.
-func ownCustomerPage(ctx context.Context, repo *repository.Repo, customer string, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
+func ownCustomerPage(ctx context.Context, repo *store.Store, customer string, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
 	return ownPage(ctx, repo, "customers:"+customer, args, func() (*repository.Customer, error) {
 		return model.Customers.Get(ctx, loaders.For(ctx), customer)
 	})
@@ -59,7 +60,7 @@ func ownCustomerPage(ctx context.Context, repo *repository.Repo, customer string
 
 // ownPage is a list narrowed to the caller's one record: a page holding it (read by get) when it
 // exists, empty when it does not, and empty after the first page.
-func ownPage[T repository.Entity](ctx context.Context, repo *repository.Repo, list string, args repository.PageArgs, get func() (T, error)) (repository.Page[T], error) {
+func ownPage[T repository.Entity](ctx context.Context, repo *store.Store, list string, args repository.PageArgs, get func() (T, error)) (repository.Page[T], error) {
 	if err := args.Validate(); err != nil {
 		return repository.Page[T]{}, err
 	}
@@ -73,7 +74,7 @@ func ownPage[T repository.Entity](ctx context.Context, repo *repository.Repo, li
 		}
 		present = err == nil
 	}
-	p, err := repository.SolePage(repo, list, v, present, args)
+	p, err := repository.SolePage(repo.Repo, list, v, present, args)
 	if err == nil {
 		// The one record is the whole level: what it needs next is read ahead as for a list.
 		// Its read went through the key loader's window: the round of what follows is not known.

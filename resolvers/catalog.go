@@ -11,6 +11,7 @@ import (
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // startProductLists binds the product's child lists to their loaders.
@@ -64,7 +65,7 @@ func warehouseOrNil(ctx context.Context, id string) (*model.Warehouse, error) {
 // the customer the write read to the loaders (the order's customer costs nothing). A line's
 // product is checked against the caller's scope like any ID; its warehouse only for its type: a
 // customer may take stock from any warehouse, whose IDs are not a tenant's.
-func placeOrder(ctx context.Context, repo *repository.Repo, customer string, input model.PlaceOrderInput) (*repository.Order, []*repository.OrderItem, error) {
+func placeOrder(ctx context.Context, repo *store.Store, customer string, input model.PlaceOrderInput) (*repository.Order, []*repository.OrderItem, error) {
 	lines := orderLines(input.Items)
 	for i, it := range input.Items {
 		if it.ProductID == nil && it.WarehouseID == nil {
@@ -102,7 +103,7 @@ func accountRep(ctx context.Context, id string) (*model.Employee, error) {
 // topAccountReps is the ranking of account reps (one Query per month, AP28). The entries name
 // their reps, which are looked up together at once, as the level the rep field's selection plans
 // (its to-one targets, its lists read ahead): never one by one as each entry resolves.
-func topAccountReps(ctx context.Context, repo *repository.Repo, from, to time.Time, first *int) ([]*model.AccountRepSales, error) {
+func topAccountReps(ctx context.Context, repo *store.Store, from, to time.Time, first *int) ([]*model.AccountRepSales, error) {
 	n := 10
 	if first != nil {
 		n = *first

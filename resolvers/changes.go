@@ -6,7 +6,8 @@ import (
 	"singletable/apperr"
 	"singletable/auth"
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 )
 
 // Delta sync: a subscription's or a pull's scope in the change log, and its cursors. The scope
@@ -17,8 +18,8 @@ import (
 // from (with the narrowing argument its cursors are bound to), and the filter every change,
 // replayed or live, passes.
 type changeFeed struct {
-	scope  repository.ChangeScope
-	filter func(repository.Change) bool
+	scope  stream.ChangeScope
+	filter func(stream.Change) bool
 }
 
 // replayPage is how many log items a subscription's replay reads per Query: small enough that the
@@ -33,8 +34,8 @@ var errForeignCursor = &apperr.Error{Code: apperr.CodeBadUserInput, Field: "afte
 // continue after (zero without a cursor): BAD_USER_INPUT for a forged cursor or one of another
 // scope the caller sees, NOT_FOUND (the body of an unknown object) for one of another tenant's
 // scope, CURSOR_EXPIRED for one past the retention.
-func openAfter(ctx context.Context, repo *repository.Repo, f changeFeed, after *string) (repository.ChangePosition, error) {
-	var none repository.ChangePosition
+func openAfter(ctx context.Context, repo *store.Store, f changeFeed, after *string) (stream.ChangePosition, error) {
+	var none stream.ChangePosition
 	if after == nil {
 		return none, nil
 	}
@@ -56,7 +57,7 @@ func openAfter(ctx context.Context, repo *repository.Repo, f changeFeed, after *
 // changePage reads the feed's changes after after: up to first that pass its filter, reading
 // more pages of the log for a narrowing filter (at most pages + 1 Queries). last is the position
 // of the last log item read, matching or not: where the next page starts.
-func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after uint64, first int) (out []repository.Change, last uint64, more bool, err error) {
+func changePage(ctx context.Context, repo *store.Store, f changeFeed, after uint64, first int) (out []stream.Change, last uint64, more bool, err error) {
 	last = after
 	for {
 		changes, next, err := repo.ChangesAfter(ctx, f.scope, last, first-len(out))
@@ -77,19 +78,19 @@ func changePage(ctx context.Context, repo *repository.Repo, f changeFeed, after 
 
 // pullArgs validates a pull's `first` (1..repository.MaxChangesPage; the schema's default is 100).
 func pullArgs(first *int) (int, error) {
-	n := repository.DefaultChangesPage
+	n := stream.DefaultChangesPage
 	if first != nil {
 		n = *first
 	}
-	if n < 1 || n > repository.MaxChangesPage {
-		return 0, apperr.InvalidInput("first", "first must be between 1 and %d", repository.MaxChangesPage)
+	if n < 1 || n > stream.MaxChangesPage {
+		return 0, apperr.InvalidInput("first", "first must be between 1 and %d", stream.MaxChangesPage)
 	}
 	return n, nil
 }
 
 // pull is a pull resolver's work: the feed's page after the client's cursor, as edges made by
 // edge, and the page's info; the edges' cursors are those of the same changes delivered live.
-func pull[E any](ctx context.Context, repo *repository.Repo, f changeFeed, after *string, first *int, edge func(*repository.Change, model.Cursored) E) ([]E, *model.PageInfo, error) {
+func pull[E any](ctx context.Context, repo *store.Store, f changeFeed, after *string, first *int, edge func(*stream.Change, model.Cursored) E) ([]E, *model.PageInfo, error) {
 	n, err := pullArgs(first)
 	if err != nil {
 		return nil, nil, err
@@ -117,7 +118,7 @@ func pull[E any](ctx context.Context, repo *repository.Repo, f changeFeed, after
 
 // pulled is pull of the feed an argument check returned (its error, when the check failed), its
 // page made into a connection by conn.
-func pulled[E, C any](ctx context.Context, repo *repository.Repo, after *string, first *int, edge func(*repository.Change, model.Cursored) E,
+func pulled[E, C any](ctx context.Context, repo *store.Store, after *string, first *int, edge func(*stream.Change, model.Cursored) E,
 	conn func([]E, *model.PageInfo) C) func(changeFeed, error) (C, error) {
 	return func(f changeFeed, err error) (C, error) {
 		var zero C
@@ -135,19 +136,19 @@ func pulled[E, C any](ctx context.Context, repo *repository.Repo, after *string,
 // The edges and connections of the pulls: each change's node carries its cursor, and so does its
 // edge.
 
-func ticketChangeEdge(c *repository.Change, cur model.Cursored) *model.TicketChangeEdge {
+func ticketChangeEdge(c *stream.Change, cur model.Cursored) *model.TicketChangeEdge {
 	return &model.TicketChangeEdge{Cursored: cur, Node: ticketChange(c, cur)}
 }
 
-func orderChangeEdge(c *repository.Change, cur model.Cursored) *model.OrderChangeEdge {
+func orderChangeEdge(c *stream.Change, cur model.Cursored) *model.OrderChangeEdge {
 	return &model.OrderChangeEdge{Cursored: cur, Node: orderChange(c, cur)}
 }
 
-func employeeChangeEdge(c *repository.Change, cur model.Cursored) *model.EmployeeChangeEdge {
+func employeeChangeEdge(c *stream.Change, cur model.Cursored) *model.EmployeeChangeEdge {
 	return &model.EmployeeChangeEdge{Cursored: cur, Node: employeeChange(c, cur)}
 }
 
-func inventoryChangeEdge(c *repository.Change, cur model.Cursored) *model.InventoryChangeEdge {
+func inventoryChangeEdge(c *stream.Change, cur model.Cursored) *model.InventoryChangeEdge {
 	return &model.InventoryChangeEdge{Cursored: cur, Node: inventoryChange(c, cur)}
 }
 

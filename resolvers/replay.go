@@ -6,7 +6,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/changefeed"
-	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // A subscription opened with `after` replays before it goes live. It subscribes to the hub first,
@@ -21,13 +21,13 @@ type replay struct {
 	// read is the position of the last log item read: where the next page starts, and the
 	// newest change a live one must be after to be new.
 	read    uint64
-	pending []repository.Change
+	pending []stream.Change
 	more    bool
 }
 
 // replayed is the next change of the replay, nil once it is over (s.replay stays set, done, so
 // that the live changes it delivered already are recognised).
-func (s *stream[T]) replayed(ctx context.Context) (*repository.Change, error) {
+func (s *liveStream[T]) replayed(ctx context.Context) (*stream.Change, error) {
 	r := s.replay
 	for len(r.pending) == 0 {
 		if !r.more {
@@ -45,7 +45,7 @@ func (s *stream[T]) replayed(ctx context.Context) (*repository.Change, error) {
 }
 
 // seenInReplay reports whether a live change is one the replay covered (read from the log).
-func (s *stream[T]) seenInReplay(c *repository.Change) bool {
+func (s *liveStream[T]) seenInReplay(c *stream.Change) bool {
 	return s.replay != nil && c.Position <= s.replay.read
 }
 
@@ -53,7 +53,7 @@ func (s *stream[T]) seenInReplay(c *repository.Change) bool {
 // drain, the hub's error with the cursor to resume from (extensions.cursor), so that the
 // client's retry replays what it missed instead of refetching: the last change delivered, or
 // where the subscription started when it delivered none (its `after`, or the log's head).
-func (s *stream[T]) ended(err error) error {
+func (s *liveStream[T]) ended(err error) error {
 	var coded *apperr.Error
 	switch {
 	case err == nil && s.drained():
@@ -68,7 +68,7 @@ func (s *stream[T]) ended(err error) error {
 }
 
 // drained reports whether the hub completed the subscription because it was shutting down.
-func (s *stream[T]) drained() bool {
+func (s *liveStream[T]) drained() bool {
 	select {
 	case <-s.hub.Done():
 		return true

@@ -5,12 +5,12 @@ package resolvers
 
 import (
 	"singletable/changefeed"
-	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // Resolver is the root resolver. It holds what every request shares.
 type Resolver struct {
-	Repo *repository.Repo
+	Repo *store.Store
 	// Hub fans the table's stream out to subscriptions; nil where subscriptions are not served
 	// (they answer UNAVAILABLE).
 	Hub *changefeed.Hub

@@ -9,7 +9,8 @@ import (
 	"singletable/auth"
 	"singletable/changefeed"
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 )
 
 // How a subscription's events reach the client. gqlgen takes a channel from a subscription
@@ -67,7 +68,7 @@ var errTokenExpired = apperr.New(apperr.CodeUnauthenticated, "the token has expi
 
 // subscribed is subscribe of the feed an argument check returned (its error, when the check
 // failed).
-func subscribed[T any](ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, after *string, convert func(*repository.Change, model.Cursored) T) func(changeFeed, error) (<-chan T, error) {
+func subscribed[T any](ctx context.Context, repo *store.Store, hub *changefeed.Hub, after *string, convert func(*stream.Change, model.Cursored) T) func(changeFeed, error) (<-chan T, error) {
 	return func(f changeFeed, err error) (<-chan T, error) {
 		if err != nil {
 			return nil, err
@@ -79,7 +80,7 @@ func subscribed[T any](ctx context.Context, repo *repository.Repo, hub *changefe
 // subscribe opens a subscription to the hub's changes f accepts, each delivered as convert
 // makes it, for the caller of ctx until its token expires; the subscription ends with ctx. With
 // after, it first replays f's changes after that cursor from the change log (replay.go).
-func subscribe[T any](ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, f changeFeed, after *string, convert func(*repository.Change, model.Cursored) T) (<-chan T, error) {
+func subscribe[T any](ctx context.Context, repo *store.Store, hub *changefeed.Hub, f changeFeed, after *string, convert func(*stream.Change, model.Cursored) T) (<-chan T, error) {
 	if hub == nil {
 		return nil, errNoHub
 	}
@@ -108,7 +109,7 @@ func subscribe[T any](ctx context.Context, repo *repository.Repo, hub *changefee
 	if err != nil {
 		return nil, err
 	}
-	s := &stream[T]{sub: sub, hub: hub, caller: caller, repo: repo, feed: f, convert: convert, out: make(chan T, 1), pos: startOf(sub, head)}
+	s := &liveStream[T]{sub: sub, hub: hub, caller: caller, repo: repo, feed: f, convert: convert, out: make(chan T, 1), pos: startOf(sub, head)}
 	if after != nil {
 		s.pos, s.replay = from, &replay{read: from.Position, more: true}
 	}
@@ -125,9 +126,9 @@ func subscribe[T any](ctx context.Context, repo *repository.Repo, hub *changefee
 // logHead is the change log's head, read before a subscription without `after` opens on a hub
 // that has dispatched nothing yet (the zero position otherwise): where it resumes from should it
 // end before it delivered anything (startOf).
-func logHead(ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, after *string) (repository.ChangePosition, error) {
+func logHead(ctx context.Context, repo *store.Store, hub *changefeed.Hub, after *string) (stream.ChangePosition, error) {
 	if after != nil || hub.Dispatched() {
-		return repository.ChangePosition{}, nil
+		return stream.ChangePosition{}, nil
 	}
 	return repo.ChangeLogHead(ctx)
 }
@@ -138,7 +139,7 @@ func logHead(ctx context.Context, repo *repository.Repo, hub *changefeed.Hub, af
 // opened, or one it would have: the hub dispatches in the order of the positions, and a change
 // appended before the head was read but dispatched after the subscription opened is in its
 // buffer, delivered before its end is told.
-func startOf(sub *changefeed.Subscription, head repository.ChangePosition) repository.ChangePosition {
+func startOf(sub *changefeed.Subscription, head stream.ChangePosition) stream.ChangePosition {
 	start := sub.Start()
 	if start.Logged.IsZero() || start.Position < head.Position {
 		return head
@@ -173,19 +174,19 @@ func awaitReader(ctx context.Context, hub *changefeed.Hub) error {
 
 var errNoSlot = apperr.New(apperr.CodeInternal, "no event stream slot: the server did not call WithEventStream")
 
-// stream is an EventStream of events of type T.
-type stream[T any] struct {
+// liveStream is an EventStream of events of type T.
+type liveStream[T any] struct {
 	sub     *changefeed.Subscription
 	hub     *changefeed.Hub
 	caller  auth.Principal
-	repo    *repository.Repo
+	repo    *store.Store
 	feed    changeFeed
-	convert func(*repository.Change, model.Cursored) T
+	convert func(*stream.Change, model.Cursored) T
 	// replay is the replay still to deliver (nil: none, or done).
 	replay *replay
 	// pos is the position of the last change delivered (or of the client's cursor, or where
 	// the subscription started: startOf): the cursor an ended subscription resumes from.
-	pos    repository.ChangePosition
+	pos    stream.ChangePosition
 	out    chan T
 	expiry *time.Timer // nil: the caller's token does not expire
 	// over is set once Next has said the subscription is over: its error is told once, and every
@@ -193,7 +194,7 @@ type stream[T any] struct {
 	over bool
 }
 
-func (s *stream[T]) Next(ctx context.Context) (bool, error) {
+func (s *liveStream[T]) Next(ctx context.Context) (bool, error) {
 	if s.over {
 		return false, nil
 	}
@@ -202,7 +203,7 @@ func (s *stream[T]) Next(ctx context.Context) (bool, error) {
 	return ok, err
 }
 
-func (s *stream[T]) next(ctx context.Context) (bool, error) {
+func (s *liveStream[T]) next(ctx context.Context) (bool, error) {
 	if s.replay != nil {
 		c, err := s.replayed(ctx)
 		if err != nil {
@@ -241,8 +242,8 @@ func (s *stream[T]) next(ctx context.Context) (bool, error) {
 }
 
 // emit converts c into its event, with its cursor, and hands it to gqlgen.
-func (s *stream[T]) emit(ctx context.Context, c *repository.Change) (bool, error) {
-	s.pos = repository.ChangePosition{Position: c.Position, Logged: c.Logged}
+func (s *liveStream[T]) emit(ctx context.Context, c *stream.Change) (bool, error) {
+	s.pos = stream.ChangePosition{Position: c.Position, Logged: c.Logged}
 	select {
 	case s.out <- s.convert(c, model.Cursored{Position: s.repo.ChangeCursor(s.feed.scope, c)}):
 		return true, nil
@@ -251,13 +252,13 @@ func (s *stream[T]) emit(ctx context.Context, c *repository.Change) (bool, error
 	}
 }
 
-func (s *stream[T]) Close() {
+func (s *liveStream[T]) Close() {
 	s.close()
 	s.over = true
 }
 
 // close ends the hub's subscription and stops the timer; it may be called more than once.
-func (s *stream[T]) close() {
+func (s *liveStream[T]) close() {
 	s.sub.Close()
 	if s.expiry != nil {
 		s.expiry.Stop()

@@ -7,6 +7,7 @@ import (
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/stream"
 )
 
 // Subscriptions (graph/subscriptions.graphqls). A subscription is checked once, when it opens, as
@@ -51,7 +52,7 @@ func ticketChanges(ctx context.Context, organizationID string, reporterID *strin
 		}
 		reporter = ref.ID
 	}
-	return changeFeed{repository.TicketChangeScope(org, reporter), changesOf(ctx, model.Tickets, func(t *repository.Ticket) bool {
+	return changeFeed{stream.TicketChangeScope(org, reporter), changesOf(ctx, model.Tickets, func(t *repository.Ticket) bool {
 		return t.OrgID == org && (reporter == "" || t.ReporterID == reporter)
 	})}, nil
 }
@@ -70,7 +71,7 @@ func orderChanges(ctx context.Context, customerID *string) (changeFeed, error) {
 	if !narrowed {
 		customer = ""
 	}
-	return changeFeed{repository.OrderChangeScope(customer), changesOf(ctx, model.Orders, func(o *repository.Order) bool {
+	return changeFeed{stream.OrderChangeScope(customer), changesOf(ctx, model.Orders, func(o *repository.Order) bool {
 		return !narrowed || o.CustomerID == customer
 	})}, nil
 }
@@ -85,7 +86,7 @@ func employeeChanges(ctx context.Context, departmentID *string) (changeFeed, err
 			return changeFeed{}, err
 		}
 	}
-	return changeFeed{repository.EmployeeChangeScope(dept), changesOf(ctx, model.Employees, func(e *repository.Employee) bool {
+	return changeFeed{stream.EmployeeChangeScope(dept), changesOf(ctx, model.Employees, func(e *repository.Employee) bool {
 		return dept == "" || e.DepartmentID == dept
 	})}, nil
 }
@@ -94,9 +95,9 @@ func employeeChanges(ctx context.Context, departmentID *string) (changeFeed, err
 // accepted when it is about an object of d's type, every image it carries lies in the caller's
 // scope, and one of them matches. It runs for every change the stream delivers, while the hub's
 // lock is held: it reads the images and allocates nothing.
-func changesOf[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], match func(E) bool) func(repository.Change) bool {
+func changesOf[E repository.Entity, M model.Node, R any](ctx context.Context, d model.NodeType[E, M, R], match func(E) bool) func(stream.Change) bool {
 	caller := auth.Caller(ctx)
-	return func(c repository.Change) bool {
+	return func(c stream.Change) bool {
 		images, n := imagesOf[E](c)
 		if n == 0 {
 			return false
@@ -114,7 +115,7 @@ func changesOf[E repository.Entity, M model.Node, R any](ctx context.Context, d 
 
 // imagesOf are c's images (after the write, then before it) as entities of type E, and how many
 // there are: none when c is about an entity of another type.
-func imagesOf[E repository.Entity](c repository.Change) (images [2]E, n int) {
+func imagesOf[E repository.Entity](c stream.Change) (images [2]E, n int) {
 	for _, img := range [2]repository.Entity{c.New, c.Old} {
 		if img == nil {
 			continue
@@ -130,23 +131,23 @@ func imagesOf[E repository.Entity](c repository.Change) (images [2]E, n int) {
 }
 
 // changeKinds are the schema's names of the repository's kinds of change.
-var changeKinds = map[repository.ChangeKind]model.ChangeKind{
-	repository.ChangeCreated: model.ChangeKindCreated,
-	repository.ChangeUpdated: model.ChangeKindUpdated,
-	repository.ChangeRemoved: model.ChangeKindRemoved,
+var changeKinds = map[stream.ChangeKind]model.ChangeKind{
+	stream.ChangeCreated: model.ChangeKindCreated,
+	stream.ChangeUpdated: model.ChangeKindUpdated,
+	stream.ChangeRemoved: model.ChangeKindRemoved,
 }
 
 // ticketChange is the event of a change a ticket subscription accepted: the ticket from the
 // stream's image (after the write; before it for a removal), and its previous status when the
 // write changed it.
-func ticketChange(c *repository.Change, cur model.Cursored) *model.TicketChange {
+func ticketChange(c *stream.Change, cur model.Cursored) *model.TicketChange {
 	t := c.Entity().(*repository.Ticket)
 	return &model.TicketChange{Cursored: cur, Kind: changeKinds[c.Kind], Ticket: model.Tickets.Wrap(t),
 		PreviousStatus: previousStatus(c, t, func(t *repository.Ticket) repository.TicketStatus { return t.Status })}
 }
 
 // orderChange is ticketChange for an order.
-func orderChange(c *repository.Change, cur model.Cursored) *model.OrderChange {
+func orderChange(c *stream.Change, cur model.Cursored) *model.OrderChange {
 	o := c.Entity().(*repository.Order)
 	return &model.OrderChange{Cursored: cur, Kind: changeKinds[c.Kind], Order: model.Orders.Wrap(o),
 		PreviousStatus: previousStatus(c, o, func(o *repository.Order) repository.OrderStatus { return o.Status })}
@@ -154,7 +155,7 @@ func orderChange(c *repository.Change, cur model.Cursored) *model.OrderChange {
 
 // previousStatus is the status (status of an entity) the entity had before change c, when c
 // changed it from that to now's; nil for a creation, a removal, or a write that kept it.
-func previousStatus[E any, S comparable](c *repository.Change, now E, status func(E) S) *S {
+func previousStatus[E any, S comparable](c *stream.Change, now E, status func(E) S) *S {
 	old, ok := c.Old.(E)
 	if !ok || c.New == nil || status(old) == status(now) {
 		return nil
@@ -164,7 +165,7 @@ func previousStatus[E any, S comparable](c *repository.Change, now E, status fun
 }
 
 // employeeChange is the event of a change an employee subscription accepted.
-func employeeChange(c *repository.Change, cur model.Cursored) *model.EmployeeChange {
+func employeeChange(c *stream.Change, cur model.Cursored) *model.EmployeeChange {
 	return &model.EmployeeChange{Cursored: cur, Kind: changeKinds[c.Kind], Employee: model.Employees.Wrap(c.Entity().(*repository.Employee))}
 }
 
@@ -176,11 +177,11 @@ func inventoryChanges(ctx context.Context, productID string) (changeFeed, error)
 	if err != nil {
 		return changeFeed{}, err
 	}
-	return changeFeed{repository.InventoryChangeScope(product), changesOf(ctx, model.Products, func(p *repository.Product) bool { return p.ID == product })}, nil
+	return changeFeed{stream.InventoryChangeScope(product), changesOf(ctx, model.Products, func(p *repository.Product) bool { return p.ID == product })}, nil
 }
 
 // inventoryChange is the event of a change an inventory subscription accepted.
-func inventoryChange(c *repository.Change, cur model.Cursored) *model.InventoryChange {
+func inventoryChange(c *stream.Change, cur model.Cursored) *model.InventoryChange {
 	p := c.Entity().(*repository.Product)
 	ev := &model.InventoryChange{Cursored: cur, Kind: changeKinds[c.Kind], Product: model.Products.Wrap(p)}
 	if old, ok := c.Old.(*repository.Product); ok {

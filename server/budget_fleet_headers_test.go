@@ -6,7 +6,7 @@ import (
 
 	"singletable/fleet"
 	"singletable/fleet/fleettest"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -19,7 +19,7 @@ func TestCapacityHeadersReportTheFleetsBucket(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	for _, rps := range []float64{0, 1000} {
 		cfg := server.Config{CapacityBudgetRCU: 5, RateLimitRPS: rps, SharedLimits: f}
 		one, two := newAPIOn(t, repo, cfg), newAPIOn(t, repo, cfg)

@@ -6,6 +6,7 @@ import (
 
 	"singletable/loaders/perparent"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 
 	"singletable/server"
 )
@@ -93,7 +94,7 @@ func TestNestedSaaSQueryCallBudget(t *testing.T) {
 // The per-parent baseline (loaders/perparent, benchmarks only) answers the same query with the same data, resolving each
 // field on its own: one GetItem per lookup, one Query per parent list, nothing shared.
 func TestPerParentModeAnswersTheSameWithMoreCalls(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	batched := newAPIOn(t, repo, server.Config{})
 	perParent := newAPIOn(t, repo, server.Config{Loaders: perparent.Options(), Planner: perparent.Planner{}})
 	d := batched.seedSaaS(3, 4, 5)

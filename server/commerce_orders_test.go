@@ -11,6 +11,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -367,7 +368,7 @@ func TestOrdersByStatusCursorIsBoundToShardCount(t *testing.T) {
 	a.ok(`{ ordersByStatus(status: OPEN, first: 1) { pageInfo { endCursor } } }`, nil, &out)
 	cfg := repotest.Config(t, a.repo.Table())
 	cfg.OrderStatusShards = 7
-	other, err := repository.New(t.Context(), cfg)
+	other, err := store.New(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

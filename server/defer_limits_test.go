@@ -8,6 +8,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -18,7 +19,7 @@ import (
 // request rate.
 func TestDeferOverServerSentEventsHoldsAConcurrencySlot(t *testing.T) {
 	slow := &slowCalls{}
-	repo := repotest.NewRepo(t, func(c *repository.Config) { c.WrapTransport = repotest.Chain(slow.wrap, c.WrapTransport) })
+	repo := storetest.New(t, func(c *repository.Config) { c.WrapTransport = repotest.Chain(slow.wrap, c.WrapTransport) })
 	a := newAPIOn(t, repo, server.Config{MaxConcurrentOperations: 1})
 	a.seedSaaS(1, 4, 5)
 	slow.on.Store(true)

@@ -16,6 +16,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -287,7 +288,7 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 // where the executor's wait was left behind half of the time.
 func TestDeferClientGoneStopsTheReads(t *testing.T) {
 	slow := &slowCalls{}
-	repo := repotest.NewRepo(t, func(c *repository.Config) { c.WrapTransport = repotest.Chain(slow.wrap, c.WrapTransport) })
+	repo := storetest.New(t, func(c *repository.Config) { c.WrapTransport = repotest.Chain(slow.wrap, c.WrapTransport) })
 	logs := &logBuffer{}
 	a := newAPIOn(t, repo, server.Config{Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	a.seedSaaS(1, 4, 5)

@@ -12,6 +12,9 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -21,13 +24,13 @@ import (
 type gapSource struct {
 	src      changefeed.Source
 	dropping atomic.Bool
-	h        atomic.Pointer[repository.StreamHandler]
+	h        atomic.Pointer[stream.StreamHandler]
 }
 
-func (g *gapSource) Run(ctx context.Context, h repository.StreamHandler) error {
+func (g *gapSource) Run(ctx context.Context, h stream.StreamHandler) error {
 	g.h.Store(&h)
 	changes := h.Changes
-	h.Changes = func(ctx context.Context, batch []repository.Change) {
+	h.Changes = func(ctx context.Context, batch []stream.Change) {
 		if !g.dropping.Load() {
 			changes(ctx, batch)
 		}
@@ -78,8 +81,8 @@ func (a *api) resumed(org *repository.Organization, query, cursor string, n int)
 // client the cursor of the last change it delivered (extensions.cursor); resubscribing after it
 // replays exactly the changes the subscription missed, which the change log has: no refetch.
 func TestDeltaSyncGapEndGivesTheResumeCursor(t *testing.T) {
-	repo := repotest.NewRepo(t)
-	src := &gapSource{src: repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})}
+	repo := storetest.New(t)
+	src := &gapSource{src: repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond})}
 	a := newAPIOn(t, repo, server.Config{Hub: startHub(t, src, changefeed.Options{})})
 	d := a.seedSaaS(1, 1, 0)
 	org, user := d.orgs[0], d.users[d.orgs[0].ID][0]
@@ -116,12 +119,12 @@ func TestDeltaSyncGapEndGivesTheResumeCursor(t *testing.T) {
 // the last change it delivered; resubscribing after it replays every change it did not get,
 // each once.
 func TestDeltaSyncSlowEndGivesTheResumeCursor(t *testing.T) {
-	base := repotest.NewRepo(t)
-	hub := startHub(t, base.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond}),
+	base := storetest.New(t)
+	hub := startHub(t, base.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond}),
 		changefeed.Options{Buffer: 1, SlowAfter: 100 * time.Millisecond})
 	cfg := repotest.Config(t, base.Table())
 	cfg.WrapTransport = repotest.Latency(300*time.Millisecond, 0)
-	slow, err := repository.New(context.Background(), cfg)
+	slow, err := store.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,8 +167,8 @@ func TestDeltaSyncSlowEndGivesTheResumeCursor(t *testing.T) {
 func TestDeltaSyncEndBeforeAnyEventGivesTheStartAsResumeCursor(t *testing.T) {
 	for _, reason := range []string{"gap", "drain"} {
 		t.Run(reason, func(t *testing.T) {
-			repo := repotest.NewRepo(t)
-			src := &gapSource{src: repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})}
+			repo := storetest.New(t)
+			src := &gapSource{src: repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond})}
 			src.dropping.Store(true)
 			hub := startHub(t, src, changefeed.Options{})
 			a := newAPIOn(t, repo, server.Config{Hub: hub})

@@ -10,8 +10,10 @@ import (
 	"singletable/changefeed"
 	"singletable/fleet"
 	"singletable/fleet/fleettest"
-	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -35,11 +37,11 @@ func newFleetInstance(t *testing.T, url, prefix, name, table string) *fleetInsta
 	closer := &repotest.ShardCloser{}
 	cfg := repotest.Config(t, table)
 	cfg.WrapTransport = closer.Wrap
-	repo, err := repository.New(context.Background(), cfg)
+	repo, err := store.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed := f.Feed(repo, repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
+	feed := f.Feed(repo, stream.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	hub := changefeed.New(feed, nil, changefeed.Options{})
 	hub.Start(context.Background())
 	t.Cleanup(hub.Close)
@@ -62,7 +64,7 @@ func (in *fleetInstance) ready(t *testing.T) {
 // the instance that takes over finds it closed). The client gets exactly those changes, in
 // order, each once, then the live ones.
 func TestDeltaSyncResumesAcrossFleetInstancesAndAReaderHandover(t *testing.T) {
-	base := repotest.NewRepo(t)
+	base := storetest.New(t)
 	url, prefix := fleettest.URL(t), fmt.Sprintf("test-%s-%d:", t.Name(), time.Now().UnixNano())
 	fleetOf := []*fleetInstance{newFleetInstance(t, url, prefix, "a", base.Table()), newFleetInstance(t, url, prefix, "b", base.Table())}
 	for _, in := range fleetOf {
@@ -120,8 +122,8 @@ func TestDeltaSyncResumesAcrossFleetInstancesAndAReaderHandover(t *testing.T) {
 // one drained, as a rolling deploy does; both read the stream meanwhile and append the same
 // changes, once), replays what was written since.
 func TestDeltaSyncDrainGivesTheResumeCursor(t *testing.T) {
-	repo := repotest.NewRepo(t)
-	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})
+	repo := storetest.New(t)
+	reader := repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond})
 	hub := startHub(t, reader, changefeed.Options{})
 	a := newAPIOn(t, repo, server.Config{Hub: hub})
 	d := a.seedSaaS(1, 1, 0)
@@ -155,8 +157,8 @@ func TestDeltaSyncDrainGivesTheResumeCursor(t *testing.T) {
 // the change log's checkpoints, so what was written meanwhile is in the log, and a client that
 // resumes from a cursor of the old instance gets it.
 func TestDeltaSyncResumesAcrossARestartOfTheOnlyInstance(t *testing.T) {
-	repo := repotest.NewRepo(t)
-	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond})
+	repo := storetest.New(t)
+	reader := repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond})
 	hub := changefeed.New(reader, nil, changefeed.Options{})
 	hub.Start(context.Background())
 	<-hub.Ready()

@@ -8,7 +8,9 @@ import (
 
 	"singletable/changefeed"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -16,13 +18,13 @@ import (
 // seconds, say).
 func newDeltaAPI(t *testing.T, modify ...func(*repository.Config)) *api {
 	t.Helper()
-	return newDeltaAPIOn(t, repotest.NewRepo(t, modify...))
+	return newDeltaAPIOn(t, storetest.New(t, modify...))
 }
 
 // newDeltaAPIOn is newDeltaAPI on an existing table: another instance.
-func newDeltaAPIOn(t *testing.T, repo *repository.Repo) *api {
+func newDeltaAPIOn(t *testing.T, repo *store.Store) *api {
 	t.Helper()
-	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
+	reader := repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	return newAPIOn(t, repo, server.Config{Hub: startHub(t, reader, changefeed.Options{})})
 }
 

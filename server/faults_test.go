@@ -14,6 +14,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -126,7 +127,7 @@ func countTrue(bs []bool) int {
 //	scripts/with-dynamodb-local.sh go test ./server -run '^$' -bench ThrottledReads -benchtime 1x
 func BenchmarkThrottledReads(b *testing.B) {
 	th := &repotest.Throttler{}
-	repo := repotest.NewRepo(b, func(c *repository.Config) { c.WrapTransport = th.Wrap })
+	repo := storetest.New(b, func(c *repository.Config) { c.WrapTransport = th.Wrap })
 	ctx := b.Context()
 	for o := range 3 {
 		org, err := repo.CreateOrganization(ctx, fmt.Sprintf("Org %d", o))

@@ -18,7 +18,7 @@ import (
 	"singletable/auth"
 	"singletable/fleet"
 	"singletable/fleet/fleettest"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 	"singletable/telemetry"
 )
@@ -208,7 +208,7 @@ func TestEnforceRefusesAPersistedHashOverWebSocketInAnyCase(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	logging := newAPIOn(t, repo, server.Config{TrustedDocuments: relayManifest(t), TrustedDocumentsMode: server.TrustedLog, SharedPersistedQueries: f})
 	metrics := telemetry.NewMetrics()
 	enforcing := newAPIOn(t, repo, server.Config{TrustedDocuments: relayManifest(t), TrustedDocumentsMode: server.TrustedEnforce, SharedPersistedQueries: f, Metrics: metrics})

@@ -17,7 +17,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/graph"
-	"singletable/repository"
+	"singletable/repository/store"
 	"singletable/resolvers"
 )
 
@@ -38,7 +38,7 @@ import (
 //     given in one place, resolvers.FieldError), and a recover function
 //     that turns a resolver panic into one field error while the server keeps serving;
 //   - the extensions.dynamodb cost entry on every response.
-func newGraphQL(repo *repository.Repo, cfg Config) http.Handler {
+func newGraphQL(repo *store.Store, cfg Config) http.Handler {
 	if cfg.ComplexityLimit <= 0 {
 		cfg.ComplexityLimit = DefaultComplexityLimit
 	}

@@ -15,6 +15,8 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -79,7 +81,7 @@ func TestLimitsAndIntrospection(t *testing.T) {
 	if r := closed.query(`{ __schema { queryType { name } } }`, nil); len(r.Errors) != 0 {
 		t.Fatalf("introspection on: %+v", r.Errors)
 	}
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	ts := httptest.NewServer(server.New(repo, server.Config{Introspection: false, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: testAuth(t)}))
 	defer ts.Close()
 	body, _ := json.Marshal(map[string]string{"query": `{ __schema { queryType { name } } }`})
@@ -111,7 +113,7 @@ func TestProbesAndPlayground(t *testing.T) {
 	}
 
 	// A server whose table does not exist is alive but not ready, and says nothing about why.
-	missing, err := repository.New(t.Context(), repository.Config{Table: repotest.TableName(t), Region: "us-east-1", Endpoint: repotest.Endpoint(t)})
+	missing, err := store.New(t.Context(), repository.Config{Table: repotest.TableName(t), Region: "us-east-1", Endpoint: repotest.Endpoint(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

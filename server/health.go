@@ -4,10 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"singletable/repository/store"
 	"sync"
 	"time"
-
-	"singletable/repository"
 )
 
 // readyTTL is how long one readiness check answers for: /readyz needs no token, so without it
@@ -19,7 +18,7 @@ const readyTTL = time.Second
 // 503 otherwise. The reason goes to the log, not to the caller. Once shuttingDown reports true
 // (the process got SIGTERM and drains), it answers 503 at once without asking DynamoDB, so that
 // load balancers stop sending traffic while in-flight requests finish.
-func readiness(repo *repository.Repo, log *slog.Logger, shuttingDown func() bool) http.Handler {
+func readiness(repo *store.Store, log *slog.Logger, shuttingDown func() bool) http.Handler {
 	check := &readyCheck{repo: repo, log: log}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -40,7 +39,7 @@ func readiness(repo *repository.Repo, log *slog.Logger, shuttingDown func() bool
 // readyCheck runs at most one DescribeTable per readyTTL: probes that arrive while a check runs
 // wait for it, and probes within readyTTL of its end get its answer.
 type readyCheck struct {
-	repo *repository.Repo
+	repo *store.Store
 	log  *slog.Logger
 
 	mu  sync.Mutex

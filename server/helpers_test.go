@@ -14,14 +14,15 @@ import (
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
 // api is a running server over a fresh table, called through real HTTP.
 type api struct {
 	t    *testing.T
-	repo *repository.Repo
+	repo *store.Store
 	url  string
 	// token is the bearer token every request sends: an admin's unless as chose another.
 	token string
@@ -39,11 +40,11 @@ func (a *api) as(c auth.Claims) *api {
 
 func newAPI(t *testing.T, cfg server.Config, repoOpts ...func(*repository.Config)) *api {
 	t.Helper()
-	return newAPIOn(t, repotest.NewRepo(t, repoOpts...), cfg)
+	return newAPIOn(t, storetest.New(t, repoOpts...), cfg)
 }
 
 // newAPIOn serves an existing repository (to compare two configurations on the same data).
-func newAPIOn(t *testing.T, repo *repository.Repo, cfg server.Config) *api {
+func newAPIOn(t *testing.T, repo *store.Store, cfg server.Config) *api {
 	t.Helper()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"singletable/repository"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -20,7 +21,7 @@ import (
 //
 //	go test ./server -run '^$' -bench HostileDocuments
 func BenchmarkHostileDocuments(b *testing.B) {
-	repo, err := repository.New(b.Context(), repository.Config{Table: "unused", Region: "us-east-1", Endpoint: "http://127.0.0.1:1"})
+	repo, err := store.New(b.Context(), repository.Config{Table: "unused", Region: "us-east-1", Endpoint: "http://127.0.0.1:1"})
 	if err != nil {
 		b.Fatal(err)
 	}

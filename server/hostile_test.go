@@ -17,14 +17,14 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
 // newAPIExact is newAPI without the helper's forced introspection: the configuration as given.
 func newAPIExact(t *testing.T, cfg server.Config, repoOpts ...func(*repository.Config)) *api {
 	t.Helper()
-	repo := repotest.NewRepo(t, repoOpts...)
+	repo := storetest.New(t, repoOpts...)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -14,6 +14,7 @@ import (
 	"singletable/loaders"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -32,7 +33,7 @@ import (
 //
 // and see docs/api.md ("Choosing the dataloader wait") for the figures and the choice.
 func BenchmarkLoaderWait(b *testing.B) {
-	repo := repotest.NewRepo(b, repotest.WithLatency(2*time.Millisecond, 0))
+	repo := storetest.New(b, repotest.WithLatency(2*time.Millisecond, 0))
 	ctx := b.Context()
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
 	if err != nil {

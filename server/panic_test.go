@@ -17,13 +17,13 @@ import (
 
 	"singletable/auth"
 	"singletable/loaders"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // A panic in one resolver becomes one field error (INTERNAL_SERVER_ERROR, no stack in the
 // response), the other fields resolve, and the server keeps serving.
 func TestResolverPanicIsOneFieldError(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	var logs bytes.Buffer
 	cfg := Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
 	gql := newGraphQL(repo, cfg).(*handler.Server)

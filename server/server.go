@@ -16,7 +16,7 @@ import (
 	"singletable/changefeed"
 	"singletable/loaders"
 	"singletable/planner"
-	"singletable/repository"
+	"singletable/repository/store"
 	"singletable/server/playground"
 	"singletable/telemetry"
 )
@@ -141,7 +141,7 @@ const (
 //	/readyz   readiness: the table is reachable and active (DescribeTable)
 //
 // With LoopbackHostOnly, each of them answers only requests addressed to a loopback name.
-func New(repo *repository.Repo, cfg Config) http.Handler {
+func New(repo *store.Store, cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}

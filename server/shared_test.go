@@ -11,7 +11,7 @@ import (
 	"singletable/auth"
 	"singletable/fleet"
 	"singletable/fleet/fleettest"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -23,7 +23,7 @@ func TestSharedRateLimitHoldsAcrossInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	cfg := server.Config{RateLimitRPS: 0.5, RateLimitBurst: 3, SharedLimits: f}
 	one, two := newAPIOn(t, repo, cfg), newAPIOn(t, repo, cfg)
 	const q = `{ __typename }`

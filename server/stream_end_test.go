@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"singletable/changefeed"
-	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -84,8 +84,8 @@ func TestAnEndedSubscriptionSendsItsErrorOnceThenCompletes(t *testing.T) {
 // when it does not come (here: a hub that never starts): it never opens to miss the writes made
 // meanwhile.
 func TestASubscriptionWaitsForTheReader(t *testing.T) {
-	repo := repotest.NewRepo(t)
-	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{}), nil, changefeed.Options{})
+	repo := storetest.New(t)
+	hub := changefeed.New(repo.StreamReader(stream.StreamOptions{}), nil, changefeed.Options{})
 	t.Cleanup(hub.Close)
 	a := newAPIOn(t, repo, server.Config{Hub: hub})
 	ws := a.dialWS(adminToken(t))

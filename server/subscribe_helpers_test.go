@@ -14,8 +14,8 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"singletable/changefeed"
-	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -37,8 +37,8 @@ func newLiveAPIWithHub(t *testing.T, cfg server.Config) (*api, *changefeed.Hub) 
 // for the stream often, so that a stream that goes away is noticed within a second.
 func newLiveAPIWithHubOptions(t *testing.T, cfg server.Config, opts changefeed.Options) (*api, *changefeed.Hub) {
 	t.Helper()
-	repo := repotest.NewRepo(t)
-	reader := repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
+	repo := storetest.New(t)
+	reader := repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	hub := changefeed.New(reader, nil, opts)
 	hub.Start(context.Background())
 	t.Cleanup(hub.Close)

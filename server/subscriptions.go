@@ -18,6 +18,7 @@ import (
 	"singletable/changefeed"
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/store"
 	"singletable/resolvers"
 )
 
@@ -100,7 +101,7 @@ func (c *wsConn) closeWhenDrained(cancel context.CancelFunc) {
 // it installs.
 type subscriptionEvents struct {
 	telemetry operationTelemetry
-	repo      *repository.Repo
+	repo      *store.Store
 	loaders   loaders.Options
 	timeout   time.Duration
 }

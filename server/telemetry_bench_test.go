@@ -16,7 +16,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 	"singletable/telemetry"
 )
@@ -48,7 +48,7 @@ func BenchmarkTelemetryOverhead(b *testing.B) {
 					c.Observer = metrics.DynamoDBCall
 				}
 			}
-			repo := repotest.NewRepo(b, repoCfg)
+			repo := storetest.New(b, repoCfg)
 			if _, err := repo.Seed(b.Context()); err != nil {
 				b.Fatal(err)
 			}

@@ -18,7 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 	"singletable/telemetry"
 )
@@ -55,7 +55,7 @@ func scrape(t *testing.T, h http.Handler) map[string]float64 {
 
 func TestMetricsFollowOperations(t *testing.T) {
 	metrics := telemetry.NewMetrics()
-	repo := repotest.NewRepo(t, func(c *repository.Config) { c.Observer = metrics.DynamoDBCall })
+	repo := storetest.New(t, func(c *repository.Config) { c.Observer = metrics.DynamoDBCall })
 	if _, err := repo.Seed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestMetricsFollowOperations(t *testing.T) {
 }
 
 func TestPublicPortServesNoMetricsOrProfiles(t *testing.T) {
-	a := newAPIOn(t, repotest.NewRepo(t), server.Config{Metrics: telemetry.NewMetrics()})
+	a := newAPIOn(t, storetest.New(t), server.Config{Metrics: telemetry.NewMetrics()})
 	for _, path := range []string{"/metrics", "/debug/pprof/", "/debug/pprof/heap"} {
 		resp, err := http.Get(a.url + path)
 		if err != nil {
@@ -136,7 +136,7 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 func TestTraceOfNestedQuery(t *testing.T) {
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
-	repo := repotest.NewRepo(t, func(c *repository.Config) { c.TracerProvider = tp })
+	repo := storetest.New(t, func(c *repository.Config) { c.TracerProvider = tp })
 	if _, err := repo.Seed(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // Fan-out of the dataset below each top-level parent. It is fixed so that breadth (how many
@@ -58,7 +59,7 @@ type dataset struct {
 // seed writes a dataset of breadth top-level parents per domain. Writes run a few at a time: the
 // data is the same whatever the order, and seeding at breadth 50 would otherwise dominate a
 // quick run.
-func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, error) {
+func seed(ctx context.Context, repo *store.Store, breadth int) (*dataset, error) {
 	d := &dataset{
 		breadth: breadth,
 		users:   map[string][]*repository.User{}, tickets: map[string][]*repository.Ticket{},
@@ -67,7 +68,7 @@ func seed(ctx context.Context, repo *repository.Repo, breadth int) (*dataset, er
 		orders: map[string][]*repository.Order{}, items: map[string][]*repository.OrderItem{},
 		productLines: map[string][]*repository.OrderItem{}, staff: map[string][]*repository.Employee{},
 	}
-	for _, domain := range []func(context.Context, *repository.Repo) error{d.seedSaaS, d.seedHR, d.seedCommerce, d.seedCatalog, d.seedStaff} {
+	for _, domain := range []func(context.Context, *store.Store) error{d.seedSaaS, d.seedHR, d.seedCommerce, d.seedCatalog, d.seedStaff} {
 		if err := domain(ctx, repo); err != nil {
 			return nil, err
 		}
@@ -93,7 +94,7 @@ func par(n int, fn func(i int) error) error {
 }
 
 // seedSaaS writes the organizations, their users and tickets.
-func (d *dataset) seedSaaS(ctx context.Context, repo *repository.Repo) error {
+func (d *dataset) seedSaaS(ctx context.Context, repo *store.Store) error {
 	d.orgs = make([]*repository.Organization, d.breadth)
 	if err := par(d.breadth, func(i int) error {
 		org, err := repo.CreateOrganization(ctx, fmt.Sprintf("Org %03d", i))
@@ -132,7 +133,7 @@ func (d *dataset) seedSaaS(ctx context.Context, repo *repository.Repo) error {
 }
 
 // seedHR writes the location, the departments, their heads and employees.
-func (d *dataset) seedHR(ctx context.Context, repo *repository.Repo) error {
+func (d *dataset) seedHR(ctx context.Context, repo *store.Store) error {
 	// HR: the heads live in a department of their own, so that a manager and the manager's
 	// department are reads of their own, not items the employees' pages already hold.
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "United States", State: "California", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
@@ -189,7 +190,7 @@ func (d *dataset) seedHR(ctx context.Context, repo *repository.Repo) error {
 }
 
 // seedCommerce writes the customers, their orders and items.
-func (d *dataset) seedCommerce(ctx context.Context, repo *repository.Repo) error {
+func (d *dataset) seedCommerce(ctx context.Context, repo *store.Store) error {
 	d.customers = make([]*repository.Customer, d.breadth)
 	if err := par(d.breadth, func(i int) error {
 		addr := []repository.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Main St", i), City: "Springfield", Country: "US"}}
@@ -226,7 +227,7 @@ func (d *dataset) seedCommerce(ctx context.Context, repo *repository.Repo) error
 // seedCatalog writes the warehouses, the products with their stock, and the buyers: customers
 // of their own, so that the commerce tree's customers keep their fixed fan-out. Then the order
 // lines (placeCatalogOrders).
-func (d *dataset) seedCatalog(ctx context.Context, repo *repository.Repo) error {
+func (d *dataset) seedCatalog(ctx context.Context, repo *store.Store) error {
 	var whs []*repository.Warehouse
 	for w := range warehouses {
 		wh, err := repo.CreateWarehouse(ctx, fmt.Sprintf("Warehouse %d", w), "us-east-1")
@@ -261,7 +262,7 @@ func (d *dataset) seedCatalog(ctx context.Context, repo *repository.Repo) error 
 // the tree's customer level has keys to deduplicate. One round per line: within a round every
 // product and every buyer appears once, so no two concurrent orders take from the same stock or
 // count on the same customer.
-func (d *dataset) placeCatalogOrders(ctx context.Context, repo *repository.Repo) error {
+func (d *dataset) placeCatalogOrders(ctx context.Context, repo *store.Store) error {
 	for j := range linesPerProduct {
 		if err := par(d.breadth, func(i int) error {
 			p := d.products[i]
@@ -286,7 +287,7 @@ func (d *dataset) placeCatalogOrders(ctx context.Context, repo *repository.Repo)
 // spans departments and neighbouring warehouses share them (the tree's department level has keys
 // to deduplicate). One round per e: within a round every warehouse and every employee appears
 // once, so no two concurrent assignments count on the same warehouse.
-func (d *dataset) seedStaff(ctx context.Context, repo *repository.Repo) error {
+func (d *dataset) seedStaff(ctx context.Context, repo *store.Store) error {
 	d.staffed = make([]*repository.Warehouse, d.breadth)
 	if err := par(d.breadth, func(i int) error {
 		wh, err := repo.CreateWarehouse(ctx, fmt.Sprintf("Depot %03d", i), "us-east-1")

@@ -10,6 +10,8 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 )
 
 // Delta sync: what the change log costs and gives. The stream's reader appends each change to
@@ -83,13 +85,13 @@ func measureDeltaSyncAlone(ctx context.Context) (deltaResult, error) {
 }
 
 // measureDeltaSync writes the changes with a hub reading the stream, then replays them.
-func measureDeltaSync(ctx context.Context, repo *repository.Repo, base repository.Config, org *repository.Organization, user *repository.User) (deltaResult, error) {
+func measureDeltaSync(ctx context.Context, repo *store.Store, base repository.Config, org *repository.Organization, user *repository.User) (deltaResult, error) {
 	var res deltaResult
-	hub := changefeed.New(repo.StreamReader(repository.StreamOptions{PollInterval: 20 * time.Millisecond}), nil, changefeed.Options{})
+	hub := changefeed.New(repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond}), nil, changefeed.Options{})
 	hub.Start(ctx)
 	defer hub.Close()
 	<-hub.Ready()
-	sub, err := hub.Subscribe("bench", func(c repository.Change) bool {
+	sub, err := hub.Subscribe("bench", func(c stream.Change) bool {
 		t, ok := c.Entity().(*repository.Ticket)
 		return ok && t.OrgID == org.ID
 	})
@@ -114,7 +116,7 @@ func measureDeltaSync(ctx context.Context, repo *repository.Repo, base repositor
 	res.imported = usageSince(repo.LogUsage(), res.singles)
 	res.changes = deltaChanges + deltaSingles
 	for _, page := range []int{100, 500} {
-		r, err := replayAll(ctx, repo, repository.TicketChangeScope(org.ID, ""), page)
+		r, err := replayAll(ctx, repo, stream.TicketChangeScope(org.ID, ""), page)
 		if err != nil {
 			return res, err
 		}
@@ -142,7 +144,7 @@ func awaitChanges(sub *changefeed.Subscription, n int) error {
 
 // appendLatency writes tickets one at a time and times each from the write's answer to its
 // dispatch, which follows its append to the log.
-func appendLatency(ctx context.Context, repo *repository.Repo, sub *changefeed.Subscription, org *repository.Organization, user *repository.User) (p50, p99 time.Duration, err error) {
+func appendLatency(ctx context.Context, repo *store.Store, sub *changefeed.Subscription, org *repository.Organization, user *repository.User) (p50, p99 time.Duration, err error) {
 	lat := make([]time.Duration, 0, deltaSingles)
 	for i := range deltaSingles {
 		if _, err := repo.CreateTicket(ctx, org.ID, user.ID, fmt.Sprintf("single %d", i), "b"); err != nil {
@@ -164,7 +166,7 @@ func appendLatency(ctx context.Context, repo *repository.Repo, sub *changefeed.S
 }
 
 // replayAll reads scope's whole log, page pages at a time, as a replay does, sampling the heap.
-func replayAll(ctx context.Context, repo *repository.Repo, scope repository.ChangeScope, page int) (replayResult, error) {
+func replayAll(ctx context.Context, repo *store.Store, scope stream.ChangeScope, page int) (replayResult, error) {
 	r := replayResult{page: page}
 	before := heapInUse()
 	started := time.Now()

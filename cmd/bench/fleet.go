@@ -10,7 +10,8 @@ import (
 
 	"singletable/changefeed"
 	"singletable/fleet"
-	"singletable/repository"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -57,7 +58,7 @@ func (b *bench) measureFleet(ctx context.Context, rep *report) error {
 		if first == nil {
 			first = f
 		}
-		hub := changefeed.New(f.Feed(b.seeder, repository.StreamOptions{}), nil, changefeed.Options{})
+		hub := changefeed.New(f.Feed(b.seeder, stream.StreamOptions{}), nil, changefeed.Options{})
 		hub.Start(ctx)
 		defer hub.Close()
 		select {
@@ -87,7 +88,7 @@ func (b *bench) measureFleet(ctx context.Context, rep *report) error {
 // limiterLatency measures, alternating, the p50 of a request that makes no DynamoDB call on a
 // server with the in-process limiter and on one with the shared limiter (rate limit and capacity
 // budget on, as in production).
-func limiterLatency(ctx context.Context, repo *repository.Repo, shared server.SharedLimits) (local, withRedis time.Duration, err error) {
+func limiterLatency(ctx context.Context, repo *store.Store, shared server.SharedLimits) (local, withRedis time.Duration, err error) {
 	cfg := server.Config{RateLimitRPS: 1e6, CapacityBudgetRCU: server.DefaultCapacityBudgetRCU}
 	inProcess := newHTTPWay(repo, cfg)
 	defer inProcess.close()

@@ -29,6 +29,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
 )
 
 // ways of running a deep operation.
@@ -112,7 +113,7 @@ func main() {
 // write and poll of a database down with the stream records its earlier tables left behind, so
 // that after the suite's tables the section ran a hundred times slower than on its own. Every
 // client of such a table must be given the same database (base.LocalDatabase).
-func openRepos(ctx context.Context, latency time.Duration, apart bool) (measured, seeding *repository.Repo, baseCfg repository.Config, drop func(), err error) {
+func openRepos(ctx context.Context, latency time.Duration, apart bool) (measured, seeding *store.Store, baseCfg repository.Config, drop func(), err error) {
 	if os.Getenv("AWS_ENDPOINT_URL_DYNAMODB") == "" {
 		return nil, nil, repository.Config{}, nil, fmt.Errorf("AWS_ENDPOINT_URL_DYNAMODB is not set: run `make bench`, which starts DynamoDB Local")
 	}
@@ -123,13 +124,13 @@ func openRepos(ctx context.Context, latency time.Duration, apart bool) (measured
 	if apart {
 		base.LocalDatabase = table
 	}
-	if seeding, err = repository.New(ctx, base); err != nil {
+	if seeding, err = store.New(ctx, base); err != nil {
 		return nil, nil, repository.Config{}, nil, err
 	}
 	if err = seeding.CreateTable(ctx, time.Minute); err != nil {
 		return nil, nil, repository.Config{}, nil, err
 	}
-	if measured, err = repository.New(ctx, withLatency(base, latency)); err != nil {
+	if measured, err = store.New(ctx, withLatency(base, latency)); err != nil {
 		return nil, nil, repository.Config{}, nil, err
 	}
 	return measured, seeding, base, func() { _ = seeding.DeleteTable(context.Background()) }, nil

@@ -21,6 +21,7 @@ import (
 	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/benchfloor"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -93,7 +94,7 @@ type httpWay struct {
 	token string
 }
 
-func newHTTPWay(repo *repository.Repo, cfg server.Config) *httpWay {
+func newHTTPWay(repo *store.Store, cfg server.Config) *httpWay {
 	w := &httpWay{log: &serverLog{reqs: map[string][2]float64{}}}
 	cfg.Logger = slog.New(w.log)
 	secret := make([]byte, 32)

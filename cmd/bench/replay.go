@@ -15,6 +15,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -217,7 +218,7 @@ func newRecordingWay(ctx context.Context, cfg repository.Config, latency time.Du
 	rec := &recorder{}
 	cfg.WrapTransport = repotest.Chain(cfg.WrapTransport, func(next http.RoundTripper) http.RoundTripper { rec.next = next; return rec })
 	cfg = withLatency(cfg, latency)
-	repo, err := repository.New(ctx, cfg)
+	repo, err := store.New(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -7,13 +7,14 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // The replay floor sends exactly the calls of the recorded batched run, in at most the plan's
 // stages, and every replayed request succeeds against DynamoDB Local.
 func TestReplayFloorRepeatsTheRecordedCalls(t *testing.T) {
 	const breadth = 2
-	seeder := repotest.NewRepo(t)
+	seeder := storetest.New(t)
 	d, err := seed(t.Context(), seeder, breadth)
 	if err != nil {
 		t.Fatal(err)

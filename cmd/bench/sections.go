@@ -10,6 +10,7 @@ import (
 	"singletable/loaders/perparent"
 	"singletable/repository"
 	"singletable/repository/benchfloor"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -24,8 +25,8 @@ const onlyDeep = "deep"
 // bench is one run: the seeded table, its repositories and the ways of running an operation.
 type bench struct {
 	cfg       config
-	repo      *repository.Repo // with the added latency: what is measured
-	seeder    *repository.Repo // without: to seed quickly, and for the zero-latency pass
+	repo      *store.Store // with the added latency: what is measured
+	seeder    *store.Store // without: to seed quickly, and for the zero-latency pass
 	repoCfg   repository.Config
 	d         *dataset
 	maxB      int

@@ -17,6 +17,8 @@ import (
 
 	"singletable/changefeed"
 	"singletable/repository"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -47,7 +49,7 @@ type subscriptionResult struct {
 
 // measureSubscriptions runs the measurements on a server whose hub reads the table's stream.
 func (b *bench) measureSubscriptions(ctx context.Context, rep *report) error {
-	hub := changefeed.New(b.seeder.StreamReader(repository.StreamOptions{}), nil, changefeed.Options{})
+	hub := changefeed.New(b.seeder.StreamReader(stream.StreamOptions{}), nil, changefeed.Options{})
 	hub.Start(ctx)
 	defer hub.Close()
 	select {
@@ -71,7 +73,7 @@ func (b *bench) measureSubscriptions(ctx context.Context, rep *report) error {
 
 // measureFanOut opens n subscriptions, spread evenly over the servers of ways, measures the heap
 // they hold, writes subscriptionWrites tickets and measures when each subscriber receives each.
-func measureFanOut(ctx context.Context, ways []*httpWay, repo *repository.Repo, org *repository.Organization, user *repository.User, n int) (subscriptionResult, error) {
+func measureFanOut(ctx context.Context, ways []*httpWay, repo *store.Store, org *repository.Organization, user *repository.User, n int) (subscriptionResult, error) {
 	before := heapInUse()
 	subs := make([]*subscriber, n)
 	for i := range subs {

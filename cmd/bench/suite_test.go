@@ -9,6 +9,8 @@ import (
 	"singletable/repository"
 	"singletable/repository/benchfloor"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -21,11 +23,11 @@ import (
 // 20 ms per call, rounds are a matter of which call waits for which, not of scheduling noise).
 func TestSuiteCallsAtMinimum(t *testing.T) {
 	const breadth = 3
-	seeder := repotest.NewRepo(t)
+	seeder := storetest.New(t)
 	// 20 ms per call, as in the budget tests, keeps the batch windows of one level together on a
 	// busy CI machine.
 	cfg := withLatency(repotest.Config(t, seeder.Table()), 20*time.Millisecond)
-	repo, err := repository.New(context.Background(), cfg)
+	repo, err := store.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

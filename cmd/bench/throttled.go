@@ -10,6 +10,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -31,7 +32,7 @@ func measureThrottled(ctx context.Context, base repository.Config, latency time.
 	cfg := base
 	cfg.WrapTransport = th.Wrap
 	cfg = withLatency(cfg, latency)
-	repo, err := repository.New(ctx, cfg)
+	repo, err := store.New(ctx, cfg)
 	if err != nil {
 		return throttledResult{}, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/benchfloor"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -20,7 +21,7 @@ import (
 var zeroWays = []string{wayBatched, wayFloor, wayReplay}
 
 // measureZeroLatency runs the pass on repo, a repository of the same table without added latency.
-func measureZeroLatency(ctx context.Context, cfg config, repo *repository.Repo, repoCfg repository.Config, d *dataset) (map[string]map[string]result, error) {
+func measureZeroLatency(ctx context.Context, cfg config, repo *store.Store, repoCfg repository.Config, d *dataset) (map[string]map[string]result, error) {
 	batched := newHTTPWay(repo, server.Config{})
 	defer batched.close()
 	recording, err := newRecordingWay(ctx, repoCfg, 0)

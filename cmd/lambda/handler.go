@@ -9,7 +9,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"singletable/cmd/internal/settings"
-	"singletable/repository"
+	"singletable/repository/store"
 	"singletable/server"
 	"singletable/telemetry"
 )
@@ -34,7 +34,7 @@ func newHandler(ctx context.Context, getenv func(string) string, logw io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	repo, err := repository.New(ctx, cfg.RepositoryConfig(log, tp))
+	repo, err := store.New(ctx, cfg.RepositoryConfig(log, tp))
 	if err != nil {
 		return nil, err
 	}

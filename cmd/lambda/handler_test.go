@@ -13,6 +13,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // functionURLEvent is a request as a Lambda function URL delivers it (payload format 2.0).
@@ -71,7 +72,7 @@ func invoke(t *testing.T, h lambda.Handler, event []byte) events.LambdaFunctionU
 }
 
 func TestFunctionURLInvocationsAnswerGraphQL(t *testing.T) {
-	repo := repotest.NewRepo(t, repotest.SharedDatabase)
+	repo := storetest.New(t, repotest.SharedDatabase)
 	if _, err := repo.Seed(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // devTokenTTL is how long the printed development tokens stay valid: a working day and then some.
@@ -24,7 +25,7 @@ type devToken struct {
 // mintDevTokens signs tokens for the sample principals (an admin, an org-member of the first
 // organization, hr, sales, the first customer) with the HS256 secret, using real ids read from
 // the table; a principal whose sample object is missing (an unseeded table) is left out.
-func mintDevTokens(ctx context.Context, repo *repository.Repo, c auth.Settings) ([]devToken, error) {
+func mintDevTokens(ctx context.Context, repo *store.Store, c auth.Settings) ([]devToken, error) {
 	type sample struct {
 		label  string
 		claims auth.Claims

@@ -8,7 +8,8 @@ import (
 	"singletable/changefeed"
 	"singletable/cmd/internal/settings"
 	"singletable/fleet"
-	"singletable/repository"
+	"singletable/repository/store"
+	"singletable/repository/stream"
 	"singletable/server"
 )
 
@@ -46,10 +47,10 @@ func joinFleet(cfg config, log *slog.Logger, serverCfg *server.Config) (*fleet.F
 
 // changeSource is where the hub gets the table's changes: the instance's own stream reader, or,
 // in a fleet, the fleet's feed (one reader for all, chosen by a lease, published through Redis).
-func changeSource(repo *repository.Repo, f *fleet.Fleet) (changefeed.Source, func(context.Context)) {
+func changeSource(repo *store.Store, f *fleet.Fleet) (changefeed.Source, func(context.Context)) {
 	if f == nil {
-		return repo.StreamReader(repository.StreamOptions{}), func(context.Context) {}
+		return repo.StreamReader(stream.StreamOptions{}), func(context.Context) {}
 	}
-	feed := f.Feed(repo, repository.StreamOptions{})
+	feed := f.Feed(repo, stream.StreamOptions{})
 	return feed, func(ctx context.Context) { _ = feed.Release(ctx) }
 }

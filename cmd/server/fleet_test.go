@@ -13,6 +13,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
 )
 
 // Three instances, one Redis, one DynamoDB Local: the fleet shares one reader of the table's
@@ -192,14 +193,14 @@ func redisStopsAndStarts(t *testing.T, redis *fleettest.Redis, alive []*instance
 
 // orderWriter places orders for one customer, through the API or as another writer would.
 type orderWriter struct {
-	repo     *repository.Repo
+	repo     *store.Store
 	customer *repository.Customer
 	n        atomic.Int64
 }
 
 func newOrderWriter(t *testing.T, getenv func(string) string) *orderWriter {
 	t.Helper()
-	r, err := repository.New(context.Background(), repository.Config{Table: getenv("DYNAMODB_TABLE"), Region: "us-east-1",
+	r, err := store.New(context.Background(), repository.Config{Table: getenv("DYNAMODB_TABLE"), Region: "us-east-1",
 		Endpoint: getenv("AWS_ENDPOINT_URL_DYNAMODB"), CursorSecret: []byte(repotest.CursorSecret)})
 	if err != nil {
 		t.Fatal(err)

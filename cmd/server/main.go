@@ -24,6 +24,7 @@ import (
 
 	"singletable/changefeed"
 	"singletable/repository"
+	"singletable/repository/store"
 	"singletable/server"
 )
 
@@ -133,10 +134,10 @@ func startHub(ctx context.Context, cfg config, src changefeed.Source, log *slog.
 
 // openTable connects to the table, creates it and loads the sample data when asked, and warns
 // about what production must not run with.
-func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observability) (*repository.Repo, error) {
+func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observability) (*store.Store, error) {
 	repoCfg := cfg.RepositoryConfig(log, obs.tracer)
 	repoCfg.Observer = obs.metrics.DynamoDBCall
-	repo, err := repository.New(ctx, repoCfg)
+	repo, err := store.New(ctx, repoCfg)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +157,7 @@ func openTable(ctx context.Context, cfg config, log *slog.Logger, obs *observabi
 // (-create-table), bring what earlier versions wrote to today's shapes (-migrate), load the sample
 // data (-seed), set the counters from the collections (-recount), in that order, each logging what
 // it did.
-func prepareTable(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger) error {
+func prepareTable(ctx context.Context, cfg config, repo *store.Store, log *slog.Logger) error {
 	if cfg.createTable {
 		if err := repo.CreateTable(ctx, 2*time.Minute); err != nil {
 			return err
@@ -185,7 +186,7 @@ func prepareTable(ctx context.Context, cfg config, repo *repository.Repo, log *s
 
 // recount runs -recount: every counter it repairs is logged as it is, then the totals; parents
 // whose counters kept moving while they were counted are named in a warning (run it again).
-func recount(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger) error {
+func recount(ctx context.Context, cfg config, repo *store.Store, log *slog.Logger) error {
 	rep, err := repo.Recount(ctx, repository.RecountOptions{
 		Settle: cfg.recountSettle,
 		Repaired: func(r repository.Repair) {
@@ -208,7 +209,7 @@ func recount(ctx context.Context, cfg config, repo *repository.Repo, log *slog.L
 
 // serverConfig is the handler's configuration: the token verifier and, with -dev-tokens, the
 // development tokens (the first one in the playground's headers).
-func serverConfig(ctx context.Context, cfg config, repo *repository.Repo, log *slog.Logger, obs *observability, drain *drainer) (server.Config, []devToken, error) {
+func serverConfig(ctx context.Context, cfg config, repo *store.Store, log *slog.Logger, obs *observability, drain *drainer) (server.Config, []devToken, error) {
 	authn, err := cfg.Auth.Authenticator()
 	if err != nil {
 		return server.Config{}, nil, err

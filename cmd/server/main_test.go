@@ -15,6 +15,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
 )
 
 // env returns a getenv for a fresh table on DynamoDB Local; the table is deleted when the test
@@ -34,7 +35,7 @@ func env(t *testing.T, extra map[string]string) func(string) string {
 		vars[k] = v
 	}
 	t.Cleanup(func() {
-		r, err := repository.New(context.Background(), repository.Config{Table: vars["DYNAMODB_TABLE"], Region: "us-east-1", Endpoint: vars["AWS_ENDPOINT_URL_DYNAMODB"]})
+		r, err := store.New(context.Background(), repository.Config{Table: vars["DYNAMODB_TABLE"], Region: "us-east-1", Endpoint: vars["AWS_ENDPOINT_URL_DYNAMODB"]})
 		if err == nil {
 			_ = r.DeleteTable(context.Background())
 		}

@@ -8,6 +8,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
 )
 
 // An organization removed while no server ran (its sweep record left in the table, as when a
@@ -15,7 +16,7 @@ import (
 func TestServerStartFinishesAnUnfinishedSweep(t *testing.T) {
 	getenv := env(t, nil)
 	ctx := context.Background()
-	repo, err := repository.New(ctx, repository.Config{Table: getenv("DYNAMODB_TABLE"), Region: "us-east-1", Endpoint: getenv("AWS_ENDPOINT_URL_DYNAMODB")})
+	repo, err := store.New(ctx, repository.Config{Table: getenv("DYNAMODB_TABLE"), Region: "us-east-1", Endpoint: getenv("AWS_ENDPOINT_URL_DYNAMODB")})
 	if err != nil {
 		t.Fatal(err)
 	}

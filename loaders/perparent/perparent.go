@@ -15,11 +15,12 @@ import (
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
+	"singletable/repository/store"
 )
 
 // Options are the loaders' options for the per-parent baseline: one GetItem per lookup.
 func Options() loaders.Options {
-	return loaders.Options{Keys: func(repo *repository.Repo) loaders.KeyFetcher { return keys{repo} }}
+	return loaders.Options{Keys: func(repo *store.Store) loaders.KeyFetcher { return keys{repo} }}
 }
 
 // Planner plans nothing ahead: no parent is read with its children, no list is started for a
@@ -35,7 +36,7 @@ func (Planner) Level(_ *planner.Plan, _ ast.SelectionSet, typ string, _ *planner
 
 // keys looks every key up by its own GetItem, when its thunk is awaited. Queued lookups nobody
 // awaits (Prefetch, FetchNow) cost nothing.
-type keys struct{ repo *repository.Repo }
+type keys struct{ repo *store.Store }
 
 var _ loaders.KeyFetcher = keys{}
 

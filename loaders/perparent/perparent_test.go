@@ -9,12 +9,12 @@ import (
 	"singletable/loaders"
 	"singletable/loaders/perparent"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // The baseline makes one GetItem per lookup, repeated lookups included, and reads nothing ahead.
 func TestOneGetItemPerLookup(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	var orgs []*repository.Organization
 	for i := range 3 {
 		o, err := repo.CreateOrganization(context.Background(), fmt.Sprintf("org %d", i))

@@ -1,4 +1,4 @@
-package repository
+package stream
 
 import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 

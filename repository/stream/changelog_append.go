@@ -1,9 +1,10 @@
-package repository
+package stream
 
 import (
 	"context"
 	"errors"
 	"maps"
+	"singletable/repository"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -36,7 +37,7 @@ import (
 // Limits of a chunk: TransactWriteItems takes at most 100 actions (two are the head and the
 // checkpoint) and 4 MB; a chunk stays under 3 MB by the items' estimated sizes.
 const (
-	maxChunkActions = maxTransactItems - 2
+	maxChunkActions = repository.MaxTransactItems - 2
 	maxChunkBytes   = 3 << 20
 )
 
@@ -46,7 +47,7 @@ var errLogMoved = errors.New("the change log's head or checkpoint moved since th
 
 // logAppender numbers and appends the changes of every shard of one reader, one chunk at a time.
 type logAppender struct {
-	repo *Repo
+	repo *Stream
 
 	mu       sync.Mutex
 	head     uint64
@@ -55,7 +56,7 @@ type logAppender struct {
 	marks map[string]logMark
 }
 
-func newLogAppender(r *Repo, marks map[string]logMark) *logAppender {
+func newLogAppender(r *Stream, marks map[string]logMark) *logAppender {
 	a := &logAppender{repo: r, marks: maps.Clone(marks)}
 	if a.marks == nil {
 		a.marks = map[string]logMark{}
@@ -125,7 +126,7 @@ func (a *logAppender) logged(shard string, m logMark, covered []Change) []Change
 		known = append(known, c)
 	}
 	if skipped := len(covered) - len(known); skipped > 0 {
-		a.repo.log.Info("records read again that are in the change log already were not handed on again", "shard", shard, "records", skipped)
+		a.repo.Log.Info("records read again that are in the change log already were not handed on again", "shard", shard, "records", skipped)
 	}
 	return known
 }
@@ -135,8 +136,8 @@ func (a *logAppender) logged(shard string, m logMark, covered []Change) []Change
 // gets the position before it. A chunk of such changes alone writes nothing: the next chunk's
 // checkpoint covers them.
 func (a *logAppender) write(ctx context.Context, shard string, m logMark, chunk []Change) error {
-	now, pos, from := a.repo.now(), a.head, ""
-	usage := ChangeLogUsage{Billed: 2 * transactUnits(1)} // the head and the checkpoint: under 1 KB each
+	now, pos, from := a.repo.Now(), a.head, ""
+	usage := repository.ChangeLogUsage{Billed: 2 * transactUnits(1)} // the head and the checkpoint: under 1 KB each
 	var actions []types.TransactWriteItem
 	for i := range chunk {
 		c := &chunk[i]
@@ -149,13 +150,13 @@ func (a *logAppender) write(ctx context.Context, shard string, m logMark, chunk 
 		}
 		c.Position, c.Logged = pos, now
 		for _, log := range logs {
-			item := changeLogItem(log, c, a.repo.retention)
+			item := changeLogItem(log, c, a.repo.ChangeRetention())
 			size := itemSize(item)
 			usage.Items, usage.Bytes, usage.Billed = usage.Items+1, usage.Bytes+size, usage.Billed+transactUnits(size)
 			actions = append(actions, types.TransactWriteItem{Put: &types.Put{
-				TableName: aws.String(a.repo.table), Item: item,
+				TableName: aws.String(a.repo.Table()), Item: item,
 				ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
-				ExpressionAttributeNames: map[string]string{"#pk": attrPK},
+				ExpressionAttributeNames: map[string]string{"#pk": repository.AttrPK},
 			}})
 		}
 	}
@@ -164,13 +165,13 @@ func (a *logAppender) write(ctx context.Context, shard string, m logMark, chunk 
 	}
 	next := logMark{seq: chunk[len(chunk)-1].Sequence, from: from, first: a.head + 1, at: now}
 	actions = append(actions, a.repo.moveLogHead(a.head, pos), a.repo.moveLogCheckpoint(shard, m.seq, next))
-	out, err := a.repo.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+	out, err := a.repo.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
 		TransactItems: actions, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 	if err != nil {
 		return logAppendError(err)
 	}
 	usage.Changes = int(pos - a.head)
-	a.repo.logUsage.add(usage, out.ConsumedCapacity)
+	a.repo.AddLogUsage(usage, out.ConsumedCapacity)
 	a.head, a.marks[shard] = pos, next
 	return nil
 }
@@ -211,12 +212,12 @@ func (a *logAppender) reload(ctx context.Context, shard string, was logMark) err
 
 // moveLogCheckpoint is the transaction's action that moves shard's checkpoint from sequence
 // number was ("" for none: no item, or a start mark) to next, refused when it is not at was.
-func (r *Repo) moveLogCheckpoint(shard, was string, next logMark) types.TransactWriteItem {
-	put := &types.Put{TableName: aws.String(r.table), Item: logCheckpointItem(shard, next, r.now().Add(streamRecordLife).Unix()),
+func (r *Stream) moveLogCheckpoint(shard, was string, next logMark) types.TransactWriteItem {
+	put := &types.Put{TableName: aws.String(r.Table()), Item: logCheckpointItem(shard, next, r.Now().Add(streamRecordLife).Unix()),
 		ConditionExpression: aws.String("attribute_not_exists(#seq)"), ExpressionAttributeNames: map[string]string{"#seq": attrCheckpointSeq}}
 	if was != "" {
 		put.ConditionExpression = aws.String("#seq = :was")
-		put.ExpressionAttributeValues = map[string]types.AttributeValue{":was": s(was)}
+		put.ExpressionAttributeValues = map[string]types.AttributeValue{":was": repository.StringValue(was)}
 	}
 	return types.TransactWriteItem{Put: put}
 }

@@ -1,4 +1,4 @@
-package repository_test
+package stream_test
 
 import (
 	"context"
@@ -10,17 +10,18 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/stream"
 )
 
 // startReading runs r's stream reader until the returned stop, once it announced the stream.
-func startReading(t *testing.T, r *repository.Repo) (stop func()) {
+func startReading(t *testing.T, r *stream.Stream) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	announced, done := make(chan struct{}), make(chan error, 1)
 	var once sync.Once
-	opts := repository.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond}
+	opts := stream.StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInterval: 200 * time.Millisecond, MaxBackoff: 100 * time.Millisecond}
 	go func() {
-		done <- r.StreamReader(opts).Run(ctx, repository.StreamHandler{Stream: func(_ string, err error) {
+		done <- r.StreamReader(opts).Run(ctx, stream.StreamHandler{Stream: func(_ string, err error) {
 			if err == nil {
 				once.Do(func() { close(announced) })
 			}
@@ -28,7 +29,7 @@ func startReading(t *testing.T, r *repository.Repo) (stop func()) {
 	}()
 	select {
 	case <-announced:
-	case <-time.After(repository.StreamWait):
+	case <-time.After(stream.StreamWait):
 		cancel()
 		t.Fatal("the reader did not announce the stream")
 	}
@@ -48,11 +49,11 @@ func startReading(t *testing.T, r *repository.Repo) (stop func()) {
 // loggedUpdates waits until the organization's change log holds want's last title, and returns
 // the titles of its UPDATED changes in the log's order (failing on a sequence number logged twice,
 // or positions out of order).
-func loggedUpdates(t *testing.T, r *repository.Repo, org string, want []string) []string {
+func loggedUpdates(t *testing.T, r *stream.Stream, org string, want []string) []string {
 	t.Helper()
-	deadline := time.Now().Add(repository.StreamWait)
+	deadline := time.Now().Add(stream.StreamWait)
 	for {
-		changes, _, err := r.ChangesAfter(context.Background(), repository.TicketChangeScope(org, ""), 0, repository.MaxChangesPage)
+		changes, _, err := r.ChangesAfter(context.Background(), stream.TicketChangeScope(org, ""), 0, stream.MaxChangesPage)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func loggedUpdates(t *testing.T, r *repository.Repo, org string, want []string) 
 				t.Fatalf("position %d after %d", c.Position, last)
 			}
 			last = c.Position
-			if nt, ok := c.New.(*repository.Ticket); ok && c.Kind == repository.ChangeUpdated {
+			if nt, ok := c.New.(*repository.Ticket); ok && c.Kind == stream.ChangeUpdated {
 				titles = append(titles, nt.Title)
 			}
 		}
@@ -84,7 +85,7 @@ func loggedUpdates(t *testing.T, r *repository.Repo, org string, want []string) 
 // Nothing a writer wrote is missing from the log, and nothing is in it twice. (DynamoDB Local's
 // one shard never closes: the readers that take over are told it did, repotest.ShardCloser.)
 func TestStreamHandoverResumesAShardThatClosedWithChangesNotYetAppended(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := stream.New(repotest.NewRepo(t))
 	ctx := context.Background()
 	org, err := repo.CreateOrganization(ctx, "Org")
 	if err != nil {
@@ -100,14 +101,14 @@ func TestStreamHandoverResumesAShardThatClosedWithChangesNotYetAppended(t *testi
 	}
 	closer := &repotest.ShardCloser{}
 	closer.Set(true)
-	takingOver := func() *repository.Repo {
+	takingOver := func() *stream.Stream {
 		cfg := repotest.Config(t, repo.Table())
 		cfg.WrapTransport = closer.Wrap
 		next, err := repository.New(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return next
+		return stream.New(next)
 	}
 
 	// The first reader starts the shard (its start mark) and stops before it appended anything.

@@ -1,7 +1,9 @@
-package repository
+package stream
 
 import (
+	"context"
 	"errors"
+	"singletable/repository"
 	"strconv"
 	"testing"
 	"time"
@@ -11,7 +13,11 @@ import (
 // record's sequence number, sealed by this server) is CURSOR_EXPIRED, not BAD_USER_INPUT: the
 // client refetches, as for an expired one. An altered one is BAD_USER_INPUT.
 func TestChangeCursorCarriesAPosition(t *testing.T) {
-	r := &Repo{cursors: newCursorCodec([]byte("secret")), retention: time.Hour, now: time.Now}
+	repo, err := repository.New(context.Background(), repository.Config{Table: "t", Region: "us-east-1", Endpoint: "http://127.0.0.1:9", CursorSecret: []byte("secret"), ChangeRetention: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(repo)
 	scope := TicketChangeScope("o1", "")
 	logged := time.Now().Add(-time.Minute).Truncate(time.Millisecond)
 	pos, err := r.OpenChangeCursor(r.ChangeCursorAt(scope, ChangePosition{Position: 42, Logged: logged}).String())
@@ -19,12 +25,12 @@ func TestChangeCursorCarriesAPosition(t *testing.T) {
 		t.Fatalf("opened %+v, %v", pos, err)
 	}
 	ms := strconv.FormatInt(logged.UnixMilli(), 10)
-	old := Cursor{codec: r.cursors, scope: changeCursorScope, vals: []string{scope.Log, "", "000000000000000000123456789", ms}}
+	old := r.NewCursor(changeCursorScope, scope.Log, "", "000000000000000000123456789", ms)
 	if _, err := r.OpenChangeCursor(old.String()); !errors.Is(err, ErrCursorRetired) {
 		t.Fatalf("a sequence number's cursor: %v, want CURSOR_EXPIRED", err)
 	}
-	bad := Cursor{codec: r.cursors, scope: changeCursorScope, vals: []string{scope.Log, "", "pX", ms}}
-	if _, err := r.OpenChangeCursor(bad.String()); !errors.Is(err, errBadCursor) {
+	bad := r.NewCursor(changeCursorScope, scope.Log, "", "pX", ms)
+	if _, err := r.OpenChangeCursor(bad.String()); !errors.Is(err, repository.ErrBadCursor) {
 		t.Fatalf("a position that is no number: %v, want BAD_USER_INPUT", err)
 	}
 }

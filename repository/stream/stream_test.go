@@ -1,8 +1,9 @@
-package repository
+package stream
 
 import (
 	"context"
 	"fmt"
+	"singletable/repository"
 	"testing"
 	"time"
 
@@ -17,7 +18,7 @@ var fastStream = StreamOptions{PollInterval: 20 * time.Millisecond, DescribeInte
 // A change made through the repository arrives as a typed change, with the entity before and
 // after the write.
 func TestStreamDeliversWritesOfTheRepository(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
 	ctx := context.Background()
@@ -34,43 +35,43 @@ func TestStreamDeliversWritesOfTheRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	closed := TicketClosed
-	if _, err := r.UpdateTicket(ctx, tk.OrgID, tk.ID, TicketPatch{Status: &closed}); err != nil {
+	closed := repository.TicketClosed
+	if _, err := r.UpdateTicket(ctx, tk.OrgID, tk.ID, repository.TicketPatch{Status: &closed}); err != nil {
 		t.Fatal(err)
 	}
 	// The changes of one item arrive in the order of its writes; items of one transaction arrive
 	// in no set order. Read until the update's version item and the reporter's counter move.
-	v2 := ticketVersionKey(tk.OrgID, tk.ID, 2)
-	byKey := map[Key][]Change{}
+	v2 := repository.TicketVersionKey(tk.OrgID, tk.ID, 2)
+	byKey := map[repository.Key][]Change{}
 	for len(byKey[v2]) == 0 || len(byKey[u.Key()]) < 3 {
 		ch := c.Until(t, func(Change) bool { return true })[0]
 		byKey[ch.Key] = append(byKey[ch.Key], ch)
 	}
 	orgs, users, tickets := byKey[org.Key()], byKey[u.Key()], byKey[tk.Key()]
-	if len(orgs) != 2 || len(users) != 3 || len(tickets) != 2 || len(byKey[ticketVersionKey(tk.OrgID, tk.ID, 1)]) != 1 || len(byKey) != 5 {
+	if len(orgs) != 2 || len(users) != 3 || len(tickets) != 2 || len(byKey[repository.TicketVersionKey(tk.OrgID, tk.ID, 1)]) != 1 || len(byKey) != 5 {
 		t.Fatalf("changes %+v: want the organization created and counting its user, the user created and counting its ticket twice, the ticket created and updated, its two versions (the guard skipped)", byKey)
 	}
-	if o, ok := orgs[0].New.(*Organization); orgs[0].Kind != ChangeCreated || !ok || o.Name != "Acme" || orgs[0].Old != nil || !o.Counted || o.UserCount != 0 {
+	if o, ok := orgs[0].New.(*repository.Organization); orgs[0].Kind != ChangeCreated || !ok || o.Name != "Acme" || orgs[0].Old != nil || !o.Counted || o.UserCount != 0 {
 		t.Errorf("organization change %+v", orgs[0])
 	}
-	if o, ok := orgs[1].New.(*Organization); orgs[1].Kind != ChangeUpdated || !ok || o.UserCount != 1 {
+	if o, ok := orgs[1].New.(*repository.Organization); orgs[1].Kind != ChangeUpdated || !ok || o.UserCount != 1 {
 		t.Errorf("organization counting its user %+v", orgs[1])
 	}
-	if nu, ok := users[0].New.(*User); users[0].Kind != ChangeCreated || !ok || nu.Email != "ada@example.com" || nu.OrgID != org.ID {
+	if nu, ok := users[0].New.(*repository.User); users[0].Kind != ChangeCreated || !ok || nu.Email != "ada@example.com" || nu.OrgID != org.ID {
 		t.Errorf("user change %+v", users[0])
 	}
-	if nu, ok := users[2].New.(*User); !ok || nu.OpenTickets != 0 || nu.ClosedTickets != 1 || !nu.Counted {
+	if nu, ok := users[2].New.(*repository.User); !ok || nu.OpenTickets != 0 || nu.ClosedTickets != 1 || !nu.Counted {
 		t.Errorf("the user's counters after the ticket was closed %+v", users[2])
 	}
-	if nt, ok := tickets[0].New.(*Ticket); tickets[0].Kind != ChangeCreated || !ok || nt.Status != TicketOpen || nt.ReporterID != u.ID || nt.Version != 1 {
+	if nt, ok := tickets[0].New.(*repository.Ticket); tickets[0].Kind != ChangeCreated || !ok || nt.Status != repository.TicketOpen || nt.ReporterID != u.ID || nt.Version != 1 {
 		t.Errorf("ticket created %+v", tickets[0])
 	}
-	nt, okNew := tickets[1].New.(*Ticket)
-	ot, okOld := tickets[1].Old.(*Ticket)
-	if tickets[1].Kind != ChangeUpdated || !okNew || !okOld || nt.Status != TicketClosed || ot.Status != TicketOpen || nt.Title != "Printer" || nt.Version != 2 {
+	nt, okNew := tickets[1].New.(*repository.Ticket)
+	ot, okOld := tickets[1].Old.(*repository.Ticket)
+	if tickets[1].Kind != ChangeUpdated || !okNew || !okOld || nt.Status != repository.TicketClosed || ot.Status != repository.TicketOpen || nt.Title != "Printer" || nt.Version != 2 {
 		t.Errorf("ticket updated %+v", tickets[1])
 	}
-	if v, ok := byKey[v2][0].New.(*TicketVersion); !ok || v.Version != 2 || v.Status != TicketClosed || !v.EditedAt.Equal(nt.UpdatedAt) {
+	if v, ok := byKey[v2][0].New.(*repository.TicketVersion); !ok || v.Version != 2 || v.Status != repository.TicketClosed || !v.EditedAt.Equal(nt.UpdatedAt) {
 		t.Errorf("version 2 %+v", byKey[v2][0])
 	}
 	if tickets[1].Sequence == "" || !sequenceAfter(tickets[1].Sequence, tickets[0].Sequence) || tickets[1].At.IsZero() {
@@ -81,25 +82,25 @@ func TestStreamDeliversWritesOfTheRepository(t *testing.T) {
 // A change made by another writer (an organization item put, updated and deleted with the SDK,
 // not the repository) arrives as typed changes too.
 func TestStreamDeliversWritesOfOtherWriters(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
 	ctx := context.Background()
-	k := orgKey("01J0000000000000000000RAW1")
+	k := repository.OrgKey("01J0000000000000000000RAW1")
 	raw := map[string]types.AttributeValue{
-		attrPK: s(k.PK), attrSK: s(k.SK), attrType: s(typeOrganization),
-		"id": s("01J0000000000000000000RAW1"), "name": s("Raw"), "createdAt": s("2026-01-02T03:04:05Z"),
+		repository.AttrPK: repository.StringValue(k.PK), repository.AttrSK: repository.StringValue(k.SK), repository.AttrType: repository.StringValue(repository.TypeOrganization),
+		"id": repository.StringValue("01J0000000000000000000RAW1"), "name": repository.StringValue("Raw"), "createdAt": repository.StringValue("2026-01-02T03:04:05Z"),
 	}
-	if _, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &r.table, Item: raw}); err != nil {
+	if _, err := r.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.Table()), Item: raw}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: &r.table, Key: k.attributes(), UpdateExpression: aws.String("SET #n = :n"),
-		ExpressionAttributeNames: map[string]string{"#n": "name"}, ExpressionAttributeValues: map[string]types.AttributeValue{":n": s("Renamed")},
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(r.Table()), Key: k.Attributes(), UpdateExpression: aws.String("SET #n = :n"),
+		ExpressionAttributeNames: map[string]string{"#n": "name"}, ExpressionAttributeValues: map[string]types.AttributeValue{":n": repository.StringValue("Renamed")},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &r.table, Key: k.attributes()}); err != nil {
+	if _, err := r.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(r.Table()), Key: k.Attributes()}); err != nil {
 		t.Fatal(err)
 	}
 	var kinds []ChangeKind
@@ -107,17 +108,17 @@ func TestStreamDeliversWritesOfOtherWriters(t *testing.T) {
 		kinds = append(kinds, ch.Kind)
 		switch ch.Kind {
 		case ChangeCreated:
-			if o, ok := ch.New.(*Organization); !ok || o.Name != "Raw" || !o.CreatedAt.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) || ch.Old != nil {
+			if o, ok := ch.New.(*repository.Organization); !ok || o.Name != "Raw" || !o.CreatedAt.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) || ch.Old != nil {
 				t.Errorf("raw put %+v", ch)
 			}
 		case ChangeUpdated:
-			n, _ := ch.New.(*Organization)
-			o, _ := ch.Old.(*Organization)
+			n, _ := ch.New.(*repository.Organization)
+			o, _ := ch.Old.(*repository.Organization)
 			if n == nil || o == nil || n.Name != "Renamed" || o.Name != "Raw" {
 				t.Errorf("raw update %+v", ch)
 			}
 		case ChangeRemoved:
-			if o, ok := ch.Old.(*Organization); !ok || o.Name != "Renamed" || ch.New != nil || ch.Key != k || ch.Entity() != ch.Old {
+			if o, ok := ch.Old.(*repository.Organization); !ok || o.Name != "Renamed" || ch.New != nil || ch.Key != k || ch.Entity() != ch.Old {
 				t.Errorf("raw delete %+v", ch)
 			}
 		}
@@ -130,19 +131,19 @@ func TestStreamDeliversWritesOfOtherWriters(t *testing.T) {
 // Items that are not entities (uniqueness guards, the seed marker, an unknown type, an item
 // without a type) are skipped, not errors.
 func TestStreamSkipsItemsThatAreNotEntities(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
 	ctx := context.Background()
-	u := &User{ID: "01J00000000000000000000USR", OrgID: "01J00000000000000000000ORG", Email: "a@example.com"}
+	u := &repository.User{ID: "01J00000000000000000000USR", OrgID: "01J00000000000000000000ORG", Email: "a@example.com"}
 	others := []map[string]types.AttributeValue{
-		emailGuardItem(u),
-		{attrPK: s("SEED"), attrSK: s("VERSION#x"), attrType: s(typeSeedMarker)},
-		{attrPK: s("AUDIT#1"), attrSK: s("AUDIT#1"), attrType: s("AuditEntry"), "what": s("x")},
-		{attrPK: s("NOTYPE#1"), attrSK: s("NOTYPE#1")},
+		repository.EmailGuardItem(u),
+		{repository.AttrPK: repository.StringValue("SEED"), repository.AttrSK: repository.StringValue("VERSION#x"), repository.AttrType: repository.StringValue(repository.TypeSeedMarker)},
+		{repository.AttrPK: repository.StringValue("AUDIT#1"), repository.AttrSK: repository.StringValue("AUDIT#1"), repository.AttrType: repository.StringValue("AuditEntry"), "what": repository.StringValue("x")},
+		{repository.AttrPK: repository.StringValue("NOTYPE#1"), repository.AttrSK: repository.StringValue("NOTYPE#1")},
 	}
 	for _, item := range others {
-		if _, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &r.table, Item: item}); err != nil {
+		if _, err := r.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.Table()), Item: item}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -160,19 +161,19 @@ func TestStreamSkipsItemsThatAreNotEntities(t *testing.T) {
 
 // Many updates of one item in a row arrive in the order they were written.
 func TestStreamKeepsTheWriteOrderOfAnItem(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
 	tk := createTicketFor(t, r)
 	const n = 60
 	for i := range n {
 		title := fmt.Sprintf("title %03d", i)
-		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	last := fmt.Sprintf("title %03d", n-1)
-	got := c.Until(t, func(ch Change) bool { nt, _ := ch.New.(*Ticket); return nt != nil && nt.Title == last })
+	got := c.Until(t, func(ch Change) bool { nt, _ := ch.New.(*repository.Ticket); return nt != nil && nt.Title == last })
 	var updates []Change
 	for _, ch := range got {
 		if ch.Key == tk.Key() && ch.Kind == ChangeUpdated {
@@ -184,7 +185,7 @@ func TestStreamKeepsTheWriteOrderOfAnItem(t *testing.T) {
 	}
 	prev := tk.Title
 	for i, ch := range updates {
-		nt, ot := ch.New.(*Ticket), ch.Old.(*Ticket)
+		nt, ot := ch.New.(*repository.Ticket), ch.Old.(*repository.Ticket)
 		if want := fmt.Sprintf("title %03d", i); nt.Title != want || ot.Title != prev {
 			t.Fatalf("update %d: %q → %q, want %q → %q", i, ot.Title, nt.Title, prev, want)
 		}
@@ -193,7 +194,7 @@ func TestStreamKeepsTheWriteOrderOfAnItem(t *testing.T) {
 }
 
 // createTicketFor creates an organization, a user and a ticket of theirs.
-func createTicketFor(t *testing.T, r *Repo) *Ticket {
+func createTicketFor(t *testing.T, r *Stream) *repository.Ticket {
 	t.Helper()
 	ctx := context.Background()
 	org, err := r.CreateOrganization(ctx, "Org")

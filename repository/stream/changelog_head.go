@@ -1,7 +1,8 @@
-package repository
+package stream
 
 import (
 	"context"
+	"singletable/repository"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -20,19 +21,21 @@ import (
 const typeLogHead = "ChangeLogHead"
 
 // logHeadKey is the head item's key, in a partition of its own.
-var logHeadKey = Key{PK: changeLogPrefix + "HEAD", SK: "HEAD"}
+var logHeadKey = repository.Key{PK: changeLogPrefix + "HEAD", SK: "HEAD"}
 
 // logHeadItem is the head item at pos (what moveLogHead leaves).
 func logHeadItem(pos uint64) map[string]types.AttributeValue {
-	item := logHeadKey.attributes()
-	item[attrType], item[attrLogPos] = s(typeLogHead), &types.AttributeValueMemberN{Value: strconv.FormatUint(pos, 10)}
+	item := logHeadKey.Attributes()
+	item[repository.AttrType], item[attrLogPos] = repository.StringValue(typeLogHead), &types.AttributeValueMemberN{Value: strconv.FormatUint(pos, 10)}
 	return item
 }
 
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue { return logHeadItem(1) }, nil)
+
 // readLogHead reads the last position taken (0: none yet), strongly consistent.
-func (r *Repo) readLogHead(ctx context.Context) (uint64, error) {
-	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), ConsistentRead: aws.Bool(true),
-		Key: logHeadKey.attributes(), ProjectionExpression: aws.String("#pos"),
+func (r *Stream) readLogHead(ctx context.Context) (uint64, error) {
+	out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.Table()), ConsistentRead: aws.Bool(true),
+		Key: logHeadKey.Attributes(), ProjectionExpression: aws.String("#pos"),
 		ExpressionAttributeNames: map[string]string{"#pos": attrLogPos}})
 	if err != nil {
 		return 0, apperr.Classify("read change log head", err)
@@ -44,21 +47,21 @@ func (r *Repo) readLogHead(ctx context.Context) (uint64, error) {
 // ChangeLogHead is the log's newest position now, as a position a subscription that opens now
 // resumes from (Logged: now, so it expires a retention from now): every change appended from now
 // on is after it. One strongly consistent GetItem.
-func (r *Repo) ChangeLogHead(ctx context.Context) (ChangePosition, error) {
+func (r *Stream) ChangeLogHead(ctx context.Context) (ChangePosition, error) {
 	pos, err := r.readLogHead(ctx)
 	if err != nil {
 		return ChangePosition{}, err
 	}
-	return ChangePosition{Position: pos, Logged: r.now()}, nil
+	return ChangePosition{Position: pos, Logged: r.Now()}, nil
 }
 
 // moveLogHead is the transaction's action that moves the head from old to pos, refused when the
 // head is not at old.
-func (r *Repo) moveLogHead(old, pos uint64) types.TransactWriteItem {
+func (r *Stream) moveLogHead(old, pos uint64) types.TransactWriteItem {
 	cond := "#pos = :old"
 	values := map[string]types.AttributeValue{
 		":pos": &types.AttributeValueMemberN{Value: strconv.FormatUint(pos, 10)},
-		":t":   s(typeLogHead),
+		":t":   repository.StringValue(typeLogHead),
 	}
 	if old == 0 {
 		cond = "attribute_not_exists(#pos)"
@@ -66,10 +69,10 @@ func (r *Repo) moveLogHead(old, pos uint64) types.TransactWriteItem {
 		values[":old"] = &types.AttributeValueMemberN{Value: strconv.FormatUint(old, 10)}
 	}
 	return types.TransactWriteItem{Update: &types.Update{
-		TableName: aws.String(r.table), Key: logHeadKey.attributes(),
+		TableName: aws.String(r.Table()), Key: logHeadKey.Attributes(),
 		UpdateExpression:          aws.String("SET #pos = :pos, #type = :t"),
 		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeNames:  map[string]string{"#pos": attrLogPos, "#type": attrType},
+		ExpressionAttributeNames:  map[string]string{"#pos": attrLogPos, "#type": repository.AttrType},
 		ExpressionAttributeValues: values,
 	}}
 }

@@ -1,4 +1,4 @@
-package repository_test
+package stream_test
 
 import (
 	"context"
@@ -8,19 +8,20 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/stream"
 )
 
 // orderFixture is a table with one organization's ticket, whose item the tests hand the appender
 // as the records of shards they make up.
 type orderFixture struct {
-	repo *repository.Repo
+	repo *stream.Stream
 	org  string
 	tk   *repository.Ticket
 }
 
 func newOrderFixture(t *testing.T) orderFixture {
 	t.Helper()
-	repo := repotest.NewRepo(t)
+	repo := stream.New(repotest.NewRepo(t))
 	org, err := repo.CreateOrganization(t.Context(), "Org")
 	if err != nil {
 		t.Fatal(err)
@@ -37,11 +38,11 @@ func newOrderFixture(t *testing.T) orderFixture {
 }
 
 // records are the changes of shard with the sequence numbers seqs.
-func (f orderFixture) records(t *testing.T, shard string, seqs ...int) []repository.Change {
+func (f orderFixture) records(t *testing.T, shard string, seqs ...int) []stream.Change {
 	t.Helper()
-	var out []repository.Change
+	var out []stream.Change
 	for _, seq := range seqs {
-		c, err := repository.RecordOf(t.Context(), f.repo, f.tk, shard, fmt.Sprintf("%021d", seq))
+		c, err := stream.RecordOf(t.Context(), f.repo, f.tk, shard, fmt.Sprintf("%021d", seq))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func (f orderFixture) records(t *testing.T, shard string, seqs ...int) []reposit
 }
 
 // appended appends a batch and returns what was handed on.
-func appended(t *testing.T, a *repository.LogAppender, shard string, batch []repository.Change) []repository.Change {
+func appended(t *testing.T, a *stream.LogAppender, shard string, batch []stream.Change) []stream.Change {
 	t.Helper()
 	handed, err := a.Append(t.Context(), shard, batch)
 	if err != nil {
@@ -61,9 +62,9 @@ func appended(t *testing.T, a *repository.LogAppender, shard string, batch []rep
 }
 
 // resume reads the organization's log after a cursor, as a client's resume does.
-func (f orderFixture) resume(t *testing.T, cursor string) []repository.Change {
+func (f orderFixture) resume(t *testing.T, cursor string) []stream.Change {
 	t.Helper()
-	scope := repository.TicketChangeScope(f.org, "")
+	scope := stream.TicketChangeScope(f.org, "")
 	from := uint64(0)
 	if cursor != "" {
 		pos, err := f.repo.OpenChangeCursor(cursor)
@@ -72,7 +73,7 @@ func (f orderFixture) resume(t *testing.T, cursor string) []repository.Change {
 		}
 		from = pos.Position
 	}
-	changes, _, err := f.repo.ChangesAfter(context.Background(), scope, from, repository.MaxChangesPage)
+	changes, _, err := f.repo.ChangesAfter(context.Background(), scope, from, stream.MaxChangesPage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func (f orderFixture) resume(t *testing.T, cursor string) []repository.Change {
 }
 
 // ids are "shard/sequence number" of each change, in order.
-func ids(changes []repository.Change) []string {
+func ids(changes []stream.Change) []string {
 	var out []string
 	for _, c := range changes {
 		out = append(out, fmt.Sprintf("%s/%s@%d", c.Shard, c.Sequence[len(c.Sequence)-3:], c.Position))
@@ -94,11 +95,11 @@ func ids(changes []repository.Change) []string {
 // of the sequence numbers, and never changes once read.
 func TestChangeLogKeepsItsOrderAcrossShards(t *testing.T) {
 	f := newOrderFixture(t)
-	a, err := repository.NewLogAppender(t.Context(), f.repo)
+	a, err := stream.NewLogAppender(t.Context(), f.repo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scope := repository.TicketChangeScope(f.org, "")
+	scope := stream.TicketChangeScope(f.org, "")
 	appended(t, a, "shardA", f.records(t, "shardA", 100))
 	appended(t, a, "shardB", f.records(t, "shardB", 500))
 	read := f.resume(t, "")
@@ -124,11 +125,11 @@ func TestChangeLogKeepsItsOrderAcrossShards(t *testing.T) {
 // it has in the log. Each reader's next append then takes the next positions.
 func TestChangeLogAppendsABatchOnceAcrossReaders(t *testing.T) {
 	f := newOrderFixture(t)
-	first, err := repository.NewLogAppender(t.Context(), f.repo)
+	first, err := stream.NewLogAppender(t.Context(), f.repo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := repository.NewLogAppender(t.Context(), f.repo)
+	second, err := stream.NewLogAppender(t.Context(), f.repo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestChangeLogAppendsABatchOnceAcrossReaders(t *testing.T) {
 	bySecond := appended(t, second, "shardA", slices.Clone(batch))
 	again := appended(t, first, "shardA", slices.Clone(batch))
 	want := []string{"shardA/010@1", "shardA/011@2", "shardA/012@3"}
-	for name, got := range map[string][]repository.Change{"first": byFirst, "second": bySecond, "first again": again} {
+	for name, got := range map[string][]stream.Change{"first": byFirst, "second": bySecond, "first again": again} {
 		if !slices.Equal(ids(got), want) {
 			t.Errorf("%s reader handed on %v, want %v", name, ids(got), want)
 		}
@@ -153,7 +154,7 @@ func TestChangeLogAppendsABatchOnceAcrossReaders(t *testing.T) {
 	if got := ids(f.resume(t, "")); !slices.Equal(got, want) {
 		t.Fatalf("the log: %v, want %v", got, want)
 	}
-	if head, err := repository.LogHead(t.Context(), f.repo); err != nil || head != 5 {
+	if head, err := stream.LogHead(t.Context(), f.repo); err != nil || head != 5 {
 		t.Fatalf("head %d, %v; want 5", head, err)
 	}
 }
@@ -162,7 +163,7 @@ func TestChangeLogAppendsABatchOnceAcrossReaders(t *testing.T) {
 // checkpoint) is appended in chunks, at consecutive positions.
 func TestChangeLogAppendsALargeBatchInChunks(t *testing.T) {
 	f := newOrderFixture(t)
-	a, err := repository.NewLogAppender(t.Context(), f.repo)
+	a, err := stream.NewLogAppender(t.Context(), f.repo)
 	if err != nil {
 		t.Fatal(err)
 	}

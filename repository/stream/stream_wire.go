@@ -1,10 +1,11 @@
-package repository
+package stream
 
 import (
 	"bytes"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -65,7 +66,7 @@ func DecodeChange(b []byte) (c Change, err error) {
 	if w.Kind < ChangeCreated || w.Kind > ChangeRemoved || w.Sequence == "" || w.Shard == "" {
 		return Change{}, fmt.Errorf("%w: kind %d, sequence %q, shard %q", ErrNotWireChange, w.Kind, w.Sequence, w.Shard)
 	}
-	c = Change{Kind: w.Kind, Key: Key{PK: w.PK, SK: w.SK}, Sequence: w.Sequence, Shard: w.Shard, Position: w.Position, At: w.At, Logged: w.Logged}
+	c = Change{Kind: w.Kind, Key: repository.Key{PK: w.PK, SK: w.SK}, Sequence: w.Sequence, Shard: w.Shard, Position: w.Position, At: w.At, Logged: w.Logged}
 	if c.New, c.newItem, err = decodeEntityItem(w.New); err != nil {
 		return Change{}, err
 	}

@@ -1,8 +1,9 @@
-package repository
+package stream
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -39,7 +40,7 @@ func (c *StreamCollector) GapReasons() []string {
 }
 
 // CollectStream starts r's stream reader until the test ends.
-func CollectStream(t testing.TB, r *Repo, opts StreamOptions) *StreamCollector {
+func CollectStream(t testing.TB, r *Stream, opts StreamOptions) *StreamCollector {
 	t.Helper()
 	c := &StreamCollector{changes: make(chan Change, 100_000), streams: make(chan string, 16), noStream: make(chan error, 16)}
 	h := StreamHandler{
@@ -125,7 +126,7 @@ func (c *StreamCollector) Until(t testing.TB, last func(Change) bool) []Change {
 }
 
 // IsChangeOf says a change is about the entity with key k.
-func IsChangeOf(k Key) func(Change) bool {
+func IsChangeOf(k repository.Key) func(Change) bool {
 	return func(c Change) bool { return c.Key == k }
 }
 
@@ -134,7 +135,7 @@ func IsChangeOf(k Key) func(Change) bool {
 type LogAppender struct{ a *logAppender }
 
 // NewLogAppender is the appender of a reader that starts now: it has read the log's checkpoints.
-func NewLogAppender(ctx context.Context, r *Repo) (*LogAppender, error) {
+func NewLogAppender(ctx context.Context, r *Stream) (*LogAppender, error) {
 	marks, err := r.logMarks(ctx)
 	return &LogAppender{a: newLogAppender(r, marks)}, err
 }
@@ -155,8 +156,8 @@ func (l *LogAppender) Append(ctx context.Context, shard string, batch []Change) 
 
 // RecordOf is the change a stream record of shard with sequence number seq would carry for e
 // (CREATED, its item as it is in the table now).
-func RecordOf(ctx context.Context, r *Repo, e Entity, shard, seq string) (Change, error) {
-	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: e.Key().attributes(), ConsistentRead: aws.Bool(true)})
+func RecordOf(ctx context.Context, r *Stream, e repository.Entity, shard, seq string) (Change, error) {
+	out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.Table()), Key: e.Key().Attributes(), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		return Change{}, err
 	}
@@ -166,4 +167,4 @@ func RecordOf(ctx context.Context, r *Repo, e Entity, shard, seq string) (Change
 }
 
 // LogHead is the log's head.
-func LogHead(ctx context.Context, r *Repo) (uint64, error) { return r.readLogHead(ctx) }
+func LogHead(ctx context.Context, r *Stream) (uint64, error) { return r.readLogHead(ctx) }

@@ -29,7 +29,7 @@ func newStreamsClient(awsCfg aws.Config, cfg Config) *dynamodbstreams.Client {
 		o.HTTPClient = wrapHTTPClient(o.HTTPClient, cfg.WrapTransport)
 		o.Retryer = newRetryer(streamsMaxAttempts)
 		o.APIOptions = append(o.APIOptions, observeMiddleware(serviceStreams, cfg.Table, cfg.Observer, cfg.TracerProvider, true))
-		o.APIOptions = append(o.APIOptions, cfg.apiOptions...)
+		o.APIOptions = append(o.APIOptions, cfg.APIOptions...)
 		o.Logger = sdkLogger(cfg.Logger)
 	})
 }

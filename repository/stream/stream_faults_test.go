@@ -1,4 +1,4 @@
-package repository_test
+package stream_test
 
 import (
 	"context"
@@ -9,10 +9,11 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/stream"
 )
 
 // retitle sets a ticket's title to phase 0, phase 1, ... and returns the titles.
-func retitle(t *testing.T, repo *repository.Repo, tk *repository.Ticket, phase string, n int) []string {
+func retitle(t *testing.T, repo *stream.Stream, tk *repository.Ticket, phase string, n int) []string {
 	t.Helper()
 	var titles []string
 	for i := range n {
@@ -29,10 +30,10 @@ func retitle(t *testing.T, repo *repository.Repo, tk *repository.Ticket, phase s
 // DynamoDB: it backs off, reports the outage and its end, and loses or repeats no change.
 func TestStreamSurvivesThrottlingAndAnOutage(t *testing.T) {
 	th, out := &repotest.Throttler{}, &repotest.Outage{}
-	repo := repotest.NewRepo(t, func(c *repository.Config) {
+	repo := stream.New(repotest.NewRepo(t, func(c *repository.Config) {
 		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return out.Wrap(th.Wrap(rt)) }
-	})
-	c := repository.CollectStream(t, repo, repository.StreamOptions{PollInterval: 10 * time.Millisecond, DescribeInterval: 100 * time.Millisecond, MaxBackoff: 50 * time.Millisecond})
+	}))
+	c := stream.CollectStream(t, repo, stream.StreamOptions{PollInterval: 10 * time.Millisecond, DescribeInterval: 100 * time.Millisecond, MaxBackoff: 50 * time.Millisecond})
 	c.WaitStream(t)
 	ctx := context.Background()
 	org, err := repo.CreateOrganization(ctx, "Org")
@@ -68,11 +69,11 @@ func TestStreamSurvivesThrottlingAndAnOutage(t *testing.T) {
 
 	last := want[len(want)-1]
 	var got []string
-	for _, ch := range c.Until(t, func(ch repository.Change) bool {
+	for _, ch := range c.Until(t, func(ch stream.Change) bool {
 		nt, _ := ch.New.(*repository.Ticket)
 		return nt != nil && nt.Title == last
 	}) {
-		if nt, ok := ch.New.(*repository.Ticket); ok && ch.Kind == repository.ChangeUpdated {
+		if nt, ok := ch.New.(*repository.Ticket); ok && ch.Kind == stream.ChangeUpdated {
 			got = append(got, nt.Title)
 		}
 	}

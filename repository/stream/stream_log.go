@@ -1,7 +1,8 @@
-package repository
+package stream
 
 import (
 	"context"
+	"singletable/repository"
 	"time"
 
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
@@ -21,9 +22,9 @@ type logStart struct {
 func (sr *StreamReader) readLogStart(ctx context.Context) *logStart {
 	marks, err := sr.repo.logMarks(ctx)
 	if err != nil {
-		sr.repo.log.Warn("the change log's checkpoints cannot be read; the stream is read on from the positions given, or its newest records", "error", err.Error())
+		sr.repo.Log.Warn("the change log's checkpoints cannot be read; the stream is read on from the positions given, or its newest records", "error", err.Error())
 	} else if len(marks) > 0 {
-		sr.repo.log.Info("the stream is read on from the change log's checkpoints", "shards", len(marks))
+		sr.repo.Log.Info("the stream is read on from the change log's checkpoints", "shards", len(marks))
 	}
 	return &logStart{marks: marks, resume: sr.opts.Resume}
 }
@@ -59,7 +60,7 @@ func (ls *logStart) continues(shard string) bool {
 // newest: see shardReader.reposition); else where the plan says, recording that start as the
 // shard's mark, so that the next reader knows it, should this one stop before the shard's first
 // chunk is in the log.
-func (ls *logStart) position(ctx context.Context, r *Repo, s *shardReader) {
+func (ls *logStart) position(ctx context.Context, r *Stream, s *shardReader) {
 	if s.last = ls.after(s.id); s.last != "" {
 		return
 	}
@@ -75,7 +76,7 @@ func (ls *logStart) position(ctx context.Context, r *Repo, s *shardReader) {
 		opened = time.Now()
 	}
 	if err := r.saveLogStart(ctx, s.id, opened); err != nil {
-		r.log.Warn("the change log's start of a shard was not saved", "shard", s.id, "error", err.Error())
+		r.Log.Warn("the change log's start of a shard was not saved", "shard", s.id, "error", err.Error())
 	}
 }
 
@@ -103,7 +104,7 @@ func (s *shardReader) appendToLog(ctx context.Context, changes []Change) bool {
 			return false
 		}
 		s.run.fail(err)
-		if sleepCtx(ctx, s.run.backoff(attempt)) != nil {
+		if repository.SleepCtx(ctx, s.run.backoff(attempt)) != nil {
 			return false
 		}
 		attempt++

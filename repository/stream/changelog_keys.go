@@ -1,7 +1,8 @@
-package repository
+package stream
 
 import (
 	"fmt"
+	"singletable/repository"
 	"strings"
 )
 
@@ -39,7 +40,7 @@ type ChangeScope struct {
 
 // Scopes of the change log, one per collection a subscription can name.
 func TicketChangeScope(org, reporter string) ChangeScope {
-	return ChangeScope{Log: logOrganization + "#" + esc(org), Narrow: reporter}
+	return ChangeScope{Log: logOrganization + "#" + repository.Escape(org), Narrow: reporter}
 }
 
 // OrderChangeScope is the orders of customer, or every order when customer is "".
@@ -47,7 +48,7 @@ func OrderChangeScope(customer string) ChangeScope {
 	if customer == "" {
 		return ChangeScope{Log: logAllOrders}
 	}
-	return ChangeScope{Log: logCustomer + "#" + esc(customer)}
+	return ChangeScope{Log: logCustomer + "#" + repository.Escape(customer)}
 }
 
 // EmployeeChangeScope is the employees of department (before or after each change), or every
@@ -56,12 +57,12 @@ func EmployeeChangeScope(department string) ChangeScope {
 	if department == "" {
 		return ChangeScope{Log: logAllEmployees}
 	}
-	return ChangeScope{Log: logDepartment + "#" + esc(department)}
+	return ChangeScope{Log: logDepartment + "#" + repository.Escape(department)}
 }
 
 // InventoryChangeScope is the changes of one product.
 func InventoryChangeScope(product string) ChangeScope {
-	return ChangeScope{Log: logProduct + "#" + esc(product)}
+	return ChangeScope{Log: logProduct + "#" + repository.Escape(product)}
 }
 
 // Tenant is the organization or customer a scope belongs to ("", "" for the scopes of every
@@ -82,8 +83,8 @@ func (s ChangeScope) Tenant() (kind, id string) {
 // zero-padded to the 20 digits of any uint64 so that the sort key orders as the numbers do, is
 // the sort key. A position is taken once (the log's head moves past it in the same transaction),
 // so an item is never written over.
-func changeLogKey(log string, pos uint64) Key {
-	return Key{PK: changeLogPrefix + log, SK: positionKey(pos)}
+func changeLogKey(log string, pos uint64) repository.Key {
+	return repository.Key{PK: changeLogPrefix + log, SK: positionKey(pos)}
 }
 
 // positionKey is the sort key of position pos.
@@ -102,19 +103,19 @@ func changeLogs(c Change) []string {
 		}
 		logs = append(logs, l)
 	}
-	for _, e := range [2]Entity{c.New, c.Old} {
+	for _, e := range [2]repository.Entity{c.New, c.Old} {
 		switch v := e.(type) {
-		case *Ticket:
+		case *repository.Ticket:
 			add(TicketChangeScope(v.OrgID, "").Log)
-		case *Order:
+		case *repository.Order:
 			add(OrderChangeScope(v.CustomerID).Log)
 			add(logAllOrders)
-		case *Employee:
+		case *repository.Employee:
 			if v.DepartmentID != "" {
 				add(EmployeeChangeScope(v.DepartmentID).Log)
 			}
 			add(logAllEmployees)
-		case *Product:
+		case *repository.Product:
 			add(InventoryChangeScope(v.ID).Log)
 		}
 	}

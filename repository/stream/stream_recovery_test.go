@@ -1,9 +1,10 @@
-package repository
+package stream
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"singletable/repository"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -39,12 +40,12 @@ func (f *recordsFault) middleware(stack *middleware.Stack) error {
 }
 
 // updateTitles sets a ticket's title to prefix 0, prefix 1, ... and returns the titles.
-func updateTitles(t *testing.T, r *Repo, tk *Ticket, prefix string, n int) []string {
+func updateTitles(t *testing.T, r *Stream, tk *repository.Ticket, prefix string, n int) []string {
 	t.Helper()
 	var titles []string
 	for i := range n {
 		title := fmt.Sprintf("%s %d", prefix, i)
-		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 		titles = append(titles, title)
@@ -53,11 +54,11 @@ func updateTitles(t *testing.T, r *Repo, tk *Ticket, prefix string, n int) []str
 }
 
 // titlesUntil collects the titles of the ticket's updates up to the one titled last.
-func titlesUntil(t *testing.T, c *StreamCollector, tk *Ticket, last string) []string {
+func titlesUntil(t *testing.T, c *StreamCollector, tk *repository.Ticket, last string) []string {
 	t.Helper()
 	var titles []string
-	for _, ch := range c.Until(t, func(ch Change) bool { nt, _ := ch.New.(*Ticket); return nt != nil && nt.Title == last }) {
-		if nt, ok := ch.New.(*Ticket); ok && ch.Key == tk.Key() && ch.Kind == ChangeUpdated {
+	for _, ch := range c.Until(t, func(ch Change) bool { nt, _ := ch.New.(*repository.Ticket); return nt != nil && nt.Title == last }) {
+		if nt, ok := ch.New.(*repository.Ticket); ok && ch.Key == tk.Key() && ch.Kind == ChangeUpdated {
 			titles = append(titles, nt.Title)
 		}
 	}
@@ -67,7 +68,7 @@ func titlesUntil(t *testing.T, c *StreamCollector, tk *Ticket, last string) []st
 // readsThroughFault writes two runs of updates with fault armed between them: every update must
 // arrive once, in order.
 func readsThroughFault(t *testing.T, fault *recordsFault) *StreamCollector {
-	r := newLocalRepo(t, Config{apiOptions: []func(*middleware.Stack) error{fault.middleware}})
+	r := newLocalRepo(t, repository.Config{APIOptions: []func(*middleware.Stack) error{fault.middleware}})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
 	tk := createTicketFor(t, r)
@@ -108,24 +109,24 @@ func TestStreamRestartsATrimmedShardAndReportsAGap(t *testing.T) {
 // A table without a stream is ready for queries; the reader reports the missing stream and keeps
 // looking; -create-table enables the stream on the existing table, and the reader finds it.
 func TestStreamIsEnabledOnAnExistingTable(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	if err := r.DeleteTable(ctx); err != nil {
 		t.Fatal(err)
 	}
-	in := createTableInput(r.table)
+	in := repository.CreateTableInput(r.Table())
 	in.StreamSpecification = nil // as tables were created before the design had a stream
-	if _, err := r.db.CreateTable(ctx, in); err != nil {
+	if _, err := r.DB.CreateTable(ctx, in); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Ready(ctx); err != nil {
 		t.Fatalf("a table without a stream must be ready: %v", err)
 	}
-	if _, err := r.StreamARN(ctx); !errors.Is(err, ErrNoStream) {
+	if _, err := r.StreamARN(ctx); !errors.Is(err, repository.ErrNoStream) {
 		t.Fatalf("StreamARN without a stream: %v, want ErrNoStream", err)
 	}
 	c := CollectStream(t, r, fastStream)
-	if err := c.WaitNoStream(t); !errors.Is(err, ErrNoStream) {
+	if err := c.WaitNoStream(t); !errors.Is(err, repository.ErrNoStream) {
 		t.Fatalf("reported %v", err)
 	}
 	if err := r.CreateTable(ctx, time.Minute); err != nil {
@@ -148,7 +149,7 @@ func TestStreamIsEnabledOnAnExistingTable(t *testing.T) {
 // When the stream is disabled and enabled again (a new stream), the reader follows: it reads the
 // old stream to its end and the new one from its oldest record, so no write is missed.
 func TestStreamFollowsTheTableToANewStream(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	c := CollectStream(t, r, fastStream)
 	first := c.WaitStream(t)
 	tk := createTicketFor(t, r)
@@ -157,9 +158,9 @@ func TestStreamFollowsTheTableToANewStream(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		spec := &types.StreamSpecification{StreamEnabled: aws.Bool(on)}
 		if on {
-			spec = streamSpecification(Definition())
+			spec = repository.StreamSpecification(repository.Definition())
 		}
-		if _, err := r.db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: &r.table, StreamSpecification: spec}); err != nil {
+		if _, err := r.DB.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(r.Table()), StreamSpecification: spec}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -177,10 +178,10 @@ func TestStreamFollowsTheTableToANewStream(t *testing.T) {
 // shard's first record. The reader, which has read nothing from the shard yet, reads it from its
 // oldest record instead: the change arrives, and no gap is reported, for there is none.
 func TestStreamReadsAnEmptyShardWhoseStartWasReportedTrimmed(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
-	other := newLocalRepo(t, Config{LocalDatabase: r.table}) // one database: one counter
+	other := newLocalRepo(t, repository.Config{LocalDatabase: r.Table()}) // one database: one counter
 	if _, err := other.CreateOrganization(context.Background(), "elsewhere"); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestStreamReadsAnEmptyShardWhoseStartWasReportedTrimmed(t *testing.T) {
 func TestStreamRenewsAnIteratorThatExpiredBeforeAnyRecord(t *testing.T) {
 	fault := &recordsFault{err: &stypes.ExpiredIteratorException{Message: aws.String("Iterator expired")}}
 	fault.armed.Store(true)
-	r := newLocalRepo(t, Config{apiOptions: []func(*middleware.Stack) error{fault.middleware}})
+	r := newLocalRepo(t, repository.Config{APIOptions: []func(*middleware.Stack) error{fault.middleware}})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
 	org, err := r.CreateOrganization(context.Background(), "first")

@@ -38,9 +38,9 @@ var scalingWords = map[Scaling]string{
 	PerLevel:  "⌈keys / 100⌉ per level",
 }
 
-// patternTable renders the access-pattern table of docs/data-model.md: one row per declared
+// PatternTable renders the access-pattern table of docs/data-model.md: one row per declared
 // pattern, by pattern number.
-func patternTable() string {
+func PatternTable() string {
 	rows := slices.Clone(patterns)
 	slices.SortStableFunc(rows, func(a, b AccessPattern) int { return cmp.Compare(patternNumber(a.ID), patternNumber(b.ID)) })
 	var b strings.Builder

@@ -1,8 +1,9 @@
-package repository
+package stream
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 	"strconv"
 	"time"
 
@@ -70,20 +71,24 @@ type logMark struct {
 // logCheckpointItem is the checkpoint of shard m, kept as long as the stream keeps records.
 func logCheckpointItem(shard string, m logMark, expires int64) map[string]types.AttributeValue {
 	item := map[string]types.AttributeValue{
-		attrPK: s(logCheckpointPK), attrSK: s(shard), attrType: s(typeLogCheckpoint),
-		attrLogExpires: &types.AttributeValueMemberN{Value: strconv.FormatInt(expires, 10)},
+		repository.AttrPK: repository.StringValue(logCheckpointPK), repository.AttrSK: repository.StringValue(shard), repository.AttrType: repository.StringValue(typeLogCheckpoint),
+		repository.AttrLogExpires: &types.AttributeValueMemberN{Value: strconv.FormatInt(expires, 10)},
 	}
 	if m.seq != "" {
-		item[attrCheckpointSeq], item[attrCheckpointFrom] = s(m.seq), s(m.from)
+		item[attrCheckpointSeq], item[attrCheckpointFrom] = repository.StringValue(m.seq), repository.StringValue(m.from)
 		item[attrCheckpointFirst] = &types.AttributeValueMemberN{Value: strconv.FormatUint(m.first, 10)}
 		item[attrCheckpointAt] = &types.AttributeValueMemberN{Value: strconv.FormatInt(m.at.UnixMilli(), 10)}
 	}
 	return item
 }
 
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue {
+	return logCheckpointItem("<shardId>", logMark{seq: "<sequence>", from: "<sequence>", first: 1, at: time.UnixMilli(1)}, 0)
+}, nil)
+
 // logMarkOf reads a checkpoint or start mark item.
 func logMarkOf(item map[string]types.AttributeValue) logMark {
-	m := logMark{seq: stringAttr(item, attrCheckpointSeq), from: stringAttr(item, attrCheckpointFrom)}
+	m := logMark{seq: repository.StringAttr(item, attrCheckpointSeq), from: repository.StringAttr(item, attrCheckpointFrom)}
 	m.first, _ = strconv.ParseUint(numberAttr(item, attrCheckpointFirst), 10, 64)
 	if ms, err := strconv.ParseInt(numberAttr(item, attrCheckpointAt), 10, 64); err == nil {
 		m.at = time.UnixMilli(ms)
@@ -104,14 +109,18 @@ func logStartItem(shard string, opened time.Time, expires int64) map[string]type
 	return item
 }
 
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue {
+	return logStartItem("<shardId>", time.UnixMilli(1), 0)
+}, nil)
+
 // saveLogStart records where a reader starts reading shard (opened: the time it opens it at its
 // newest record; zero for its oldest), unless the shard has a checkpoint or a mark already: an
 // earlier start stays, the later reader resumes from it.
-func (r *Repo) saveLogStart(ctx context.Context, shard string, opened time.Time) error {
-	item := logStartItem(shard, opened, r.now().Add(streamRecordLife).Unix())
-	_, err := r.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item,
+func (r *Stream) saveLogStart(ctx context.Context, shard string, opened time.Time) error {
+	item := logStartItem(shard, opened, r.Now().Add(streamRecordLife).Unix())
+	_, err := r.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(r.Table()), Item: item,
 		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#pk": attrPK}})
+		ExpressionAttributeNames: map[string]string{"#pk": repository.AttrPK}})
 	var ccf *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {
 		return apperr.Classify("save change log start", err)
@@ -121,28 +130,28 @@ func (r *Repo) saveLogStart(ctx context.Context, shard string, opened time.Time)
 
 // logMarks reads every shard's checkpoint or start mark (strongly consistent: the last chunk
 // appended is in them).
-func (r *Repo) logMarks(ctx context.Context) (map[string]logMark, error) {
-	items, err := r.queryItems(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
+func (r *Stream) logMarks(ctx context.Context) (map[string]logMark, error) {
+	items, err := r.QueryItems(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.Table()),
 		ConsistentRead:            aws.Bool(true),
 		KeyConditionExpression:    aws.String("#pk = :pk"),
-		ExpressionAttributeNames:  map[string]string{"#pk": attrPK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s(logCheckpointPK)},
+		ExpressionAttributeNames:  map[string]string{"#pk": repository.AttrPK},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(logCheckpointPK)},
 	}, 10_000)
 	if err != nil {
 		return nil, err
 	}
 	marks := make(map[string]logMark, len(items))
 	for _, item := range items {
-		marks[stringAttr(item, attrSK)] = logMarkOf(item)
+		marks[repository.StringAttr(item, repository.AttrSK)] = logMarkOf(item)
 	}
 	return marks, nil
 }
 
 // logMarkOfShard reads one shard's checkpoint or start mark (strongly consistent).
-func (r *Repo) logMarkOfShard(ctx context.Context, shard string) (logMark, error) {
-	out, err := r.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), ConsistentRead: aws.Bool(true),
-		Key: Key{PK: logCheckpointPK, SK: shard}.attributes()})
+func (r *Stream) logMarkOfShard(ctx context.Context, shard string) (logMark, error) {
+	out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.Table()), ConsistentRead: aws.Bool(true),
+		Key: repository.Key{PK: logCheckpointPK, SK: shard}.Attributes()})
 	if err != nil {
 		return logMark{}, apperr.Classify("read change log checkpoint", err)
 	}

@@ -1,6 +1,7 @@
-package repository
+package stream
 
 import (
+	"singletable/repository"
 	"strconv"
 	"strings"
 	"time"
@@ -44,26 +45,26 @@ var ErrCursorRetired = &apperr.Error{Code: apperr.CodeCursorExpired, Field: "aft
 
 // ChangeCursor is the position of c in scope, sealed when asked for: an event's cursor, and the
 // edge cursor of the same change in a pull (equal strings).
-func (r *Repo) ChangeCursor(scope ChangeScope, c *Change) Cursor {
+func (r *Stream) ChangeCursor(scope ChangeScope, c *Change) repository.Cursor {
 	return r.ChangeCursorAt(scope, ChangePosition{Position: c.Position, Logged: c.Logged})
 }
 
 // ChangeCursorAt is the cursor of a position in scope (pos.Scope is ignored).
-func (r *Repo) ChangeCursorAt(scope ChangeScope, pos ChangePosition) Cursor {
-	return Cursor{codec: r.cursors, scope: changeCursorScope, vals: []string{scope.Log, scope.Narrow, positionMark + strconv.FormatUint(pos.Position, 10), strconv.FormatInt(pos.Logged.UnixMilli(), 10)}}
+func (r *Stream) ChangeCursorAt(scope ChangeScope, pos ChangePosition) repository.Cursor {
+	return r.NewCursor(changeCursorScope, scope.Log, scope.Narrow, positionMark+strconv.FormatUint(pos.Position, 10), strconv.FormatInt(pos.Logged.UnixMilli(), 10))
 }
 
 // OpenChangeCursor checks a change cursor: BAD_USER_INPUT for a forged or altered one,
 // CURSOR_EXPIRED for one whose change is past the retention. The caller compares the position's
 // scope with its own.
-func (r *Repo) OpenChangeCursor(cursor string) (ChangePosition, error) {
-	vals, err := r.cursors.decode(changeCursorScope, cursor, 4)
+func (r *Stream) OpenChangeCursor(cursor string) (ChangePosition, error) {
+	vals, err := r.DecodeCursor(changeCursorScope, cursor, 4)
 	if err != nil {
 		return ChangePosition{}, err
 	}
 	ms, err := strconv.ParseInt(vals[3], 10, 64)
 	if err != nil || vals[2] == "" {
-		return ChangePosition{}, errBadCursor
+		return ChangePosition{}, repository.ErrBadCursor
 	}
 	pos := ChangePosition{Scope: ChangeScope{Log: vals[0], Narrow: vals[1]}, Logged: time.UnixMilli(ms)}
 	digits, isPosition := strings.CutPrefix(vals[2], positionMark)
@@ -71,9 +72,9 @@ func (r *Repo) OpenChangeCursor(cursor string) (ChangePosition, error) {
 		return ChangePosition{}, ErrCursorRetired // sealed by this server: not forged
 	}
 	if pos.Position, err = strconv.ParseUint(digits, 10, 64); err != nil {
-		return ChangePosition{}, errBadCursor
+		return ChangePosition{}, repository.ErrBadCursor
 	}
-	if r.now().Sub(pos.Logged) > r.retention {
+	if r.Now().Sub(pos.Logged) > r.ChangeRetention() {
 		return ChangePosition{}, ErrCursorExpired
 	}
 	return pos, nil

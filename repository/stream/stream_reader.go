@@ -1,9 +1,10 @@
-package repository
+package stream
 
 import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"singletable/repository"
 	"sync"
 	"time"
 )
@@ -74,12 +75,12 @@ type StreamHandler struct {
 // (AFTER_SEQUENCE_NUMBER), trimmed data restarts the shard at its oldest record and is
 // reported as a gap. A StreamReader needs one Run at a time.
 type StreamReader struct {
-	repo *Repo
+	repo *Stream
 	opts StreamOptions
 }
 
 // StreamReader returns a reader of the table's stream.
-func (r *Repo) StreamReader(opts StreamOptions) *StreamReader {
+func (r *Stream) StreamReader(opts StreamOptions) *StreamReader {
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = DefaultStreamPollInterval
 	}
@@ -110,7 +111,7 @@ func (sr *StreamReader) Run(ctx context.Context, h StreamHandler) error {
 		}
 		// The table names a stream that cannot be described (gone since, or not there yet):
 		// look again after a while, not at once.
-		if err := sleepCtx(ctx, run.backoff(attempt)); err != nil {
+		if err := repository.SleepCtx(ctx, run.backoff(attempt)); err != nil {
 			return err
 		}
 		attempt++
@@ -145,12 +146,12 @@ func (run *streamRun) findStream(ctx context.Context) (string, error) {
 		case err == nil:
 			run.ok()
 			return arn, nil
-		case errors.Is(err, ErrNoStream):
+		case errors.Is(err, repository.ErrNoStream):
 			run.ok()
 			attempt = 0
 			if !reported {
 				reported = true
-				run.repo.log.Warn("the table has no stream; looking again every "+wait.String(), "error", err.Error())
+				run.repo.Log.Warn("the table has no stream; looking again every "+wait.String(), "error", err.Error())
 				if run.h.Stream != nil {
 					run.h.Stream("", err)
 				}
@@ -160,7 +161,7 @@ func (run *streamRun) findStream(ctx context.Context) (string, error) {
 			wait = run.backoff(attempt)
 			attempt++
 		}
-		if err := sleepCtx(ctx, wait); err != nil {
+		if err := repository.SleepCtx(ctx, wait); err != nil {
 			return "", err
 		}
 	}
@@ -168,7 +169,7 @@ func (run *streamRun) findStream(ctx context.Context) (string, error) {
 
 // announce reports the stream being read.
 func (run *streamRun) announce(arn string) {
-	run.repo.log.Info("reading the table's stream", "stream", arn)
+	run.repo.Log.Info("reading the table's stream", "stream", arn)
 	if run.h.Stream != nil {
 		run.h.Stream(arn, nil)
 	}
@@ -187,7 +188,7 @@ func (run *streamRun) fail(err error) {
 		return
 	}
 	run.down, run.downSince = true, time.Now()
-	run.repo.log.Warn("the table's stream cannot be read; retrying until it can", "error", err.Error())
+	run.repo.Log.Warn("the table's stream cannot be read; retrying until it can", "error", err.Error())
 	if run.h.Outage != nil {
 		run.h.Outage(err)
 	}
@@ -201,7 +202,7 @@ func (run *streamRun) ok() {
 		return
 	}
 	run.down = false
-	run.repo.log.Info("the table's stream can be read again", "outage", time.Since(run.downSince).String())
+	run.repo.Log.Info("the table's stream can be read again", "outage", time.Since(run.downSince).String())
 	if run.h.Outage != nil {
 		run.h.Outage(nil)
 	}
@@ -230,7 +231,7 @@ func (run *streamRun) forget(shard string) {
 
 // gap reports that changes of a shard may have been missed.
 func (run *streamRun) gap(shard, reason string) {
-	run.repo.log.Warn("changes of the table's stream may have been missed", "shard", shard, "reason", reason)
+	run.repo.Log.Warn("changes of the table's stream may have been missed", "shard", shard, "reason", reason)
 	if run.h.Gap != nil {
 		run.h.Gap(shard, reason)
 	}

@@ -1,9 +1,10 @@
-package repository
+package stream
 
 import (
 	"context"
 	"errors"
 	"reflect"
+	"singletable/repository"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ import (
 // A change read from the stream travels to another process and decodes to the same entities,
 // kind, key, shard and sequence.
 func TestChangeWireRoundTrip(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
 	ctx := context.Background()
@@ -54,7 +55,7 @@ func TestDecodeChangeRefusesOtherBytes(t *testing.T) {
 }
 
 func FuzzDecodeChange(f *testing.F) {
-	item, err := encodeAny(&Organization{ID: "01J0000000000000000000FUZZ", Name: "Fuzz", CreatedAt: time.Unix(0, 0).UTC()})
+	item, err := repository.EncodeTicket(&repository.Ticket{ID: "01J0000000000000000000FUZZ", OrgID: "01J0000000000000000000FUZO", Title: "Fuzz", CreatedAt: time.Unix(0, 0).UTC()})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func FuzzDecodeChange(f *testing.F) {
 // A reader given the last sequence number an earlier reader handed on continues right after it:
 // the changes written while no reader ran are delivered, the ones handed on already are not.
 func TestStreamResumesAfterASequenceNumber(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	first := CollectStream(t, r, fastStream)
 	first.WaitStream(t)

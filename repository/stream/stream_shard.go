@@ -1,8 +1,9 @@
-package repository
+package stream
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -39,7 +40,7 @@ func (s *shardReader) read(ctx context.Context) bool {
 			s.open(ctx)
 			continue
 		}
-		out, err := s.run.repo.streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: s.iter})
+		out, err := s.run.repo.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: s.iter})
 		if err != nil {
 			s.recover(ctx, err)
 			continue
@@ -49,7 +50,7 @@ func (s *shardReader) read(ctx context.Context) bool {
 		if s.iter = out.NextShardIterator; s.iter == nil {
 			return true
 		}
-		if len(out.Records) == 0 && sleepCtx(ctx, s.run.opts.PollInterval) != nil {
+		if len(out.Records) == 0 && repository.SleepCtx(ctx, s.run.opts.PollInterval) != nil {
 			return false
 		}
 	}
@@ -62,7 +63,7 @@ func (s *shardReader) open(ctx context.Context) {
 	if s.last != "" && !s.restart {
 		in.ShardIteratorType, in.SequenceNumber = stypes.ShardIteratorTypeAfterSequenceNumber, aws.String(s.last)
 	}
-	out, err := s.run.repo.streams.GetShardIterator(ctx, in)
+	out, err := s.run.repo.Streams.GetShardIterator(ctx, in)
 	if err != nil {
 		s.recover(ctx, err)
 		return
@@ -120,7 +121,7 @@ func (s *shardReader) recover(ctx context.Context, err error) {
 		s.run.fail(err)
 	}
 	s.failures++
-	_ = sleepCtx(ctx, s.run.backoff(s.failures-1))
+	_ = repository.SleepCtx(ctx, s.run.backoff(s.failures-1))
 }
 
 // reposition handles the loss of the position of a shard opened at its newest record from which
@@ -178,7 +179,7 @@ func (s *shardReader) deliver(ctx context.Context, recs []stypes.Record) {
 		c, ok, err := decodeRecord(rec)
 		c.Shard = s.id
 		if err != nil {
-			s.run.repo.log.Warn("a record of the table's stream does not decode; skipped", "shard", s.id, "error", err.Error())
+			s.run.repo.Log.Warn("a record of the table's stream does not decode; skipped", "shard", s.id, "error", err.Error())
 			continue
 		}
 		if ok {

@@ -1,4 +1,4 @@
-package repository
+package stream
 
 import (
 	"context"
@@ -203,7 +203,7 @@ func (run *streamRun) describe(ctx context.Context, arn string) (stypes.StreamSt
 	var shards []stypes.Shard
 	in := &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)}
 	for {
-		out, err := run.repo.streams.DescribeStream(ctx, in)
+		out, err := run.repo.Streams.DescribeStream(ctx, in)
 		if err != nil {
 			return "", nil, err
 		}

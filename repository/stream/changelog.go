@@ -1,9 +1,9 @@
-package repository
+package stream
 
 import (
 	"context"
+	"singletable/repository"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -24,10 +24,6 @@ import (
 // after every chunk appended before it: a position once read never gets an earlier neighbour,
 // however many shards are open.
 
-// DefaultChangeRetention is Config.ChangeRetention when zero: a week of changes, longer than a
-// laptop's weekend asleep, for about one write unit per change and scope (docs/data-model.md).
-const DefaultChangeRetention = 168 * time.Hour
-
 // MaxChangesPage and DefaultChangesPage are the most changes a pull of the log returns per page
 // (`first`), and how many without `first`.
 const (
@@ -37,62 +33,26 @@ const (
 
 // Attributes of a log item.
 const (
-	attrLogKind    = "kind"
-	attrLogPos     = "pos"
-	attrLogSeq     = "seq"
-	attrLogShard   = "shard"
-	attrLogAt      = "at"
-	attrLogExpires = "expires"
-	attrLogNew     = "new"
-	attrLogOld     = "old"
+	attrLogKind  = "kind"
+	attrLogPos   = "pos"
+	attrLogSeq   = "seq"
+	attrLogShard = "shard"
+	attrLogAt    = "at"
+	attrLogNew   = "new"
+	attrLogOld   = "old"
 )
-
-// changeLogUsage counts what the log cost: what the benchmark reports per change.
-type changeLogUsage struct {
-	mu sync.Mutex
-	ChangeLogUsage
-}
-
-// ChangeLogUsage is what a Repo's appends to the change log wrote: the log items, the chunks
-// (transactions), the changes numbered, the log items' estimated bytes, the write capacity units
-// the transactions consumed with the log's head and checkpoints (as DynamoDB reported them), and
-// the units DynamoDB bills a transaction on AWS, from the items' sizes (Billed: 2 per item and KB).
-type ChangeLogUsage struct {
-	Items, Chunks, Changes, Bytes int
-	WCU, Billed                   float64
-}
-
-func (u *changeLogUsage) add(chunk ChangeLogUsage, consumed []types.ConsumedCapacity) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.Items, u.Changes, u.Bytes = u.Items+chunk.Items, u.Changes+chunk.Changes, u.Bytes+chunk.Bytes
-	u.Chunks, u.Billed = u.Chunks+1, u.Billed+chunk.Billed
-	for _, c := range consumed {
-		u.WCU += aws.ToFloat64(c.CapacityUnits)
-	}
-}
-
-// LogUsage is what this Repo's appends to the change log wrote so far.
-func (r *Repo) LogUsage() ChangeLogUsage {
-	r.logUsage.mu.Lock()
-	defer r.logUsage.mu.Unlock()
-	return r.logUsage.ChangeLogUsage
-}
-
-// ChangeRetention is how long a change stays in the log (CHANGE_RETENTION).
-func (r *Repo) ChangeRetention() time.Duration { return r.retention }
 
 // changeLogItem is the log item of c in the collection log: the change's kind, images and
 // stream record, when it was logged, and its TTL (expires, in epoch seconds: DynamoDB deletes it
 // within days after; reads leave it out from then on).
 func changeLogItem(log string, c *Change, retention time.Duration) map[string]types.AttributeValue {
-	item := changeLogKey(log, c.Position).attributes()
-	item[attrType] = s(typeChangeLog)
-	item[attrLogKind] = n(int(c.Kind))
+	item := changeLogKey(log, c.Position).Attributes()
+	item[repository.AttrType] = repository.StringValue(typeChangeLog)
+	item[attrLogKind] = repository.NumberValue(int(c.Kind))
 	item[attrLogPos] = &types.AttributeValueMemberN{Value: strconv.FormatUint(c.Position, 10)}
-	item[attrLogSeq], item[attrLogShard] = s(c.Sequence), s(c.Shard)
+	item[attrLogSeq], item[attrLogShard] = repository.StringValue(c.Sequence), repository.StringValue(c.Shard)
 	item[attrLogAt] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.UnixMilli(), 10)}
-	item[attrLogExpires] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.Add(retention).Unix(), 10)}
+	item[repository.AttrLogExpires] = &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Logged.Add(retention).Unix(), 10)}
 	if c.newItem != nil {
 		item[attrLogNew] = &types.AttributeValueMemberM{Value: c.newItem}
 	}
@@ -102,18 +62,23 @@ func changeLogItem(log string, c *Change, retention time.Duration) map[string]ty
 	return item
 }
 
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue {
+	return changeLogItem("<scope>", &Change{Kind: ChangeUpdated, Sequence: "<sequence>", Shard: "<shard>",
+		newItem: map[string]types.AttributeValue{}, oldItem: map[string]types.AttributeValue{}}, time.Hour)
+}, map[string]string{positionKey(0): positionPrefix + "<position, zero-padded to 20 digits>"})
+
 // ChangesAfter reads one page of scope's log collection: at most limit changes after position
 // after (0 for the oldest retained), in the log's order, those past the retention left out;
 // more says whether the collection goes on. One Query (AP33).
-func (r *Repo) ChangesAfter(ctx context.Context, scope ChangeScope, after uint64, limit int) (changes []Change, more bool, err error) {
+func (r *Stream) ChangesAfter(ctx context.Context, scope ChangeScope, after uint64, limit int) (changes []Change, more bool, err error) {
 	key := changeLogKey(scope.Log, after)
-	in := ChangesOfScope.input(r.table, key.PK, key.SK)
+	in := ChangesOfScope.Input(r.Table(), key.PK, key.SK)
 	in.FilterExpression = aws.String("#exp > :now")
-	in.ExpressionAttributeNames = map[string]string{"#exp": attrLogExpires}
-	in.ExpressionAttributeValues[":now"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(r.now().Unix(), 10)}
+	in.ExpressionAttributeNames = map[string]string{"#exp": repository.AttrLogExpires}
+	in.ExpressionAttributeValues[":now"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(r.Now().Unix(), 10)}
 	in.Limit = aws.Int32(int32(limit + 1))
 	// queryItems goes on past a first call whose items were all past the retention (filtered).
-	items, err := r.queryItems(ctx, in, limit+1)
+	items, err := r.QueryItems(ctx, in, limit+1)
 	if err != nil {
 		return nil, false, err
 	}
@@ -137,7 +102,7 @@ func decodeLogItem(item map[string]types.AttributeValue) (c Change, err error) {
 	kind, _ := strconv.Atoi(numberAttr(item, attrLogKind))
 	at, _ := strconv.ParseInt(numberAttr(item, attrLogAt), 10, 64)
 	pos, _ := strconv.ParseUint(numberAttr(item, attrLogPos), 10, 64)
-	c = Change{Kind: ChangeKind(kind), Sequence: stringAttr(item, attrLogSeq), Shard: stringAttr(item, attrLogShard), Position: pos, Logged: time.UnixMilli(at)}
+	c = Change{Kind: ChangeKind(kind), Sequence: repository.StringAttr(item, attrLogSeq), Shard: repository.StringAttr(item, attrLogShard), Position: pos, Logged: time.UnixMilli(at)}
 	if m, ok := item[attrLogNew].(*types.AttributeValueMemberM); ok {
 		if c.New, c.newItem, err = decodeEntityItem(m.Value); err != nil {
 			return Change{}, err

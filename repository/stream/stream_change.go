@@ -1,7 +1,8 @@
-package repository
+package stream
 
 import (
 	"fmt"
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -40,9 +41,9 @@ func (k ChangeKind) String() string {
 type Change struct {
 	Kind ChangeKind
 	// New is the entity after the write, Old before it; nil where absent (see ChangeKind).
-	New, Old Entity
+	New, Old repository.Entity
 	// Key is the item's primary key.
-	Key Key
+	Key repository.Key
 	// Sequence is the record's sequence number in its shard (increasing in write order), and
 	// Shard that shard's id: together they name the record, so that a copy of a change that
 	// reached a process twice (a fleet's handover between readers) is recognised.
@@ -64,7 +65,7 @@ type Change struct {
 }
 
 // Entity returns New, or Old for a removal: the entity the change is about.
-func (c Change) Entity() Entity {
+func (c Change) Entity() repository.Entity {
 	if c.New != nil {
 		return c.New
 	}
@@ -92,7 +93,7 @@ func decodeRecord(rec stypes.Record) (c Change, ok bool, err error) {
 	if err != nil {
 		return Change{}, false, fmt.Errorf("record %s: keys: %w", c.Sequence, err)
 	}
-	c.Key = Key{PK: stringAttr(keys, attrPK), SK: stringAttr(keys, attrSK)}
+	c.Key = repository.Key{PK: repository.StringAttr(keys, repository.AttrPK), SK: repository.StringAttr(keys, repository.AttrSK)}
 	if c.New, c.newItem, err = decodeImage(sr.NewImage); err != nil {
 		return Change{}, false, fmt.Errorf("record %s (%s %s): new image: %w", c.Sequence, c.Key.PK, c.Key.SK, err)
 	}
@@ -109,7 +110,7 @@ func decodeRecord(rec stypes.Record) (c Change, ok bool, err error) {
 // all: the object lives on under its key, which is the one its subscribers know it by.
 func moves(c Change, newImage map[string]stypes.AttributeValue) Change {
 	switch {
-	case c.Kind == ChangeCreated && newImage[attrMovedFrom] != nil:
+	case c.Kind == ChangeCreated && newImage[repository.AttrMovedFrom] != nil:
 		c.Kind = ChangeUpdated
 	case c.Kind == ChangeRemoved && c.Old != nil && c.Old.Key() != c.Key:
 		c.Old, c.oldItem = nil, nil
@@ -119,7 +120,7 @@ func moves(c Change, newImage map[string]stypes.AttributeValue) Change {
 
 // decodeImage decodes a stream image into its entity, and returns it as an item too: nil for no
 // image or an item that is not an entity.
-func decodeImage(img map[string]stypes.AttributeValue) (Entity, map[string]types.AttributeValue, error) {
+func decodeImage(img map[string]stypes.AttributeValue) (repository.Entity, map[string]types.AttributeValue, error) {
 	if len(img) == 0 {
 		return nil, nil, nil
 	}
@@ -131,11 +132,11 @@ func decodeImage(img map[string]stypes.AttributeValue) (Entity, map[string]types
 }
 
 // decodeEntityItem decodes an item that may be an entity: nil, nil for one that is not.
-func decodeEntityItem(item map[string]types.AttributeValue) (Entity, map[string]types.AttributeValue, error) {
-	if _, isEntity := decoders[stringAttr(item, attrType)]; !isEntity || len(item) == 0 {
+func decodeEntityItem(item map[string]types.AttributeValue) (repository.Entity, map[string]types.AttributeValue, error) {
+	if _, isEntity := repository.Decoders[repository.StringAttr(item, repository.AttrType)]; !isEntity || len(item) == 0 {
 		return nil, nil, nil
 	}
-	e, err := decodeEntity(item)
+	e, err := repository.DecodeEntity(item)
 	if err != nil {
 		return nil, nil, err
 	}

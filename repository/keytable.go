@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -55,15 +54,16 @@ func (d entity[T, PT]) placeholder(key string) string {
 // the type attribute: the columns the key table shows apart from the attributes.
 func isKeyAttribute(name string) bool {
 	switch name {
-	case attrPK, attrSK, attrType, attrGSI1PK, attrGSI1SK, attrGSI2PK, attrGSI2SK, attrGSI3PK, attrGSI3SK:
+	case AttrPK, AttrSK, AttrType, attrGSI1PK, attrGSI1SK, attrGSI2PK, attrGSI2SK, attrGSI3PK, attrGSI3SK:
 		return true
 	}
 	return false
 }
 
-// keyTable renders every definition's keys as a Markdown table: the one place a reader sees the
-// whole key design, generated from the definitions so that it cannot drift from them.
-func keyTable() string {
+// KeyTable renders every definition's keys as a Markdown table: the one place a reader sees the
+// whole key design, generated from the definitions so that it cannot drift from them
+// (cmd/tablegen writes it into docs/data-model.md).
+func KeyTable() string {
 	var b strings.Builder
 	b.WriteString("| item type | PK | SK | index keys (PK / SK) | attributes |\n")
 	b.WriteString("|---|---|---|---|---|\n")
@@ -80,36 +80,42 @@ func keyTable() string {
 				strings.Join(ixs, "<br>"), strings.Join(r.Attributes, ", "))
 		}
 	}
-	for _, r := range guardRows() {
+	for _, r := range itemRows() {
 		fmt.Fprintf(&b, "| %s | %s | %s |  | %s |\n", r.Entity, cell(r.PK), cell(r.SK), strings.Join(r.Attributes, ", "))
 	}
 	return b.String()
 }
 
-// guardRows are the items that are not entities: each guards something unique (an email, an
-// idempotency key) or records that the sample data is loaded. They are written only by the
-// transactions that need them and read only by key, never decoded into an entity, so they have
-// no definition; their rows come from the functions that build them.
-func guardRows() []keyRow {
-	marker := seedMarkerKey("<version>").attributes()
-	marker[attrType] = s(typeSeedMarker)
-	items := []map[string]types.AttributeValue{
-		emailGuardItem(&User{ID: "<userId>", OrgID: "<orgId>", Email: "<email>"}),
-		customerEmailGuardItem(&Customer{ID: "<customerId>", Email: "<email>"}),
-		productSKUGuardItem(&Product{ID: "<productId>", SKU: "<sku>"}),
-		idempotencyGuardItem(&Order{ID: "<orderId>", CustomerID: "<customerId>", IdempotencyKey: "<key>"}, "<hash>"),
-		marker,
-		changeLogItem("<scope>", &Change{Kind: ChangeUpdated, Sequence: "<sequence>", Shard: "<shard>",
-			newItem: map[string]types.AttributeValue{}, oldItem: map[string]types.AttributeValue{}}, time.Hour),
-		logCheckpointItem("<shardId>", logMark{seq: "<sequence>", from: "<sequence>", first: 1, at: time.UnixMilli(1)}, 0),
-		logStartItem("<shardId>", time.UnixMilli(1), 0),
-		logHeadItem(1),
-	}
-	rows := make([]keyRow, len(items))
-	for i, item := range items {
-		rows[i] = keyRow{Entity: stringAttr(item, attrType), PK: stringAttr(item, attrPK), SK: stringAttr(item, attrSK)}
-		if rows[i].Entity == typeChangeLog {
-			rows[i].SK = positionPrefix + "<position, zero-padded to 20 digits>"
+// An itemExample is an item that is not an entity: it guards something unique (an email, an
+// idempotency key), records that the sample data is loaded, or belongs to the change log. It is
+// written only by the transactions that need it and read by key or as raw attributes, never
+// decoded into an entity, so it has no definition; its key table row comes from the function that
+// builds it, declared with DeclareItem beside it.
+type itemExample struct {
+	item         func() map[string]types.AttributeValue
+	placeholders map[string]string
+}
+
+var itemExamples []itemExample
+
+// DeclareItem adds an item that is not an entity to the key table: example builds one with
+// placeholders for its key parts ("<orgId>"), and placeholders replace what the example cannot
+// spell as one (a zero-padded number). It returns true, so a domain declares its items in a
+// package-level var.
+func DeclareItem(example func() map[string]types.AttributeValue, placeholders map[string]string) bool {
+	itemExamples = append(itemExamples, itemExample{example, placeholders})
+	return true
+}
+
+// itemRows are the key table's rows of the declared items.
+func itemRows() []keyRow {
+	rows := make([]keyRow, len(itemExamples))
+	for i, ex := range itemExamples {
+		item := ex.item()
+		rows[i] = keyRow{Entity: StringAttr(item, AttrType), PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}
+		for from, to := range ex.placeholders {
+			rows[i].PK = strings.ReplaceAll(rows[i].PK, from, to)
+			rows[i].SK = strings.ReplaceAll(rows[i].SK, from, to)
 		}
 		for name := range item {
 			if !isKeyAttribute(name) {

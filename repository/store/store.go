@@ -1,0 +1,33 @@
+// Package store is the table's whole API as one value: the storage engine (repository.Repo)
+// with each domain's reads and writes beside it. The server, the loaders, the resolvers and the
+// commands hold a *Store; the domains' packages stay apart from one another, and only this one
+// puts them together.
+package store
+
+import (
+	"context"
+
+	"singletable/repository"
+	"singletable/repository/stream"
+)
+
+// Store reads and writes the table: the engine's methods and every domain's, promoted from the
+// values it embeds. It is safe for concurrent use.
+type Store struct {
+	*repository.Repo
+	*stream.Stream
+}
+
+// New opens the table cfg names (repository.New) and puts its domains together.
+func New(ctx context.Context, cfg repository.Config) (*Store, error) {
+	r, err := repository.New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return Of(r), nil
+}
+
+// Of is the Store over an engine opened already.
+func Of(r *repository.Repo) *Store {
+	return &Store{Repo: r, Stream: stream.New(r)}
+}
