@@ -86,7 +86,7 @@ func parentOrg(k Key) (Key, bool) {
 	switch {
 	case strings.HasPrefix(k.PK, orgPrefix) && strings.HasPrefix(k.SK, userSKPrefix):
 		return OrgKey(strings.TrimPrefix(k.PK, orgPrefix)), true
-	case strings.HasPrefix(k.PK, ticketSKPrefix) && strings.HasPrefix(k.SK, ticketOrgSKPrefix):
+	case strings.HasPrefix(k.PK, TicketSKPrefix) && strings.HasPrefix(k.SK, ticketOrgSKPrefix):
 		return OrgKey(strings.TrimPrefix(k.SK, ticketOrgSKPrefix)), true
 	}
 	return Key{}, false
@@ -147,7 +147,7 @@ func (r *Repo) batchGetRaw(ctx context.Context, unique []Key, consistent bool) (
 // Get reads one item with GetItem. The API itself always batches lookups; Get serves the
 // per-parent baseline that benchmarks compare against (loaders/perparent).
 func (r *Repo) Get(ctx context.Context, k Key) (Entity, error) {
-	out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: &r.table, Key: k.Attributes()})
+	out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.Table()), Key: k.Attributes()})
 	if err != nil {
 		return nil, apperr.Classify("get item", err)
 	}
@@ -164,13 +164,13 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 	found := make(map[Key]Entity, len(keys))
 	for attempt := 0; ; attempt++ {
 		out, err := r.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems: map[string]types.KeysAndAttributes{r.table: {Keys: req, ConsistentRead: aws.Bool(consistent)}},
+			RequestItems: map[string]types.KeysAndAttributes{r.Table(): {Keys: req, ConsistentRead: aws.Bool(consistent)}},
 		})
 		if err != nil {
 			return nil, apperr.Classify("batch get", err)
 		}
-		for _, item := range out.Responses[r.table] {
-			if _, removing := item[attrDeleting]; removing {
+		for _, item := range out.Responses[r.Table()] {
+			if _, removing := item[AttrDeleting]; removing {
 				continue // being removed by a sweep: answered as missing
 			}
 			e, err := DecodeEntity(item)
@@ -181,14 +181,14 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 			// attributes. e.Key() would build its strings anew.
 			found[Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}] = e
 		}
-		req = out.UnprocessedKeys[r.table].Keys
+		req = out.UnprocessedKeys[r.Table()].Keys
 		if len(req) == 0 {
 			return found, nil
 		}
 		if attempt+1 >= r.attempts {
 			return nil, &apperr.Error{Code: apperr.CodeUnavailable, Message: "the database is busy; retry later"}
 		}
-		if err := SleepCtx(ctx, r.backoffFn(attempt)); err != nil {
+		if err := SleepCtx(ctx, r.BackoffFn(attempt)); err != nil {
 			return nil, apperr.Classify("batch get backoff", err)
 		}
 	}

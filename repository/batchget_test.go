@@ -117,7 +117,7 @@ func TestBatchGetRetriesUnprocessedKeys(t *testing.T) {
 	inject, injected := throttleBatchGets(3)
 	r := newLocalRepo(t, Config{APIOptions: []func(*middleware.Stack) error{inject}})
 	var waits []time.Duration
-	r.backoffFn = func(attempt int) time.Duration {
+	r.BackoffFn = func(attempt int) time.Duration {
 		d := backoff(attempt)
 		waits = append(waits, d)
 		return time.Millisecond
@@ -147,7 +147,7 @@ func TestBatchGetRetriesUnprocessedKeys(t *testing.T) {
 func TestBatchGetGivesUpAfterItsBound(t *testing.T) {
 	inject, _ := throttleBatchGets(1000)
 	r := newLocalRepo(t, Config{MaxBatchAttempts: 3, APIOptions: []func(*middleware.Stack) error{inject}})
-	r.backoffFn = func(int) time.Duration { return time.Millisecond }
+	r.BackoffFn = func(int) time.Duration { return time.Millisecond }
 	orgs := createOrgs(t, r, 4)
 	_, err := r.BatchGet(context.Background(), []Key{orgs[0].Key(), orgs[1].Key(), orgs[2].Key(), orgs[3].Key()})
 	if apperr.CodeOf(err) != apperr.CodeUnavailable {
@@ -163,35 +163,5 @@ func TestBackoffIsBoundedFullJitter(t *testing.T) {
 				t.Fatalf("backoff(%d) = %v, want in (0, %v]", attempt, d, ceiling)
 			}
 		}
-	}
-}
-
-func TestSeedIsIdempotent(t *testing.T) {
-	r := newLocalRepo(t, Config{})
-	ctx := context.Background()
-	first, err := r.Seed(ctx)
-	if err != nil || first.AlreadyLoaded || first.Items == 0 {
-		t.Fatalf("first seed: %+v %v", first, err)
-	}
-	again, err := r.Seed(ctx)
-	if err != nil || !again.AlreadyLoaded {
-		t.Fatalf("second seed: %+v %v", again, err)
-	}
-	orgs, err := r.ListOrganizations(ctx, PageArgs{First: 100})
-	if err != nil || len(orgs.Items) != 3 {
-		t.Fatalf("organizations after two seeds: %d %v", len(orgs.Items), err)
-	}
-	// A crash before the marker: the rerun rewrites the same items, nothing is duplicated.
-	if _, err := r.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &r.table, Key: seedMarkerKey(SeedVersion).Attributes()}); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := r.Seed(ctx); err != nil || st.AlreadyLoaded {
-		t.Fatalf("reseed: %+v %v", st, err)
-	}
-	if orgs, _ := r.ListOrganizations(ctx, PageArgs{First: 100}); len(orgs.Items) != 3 {
-		t.Fatalf("organizations after a reseed: %d", len(orgs.Items))
-	}
-	if err := r.CreateTable(ctx, time.Minute); err != nil {
-		t.Fatalf("CreateTable on an existing table: %v", err)
 	}
 }

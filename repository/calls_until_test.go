@@ -10,6 +10,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // A context WithCallsUntil bounds makes its calls while until is live, cancels the one in flight
@@ -17,7 +18,7 @@ import (
 // DynamoDB, nor the Meter. Its own context, which nothing cancels, stays as it was.
 func TestWithCallsUntil(t *testing.T) {
 	var slow atomic.Bool // once the table is made, every call takes 2 s (less when cancelled)
-	repo := repotest.NewRepo(t, func(c *repository.Config) {
+	repo := storetest.New(t, func(c *repository.Config) {
 		c.WrapTransport = repotest.Chain(func(next http.RoundTripper) http.RoundTripper {
 			latency := repotest.Latency(2*time.Second, 0)(next)
 			return roundTrip(func(r *http.Request) (*http.Response, error) {

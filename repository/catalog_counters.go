@@ -10,16 +10,16 @@ import (
 // The catalog's counters (see counters.go): a product's totalInventory.
 
 // Counted: a product's stock over its warehouses.
-var _ = counted(tally{
+var _ = counted(Tally{
 	// A product's totalInventory is the sum of its stock items' quantities, in its partition.
-	parent: typeProduct, attrs: []string{attrTotalInventory},
+	Parent: typeProduct, Attrs: []string{attrTotalInventory},
 	project: []string{AttrType, "productId", attrQuantity},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
 		return productKey(StringAttr(it, "productId")), attrTotalInventory, StringAttr(it, AttrType) == typeInventory
 	},
-	weight: func(it map[string]types.AttributeValue) int { return intAttr(it, attrQuantity) },
-	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return eachPage(func(a PageArgs) (Page[*Product], error) { return r.ListProducts(ctx, a) }, entityFn[*Product](fn))
+	weight: func(it map[string]types.AttributeValue) int { return IntAttr(it, attrQuantity) },
+	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return EachPage(func(a PageArgs) (Page[*Product], error) { return r.ListProducts(ctx, a) }, entityFn[*Product](fn))
 	},
 	collection: func(p Entity) *dynamodb.QueryInput {
 		return InventoryOfProduct.Input("", productPK(p.(*Product).ID), inventorySKPrefix)

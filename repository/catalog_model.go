@@ -39,7 +39,7 @@ var productEntity = define(entity[Product, *Product]{
 	name: typeProduct,
 	key:  func(p *Product) Key { return productKey(p.ID) },
 	indexes: func(p *Product, _ int) []indexKey {
-		return []indexKey{{gsi2, typePK(typeProduct), nameSortKey(p.Name, p.ID)}}
+		return []indexKey{{Gsi2, TypePK(typeProduct), NameSortKey(p.Name, p.ID)}}
 	},
 	examples: func() []*Product { return []*Product{{ID: "<productId>", Name: "<name>"}} },
 })
@@ -76,9 +76,9 @@ func (w *Warehouse) Key() Key { return warehouseEntity.key(w) }
 // by name on GSI2 (AP7).
 var warehouseEntity = define(entity[Warehouse, *Warehouse]{
 	name: typeWarehouse,
-	key:  func(w *Warehouse) Key { return warehouseKey(w.ID) },
+	key:  func(w *Warehouse) Key { return WarehouseKeyOf(w.ID) },
 	indexes: func(w *Warehouse, _ int) []indexKey {
-		return []indexKey{{gsi2, typePK(typeWarehouse), nameSortKey(w.Name, w.ID)}}
+		return []indexKey{{Gsi2, TypePK(typeWarehouse), NameSortKey(w.Name, w.ID)}}
 	},
 	examples: func() []*Warehouse { return []*Warehouse{{ID: "<warehouseId>", Name: "<name>"}} },
 })
@@ -88,7 +88,7 @@ func WarehouseKey(warehouse string) (Key, error) {
 	if err := checkID("id", warehouse); err != nil {
 		return Key{}, err
 	}
-	return warehouseKey(warehouse), nil
+	return WarehouseKeyOf(warehouse), nil
 }
 
 // Inventory is the stock of one product in one warehouse: never negative, because every write
@@ -162,7 +162,7 @@ func inventoryKey(p, w string) Key { return Key{PK: productPK(p), SK: inventoryS
 func warehousePK(w string) string { return join("WAREHOUSE", w) }
 
 // warehouseKey: a warehouse is the root item of its own partition.
-func warehouseKey(w string) Key {
+func WarehouseKeyOf(w string) Key {
 	k := warehousePK(w)
 	return Key{PK: k, SK: k}
 }
@@ -170,7 +170,7 @@ func warehouseKey(w string) Key {
 // productSKUGuardKey is the item that makes a product's SKU unique (compared without regard to
 // case), in a partition of its own.
 func productSKUGuardKey(sku string) Key {
-	return Key{PK: join("PRODUCTSKU", foldKey(sku)), SK: "PRODUCTSKU"}
+	return Key{PK: join("PRODUCTSKU", FoldKey(sku)), SK: "PRODUCTSKU"}
 }
 
 // productOrderItemsPK is a product's order items on GSI1 (AP25): every order line that names the

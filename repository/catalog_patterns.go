@@ -25,5 +25,5 @@ var (
 			"a product stocked in more warehouses than the page is not reached by it and is read by key (one BatchGetItem more, one round later)"})
 	OrderItemsOfProduct = Declare(AccessPattern{ID: "AP25", Name: "OrderItemsOfProduct", What: "a product's order lines, newest first, paged",
 		Fields:    "`Product.orderItems`",
-		Operation: Query, Index: gsi1, PartitionKey: "PRODUCT#<p>#ORDERITEMS", Backward: true, Calls: PerParent})
+		Operation: Query, Index: Gsi1, PartitionKey: "PRODUCT#<p>#ORDERITEMS", Backward: true, Calls: PerParent})
 )

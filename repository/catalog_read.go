@@ -59,8 +59,8 @@ func (r *Repo) ProductWithInventory(ctx context.Context, product string, first i
 	switch {
 	case last >= 0 && StringAttr(items[last], AttrType) == typeProduct:
 		stock = items[:last]
-		if items[last][attrDeleting] == nil { // being removed by a sweep: answered as missing
-			p, err = decodeAs[*Product](items[last])
+		if items[last][AttrDeleting] == nil { // being removed by a sweep: answered as missing
+			p, err = DecodeAs[*Product](items[last])
 		}
 	case len(items) == args.First+2: // more stock than the page: the product lies beyond it
 		p, err = r.productByKey(NextRound(ctx), product)
@@ -85,7 +85,7 @@ func (r *Repo) productByKey(ctx context.Context, product string) (*Product, erro
 	if err != nil {
 		return nil, err
 	}
-	p, _ := foundAs[*Product](found, k)
+	p, _ := FoundAs[*Product](found, k)
 	return p, nil
 }
 

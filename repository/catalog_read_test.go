@@ -7,7 +7,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // ProductWithInventory reads a product and the first page of its stock with one Query: the page
@@ -15,7 +15,7 @@ import (
 // plain list. A product stocked beyond the page is read by key after the Query; a product
 // without stock is its item alone; a missing product is NOT_FOUND.
 func TestProductWithInventoryIsThePlainListsPage(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	ctx := context.Background()
 	stocked := func(name string, warehouses int) string {
 		p, err := repo.CreateProduct(ctx, name, name)

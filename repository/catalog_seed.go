@@ -42,12 +42,12 @@ func sampleLine(i, w int) OrderLine {
 
 // catalogSampleItems are the warehouses, the products and their stock (every product in both
 // warehouses, of fixed quantities), with each product's totalInventory the sum of its stock.
-func catalogSampleItems() ([]map[string]types.AttributeValue, error) {
+func CatalogSampleItems() ([]map[string]types.AttributeValue, error) {
 	var items []map[string]types.AttributeValue
 	for i := range sampleWarehouses {
 		w := sampleWarehouses[i]
 		w.ID, w.CreatedAt = sampleWarehouseID(i), sampleCatalogAt.Add(time.Hour)
-		item, err := warehouseEntity.encode(&w)
+		item, err := warehouseEntity.Encode(&w)
 		if err != nil {
 			return nil, err
 		}
@@ -58,13 +58,13 @@ func catalogSampleItems() ([]map[string]types.AttributeValue, error) {
 		for wi := range sampleWarehouses {
 			inv := &Inventory{ProductID: p.ID, WarehouseID: sampleWarehouseID(wi), Quantity: (pi*7+wi*5)%40 + 5}
 			p.TotalInventory += inv.Quantity
-			item, err := inventoryEntity.encode(inv)
+			item, err := inventoryEntity.Encode(inv)
 			if err != nil {
 				return nil, err
 			}
 			items = append(items, item)
 		}
-		item, err := productEntity.encode(p)
+		item, err := productEntity.Encode(p)
 		if err != nil {
 			return nil, err
 		}
@@ -79,24 +79,24 @@ var sampleReps = map[string]string{"Ana Souza": "Dale Carnegie", "Bruno Díaz": 
 // assignSampleReps gives the sample customers their account reps: each customer and its orders
 // carry the rep (re-encoded, so with their index keys), and the reps' sales per month are
 // summed from the orders that are not cancelled, as placing them would have.
-func assignSampleReps(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
+func AssignSampleReps(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
 	employees, reps := map[string]string{}, map[string]string{}
 	for _, it := range items {
-		if StringAttr(it, AttrType) == typeEmployee {
+		if StringAttr(it, AttrType) == TypeEmployee {
 			employees[StringAttr(it, "name")] = StringAttr(it, "id")
 		}
 	}
 	sales := map[Key]*RepSales{}
 	for i, it := range items {
 		e, err := DecodeEntity(it)
-		if err != nil || (StringAttr(it, AttrType) != typeCustomer && StringAttr(it, AttrType) != typeOrder) {
+		if err != nil || (StringAttr(it, AttrType) != TypeCustomer && StringAttr(it, AttrType) != TypeOrder) {
 			continue
 		}
 		switch v := e.(type) {
 		case *Customer:
 			v.AccountRepID = employees[sampleReps[v.Name]]
 			reps[v.ID] = v.AccountRepID
-			if items[i], err = customerEntity.encode(v); err != nil { // its counters with it
+			if items[i], err = customerEntity.Encode(v); err != nil { // its counters with it
 				return nil, err
 			}
 		case *Order:
@@ -107,9 +107,9 @@ func assignSampleReps(items []map[string]types.AttributeValue, shards int) ([]ma
 			if v.Status == OrderCancelled || v.AccountRepID == "" {
 				continue
 			}
-			k := repSalesKey(salesMonth(v.PlacedAt), v.AccountRepID)
+			k := repSalesKey(SalesMonth(v.PlacedAt), v.AccountRepID)
 			if sales[k] == nil {
-				sales[k] = &RepSales{RepID: v.AccountRepID, Month: salesMonth(v.PlacedAt)}
+				sales[k] = &RepSales{RepID: v.AccountRepID, Month: SalesMonth(v.PlacedAt)}
 			}
 			sales[k].TotalCents += v.TotalCents
 			sales[k].Orders++
@@ -119,7 +119,7 @@ func assignSampleReps(items []map[string]types.AttributeValue, shards int) ([]ma
 	// same on every run.
 	keys := slices.SortedFunc(maps.Keys(sales), func(a, b Key) int { return cmp.Or(strings.Compare(a.PK, b.PK), strings.Compare(a.SK, b.SK)) })
 	for _, k := range keys {
-		item, err := repSalesEntity.encode(sales[k])
+		item, err := RepSalesEntity.Encode(sales[k])
 		if err != nil {
 			return nil, err
 		}

@@ -54,7 +54,7 @@ func stockOf(items []*OrderItem) stockMove {
 // products first (a missing one is NOT_FOUND), then the stock items, in key order so that the
 // same order always writes the same actions. Taking is conditioned on enough stock; giving back
 // only on the items existing.
-func (r *Repo) take(m stockMove, sign int) []txItem {
+func (r *Repo) take(m stockMove, sign int) []TxItem {
 	products := make([]string, 0, len(m.byProduct))
 	for p := range m.byProduct {
 		products = append(products, p)
@@ -65,17 +65,17 @@ func (r *Repo) take(m stockMove, sign int) []txItem {
 		stocks = append(stocks, k)
 	}
 	slices.SortFunc(stocks, func(a, b Key) int { return cmp.Or(strings.Compare(a.PK, b.PK), strings.Compare(a.SK, b.SK)) })
-	tx := make([]txItem, 0, len(products)+len(stocks))
+	tx := make([]TxItem, 0, len(products)+len(stocks))
 	for _, p := range products {
 		tx = append(tx, r.txCount(productKey(p), []delta{{attrTotalInventory, sign * m.byProduct[p]}}, notFoundField("items", "product"), nil))
 	}
 	for _, k := range stocks {
 		q := m.byStock[k]
-		var enough *condition
+		var enough *Condition
 		onMissing := apperr.Internal("give back stock", errors.New("the stock item of an order line is missing"))
 		if sign < 0 {
 			onMissing = errNoStock()
-			enough = &condition{expr: "#stock >= :need", names: map[string]string{"#stock": attrQuantity},
+			enough = &Condition{Expr: "#stock >= :need", names: map[string]string{"#stock": attrQuantity},
 				values: map[string]types.AttributeValue{":need": NumberValue(q)}, err: errNoStock()}
 		}
 		tx = append(tx, r.txCount(k, []delta{{attrQuantity, sign * q}}, onMissing, enough))

@@ -10,18 +10,21 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 )
 
 // stockWorld is a customer, a product and a warehouse holding some of it, on a fresh table.
 type stockWorld struct {
-	repo                         *repository.Repo
+	repo                         *store.Store
 	customer, product, warehouse string
 }
 
 func newStockWorld(t *testing.T, stock int, throttle *repotest.Throttler) stockWorld {
 	t.Helper()
-	repo := repotest.NewRepo(t, func(c *repository.Config) {
+	repo := storetest.New(t, func(c *repository.Config) {
 		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return throttle.Wrap(rt) }
 	})
 	ctx := context.Background()
@@ -121,7 +124,7 @@ func TestStockIsNeverOversold(t *testing.T) {
 				t.Fatalf("stock %d, total %d after 5 cancellations; want 5 and 5", q, total)
 			}
 			assertOpenOrders(t, w, 15)
-			rep, err := w.repo.Recount(context.Background(), repository.RecountOptions{Settle: 1})
+			rep, err := w.repo.Recount(context.Background(), maintenance.RecountOptions{Settle: 1})
 			if err != nil || len(rep.Repairs) != 0 {
 				t.Fatalf("a recount after the race repaired %v (err %v): the totals drifted", rep.Repairs, err)
 			}

@@ -35,7 +35,7 @@ func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, e
 	}
 	p := &Product{ID: id, Name: name, SKU: sku, CreatedAt: now, Counted: true}
 	return createNew(ctx, r, productEntity, p, "product",
-		r.putNew(productSKUGuardItem(p), &apperr.Error{Code: apperr.CodeConflict, Field: "sku", Message: "a product with this sku already exists"}))
+		r.PutNew(productSKUGuardItem(p), &apperr.Error{Code: apperr.CodeConflict, Field: "sku", Message: "a product with this sku already exists"}))
 }
 
 // CreateWarehousePlan is what CreateWarehouse does (explain plans the mutation from it).
@@ -93,28 +93,28 @@ func (r *Repo) SetInventory(ctx context.Context, product, warehouse string, quan
 
 // setInventoryOnce is one read and conditioned write of SetInventory.
 func (r *Repo) setInventoryOnce(ctx context.Context, k Key, product, warehouse string, quantity int) (*Inventory, error) {
-	pk, wk := productKey(product), warehouseKey(warehouse)
-	found, err := r.readConsistent(ctx, k, pk, wk)
+	pk, wk := productKey(product), WarehouseKeyOf(warehouse)
+	found, err := r.ReadConsistent(ctx, k, pk, wk)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := foundAs[*Product](found, pk); !ok {
+	if _, ok := FoundAs[*Product](found, pk); !ok {
 		return nil, notFoundField("productId", "product")
 	}
-	if _, ok := foundAs[*Warehouse](found, wk); !ok {
+	if _, ok := FoundAs[*Warehouse](found, wk); !ok {
 		return nil, notFoundField("warehouseId", "warehouse")
 	}
 	inv := &Inventory{ProductID: product, WarehouseID: warehouse, Quantity: quantity}
-	item, err := inventoryEntity.encode(inv)
+	item, err := inventoryEntity.Encode(inv)
 	if err != nil {
 		return nil, err
 	}
-	put, old := r.putNew(item, errStockMoved), 0
-	if cur, ok := foundAs[*Inventory](found, k); ok {
+	put, old := r.PutNew(item, errStockMoved), 0
+	if cur, ok := FoundAs[*Inventory](found, k); ok {
 		old = cur.Quantity
 		put = r.txPut(item, "quantity = :old", map[string]types.AttributeValue{":old": NumberValue(old)}, errStockMoved)
 	}
-	err = r.transact(ctx, "set inventory", []txItem{
+	err = r.Transact(ctx, "set inventory", []TxItem{
 		put,
 		r.txCount(pk, []delta{{attrTotalInventory, quantity - old}}, notFoundField("productId", "product"), nil),
 		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),

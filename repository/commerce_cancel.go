@@ -46,7 +46,7 @@ func (r *Repo) cancelOpenOrder(ctx context.Context, o *Order) (*Order, error) {
 	}
 	tx = append(tx, r.take(stockOf(items), +1)...)
 	tx = append(tx, r.repSales(o, -1)...)
-	if err := r.transact(ctx, "cancel order", tx); err != nil {
+	if err := r.Transact(ctx, "cancel order", tx); err != nil {
 		return nil, err
 	}
 	return next, nil
@@ -58,7 +58,7 @@ func (r *Repo) stockedLines(ctx context.Context, o *Order) ([]*OrderItem, error)
 	if !o.Stocked {
 		return nil, nil
 	}
-	found, err := r.readConsistent(ctx, o.ItemKeys()...)
+	found, err := r.ReadConsistent(ctx, o.ItemKeys()...)
 	if err != nil {
 		return nil, err
 	}
@@ -77,12 +77,12 @@ func (r *Repo) readOrder(ctx context.Context, customer, order string) (*Order, e
 	if err := checkOrderID(customer, order); err != nil {
 		return nil, err
 	}
-	k := orderKey(customer, order)
-	found, err := r.readConsistent(ctx, k)
+	k := OrderKeyOf(customer, order)
+	found, err := r.ReadConsistent(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	o, ok := foundAs[*Order](found, k)
+	o, ok := FoundAs[*Order](found, k)
 	if !ok {
 		return nil, apperr.NotFound("order")
 	}

@@ -47,14 +47,14 @@ func orderCountAttrs() []string {
 var orderStatuses = []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled}
 
 // Counted: a customer's orders by status.
-var _ = counted(tally{
-	parent: typeCustomer, attrs: orderCountAttrs(),
+var _ = counted(Tally{
+	Parent: TypeCustomer, Attrs: orderCountAttrs(),
 	project: []string{AttrType, "customerId", "status"},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return customerKey(StringAttr(it, "customerId")), orderCountAttr(OrderStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == typeOrder
+		return CustomerKeyOf(StringAttr(it, "customerId")), orderCountAttr(OrderStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == TypeOrder
 	},
-	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return eachPage(func(a PageArgs) (Page[*Customer], error) { return r.ListCustomers(ctx, a) }, entityFn[*Customer](fn))
+	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return EachPage(func(a PageArgs) (Page[*Customer], error) { return r.ListCustomers(ctx, a) }, entityFn[*Customer](fn))
 	},
 	// The orders with their items, from the table itself (a consistent read); the items
 	// count toward nothing.

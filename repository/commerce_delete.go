@@ -41,35 +41,41 @@ var DeleteCustomerPlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
 
 // DeleteCustomer erases a customer (see above). The erasure is done when it returns; if its
 // sweep fails midway, the customer is gone for every reader already and the sweeper finishes it.
+// sweepCustomer is the kind of sweep of a customer marked as being erased, with its orders.
+const sweepCustomer = "CUSTOMER"
+
+// handleCommerceSweeps declares how the sweeps of customers finish.
+func (r *Repo) handleCommerceSweeps() { r.HandleSweep(sweepCustomer, r.sweepCustomerRecord) }
+
 func (r *Repo) DeleteCustomer(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	return r.markAndSweep(ctx, "delete customer", &sweepRecord{Kind: sweepCustomer, Customer: id}, true,
-		r.mark(customerKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK", apperr.NotFound("customer")))
+	return r.markAndSweep(ctx, "delete customer", &SweepRecord{Kind: sweepCustomer, Customer: id}, true,
+		r.mark(CustomerKeyOf(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK", apperr.NotFound("customer")))
 }
 
 // sweepCustomerRecord erases a marked customer, round after round (each reads its profile and
 // orders again), until it is gone or maxSweepRounds have not sufficed. A customer that is there
 // without the mark is not the one the record was written for: only the record goes.
-func (r *Repo) sweepCustomerRecord(ctx context.Context, rec *sweepRecord) error {
+func (r *Repo) sweepCustomerRecord(ctx context.Context, rec *SweepRecord) error {
 	for round := range maxSweepRounds {
 		if err := r.sweepRound(ctx, round); err != nil {
 			return err
 		}
-		item, err := r.readOneConsistent(ctx, customerKey(rec.Customer))
+		item, err := r.ReadOneConsistent(ctx, CustomerKeyOf(rec.Customer))
 		if err != nil {
 			return err
 		}
-		if item == nil || item[attrDeleting] == nil {
-			return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+		if item == nil || item[AttrDeleting] == nil {
+			return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
 		}
-		c, err := decodeAs[*Customer](item)
+		c, err := DecodeAs[*Customer](item)
 		if err != nil {
 			return err
 		}
-		raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
-			TableName:                 aws.String(r.table),
+		raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
+			TableName:                 aws.String(r.Table()),
 			KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :o)"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(customerPK(c.ID)), ":o": StringValue(orderSKPrefix)},
 			ConsistentRead:            aws.Bool(true),
@@ -88,7 +94,7 @@ func (r *Repo) sweepCustomerRecord(ctx context.Context, rec *sweepRecord) error 
 // eraseCustomerRound cancels the OPEN orders read, as cancelOrder does; once none is open it
 // writes one round of the removal (eraseRound). more asks for another round: orders were
 // cancelled or removed, or one changed meanwhile.
-func (r *Repo) eraseCustomerRound(ctx context.Context, rec *sweepRecord, c *Customer, raw []map[string]types.AttributeValue) (more bool, err error) {
+func (r *Repo) eraseCustomerRound(ctx context.Context, rec *SweepRecord, c *Customer, raw []map[string]types.AttributeValue) (more bool, err error) {
 	groups, err := r.orderRemovals(c, raw)
 	if err != nil {
 		return false, err
@@ -117,8 +123,8 @@ func (r *Repo) eraseCustomerRound(ctx context.Context, rec *sweepRecord, c *Cust
 // (errCustomerHasOrders then asks for another round). An order's room is counted from the items
 // read (its lines sort right after it), not from its itemCount: the largest order (MaxOrderLines
 // lines, its idempotency guard, its rep's erased sales) fits exactly one transaction.
-func (r *Repo) eraseRound(ctx context.Context, rec *sweepRecord, c *Customer, groups []orderGroup) error {
-	var items []txItem
+func (r *Repo) eraseRound(ctx context.Context, rec *SweepRecord, c *Customer, groups []orderGroup) error {
+	var items []TxItem
 	whole := true
 	for _, g := range groups {
 		if len(items)+len(g.items) > MaxTransactItems {
@@ -128,11 +134,11 @@ func (r *Repo) eraseRound(ctx context.Context, rec *sweepRecord, c *Customer, gr
 		items = append(items, g.items...)
 	}
 	if profile := r.eraseProfile(rec, c); whole && len(items)+len(profile) <= MaxTransactItems {
-		return r.transact(ctx, "delete customer", append(items, profile...))
+		return r.Transact(ctx, "delete customer", append(items, profile...))
 	}
 	// The marked customer's counters are no one's to read any more: a partial round leaves them,
 	// and the profile goes on condition that they are as the last round read them.
-	if err := r.transact(ctx, "delete customer orders", items); err != nil {
+	if err := r.Transact(ctx, "delete customer orders", items); err != nil {
 		return err
 	}
 	return errCustomerHasOrders
@@ -142,14 +148,14 @@ func (r *Repo) eraseRound(ctx context.Context, rec *sweepRecord, c *Customer, gr
 // guard's (order is nil for lines read without their order, each its own group).
 type orderGroup struct {
 	order *Order
-	items []txItem
+	items []TxItem
 }
 
 // orderRemovals groups the items read (an order, then its lines) into the removals of orders.
 func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue) ([]orderGroup, error) {
 	var groups []orderGroup
 	for _, item := range raw {
-		if StringAttr(item, AttrType) != typeOrder {
+		if StringAttr(item, AttrType) != TypeOrder {
 			del := r.deleteIf(Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}, "", nil, nil)
 			if len(groups) == 0 {
 				groups = append(groups, orderGroup{})
@@ -158,11 +164,11 @@ func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue)
 			last.items = append(last.items, del)
 			continue
 		}
-		o, err := decodeAs[*Order](item)
+		o, err := DecodeAs[*Order](item)
 		if err != nil {
 			return nil, err
 		}
-		g := orderGroup{order: o, items: []txItem{r.orderRemoval(o)}}
+		g := orderGroup{order: o, items: []TxItem{r.orderRemoval(o)}}
 		if o.IdempotencyKey != "" {
 			g.items = append(g.items, r.deleteIf(orderIdempotencyKey(c.ID, o.IdempotencyKey), "", nil, nil))
 		}
@@ -175,23 +181,23 @@ func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue)
 // eraseProfile is the removal of the customer's own item, on condition that it carries the mark
 // and its order counters and email are as read (no order changed since, the guard it removes is
 // its email's), of its email guard, and of the sweep record.
-func (r *Repo) eraseProfile(rec *sweepRecord, c *Customer) []txItem {
-	cond := "attribute_exists(" + attrDeleting + ") AND email = :email"
+func (r *Repo) eraseProfile(rec *SweepRecord, c *Customer) []TxItem {
+	cond := "attribute_exists(" + AttrDeleting + ") AND email = :email"
 	values := map[string]types.AttributeValue{":email": StringValue(c.Email)}
 	for _, st := range []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled} {
 		a, v := orderCountAttr(st), ":"+orderCountAttr(st)
 		values[v] = NumberValue(c.orderCount(st))
 		cond += " AND (attribute_not_exists(" + a + ") OR " + a + " = " + v + ")"
 	}
-	return []txItem{
-		r.deleteIf(customerKey(c.ID), cond, values, errCustomerHasOrders),
+	return []TxItem{
+		r.deleteIf(CustomerKeyOf(c.ID), cond, values, errCustomerHasOrders),
 		r.deleteIf(customerEmailGuardKey(c.Email), "", nil, nil),
 		r.dropSweep(rec),
 	}
 }
 
 // orderRemoval is the Delete of order o, on condition that its status is the one read.
-func (r *Repo) orderRemoval(o *Order) txItem {
+func (r *Repo) orderRemoval(o *Order) TxItem {
 	it := r.deleteIf(o.Key(), "#st = :st", map[string]types.AttributeValue{":st": StringValue(string(o.Status))}, errCustomerHasOrders)
 	it.item.Delete.ExpressionAttributeNames = map[string]string{"#st": "status"}
 	return it

@@ -67,12 +67,12 @@ func (c *Customer) Key() Key { return customerEntity.key(c) }
 // sorts after the customer's orders and their items (AP15–AP17), listed by name on GSI2 (AP7).
 // Its addresses are a list attribute of the item.
 var customerEntity = define(entity[Customer, *Customer]{
-	name: typeCustomer,
-	key:  func(c *Customer) Key { return customerKey(c.ID) },
+	name: TypeCustomer,
+	key:  func(c *Customer) Key { return CustomerKeyOf(c.ID) },
 	indexes: func(c *Customer, _ int) []indexKey {
-		ix := []indexKey{{gsi2, typePK(typeCustomer), nameSortKey(c.Name, c.ID)}}
+		ix := []indexKey{{Gsi2, TypePK(TypeCustomer), NameSortKey(c.Name, c.ID)}}
 		if c.AccountRepID != "" { // its rep's accounts (AP26)
-			ix = append(ix, indexKey{gsi1, repAccountsPK(c.AccountRepID), nameSortKey(c.Name, c.ID)})
+			ix = append(ix, indexKey{Gsi1, repAccountsPK(c.AccountRepID), NameSortKey(c.Name, c.ID)})
 		}
 		return ix
 	},
@@ -92,12 +92,12 @@ func CustomerKey(customer string) (Key, error) {
 	if err := checkID("id", customer); err != nil {
 		return Key{}, err
 	}
-	return customerKey(customer), nil
+	return CustomerKeyOf(customer), nil
 }
 
 func customerEmailGuardItem(c *Customer) map[string]types.AttributeValue {
 	item := customerEmailGuardKey(c.Email).Attributes()
-	item[AttrType] = StringValue(typeCustomerEmail)
+	item[AttrType] = StringValue(TypeCustomerEmail)
 	item["customerId"] = StringValue(c.ID)
 	return item
 }
@@ -163,16 +163,16 @@ func (o *Order) Key() Key { return orderEntity.key(o) }
 // time-sortable id (AP16); by status on the customer's GSI1 partition; and on one of N
 // write-sharded GSI3 partitions of its status (AP20).
 var orderEntity = define(entity[Order, *Order]{
-	name:    typeOrder,
-	key:     func(o *Order) Key { return orderKey(o.CustomerID, o.ID) },
+	name:    TypeOrder,
+	key:     func(o *Order) Key { return OrderKeyOf(o.CustomerID, o.ID) },
 	sharded: true,
 	indexes: func(o *Order, shards int) []indexKey {
 		ix := []indexKey{
-			{gsi1, customerOrdersPK(o.CustomerID), orderStatusGSI1SK(o.Status, o.ID)},
+			{Gsi1, customerOrdersPK(o.CustomerID), orderStatusGSI1SK(o.Status, o.ID)},
 			{gsi3, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), o.ID},
 		}
 		if o.AccountRepID != "" { // the orders of its rep (AP27)
-			ix = append(ix, indexKey{gsi2, repOrdersPK(o.AccountRepID), o.ID})
+			ix = append(ix, indexKey{Gsi2, RepOrdersPK(o.AccountRepID), o.ID})
 		}
 		return ix
 	},
@@ -216,7 +216,7 @@ func (i *OrderItem) Key() Key { return orderItemEntity.key(i) }
 // orderItemEntity is the definition of an order's line item: right after its order in the customer's
 // collection, so that a newest-first Query reads each order's items just before the order (AP17).
 var orderItemEntity = define(entity[OrderItem, *OrderItem]{
-	name: typeOrderItem,
+	name: TypeOrderItem,
 	key:  func(i *OrderItem) Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
 	// A line that names a product is also in the product's partition of GSI1, under the same sort
 	// key, so a product's order items are one Query, newest first (AP25).
@@ -224,7 +224,7 @@ var orderItemEntity = define(entity[OrderItem, *OrderItem]{
 		if i.ProductID == "" {
 			return nil
 		}
-		return []indexKey{{gsi1, productOrderItemsPK(i.ProductID), orderItemSK(i.OrderID, i.Line)}}
+		return []indexKey{{Gsi1, productOrderItemsPK(i.ProductID), orderItemSK(i.OrderID, i.Line)}}
 	},
 	examples: func() []*OrderItem {
 		return []*OrderItem{
@@ -241,7 +241,7 @@ func OrderKey(customer, order string) (Key, error) {
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
 		return Key{}, apperr.InvalidInput("id", "not a valid order id")
 	}
-	return orderKey(customer, order), nil
+	return OrderKeyOf(customer, order), nil
 }
 
 // orderStatusShard is the shard of an order on the status index: a hash of its id, so it is fixed
@@ -264,7 +264,7 @@ type idempotencyGuard struct {
 
 func idempotencyGuardItem(o *Order, requestHash string) map[string]types.AttributeValue {
 	item := orderIdempotencyKey(o.CustomerID, o.IdempotencyKey).Attributes()
-	item[AttrType] = StringValue(typeOrderIdempotency)
+	item[AttrType] = StringValue(TypeOrderIdempotency)
 	item["orderId"] = StringValue(o.ID)
 	item["requestHash"] = StringValue(requestHash)
 	item["createdAt"] = StringValue(o.PlacedAt.Format(time.RFC3339Nano))
@@ -291,11 +291,11 @@ type OrderLine struct {
 
 // Item types of the commerce domain, stored in the `type` attribute.
 const (
-	typeCustomer         = "Customer"
-	typeCustomerEmail    = "CustomerEmail"
-	typeOrder            = "Order"
-	typeOrderItem        = "OrderItem"
-	typeOrderIdempotency = "OrderIdempotency"
+	TypeCustomer         = "Customer"
+	TypeCustomerEmail    = "CustomerEmail"
+	TypeOrder            = "Order"
+	TypeOrderItem        = "OrderItem"
+	TypeOrderIdempotency = "OrderIdempotency"
 )
 
 func customerPK(customer string) string { return join("CUST", customer) }
@@ -306,7 +306,7 @@ func customerPK(customer string) string { return join("CUST", customer) }
 // user item of AP5, which sorts last on GSI1).
 const customerProfileSK = "PROFILE"
 
-func customerKey(customer string) Key { return Key{PK: customerPK(customer), SK: customerProfileSK} }
+func CustomerKeyOf(customer string) Key { return Key{PK: customerPK(customer), SK: customerProfileSK} }
 
 const orderSKPrefix = "ORDER#"
 
@@ -314,7 +314,7 @@ const orderSKPrefix = "ORDER#"
 // the sort key orders a customer's orders by placement time (AP16).
 func orderSK(order string) string { return orderSKPrefix + order }
 
-func orderKey(customer, order string) Key { return Key{PK: customerPK(customer), SK: orderSK(order)} }
+func OrderKeyOf(customer, order string) Key { return Key{PK: customerPK(customer), SK: orderSK(order)} }
 
 // orderItemKey is the key of line n (1-based) of an order: ORDER#<o>#ITEM#<nnn>. It sorts right
 // after its order's own sort key and before the next newer order's, so read newest first an
@@ -326,7 +326,7 @@ func orderItemKey(customer, order string, line int) Key {
 // orderItemSK is the sort key of line n of an order, built with one concatenation.
 func orderItemSK(order string, line int) string {
 	pad, n := lineNumber(line)
-	return orderSKPrefix + order + delim + "ITEM" + delim + pad + n
+	return orderSKPrefix + order + Delim + "ITEM" + Delim + pad + n
 }
 
 // lineNumber is n (a line number, 1 or more) with at least three digits ("007", as the zeros to
@@ -356,7 +356,7 @@ func orderStatusShardPK(status OrderStatus, shard int) string {
 // customerEmailGuardKey is the item that makes a customer's email unique (compared without
 // regard to case), in a partition of its own.
 func customerEmailGuardKey(email string) Key {
-	return Key{PK: join("CUSTEMAIL", foldKey(email)), SK: "CUSTEMAIL"}
+	return Key{PK: join("CUSTEMAIL", FoldKey(email)), SK: "CUSTEMAIL"}
 }
 
 // orderIdempotencyKey is the guard item of one idempotency key of one customer: it holds the

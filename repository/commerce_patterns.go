@@ -4,7 +4,7 @@ package repository
 // how the API reads its items, declared once. The read functions of commerce_read*.go and
 // commerce_reps_read.go build their requests from them.
 var (
-	CustomersByName = listPattern("CustomersByName", typeCustomer, "`customers`")
+	CustomersByName = listPattern("CustomersByName", TypeCustomer, "`customers`")
 	CustomerByKey   = Declare(AccessPattern{ID: "AP15", Name: "CustomerByKey", What: "customer by id, with mailing addresses",
 		Fields:    "`customer(id)`, `node(s)`, `Order.customer`, `Customer.mailingAddresses`",
 		Operation: BatchGetItem, PartitionKey: "CUST#<c>", Sort: SortKeyIs, SortKey: []string{customerProfileSK}, Calls: PerLevel,
@@ -16,7 +16,7 @@ var (
 		Notes: "the orders' items come in the same Query (each order's items sort just before it)"})
 	OrdersOfCustomerStatus = Declare(AccessPattern{ID: "AP16", Name: "OrdersOfCustomerStatus", What: "a customer's orders with a status, newest first",
 		Fields:    "`Customer.orders(status)`",
-		Operation: Query, Index: gsi1, PartitionKey: "CUST#<c>#ORDERS", Sort: SortKeyBetween, SortKey: []string{"<status>#<lo>", "<status>#<hi>"},
+		Operation: Query, Index: Gsi1, PartitionKey: "CUST#<c>#ORDERS", Sort: SortKeyBetween, SortKey: []string{"<status>#<lo>", "<status>#<hi>"},
 		Backward: true, Calls: PerParent,
 		Notes: "the index holds the orders alone: their items are read by key (OrderItemByKey)"})
 	CustomerWithOrders = Declare(AccessPattern{ID: "AP16", Name: "CustomerWithOrders", What: "a customer with its newest orders and their items",
@@ -42,11 +42,11 @@ var (
 		Notes: "N Queries in parallel, one per shard, merged by order id behind one cursor; N = `ORDER_STATUS_SHARDS`"})
 	AccountsOfRep = Declare(AccessPattern{ID: "AP26", Name: "AccountsOfRep", What: "customers by account rep, paged",
 		Fields:    "`Employee.accounts`",
-		Operation: Query, Index: gsi1, PartitionKey: "EMP#<e>#ACCOUNTS", Calls: PerParent,
+		Operation: Query, Index: Gsi1, PartitionKey: "EMP#<e>#ACCOUNTS", Calls: PerParent,
 		Notes: "by name; a customer's rep (`Customer.accountRep`) is read by key, batched"})
 	OrdersOfRep = Declare(AccessPattern{ID: "AP27", Name: "OrdersOfRep", What: "orders by account rep and date, newest first; optional status",
 		Fields:    "`Employee.accountOrders`",
-		Operation: Query, Index: gsi2, PartitionKey: "EMP#<e>#ORDERS", Sort: SortKeyBetween, SortKey: []string{"<lo>", "<hi>"},
+		Operation: Query, Index: Gsi2, PartitionKey: "EMP#<e>#ORDERS", Sort: SortKeyBetween, SortKey: []string{"<lo>", "<hi>"},
 		Backward: true, Filter: "status = <status>", Calls: PerParent,
 		Notes: "the filter only with a status; pages stay full: the Query reads on"})
 	RepSalesOfMonth = Declare(AccessPattern{ID: "AP28", Name: "RepSalesOfMonth", What: "account reps ranked by sales over a range of months",

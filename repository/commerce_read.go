@@ -57,7 +57,7 @@ func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFil
 		return p, nil, err
 	}
 	scope := ordersScope(customer, lo, hi)
-	in := OrdersOfCustomer.Input(r.table, customerPK(customer), orderSK(lo), orderRangeEnd(hi))
+	in := OrdersOfCustomer.Input(r.Table(), customerPK(customer), orderSK(lo), orderRangeEnd(hi))
 	if args.After != "" {
 		vals, err := r.cursors.decode(scope, args.After, 2)
 		if err != nil {
@@ -85,7 +85,7 @@ func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first in
 		return nil, Page[*Order]{}, nil, err
 	}
 	lo, hi, _ := idRange(nil, nil)
-	in := CustomerWithOrders.Input(r.table, customerPK(customer), orderSK(lo), customerProfileSK)
+	in := CustomerWithOrders.Input(r.Table(), customerPK(customer), orderSK(lo), customerProfileSK)
 	g := newOrderGrouper(args.First, true)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
 		return nil, Page[*Order]{}, nil, err
@@ -136,10 +136,10 @@ func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
 	t := StringAttr(item, AttrType)
 	if g.head && !g.started {
 		g.started = true
-		if t != typeCustomer {
+		if t != TypeCustomer {
 			return true, nil // no customer: the caller reports NOT_FOUND
 		}
-		c, err := decodeAs[*Customer](item)
+		c, err := DecodeAs[*Customer](item)
 		g.customer = c
 		return false, err
 	}
@@ -150,14 +150,14 @@ func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
 	}
 	g.records++
 	switch t {
-	case typeOrderItem:
-		it, err := decodeAs[*OrderItem](item)
+	case TypeOrderItem:
+		it, err := DecodeAs[*OrderItem](item)
 		if err != nil {
 			return true, err
 		}
 		g.pending = append(g.pending, it)
-	case typeOrder:
-		o, err := decodeAs[*Order](item)
+	case TypeOrder:
+		o, err := DecodeAs[*Order](item)
 		if err != nil {
 			return true, err
 		}
@@ -242,14 +242,14 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
 		return nil, nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
-	raws, err := r.queryAll(ctx, OrderWithItems.Input(r.table, customerPK(customer), orderSK(order), orderRangeEnd(order)))
+	raws, err := r.QueryAll(ctx, OrderWithItems.Input(r.Table(), customerPK(customer), orderSK(order), orderRangeEnd(order)))
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(raws) == 0 || StringAttr(raws[0], AttrType) != typeOrder {
+	if len(raws) == 0 || StringAttr(raws[0], AttrType) != TypeOrder {
 		return nil, nil, apperr.NotFound("order")
 	}
-	o, err := decodeAs[*Order](raws[0])
+	o, err := DecodeAs[*Order](raws[0])
 	if err != nil {
 		return nil, nil, err
 	}

@@ -60,7 +60,7 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 		return Page[*Order]{}, apperr.InvalidInput("status", "unknown order status")
 	}
 	lo, hi, ok := idRange(placedAfter, placedBefore)
-	scope := join("ordersByStatus", string(status), lo, hi, strconv.Itoa(r.shards))
+	scope := join("ordersByStatus", string(status), lo, hi, strconv.Itoa(r.Shards))
 	if args.After != "" {
 		vals, err := r.cursors.decode(scope, args.After, 1)
 		if err != nil {
@@ -77,12 +77,12 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 	if !ok {
 		return Page[*Order]{HasPreviousPage: args.After != ""}, nil
 	}
-	shards := make([][]map[string]types.AttributeValue, r.shards)
+	shards := make([][]map[string]types.AttributeValue, r.Shards)
 	// The page fails if one shard's read fails: the group's context stops the other reads then.
 	g, ctx := errgroup.WithContext(ctx)
-	for shard := range r.shards {
+	for shard := range r.Shards {
 		g.Go(func() error {
-			in := OrdersByStatus.Input(r.table, orderStatusShardPK(status, shard), lo, hi)
+			in := OrdersByStatus.Input(r.Table(), orderStatusShardPK(status, shard), lo, hi)
 			in.Limit = aws.Int32(int32(args.First + 1))
 			items, err := r.QueryItems(ctx, in, args.First+1)
 			shards[shard] = items

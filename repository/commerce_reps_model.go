@@ -24,11 +24,11 @@ type RepSales struct {
 }
 
 // Key implements Entity.
-func (s *RepSales) Key() Key { return repSalesEntity.key(s) }
+func (s *RepSales) Key() Key { return RepSalesEntity.key(s) }
 
 // repSalesEntity is the definition of the RepSales item: in its month's partition, one per rep.
-var repSalesEntity = define(entity[RepSales, *RepSales]{
-	name:     typeRepSales,
+var RepSalesEntity = define(entity[RepSales, *RepSales]{
+	name:     TypeRepSales,
 	key:      func(s *RepSales) Key { return repSalesKey(s.Month, s.RepID) },
 	examples: func() []*RepSales { return []*RepSales{{RepID: "<employeeId>", Month: "<yyyy-mm>"}} },
 })
@@ -36,13 +36,13 @@ var repSalesEntity = define(entity[RepSales, *RepSales]{
 // --- Keys: customers and orders by rep, sales per rep and month ---
 
 // typeRepSales is a rep's sales of one month.
-const typeRepSales = "RepSales"
+const TypeRepSales = "RepSales"
 
 // repAccountsPK is a rep's customers on GSI1 (AP26), sorted by name like the customers' list.
 func repAccountsPK(e string) string { return join("EMP", e, "ACCOUNTS") }
 
 // repOrdersPK is the orders a rep handled on GSI2 (AP27), sorted by order id, so by time.
-func repOrdersPK(e string) string { return join("EMP", e, "ORDERS") }
+func RepOrdersPK(e string) string { return join("EMP", e, "ORDERS") }
 
 // repSalesPK is the partition of every rep's sales of one month (yyyy-mm, UTC): one Query per
 // month answers a ranking over a range of months (AP28).
@@ -51,4 +51,4 @@ func repSalesPK(month string) string { return join("REPSALES", month) }
 func repSalesKey(month, e string) Key { return Key{PK: repSalesPK(month), SK: empPK(e)} }
 
 // salesMonth is the month (UTC) an order placed at t counts toward.
-func salesMonth(t time.Time) string { return t.UTC().Format("2006-01") }
+func SalesMonth(t time.Time) string { return t.UTC().Format("2006-01") }

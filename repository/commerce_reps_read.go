@@ -40,7 +40,7 @@ func (r *Repo) OrdersOfRep(ctx context.Context, rep string, f OrderFilter, args 
 	if !ok {
 		return Page[*Order]{HasPreviousPage: args.After != ""}, nil
 	}
-	pk := repOrdersPK(rep)
+	pk := RepOrdersPK(rep)
 	q := OrdersOfRep.query(join("reporders", pk, lo, hi), pk, lo, hi)
 	if f.Status != nil {
 		q.scope = join(q.scope, string(*f.Status))
@@ -75,7 +75,7 @@ func (r *Repo) TopAccountReps(ctx context.Context, from, to time.Time, first int
 	g, gctx := errgroup.WithContext(ctx)
 	for _, m := range months {
 		g.Go(func() error {
-			items, err := r.queryAll(gctx, RepSalesOfMonth.Input(r.table, repSalesPK(m)))
+			items, err := r.QueryAll(gctx, RepSalesOfMonth.Input(r.Table(), repSalesPK(m)))
 			mu.Lock()
 			defer mu.Unlock()
 			for _, it := range items {
@@ -84,8 +84,8 @@ func (r *Repo) TopAccountReps(ctx context.Context, from, to time.Time, first int
 					t = &RepTotal{RepID: StringAttr(it, "repId")}
 					totals[t.RepID] = t
 				}
-				t.TotalCents += int64(intAttr(it, "totalCents"))
-				t.Orders += intAttr(it, "orders")
+				t.TotalCents += int64(IntAttr(it, "totalCents"))
+				t.Orders += IntAttr(it, "orders")
 			}
 			return err
 		})
@@ -124,7 +124,7 @@ func monthsBetween(from, to time.Time) ([]string, error) {
 		if len(months) == MaxRankingMonths {
 			return nil, apperr.InvalidInput("to", "a ranking spans at most %d months", MaxRankingMonths)
 		}
-		months = append(months, salesMonth(m))
+		months = append(months, SalesMonth(m))
 	}
 	return months, nil
 }

@@ -24,11 +24,11 @@ var repHistoryMonths = []time.Time{
 
 // repHistorySampleItems are the history's orders of the sample customers in items that have an
 // account rep (sampleReps), with their idempotency guards and lines.
-func repHistorySampleItems(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
+func RepHistorySampleItems(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
 	var out []map[string]types.AttributeValue
 	ci := 0
 	for _, it := range items {
-		if StringAttr(it, AttrType) != typeCustomer || sampleReps[StringAttr(it, "name")] == "" {
+		if StringAttr(it, AttrType) != TypeCustomer || sampleReps[StringAttr(it, "name")] == "" {
 			continue
 		}
 		name, id := StringAttr(it, "name"), StringAttr(it, "id")

@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 )
 
 // Orders placed for a rep's customers count toward the rep's sales of their month, concurrent
@@ -24,7 +27,7 @@ func TestAccountRepsRankedBySales(t *testing.T) {
 
 func testRepsRanked(t *testing.T, every int) {
 	th := &repotest.Throttler{}
-	repo := repotest.NewRepo(t, func(c *repository.Config) {
+	repo := storetest.New(t, func(c *repository.Config) {
 		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return th.Wrap(rt) }
 	})
 	ctx := context.Background()
@@ -65,7 +68,7 @@ func testRepsRanked(t *testing.T, every int) {
 
 // raceRepOrders places twelve orders of 100 cents, one per customer in turn, at once, then
 // cancels four of rep's at once.
-func raceRepOrders(t *testing.T, repo *repository.Repo, customers []*repository.Customer, rep string) {
+func raceRepOrders(t *testing.T, repo *store.Store, customers []*repository.Customer, rep string) {
 	t.Helper()
 	ctx := context.Background()
 	var (
@@ -103,7 +106,7 @@ func raceRepOrders(t *testing.T, repo *repository.Repo, customers []*repository.
 
 // repsWithCustomers hires two reps and makes rep 0 the account rep of customer 0 and rep 1 of
 // customers 1 and 2.
-func repsWithCustomers(t *testing.T, repo *repository.Repo) ([]*repository.Employee, []*repository.Customer) {
+func repsWithCustomers(t *testing.T, repo *store.Store) ([]*repository.Employee, []*repository.Customer) {
 	t.Helper()
 	ctx := context.Background()
 	var reps []*repository.Employee
@@ -138,20 +141,20 @@ func repsWithCustomers(t *testing.T, repo *repository.Repo) ([]*repository.Emplo
 
 // assertRepSalesRecount checks that -recount finds the reps' sales exact, repairs a month that
 // drifted (and nothing else), and then finds nothing to do.
-func assertRepSalesRecount(t *testing.T, repo *repository.Repo, rep string, now time.Time) {
+func assertRepSalesRecount(t *testing.T, repo *store.Store, rep string, now time.Time) {
 	t.Helper()
 	ctx := context.Background()
-	if rep, err := repo.Recount(ctx, repository.RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
+	if rep, err := repo.Recount(ctx, maintenance.RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
 		t.Fatalf("a recount after the race repaired %v (err %v)", rep.Repairs, err)
 	}
-	if err := repository.SetRepSales(ctx, repo, rep, now.UTC().Format("2006-01"), 1, 99); err != nil {
+	if err := repository.SetRepSales(ctx, repo.Repo, rep, now.UTC().Format("2006-01"), 1, 99); err != nil {
 		t.Fatal(err)
 	}
-	fixed, err := repo.Recount(ctx, repository.RecountOptions{Settle: 1})
+	fixed, err := repo.Recount(ctx, maintenance.RecountOptions{Settle: 1})
 	if err != nil || len(fixed.Repairs) != 2 || fixed.Repairs[0].Now != 400 || fixed.Repairs[1].Now != 4 {
 		t.Fatalf("the recount of a drifted month: %+v (err %v)", fixed.Repairs, err)
 	}
-	if again, err := repo.Recount(ctx, repository.RecountOptions{Settle: 1}); err != nil || len(again.Repairs) != 0 {
+	if again, err := repo.Recount(ctx, maintenance.RecountOptions{Settle: 1}); err != nil || len(again.Repairs) != 0 {
 		t.Fatalf("a second recount repaired %v (err %v)", again.Repairs, err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // mailing addresses, each with four orders in every status, of one to three lines (the account
 // reps' history, commerce_reps_seed.go, adds older ones). Orders are placed on their GSI3 shards for
 // N = shards, the ORDER_STATUS_SHARDS of the seeding server.
-func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) {
+func CommerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
 	customers := []struct {
 		name      string
@@ -37,7 +37,7 @@ func commerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 		at := base.Add(time.Duration(ci) * time.Hour)
 		first := strings.ToLower(strings.Fields(c.name)[0])
 		cust := &Customer{ID: seedID(at, "customer/"+c.name), Name: c.name, Email: first + "@shop.example", Addresses: c.addresses, CreatedAt: at}
-		item, err := customerEntity.encode(cust)
+		item, err := customerEntity.Encode(cust)
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +83,7 @@ func sampleOrderItems(o *Order, lines []OrderLine, shards int) ([]map[string]typ
 	for li, l := range lines {
 		it := &OrderItem{CustomerID: o.CustomerID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
 			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
-		item, err := orderItemEntity.encode(it)
+		item, err := orderItemEntity.Encode(it)
 		if err != nil {
 			return nil, err
 		}

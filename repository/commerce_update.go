@@ -31,7 +31,7 @@ func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *strin
 	if err != nil {
 		return nil, err
 	}
-	cur, err := readLive[*Customer](ctx, r, customerKey(id), apperr.NotFound("customer"))
+	cur, err := ReadLive[*Customer](ctx, r, CustomerKeyOf(id), apperr.NotFound("customer"))
 	if err != nil {
 		return nil, err
 	}
@@ -43,14 +43,14 @@ func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *strin
 	if p.email != nil {
 		next.Email = *p.email
 	}
-	item, err := customerEntity.encode(&next)
+	item, err := customerEntity.Encode(&next)
 	if err != nil {
 		return nil, err
 	}
-	items := r.guardedEmailItems(guardedEmail{key: customerKey(id), fields: p.fields(), next: item, readEmail: cur.Email,
+	items := r.guardedEmailItems(guardedEmail{key: CustomerKeyOf(id), fields: p.fields(), next: item, readEmail: cur.Email,
 		oldGuard: customerEmailGuardKey(cur.Email), newGuard: customerEmailGuardItem(&next), owner: "customerId", id: id,
 		taken: errCustomerEmailTaken, changed: errCustomerChanged})
-	if err := r.transact(ctx, "update customer", items); err != nil {
+	if err := r.Transact(ctx, "update customer", items); err != nil {
 		return nil, err
 	}
 	return &next, nil
@@ -88,7 +88,7 @@ func (r *Repo) changeAddress(ctx context.Context, customer, label string, addres
 	if err != nil {
 		return nil, err
 	}
-	c, err := readLive[*Customer](ctx, r, customerKey(customer), apperr.NotFound("customer"))
+	c, err := ReadLive[*Customer](ctx, r, CustomerKeyOf(customer), apperr.NotFound("customer"))
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +120,8 @@ func (r *Repo) changeAddress(ctx context.Context, customer, label string, addres
 		next.Addresses = append(next.Addresses, *address)
 	}
 	next.Addresses = append(next.Addresses, c.Addresses[at+1:]...)
-	cond := fmt.Sprintf("%s AND mailingAddresses[%d].#label = :label", notDeleting, at)
-	if err := r.transact(ctx, "change mailing address", []txItem{r.txUpdate(customerKey(customer), update, cond, map[string]string{"#label": "label"}, values, errCustomerChanged)}); err != nil {
+	cond := fmt.Sprintf("%s AND mailingAddresses[%d].#label = :label", NotDeleting, at)
+	if err := r.Transact(ctx, "change mailing address", []TxItem{r.TxUpdate(CustomerKeyOf(customer), update, cond, map[string]string{"#label": "label"}, values, errCustomerChanged)}); err != nil {
 		return nil, err
 	}
 	return &next, nil

@@ -144,7 +144,7 @@ func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []Orde
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	c, err := r.customerOf(ctx, customer)
+	c, err := r.CustomerOf(ctx, customer)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -172,7 +172,7 @@ func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []Orde
 		o, items, err := r.replayOrder(ctx, customer, key, replay.guard, hash)
 		return o, items, nil, err
 	case errors.As(err, &mismatch):
-		guard, err := r.readOneConsistent(ctx, orderIdempotencyKey(customer, key))
+		guard, err := r.ReadOneConsistent(ctx, orderIdempotencyKey(customer, key))
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -185,7 +185,7 @@ func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []Orde
 // orderWrites is the transaction that places order o with its lines: the customer's count of open
 // orders (only if the customer and its account rep are as read), the idempotency guard (only if
 // absent), the order, a Put per line, the stock its lines take and its rep's sales of the month.
-func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, []*OrderItem, error) {
+func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]TxItem, []*OrderItem, error) {
 	items := make([]*OrderItem, len(lines))
 	for i, l := range lines {
 		items[i] = &OrderItem{CustomerID: o.CustomerID, OrderID: o.ID, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
@@ -193,21 +193,21 @@ func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]txItem, 
 	}
 	stock := stockOf(items)
 	o.Stocked = len(stock.byStock) > 0
-	oi, err := orderEntity.encodeSharded(o, r.shards)
+	oi, err := orderEntity.encodeSharded(o, r.Shards)
 	if err != nil {
 		return nil, nil, err
 	}
-	tx := []txItem{
-		r.txCount(customerKey(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), notErased(repAsRead(o.AccountRepID))),
+	tx := []TxItem{
+		r.txCount(CustomerKeyOf(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), notErased(repAsRead(o.AccountRepID))),
 		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
-		r.putNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
+		r.PutNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
 	}
 	for _, it := range items {
-		item, err := orderItemEntity.encode(it)
+		item, err := orderItemEntity.Encode(it)
 		if err != nil {
 			return nil, nil, err
 		}
-		tx = append(tx, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
+		tx = append(tx, r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "order item already exists")))
 	}
 	tx = append(tx, r.take(stock, -1)...)
 	tx = append(tx, r.repSales(o, +1)...)
@@ -275,8 +275,8 @@ func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem 
 // orderWithItems reads an order and its items with ONE strongly consistent Query of the order's
 // part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)).
 func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
-	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:              aws.String(r.table),
+	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.Table()),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :order)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": StringValue(customerPK(customer)), ":order": StringValue(orderSK(order)),
@@ -345,7 +345,7 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 	if err != nil {
 		return nil, err
 	}
-	if err := r.transact(ctx, "update order status", tx); err != nil {
+	if err := r.Transact(ctx, "update order status", tx); err != nil {
 		return nil, err
 	}
 	return next, nil
@@ -354,7 +354,7 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 // moveOrder is the part of a status change's transaction every change has: the Update of the order,
 // conditioned on the status it was read with, which also rewrites the status-bearing index keys,
 // and the move of the order between the customer's counters. It returns the order as it will be.
-func (r *Repo) moveOrder(o *Order, to OrderStatus) (*Order, []txItem, error) {
+func (r *Repo) moveOrder(o *Order, to OrderStatus) (*Order, []TxItem, error) {
 	from := o.Status
 	next := *o
 	next.Status, next.UpdatedAt = to, r.stamp()
@@ -362,20 +362,20 @@ func (r *Repo) moveOrder(o *Order, to OrderStatus) (*Order, []txItem, error) {
 	if err != nil {
 		return nil, nil, apperr.Internal("update order status", err)
 	}
-	k := orderKey(o.CustomerID, o.ID)
-	update := r.txUpdate(k, "SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now", "#status = :from",
+	k := OrderKeyOf(o.CustomerID, o.ID)
+	update := r.TxUpdate(k, "SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now", "#status = :from",
 		map[string]string{"#status": "status"},
 		map[string]types.AttributeValue{
 			":to": StringValue(string(to)), ":from": StringValue(string(from)), ":now": now,
 			":gsi1sk": StringValue(orderStatusGSI1SK(to, o.ID)),
-			":gsi3pk": StringValue(orderStatusShardPK(to, orderStatusShard(o.ID, r.shards))),
+			":gsi3pk": StringValue(orderStatusShardPK(to, orderStatusShard(o.ID, r.Shards))),
 		}, nil)
 	update.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	update.onConditionOld = func(old map[string]types.AttributeValue) error {
 		return refusedTransition(OrderStatus(StringAttr(old, "status")), orderStatusFrom[to], to)
 	}
-	return &next, []txItem{update,
-		r.txCount(customerKey(o.CustomerID), moved(orderCountAttr(from), orderCountAttr(to)),
+	return &next, []TxItem{update,
+		r.txCount(CustomerKeyOf(o.CustomerID), moved(orderCountAttr(from), orderCountAttr(to)),
 			apperr.Internal("update order status", fmt.Errorf("the customer of order %s is missing", o.ID)), nil),
 	}, nil
 }

@@ -34,7 +34,7 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 	}
 	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now, Counted: true}
 	return createNew(ctx, r, customerEntity, c, "customer",
-		r.putNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}))
+		r.PutNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}))
 }
 
 // AddMailingAddress appends an address to a customer's list with ONE conditional UpdateItem:
@@ -56,10 +56,10 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 		return nil, apperr.Internal("add mailing address", err)
 	}
 	out, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:           aws.String(r.table),
-		Key:                 customerKey(customer).Attributes(),
+		TableName:           aws.String(r.Table()),
+		Key:                 CustomerKeyOf(customer).Attributes(),
 		UpdateExpression:    aws.String("SET #addresses = list_append(if_not_exists(#addresses, :empty), :added)"),
-		ConditionExpression: aws.String(notDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
+		ConditionExpression: aws.String(NotDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
 		ExpressionAttributeNames: map[string]string{
 			"#addresses": "mailingAddresses",
 		},
@@ -73,7 +73,7 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		if _, erased := ccf.Item[attrDeleting]; len(ccf.Item) == 0 || erased {
+		if _, erased := ccf.Item[AttrDeleting]; len(ccf.Item) == 0 || erased {
 			return nil, apperr.NotFound("customer")
 		}
 		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)
@@ -81,5 +81,5 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 	if err != nil {
 		return nil, apperr.Classify("add mailing address", err)
 	}
-	return decodeAs[*Customer](out.Attributes)
+	return DecodeAs[*Customer](out.Attributes)
 }

@@ -40,7 +40,7 @@ import (
 // zero) or from the -recount that set them from its collection (recount.go). Without it the item
 // reports no count (totalCount is null) while its writes go on adding to attributes nobody reads,
 // until -recount replaces them. No write ever fails for a missing counter: an ADD creates it.
-const attrCounted = "counted"
+const AttrCounted = "counted"
 
 // Count is the size of a collection as its parent's counters say. Known is false when they cannot
 // say: the parent was written before counters existed and -recount has not run since, or the list
@@ -81,8 +81,8 @@ func moved(from, to string) []delta {
 
 // condition is a further condition on an item a transaction writes, and the error to report when
 // it fails.
-type condition struct {
-	expr   string
+type Condition struct {
+	Expr   string
 	names  map[string]string
 	values map[string]types.AttributeValue
 	err    error
@@ -92,12 +92,12 @@ type condition struct {
 // on condition that the parent exists (else onMissing) and meets also (when given; else also.err).
 // It takes the place of the ConditionCheck that the parent exists, since one transaction may touch
 // an item only once; with no deltas it is that ConditionCheck.
-func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *condition) txItem {
+func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *Condition) TxItem {
 	cond := "attribute_exists(PK)"
 	names, values := map[string]string{}, map[string]types.AttributeValue{}
 	var onCond error
 	if also != nil {
-		cond += " AND (" + also.expr + ")"
+		cond += " AND (" + also.Expr + ")"
 		maps.Copy(names, also.names)
 		maps.Copy(values, also.values)
 		onCond = also.err
@@ -111,16 +111,16 @@ func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *condition) 
 	if len(names) == 0 { // DynamoDB refuses empty maps of names and values
 		names, values = nil, nil
 	}
-	var it txItem
+	var it TxItem
 	if len(deltas) == 0 {
 		it = r.txCheck(k, cond, names, values, nil)
 		it.item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	} else {
-		it = r.txUpdate(k, "ADD "+strings.Join(parts, ", "), cond, names, values, nil)
+		it = r.TxUpdate(k, "ADD "+strings.Join(parts, ", "), cond, names, values, nil)
 		it.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	}
 	it.onConditionOld = func(old map[string]types.AttributeValue) error {
-		if _, marked := old[attrDeleting]; len(old) == 0 || marked {
+		if _, marked := old[AttrDeleting]; len(old) == 0 || marked {
 			return onMissing // a parent being removed answers as a missing one
 		}
 		return onCond

@@ -10,4 +10,4 @@ func DecodeItem(item map[string]types.AttributeValue) (Entity, error) { return D
 // EncodeTicket is the item of t exactly as the repository writes it: for a writer that puts
 // tickets with SDK calls of its own (another service's bulk import, as the tests and the
 // benchmark play it).
-func EncodeTicket(t *Ticket) (map[string]types.AttributeValue, error) { return ticketEntity.encode(t) }
+func EncodeTicket(t *Ticket) (map[string]types.AttributeValue, error) { return TicketEntity.Encode(t) }

@@ -50,7 +50,7 @@ type entity[T any, PT interface {
 type indexKey struct{ index, pk, sk string }
 
 // encode marshals v into its item: its attributes, its primary and index keys and its type.
-func (d entity[T, PT]) encode(v PT) (map[string]types.AttributeValue, error) {
+func (d entity[T, PT]) Encode(v PT) (map[string]types.AttributeValue, error) {
 	if d.sharded {
 		return nil, apperr.Internal("encode "+d.name, errors.New("its index keys need the shard count: use encodeSharded"))
 	}
@@ -143,7 +143,7 @@ func DecodeEntity(item map[string]types.AttributeValue) (Entity, error) {
 }
 
 // decodeAs decodes an item that must be a T.
-func decodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
+func DecodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
 	var zero T
 	e, err := DecodeEntity(item)
 	if err != nil {

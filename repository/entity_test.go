@@ -83,50 +83,50 @@ func TestEntityRoundTrip(t *testing.T) {
 func encodeAny(v Entity) (map[string]types.AttributeValue, error) {
 	switch v := v.(type) {
 	case *Organization:
-		return organizationEntity.encode(v)
+		return organizationEntity.Encode(v)
 	case *User:
-		return userEntity.encode(v)
+		return UserEntity.Encode(v)
 	case *Ticket:
-		return ticketEntity.encode(v)
+		return TicketEntity.Encode(v)
 	case *TicketVersion:
-		return ticketVersionEntity.encode(v)
+		return TicketVersionEntity.Encode(v)
 	case *Location:
-		return locationEntity.encode(v)
+		return locationEntity.Encode(v)
 	case *Department:
-		return departmentEntity.encode(v)
+		return departmentEntity.Encode(v)
 	case *Employee:
-		return employeeEntity.encode(v)
+		return employeeEntity.Encode(v)
 	case *Relation:
-		return relationEntity.encode(v)
+		return relationEntity.Encode(v)
 	case *Customer:
-		return customerEntity.encode(v)
+		return customerEntity.Encode(v)
 	case *Order:
 		return orderEntity.encodeSharded(v, 4)
 	case *OrderItem:
-		return orderItemEntity.encode(v)
+		return orderItemEntity.Encode(v)
 	case *Product:
-		return productEntity.encode(v)
+		return productEntity.Encode(v)
 	case *Warehouse:
-		return warehouseEntity.encode(v)
+		return warehouseEntity.Encode(v)
 	case *Inventory:
-		return inventoryEntity.encode(v)
+		return inventoryEntity.Encode(v)
 	case *RepSales:
-		return repSalesEntity.encode(v)
+		return RepSalesEntity.Encode(v)
 	case *JobHistory:
-		return jobHistoryEntity.encode(v)
+		return jobHistoryEntity.Encode(v)
 	}
 	return nil, nil
 }
 
 func TestEncodeRefusesAMissingShardCount(t *testing.T) {
 	o := &Order{ID: "r1", CustomerID: "c1", Status: OrderOpen}
-	if _, err := orderEntity.encode(o); err == nil {
+	if _, err := orderEntity.Encode(o); err == nil {
 		t.Error("orderEntity.encode without a shard count succeeded")
 	}
 	if _, err := orderEntity.encodeSharded(o, 0); err == nil {
 		t.Error("orderEntity.encodeSharded with 0 shards succeeded")
 	}
-	item, err := customerEntity.encode(&Customer{ID: "c1", Name: "Cy"})
+	item, err := customerEntity.Encode(&Customer{ID: "c1", Name: "Cy"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package repository
 
 import (
 	"context"
-	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -12,11 +11,11 @@ import (
 // which can use repotest).
 
 // SetRenameStepHook makes r call hook after each step of a rename's propagation (nil removes it).
-func SetRenameStepHook(r *Repo, hook func(step int) error) { r.hooks.renameStep = hook }
+func SetRenameStepHook(r *Repo, hook func(step int) error) { r.Hooks.renameStep = hook }
 
 // SetTransferReadHook makes r's TransferEmployee call hook after its read, before its
 // transaction (nil removes it).
-func SetTransferReadHook(r *Repo, hook func()) { r.hooks.transferRead = hook }
+func SetTransferReadHook(r *Repo, hook func()) { r.Hooks.transferRead = hook }
 
 // PropagateDepartmentName runs step 2 of a rename for a given version, as an older, slower rename
 // still running would.
@@ -27,51 +26,48 @@ func PropagateDepartmentName(ctx context.Context, r *Repo, d, name string, v int
 // PutRelation writes a relationship item as it is, with no checks: tests use it to make the kind
 // of inconsistency the API's transactions never leave (a relation to a missing employee).
 func PutRelation(ctx context.Context, r *Repo, employee string, rel RelationType, target string) error {
-	item, err := relationEntity.encode(&Relation{EmployeeID: employee, Type: rel, TargetID: target, UpdatedAt: time.Now().UTC()})
+	item, err := relationEntity.Encode(&Relation{EmployeeID: employee, Type: rel, TargetID: target, UpdatedAt: time.Now().UTC()})
 	if err != nil {
 		return err
 	}
-	return r.transact(ctx, "test put relation", []txItem{r.txPut(item, "", nil, nil)})
+	return r.Transact(ctx, "test put relation", []TxItem{r.txPut(item, "", nil, nil)})
 }
 
 // ReadEmployee reads an employee with a consistent read.
 func ReadEmployee(ctx context.Context, r *Repo, id string) (*Employee, bool, error) {
-	found, err := r.readConsistent(ctx, empKey(id))
+	found, err := r.ReadConsistent(ctx, EmpKey(id))
 	if err != nil {
 		return nil, false, err
 	}
-	e, ok := foundAs[*Employee](found, empKey(id))
+	e, ok := FoundAs[*Employee](found, EmpKey(id))
 	return e, ok, nil
 }
 
 // ReadRelation reads an employee's relation item of one type with a consistent read.
 func ReadRelation(ctx context.Context, r *Repo, id string, rel RelationType) (*Relation, bool, error) {
-	found, err := r.readConsistent(ctx, relationKey(id, rel))
+	found, err := r.ReadConsistent(ctx, relationKey(id, rel))
 	if err != nil {
 		return nil, false, err
 	}
-	v, ok := foundAs[*Relation](found, relationKey(id, rel))
+	v, ok := FoundAs[*Relation](found, relationKey(id, rel))
 	return v, ok, nil
 }
 
 // ReadDepartment reads a department with a consistent read.
 func ReadDepartment(ctx context.Context, r *Repo, id string) (*Department, bool, error) {
-	found, err := r.readConsistent(ctx, deptKey(id))
+	found, err := r.ReadConsistent(ctx, DeptKey(id))
 	if err != nil {
 		return nil, false, err
 	}
-	d, ok := foundAs[*Department](found, deptKey(id))
+	d, ok := FoundAs[*Department](found, DeptKey(id))
 	return d, ok, nil
 }
 
-// IntegrityProblems lists the items of r's table that outlived their object (integrity_test.go).
-func IntegrityProblems(t *testing.T, r *Repo) []string { return integrityProblems(t, r) }
-
 // SetRepSales overwrites a rep's sales of a month, as a writer that did not follow the rule would.
 func SetRepSales(ctx context.Context, r *Repo, rep, month string, totalCents int64, orders int) error {
-	item, err := repSalesEntity.encode(&RepSales{RepID: rep, Month: month, TotalCents: totalCents, Orders: orders})
+	item, err := RepSalesEntity.Encode(&RepSales{RepID: rep, Month: month, TotalCents: totalCents, Orders: orders})
 	if err != nil {
 		return err
 	}
-	return r.batchWrite(ctx, []map[string]types.AttributeValue{item})
+	return r.BatchWrite(ctx, []map[string]types.AttributeValue{item})
 }

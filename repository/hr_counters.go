@@ -16,7 +16,7 @@ func relationCountAttr(rel RelationType) string {
 	if rel == RelMentor {
 		return attrMenteeCount
 	}
-	return attrDirectReportCount
+	return AttrDirectReportCount
 }
 
 // EmployeeTotal is the number of the department's employees.
@@ -27,26 +27,26 @@ func (e *Employee) DirectReportTotal() Count { return countIf(e.Counted, e.Direc
 
 // relationTally is the tally of the relationship items of type rel that point at a parent of type
 // parent (a department's employees, a manager's direct reports), read from the inverted GSI1.
-func relationTally(parent, attr string, rel RelationType, each func(context.Context, *Repo, func(Entity) error) error, id func(Entity) string) tally {
-	return tally{
-		parent: parent, attrs: []string{attr},
+func relationTally(parent, attr string, rel RelationType, each func(context.Context, *Repo, func(Entity) error) error, id func(Entity) string) Tally {
+	return Tally{
+		Parent: parent, Attrs: []string{attr},
 		project: []string{AttrType, "relation", "targetId"},
 		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
 			target := StringAttr(it, "targetId")
 			k := Key{PK: relationTargetPK(rel, target), SK: relationTargetPK(rel, target)}
-			return k, attr, StringAttr(it, AttrType) == typeRelation && StringAttr(it, "relation") == string(rel)
+			return k, attr, StringAttr(it, AttrType) == TypeRelation && StringAttr(it, "relation") == string(rel)
 		},
-		each: each,
+		Each: each,
 		collection: func(p Entity) *dynamodb.QueryInput {
 			return inverseRelations[rel].Input("", relationGSI1PK(rel, id(p)))
 		},
-		fromIndex: true,
+		FromIndex: true,
 	}
 }
 
 const (
 	attrEmployeeCount     = "employeeCount"
-	attrDirectReportCount = "directReportCount"
+	AttrDirectReportCount = "directReportCount"
 	// attrMenteeCount counts the employees this one mentors: it holds a removal of the mentor to
 	// the mentees it unlinks, which it finds on an index that may be behind.
 	attrMenteeCount = "menteeCount"
@@ -55,20 +55,20 @@ const (
 // Counted: a department's employees.
 var _ = counted(relationTally(typeDepartment, attrEmployeeCount, RelDepartment,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return eachPage(func(a PageArgs) (Page[*Department], error) { return r.ListDepartments(ctx, a) }, entityFn[*Department](fn))
+		return EachPage(func(a PageArgs) (Page[*Department], error) { return r.ListDepartments(ctx, a) }, entityFn[*Department](fn))
 	},
 	func(p Entity) string { return p.(*Department).ID }))
 
 // Counted: an employee's direct reports.
-var _ = counted(relationTally(typeEmployee, attrDirectReportCount, RelManager,
+var _ = counted(relationTally(TypeEmployee, AttrDirectReportCount, RelManager,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
+		return EachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, MinHireTime, a) }, entityFn[*Employee](fn))
 	},
 	func(p Entity) string { return p.(*Employee).ID }))
 
 // Counted: an employee's mentees.
-var _ = counted(relationTally(typeEmployee, attrMenteeCount, RelMentor,
+var _ = counted(relationTally(TypeEmployee, attrMenteeCount, RelMentor,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) }, entityFn[*Employee](fn))
+		return EachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, MinHireTime, a) }, entityFn[*Employee](fn))
 	},
 	func(p Entity) string { return p.(*Employee).ID }))

@@ -38,11 +38,11 @@ var errEmployeeChanged = apperr.Errorf(apperr.CodeConflict, "the employee's rela
 
 // errEmployeeMoved: a round of a removal too large for one transaction moved its relations; the
 // next round moves more (it is progress, not a conflict).
-var errEmployeeMoved = errors.New("a round of the removal moved relations")
+var ErrEmployeeMoved = errors.New("a round of the removal moved relations")
 
 // relationsPerTx is how many relations pointing at an employee one transaction moves, leaving
 // room for the employee's own items and the counts.
-const relationsPerTx = MaxTransactItems - 10
+const RelationsPerTx = MaxTransactItems - 10
 
 // RemoveEmployeePlan is what RemoveEmployee does (explain plans the mutation from it). Attempts
 // bounds the rounds of the sweep that a concurrent change cancels; a round that moves relations
@@ -63,17 +63,24 @@ var RemoveEmployeePlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
 // RemoveEmployee removes an employee with its relationship items (see above). The removal is done
 // when it returns; if its sweep fails midway, the employee is gone for every reader already and
 // the sweeper finishes it.
+// sweepEmployee is the kind of sweep of what a removed employee leaves elsewhere: its earlier
+// jobs (JH# items) and the customers it was the account rep of.
+const SweepEmployee = "EMPLOYEE"
+
+// handleHRSweeps declares how the sweeps of employees finish.
+func (r *Repo) handleHRSweeps() { r.HandleSweep(SweepEmployee, r.sweepEmployeeRecord) }
+
 func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	return r.markAndSweep(ctx, "remove employee", &sweepRecord{Kind: sweepEmployee, Employee: id}, true, r.markEmployee(id))
+	return r.markAndSweep(ctx, "remove employee", &SweepRecord{Kind: SweepEmployee, Employee: id}, true, r.MarkEmployee(id))
 }
 
 // markEmployee marks the employee as being removed (it must exist and not be marked already: else
 // NOT_FOUND) and takes it out of its listings.
-func (r *Repo) markEmployee(id string) txItem {
-	return r.mark(empKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", notFoundField("id", "employee"))
+func (r *Repo) MarkEmployee(id string) TxItem {
+	return r.mark(EmpKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", notFoundField("id", "employee"))
 }
 
 // removeMarkedEmployee removes the marked employee id with its relations, round after round (each
@@ -82,9 +89,9 @@ func (r *Repo) markEmployee(id string) txItem {
 // already, or there without the mark, is not (or no longer) the sweep's to remove.
 func (r *Repo) removeMarkedEmployee(ctx context.Context, id string) error {
 	for conflicts := 0; conflicts < RemoveEmployeePlan.Tries(); {
-		err := r.removeEmployeeOnce(ctx, id)
+		err := r.RemoveEmployeeOnce(ctx, id)
 		switch {
-		case errors.Is(err, errEmployeeMoved):
+		case errors.Is(err, ErrEmployeeMoved):
 		case isConflict(err):
 			conflicts++
 			if err := r.sweepRound(ctx, conflicts); err != nil {
@@ -100,43 +107,43 @@ func (r *Repo) removeMarkedEmployee(ctx context.Context, id string) error {
 // removeEmployeeOnce reads the marked employee and what points at it, and writes one transaction:
 // the whole removal if it fits, else the move of the first relationsPerTx relations
 // (errEmployeeMoved then asks for another round).
-func (r *Repo) removeEmployeeOnce(ctx context.Context, id string) error {
-	item, err := r.readOneConsistent(ctx, empKey(id))
-	if err != nil || item == nil || item[attrDeleting] == nil {
+func (r *Repo) RemoveEmployeeOnce(ctx context.Context, id string) error {
+	item, err := r.ReadOneConsistent(ctx, EmpKey(id))
+	if err != nil || item == nil || item[AttrDeleting] == nil {
 		return err
 	}
-	e, err := decodeAs[*Employee](item)
+	e, err := DecodeAs[*Employee](item)
 	if err != nil {
 		return err
 	}
 	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor), relationKey(id, RelWarehouse)}
-	found, err := r.readConsistent(ctx, own...)
+	found, err := r.ReadConsistent(ctx, own...)
 	if err != nil {
 		return err
 	}
-	reports, err := r.relationsTo(ctx, RelManager, id)
+	reports, err := r.RelationsTo(ctx, RelManager, id)
 	if err != nil {
 		return err
 	}
-	mentees, err := r.relationsTo(ctx, RelMentor, id)
+	mentees, err := r.RelationsTo(ctx, RelMentor, id)
 	if err != nil {
 		return err
 	}
-	mgr, hasMgr := foundAs[*Relation](found, relationKey(id, RelManager))
+	mgr, hasMgr := FoundAs[*Relation](found, relationKey(id, RelManager))
 	newManager := ""
 	if hasMgr {
 		newManager = mgr.TargetID
 	}
 	pointing := append(reports, mentees...)
-	whole := len(pointing) <= relationsPerTx
-	items, moved, err := r.movePointing(pointing[:min(len(pointing), relationsPerTx)], newManager)
+	whole := len(pointing) <= RelationsPerTx
+	items, moved, err := r.movePointing(pointing[:min(len(pointing), RelationsPerTx)], newManager)
 	if err != nil {
 		return err
 	}
 	if !whole {
-		return r.removalRound(ctx, id, newManager, pointing[:relationsPerTx], items, moved)
+		return r.removalRound(ctx, id, newManager, pointing[:RelationsPerTx], items, moved)
 	}
-	return r.transact(ctx, "remove employee", r.wholeRemoval(e, found, items, len(mentees), moved, newManager))
+	return r.Transact(ctx, "remove employee", r.wholeRemoval(e, found, items, len(mentees), moved, newManager))
 }
 
 // errRepReassigned: the customer got another account rep (or was erased) since the sweep read it.
@@ -147,17 +154,17 @@ var errRepReassigned = apperr.Errorf(apperr.CodeConflict, "the customer's accoun
 // record goes), then the customers it was the account rep of lose their rep (each in an update conditioned on its rep being still the employee, so an
 // assignment of another rep in between wins), its earlier jobs are deleted, then the record. Each
 // step is idempotent: a sweep cut short is run again.
-func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error {
-	item, err := r.readOneConsistent(ctx, empKey(rec.Employee))
+func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *SweepRecord) error {
+	item, err := r.ReadOneConsistent(ctx, EmpKey(rec.Employee))
 	if err != nil {
 		return err
 	}
-	if item != nil && item[attrDeleting] == nil {
-		return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+	if item != nil && item[AttrDeleting] == nil {
+		return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
 	}
 	if item != nil {
-		if r.hooks.sweepEmployee != nil {
-			if err := r.hooks.sweepEmployee(); err != nil {
+		if r.Hooks.SweepEmployee != nil {
+			if err := r.Hooks.SweepEmployee(); err != nil {
 				return err
 			}
 		}
@@ -175,13 +182,13 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *sweepRecord) error 
 // each in an update conditioned on its rep being still the employee, so that an assignment of
 // another rep in between wins.
 func (r *Repo) unassignAccountsOf(ctx context.Context, employee string) error {
-	accounts, err := r.queryAll(ctx, AccountsOfRep.Input(r.table, repAccountsPK(employee)))
+	accounts, err := r.QueryAll(ctx, AccountsOfRep.Input(r.Table(), repAccountsPK(employee)))
 	if err != nil {
 		return err
 	}
 	for _, item := range accounts {
-		err := r.transact(ctx, "unassign removed account rep", []txItem{r.txUpdate(customerKey(StringAttr(item, "id")),
-			"REMOVE #rep, GSI1PK, GSI1SK", "attribute_exists(PK) AND #rep = :rep", map[string]string{"#rep": attrAccountRep},
+		err := r.Transact(ctx, "unassign removed account rep", []TxItem{r.TxUpdate(CustomerKeyOf(StringAttr(item, "id")),
+			"REMOVE #rep, GSI1PK, GSI1SK", "attribute_exists(PK) AND #rep = :rep", map[string]string{"#rep": AttrAccountRep},
 			map[string]types.AttributeValue{":rep": StringValue(employee)}, errRepReassigned)})
 		if err != nil && !errors.Is(err, errRepReassigned) {
 			return err
@@ -192,10 +199,10 @@ func (r *Repo) unassignAccountsOf(ctx context.Context, employee string) error {
 
 // dropJobHistory deletes the removed employee's earlier jobs (AP29's items) and, in the last
 // transaction, the sweep record rec.
-func (r *Repo) dropJobHistory(ctx context.Context, rec *sweepRecord) error {
-	in := JobHistoryOf.Input(r.table, empPK(rec.Employee), jobHistorySKPrefix)
+func (r *Repo) dropJobHistory(ctx context.Context, rec *SweepRecord) error {
+	in := JobHistoryOf.Input(r.Table(), empPK(rec.Employee), jobHistorySKPrefix)
 	in.ProjectionExpression, in.ConsistentRead, in.ScanIndexForward = aws.String("PK, SK"), aws.Bool(true), aws.Bool(true)
-	jobs, err := r.queryAll(ctx, in)
+	jobs, err := r.QueryAll(ctx, in)
 	if err != nil {
 		return err
 	}
@@ -209,11 +216,11 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *sweepRecord) error {
 	if err := r.batchDelete(ctx, keys[:last]); err != nil {
 		return err
 	}
-	items := []txItem{r.dropSweep(rec)}
+	items := []TxItem{r.dropSweep(rec)}
 	for _, k := range keys[last:] {
 		items = append(items, r.deleteIf(k, "", nil, nil))
 	}
-	return r.transact(ctx, "sweep", items)
+	return r.Transact(ctx, "sweep", items)
 }
 
 // wholeRemoval completes items (which move the relations pointing at employee e: its reports,
@@ -221,8 +228,8 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *sweepRecord) error {
 // removal: the employee, on condition that its counts are those of what items move (a mentee
 // its removal did not see, the index being behind, fails it: the next round sees it), its own
 // relations as read (manager, mentor, warehouse, department), and the counts of its department, its manager and its mentor.
-func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, mentees, moved int, newManager string) []txItem {
-	items = append(items, r.deleteIf(empKey(e.ID), "attribute_exists("+attrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
+func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []TxItem, mentees, moved int, newManager string) []TxItem {
+	items = append(items, r.deleteIf(EmpKey(e.ID), "attribute_exists("+AttrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
 		" AND (attribute_not_exists("+attrMenteeCount+") OR "+attrMenteeCount+" = :m)",
 		map[string]types.AttributeValue{":n": NumberValue(e.DirectReportCount), ":m": NumberValue(mentees)}, errEmployeeChanged))
 	counts := map[string][]delta{}
@@ -235,7 +242,7 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, m
 	}
 	for _, t := range []RelationType{RelManager, RelMentor, RelWarehouse} {
 		k := relationKey(e.ID, t)
-		rel, ok := foundAs[*Relation](found, k)
+		rel, ok := FoundAs[*Relation](found, k)
 		if !ok { // none when read: none assigned since
 			items = append(items, r.txCheck(k, "attribute_not_exists(PK)", nil, nil, errEmployeeChanged))
 			continue
@@ -243,17 +250,17 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, m
 		items = append(items, r.unlink(rel, errEmployeeChanged))
 		switch t {
 		case RelManager:
-			count(newManager, delta{attrDirectReportCount, moved - 1})
+			count(newManager, delta{AttrDirectReportCount, moved - 1})
 		case RelMentor:
 			count(rel.TargetID, delta{attrMenteeCount, -1})
 		}
 	}
 	for _, emp := range order {
-		items = append(items, r.txCount(empKey(emp), counts[emp], errEmployeeChanged, nil))
+		items = append(items, r.txCount(EmpKey(emp), counts[emp], errEmployeeChanged, nil))
 	}
-	if dept, ok := foundAs[*Relation](found, relationKey(e.ID, RelDepartment)); ok {
+	if dept, ok := FoundAs[*Relation](found, relationKey(e.ID, RelDepartment)); ok {
 		items = append(items, r.unlink(dept, errEmployeeChanged),
-			r.txCount(deptKey(dept.TargetID), []delta{{attrEmployeeCount, -1}}, errEmployeeChanged, nil))
+			r.txCount(DeptKey(dept.TargetID), []delta{{attrEmployeeCount, -1}}, errEmployeeChanged, nil))
 	}
 	return items
 }
@@ -263,7 +270,7 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []txItem, m
 // stops being the employee's, moved to its manager or (with none) unlinked: its count drops by all
 // of them, the new manager's grows by those moved, so that the counts are exact if the removal
 // stops before its next round. errEmployeeChanged asks for the next round.
-func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []*Relation, items []txItem, moved int) error {
+func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []*Relation, items []TxItem, moved int) error {
 	left, unmentored := 0, 0
 	for _, rel := range round {
 		if rel.Type == RelManager {
@@ -272,21 +279,21 @@ func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []
 			unmentored++
 		}
 	}
-	items = append(items, r.txCount(empKey(id), []delta{{attrDirectReportCount, -left}, {attrMenteeCount, -unmentored}}, notFoundField("id", "employee"), nil))
+	items = append(items, r.txCount(EmpKey(id), []delta{{AttrDirectReportCount, -left}, {attrMenteeCount, -unmentored}}, notFoundField("id", "employee"), nil))
 	if newManager != "" && moved > 0 {
-		items = append(items, r.txCount(empKey(newManager), []delta{{attrDirectReportCount, moved}}, errEmployeeChanged, nil))
+		items = append(items, r.txCount(EmpKey(newManager), []delta{{AttrDirectReportCount, moved}}, errEmployeeChanged, nil))
 	}
-	if err := r.transact(ctx, "remove employee", items); err != nil {
+	if err := r.Transact(ctx, "remove employee", items); err != nil {
 		return err
 	}
-	return errEmployeeMoved // another round for the rest
+	return ErrEmployeeMoved // another round for the rest
 }
 
 // movePointing is the transaction items that move relations pointing at a removed employee: a
 // direct report's to newManager (or away, with none), a mentee's away. moved counts the reports
 // that move to newManager.
-func (r *Repo) movePointing(rels []*Relation, newManager string) ([]txItem, int, error) {
-	var items []txItem
+func (r *Repo) movePointing(rels []*Relation, newManager string) ([]TxItem, int, error) {
+	var items []TxItem
 	moved := 0
 	for _, rel := range rels {
 		if rel.Type != RelManager || newManager == "" {
@@ -294,7 +301,7 @@ func (r *Repo) movePointing(rels []*Relation, newManager string) ([]txItem, int,
 			continue
 		}
 		next := &Relation{EmployeeID: rel.EmployeeID, Type: RelManager, TargetID: newManager, UpdatedAt: r.stamp()}
-		item, err := relationEntity.encode(next)
+		item, err := relationEntity.Encode(next)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -305,10 +312,10 @@ func (r *Repo) movePointing(rels []*Relation, newManager string) ([]txItem, int,
 }
 
 // relationsTo reads every relation of type rel that points at target (AP11, to the end).
-func (r *Repo) relationsTo(ctx context.Context, rel RelationType, target string) ([]*Relation, error) {
-	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		IndexName:                 aws.String(gsi1),
+func (r *Repo) RelationsTo(ctx context.Context, rel RelationType, target string) ([]*Relation, error) {
+	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.Table()),
+		IndexName:                 aws.String(Gsi1),
 		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(relationGSI1PK(rel, target))},
 	})
@@ -334,13 +341,13 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 	if err := checkID("id", id); err != nil {
 		return err
 	}
-	d, err := readLive[*Department](ctx, r, deptKey(id), notFoundField("id", "department"))
+	d, err := ReadLive[*Department](ctx, r, DeptKey(id), notFoundField("id", "department"))
 	if err != nil {
 		return err
 	}
 	count := d.EmployeeCount
 	if !d.Counted {
-		members, err := r.relationsTo(ctx, RelDepartment, id)
+		members, err := r.RelationsTo(ctx, RelDepartment, id)
 		if err != nil {
 			return err
 		}
@@ -350,11 +357,11 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 		return stillReferred("department", "employees", count)
 	}
 	r.afterCorrectionRead()
-	del := r.deleteIf(deptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
+	del := r.deleteIf(DeptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
 		map[string]types.AttributeValue{":zero": NumberValue(0)}, nil)
 	del.item.Delete.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	del.onConditionOld = departmentInUse
-	return r.transact(ctx, "delete department", []txItem{del})
+	return r.Transact(ctx, "delete department", []TxItem{del})
 }
 
 // departmentInUse is the error of a department delete that lost the race to a hire or a transfer
@@ -364,7 +371,7 @@ func departmentInUse(old map[string]types.AttributeValue) error {
 	if old == nil {
 		return notFoundField("id", "department")
 	}
-	return stillReferred("department", "employees", intAttr(old, attrEmployeeCount))
+	return stillReferred("department", "employees", IntAttr(old, attrEmployeeCount))
 }
 
 // DeleteLocationPlan is what DeleteLocation does (explain plans the mutation from it).
@@ -379,16 +386,16 @@ func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
 	if err != nil {
 		return err
 	}
-	if _, err := readLive[*Location](ctx, r, k, notFoundField("id", "location")); err != nil {
+	if _, err := ReadLive[*Location](ctx, r, k, notFoundField("id", "location")); err != nil {
 		return err
 	}
-	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		IndexName:                 aws.String(gsi2),
+	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(r.Table()),
+		IndexName:                 aws.String(Gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
 		FilterExpression:          aws.String("#loc.id = :id"),
 		ExpressionAttributeNames:  map[string]string{"#loc": "location"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(typePK(typeDepartment)), ":id": StringValue(loc.ID)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(TypePK(typeDepartment)), ":id": StringValue(loc.ID)},
 	})
 	if err != nil {
 		return err
@@ -396,5 +403,5 @@ func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
 	if len(raw) > 0 {
 		return stillReferred("location", "departments", len(raw))
 	}
-	return r.transact(ctx, "delete location", []txItem{r.deleteIf(k, "attribute_exists(PK)", nil, notFoundField("id", "location"))})
+	return r.Transact(ctx, "delete location", []TxItem{r.deleteIf(k, "attribute_exists(PK)", nil, notFoundField("id", "location"))})
 }

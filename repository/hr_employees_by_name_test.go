@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // employeesByName finds the employees hired under a name (compared without case and surrounding
@@ -13,7 +13,7 @@ import (
 // found under its new name at once and no longer under the old one, and a change of another
 // field leaves the key where it is.
 func TestEmployeesByNameFollowsUpdates(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	ctx := context.Background()
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {

@@ -19,13 +19,13 @@ func (j *JobHistory) Key() Key { return jobHistoryEntity.key(j) }
 
 // jobHistoryEntity is the definition of the JobHistory item: in its employee's partition.
 var jobHistoryEntity = define(entity[JobHistory, *JobHistory]{
-	name:     typeJobHistory,
+	name:     TypeJobHistory,
 	key:      func(j *JobHistory) Key { return jobHistoryKey(j.EmployeeID, j.ID) },
 	examples: func() []*JobHistory { return []*JobHistory{{ID: "<id>", EmployeeID: "<employeeId>"}} },
 })
 
 // typeJobHistory is one earlier job of an employee, in its partition.
-const typeJobHistory = "JobHistory"
+const TypeJobHistory = "JobHistory"
 
 // jobHistorySKPrefix starts the sort keys of an employee's earlier jobs: JH#<id>, the id
 // time-sortable, so begins_with lists them in the order they ended (AP29, read backwards).

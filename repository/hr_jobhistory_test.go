@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // updateEmployee changes only the fields given; a new job title moves the employee's index key at
 // once (employeesByJobTitle finds it under the new title only) and writes its old job into the
 // history, latest first; a change of name alone writes no history.
 func TestUpdateEmployeeMovesItsKeysAndKeepsHistory(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	ctx := context.Background()
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {

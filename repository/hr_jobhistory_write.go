@@ -34,12 +34,12 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 	if err != nil {
 		return nil, err
 	}
-	k := empKey(id)
-	found, err := r.readConsistent(ctx, k)
+	k := EmpKey(id)
+	found, err := r.ReadConsistent(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	e, ok := foundAs[*Employee](found, k)
+	e, ok := FoundAs[*Employee](found, k)
 	if !ok {
 		return nil, apperr.NotFound("employee")
 	}
@@ -47,7 +47,7 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 	if expr == "" {
 		return e, nil
 	}
-	tx := []txItem{unlessMarked(r.txUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
+	tx := []TxItem{unlessMarked(r.TxUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
 		apperr.Errorf(apperr.CodeConflict, "the employee's job title changed meanwhile; retry")), apperr.NotFound("employee"))}
 	if upd.JobTitle != e.JobTitle {
 		h, err := r.jobHistoryPut(e)
@@ -56,7 +56,7 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 		}
 		tx = append(tx, h)
 	}
-	if err := r.transact(ctx, "update employee", tx); err != nil {
+	if err := r.Transact(ctx, "update employee", tx); err != nil {
 		return nil, err
 	}
 	return &upd, nil
@@ -75,7 +75,7 @@ func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[st
 		to, dst  *string
 		indexKey string
 		indexPK  func(string) string
-	}{{"name", next.Name, &upd.Name, attrGSI3PK, employeeNamePK}, {"email", next.Email, &upd.Email, "", nil}, {"jobTitle", next.JobTitle, &upd.JobTitle, attrGSI1PK, jobTitlePK}} {
+	}{{"name", next.Name, &upd.Name, AttrGSI3PK, EmployeeNamePK}, {"email", next.Email, &upd.Email, "", nil}, {"jobTitle", next.JobTitle, &upd.JobTitle, AttrGSI1PK, JobTitlePK}} {
 		if f.to == nil {
 			continue
 		}
@@ -95,16 +95,16 @@ func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[st
 }
 
 // jobHistoryPut is the Put of the JobHistory item of e's job as it is before a change.
-func (r *Repo) jobHistoryPut(e *Employee) (txItem, error) {
+func (r *Repo) jobHistoryPut(e *Employee) (TxItem, error) {
 	id, now, err := r.NewEntityID()
 	if err != nil {
-		return txItem{}, err
+		return TxItem{}, err
 	}
-	item, err := jobHistoryEntity.encode(&JobHistory{ID: id, EmployeeID: e.ID, JobTitle: e.JobTitle, DepartmentID: e.DepartmentID, DepartmentName: e.DepartmentName, Until: now})
+	item, err := jobHistoryEntity.Encode(&JobHistory{ID: id, EmployeeID: e.ID, JobTitle: e.JobTitle, DepartmentID: e.DepartmentID, DepartmentName: e.DepartmentName, Until: now})
 	if err != nil {
-		return txItem{}, err
+		return TxItem{}, err
 	}
-	return r.putNew(item, apperr.Errorf(apperr.CodeConflict, "job history item already exists")), nil
+	return r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "job history item already exists")), nil
 }
 
 // cleanEmployeeChanges checks the given fields.

@@ -59,7 +59,7 @@ func TestRelationKeys(t *testing.T) {
 	seen := map[string]RelationType{}
 	for _, rel := range []RelationType{RelDepartment, RelManager, RelMentor} {
 		k := relationKey(e, rel)
-		if k.PK != empKey(e).PK || k == empKey(e) || !strings.HasPrefix(k.SK, relSKPrefix) {
+		if k.PK != EmpKey(e).PK || k == EmpKey(e) || !strings.HasPrefix(k.SK, relSKPrefix) {
 			t.Errorf("%s: key %v", rel, k)
 		}
 		pk := relationGSI1PK(rel, m)
@@ -92,12 +92,12 @@ func TestHireSortKeyOrder(t *testing.T) {
 	}
 	id := "01J00000000000000000000001"
 	for i := 1; i < len(times); i++ {
-		a, b := hireSortKey(times[i-1], id), hireSortKey(times[i], id)
+		a, b := HireSortKey(times[i-1], id), HireSortKey(times[i], id)
 		if !(a < b) || len(a) != len(b) {
 			t.Errorf("%v → %q must sort before %v → %q", times[i-1], a, times[i], b)
 		}
 	}
-	if !(hireTime(base) < hireSortKey(base, id)) {
+	if !(hireTime(base) < HireSortKey(base, id)) {
 		t.Error("the bound must sort before the keys of its own instant")
 	}
 }

@@ -18,11 +18,11 @@ func TestMissingRelationIsNullButDanglingOneIsNotFound(t *testing.T) {
 	d := w.department("Lab")
 	e := w.staff(d, 1)[0]
 	ghost := "01J00000000000000000000009"
-	if err := repository.PutRelation(w.ctx, w.r, e.ID, repository.RelMentor, ghost); err != nil {
+	if err := repository.PutRelation(w.ctx, w.r.Repo, e.ID, repository.RelMentor, ghost); err != nil {
 		t.Fatal(err)
 	}
 	for _, opts := range []loaders.Options{{}, perparent.Options()} {
-		l := loaders.New(store.Of(w.r), opts)
+		l := loaders.New(store.Of(w.r.Repo), opts)
 		ctx := loaders.NewContext(w.ctx, l)
 		m, err := l.Related(ctx, e.ID, repository.RelManager)
 		if m != nil || err != nil {

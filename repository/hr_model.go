@@ -84,9 +84,9 @@ func (d *Department) Key() Key { return departmentEntity.key(d) }
 // name on GSI2 (AP7).
 var departmentEntity = define(entity[Department, *Department]{
 	name: typeDepartment,
-	key:  func(d *Department) Key { return deptKey(d.ID) },
+	key:  func(d *Department) Key { return DeptKey(d.ID) },
 	indexes: func(d *Department, _ int) []indexKey {
-		return []indexKey{{gsi2, typePK(typeDepartment), nameSortKey(d.Name, d.ID)}}
+		return []indexKey{{Gsi2, TypePK(typeDepartment), NameSortKey(d.Name, d.ID)}}
 	},
 	examples: func() []*Department { return []*Department{{ID: "<departmentId>", Name: "<name>"}} },
 })
@@ -134,11 +134,11 @@ var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 // items share it), by job title on GSI1 (AP12), by hire time on GSI2 (AP13) and by name on GSI3
 // (AP30), all sorted by hire time.
 var employeeEntity = define(entity[Employee, *Employee]{
-	name: typeEmployee,
-	key:  func(e *Employee) Key { return empKey(e.ID) },
+	name: TypeEmployee,
+	key:  func(e *Employee) Key { return EmpKey(e.ID) },
 	indexes: func(e *Employee, _ int) []indexKey {
-		hired := hireSortKey(e.HiredAt, e.ID)
-		return []indexKey{{gsi1, jobTitlePK(e.JobTitle), hired}, {gsi2, typePK(typeEmployee), hired}, {gsi3, employeeNamePK(e.Name), hired}}
+		hired := HireSortKey(e.HiredAt, e.ID)
+		return []indexKey{{Gsi1, JobTitlePK(e.JobTitle), hired}, {Gsi2, TypePK(TypeEmployee), hired}, {gsi3, EmployeeNamePK(e.Name), hired}}
 	},
 	examples: func() []*Employee {
 		return []*Employee{{ID: "<employeeId>", Name: "<name>", JobTitle: "<jobtitle>", HiredAt: exampleTime, WarehouseID: "<warehouseId>"}}
@@ -180,10 +180,10 @@ func (r *Relation) Key() Key { return relationEntity.key(r) }
 // the employee (AP10), inverted on GSI1 so that the employees related to a target are one Query
 // (AP9, AP11) whatever the relation: a new relation type needs no new index.
 var relationEntity = define(entity[Relation, *Relation]{
-	name: typeRelation,
+	name: TypeRelation,
 	key:  func(r *Relation) Key { return relationKey(r.EmployeeID, r.Type) },
 	indexes: func(r *Relation, _ int) []indexKey {
-		return []indexKey{{gsi1, relationGSI1PK(r.Type, r.TargetID), relationGSI1SK(r.EmployeeID)}}
+		return []indexKey{{Gsi1, relationGSI1PK(r.Type, r.TargetID), relationGSI1SK(r.EmployeeID)}}
 	},
 	examples: func() []*Relation {
 		var out []*Relation
@@ -200,7 +200,7 @@ func DepartmentKey(id string) (Key, error) {
 	if err := checkID("id", id); err != nil {
 		return Key{}, err
 	}
-	return deptKey(id), nil
+	return DeptKey(id), nil
 }
 
 // EmployeeKey is the key of an employee's root item.
@@ -208,7 +208,7 @@ func EmployeeKey(id string) (Key, error) {
 	if err := checkID("id", id); err != nil {
 		return Key{}, err
 	}
-	return empKey(id), nil
+	return EmpKey(id), nil
 }
 
 // LocationKey is the key of a location. The parts are re-validated with the rules createLocation
@@ -257,7 +257,7 @@ func cleanLocationRef(ref LocationRef) (LocationRef, error) {
 
 // Hire times the API accepts. The fixed-width sort key needs a four-digit year.
 var (
-	minHireTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+	MinHireTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
 	maxHireTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
 )
 
@@ -277,16 +277,16 @@ func (r *Relation) TargetKey() (Key, error) {
 // Item types of the HR domain.
 const (
 	typeDepartment = "Department"
-	typeEmployee   = "Employee"
+	TypeEmployee   = "Employee"
 	typeLocation   = "Location"
 	// typeRelation is a relationship item: one per (employee, relation type), under the employee.
-	typeRelation = "EmployeeRelation"
+	TypeRelation = "EmployeeRelation"
 )
 
 func deptPK(d string) string { return join("DEPT", d) }
 
 // deptKey: a department is the root item of its own partition.
-func deptKey(d string) Key {
+func DeptKey(d string) Key {
 	k := deptPK(d)
 	return Key{PK: k, SK: k}
 }
@@ -295,7 +295,7 @@ func empPK(e string) string { return join("EMP", e) }
 
 // empKey is the employee's root item; its relationship items share the
 // partition under REL# sort keys.
-func empKey(e string) Key {
+func EmpKey(e string) Key {
 	k := empPK(e)
 	return Key{PK: k, SK: k}
 }
@@ -348,11 +348,11 @@ func relationGSI1PK(rel RelationType, target string) string {
 func relationGSI1SK(e string) string { return empPK(e) }
 
 // jobTitlePK is AP12's GSI1 partition: employees with one job title, compared without case.
-func jobTitlePK(title string) string { return join("JOBTITLE", foldKey(title)) }
+func JobTitlePK(title string) string { return join("JOBTITLE", FoldKey(title)) }
 
 // employeeNamePK is AP30's GSI3 partition: the employees with one name, compared without case
 // (trimmed, lower case, escaped like every value in a key).
-func employeeNamePK(name string) string { return join("EMPNAME", foldKey(name)) }
+func EmployeeNamePK(name string) string { return join("EMPNAME", FoldKey(name)) }
 
 // hireTimeLayout writes a hire time in UTC with a fixed width, so that the strings sort in time
 // order (RFC 3339 with a variable fraction does not: "…05Z" > "…05.5Z").
@@ -362,16 +362,16 @@ func hireTime(t time.Time) string { return t.UTC().Format(hireTimeLayout) }
 
 // hireSortKey orders employees by hire time, ties broken by id (AP12's GSI1SK, AP13's GSI2SK).
 // A bound "<since>" sorts before every key of that instant, so `GSI2SK >= <since>` includes it.
-func hireSortKey(t time.Time, e string) string { return join(hireTime(t), e) }
+func HireSortKey(t time.Time, e string) string { return join(hireTime(t), e) }
 
 // countryPK is a country's partition of locations (AP14). Keys are case-folded; the display
 // values live in the item.
-func countryPK(country string) string { return join("COUNTRY", foldKey(country)) }
+func countryPK(country string) string { return join("COUNTRY", FoldKey(country)) }
 
 // locationSK is the composite, hierarchical sort key <state>#<city>#<postalCode>#<id>: a
 // begins_with on its leading segments selects a state, a city or a postal code. Each user-supplied segment is escaped, so no value can contain the delimiter.
 func locationSK(state, city, postalCode, id string) string {
-	return join(foldKey(state), foldKey(city), foldKey(postalCode), id)
+	return join(FoldKey(state), FoldKey(city), FoldKey(postalCode), id)
 }
 
 func locationKey(country, state, city, postalCode, id string) Key {
@@ -384,8 +384,8 @@ func locationKey(country, state, city, postalCode, id string) Key {
 func locationPrefix(segments ...string) string {
 	var b strings.Builder
 	for _, s := range segments {
-		b.WriteString(foldKey(s))
-		b.WriteString(delim)
+		b.WriteString(FoldKey(s))
+		b.WriteString(Delim)
 	}
 	return b.String()
 }

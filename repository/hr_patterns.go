@@ -10,7 +10,7 @@ var (
 		Operation: BatchGetItem, PartitionKey: "DEPT#<d>", Sort: SortKeyIs, SortKey: []string{"DEPT#<d>"}, Calls: PerLevel})
 	MembersOfDepartment = Declare(AccessPattern{ID: "AP9", Name: "MembersOfDepartment", What: "employees of a department, paged",
 		Fields:    "`Department.employees`",
-		Operation: Query, Index: gsi1, PartitionKey: "DEPT#<d>#REL#DEPARTMENT", Calls: PerParent,
+		Operation: Query, Index: Gsi1, PartitionKey: "DEPT#<d>#REL#DEPARTMENT", Calls: PerParent,
 		Notes: "the relationship items pointing at the department, inverted; then the employees by key (MemberByKey)"})
 	MemberByKey = Declare(AccessPattern{ID: "AP9", Name: "MemberByKey", What: "the employees a department's relationship items name",
 		Fields:    "`Department.employees`",
@@ -25,22 +25,22 @@ var (
 		Operation: BatchGetItem, PartitionKey: "DEPT#<d> / EMP#<e>", Sort: SortKeyIs, SortKey: []string{"DEPT#<d> / EMP#<e>"}, Calls: PerLevel})
 	ReportsOfManager = Declare(AccessPattern{ID: "AP11", Name: "ReportsOfManager", What: "direct reports, paged",
 		Fields:    "`Employee.directReports`",
-		Operation: Query, Index: gsi1, PartitionKey: "EMP#<m>#REL#MANAGER", Calls: PerParent,
+		Operation: Query, Index: Gsi1, PartitionKey: "EMP#<m>#REL#MANAGER", Calls: PerParent,
 		Notes: "then the employees by key (ReportByKey), as AP9"})
 	MenteesOfMentor = Declare(AccessPattern{ID: "AP11", Name: "MenteesOfMentor", What: "mentees, paged",
 		Fields:    "`Employee.mentees`",
-		Operation: Query, Index: gsi1, PartitionKey: "EMP#<t>#REL#MENTOR", Calls: PerParent,
+		Operation: Query, Index: Gsi1, PartitionKey: "EMP#<t>#REL#MENTOR", Calls: PerParent,
 		Notes: "then the employees by key (ReportByKey), as AP9"})
 	ReportByKey = Declare(AccessPattern{ID: "AP11", Name: "ReportByKey", What: "the employees of direct reports' and mentees' relationship items",
 		Fields:    "`Employee.directReports`, `.mentees`",
 		Operation: BatchGetItem, PartitionKey: "EMP#<e>", Sort: SortKeyIs, SortKey: []string{"EMP#<e>"}, Calls: PerLevel})
 	EmployeesByJobTitle = Declare(AccessPattern{ID: "AP12", Name: "EmployeesByJobTitle", What: "employees by job title, longest-serving first",
 		Fields:    "`employeesByJobTitle`",
-		Operation: Query, Index: gsi1, PartitionKey: "JOBTITLE#<title>", Calls: PerParent,
+		Operation: Query, Index: Gsi1, PartitionKey: "JOBTITLE#<title>", Calls: PerParent,
 		Notes: "ascending by `<hiredAt>#<e>`; the key moves with the title in the transaction that changes it"})
 	EmployeesHiredSince = Declare(AccessPattern{ID: "AP13", Name: "EmployeesHiredSince", What: "employees hired at or after a date, newest first",
 		Fields:    "`employeesHiredSince`",
-		Operation: Query, Index: gsi2, PartitionKey: typePK(typeEmployee), Sort: SortKeyAtLeast, SortKey: []string{"<since>"},
+		Operation: Query, Index: Gsi2, PartitionKey: TypePK(TypeEmployee), Sort: SortKeyAtLeast, SortKey: []string{"<since>"},
 		Backward: true, Calls: PerParent})
 	LocationsOfCountry = Declare(AccessPattern{ID: "AP14", Name: "LocationsOfCountry", What: "locations of a country",
 		Fields:    "`locations(country)`",
@@ -68,7 +68,7 @@ var (
 		Notes: "GSI3, the order-status index, overloaded with a partition per name (no order key starts with `EMPNAME#`); `hireEmployee` writes the key with the employee, `updateEmployee` moves it in the transaction that changes the name; employees written before this index existed get their key from `-migrate`"})
 	EmployeesOfWarehouse = Declare(AccessPattern{ID: "AP31", Name: "EmployeesOfWarehouse", What: "a warehouse's employees, paged",
 		Fields:    "`Warehouse.employees(first, after)`",
-		Operation: Query, Index: gsi1, PartitionKey: "WAREHOUSE#<w>#REL#WAREHOUSE", Calls: PerParent,
+		Operation: Query, Index: Gsi1, PartitionKey: "WAREHOUSE#<w>#REL#WAREHOUSE", Calls: PerParent,
 		Notes: "the employees' `REL#WAREHOUSE` relation items inverted, like AP9; then the employees by key (WarehouseEmployeeByKey)"})
 	WarehouseEmployeeByKey = Declare(AccessPattern{ID: "AP31", Name: "WarehouseEmployeeByKey", What: "the employees a warehouse's relation items name",
 		Fields:    "`Warehouse.employees`",

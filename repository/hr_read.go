@@ -21,7 +21,7 @@ func (r *Repo) EmployeesByJobTitle(ctx context.Context, title string, args PageA
 	if err != nil {
 		return Page[*Employee]{}, err
 	}
-	pk := jobTitlePK(title)
+	pk := JobTitlePK(title)
 	return queryPage[*Employee](ctx, r, EmployeesByJobTitle.query(join("jobtitle", pk), pk), args)
 }
 
@@ -34,7 +34,7 @@ func (r *Repo) EmployeesByName(ctx context.Context, name string, args PageArgs) 
 	if err != nil {
 		return Page[*Employee]{}, err
 	}
-	pk := employeeNamePK(name)
+	pk := EmployeeNamePK(name)
 	return queryPage[*Employee](ctx, r, EmployeesByName.query(join("empname", pk), pk), args)
 }
 
@@ -45,8 +45,8 @@ func (r *Repo) EmployeesHiredSince(ctx context.Context, since time.Time, args Pa
 	if since.After(maxHireTime) {
 		return Page[*Employee]{HasPreviousPage: args.After != ""}, args.Validate()
 	}
-	if since.Before(minHireTime) {
-		since = minHireTime
+	if since.Before(MinHireTime) {
+		since = MinHireTime
 	}
 	pk, lo := EmployeesHiredSince.PartitionKey, hireTime(since)
 	return queryPage[*Employee](ctx, r, EmployeesHiredSince.query(join("hired", pk, lo), pk, lo), args)

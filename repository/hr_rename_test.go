@@ -9,13 +9,14 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 )
 
 // hrWorld is a location and helpers to fill departments through the repository.
 type hrWorld struct {
 	t    *testing.T
-	r    *repository.Repo
+	r    *store.Store
 	ctx  context.Context
 	loc  *repository.Location
 	mu   sync.Mutex
@@ -25,7 +26,7 @@ type hrWorld struct {
 
 func newHRWorld(t *testing.T) *hrWorld {
 	t.Helper()
-	w := &hrWorld{t: t, r: repotest.NewRepo(t), ctx: context.Background(), list: map[string][]*repository.Employee{}}
+	w := &hrWorld{t: t, r: storetest.New(t), ctx: context.Background(), list: map[string][]*repository.Employee{}}
 	var err error
 	w.loc, err = w.r.CreateLocation(w.ctx, repository.LocationInput{Country: "Germany", State: "Berlin", City: "Berlin", PostalCode: "10115", Address: "Invalidenstraße 1"})
 	if err != nil {
@@ -81,7 +82,7 @@ func (w *hrWorld) copies(emps []*repository.Employee) map[string]int {
 	w.t.Helper()
 	out := map[string]int{}
 	for _, e := range emps {
-		got, ok, err := repository.ReadEmployee(w.ctx, w.r, e.ID)
+		got, ok, err := repository.ReadEmployee(w.ctx, w.r.Repo, e.ID)
 		if err != nil || !ok {
 			w.t.Fatalf("employee %s: %v %v", e.ID, ok, err)
 		}
@@ -92,7 +93,7 @@ func (w *hrWorld) copies(emps []*repository.Employee) map[string]int {
 
 func (w *hrWorld) readDepartment(id string) *repository.Department {
 	w.t.Helper()
-	d, ok, err := repository.ReadDepartment(w.ctx, w.r, id)
+	d, ok, err := repository.ReadDepartment(w.ctx, w.r.Repo, id)
 	if err != nil || !ok {
 		w.t.Fatalf("department %s: %v %v", id, ok, err)
 	}
@@ -105,7 +106,7 @@ func TestRenameDepartmentPropagatesTo250Employees(t *testing.T) {
 	emps := w.staff(d, 250)
 
 	steps := 0
-	repository.SetRenameStepHook(w.r, func(int) error { steps++; return nil })
+	repository.SetRenameStepHook(w.r.Repo, func(int) error { steps++; return nil })
 	got, err := w.r.RenameDepartment(w.ctx, d.ID, "Research & Development")
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestInterruptedRenameResumes(t *testing.T) {
 	emps := w.staff(d, 250)
 
 	ctx, cancel := context.WithCancel(w.ctx)
-	repository.SetRenameStepHook(w.r, func(step int) error {
+	repository.SetRenameStepHook(w.r.Repo, func(step int) error {
 		if step == 0 {
 			cancel()
 		}
@@ -161,7 +162,7 @@ func TestInterruptedRenameResumes(t *testing.T) {
 		t.Fatalf("copies after one step: %v, want 100 renamed (the first page) and 150 not", c)
 	}
 
-	repository.SetRenameStepHook(w.r, nil)
+	repository.SetRenameStepHook(w.r.Repo, nil)
 	got, err := w.r.RenameDepartment(w.ctx, d.ID, "Revenue")
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestOlderRenameNeverOverwritesNewer(t *testing.T) {
 	emps := w.staff(d, 150)
 
 	var started atomic.Bool
-	repository.SetRenameStepHook(w.r, func(step int) error {
+	repository.SetRenameStepHook(w.r.Repo, func(step int) error {
 		if started.Swap(true) {
 			return nil // the second rename's own steps, and the first one's after it
 		}
@@ -203,7 +204,7 @@ func TestOlderRenameNeverOverwritesNewer(t *testing.T) {
 		t.Fatalf("department %+v", st)
 	}
 	// A straggling propagation of version 2 changes nothing.
-	if err := repository.PropagateDepartmentName(w.ctx, w.r, d.ID, "Infrastructure", 2); err != nil {
+	if err := repository.PropagateDepartmentName(w.ctx, w.r.Repo, d.ID, "Infrastructure", 2); err != nil {
 		t.Fatal(err)
 	}
 	if c := w.copies(emps); c["Platform@3"] != 150 {
@@ -225,7 +226,7 @@ func TestRenameSkipsEmployeesTransferredAway(t *testing.T) {
 		}
 	}
 
-	repository.SetRenameStepHook(w.r, func(step int) error {
+	repository.SetRenameStepHook(w.r.Repo, func(step int) error {
 		if step == 0 {
 			_, _, err := w.r.TransferEmployee(w.ctx, leaver.ID, other.ID)
 			return err
@@ -235,7 +236,7 @@ func TestRenameSkipsEmployeesTransferredAway(t *testing.T) {
 	if _, err := w.r.RenameDepartment(w.ctx, d.ID, "Customer Care"); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := repository.ReadEmployee(w.ctx, w.r, leaver.ID)
+	got, _, err := repository.ReadEmployee(w.ctx, w.r.Repo, leaver.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func (s *itemCollector) add(item map[string]types.AttributeValue, err error) {
 // hrSampleItems is the HR part of the sample dataset: four locations, four departments and
 // fourteen employees with managers, mentors and warehouses (the two sample warehouses in turn),
 // every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
-func hrSampleItems() ([]map[string]types.AttributeValue, error) {
+func HrSampleItems() ([]map[string]types.AttributeValue, error) {
 	var out itemCollector
 	depts := sampleDepartments(&out, sampleLocations(&out))
 	if err := sampleEmployees(&out, depts); err != nil {
@@ -77,7 +77,7 @@ func sampleLocations(out *itemCollector) map[string]*Location {
 		at := hrSampleBase.Add(time.Duration(i) * time.Minute)
 		loc := &Location{ID: seedID(at, "location/"+l.key), Country: l.country, State: l.state, City: l.city, PostalCode: l.postal, Address: l.address, CreatedAt: at}
 		locs[l.key] = loc
-		out.add(locationEntity.encode(loc))
+		out.add(locationEntity.Encode(loc))
 	}
 	return locs
 }
@@ -88,7 +88,7 @@ func sampleDepartments(out *itemCollector, locs map[string]*Location) map[string
 		at := hrSampleBase.Add(time.Hour + time.Duration(i)*time.Minute)
 		dept := &Department{ID: seedID(at, "department/"+d.key), Name: d.name, Location: locs[d.location].Ref(), NameVersion: 1, PropagatedVersion: 1, CreatedAt: at, UpdatedAt: at}
 		depts[d.key] = dept
-		out.add(departmentEntity.encode(dept))
+		out.add(departmentEntity.Encode(dept))
 	}
 	return depts
 }
@@ -112,7 +112,7 @@ func sampleEmployees(out *itemCollector, depts map[string]*Department) error {
 			CreatedAt: at, WarehouseID: sampleWarehouseID(i % len(sampleWarehouses)),
 		}
 		ids[e.name] = emp.ID
-		out.add(employeeEntity.encode(emp))
+		out.add(employeeEntity.Encode(emp))
 		rels := []*Relation{{EmployeeID: emp.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: at}, {EmployeeID: emp.ID, Type: RelWarehouse, TargetID: emp.WarehouseID, UpdatedAt: at}}
 		if e.manager != "" {
 			rels = append(rels, &Relation{EmployeeID: emp.ID, Type: RelManager, TargetID: ids[e.manager], UpdatedAt: at})
@@ -121,7 +121,7 @@ func sampleEmployees(out *itemCollector, depts map[string]*Department) error {
 			rels = append(rels, &Relation{EmployeeID: emp.ID, Type: RelMentor, TargetID: ids[e.mentor], UpdatedAt: at})
 		}
 		for _, rel := range rels {
-			out.add(relationEntity.encode(rel))
+			out.add(relationEntity.Encode(rel))
 		}
 	}
 	return nil

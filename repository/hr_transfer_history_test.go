@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // transferEmployee writes the job the employee leaves (its title and old department) into its
 // history in the transfer's own transaction, latest first; a transfer to the department it is in
 // already writes nothing.
 func TestTransferEmployeeWritesJobHistory(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	ctx := context.Background()
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {

@@ -20,8 +20,8 @@ func TestTwoTransfersOnTheSameReadExactlyOneWins(t *testing.T) {
 
 	var read sync.WaitGroup
 	read.Add(2)
-	repository.SetTransferReadHook(w.r, func() { read.Done(); read.Wait() })
-	t.Cleanup(func() { repository.SetTransferReadHook(w.r, nil) })
+	repository.SetTransferReadHook(w.r.Repo, func() { read.Done(); read.Wait() })
+	t.Cleanup(func() { repository.SetTransferReadHook(w.r.Repo, nil) })
 
 	targets := []*repository.Department{to1, to2}
 	errs := make([]error, 2)
@@ -51,11 +51,11 @@ func TestTwoTransfersOnTheSameReadExactlyOneWins(t *testing.T) {
 		t.Fatalf("no transfer won: %v", errs)
 	}
 	want := targets[winner]
-	rel, ok, err := repository.ReadRelation(w.ctx, w.r, e.ID, repository.RelDepartment)
+	rel, ok, err := repository.ReadRelation(w.ctx, w.r.Repo, e.ID, repository.RelDepartment)
 	if err != nil || !ok || rel.TargetID != want.ID {
 		t.Fatalf("membership %+v (found %v, %v), want %s", rel, ok, err, want.Name)
 	}
-	got, ok, err := repository.ReadEmployee(w.ctx, w.r, e.ID)
+	got, ok, err := repository.ReadEmployee(w.ctx, w.r.Repo, e.ID)
 	if err != nil || !ok || got.DepartmentID != want.ID || got.DepartmentName != want.Name {
 		t.Fatalf("employee %+v (found %v, %v), want in %s", got, ok, err, want.Name)
 	}

@@ -30,25 +30,25 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 	if err != nil {
 		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
 	}
-	cur, err := readLive[*Department](ctx, r, deptKey(id), notFoundField("id", "department"))
+	cur, err := ReadLive[*Department](ctx, r, DeptKey(id), notFoundField("id", "department"))
 	if err != nil {
 		return nil, err
 	}
 	r.afterCorrectionRead()
 	next := *cur
 	next.Location, next.UpdatedAt = loc, r.stamp()
-	item, err := departmentEntity.encode(&next)
+	item, err := departmentEntity.Encode(&next)
 	if err != nil {
 		return nil, err
 	}
-	asRead := condition{
-		expr:   "attribute_exists(PK) AND #loc.id = :locId",
+	asRead := Condition{
+		Expr:   "attribute_exists(PK) AND #loc.id = :locId",
 		names:  map[string]string{"#loc": "location"},
 		values: map[string]types.AttributeValue{":locId": StringValue(cur.Location.ID)},
 		err:    errDepartmentMoved,
 	}
-	err = r.transact(ctx, "relocate department", []txItem{
-		r.txSetFrom(deptKey(id), item, []string{"location", "updatedAt"}, false, asRead),
+	err = r.Transact(ctx, "relocate department", []TxItem{
+		r.TxSetFrom(DeptKey(id), item, []string{"location", "updatedAt"}, false, asRead),
 		r.mustExist(locKey, notFoundField("locationId", "location")),
 	})
 	if err != nil {
@@ -88,21 +88,21 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 		plan = UnassignMentorPlan
 	}
 	for range plan.Tries() {
-		found, err := r.readConsistent(ctx, empKey(employee), relationKey(employee, rel))
+		found, err := r.ReadConsistent(ctx, EmpKey(employee), relationKey(employee, rel))
 		if err != nil {
 			return nil, err
 		}
-		e, ok := foundAs[*Employee](found, empKey(employee))
+		e, ok := FoundAs[*Employee](found, EmpKey(employee))
 		if !ok {
 			return nil, notFoundField("employeeId", "employee")
 		}
-		cur, has := foundAs[*Relation](found, relationKey(employee, rel))
+		cur, has := FoundAs[*Relation](found, relationKey(employee, rel))
 		if !has {
 			return e, nil
 		}
-		items := []txItem{r.unlink(cur, errManagerChanged), unlessMarked(r.mustExist(empKey(employee), notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee"))}
-		items = append(items, r.txCount(empKey(cur.TargetID), []delta{{relationCountAttr(rel), -1}}, errManagerChanged, nil))
-		err = r.transact(ctx, "unassign", items)
+		items := []TxItem{r.unlink(cur, errManagerChanged), unlessMarked(r.mustExist(EmpKey(employee), notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee"))}
+		items = append(items, r.txCount(EmpKey(cur.TargetID), []delta{{relationCountAttr(rel), -1}}, errManagerChanged, nil))
+		err = r.Transact(ctx, "unassign", items)
 		if err == nil {
 			return e, nil
 		}
@@ -114,7 +114,7 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 }
 
 // unlink is the Delete of relation item rel, on condition that it still points at its target.
-func (r *Repo) unlink(rel *Relation, onMoved error) txItem {
+func (r *Repo) unlink(rel *Relation, onMoved error) TxItem {
 	return r.deleteIf(relationKey(rel.EmployeeID, rel.Type), "targetId = :t",
 		map[string]types.AttributeValue{":t": StringValue(rel.TargetID)}, onMoved)
 }

@@ -24,26 +24,26 @@ func (r *Repo) AssignWarehouse(ctx context.Context, employee, warehouse string) 
 	if err := checkID("warehouseId", warehouse); err != nil {
 		return nil, nil, err
 	}
-	ek, wk := empKey(employee), warehouseKey(warehouse)
-	found, err := r.readConsistent(ctx, ek, wk)
+	ek, wk := EmpKey(employee), WarehouseKeyOf(warehouse)
+	found, err := r.ReadConsistent(ctx, ek, wk)
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := foundAs[*Employee](found, ek)
+	e, ok := FoundAs[*Employee](found, ek)
 	if !ok {
 		return nil, nil, notFoundField("employeeId", "employee")
 	}
-	if _, ok := foundAs[*Warehouse](found, wk); !ok {
+	if _, ok := FoundAs[*Warehouse](found, wk); !ok {
 		return nil, nil, notFoundField("warehouseId", "warehouse")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelWarehouse, TargetID: warehouse, UpdatedAt: r.stamp()}
-	relItem, err := relationEntity.encode(rel)
+	relItem, err := relationEntity.Encode(rel)
 	if err != nil {
 		return nil, nil, err
 	}
-	err = r.transact(ctx, "assign warehouse", []txItem{
+	err = r.Transact(ctx, "assign warehouse", []TxItem{
 		r.txPut(relItem, "", nil, nil),
-		unlessMarked(r.txUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
+		unlessMarked(r.TxUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
 			map[string]types.AttributeValue{":w": StringValue(warehouse)}, notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee")),
 		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),
 	})

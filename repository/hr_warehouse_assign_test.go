@@ -6,14 +6,14 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // assignWarehouse puts the employee in the warehouse's list (the inverse of its REL#WAREHOUSE
 // item on GSI1) and on its own item at once; a reassignment moves it from the old list to the
 // new; a missing warehouse is NOT_FOUND and writes nothing; a removed employee leaves the list.
 func TestAssignWarehouseListsTheEmployeeAtOnce(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	ctx := context.Background()
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {

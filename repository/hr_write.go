@@ -47,9 +47,9 @@ func notFoundField(field, kind string) *apperr.Error {
 // departmentAsRead is the condition that the department still has the name (and name version) a
 // write read from it, so that the name the write copies onto an employee is current when it
 // commits.
-func departmentAsRead(d *Department) *condition {
-	return &condition{
-		expr:   "#name = :name AND nameVersion = :v",
+func departmentAsRead(d *Department) *Condition {
+	return &Condition{
+		Expr:   "#name = :name AND nameVersion = :v",
 		names:  map[string]string{"#name": "name"},
 		values: map[string]types.AttributeValue{":name": StringValue(d.Name), ":v": NumberValue(d.NameVersion)},
 		err:    errDepartmentChanged,
@@ -59,12 +59,12 @@ func departmentAsRead(d *Department) *condition {
 // joinDepartment is a transaction's part for the department an employee joins: its count of
 // employees grows by one (none when the employee is in it already), on condition that it still has
 // the name the write copies (departmentAsRead).
-func (r *Repo) joinDepartment(d *Department, joins bool) txItem {
+func (r *Repo) joinDepartment(d *Department, joins bool) TxItem {
 	var add []delta
 	if joins {
 		add = []delta{{attrEmployeeCount, 1}}
 	}
-	return r.txCount(deptKey(d.ID), add, notFoundField("departmentId", "department"), departmentAsRead(d))
+	return r.txCount(DeptKey(d.ID), add, notFoundField("departmentId", "department"), departmentAsRead(d))
 }
 
 func NumberValue(v int) types.AttributeValue {
@@ -171,29 +171,29 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 // employee's manager changed meanwhile.
 func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
 	own := relationKey(employee, RelManager)
-	found, err := r.readConsistent(ctx, empKey(employee), empKey(manager), relationKey(manager, RelManager), own)
+	found, err := r.ReadConsistent(ctx, EmpKey(employee), EmpKey(manager), relationKey(manager, RelManager), own)
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := foundAs[*Employee](found, empKey(employee))
+	e, ok := FoundAs[*Employee](found, EmpKey(employee))
 	if !ok {
 		return nil, nil, notFoundField("employeeId", "employee")
 	}
-	if _, ok := foundAs[*Employee](found, empKey(manager)); !ok {
+	if _, ok := FoundAs[*Employee](found, EmpKey(manager)); !ok {
 		return nil, nil, notFoundField("managerId", "manager")
 	}
-	up, hasUp := foundAs[*Relation](found, relationKey(manager, RelManager))
+	up, hasUp := FoundAs[*Relation](found, relationKey(manager, RelManager))
 	links, err := r.managersAbove(ctx, employee, manager, up, hasUp)
 	if err != nil {
 		return nil, nil, err
 	}
-	prev, hasPrev := foundAs[*Relation](found, own)
+	prev, hasPrev := FoundAs[*Relation](found, own)
 	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.stamp()}
 	items, err := r.managerItems(rel, prev, hasPrev, links)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.transact(ctx, "assign manager", items); err != nil {
+	if err := r.Transact(ctx, "assign manager", items); err != nil {
 		return nil, nil, err
 	}
 	return e, rel, nil
@@ -202,8 +202,8 @@ func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) 
 // managerItems are the writes of an assignment: the relation's move (relationMove: the counts
 // of direct reports of the new and the previous manager) and every link of the new manager's
 // chain as read.
-func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink) ([]txItem, error) {
-	items, err := r.relationMove(rel, prev, hasPrev, attrDirectReportCount, notFoundField("managerId", "manager"), errManagerChanged)
+func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink) ([]TxItem, error) {
+	items, err := r.relationMove(rel, prev, hasPrev, AttrDirectReportCount, notFoundField("managerId", "manager"), errManagerChanged)
 	if err != nil {
 		return nil, err
 	}
@@ -222,8 +222,8 @@ func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink
 // conditioned on the previous target as read (prev, if hasPrev; changed answers otherwise), the
 // employee's own item (relationsChanged), and counter on the new target, which must exist
 // (missing answers otherwise), and on the previous one, which move with the relation.
-func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, missing, changed error) ([]txItem, error) {
-	relItem, err := relationEntity.encode(rel)
+func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, missing, changed error) ([]TxItem, error) {
+	relItem, err := relationEntity.Encode(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -236,13 +236,13 @@ func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, m
 	if changes {
 		add = []delta{{counter, 1}}
 	}
-	items := []txItem{
+	items := []TxItem{
 		r.txPut(relItem, relCond, relVals, changed),
 		r.relationsChanged(rel),
-		unlessMarked(r.txCount(empKey(rel.TargetID), add, missing, nil), missing),
+		unlessMarked(r.txCount(EmpKey(rel.TargetID), add, missing, nil), missing),
 	}
 	if hasPrev && changes {
-		items = append(items, r.txCount(empKey(prev.TargetID), []delta{{counter, -1}}, changed, nil))
+		items = append(items, r.txCount(EmpKey(prev.TargetID), []delta{{counter, -1}}, changed, nil))
 	}
 	return items, nil
 }
@@ -268,11 +268,11 @@ func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *
 			return nil, apperr.InvalidInput("managerId", "the chain of managers above this manager is deeper than %d levels", MaxManagementChain)
 		}
 		holder = up.TargetID
-		next, err := r.readConsistent(ctx, relationKey(holder, RelManager))
+		next, err := r.ReadConsistent(ctx, relationKey(holder, RelManager))
 		if err != nil {
 			return nil, err
 		}
-		up, hasUp = foundAs[*Relation](next, relationKey(holder, RelManager))
+		up, hasUp = FoundAs[*Relation](next, relationKey(holder, RelManager))
 	}
 }
 
@@ -296,24 +296,24 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 		return nil, nil, apperr.InvalidInput("mentorId", "an employee cannot be their own mentor")
 	}
 	own := relationKey(employee, RelMentor)
-	found, err := r.readConsistent(ctx, empKey(employee), empKey(mentor), own)
+	found, err := r.ReadConsistent(ctx, EmpKey(employee), EmpKey(mentor), own)
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := foundAs[*Employee](found, empKey(employee))
+	e, ok := FoundAs[*Employee](found, EmpKey(employee))
 	if !ok {
 		return nil, nil, notFoundField("employeeId", "employee")
 	}
-	if _, ok := foundAs[*Employee](found, empKey(mentor)); !ok {
+	if _, ok := FoundAs[*Employee](found, EmpKey(mentor)); !ok {
 		return nil, nil, notFoundField("mentorId", "mentor")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.stamp()}
-	prev, hasPrev := foundAs[*Relation](found, own)
+	prev, hasPrev := FoundAs[*Relation](found, own)
 	items, err := r.mentorItems(rel, prev, hasPrev)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.transact(ctx, "assign mentor", items); err != nil {
+	if err := r.Transact(ctx, "assign mentor", items); err != nil {
 		return nil, nil, err
 	}
 	return e, rel, nil
@@ -324,15 +324,15 @@ var errMentorChanged = &apperr.Error{Code: apperr.CodeConflict, Field: "mentorId
 
 // mentorItems are the writes of a mentor assignment: the relation's move (relationMove: the
 // counts of mentees of the new mentor and the previous one).
-func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]txItem, error) {
+func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]TxItem, error) {
 	return r.relationMove(rel, prev, hasPrev, attrMenteeCount, notFoundField("mentorId", "mentor"), errMentorChanged)
 }
 
 // relationsChanged is the write of an assignment to the employee's own item: it must exist, and
 // its relationsChangedAt becomes the relation's time, so that the stream carries an UPDATED
 // change of the employee whose manager or mentor changed.
-func (r *Repo) relationsChanged(rel *Relation) txItem {
-	return unlessMarked(r.txUpdate(empKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
+func (r *Repo) relationsChanged(rel *Relation) TxItem {
+	return unlessMarked(r.TxUpdate(EmpKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
 		map[string]types.AttributeValue{":at": StringValue(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee")),
 		notFoundField("employeeId", "employee"))
 }

@@ -78,7 +78,7 @@ func checkHire(in HireInput) (HireInput, error) {
 	}
 	if in.HiredAt != nil {
 		t := in.HiredAt.UTC()
-		if t.Before(minHireTime) || t.After(maxHireTime) {
+		if t.Before(MinHireTime) || t.After(maxHireTime) {
 			return in, apperr.InvalidInput("hiredAt", "hiredAt must be between the years 1900 and 9999")
 		}
 		in.HiredAt = &t
@@ -90,18 +90,18 @@ func checkHire(in HireInput) (HireInput, error) {
 // the hire in one transaction conditioned on them: errDepartmentChanged if the department was
 // renamed meanwhile.
 func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.Time) (*Employee, []*Relation, error) {
-	keys := []Key{deptKey(in.DepartmentID)}
+	keys := []Key{DeptKey(in.DepartmentID)}
 	if in.ManagerID != nil {
-		keys = append(keys, empKey(*in.ManagerID))
+		keys = append(keys, EmpKey(*in.ManagerID))
 	}
 	if in.MentorID != nil {
-		keys = append(keys, empKey(*in.MentorID))
+		keys = append(keys, EmpKey(*in.MentorID))
 	}
-	found, err := r.readConsistent(ctx, keys...)
+	found, err := r.ReadConsistent(ctx, keys...)
 	if err != nil {
 		return nil, nil, err
 	}
-	dept, ok := foundAs[*Department](found, deptKey(in.DepartmentID))
+	dept, ok := FoundAs[*Department](found, DeptKey(in.DepartmentID))
 	if !ok {
 		return nil, nil, notFoundField("departmentId", "department")
 	}
@@ -110,7 +110,7 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 		field, kind string
 	}{{in.ManagerID, "managerId", "manager"}, {in.MentorID, "mentorId", "mentor"}} {
 		if p.id != nil {
-			if _, ok := foundAs[*Employee](found, empKey(*p.id)); !ok {
+			if _, ok := FoundAs[*Employee](found, EmpKey(*p.id)); !ok {
 				return nil, nil, notFoundField(p.field, p.kind)
 			}
 		}
@@ -124,7 +124,7 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.transact(ctx, "hire employee", items); err != nil {
+	if err := r.Transact(ctx, "hire employee", items); err != nil {
 		return nil, nil, err
 	}
 	return e, rels, nil
@@ -133,15 +133,15 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 // hireItems are the writes of a hire: the department as read (its name is copied) and its count of
 // employees, the new employee, its relation items, the existence of its manager and mentor and the
 // manager's count of direct reports.
-func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.Time) ([]txItem, []*Relation, error) {
-	empItem, err := employeeEntity.encode(e)
+func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.Time) ([]TxItem, []*Relation, error) {
+	empItem, err := employeeEntity.Encode(e)
 	if err != nil {
 		return nil, nil, err
 	}
 	rels := []*Relation{{EmployeeID: e.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
-	items := []txItem{
+	items := []TxItem{
 		r.joinDepartment(dept, true),
-		r.putNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
+		r.PutNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
 	}
 	counts := map[string][]delta{}
 	var order []string
@@ -166,14 +166,14 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 		if in.ManagerID != nil && *in.ManagerID == id {
 			field, kind = "managerId", "manager"
 		}
-		items = append(items, unlessMarked(r.txCount(empKey(id), counts[id], notFoundField(field, kind), nil), notFoundField(field, kind)))
+		items = append(items, unlessMarked(r.txCount(EmpKey(id), counts[id], notFoundField(field, kind), nil), notFoundField(field, kind)))
 	}
 	for _, rel := range rels {
-		item, err := relationEntity.encode(rel)
+		item, err := relationEntity.Encode(rel)
 		if err != nil {
 			return nil, nil, err
 		}
-		items = append(items, r.putNew(item, apperr.Errorf(apperr.CodeConflict, "employee already exists")))
+		items = append(items, r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "employee already exists")))
 	}
 	return items, rels, nil
 }

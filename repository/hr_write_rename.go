@@ -73,11 +73,11 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 	if err != nil {
 		return nil, err
 	}
-	found, err := r.readConsistent(ctx, deptKey(id))
+	found, err := r.ReadConsistent(ctx, DeptKey(id))
 	if err != nil {
 		return nil, err
 	}
-	d, ok := foundAs[*Department](found, deptKey(id))
+	d, ok := FoundAs[*Department](found, DeptKey(id))
 	if !ok {
 		return nil, notFoundField("id", "department")
 	}
@@ -115,14 +115,14 @@ func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string
 		return nil, apperr.Internal("rename department", err)
 	}
 	out, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(r.table),
-		Key:                      deptKey(d.ID).Attributes(),
+		TableName:                aws.String(r.Table()),
+		Key:                      DeptKey(d.ID).Attributes(),
 		UpdateExpression:         aws.String("SET #name = :name, nameVersion = :next, GSI2SK = :sk, updatedAt = :now"),
 		ConditionExpression:      aws.String("nameVersion = :v"),
 		ExpressionAttributeNames: map[string]string{"#name": "name"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":name": StringValue(name), ":next": NumberValue(d.NameVersion + 1), ":v": NumberValue(d.NameVersion),
-			":sk": StringValue(nameSortKey(name, d.ID)), ":now": now,
+			":sk": StringValue(NameSortKey(name, d.ID)), ":now": now,
 		},
 		ReturnValues: types.ReturnValueAllNew,
 	})
@@ -133,15 +133,15 @@ func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string
 	if err != nil {
 		return nil, apperr.Classify("rename department", err)
 	}
-	return decodeAs[*Department](out.Attributes)
+	return DecodeAs[*Department](out.Attributes)
 }
 
 // propagateDepartmentName is step 2 for version v of department d's name.
 func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v int) error {
 	pk := relationGSI1PK(RelDepartment, d)
 	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		IndexName:                 aws.String(gsi1),
+		TableName:                 aws.String(r.Table()),
+		IndexName:                 aws.String(Gsi1),
 		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(pk)},
 		Limit:                     aws.Int32(renamePageSize),
@@ -153,20 +153,20 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 		}
 		keys := make([]Key, 0, len(out.Items))
 		for _, item := range out.Items {
-			rel, err := decodeAs[*Relation](item)
+			rel, err := DecodeAs[*Relation](item)
 			if err != nil {
 				return err
 			}
-			keys = append(keys, empKey(rel.EmployeeID))
+			keys = append(keys, EmpKey(rel.EmployeeID))
 		}
 		if len(keys) > 0 {
-			found, err := r.readConsistent(ctx, keys...)
+			found, err := r.ReadConsistent(ctx, keys...)
 			if err != nil {
 				return err
 			}
 			var stale []string
 			for _, k := range keys {
-				if e, ok := foundAs[*Employee](found, k); ok && e.DepartmentID == d && e.DepartmentNameVersion < v {
+				if e, ok := FoundAs[*Employee](found, k); ok && e.DepartmentID == d && e.DepartmentNameVersion < v {
 					stale = append(stale, e.ID)
 				}
 			}
@@ -174,8 +174,8 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 				return err
 			}
 		}
-		if r.hooks.renameStep != nil {
-			if err := r.hooks.renameStep(step); err != nil {
+		if r.Hooks.renameStep != nil {
+			if err := r.Hooks.renameStep(step); err != nil {
 				return err
 			}
 		}
@@ -194,8 +194,8 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 	for _, e := range employees {
 		g.Go(func() error {
 			_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-				TableName:           aws.String(r.table),
-				Key:                 empKey(e).Attributes(),
+				TableName:           aws.String(r.Table()),
+				Key:                 EmpKey(e).Attributes(),
 				UpdateExpression:    aws.String("SET departmentName = :name, departmentNameVersion = :v"),
 				ConditionExpression: aws.String("departmentId = :d AND departmentNameVersion < :v"),
 				ExpressionAttributeValues: map[string]types.AttributeValue{
@@ -216,8 +216,8 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 // rename has happened meanwhile (its own propagation will record itself).
 func (r *Repo) markNamePropagated(ctx context.Context, d string, v int) error {
 	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(r.table),
-		Key:                       deptKey(d).Attributes(),
+		TableName:                 aws.String(r.Table()),
+		Key:                       DeptKey(d).Attributes(),
 		UpdateExpression:          aws.String("SET propagatedVersion = :v"),
 		ConditionExpression:       aws.String("nameVersion = :v AND propagatedVersion < :v"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":v": NumberValue(v)},

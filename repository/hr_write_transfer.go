@@ -35,25 +35,25 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 // transfer in one transaction conditioned on them: errDepartmentChanged if the department was
 // renamed meanwhile.
 func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
-	ek, rk, dk := empKey(employee), relationKey(employee, RelDepartment), deptKey(department)
-	found, err := r.readConsistent(ctx, ek, rk, dk)
+	ek, rk, dk := EmpKey(employee), relationKey(employee, RelDepartment), DeptKey(department)
+	found, err := r.ReadConsistent(ctx, ek, rk, dk)
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := foundAs[*Employee](found, ek)
+	e, ok := FoundAs[*Employee](found, ek)
 	if !ok {
 		return nil, nil, notFoundField("employeeId", "employee")
 	}
-	dept, ok := foundAs[*Department](found, dk)
+	dept, ok := FoundAs[*Department](found, dk)
 	if !ok {
 		return nil, nil, notFoundField("departmentId", "department")
 	}
-	old, hasOld := foundAs[*Relation](found, rk)
+	old, hasOld := FoundAs[*Relation](found, rk)
 	if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
 		return e, old, nil
 	}
-	if r.hooks.transferRead != nil {
-		r.hooks.transferRead()
+	if r.Hooks.transferRead != nil {
+		r.Hooks.transferRead()
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
 	var oldRel *Relation
@@ -64,7 +64,7 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.transact(ctx, "transfer employee", items); err != nil {
+	if err := r.Transact(ctx, "transfer employee", items); err != nil {
 		return nil, nil, err
 	}
 	moved := *e
@@ -79,8 +79,8 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 // read, so the employee's update is also conditioned on that title: a title changed meanwhile
 // (by updateEmployee, which writes its own history) fails the transfer with CONFLICT rather than
 // leaving a history that names a title the employee no longer had.
-func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) ([]txItem, error) {
-	relItem, err := relationEntity.encode(rel)
+func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) ([]TxItem, error) {
+	relItem, err := relationEntity.Encode(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -89,9 +89,9 @@ func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) 
 		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": StringValue(old.TargetID)}
 	}
 	leaves := old != nil && old.TargetID != dept.ID
-	items := []txItem{
+	items := []TxItem{
 		r.txPut(relItem, relCond, relVals, errTransferred),
-		unlessMarked(r.txUpdate(empKey(e.ID),
+		unlessMarked(r.TxUpdate(EmpKey(e.ID),
 			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
 			"departmentId = :old AND jobTitle = :title",
 			nil,
@@ -100,7 +100,7 @@ func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) 
 		r.joinDepartment(dept, old == nil || leaves),
 	}
 	if leaves {
-		items = append(items, r.txCount(deptKey(old.TargetID), []delta{{attrEmployeeCount, -1}}, errTransferred, nil))
+		items = append(items, r.txCount(DeptKey(old.TargetID), []delta{{attrEmployeeCount, -1}}, errTransferred, nil))
 	}
 	if leaves && e.DepartmentID != "" {
 		h, err := r.jobHistoryPut(e)

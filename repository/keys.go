@@ -17,11 +17,11 @@ import (
 const (
 	AttrPK     = "PK"
 	AttrSK     = "SK"
-	attrGSI1PK = "GSI1PK"
+	AttrGSI1PK = "GSI1PK"
 	attrGSI1SK = "GSI1SK"
 	attrGSI2PK = "GSI2PK"
 	attrGSI2SK = "GSI2SK"
-	attrGSI3PK = "GSI3PK"
+	AttrGSI3PK = "GSI3PK"
 	attrGSI3SK = "GSI3SK"
 	AttrType   = "type"
 )
@@ -30,10 +30,10 @@ const (
 const (
 	// gsi1 is the overloaded "collections" index: a user's tickets (AP5) and, for the HR and
 	// commerce domains, the inverted relationship index and other one-to-many collections.
-	gsi1 = "GSI1"
+	Gsi1 = "GSI1"
 	// gsi2 is the overloaded "entity type" index: one partition per listed entity type (AP7),
 	// sorted by a per-type sort value (a name, or a hire date for AP13).
-	gsi2 = "GSI2"
+	Gsi2 = "GSI2"
 	// gsi3 is the write-sharded order-status index (AP20), overloaded with the employees by
 	// name (AP30): the two never share a partition (ORDERSTATUS#… and EMPNAME#…).
 	gsi3 = "GSI3"
@@ -45,7 +45,7 @@ type Key struct {
 	SK string
 }
 
-const delim = "#"
+const Delim = "#"
 
 // esc makes a user-supplied value safe inside a key: '%' becomes "%25" and '#' becomes "%23".
 // The result never contains the delimiter, so "a#b" as one value cannot be confused with the two
@@ -71,14 +71,17 @@ func Escape(s string) string {
 }
 
 // join builds a key from segments that are already safe (prefixes, ids, escaped values).
-func join(parts ...string) string { return strings.Join(parts, delim) }
+func join(parts ...string) string { return strings.Join(parts, Delim) }
 
 // foldKey is the form of a user-supplied value used where keys must compare case-insensitively
 // (unique emails, sort-by-name indexes): trimmed, lower case, escaped.
-func foldKey(s string) string { return Escape(strings.ToLower(strings.TrimSpace(s))) }
+func FoldKey(s string) string { return Escape(strings.ToLower(strings.TrimSpace(s))) }
 
 // typePK is the GSI2 partition that lists all entities of one type (AP7).
-func typePK(entityType string) string { return join("TYPE", entityType) }
+func TypePK(entityType string) string { return join("TYPE", entityType) }
 
 // nameSortKey sorts a listing by case-folded name, ties broken by id.
-func nameSortKey(name, id string) string { return join(foldKey(name), id) }
+func NameSortKey(name, id string) string { return join(FoldKey(name), id) }
+
+// attrMovedFrom marks an item a migration moved to its key (moveItem).
+const AttrMovedFrom = "movedFrom"

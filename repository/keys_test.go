@@ -9,7 +9,7 @@ import (
 func TestEscapeRoundTrip(t *testing.T) {
 	for _, in := range []string{"", "plain", "a#b", "%", "%23", "#%#", "100%#sure", "ünïcødé#"} {
 		e := Escape(in)
-		if strings.Contains(e, delim) {
+		if strings.Contains(e, Delim) {
 			t.Errorf("esc(%q) = %q contains the delimiter", in, e)
 		}
 		back, ok := unesc(e)
@@ -47,7 +47,7 @@ func TestUserItemSortsLastInItsGSI1Collection(t *testing.T) {
 	if !(ticketGSI1SK(ticket) < userGSI1SK(user)) {
 		t.Fatalf("ticket sort key %q must sort before the user's %q", ticketGSI1SK(ticket), userGSI1SK(user))
 	}
-	if !(OrgKey(user).SK < userKey(user, user).SK) {
+	if !(OrgKey(user).SK < UserKeyOf(user, user).SK) {
 		t.Fatal("the organization item must sort before its users")
 	}
 }
@@ -60,7 +60,7 @@ func FuzzEscape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
 		ea, eb := Escape(a), Escape(b)
-		if strings.Contains(ea, delim) {
+		if strings.Contains(ea, Delim) {
 			t.Fatalf("esc(%q) = %q contains the delimiter", a, ea)
 		}
 		if back, ok := unesc(ea); !ok || back != a {
@@ -71,7 +71,7 @@ func FuzzEscape(f *testing.F) {
 		}
 		// begins_with safety: a prefix query for value a (which always ends with the delimiter)
 		// matches a key built from value b only if a == b.
-		if a != b && strings.HasPrefix(join("P", eb, "rest"), join("P", ea)+delim) {
+		if a != b && strings.HasPrefix(join("P", eb, "rest"), join("P", ea)+Delim) {
 			t.Fatalf("prefix for %q matches the key of %q", a, b)
 		}
 	})

@@ -54,7 +54,7 @@ func (d entity[T, PT]) placeholder(key string) string {
 // the type attribute: the columns the key table shows apart from the attributes.
 func isKeyAttribute(name string) bool {
 	switch name {
-	case AttrPK, AttrSK, AttrType, attrGSI1PK, attrGSI1SK, attrGSI2PK, attrGSI2SK, attrGSI3PK, attrGSI3SK:
+	case AttrPK, AttrSK, AttrType, AttrGSI1PK, attrGSI1SK, attrGSI2PK, attrGSI2SK, AttrGSI3PK, attrGSI3SK:
 		return true
 	}
 	return false

@@ -6,14 +6,14 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // Names that become keys have one spelling: "José" hired with a combining accent (NFD) is stored
 // in NFC and found by employeesByName in NFC, and either spelling finds it; bidirectional controls
 // and zero-width characters are refused; an update with nothing to change is BAD_USER_INPUT.
 func TestNamesAreNormalizedAndInvisibleCharactersRefused(t *testing.T) {
-	repo := repotest.NewRepo(t)
+	repo := storetest.New(t)
 	ctx := context.Background()
 	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "ES", State: "MD", City: "Madrid", PostalCode: "28001", Address: "Calle 1"})
 	if err != nil {

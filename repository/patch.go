@@ -23,15 +23,15 @@ import (
 
 // attrDeleting marks an item whose object is being removed by a sweep (sweep.go): reads answer as
 // for a missing object, and writes under it are refused by their conditions.
-const attrDeleting = "deleting"
+const AttrDeleting = "deleting"
 
 // notDeleting is the condition that an item exists and is not being removed.
-const notDeleting = "attribute_exists(PK) AND attribute_not_exists(" + attrDeleting + ")"
+const NotDeleting = "attribute_exists(PK) AND attribute_not_exists(" + AttrDeleting + ")"
 
 // txSetFrom is an Update of the item at k that sets the attributes attrs of next (an encoded
 // item, the object's next state) and, with indexes (attrs make an index key), every index key next
 // has, on condition c (whose err is also the error of a missing item).
-func (r *Repo) txSetFrom(k Key, next map[string]types.AttributeValue, attrs []string, indexes bool, c condition) txItem {
+func (r *Repo) TxSetFrom(k Key, next map[string]types.AttributeValue, attrs []string, indexes bool, c Condition) TxItem {
 	names := map[string]string{}
 	values := map[string]types.AttributeValue{}
 	for name, v := range c.values {
@@ -52,7 +52,7 @@ func (r *Repo) txSetFrom(k Key, next map[string]types.AttributeValue, attrs []st
 		names[name], values[value] = a, next[a]
 		parts[i] = name + " = " + value
 	}
-	return r.txUpdate(k, "SET "+strings.Join(parts, ", "), c.expr, names, values, c.err)
+	return r.TxUpdate(k, "SET "+strings.Join(parts, ", "), c.Expr, names, values, c.err)
 }
 
 // noChange is the BAD_USER_INPUT of a correction that names no field to change.
@@ -62,15 +62,15 @@ func noChange(fields string) error {
 
 // beingRemoved is the condition, on a parent a write adds to, that the parent is not being
 // removed: a create under it is refused with err, as under a missing parent.
-func beingRemoved(err error) *condition {
-	return &condition{expr: "attribute_not_exists(" + attrDeleting + ")", err: err}
+func beingRemoved(err error) *Condition {
+	return &Condition{Expr: "attribute_not_exists(" + AttrDeleting + ")", err: err}
 }
 
 // notErased adds to c, a condition on a parent a write adds to, that the parent is not being
 // removed (a marked parent then answers as a missing one: txCount).
-func notErased(c *condition) *condition {
+func notErased(c *Condition) *Condition {
 	out := *c
-	out.expr = "attribute_not_exists(" + attrDeleting + ") AND (" + c.expr + ")"
+	out.Expr = "attribute_not_exists(" + AttrDeleting + ") AND (" + c.Expr + ")"
 	return &out
 }
 
@@ -92,16 +92,16 @@ type guardedEmail struct {
 }
 
 // guardedEmailItems is the correction's transaction.
-func (r *Repo) guardedEmailItems(g guardedEmail) []txItem {
-	asRead := condition{
-		expr:   notDeleting + " AND email = :readEmail",
+func (r *Repo) guardedEmailItems(g guardedEmail) []TxItem {
+	asRead := Condition{
+		Expr:   NotDeleting + " AND email = :readEmail",
 		values: map[string]types.AttributeValue{":readEmail": StringValue(g.readEmail)},
 		err:    g.changed,
 	}
-	items := []txItem{r.txSetFrom(g.key, g.next, g.fields, slices.Contains(g.fields, "name"), asRead)}
+	items := []TxItem{r.TxSetFrom(g.key, g.next, g.fields, slices.Contains(g.fields, "name"), asRead)}
 	if newKey := (Key{PK: StringAttr(g.newGuard, AttrPK), SK: StringAttr(g.newGuard, AttrSK)}); newKey != g.oldGuard {
 		items = append(items,
-			r.putNew(g.newGuard, g.taken),
+			r.PutNew(g.newGuard, g.taken),
 			r.deleteIf(g.oldGuard, g.owner+" = :owner", map[string]types.AttributeValue{":owner": StringValue(g.id)}, g.changed))
 	}
 	return items
@@ -111,12 +111,12 @@ func (r *Repo) guardedEmailItems(g guardedEmail) []txItem {
 // the mark of a removal (attrDeleting), with missing, as for a missing item: the object being
 // removed takes no new writes, and none that point at it (an employee being removed gets no
 // reports, mentees or accounts). A condition of it that fails on an unmarked item keeps its error.
-func unlessMarked(it txItem, missing error) txItem {
+func unlessMarked(it TxItem, missing error) TxItem {
 	guard := func(expr *string) *string {
 		if expr == nil || *expr == "" {
-			return aws.String(notDeleting)
+			return aws.String(NotDeleting)
 		}
-		return aws.String("attribute_not_exists(" + attrDeleting + ") AND (" + *expr + ")")
+		return aws.String("attribute_not_exists(" + AttrDeleting + ") AND (" + *expr + ")")
 	}
 	switch {
 	case it.item.Update != nil:
@@ -128,7 +128,7 @@ func unlessMarked(it txItem, missing error) txItem {
 	}
 	prev, prevOld := it.onCondition, it.onConditionOld
 	it.onConditionOld = func(old map[string]types.AttributeValue) error {
-		if _, marked := old[attrDeleting]; len(old) == 0 || marked {
+		if _, marked := old[AttrDeleting]; len(old) == 0 || marked {
 			return missing
 		}
 		if prevOld != nil {

@@ -78,7 +78,7 @@ func queryPage[T Entity](ctx context.Context, r *Repo, q pageQuery, args PageArg
 	}
 	attrs := keyAttrs(q.index)
 	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
+		TableName:                 aws.String(r.Table()),
 		KeyConditionExpression:    aws.String(q.keyCond),
 		ExpressionAttributeNames:  q.names,
 		ExpressionAttributeValues: q.values,
@@ -163,7 +163,7 @@ func StringAttr(item map[string]types.AttributeValue, name string) string {
 }
 
 // intAttr is a number attribute as an int; 0 when absent or not an integer.
-func intAttr(item map[string]types.AttributeValue, name string) int {
+func IntAttr(item map[string]types.AttributeValue, name string) int {
 	v, ok := item[name].(*types.AttributeValueMemberN)
 	if !ok {
 		return 0
@@ -206,7 +206,7 @@ func (r *Repo) parentWithPage(ctx context.Context, p AccessPattern, first int, p
 	if err := args.Validate(); err != nil {
 		return nil, args, err
 	}
-	in := p.Input(r.table, pk, sk...)
+	in := p.Input(r.Table(), pk, sk...)
 	in.Limit = aws.Int32(int32(args.First + 2))
 	items, err := r.QueryItems(ctx, in, args.First+2)
 	return items, args, err
@@ -216,7 +216,7 @@ func (r *Repo) parentWithPage(ctx context.Context, p AccessPattern, first int, p
 func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 	out := make([]T, len(items))
 	for i, item := range items {
-		v, err := decodeAs[T](item)
+		v, err := DecodeAs[T](item)
 		if err != nil {
 			return nil, err
 		}
@@ -230,11 +230,31 @@ func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 // never a Scan.
 func listPattern(name, entityType, fields string) AccessPattern {
 	return Declare(AccessPattern{ID: "AP7", Name: name, What: "every " + entityType + ", by name", Fields: fields,
-		Operation: Query, Index: gsi2, PartitionKey: typePK(entityType), Calls: PerParent,
+		Operation: Query, Index: Gsi2, PartitionKey: TypePK(entityType), Calls: PerParent,
 		Notes: "ascending by `<name>#<id>`"})
 }
 
 // listByType pages through every entity of one type, as its list pattern p says (AP7).
 func listByType[T Entity](ctx context.Context, r *Repo, p AccessPattern, args PageArgs) (Page[T], error) {
 	return queryPage[T](ctx, r, p.query(join("list", p.PartitionKey), p.PartitionKey), args)
+}
+
+// eachPage calls fn for every item of the list read page by page by page.
+func EachPage[T any](page func(PageArgs) (Page[T], error), fn func(T) error) error {
+	args := PageArgs{First: MaxPageSize}
+	for {
+		p, err := page(args)
+		if err != nil {
+			return err
+		}
+		for _, item := range p.Items {
+			if err := fn(item); err != nil {
+				return err
+			}
+		}
+		if !p.HasNextPage || len(p.Cursors) == 0 {
+			return nil
+		}
+		args.After = p.Cursors[len(p.Cursors)-1].String()
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -82,23 +83,26 @@ type Repo struct {
 	Log       *slog.Logger
 	table     string
 	cursors   cursorCodec
-	shards    int
+	Shards    int
 	retention time.Duration
 	logUsage  changeLogUsage
 	attempts  int
 	Now       func() time.Time
 	ids       *idSource
-	backoffFn func(attempt int) time.Duration
+	BackoffFn func(attempt int) time.Duration
 	// sweepKick wakes the sweeper (StartSweeper) after a delete that left a sweep record (sweep.go).
 	sweepKick chan struct{}
+	// sweepers finish the sweep records of each kind (HandleSweep).
+	sweepMu  sync.RWMutex
+	sweepers map[string]func(context.Context, *SweepRecord) error
 	// hooks are empty except in this package's tests, which set them (export_test.go).
-	hooks testHooks
+	Hooks testHooks
 }
 
 // afterCorrectionRead runs the correctionRead hook, if any.
 func (r *Repo) afterCorrectionRead() {
-	if r.hooks.correctionRead != nil {
-		r.hooks.correctionRead()
+	if r.Hooks.CorrectionRead != nil {
+		r.Hooks.CorrectionRead()
 	}
 }
 
@@ -112,16 +116,16 @@ type testHooks struct {
 	transferRead func()
 	// correctionRead is called by updateUser, updateCustomer, relocateDepartment and
 	// deleteDepartment between their read and their transaction.
-	correctionRead func()
+	CorrectionRead func()
 	// sweepVersions is called before the sweep of a ticket's versions; an error it returns is
 	// that sweep's.
-	sweepVersions func() error
+	SweepVersions func() error
 	// sweepEmployee is called before the sweep removes a marked employee; an error it returns is
 	// the sweep's (a removal cut short after its mark).
-	sweepEmployee func() error
+	SweepEmployee func() error
 	// sweptUser is called after the sweep of an organization removed one of its users; an error
 	// it returns stops the sweep there, as a crash would.
-	sweptUser func() error
+	SweptUser func() error
 }
 
 // New connects to DynamoDB (and its stream) with the SDK's default credential and region chain,
@@ -209,7 +213,7 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 		Log:       cfg.Logger,
 		table:     cfg.Table,
 		cursors:   newCursorCodec(secret),
-		shards:    cfg.OrderStatusShards,
+		Shards:    cfg.OrderStatusShards,
 		retention: cfg.ChangeRetention,
 		attempts:  cfg.MaxBatchAttempts,
 		Now:       cfg.Clock,
@@ -219,8 +223,8 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	if r.retention <= 0 {
 		r.retention = DefaultChangeRetention
 	}
-	if r.shards <= 0 {
-		r.shards = DefaultOrderStatusShards
+	if r.Shards <= 0 {
+		r.Shards = DefaultOrderStatusShards
 	}
 	if r.attempts <= 0 {
 		r.attempts = 8
@@ -231,7 +235,10 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	if r.Log == nil {
 		r.Log = slog.Default()
 	}
-	r.backoffFn = backoff
+	r.BackoffFn = backoff
+	r.handleSaaSSweeps()
+	r.handleCommerceSweeps()
+	r.handleHRSweeps()
 	return r, nil
 }
 
@@ -244,7 +251,7 @@ func (r *Repo) Table() string { return r.table }
 
 // OrderStatusShards returns N of the order status index: ordersByStatus makes one Query per shard
 // and page, which the API's complexity prices.
-func (r *Repo) OrderStatusShards() int { return r.shards }
+func (r *Repo) OrderStatusShards() int { return r.Shards }
 
 // sdkLogger sends the SDK's log lines to slog. The SDK warns when it closes the body of an error
 // response (a failed condition, say) without reading it to the end, which fails the CRC32 check

@@ -52,14 +52,14 @@ const attrUserCount = "userCount"
 var ticketStatuses = []TicketStatus{TicketOpen, TicketPending, TicketClosed}
 
 // Counted: an organization's users.
-var _ = counted(tally{
-	parent: TypeOrganization, attrs: []string{attrUserCount},
+var _ = counted(Tally{
+	Parent: TypeOrganization, Attrs: []string{attrUserCount},
 	project: []string{AttrType, "orgId"},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return OrgKey(StringAttr(it, "orgId")), attrUserCount, StringAttr(it, AttrType) == typeUser
+		return OrgKey(StringAttr(it, "orgId")), attrUserCount, StringAttr(it, AttrType) == TypeUser
 	},
-	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return eachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, entityFn[*Organization](fn))
+	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return EachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, entityFn[*Organization](fn))
 	},
 	collection: func(p Entity) *dynamodb.QueryInput {
 		return UsersOfOrganization.Input("", orgPK(p.(*Organization).ID), userSKPrefix)
@@ -67,19 +67,19 @@ var _ = counted(tally{
 })
 
 // Counted: a user's tickets by status, from GSI1.
-var _ = counted(tally{
-	parent: typeUser, attrs: ticketCountAttrs(),
+var _ = counted(Tally{
+	Parent: TypeUser, Attrs: ticketCountAttrs(),
 	project: []string{AttrType, "orgId", "reporterId", "status"},
 	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return userKey(StringAttr(it, "orgId"), StringAttr(it, "reporterId")),
-			ticketCountAttr(TicketStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == typeTicket
+		return UserKeyOf(StringAttr(it, "orgId"), StringAttr(it, "reporterId")),
+			ticketCountAttr(TicketStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == TypeTicket
 	},
-	each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return r.eachUser(ctx, entityFn[*User](fn))
+	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
+		return r.EachUser(ctx, entityFn[*User](fn))
 	},
 	collection: func(p Entity) *dynamodb.QueryInput {
 		u := p.(*User)
-		return TicketsOfUser.Input("", userCollectionPK(u.OrgID, u.ID), ticketSKPrefix)
+		return TicketsOfUser.Input("", UserCollectionPK(u.OrgID, u.ID), TicketSKPrefix)
 	},
-	fromIndex: true,
+	FromIndex: true,
 })

@@ -23,27 +23,27 @@ import (
 
 // versionsInTx is how many version items a ticket's own removal deletes in its transaction (the
 // rest of a very long history, if any, is swept after it: see sweepTicketVersions).
-const versionsInTx = MaxTransactItems - 3
+const VersionsInTx = MaxTransactItems - 3
 
 // ticketRemoval is the transaction items that remove ticket t as read: its item (on condition
 // that it is still at the version read), its versions up to versionsInTx, and, when the history
 // is longer, the sweep record of the rest. The reporter's counters are the caller's (one update
 // for many tickets).
-func (r *Repo) ticketRemoval(t *Ticket, onMoved error) ([]txItem, *sweepRecord) {
+func (r *Repo) ticketRemoval(t *Ticket, onMoved error) ([]TxItem, *SweepRecord) {
 	cond, vals := "attribute_exists(PK) AND attribute_not_exists(version)", map[string]types.AttributeValue(nil)
 	if t.Version > 0 {
 		cond, vals = "version = :v", map[string]types.AttributeValue{":v": NumberValue(t.Version)}
 	}
-	items := []txItem{r.deleteIf(ticketKey(t.OrgID, t.ID), cond, vals, onMoved)}
+	items := []TxItem{r.deleteIf(TicketKeyOf(t.OrgID, t.ID), cond, vals, onMoved)}
 	last := t.CurrentVersion()
-	for v := 1; v <= min(last, versionsInTx); v++ {
+	for v := 1; v <= min(last, VersionsInTx); v++ {
 		items = append(items, r.deleteIf(TicketVersionKey(t.OrgID, t.ID, v), "", nil, nil))
 	}
-	if last <= versionsInTx {
+	if last <= VersionsInTx {
 		return items, nil
 	}
-	rec := &sweepRecord{Kind: sweepTicketVersions, Org: t.OrgID, Ticket: t.ID, From: versionsInTx + 1, To: last}
-	return append(items, r.putSweep(rec)), rec
+	rec := &SweepRecord{Kind: sweepTicketVersions, Org: t.OrgID, Ticket: t.ID, From: VersionsInTx + 1, To: last}
+	return append(items, r.PutSweep(rec)), rec
 }
 
 // DeleteTicketPlan is what DeleteTicket does (explain plans the mutation from it).
@@ -73,7 +73,7 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 		return apperr.InvalidInput("expectedVersion", "expectedVersion must be 1 or more")
 	}
 	for range DeleteTicketPlan.Tries() {
-		t, err := readLive[*Ticket](ctx, r, k, apperr.NotFound("ticket"))
+		t, err := ReadLive[*Ticket](ctx, r, k, apperr.NotFound("ticket"))
 		if err != nil {
 			return err
 		}
@@ -82,8 +82,8 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 				Message: fmt.Sprintf("the ticket is at version %d, not %d: it was changed since; read it again and retry", t.CurrentVersion(), *expected)}
 		}
 		items, rec := r.ticketRemoval(t, errTicketMoved)
-		items = append(items, r.txCount(userKey(org, t.ReporterID), []delta{{ticketCountAttr(t.Status), -1}}, apperr.NotFound("ticket"), nil))
-		err = r.transact(ctx, "delete ticket", items)
+		items = append(items, r.txCount(UserKeyOf(org, t.ReporterID), []delta{{ticketCountAttr(t.Status), -1}}, apperr.NotFound("ticket"), nil))
+		err = r.Transact(ctx, "delete ticket", items)
 		if errors.Is(err, errTicketMoved) {
 			continue
 		}
@@ -130,7 +130,7 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 		return r.deleteUserCascade(ctx, org, user)
 	}
 	for range DeleteUserPlan.Tries() {
-		u, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
+		u, err := ReadLive[*User](ctx, r, UserKeyOf(org, user), apperr.NotFound("user"))
 		if err != nil {
 			return err
 		}
@@ -154,19 +154,19 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 // client that keeps filing tickets cannot keep the removal from finishing. If the sweep fails
 // midway, the sweeper finishes it.
 func (r *Repo) deleteUserCascade(ctx context.Context, org, user string) error {
-	return r.markAndSweep(ctx, "delete user", &sweepRecord{Kind: sweepUserKind, Org: org, User: user}, true,
-		r.mark(userKey(org, user), "", apperr.NotFound("user")), r.orgLive(org, apperr.NotFound("user")))
+	return r.markAndSweep(ctx, "delete user", &SweepRecord{Kind: sweepUserKind, Org: org, User: user}, true,
+		r.mark(UserKeyOf(org, user), "", apperr.NotFound("user")), r.OrgLive(org, apperr.NotFound("user")))
 }
 
 // sweepMarkedUser removes a marked user with its tickets (sweepUser), then its record. A user that
 // is there without the mark is not the one the record was written for: only the record goes.
-func (r *Repo) sweepMarkedUser(ctx context.Context, rec *sweepRecord) error {
-	item, err := r.readOneConsistent(ctx, userKey(rec.Org, rec.User))
+func (r *Repo) sweepMarkedUser(ctx context.Context, rec *SweepRecord) error {
+	item, err := r.ReadOneConsistent(ctx, UserKeyOf(rec.Org, rec.User))
 	if err != nil {
 		return err
 	}
-	if item != nil && item[attrDeleting] != nil {
-		u, err := decodeAs[*User](item)
+	if item != nil && item[AttrDeleting] != nil {
+		u, err := DecodeAs[*User](item)
 		if err != nil {
 			return err
 		}
@@ -174,7 +174,7 @@ func (r *Repo) sweepMarkedUser(ctx context.Context, rec *sweepRecord) error {
 			return err
 		}
 	}
-	return r.transact(ctx, "sweep", []txItem{r.dropSweep(rec)})
+	return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
 }
 
 // removeUserItem deletes the user (on condition that it has no tickets left and the email read,
@@ -191,22 +191,22 @@ func (r *Repo) removeUserItem(ctx context.Context, u *User) error {
 			cond += fmt.Sprintf(" AND (attribute_not_exists(%s) OR %s = :zero)", a, a)
 		}
 	}
-	return r.transact(ctx, "delete user", []txItem{
-		r.deleteIf(userKey(u.OrgID, u.ID), cond, values, errUserHasTickets),
+	return r.Transact(ctx, "delete user", []TxItem{
+		r.deleteIf(UserKeyOf(u.OrgID, u.ID), cond, values, errUserHasTickets),
 		r.deleteIf(emailGuardKey(u.OrgID, u.Email), "", nil, nil),
-		r.txUpdate(OrgKey(u.OrgID), "ADD "+attrUserCount+" :minus", "attribute_exists(PK)", nil,
+		r.TxUpdate(OrgKey(u.OrgID), "ADD "+attrUserCount+" :minus", "attribute_exists(PK)", nil,
 			map[string]types.AttributeValue{":minus": NumberValue(-1)}, apperr.NotFound("user")),
 	})
 }
 
 // ticketsOfUser reads every ticket a user reported (AP5, to the end).
 func (r *Repo) ticketsOfUser(ctx context.Context, org, user string) ([]*Ticket, error) {
-	raw, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:              aws.String(r.table),
-		IndexName:              aws.String(gsi1),
+	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.Table()),
+		IndexName:              aws.String(Gsi1),
 		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": StringValue(userCollectionPK(org, user)), ":t": StringValue(ticketSKPrefix),
+			":pk": StringValue(UserCollectionPK(org, user)), ":t": StringValue(TicketSKPrefix),
 		},
 	})
 	if err != nil {
@@ -220,9 +220,9 @@ func (r *Repo) ticketsOfUser(ctx context.Context, org, user string) ([]*Ticket, 
 // ticket changed since it was read cancels its transaction: the caller reads again and retries.
 func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) error {
 	var (
-		batch []txItem
+		batch []TxItem
 		moves = map[string]int{}
-		recs  []*sweepRecord
+		recs  []*SweepRecord
 	)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -234,7 +234,7 @@ func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) er
 				ds = append(ds, delta{ticketCountAttr(st), by})
 			}
 		}
-		err := r.transact(ctx, "delete tickets", append(batch, r.txCount(u.Key(), ds, apperr.NotFound("user"), nil)))
+		err := r.Transact(ctx, "delete tickets", append(batch, r.txCount(u.Key(), ds, apperr.NotFound("user"), nil)))
 		batch, moves = nil, map[string]int{}
 		return err
 	}
@@ -264,7 +264,7 @@ func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) er
 // already (its transaction committed, with the sweep record), so a failure here is not the
 // removal's: it is logged and left to the sweeper, which the record tells what is left, and the
 // removal succeeds.
-func (r *Repo) sweepNowOrLater(ctx context.Context, rec *sweepRecord) {
+func (r *Repo) sweepNowOrLater(ctx context.Context, rec *SweepRecord) {
 	err := r.sweepOne(ctx, rec)
 	if err == nil {
 		return
@@ -285,6 +285,6 @@ func (r *Repo) DeleteOrganization(ctx context.Context, org string) error {
 	if err := checkID("id", org); err != nil {
 		return err
 	}
-	return r.markAndSweep(ctx, "delete organization", &sweepRecord{Kind: sweepOrganization, Org: org}, false,
+	return r.markAndSweep(ctx, "delete organization", &SweepRecord{Kind: sweepOrganization, Org: org}, false,
 		r.mark(OrgKey(org), "GSI2PK, GSI2SK", apperr.NotFound("organization")))
 }

@@ -38,7 +38,7 @@ var organizationEntity = define(entity[Organization, *Organization]{
 	name: TypeOrganization,
 	key:  func(o *Organization) Key { return OrgKey(o.ID) },
 	indexes: func(o *Organization, _ int) []indexKey {
-		return []indexKey{{gsi2, typePK(TypeOrganization), nameSortKey(o.Name, o.ID)}}
+		return []indexKey{{Gsi2, TypePK(TypeOrganization), NameSortKey(o.Name, o.ID)}}
 	},
 	examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
 })
@@ -58,15 +58,15 @@ type User struct {
 }
 
 // Key implements Entity.
-func (u *User) Key() Key { return userEntity.key(u) }
+func (u *User) Key() Key { return UserEntity.key(u) }
 
 // userEntity is the definition of the User item: in its organization's collection (AP2, AP3), and the
 // last item of its own ticket collection on GSI1 (AP5).
-var userEntity = define(entity[User, *User]{
-	name: typeUser,
-	key:  func(u *User) Key { return userKey(u.OrgID, u.ID) },
+var UserEntity = define(entity[User, *User]{
+	name: TypeUser,
+	key:  func(u *User) Key { return UserKeyOf(u.OrgID, u.ID) },
 	indexes: func(u *User, _ int) []indexKey {
-		return []indexKey{{gsi1, userCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
+		return []indexKey{{Gsi1, UserCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
 	},
 	examples: func() []*User { return []*User{{ID: "<userId>", OrgID: "<orgId>"}} },
 })
@@ -107,16 +107,16 @@ type Ticket struct {
 func (t *Ticket) CurrentVersion() int { return max(t.Version, 1) }
 
 // Key implements Entity.
-func (t *Ticket) Key() Key { return ticketEntity.key(t) }
+func (t *Ticket) Key() Key { return TicketEntity.key(t) }
 
 // ticketEntity is the definition of the Ticket item: a collection of its own whose sort key names
 // the ticket's organization (so that a lookup is always made with the tenant, AP6), joined to its
 // reporter's collection on GSI1, newest first by its time-sortable id (AP5).
-var ticketEntity = define(entity[Ticket, *Ticket]{
-	name: typeTicket,
-	key:  func(t *Ticket) Key { return ticketKey(t.OrgID, t.ID) },
+var TicketEntity = define(entity[Ticket, *Ticket]{
+	name: TypeTicket,
+	key:  func(t *Ticket) Key { return TicketKeyOf(t.OrgID, t.ID) },
 	indexes: func(t *Ticket, _ int) []indexKey {
-		return []indexKey{{gsi1, userCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
+		return []indexKey{{Gsi1, UserCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
 	},
 	examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
 })
@@ -134,14 +134,14 @@ type TicketVersion struct {
 }
 
 // Key implements Entity.
-func (v *TicketVersion) Key() Key { return ticketVersionEntity.key(v) }
+func (v *TicketVersion) Key() Key { return TicketVersionEntity.key(v) }
 
 // ticketVersionEntity is the definition of a ticket's version item: in the ticket's partition,
 // sorted by its zero-padded number under the organization's version prefix, so that a ticket's
 // history newest first is one Query read backwards (AP21). It is on no index: a version is only
 // ever read with its ticket's other versions.
-var ticketVersionEntity = define(entity[TicketVersion, *TicketVersion]{
-	name: typeTicketVersion,
+var TicketVersionEntity = define(entity[TicketVersion, *TicketVersion]{
+	name: TypeTicketVersion,
 	key:  func(v *TicketVersion) Key { return TicketVersionKey(v.OrgID, v.TicketID, v.Version) },
 	examples: func() []*TicketVersion {
 		return []*TicketVersion{{TicketID: "<ticketId>", OrgID: "<orgId>", Version: 1}}
@@ -151,7 +151,7 @@ var ticketVersionEntity = define(entity[TicketVersion, *TicketVersion]{
 })
 
 // versionOf is the version item of ticket t's current state, edited at.
-func versionOf(t *Ticket, at time.Time) *TicketVersion {
+func VersionOf(t *Ticket, at time.Time) *TicketVersion {
 	return &TicketVersion{TicketID: t.ID, OrgID: t.OrgID, Version: t.CurrentVersion(), Title: t.Title, Body: t.Body, Status: t.Status, EditedAt: at}
 }
 
@@ -169,7 +169,7 @@ func UserKey(org, user string) (Key, error) {
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
 		return Key{}, apperr.InvalidInput("id", "not a valid user id")
 	}
-	return userKey(org, user), nil
+	return UserKeyOf(org, user), nil
 }
 
 // TicketKey is the key of a ticket of organization org (AP6).
@@ -177,13 +177,13 @@ func TicketKey(org, ticket string) (Key, error) {
 	if err := errors.Join(checkID("id", org), checkID("id", ticket)); err != nil {
 		return Key{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
-	return ticketKey(org, ticket), nil
+	return TicketKeyOf(org, ticket), nil
 }
 
 func EmailGuardItem(u *User) map[string]types.AttributeValue {
 	k := emailGuardKey(u.OrgID, u.Email)
 	item := k.Attributes()
-	item[AttrType] = StringValue(typeUserEmail)
+	item[AttrType] = StringValue(TypeUserEmail)
 	item["userId"] = StringValue(u.ID)
 	return item
 }
@@ -197,11 +197,11 @@ var _ = DeclareItem(func() map[string]types.AttributeValue {
 // Item types of the SaaS domain, stored in the `type` attribute.
 const (
 	TypeOrganization = "Organization"
-	typeUser         = "User"
-	typeUserEmail    = "UserEmail"
-	typeTicket       = "Ticket"
+	TypeUser         = "User"
+	TypeUserEmail    = "UserEmail"
+	TypeTicket       = "Ticket"
 	// typeTicketVersion is one immutable version of a ticket, in the ticket's own partition.
-	typeTicketVersion = "TicketVersion"
+	TypeTicketVersion = "TicketVersion"
 )
 
 func orgPK(org string) string { return join("ORG", org) }
@@ -211,30 +211,30 @@ func OrgKey(org string) Key { return Key{PK: orgPK(org), SK: join("METADATA", or
 
 const userSKPrefix = "USER#"
 
-func userKey(org, user string) Key { return Key{PK: orgPK(org), SK: userSKPrefix + user} }
+func UserKeyOf(org, user string) Key { return Key{PK: orgPK(org), SK: userSKPrefix + user} }
 
 // userCollectionPK is a user's item collection on GSI1: the user item and its tickets.
-func userCollectionPK(org, user string) string { return join("ORG", org, "USER", user) }
+func UserCollectionPK(org, user string) string { return join("ORG", org, "USER", user) }
 
 // The user item's GSI1 sort key sorts after every ticket's ("USER#" > "TICKET#"), so a
 // newest-first Query (ScanIndexForward=false) reads the user first and then its newest tickets.
 func userGSI1SK(user string) string { return userSKPrefix + user }
 
-const ticketSKPrefix = "TICKET#"
+const TicketSKPrefix = "TICKET#"
 
 // ticketKey: a ticket's partition is its own, and the sort key of its item names the
 // organization it belongs to. A lookup is therefore only ever made with the tenant: a key spelled
 // with another organization finds nothing, exactly as for a ticket that does not exist, at the
 // same cost (no read of a foreign ticket, no size of one to report).
-func ticketKey(org, ticket string) Key {
-	return Key{PK: ticketSKPrefix + ticket, SK: ticketOrgSKPrefix + org}
+func TicketKeyOf(org, ticket string) Key {
+	return Key{PK: TicketSKPrefix + ticket, SK: ticketOrgSKPrefix + org}
 }
 
 // ticketOrgSKPrefix starts the sort key of a ticket's item (ORG#<org>); begins_with on it finds
 // the item of a ticket whose organization is not known (an ID handed out before IDs carried it).
 const ticketOrgSKPrefix = "ORG#"
 
-func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
+func ticketGSI1SK(ticket string) string { return TicketSKPrefix + ticket }
 
 // ticketVersionPrefix starts the sort keys of a ticket's version items: VERSION#<org>#. The
 // versions live in the ticket's own partition, next to its current item (which plays
@@ -242,7 +242,7 @@ func ticketGSI1SK(ticket string) string { return ticketSKPrefix + ticket }
 // begins_with(SK, VERSION#<org>#), read backwards for newest first (AP21). The prefix names the
 // organization for the reason the current item's sort key does: a Query spelled with another
 // organization finds nothing, exactly as for a ticket that does not exist.
-func ticketVersionPrefix(org string) string { return "VERSION" + delim + org + delim }
+func ticketVersionPrefix(org string) string { return "VERSION" + Delim + org + Delim }
 
 // ticketVersionDigits is the width of a version number in its sort key: zero-padded, so that the
 // keys sort in version order (up to maxTicketVersion).
@@ -252,13 +252,13 @@ const ticketVersionDigits = 10
 func TicketVersionKey(org, ticket string, v int) Key {
 	digits := strconv.Itoa(v)
 	pad := strings.Repeat("0", max(0, ticketVersionDigits-len(digits)))
-	return Key{PK: ticketSKPrefix + ticket, SK: ticketVersionPrefix(org) + pad + digits}
+	return Key{PK: TicketSKPrefix + ticket, SK: ticketVersionPrefix(org) + pad + digits}
 }
 
 // emailGuardKey is the item that makes an email unique inside one organization. It lives in its
 // own partition, not in the organization's collection, so that AP2's Query of the collection
 // reads only the organization and its users.
 func emailGuardKey(org, email string) Key {
-	pk := join("USEREMAIL", org, foldKey(email))
+	pk := join("USEREMAIL", org, FoldKey(email))
 	return Key{PK: pk, SK: "USEREMAIL"}
 }

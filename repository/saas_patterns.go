@@ -19,15 +19,15 @@ var (
 		Operation: BatchGetItem, PartitionKey: "ORG#<o>", Sort: SortKeyIs, SortKey: []string{"USER#<u>"}, Calls: PerLevel})
 	TicketsOfUser = Declare(AccessPattern{ID: "AP5", Name: "TicketsOfUser", What: "a user's tickets, newest first, paged; optional status",
 		Fields:    "`User.tickets`",
-		Operation: Query, Index: gsi1, PartitionKey: "ORG#<o>#USER#<u>", Sort: SortKeyBeginsWith, SortKey: []string{ticketSKPrefix},
+		Operation: Query, Index: Gsi1, PartitionKey: "ORG#<o>#USER#<u>", Sort: SortKeyBeginsWith, SortKey: []string{TicketSKPrefix},
 		Backward: true, Filter: "status = <status>", Calls: PerParent, Notes: "the status filter only with a status"})
 	TicketsOfUserCreated = Declare(AccessPattern{ID: "AP5", Name: "TicketsOfUserCreated", What: "a user's tickets created in a range, newest first",
 		Fields:    "`User.tickets(createdAfter, createdBefore)`",
-		Operation: Query, Index: gsi1, PartitionKey: "ORG#<o>#USER#<u>", Sort: SortKeyBetween, SortKey: []string{"TICKET#<lo>", "TICKET#<hi>"},
+		Operation: Query, Index: Gsi1, PartitionKey: "ORG#<o>#USER#<u>", Sort: SortKeyBetween, SortKey: []string{"TICKET#<lo>", "TICKET#<hi>"},
 		Backward: true, Filter: "status = <status>", Calls: PerParent, Notes: "ticket ids sort by creation time; the status filter only with a status"})
 	UserWithTickets = Declare(AccessPattern{ID: "AP5", Name: "UserWithTickets", What: "a user and its newest tickets",
 		Fields:    "`user(id) { tickets }`",
-		Operation: Query, Index: gsi1, PartitionKey: "ORG#<o>#USER#<u>", Sort: SortKeyAtMost, SortKey: []string{"USER#<u>"},
+		Operation: Query, Index: Gsi1, PartitionKey: "ORG#<o>#USER#<u>", Sort: SortKeyAtMost, SortKey: []string{"USER#<u>"},
 		Backward: true, Calls: PerParent,
 		Notes: "ONE Query: the user item sorts last on GSI1 (`USER#` > `TICKET#`), so it comes first backwards"})
 	TicketByKey = Declare(AccessPattern{ID: "AP6", Name: "TicketByKey", What: "ticket by id",

@@ -40,10 +40,10 @@ func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int)
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
-	if len(items) == 0 || StringAttr(items[0], AttrType) != TypeOrganization || items[0][attrDeleting] != nil {
+	if len(items) == 0 || StringAttr(items[0], AttrType) != TypeOrganization || items[0][AttrDeleting] != nil {
 		return nil, Page[*User]{}, apperr.NotFound("organization")
 	}
-	o, err := decodeAs[*Organization](items[0])
+	o, err := DecodeAs[*Organization](items[0])
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
@@ -65,15 +65,15 @@ type TicketFilter struct {
 // ticketsQuery is AP5: GSI1 PK=ORG#<o>#USER#<u>, sort key TICKET#<id> within the time range,
 // newest first (ScanIndexForward=false). ok is false when the range is empty.
 func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err error) {
-	pk := userCollectionPK(org, user)
-	lo, hi, empty := ticketSKPrefix, ticketSKPrefix+"\xff", false
+	pk := UserCollectionPK(org, user)
+	lo, hi, empty := TicketSKPrefix, TicketSKPrefix+"\xff", false
 	if f.CreatedAfter != nil || f.CreatedBefore != nil {
 		loID, hiID, ok := idRange(f.CreatedAfter, f.CreatedBefore)
 		lo, hi, empty = ticketGSI1SK(loID), ticketGSI1SK(hiID), !ok
 	}
 	scope := join("tickets", pk, Escape(lo), Escape(hi))
 	if f.CreatedAfter == nil && f.CreatedBefore == nil {
-		q = TicketsOfUser.query(scope, pk, ticketSKPrefix)
+		q = TicketsOfUser.query(scope, pk, TicketSKPrefix)
 	} else {
 		if empty {
 			return q, false, nil
@@ -113,14 +113,14 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
 		return nil, Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
 	}
-	items, args, err := r.parentWithPage(ctx, UserWithTickets, first, userCollectionPK(org, user), userGSI1SK(user))
+	items, args, err := r.parentWithPage(ctx, UserWithTickets, first, UserCollectionPK(org, user), userGSI1SK(user))
 	if err != nil {
 		return nil, Page[*Ticket]{}, err
 	}
-	if len(items) == 0 || StringAttr(items[0], AttrType) != typeUser {
+	if len(items) == 0 || StringAttr(items[0], AttrType) != TypeUser {
 		return nil, Page[*Ticket]{}, apperr.NotFound("user")
 	}
-	u, err := decodeAs[*User](items[0])
+	u, err := DecodeAs[*User](items[0])
 	if err != nil {
 		return nil, Page[*Ticket]{}, err
 	}
@@ -129,7 +129,7 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 		return nil, Page[*Ticket]{}, err
 	}
 	q, _, _ := ticketsQuery(org, user, TicketFilter{})
-	return u, finishPage(r, q.scope, keyAttrs(gsi1), tickets, items[1:], args), nil
+	return u, finishPage(r, q.scope, keyAttrs(Gsi1), tickets, items[1:], args), nil
 }
 
 // TicketByID reads a ticket whose organization is not known, from a global ID handed out before
@@ -141,7 +141,7 @@ func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
 	if err := checkID("id", ticket); err != nil {
 		return nil, err
 	}
-	in := TicketByID.Input(r.table, ticketSKPrefix+ticket, ticketOrgSKPrefix)
+	in := TicketByID.Input(r.Table(), TicketSKPrefix+ticket, ticketOrgSKPrefix)
 	in.Limit = aws.Int32(1)
 	items, err := r.QueryItems(ctx, in, 1)
 	if err != nil {
@@ -150,7 +150,7 @@ func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
 	if len(items) == 0 {
 		return nil, apperr.NotFound("ticket")
 	}
-	return decodeAs[*Ticket](items[0])
+	return DecodeAs[*Ticket](items[0])
 }
 
 // TicketHistory pages through the versions of ticket id of organization org, newest first
@@ -162,6 +162,14 @@ func (r *Repo) TicketHistory(ctx context.Context, org, id string, args PageArgs)
 	if err := errors.Join(checkID("id", org), checkID("id", id)); err != nil {
 		return Page[*TicketVersion]{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
-	pk, prefix := ticketSKPrefix+id, ticketVersionPrefix(org)
+	pk, prefix := TicketSKPrefix+id, ticketVersionPrefix(org)
 	return queryPage[*TicketVersion](ctx, r, VersionsOfTicket.query(join("history", pk, prefix), pk, prefix), args)
+}
+
+// eachUser calls fn for every user of every organization, page by page.
+func (r *Repo) EachUser(ctx context.Context, fn func(*User) error) error {
+	return EachPage(func(args PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, args) },
+		func(o *Organization) error {
+			return EachPage(func(args PageArgs) (Page[*User], error) { return r.UsersOfOrganization(ctx, o.ID, args) }, fn)
+		})
 }

@@ -7,12 +7,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// sampleItems is the sample dataset: three organizations with four users each, every user with
-// five tickets spread over the past weeks (each at its version 1); the commerce sample (orders
-// sharded for N = shards); the HR sample (hrSampleItems), the catalog and the account reps'
-// history (withDomainSamples). Every parent carries exact counters of its collections
-// (countSample).
-func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
+// saasSampleItems is the organizations of the sample dataset: three organizations with four users
+// each, every user with five tickets spread over the past weeks (each at its version 1).
+func SaasSampleItems() ([]map[string]types.AttributeValue, error) {
 	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	orgs := []struct {
 		name   string
@@ -36,14 +33,14 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	for oi, o := range orgs {
 		orgAt := base.Add(time.Duration(oi) * time.Hour)
 		org := &Organization{ID: seedID(orgAt, "org/"+o.name), Name: o.name, CreatedAt: orgAt}
-		if err := add(organizationEntity.encode(org)); err != nil {
+		if err := add(organizationEntity.Encode(org)); err != nil {
 			return nil, err
 		}
 		for ui, name := range o.users {
 			userAt := orgAt.Add(time.Duration(ui+1) * time.Minute)
 			email := strings.ToLower(strings.Fields(name)[0]) + "@" + o.domain
 			u := &User{ID: seedID(userAt, "user/"+name), OrgID: org.ID, Name: name, Email: email, CreatedAt: userAt}
-			if err := add(userEntity.encode(u)); err != nil {
+			if err := add(UserEntity.Encode(u)); err != nil {
 				return nil, err
 			}
 			items = append(items, EmailGuardItem(u))
@@ -54,42 +51,14 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 					Title: title, Body: "Reported by " + name + ": " + title + ".", Status: statuses[(ti+ui)%len(statuses)],
 					CreatedAt: at, UpdatedAt: at, Version: 1,
 				}
-				if err := add(ticketEntity.encode(t)); err != nil {
+				if err := add(TicketEntity.Encode(t)); err != nil {
 					return nil, err
 				}
-				if err := add(ticketVersionEntity.encode(versionOf(t, at))); err != nil {
+				if err := add(TicketVersionEntity.Encode(VersionOf(t, at))); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
-	return withDomainSamples(items, shards)
-}
-
-// withDomainSamples is items with the other domains' samples after them (commerce, HR, the
-// catalog, and the account reps' history, which names the commerce sample's customers), every
-// parent's counters summed from them and the account reps assigned.
-func withDomainSamples(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
-	commerce, err := commerceSampleItems(shards)
-	if err != nil {
-		return nil, err
-	}
-	items = append(items, commerce...)
-	hr, err := hrSampleItems()
-	if err != nil {
-		return nil, err
-	}
-	items = append(items, hr...)
-	catalog, err := catalogSampleItems()
-	if err != nil {
-		return nil, err
-	}
-	items = append(items, catalog...)
-	history, err := repHistorySampleItems(items, shards)
-	if err != nil {
-		return nil, err
-	}
-	items = append(items, history...)
-	countSample(items)
-	return assignSampleReps(items, shards)
+	return items, nil
 }

@@ -107,11 +107,11 @@ func (p TicketPatch) clean() (TicketPatch, error) {
 // updateTicketOnce reads the ticket (consistently) and writes the change made from what it read:
 // errTicketMoved if the ticket changed meanwhile.
 func (r *Repo) updateTicketOnce(ctx context.Context, k Key, p TicketPatch) (*Ticket, error) {
-	found, err := r.readConsistent(ctx, k)
+	found, err := r.ReadConsistent(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	cur, ok := foundAs[*Ticket](found, k)
+	cur, ok := FoundAs[*Ticket](found, k)
 	if !ok {
 		return nil, apperr.NotFound("ticket")
 	}
@@ -120,11 +120,11 @@ func (r *Repo) updateTicketOnce(ctx context.Context, k Key, p TicketPatch) (*Tic
 			Message: fmt.Sprintf("the ticket is at version %d, not %d: it was changed since; read it again and retry", cur.CurrentVersion(), *p.ExpectedVersion)}
 	}
 	next := p.apply(cur, r.stamp())
-	items, err := r.ticketChange(k, cur, next)
+	items, err := r.TicketChange(k, cur, next)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.transact(ctx, "update ticket", items); err != nil {
+	if err := r.Transact(ctx, "update ticket", items); err != nil {
 		return nil, err
 	}
 	return next, nil
@@ -150,7 +150,7 @@ func (p TicketPatch) apply(cur *Ticket, now time.Time) *Ticket {
 // ticketChange is the transaction that moves the ticket at k from cur to next (see above). A
 // ticket written before versions existed has no version items: its first change also writes
 // version 1, the ticket as it was (last changed at its updatedAt), so that its history is whole.
-func (r *Repo) ticketChange(k Key, cur, next *Ticket) ([]txItem, error) {
+func (r *Repo) TicketChange(k Key, cur, next *Ticket) ([]TxItem, error) {
 	at, err := attributevalue.Marshal(next.UpdatedAt)
 	if err != nil {
 		return nil, apperr.Internal("update ticket", err)
@@ -161,24 +161,24 @@ func (r *Repo) ticketChange(k Key, cur, next *Ticket) ([]txItem, error) {
 	}
 	values[":title"], values[":body"], values[":status"] = StringValue(next.Title), StringValue(next.Body), StringValue(string(next.Status))
 	values[":at"], values[":next"] = at, NumberValue(next.Version)
-	items := []txItem{r.txUpdate(k,
+	items := []TxItem{r.TxUpdate(k,
 		"SET #title = :title, #body = :body, #status = :status, #updatedAt = :at, #version = :next", cond,
 		map[string]string{"#title": "title", "#body": "body", "#status": "status", "#updatedAt": "updatedAt", "#version": "version"},
 		values, errTicketMoved)}
-	versions := []*TicketVersion{versionOf(next, next.UpdatedAt)}
+	versions := []*TicketVersion{VersionOf(next, next.UpdatedAt)}
 	if cur.Version == 0 {
-		versions = append(versions, versionOf(cur, cur.UpdatedAt))
+		versions = append(versions, VersionOf(cur, cur.UpdatedAt))
 	}
 	for _, v := range versions {
-		item, err := ticketVersionEntity.encode(v)
+		item, err := TicketVersionEntity.Encode(v)
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, r.putNew(item, errTicketMoved))
+		items = append(items, r.PutNew(item, errTicketMoved))
 	}
-	items = append(items, r.orgLive(cur.OrgID, apperr.NotFound("ticket")))
+	items = append(items, r.OrgLive(cur.OrgID, apperr.NotFound("ticket")))
 	if cur.Status != next.Status {
-		items = append(items, r.txCount(userKey(cur.OrgID, cur.ReporterID),
+		items = append(items, r.txCount(UserKeyOf(cur.OrgID, cur.ReporterID),
 			moved(ticketCountAttr(cur.Status), ticketCountAttr(next.Status)),
 			apperr.Internal("update ticket", fmt.Errorf("the reporter of ticket %s is missing", cur.ID)), nil))
 	}

@@ -28,18 +28,18 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := readLive[*Organization](ctx, r, OrgKey(org), apperr.NotFound("organization"))
+	cur, err := ReadLive[*Organization](ctx, r, OrgKey(org), apperr.NotFound("organization"))
 	if err != nil {
 		return nil, err
 	}
 	next := *cur
 	next.Name = clean
-	item, err := organizationEntity.encode(&next)
+	item, err := organizationEntity.Encode(&next)
 	if err != nil {
 		return nil, err
 	}
-	err = r.transact(ctx, "update organization", []txItem{
-		r.txSetFrom(OrgKey(org), item, []string{"name"}, true, condition{expr: notDeleting, err: apperr.NotFound("organization")}),
+	err = r.Transact(ctx, "update organization", []TxItem{
+		r.TxSetFrom(OrgKey(org), item, []string{"name"}, true, Condition{Expr: NotDeleting, err: apperr.NotFound("organization")}),
 	})
 	if err != nil {
 		return nil, err
@@ -66,21 +66,21 @@ func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *st
 	if err != nil {
 		return nil, err
 	}
-	cur, err := readLive[*User](ctx, r, userKey(org, user), apperr.NotFound("user"))
+	cur, err := ReadLive[*User](ctx, r, UserKeyOf(org, user), apperr.NotFound("user"))
 	if err != nil {
 		return nil, err
 	}
 	r.afterCorrectionRead()
 	u := next.apply(cur)
-	item, err := userEntity.encode(u)
+	item, err := UserEntity.Encode(u)
 	if err != nil {
 		return nil, err
 	}
-	items := r.guardedEmailItems(guardedEmail{key: userKey(org, user), fields: next.fields(), next: item, readEmail: cur.Email,
+	items := r.guardedEmailItems(guardedEmail{key: UserKeyOf(org, user), fields: next.fields(), next: item, readEmail: cur.Email,
 		oldGuard: emailGuardKey(org, cur.Email), newGuard: EmailGuardItem(u), owner: "userId", id: user,
 		taken: errEmailTaken, changed: errUserChanged})
-	items = append(items, r.orgLive(org, apperr.NotFound("user")))
-	if err := r.transact(ctx, "update user", items); err != nil {
+	items = append(items, r.OrgLive(org, apperr.NotFound("user")))
+	if err := r.Transact(ctx, "update user", items); err != nil {
 		return nil, err
 	}
 	return u, nil
@@ -135,13 +135,13 @@ func (p userPatch) apply(cur *User) *User {
 
 // readLive reads the item at k consistently, as a T: onMissing if there is none, or if it is
 // being removed.
-func readLive[T Entity](ctx context.Context, r *Repo, k Key, onMissing error) (T, error) {
+func ReadLive[T Entity](ctx context.Context, r *Repo, k Key, onMissing error) (T, error) {
 	var zero T
-	found, err := r.readConsistent(ctx, k)
+	found, err := r.ReadConsistent(ctx, k)
 	if err != nil {
 		return zero, err
 	}
-	v, ok := foundAs[T](found, k)
+	v, ok := FoundAs[T](found, k)
 	if !ok {
 		return zero, onMissing
 	}

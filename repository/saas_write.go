@@ -51,17 +51,17 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 		return nil, err
 	}
 	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now, Counted: true}
-	return createNew(ctx, r, userEntity, u, "user",
+	return createNew(ctx, r, UserEntity, u, "user",
 		r.txCount(OrgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
-		r.putNew(EmailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}))
+		r.PutNew(EmailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}))
 }
 
 // orgLive is the ConditionCheck that organization org exists and is not being removed, in every
 // write under it but its removals: its users and tickets disappear with its mark (see batchGet),
 // so a write that reached one of them between the mark and the sweep is refused with onGone, as
 // under a missing organization, instead of adding to what the sweep is removing.
-func (r *Repo) orgLive(org string, onGone error) txItem {
-	return r.txCheck(OrgKey(org), notDeleting, nil, nil, onGone)
+func (r *Repo) OrgLive(org string, onGone error) TxItem {
+	return r.txCheck(OrgKey(org), NotDeleting, nil, nil, onGone)
 }
 
 // CreateTicketPlan is what CreateTicket does.
@@ -86,19 +86,19 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 		return nil, err
 	}
 	t := &Ticket{ID: id, OrgID: org, ReporterID: reporter, Title: title, Body: body, Status: TicketOpen, CreatedAt: now, UpdatedAt: now, Version: 1}
-	item, err := ticketEntity.encode(t)
+	item, err := TicketEntity.Encode(t)
 	if err != nil {
 		return nil, err
 	}
-	first, err := ticketVersionEntity.encode(versionOf(t, now))
+	first, err := TicketVersionEntity.Encode(VersionOf(t, now))
 	if err != nil {
 		return nil, err
 	}
-	err = r.transact(ctx, "create ticket", []txItem{
-		r.txCount(userKey(org, reporter), []delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), beingRemoved(apperr.NotFound("reporter"))),
-		r.putNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
-		r.putNew(first, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
-		r.orgLive(org, apperr.NotFound("reporter")),
+	err = r.Transact(ctx, "create ticket", []TxItem{
+		r.txCount(UserKeyOf(org, reporter), []delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), beingRemoved(apperr.NotFound("reporter"))),
+		r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
+		r.PutNew(first, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
+		r.OrgLive(org, apperr.NotFound("reporter")),
 	})
 	if err != nil {
 		return nil, err

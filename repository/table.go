@@ -17,9 +17,9 @@ import (
 // the meaning of their key attributes depends on the item type (see each domain's _model.go). They project all
 // attributes so that an entity read through an index needs no second read.
 var tableIndexes = []struct{ name, pk, sk string }{
-	{gsi1, attrGSI1PK, attrGSI1SK},
-	{gsi2, attrGSI2PK, attrGSI2SK},
-	{gsi3, attrGSI3PK, attrGSI3SK},
+	{Gsi1, AttrGSI1PK, attrGSI1SK},
+	{Gsi2, attrGSI2PK, attrGSI2SK},
+	{gsi3, AttrGSI3PK, attrGSI3SK},
 }
 
 // TableDefinition is the table's shape as data: its key attributes and its indexes. -create-table
@@ -111,10 +111,10 @@ func CreateTableInput(table string) *dynamodb.CreateTableInput {
 // and waits until it is active. An existing table must have every index of the design; one
 // without a stream gets it (see ensureStream), and is otherwise left as it is.
 func (r *Repo) CreateTable(ctx context.Context, maxWait time.Duration) error {
-	_, err := r.DB.CreateTable(ctx, CreateTableInput(r.table))
+	_, err := r.DB.CreateTable(ctx, CreateTableInput(r.Table()))
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
-		return fmt.Errorf("create table %s: %w", r.table, err)
+		return fmt.Errorf("create table %s: %w", r.Table(), err)
 	}
 	if err := r.waitActive(ctx, maxWait); err != nil {
 		return err
@@ -132,15 +132,15 @@ func (r *Repo) waitActive(ctx context.Context, maxWait time.Duration) error {
 		o.MinDelay = 100 * time.Millisecond
 		o.MaxDelay = 2 * time.Second
 	})
-	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)}, maxWait); err != nil {
-		return fmt.Errorf("wait for table %s: %w", r.table, err)
+	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.Table())}, maxWait); err != nil {
+		return fmt.Errorf("wait for table %s: %w", r.Table(), err)
 	}
 	return nil
 }
 
 // DeleteTable deletes the table (tests use it to clean up).
 func (r *Repo) DeleteTable(ctx context.Context) error {
-	_, err := r.DB.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(r.table)})
+	_, err := r.DB.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(r.Table())})
 	return err
 }
 
@@ -149,13 +149,13 @@ func (r *Repo) DeleteTable(ctx context.Context) error {
 // unready: queries and mutations do not need it, and only subscriptions are unavailable (see
 // StreamARN).
 func (r *Repo) Ready(ctx context.Context) error {
-	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.Table())})
 	if err != nil {
 		return apperr.Classify("describe table", err)
 	}
 	t := out.Table
 	if t.TableStatus != types.TableStatusActive {
-		return fmt.Errorf("table %s is %s", r.table, t.TableStatus)
+		return fmt.Errorf("table %s is %s", r.Table(), t.TableStatus)
 	}
 	have := map[string]types.IndexStatus{}
 	for _, g := range t.GlobalSecondaryIndexes {
@@ -164,10 +164,10 @@ func (r *Repo) Ready(ctx context.Context) error {
 	for _, ix := range tableIndexes {
 		st, ok := have[ix.name]
 		if !ok {
-			return fmt.Errorf("table %s lacks index %s: recreate it with -create-table", r.table, ix.name)
+			return fmt.Errorf("table %s lacks index %s: recreate it with -create-table", r.Table(), ix.name)
 		}
 		if st != types.IndexStatusActive {
-			return fmt.Errorf("index %s of table %s is %s", ix.name, r.table, st)
+			return fmt.Errorf("index %s of table %s is %s", ix.name, r.Table(), st)
 		}
 	}
 	return nil

@@ -11,7 +11,7 @@ import (
 // DescribedDefinition reads r's table back from DynamoDB (DescribeTable, DescribeTimeToLive) as a TableDefinition,
 // for the external tests.
 func DescribedDefinition(ctx context.Context, r *Repo) (TableDefinition, error) {
-	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.Table())})
 	if err != nil {
 		return TableDefinition{}, err
 	}
@@ -42,7 +42,7 @@ func DescribedDefinition(ctx context.Context, r *Repo) (TableDefinition, error) 
 		}
 		d.Indexes = append(d.Indexes, ix)
 	}
-	ttl, err := r.DB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(r.table)})
+	ttl, err := r.DB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(r.Table())})
 	if err != nil {
 		return TableDefinition{}, err
 	}

@@ -26,10 +26,10 @@ func StreamSpecification(def TableDefinition) *types.StreamSpecification {
 // when the table has no stream with the view type of the definition (or no table at all). Other
 // errors are DescribeTable failing (classified: UNAVAILABLE when DynamoDB cannot be reached).
 func (r *Repo) StreamARN(ctx context.Context) (string, error) {
-	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.Table())})
 	var missing *types.ResourceNotFoundException
 	if errors.As(err, &missing) {
-		return "", fmt.Errorf("table %s does not exist: %w", r.table, ErrNoStream)
+		return "", fmt.Errorf("table %s does not exist: %w", r.Table(), ErrNoStream)
 	}
 	if err != nil {
 		return "", apperr.Classify("describe table", err)
@@ -41,10 +41,10 @@ func (r *Repo) StreamARN(ctx context.Context) (string, error) {
 func (r *Repo) streamOf(t *types.TableDescription) (string, error) {
 	spec, arn := t.StreamSpecification, aws.ToString(t.LatestStreamArn)
 	if spec == nil || !aws.ToBool(spec.StreamEnabled) || arn == "" {
-		return "", fmt.Errorf("table %s: %w", r.table, ErrNoStream)
+		return "", fmt.Errorf("table %s: %w", r.Table(), ErrNoStream)
 	}
 	if want := Definition().StreamViewType; string(spec.StreamViewType) != want {
-		return "", fmt.Errorf("table %s has a stream of view type %s, not %s: %w", r.table, spec.StreamViewType, want, ErrNoStream)
+		return "", fmt.Errorf("table %s has a stream of view type %s, not %s: %w", r.Table(), spec.StreamViewType, want, ErrNoStream)
 	}
 	return arn, nil
 }
@@ -55,29 +55,29 @@ func (r *Repo) streamOf(t *types.TableDescription) (string, error) {
 // stream, which would cut off whatever else reads it (a Lambda trigger, say), so that is for
 // its operator to decide.
 func (r *Repo) ensureStream(ctx context.Context, maxWait time.Duration) error {
-	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.Table())})
 	if err != nil {
-		return fmt.Errorf("describe table %s: %w", r.table, err)
+		return fmt.Errorf("describe table %s: %w", r.Table(), err)
 	}
 	spec := out.Table.StreamSpecification
 	want := Definition().StreamViewType
 	if spec != nil && aws.ToBool(spec.StreamEnabled) {
 		if string(spec.StreamViewType) != want {
 			r.Log.Warn("the table's stream has another view type: subscriptions answer UNAVAILABLE until it is "+want,
-				"table", r.table, "viewType", string(spec.StreamViewType))
+				"table", r.Table(), "viewType", string(spec.StreamViewType))
 		}
 		return nil
 	}
 	_, err = r.DB.UpdateTable(ctx, &dynamodb.UpdateTableInput{
-		TableName:           aws.String(r.table),
+		TableName:           aws.String(r.Table()),
 		StreamSpecification: StreamSpecification(Definition()),
 	})
 	if err != nil {
-		return fmt.Errorf("enable the stream of table %s: %w", r.table, err)
+		return fmt.Errorf("enable the stream of table %s: %w", r.Table(), err)
 	}
 	if err := r.waitActive(ctx, maxWait); err != nil {
 		return err
 	}
-	r.Log.Info("enabled the table's stream on the existing table", "table", r.table, "viewType", want)
+	r.Log.Info("enabled the table's stream on the existing table", "table", r.Table(), "viewType", want)
 	return nil
 }

@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 )
 
 // The table -create-table creates is the exported definition, which deploy/ is generated from.
 func TestCreatedTableIsTheDefinition(t *testing.T) {
-	repo := repotest.NewRepo(t)
-	got, err := repository.DescribedDefinition(context.Background(), repo)
+	repo := storetest.New(t)
+	got, err := repository.DescribedDefinition(context.Background(), repo.Repo)
 	if err != nil {
 		t.Fatal(err)
 	}

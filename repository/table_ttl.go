@@ -14,14 +14,14 @@ import (
 // logged, not returned: the API works without it, the log then only grows.
 func (r *Repo) ensureTTL(ctx context.Context) {
 	attr := Definition().TTLAttribute
-	out, err := r.DB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(r.table)})
+	out, err := r.DB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(r.Table())})
 	if err == nil && out.TimeToLiveDescription != nil && out.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusDisabled {
 		if got := aws.ToString(out.TimeToLiveDescription.AttributeName); got != attr {
 			r.Log.Warn("the table's Time to Live is on another attribute; the change log's items will not expire", "attribute", got, "want", attr)
 		}
 		return
 	}
-	_, err = r.DB.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(r.table),
+	_, err = r.DB.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(r.Table()),
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(attr), Enabled: aws.Bool(true)}})
 	if err != nil {
 		r.Log.Warn("Time to Live could not be enabled; the change log's items will not expire", "attribute", attr, "error", err.Error())

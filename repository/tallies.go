@@ -15,27 +15,27 @@ import (
 // A tally is one counted collection (counters.go): which items count toward which counter of
 // which parent, and how to walk the parents and read one parent's collection from the table. It
 // is the one definition -recount (recount.go) counts with and the sample data is counted with.
-type tally struct {
+type Tally struct {
 	// parent is the item type that keeps the counters, attrs the counters.
-	parent string
-	attrs  []string
+	Parent string
+	Attrs  []string
 	// of names the parent and the counter an item counts toward; ok is false for an item of no
 	// such collection. It reads only the attributes named by project.
 	of      func(item map[string]types.AttributeValue) (parent Key, attr string, ok bool)
 	project []string
 	// each walks every parent item, through Queries (never a Scan).
-	each func(ctx context.Context, r *Repo, fn func(Entity) error) error
+	Each func(ctx context.Context, r *Repo, fn func(Entity) error) error
 	// collection is the Query of one parent's collection (the table name is added).
 	collection func(parent Entity) *dynamodb.QueryInput
 	// fromIndex says the collection is read from an index, which lags the table (see Recount).
-	fromIndex bool
+	FromIndex bool
 	// weight is what an item adds to its counter (one when nil): a sum rather than a count, such
 	// as a product's stock over its warehouses. It reads only the attributes named by project.
 	weight func(item map[string]types.AttributeValue) int
 }
 
 // add is what item adds to its counter.
-func (t tally) add(item map[string]types.AttributeValue) int {
+func (t Tally) add(item map[string]types.AttributeValue) int {
 	if t.weight == nil {
 		return 1
 	}
@@ -43,11 +43,11 @@ func (t tally) add(item map[string]types.AttributeValue) int {
 }
 
 // tallies are every counted collection, each registered by counted beside its domain's counters.
-var tallies []tally
+var Tallies []Tally
 
 // counted registers t among the tallies and returns it.
-func counted(t tally) tally {
-	tallies = append(tallies, t)
+func counted(t Tally) Tally {
+	Tallies = append(Tallies, t)
 	return t
 }
 
@@ -67,10 +67,10 @@ func entityFn[T Entity](fn func(Entity) error) func(T) error {
 
 // count counts parent's collection by counter: one Query, page after page, of the attributes
 // t.of reads. A collection on the table is read consistently; one on an index cannot be.
-func (r *Repo) count(ctx context.Context, t tally, parent Entity) (map[string]int, error) {
+func (r *Repo) Count(ctx context.Context, t Tally, parent Entity) (map[string]int, error) {
 	in := t.collection(parent)
-	in.TableName = aws.String(r.table)
-	in.ConsistentRead = aws.Bool(!t.fromIndex)
+	in.TableName = aws.String(r.Table())
+	in.ConsistentRead = aws.Bool(!t.FromIndex)
 	names := make([]string, len(t.project))
 	in.ExpressionAttributeNames = map[string]string{}
 	for i, a := range t.project {
@@ -79,7 +79,7 @@ func (r *Repo) count(ctx context.Context, t tally, parent Entity) (map[string]in
 	}
 	in.ProjectionExpression = aws.String(strings.Join(names, ", "))
 	k := parent.Key()
-	counts := make(map[string]int, len(t.attrs))
+	counts := make(map[string]int, len(t.Attrs))
 	for {
 		out, err := r.DB.Query(ctx, in)
 		if err != nil {
@@ -99,10 +99,10 @@ func (r *Repo) count(ctx context.Context, t tally, parent Entity) (map[string]in
 
 // countSample sets the counters of the parents among items from the other items, as -recount
 // would set them from the table: the sample data is loaded with exact counters.
-func countSample(items []map[string]types.AttributeValue) {
+func CountSample(items []map[string]types.AttributeValue) {
 	counts := map[Key]map[string]int{}
 	for _, item := range items {
-		for _, t := range tallies {
+		for _, t := range Tallies {
 			if k, attr, ok := t.of(item); ok {
 				if counts[k] == nil {
 					counts[k] = map[string]int{}
@@ -112,15 +112,15 @@ func countSample(items []map[string]types.AttributeValue) {
 		}
 	}
 	for _, item := range items {
-		for _, t := range tallies {
-			if StringAttr(item, AttrType) != t.parent {
+		for _, t := range Tallies {
+			if StringAttr(item, AttrType) != t.Parent {
 				continue
 			}
 			k := Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}
-			for _, a := range t.attrs {
+			for _, a := range t.Attrs {
 				item[a] = NumberValue(counts[k][a])
 			}
-			item[attrCounted] = &types.AttributeValueMemberBOOL{Value: true}
+			item[AttrCounted] = &types.AttributeValueMemberBOOL{Value: true}
 		}
 	}
 }

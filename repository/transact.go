@@ -15,7 +15,7 @@ import (
 const MaxTransactItems = 100
 
 // txItem is one action of a transaction and the error to report when its condition fails.
-type txItem struct {
+type TxItem struct {
 	item        types.TransactWriteItem
 	onCondition error
 	// onConditionOld, when set, builds that error from the item as it was (the action asks for
@@ -26,7 +26,7 @@ type txItem struct {
 // transact runs the actions as one TransactWriteItems. When DynamoDB cancels the transaction, the
 // error of the first action whose condition failed is returned; a conflict with a concurrent
 // transaction is CONFLICT.
-func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
+func (r *Repo) Transact(ctx context.Context, op string, items []TxItem) error {
 	return r.transactWithToken(ctx, op, "", items)
 }
 
@@ -34,7 +34,7 @@ func (r *Repo) transact(ctx context.Context, op string, items []txItem) error {
 // DynamoDB answers a repeat of the same call (the SDK's own retry after a lost response, say) with
 // success instead of applying it twice, and the same token with other parameters with
 // IdempotentParameterMismatchException.
-func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []txItem) error {
+func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []TxItem) error {
 	if len(items) > MaxTransactItems {
 		return apperr.InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), MaxTransactItems)
 	}
@@ -76,10 +76,10 @@ func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []
 }
 
 // putNew is a Put that fails if an item with the same key exists.
-func (r *Repo) putNew(item map[string]types.AttributeValue, onExists error) txItem {
-	return txItem{
+func (r *Repo) PutNew(item map[string]types.AttributeValue, onExists error) TxItem {
+	return TxItem{
 		item: types.TransactWriteItem{Put: &types.Put{
-			TableName:           aws.String(r.table),
+			TableName:           aws.String(r.Table()),
 			Item:                item,
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
 		}},
@@ -88,10 +88,10 @@ func (r *Repo) putNew(item map[string]types.AttributeValue, onExists error) txIt
 }
 
 // mustExist is a ConditionCheck that the item at k exists.
-func (r *Repo) mustExist(k Key, onMissing error) txItem {
-	return txItem{
+func (r *Repo) mustExist(k Key, onMissing error) TxItem {
+	return TxItem{
 		item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName:           aws.String(r.table),
+			TableName:           aws.String(r.Table()),
 			Key:                 k.Attributes(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
@@ -101,10 +101,10 @@ func (r *Repo) mustExist(k Key, onMissing error) txItem {
 
 // putNewOrOld is a Put that fails if an item with the same key exists, reporting the error that
 // onExists builds from the existing item.
-func (r *Repo) putNewOrOld(item map[string]types.AttributeValue, onExists func(old map[string]types.AttributeValue) error) txItem {
-	return txItem{
+func (r *Repo) putNewOrOld(item map[string]types.AttributeValue, onExists func(old map[string]types.AttributeValue) error) TxItem {
+	return TxItem{
 		item: types.TransactWriteItem{Put: &types.Put{
-			TableName:                           aws.String(r.table),
+			TableName:                           aws.String(r.Table()),
 			Item:                                item,
 			ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
@@ -113,18 +113,18 @@ func (r *Repo) putNewOrOld(item map[string]types.AttributeValue, onExists func(o
 	}
 }
 
-func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) txItem {
-	p := &types.Put{TableName: aws.String(r.table), Item: item}
+func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) TxItem {
+	p := &types.Put{TableName: aws.String(r.Table()), Item: item}
 	if cond != "" {
 		p.ConditionExpression = aws.String(cond)
 		p.ExpressionAttributeValues = values
 	}
-	return txItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
+	return TxItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
 }
 
-func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
-	return txItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-		TableName:                 aws.String(r.table),
+func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) TxItem {
+	return TxItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+		TableName:                 aws.String(r.Table()),
 		Key:                       k.Attributes(),
 		ConditionExpression:       aws.String(cond),
 		ExpressionAttributeNames:  names,
@@ -132,9 +132,9 @@ func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[s
 	}}, onCondition: onCond}
 }
 
-func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) txItem {
-	return txItem{item: types.TransactWriteItem{Update: &types.Update{
-		TableName:                 aws.String(r.table),
+func (r *Repo) TxUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) TxItem {
+	return TxItem{item: types.TransactWriteItem{Update: &types.Update{
+		TableName:                 aws.String(r.Table()),
 		Key:                       k.Attributes(),
 		UpdateExpression:          aws.String(update),
 		ConditionExpression:       aws.String(cond),
@@ -144,13 +144,13 @@ func (r *Repo) txUpdate(k Key, update, cond string, names map[string]string, val
 }
 
 // deleteIf is a Delete of the item at k on condition cond (none when empty).
-func (r *Repo) deleteIf(k Key, cond string, values map[string]types.AttributeValue, onCond error) txItem {
-	d := &types.Delete{TableName: aws.String(r.table), Key: k.Attributes()}
+func (r *Repo) deleteIf(k Key, cond string, values map[string]types.AttributeValue, onCond error) TxItem {
+	d := &types.Delete{TableName: aws.String(r.Table()), Key: k.Attributes()}
 	if cond != "" {
 		d.ConditionExpression = aws.String(cond)
 		d.ExpressionAttributeValues = values
 	}
-	return txItem{item: types.TransactWriteItem{Delete: d}, onCondition: onCond}
+	return TxItem{item: types.TransactWriteItem{Delete: d}, onCondition: onCond}
 }
 
 // createNew writes the new entity v of item type d in ONE transaction with extra (a uniqueness
@@ -159,14 +159,24 @@ func (r *Repo) deleteIf(k Key, cond string, values map[string]types.AttributeVal
 func createNew[T any, PT interface {
 	*T
 	Entity
-}](ctx context.Context, r *Repo, d entity[T, PT], v PT, what string, extra ...txItem) (PT, error) {
-	item, err := d.encode(v)
+}](ctx context.Context, r *Repo, d entity[T, PT], v PT, what string, extra ...TxItem) (PT, error) {
+	item, err := d.Encode(v)
 	if err != nil {
 		return nil, err
 	}
-	put := r.putNew(item, apperr.Errorf(apperr.CodeConflict, "%s already exists", what))
-	if err := r.transact(ctx, "create "+what, append(extra, put)); err != nil {
+	put := r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "%s already exists", what))
+	if err := r.Transact(ctx, "create "+what, append(extra, put)); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
+// stops rather than writing twice).
+func (r *Repo) TxDelete(k Key) TxItem {
+	return TxItem{item: types.TransactWriteItem{Delete: &types.Delete{
+		TableName:           aws.String(r.Table()),
+		Key:                 k.Attributes(),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+	}}, onCondition: apperr.Errorf(apperr.CodeConflict, "the item moved meanwhile; run again")}
 }

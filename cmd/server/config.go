@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"singletable/cmd/internal/settings"
-	"singletable/repository"
+	"singletable/repository/maintenance"
 )
 
 // config is the server's configuration: environment variables first, flags override them, so a
@@ -52,7 +52,7 @@ func parseConfig(args []string, getenv func(string) string, usage io.Writer) (co
 	fs.BoolVar(&c.seed, "seed", false, "load the sample dataset (idempotent)")
 	fs.BoolVar(&c.migrate, "migrate", false, "bring items earlier versions wrote to today's shapes (tickets keyed by their organization, tickets without versions), then serve; idempotent")
 	fs.BoolVar(&c.recount, "recount", false, "set every counter (users, tickets and orders by status, employees, direct reports) from its collection, print each one it repaired, then serve; idempotent, safe while other instances serve")
-	fs.DurationVar(&c.recountSettle, "recount-settle", repository.DefaultRecountSettle, "with -recount: how far behind the table an index may be; a count read from an index is taken again this long after the counters it replaces")
+	fs.DurationVar(&c.recountSettle, "recount-settle", maintenance.DefaultRecountSettle, "with -recount: how far behind the table an index may be; a count read from an index is taken again this long after the counters it replaces")
 	fs.BoolVar(&c.devTokensBehindLoopback, "dev-tokens-behind-loopback", env.Bool("AUTH_DEV_TOKENS_BEHIND_LOOPBACK", false), "let -dev-tokens listen on a HOST that is not loopback, because everything in front of it is (a container whose port is published on 127.0.0.1 only) (env AUTH_DEV_TOKENS_BEHIND_LOOPBACK)")
 	c.guard.register(fs, env)
 	validateOps := opsFlags(fs, &c.ops, env)

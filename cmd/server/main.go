@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"singletable/changefeed"
-	"singletable/repository"
+	"singletable/repository/maintenance"
 	"singletable/repository/store"
 	"singletable/server"
 )
@@ -187,9 +187,9 @@ func prepareTable(ctx context.Context, cfg config, repo *store.Store, log *slog.
 // recount runs -recount: every counter it repairs is logged as it is, then the totals; parents
 // whose counters kept moving while they were counted are named in a warning (run it again).
 func recount(ctx context.Context, cfg config, repo *store.Store, log *slog.Logger) error {
-	rep, err := repo.Recount(ctx, repository.RecountOptions{
+	rep, err := repo.Recount(ctx, maintenance.RecountOptions{
 		Settle: cfg.recountSettle,
-		Repaired: func(r repository.Repair) {
+		Repaired: func(r maintenance.Repair) {
 			was := "none"
 			if r.Was != nil {
 				was = strconv.Itoa(*r.Was)

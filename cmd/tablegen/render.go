@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"singletable/repository"
+	"singletable/repository/maintenance"
 )
 
 // Names of the generated files under deploy/.
@@ -150,7 +151,7 @@ type (
 )
 
 func renderWorkbench(def repository.TableDefinition) ([]byte, error) {
-	items, err := repository.SampleItems(repository.DefaultOrderStatusShards)
+	items, err := maintenance.SampleItems(repository.DefaultOrderStatusShards)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"singletable/repository"
+	"singletable/repository/maintenance"
 )
 
 // The committed files are what the generator makes of the current definition.
@@ -150,7 +151,7 @@ func TestWorkbenchModelHoldsTheDefinitionAndSampleData(t *testing.T) {
 	if len(names) != len(def.Indexes) {
 		t.Errorf("indexes %v, want %d", names, len(def.Indexes))
 	}
-	items, err := repository.SampleItems(repository.DefaultOrderStatusShards)
+	items, err := maintenance.SampleItems(repository.DefaultOrderStatusShards)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"singletable/repository"
+	"singletable/repository/maintenance"
 	"singletable/repository/stream"
 )
 
@@ -16,6 +17,7 @@ import (
 type Store struct {
 	*repository.Repo
 	*stream.Stream
+	*maintenance.Maintenance
 }
 
 // New opens the table cfg names (repository.New) and puts its domains together.
@@ -29,5 +31,5 @@ func New(ctx context.Context, cfg repository.Config) (*Store, error) {
 
 // Of is the Store over an engine opened already.
 func Of(r *repository.Repo) *Store {
-	return &Store{Repo: r, Stream: stream.New(r)}
+	return &Store{Repo: r, Stream: stream.New(r), Maintenance: maintenance.New(r)}
 }

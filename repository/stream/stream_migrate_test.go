@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"singletable/repository"
+	"singletable/repository/maintenance"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -30,7 +31,7 @@ func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 	putTicketUnderOldKey(t, r, &repository.Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: repository.TicketOpen, CreatedAt: at, UpdatedAt: at})
 	c := CollectStream(t, r, fastStream)
 	c.WaitStream(t)
-	if _, err := r.Migrate(ctx); err != nil {
+	if _, err := maintenance.New(r.Repo).Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
 	last, err := r.CreateOrganization(ctx, "after the migration")

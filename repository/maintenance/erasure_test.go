@@ -1,8 +1,9 @@
-package repository_test
+package maintenance
 
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,8 +14,88 @@ import (
 	"singletable/repository/repotest"
 )
 
+// stockWorld is a customer, a product and a warehouse holding some of it, on a fresh table.
+type stockWorld struct {
+	repo                         *Maintenance
+	customer, product, warehouse string
+}
+
+func newStockWorld(t *testing.T, stock int, throttle *repotest.Throttler) stockWorld {
+	t.Helper()
+	repo := New(repotest.NewRepo(t, func(c *repository.Config) {
+		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return throttle.Wrap(rt) }
+	}))
+	ctx := context.Background()
+	c, err := repo.CreateCustomer(ctx, "Buyer", "buyer@example.com", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := repo.CreateProduct(ctx, "Widget", "W-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := repo.CreateWarehouse(ctx, "North", "eu-north")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.SetInventory(ctx, p.ID, w.ID, stock); err != nil {
+		t.Fatal(err)
+	}
+	return stockWorld{repo: repo, customer: c.ID, product: p.ID, warehouse: w.ID}
+}
+
+func (w stockWorld) line(qty int) []repository.OrderLine {
+	return []repository.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: qty, UnitPriceCents: 100, ProductID: w.product, WarehouseID: w.warehouse}}
+}
+
+// stockNow is the stock item's quantity and the product's totalInventory, read consistently.
+func (w stockWorld) stockNow(t *testing.T) (quantity, total int) {
+	t.Helper()
+	inv, _ := repository.InventoryKey(w.product, w.warehouse)
+	prod, _ := repository.ProductKey(w.product)
+	found, err := w.repo.BatchGet(context.Background(), []repository.Key{inv, prod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found[inv].(*repository.Inventory).Quantity, found[prod].(*repository.Product).TotalInventory
+}
+
+// repsWithCustomers hires two account reps and gives them three customers.
+func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*repository.Employee, []*repository.Customer) {
+	t.Helper()
+	ctx := context.Background()
+	var reps []*repository.Employee
+	d, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dept, err := repo.CreateDepartment(ctx, "Sales", d.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Rep %d", i), Email: fmt.Sprintf("rep%d@corp.example", i), JobTitle: "Account rep"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, e)
+	}
+	var customers []*repository.Customer
+	for i := range 3 {
+		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Buyer %d", i), fmt.Sprintf("b%d@shop.example", i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err = repo.AssignAccountRep(ctx, c.ID, reps[min(i, 1)].ID); err != nil {
+			t.Fatal(err)
+		}
+		customers = append(customers, c)
+	}
+	return reps, customers
+}
+
 // repTotal is rep's sales this month (TopAccountReps), zero when it has none.
-func repTotal(t *testing.T, repo *repository.Repo, rep string) repository.RepTotal {
+func repTotal(t *testing.T, repo *Maintenance, rep string) repository.RepTotal {
 	t.Helper()
 	now := time.Now()
 	tops, err := repo.TopAccountReps(context.Background(), now, now, 10)
@@ -70,10 +151,10 @@ func TestErasingACustomerCancelsItsOpenOrders(t *testing.T) {
 	if after.Orders != before.Orders-1 || after.TotalCents != before.TotalCents-700 {
 		t.Errorf("the rep's month: %+v, was %+v: want the open order off and the shipped one kept", after, before)
 	}
-	if rep, err := w.repo.Recount(ctx, repository.RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
+	if rep, err := w.repo.Recount(ctx, RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
 		t.Errorf("a recount after the erasure repaired %+v (err %v)", rep.Repairs, err)
 	}
-	if problems := repository.IntegrityProblems(t, w.repo); len(problems) != 0 {
+	if problems := integrityProblems(t, w.repo); len(problems) != 0 {
 		t.Errorf("integrity: %v", problems)
 	}
 }
@@ -119,7 +200,7 @@ func TestErasureFinishesWhileOrdersKeepBeingPlaced(t *testing.T) {
 	if _, _, err := w.repo.PlaceOrder(ctx, w.customer, w.line(1), "late"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Errorf("an order after the erasure: %v", err)
 	}
-	if problems := repository.IntegrityProblems(t, w.repo); len(problems) != 0 {
+	if problems := integrityProblems(t, w.repo); len(problems) != 0 {
 		t.Errorf("integrity: %v", problems)
 	}
 }
@@ -170,10 +251,10 @@ func TestCascadeRemovalFinishesWhileTicketsKeepBeingFiled(t *testing.T) {
 	if _, err := repo.CreateTicket(ctx, org.ID, u.ID, "late", "b"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Errorf("a ticket after the removal: %v", err)
 	}
-	if problems := repository.IntegrityProblems(t, repo); len(problems) != 0 {
+	if problems := integrityProblems(t, repo); len(problems) != 0 {
 		t.Errorf("integrity: %v", problems)
 	}
-	if rep, err := repo.Recount(ctx, repository.RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
+	if rep, err := repo.Recount(ctx, RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
 		t.Errorf("a recount after the removal repaired %+v (err %v)", rep.Repairs, err)
 	}
 }

@@ -1,4 +1,4 @@
-package repository
+package maintenance
 
 import (
 	"encoding/base64"

@@ -1,8 +1,9 @@
-package repository
+package maintenance
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -29,12 +30,12 @@ var errNameKeyed = apperr.Errorf(apperr.CodeConflict, "the employee's name or jo
 // employee not in today's shape with one update conditioned on the name and job title it read, so
 // a concurrent rename wins (it writes the keys itself); an employee already in today's shape is
 // not written. A run cut short is resumed by running it again, and a second run changes nothing.
-func (r *Repo) keyEmployeeNames(ctx context.Context) (indexed, normalized int, err error) {
+func (r *Maintenance) keyEmployeeNames(ctx context.Context) (indexed, normalized int, err error) {
 	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(r.table),
-		IndexName:                 aws.String(gsi2),
+		TableName:                 aws.String(r.Table()),
+		IndexName:                 aws.String(repository.Gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(typePK(typeEmployee))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(repository.TypePK(repository.TypeEmployee))},
 	}
 	for {
 		out, err := r.DB.Query(ctx, in)
@@ -42,24 +43,24 @@ func (r *Repo) keyEmployeeNames(ctx context.Context) (indexed, normalized int, e
 			return indexed, normalized, apperr.Classify("key employee names", err)
 		}
 		for _, item := range out.Items {
-			e, err := decodeAs[*Employee](item)
+			e, err := repository.DecodeAs[*repository.Employee](item)
 			if err != nil {
 				return indexed, normalized, err
 			}
 			name, title := norm.NFC.String(e.Name), norm.NFC.String(e.JobTitle)
-			namePK, titlePK := employeeNamePK(name), jobTitlePK(title)
-			_, hasNameKey := item[attrGSI3PK]
+			namePK, titlePK := repository.EmployeeNamePK(name), repository.JobTitlePK(title)
+			_, hasNameKey := item[repository.AttrGSI3PK]
 			if hasNameKey && name == e.Name && title == e.JobTitle &&
-				StringAttr(item, attrGSI3PK) == namePK && StringAttr(item, attrGSI1PK) == titlePK {
+				repository.StringAttr(item, repository.AttrGSI3PK) == namePK && repository.StringAttr(item, repository.AttrGSI1PK) == titlePK {
 				continue
 			}
-			err = r.transact(ctx, "key employee name", []txItem{r.txUpdate(empKey(e.ID),
+			err = r.Transact(ctx, "key employee name", []repository.TxItem{r.TxUpdate(repository.EmpKey(e.ID),
 				"SET #name = :name, #title = :title, GSI1PK = :tpk, GSI3PK = :pk, GSI3SK = :sk",
 				"attribute_exists(PK) AND #name = :readName AND #title = :readTitle",
 				map[string]string{"#name": "name", "#title": "jobTitle"},
 				map[string]types.AttributeValue{
-					":name": StringValue(name), ":title": StringValue(title), ":tpk": StringValue(titlePK), ":pk": StringValue(namePK),
-					":sk": StringValue(hireSortKey(e.HiredAt, e.ID)), ":readName": StringValue(e.Name), ":readTitle": StringValue(e.JobTitle),
+					":name": repository.StringValue(name), ":title": repository.StringValue(title), ":tpk": repository.StringValue(titlePK), ":pk": repository.StringValue(namePK),
+					":sk": repository.StringValue(repository.HireSortKey(e.HiredAt, e.ID)), ":readName": repository.StringValue(e.Name), ":readTitle": repository.StringValue(e.JobTitle),
 				}, errNameKeyed)})
 			switch {
 			case errors.Is(err, errNameKeyed):

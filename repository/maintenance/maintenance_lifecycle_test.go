@@ -1,10 +1,11 @@
-package repository
+package maintenance
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"singletable/repository"
 	"strings"
 	"testing"
 	"time"
@@ -17,10 +18,10 @@ import (
 )
 
 // scanTable reads every item of the test's own table (tests only: the API never scans).
-func scanTable(t *testing.T, r *Repo) []map[string]types.AttributeValue {
+func scanTable(t *testing.T, r *Maintenance) []map[string]types.AttributeValue {
 	t.Helper()
 	var out []map[string]types.AttributeValue
-	p := dynamodb.NewScanPaginator(r.DB, &dynamodb.ScanInput{TableName: aws.String(r.table), ConsistentRead: aws.Bool(true)})
+	p := dynamodb.NewScanPaginator(r.DB, &dynamodb.ScanInput{TableName: aws.String(r.Table()), ConsistentRead: aws.Bool(true)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(context.Background())
 		if err != nil {
@@ -32,15 +33,15 @@ func scanTable(t *testing.T, r *Repo) []map[string]types.AttributeValue {
 }
 
 // orphansOf lists the items whose keys (primary or index) still name one of ids.
-func orphansOf(t *testing.T, r *Repo, ids ...string) []string {
+func orphansOf(t *testing.T, r *Maintenance, ids ...string) []string {
 	t.Helper()
 	var found []string
 	for _, item := range scanTable(t, r) {
-		for _, a := range []string{AttrPK, AttrSK, "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK"} {
-			v := StringAttr(item, a)
+		for _, a := range []string{repository.AttrPK, repository.AttrSK, "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK"} {
+			v := repository.StringAttr(item, a)
 			for _, id := range ids {
 				if id != "" && strings.Contains(v, id) {
-					found = append(found, StringAttr(item, AttrType)+" "+StringAttr(item, AttrPK)+" "+StringAttr(item, AttrSK))
+					found = append(found, repository.StringAttr(item, repository.AttrType)+" "+repository.StringAttr(item, repository.AttrPK)+" "+repository.StringAttr(item, repository.AttrSK))
 				}
 			}
 		}
@@ -49,7 +50,7 @@ func orphansOf(t *testing.T, r *Repo, ids ...string) []string {
 }
 
 // assertExact fails unless -recount finds every counter exact.
-func assertExact(t *testing.T, r *Repo) {
+func assertExact(t *testing.T, r *Maintenance) {
 	t.Helper()
 	rep, err := r.Recount(context.Background(), RecountOptions{Settle: 1})
 	if err != nil || len(rep.Repairs) != 0 {
@@ -58,7 +59,7 @@ func assertExact(t *testing.T, r *Repo) {
 }
 
 func TestUserAndOrganizationCorrections(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, _ := ticketFixture(t, r)
 	if _, err := r.CreateUser(ctx, u.OrgID, "Bob", "bob@example.com"); err != nil {
@@ -87,7 +88,7 @@ func TestUserAndOrganizationCorrections(t *testing.T) {
 }
 
 func TestUserAndTicketRemovals(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
 	other, err := r.CreateUser(ctx, u.OrgID, "Bob", "bob@example.com")
@@ -98,7 +99,7 @@ func TestUserAndTicketRemovals(t *testing.T) {
 		t.Fatalf("a user with a ticket: %v", err)
 	}
 	title := "second"
-	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
+	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
 		t.Fatal(err)
 	}
 	stale := 1
@@ -136,7 +137,7 @@ func TestUserAndTicketRemovals(t *testing.T) {
 }
 
 func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
 	// A history longer than one transaction holds: swept after the ticket's own removal.
@@ -144,9 +145,9 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range versionsInTx + 5 {
+	for i := range repository.VersionsInTx + 5 {
 		title := "v" + strings.Repeat("x", i%7+1)
-		if _, err := r.UpdateTicket(ctx, u.OrgID, long.ID, TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(ctx, u.OrgID, long.ID, repository.TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -156,7 +157,7 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 	if _, _, err := r.OrganizationWithUsers(ctx, u.OrgID, 5); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("the organization after its delete: %v", err)
 	}
-	if found, err := r.BatchGet(ctx, []Key{OrgKey(u.OrgID)}); err != nil || len(found) != 0 {
+	if found, err := r.BatchGet(ctx, []repository.Key{repository.OrgKey(u.OrgID)}); err != nil || len(found) != 0 {
 		t.Fatalf("a lookup after the delete: %v %v", found, err)
 	}
 	if _, err := r.CreateUser(ctx, u.OrgID, "Late", "late@example.com"); apperr.CodeOf(err) != apperr.CodeNotFound {
@@ -165,7 +166,7 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 	if err := r.DeleteOrganization(ctx, u.OrgID); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("deleting twice: %v", err)
 	}
-	if before := orphansOf(t, r, long.ID); len(before) < versionsInTx {
+	if before := orphansOf(t, r, long.ID); len(before) < repository.VersionsInTx {
 		t.Fatalf("the scan finds %d items of the long ticket before the sweep", len(before))
 	}
 	if n, err := r.Sweep(ctx); err != nil || n != 1 {
@@ -174,7 +175,7 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 	if o := orphansOf(t, r, u.OrgID, u.ID, tk.ID, long.ID); len(o) != 0 {
 		t.Fatalf("left of the organization: %v", o)
 	}
-	if o := orphansOf(t, r, sweepPK); len(o) != 0 {
+	if o := orphansOf(t, r, repository.SweepPK); len(o) != 0 {
 		t.Fatalf("sweep records left: %v", o)
 	}
 	if n, err := r.Sweep(ctx); err != nil || n != 0 {
@@ -184,9 +185,9 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 }
 
 // hrFixture hires an employee into d with a manager and a mentor (empty: none).
-func hire(t *testing.T, r *Repo, d *Department, name, manager, mentor string) *Employee {
+func hire(t *testing.T, r *Maintenance, d *repository.Department, name, manager, mentor string) *repository.Employee {
 	t.Helper()
-	in := HireInput{DepartmentID: d.ID, Name: name, Email: strings.ToLower(name) + "@corp.example", JobTitle: "Engineer"}
+	in := repository.HireInput{DepartmentID: d.ID, Name: name, Email: strings.ToLower(name) + "@corp.example", JobTitle: "Engineer"}
 	if manager != "" {
 		in.ManagerID = &manager
 	}
@@ -203,21 +204,21 @@ func hire(t *testing.T, r *Repo, d *Department, name, manager, mentor string) *E
 // hrStaff is a department at loc of four: Boss manages Mid, Mid manages and mentors LowOne and
 // manages LowTwo; loc2 is another location.
 type hrStaff struct {
-	r                     *Repo
-	loc, loc2             *Location
-	d                     *Department
-	boss, mid, low1, low2 *Employee
+	r                     *Maintenance
+	loc, loc2             *repository.Location
+	d                     *repository.Department
+	boss, mid, low1, low2 *repository.Employee
 }
 
 func newHRStaff(t *testing.T) hrStaff {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	f := hrStaff{r: r}
 	var err error
-	if f.loc, err = r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1 Gate"}); err != nil {
+	if f.loc, err = r.CreateLocation(ctx, repository.LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1 Gate"}); err != nil {
 		t.Fatal(err)
 	}
-	if f.loc2, err = r.CreateLocation(ctx, LocationInput{Country: "Norway", State: "Vestland", City: "Bergen", PostalCode: "5003", Address: "2 Gate"}); err != nil {
+	if f.loc2, err = r.CreateLocation(ctx, repository.LocationInput{Country: "Norway", State: "Vestland", City: "Bergen", PostalCode: "5003", Address: "2 Gate"}); err != nil {
 		t.Fatal(err)
 	}
 	if f.d, err = r.CreateDepartment(ctx, "Eng", f.loc.Ref()); err != nil {
@@ -257,13 +258,13 @@ func TestRemoveEmployeeMovesItsRelations(t *testing.T) {
 	if err := r.RemoveEmployee(ctx, mid.ID); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []*Employee{low1, low2} {
-		rel, ok, err := ReadRelation(ctx, r, e.ID, RelManager)
+	for _, e := range []*repository.Employee{low1, low2} {
+		rel, ok, err := ReadRelation(ctx, r, e.ID, repository.RelManager)
 		if err != nil || !ok || rel.TargetID != boss.ID {
 			t.Fatalf("%s's manager: %+v %v %v", e.Name, rel, ok, err)
 		}
 	}
-	if _, ok, _ := ReadRelation(ctx, r, low1.ID, RelMentor); ok {
+	if _, ok, _ := ReadRelation(ctx, r, low1.ID, repository.RelMentor); ok {
 		t.Fatal("the mentee kept its removed mentor")
 	}
 	if o := orphansOf(t, r, mid.ID); len(o) != 0 {
@@ -280,12 +281,12 @@ func TestRemoveEmployeeMovesItsRelations(t *testing.T) {
 	if _, err := r.UnassignManager(ctx, low2.ID); err != nil {
 		t.Fatalf("unassigning again: %v", err)
 	}
-	if _, ok, _ := ReadRelation(ctx, r, low2.ID, RelManager); ok {
+	if _, ok, _ := ReadRelation(ctx, r, low2.ID, repository.RelManager); ok {
 		t.Fatal("still managed")
 	}
 	assertExact(t, r)
 	// Boss goes without a manager of its own: LowOne is left without one.
-	for _, e := range []*Employee{boss, low1, low2} {
+	for _, e := range []*repository.Employee{boss, low1, low2} {
 		if err := r.RemoveEmployee(ctx, e.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -300,11 +301,11 @@ func TestRemoveEmployeeMovesItsRelations(t *testing.T) {
 }
 
 func TestMailingAddressCorrections(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
-	home := MailingAddress{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}
-	work := MailingAddress{Label: "Work", Line1: "2 Road", City: "Oslo", Country: "Norway"}
-	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []MailingAddress{home, work})
+	home := repository.MailingAddress{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}
+	work := repository.MailingAddress{Label: "Work", Line1: "2 Road", City: "Oslo", Country: "Norway"}
+	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []repository.MailingAddress{home, work})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,16 +325,16 @@ func TestMailingAddressCorrections(t *testing.T) {
 	if _, err := r.RemoveMailingAddress(ctx, c.ID, "Home"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("removing twice: %v", err)
 	}
-	stored, _ := readLive[*Customer](ctx, r, customerKey(c.ID), nil)
+	stored, _ := repository.ReadLive[*repository.Customer](ctx, r.Repo, repository.CustomerKeyOf(c.ID), nil)
 	if len(stored.Addresses) != 1 || stored.Addresses[0].Label != "Work" {
 		t.Fatalf("stored addresses %+v", stored.Addresses)
 	}
 }
 
 func TestCustomerErasure(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
-	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []MailingAddress{{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}})
+	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []repository.MailingAddress{{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +345,7 @@ func TestCustomerErasure(t *testing.T) {
 	if _, err := r.CreateCustomer(ctx, "Other Ann", "ann@shop.example", nil); err != nil {
 		t.Fatalf("the freed email: %v", err)
 	}
-	lines := []OrderLine{{SKU: "A", ProductName: "A", Quantity: 1, UnitPriceCents: 100}}
+	lines := []repository.OrderLine{{SKU: "A", ProductName: "A", Quantity: 1, UnitPriceCents: 100}}
 	var orders []string
 	for i := range 40 { // 40 orders × 3 items: more than one transaction
 		o, _, err := r.PlaceOrder(ctx, c.ID, append(lines, lines[0], lines[0]), "key-"+strings.Repeat("k", i+1))
@@ -353,7 +354,7 @@ func TestCustomerErasure(t *testing.T) {
 		}
 		orders = append(orders, o.ID)
 		if i%3 == 0 {
-			if _, err := r.UpdateOrderStatus(ctx, c.ID, o.ID, OrderShipped); err != nil {
+			if _, err := r.UpdateOrderStatus(ctx, c.ID, o.ID, repository.OrderShipped); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -379,7 +380,7 @@ func TestCustomerErasure(t *testing.T) {
 // A sweep stopped part way (a crash, a restart) is finished by the next one, run by another Repo
 // on the same table as a restarted server would; nothing is left and the counters are exact.
 func TestSweepResumesAfterAStop(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	org, err := r.CreateOrganization(ctx, "Big")
 	if err != nil {
@@ -404,21 +405,21 @@ func TestSweepResumesAfterAStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := errors.New("stopped")
-	r.hooks.sweptUser = func() error { return stop }
+	r.Hooks.SweptUser = func() error { return stop }
 	if n, err := r.Sweep(ctx); !errors.Is(err, stop) || n != 0 {
 		t.Fatalf("the stopped sweep: %d, %v", n, err)
 	}
 	if left := orphansOf(t, r, org.ID); len(left) == 0 {
 		t.Fatal("the stop came after the end: the test proves nothing")
 	}
-	restarted, err := New(ctx, Config{Table: r.table, Region: "us-east-1", Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), LocalDatabase: r.table})
+	restarted, err := repository.New(ctx, repository.Config{Table: r.Table(), Region: "us-east-1", Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), LocalDatabase: r.Table()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n, err := restarted.Sweep(ctx); err != nil || n != 1 {
 		t.Fatalf("the resumed sweep: %d, %v", n, err)
 	}
-	if left := orphansOf(t, r, append(ids, org.ID, sweepPK)...); len(left) != 0 {
+	if left := orphansOf(t, r, append(ids, org.ID, repository.SweepPK)...); len(left) != 0 {
 		t.Fatalf("left: %v", left)
 	}
 	assertExact(t, r)
@@ -427,10 +428,10 @@ func TestSweepResumesAfterAStop(t *testing.T) {
 // A user written before counters existed (no counters, not counted) is removed with its tickets
 // all the same, and its counters are never driven below zero on the way.
 func TestDeleteUserWrittenBeforeCounters(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
-	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: userKey(u.OrgID, u.ID).Attributes(),
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.UserKeyOf(u.OrgID, u.ID).Attributes(),
 		UpdateExpression: aws.String("REMOVE counted, openTickets, pendingTickets, closedTickets")}); err != nil {
 		t.Fatal(err)
 	}
@@ -446,23 +447,23 @@ func TestDeleteUserWrittenBeforeCounters(t *testing.T) {
 // lookups by key answer as for missing objects (in the same BatchGetItem calls), writes under it
 // are NOT_FOUND, and the sweep, which reads past the mark, still removes everything.
 func TestDeletedOrganizationHidesItsUsersAndTickets(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
 	other, _ := ticketFixture(t, r)
 	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
 		t.Fatal(err)
 	}
-	keys := []Key{userKey(u.OrgID, u.ID), ticketKey(u.OrgID, tk.ID), userKey(other.OrgID, other.ID), userKey(u.OrgID, u.ID)}
+	keys := []repository.Key{repository.UserKeyOf(u.OrgID, u.ID), repository.TicketKeyOf(u.OrgID, tk.ID), repository.UserKeyOf(other.OrgID, other.ID), repository.UserKeyOf(u.OrgID, u.ID)}
 	found, err := r.BatchGet(ctx, keys)
-	if err != nil || len(found) != 1 || found[userKey(other.OrgID, other.ID)] == nil {
+	if err != nil || len(found) != 1 || found[repository.UserKeyOf(other.OrgID, other.ID)] == nil {
 		t.Fatalf("lookups after the delete: %v %v", found, err)
 	}
 	if _, err := r.CreateTicket(ctx, u.OrgID, u.ID, "late", "b"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("createTicket: %v", err)
 	}
 	title, name := "late", "Late"
-	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); apperr.CodeOf(err) != apperr.CodeNotFound {
+	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, repository.TicketPatch{Title: &title}); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("updateTicket: %v", err)
 	}
 	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, &name, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
@@ -480,7 +481,7 @@ func TestDeletedOrganizationHidesItsUsersAndTickets(t *testing.T) {
 // A write that read its object before the organization's mark and commits after it is refused by
 // its condition on the organization, not only by the read.
 func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
 	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
@@ -488,18 +489,18 @@ func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
 	}
 	next := *tk
 	next.Title, next.Version = "late", tk.Version+1
-	items, err := r.ticketChange(ticketKey(u.OrgID, tk.ID), tk, &next)
+	items, err := r.TicketChange(repository.TicketKeyOf(u.OrgID, tk.ID), tk, &next)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.transact(ctx, "test", items); apperr.CodeOf(err) != apperr.CodeNotFound {
+	if err := r.Transact(ctx, "test", items); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("a ticket change read before the mark: %v", err)
 	}
-	item, err := userEntity.encode(u)
+	item, err := repository.UserEntity.Encode(u)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.transact(ctx, "test", []txItem{r.txSetFrom(u.Key(), item, []string{"name"}, false, condition{expr: notDeleting}), r.orgLive(u.OrgID, apperr.NotFound("user"))}); apperr.CodeOf(err) != apperr.CodeNotFound {
+	if err := r.Transact(ctx, "test", []repository.TxItem{r.TxSetFrom(u.Key(), item, []string{"name"}, false, repository.Condition{Expr: repository.NotDeleting}), r.OrgLive(u.OrgID, apperr.NotFound("user"))}); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("a user change read before the mark: %v", err)
 	}
 }
@@ -507,23 +508,23 @@ func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
 // The largest order (MaxOrderLines lines and an idempotency guard) fits one transaction with the
 // customer's counter: a customer who placed one can be erased.
 func TestCustomerWithTheLargestOrderIsErased(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	c, err := r.CreateCustomer(ctx, "Bea", "bea@shop.example", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := make([]OrderLine, MaxOrderLines)
+	lines := make([]repository.OrderLine, repository.MaxOrderLines)
 	for i := range lines {
 		sku := fmt.Sprintf("SKU-%03d", i)
-		lines[i] = OrderLine{SKU: sku, ProductName: sku, Quantity: 1, UnitPriceCents: 100}
+		lines[i] = repository.OrderLine{SKU: sku, ProductName: sku, Quantity: 1, UnitPriceCents: 100}
 	}
 	o, _, err := r.PlaceOrder(ctx, c.ID, lines, "largest")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := r.DeleteCustomer(ctx, c.ID); err != nil {
-		t.Fatalf("erasing a customer with a %d-line order: %v", MaxOrderLines, err)
+		t.Fatalf("erasing a customer with a %d-line order: %v", repository.MaxOrderLines, err)
 	}
 	if o := orphansOf(t, r, o.ID, c.ID); len(o) != 0 {
 		t.Fatalf("left of the customer: %v", o)
@@ -538,33 +539,33 @@ func TestRemoveEmployeeStoppedBetweenRoundsKeepsCountsExact(t *testing.T) {
 	f := newHRStaff(t)
 	r, ctx := f.r, context.Background()
 	boss := hire(t, r, f.d, "BigBoss", "", "")
-	for i := range relationsPerTx + 3 {
+	for i := range repository.RelationsPerTx + 3 {
 		hire(t, r, f.d, fmt.Sprintf("Report%03d", i), boss.ID, "")
 	}
-	if err := r.transact(ctx, "remove employee", []txItem{r.markEmployee(boss.ID), r.putSweep(&sweepRecord{Kind: sweepEmployee, Employee: boss.ID})}); err != nil {
+	if err := r.Transact(ctx, "remove employee", []repository.TxItem{r.MarkEmployee(boss.ID), r.PutSweep(&repository.SweepRecord{Kind: repository.SweepEmployee, Employee: boss.ID})}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.removeEmployeeOnce(ctx, boss.ID); !errors.Is(err, errEmployeeMoved) {
+	if err := r.RemoveEmployeeOnce(ctx, boss.ID); !errors.Is(err, repository.ErrEmployeeMoved) {
 		t.Fatalf("the first round: %v", err)
 	}
 	// Marked, the boss reads as missing: its item as stored.
-	if got := rawItem(t, r, empKey(boss.ID)); intAttr(got, attrDirectReportCount) != 3 {
+	if got := rawItem(t, r, repository.EmpKey(boss.ID)); repository.IntAttr(got, repository.AttrDirectReportCount) != 3 {
 		t.Fatalf("the boss after one round: %v", got)
 	}
 	assertExact(t, r)
 	if _, err := r.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := rawItem(t, r, empKey(boss.ID)); got != nil {
+	if got := rawItem(t, r, repository.EmpKey(boss.ID)); got != nil {
 		t.Fatalf("the boss after the sweep: %v", got)
 	}
 	assertExact(t, r)
 }
 
 // rawItem reads the item at k as it is stored (its index keys included).
-func rawItem(t *testing.T, r *Repo, k Key) map[string]types.AttributeValue {
+func rawItem(t *testing.T, r *Maintenance, k repository.Key) map[string]types.AttributeValue {
 	t.Helper()
-	out, err := r.DB.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: k.Attributes(), ConsistentRead: aws.Bool(true)})
+	out, err := r.DB.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(r.Table()), Key: k.Attributes(), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -575,12 +576,12 @@ func rawItem(t *testing.T, r *Repo, k Key) map[string]types.AttributeValue {
 // rename leaves the new name (and, for a customer, its place in the by-name listing), and a
 // relocation that read before a rename leaves the department listed under its new name.
 func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, _ := ticketFixture(t, r)
 	renamed, email := "Ada Renamed", "ada@new.example"
-	r.hooks.correctionRead = func() {
-		r.hooks.correctionRead = nil
+	r.Hooks.CorrectionRead = func() {
+		r.Hooks.CorrectionRead = nil
 		if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, &renamed, nil); err != nil {
 			t.Error(err)
 		}
@@ -588,7 +589,7 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, nil, &email); err != nil {
 		t.Fatal(err)
 	}
-	if got := rawItem(t, r, u.Key()); StringAttr(got, "name") != renamed || StringAttr(got, "email") != email {
+	if got := rawItem(t, r, u.Key()); repository.StringAttr(got, "name") != renamed || repository.StringAttr(got, "email") != email {
 		t.Errorf("the user after a concurrent rename: %v", got)
 	}
 
@@ -596,8 +597,8 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.hooks.correctionRead = func() {
-		r.hooks.correctionRead = nil
+	r.Hooks.CorrectionRead = func() {
+		r.Hooks.CorrectionRead = nil
 		if _, err := r.UpdateCustomer(ctx, c.ID, &renamed, nil); err != nil {
 			t.Error(err)
 		}
@@ -605,13 +606,13 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 	if _, err := r.UpdateCustomer(ctx, c.ID, nil, &email); err != nil {
 		t.Fatal(err)
 	}
-	if got := rawItem(t, r, customerKey(c.ID)); StringAttr(got, "name") != renamed || StringAttr(got, "GSI2SK") != nameSortKey(renamed, c.ID) {
+	if got := rawItem(t, r, repository.CustomerKeyOf(c.ID)); repository.StringAttr(got, "name") != renamed || repository.StringAttr(got, "GSI2SK") != repository.NameSortKey(renamed, c.ID) {
 		t.Errorf("the customer after a concurrent rename: %v", got)
 	}
 
 	f := newHRStaff(t)
-	f.r.hooks.correctionRead = func() {
-		f.r.hooks.correctionRead = nil
+	f.r.Hooks.CorrectionRead = func() {
+		f.r.Hooks.CorrectionRead = nil
 		if _, err := f.r.RenameDepartment(ctx, f.d.ID, "Platform"); err != nil {
 			t.Error(err)
 		}
@@ -619,17 +620,17 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 	if _, err := f.r.RelocateDepartment(ctx, f.d.ID, f.loc2.Ref()); err != nil && apperr.CodeOf(err) != apperr.CodeConflict {
 		t.Fatal(err)
 	}
-	if got := rawItem(t, f.r, deptKey(f.d.ID)); StringAttr(got, "GSI2SK") != nameSortKey("Platform", f.d.ID) {
+	if got := rawItem(t, f.r, repository.DeptKey(f.d.ID)); repository.StringAttr(got, "GSI2SK") != repository.NameSortKey("Platform", f.d.ID) {
 		t.Errorf("the department's listing key after a concurrent rename: %v", got)
 	}
 }
 
 // setOrgAttr writes the organization's item as no API write would (a drifted counter, a mark
 // gone): the states the sweep must survive.
-func setOrgAttr(t *testing.T, r *Repo, org, update string, values map[string]types.AttributeValue) {
+func setOrgAttr(t *testing.T, r *Maintenance, org, update string, values map[string]types.AttributeValue) {
 	t.Helper()
-	_, err := r.DB.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(r.table),
-		Key: OrgKey(org).Attributes(), UpdateExpression: aws.String(update), ExpressionAttributeValues: values})
+	_, err := r.DB.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()),
+		Key: repository.OrgKey(org).Attributes(), UpdateExpression: aws.String(update), ExpressionAttributeValues: values})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,11 +639,11 @@ func setOrgAttr(t *testing.T, r *Repo, org, update string, values map[string]typ
 // A sweep that cannot finish (a count of users that no user brings to zero) gives up after its
 // rounds, leaves its record for the next run, and finishes once the count is right.
 func TestSweepOfADriftedOrganizationIsBounded(t *testing.T) {
-	r := newLocalRepo(t, Config{})
-	r.backoffFn = func(int) time.Duration { return time.Millisecond }
+	r := newLocalRepo(t, repository.Config{})
+	r.BackoffFn = func(int) time.Duration { return time.Millisecond }
 	ctx := context.Background()
 	u, _ := ticketFixture(t, r)
-	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": NumberValue(5)})
+	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": repository.NumberValue(5)})
 	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
 		t.Fatal(err)
 	}
@@ -651,10 +652,10 @@ func TestSweepOfADriftedOrganizationIsBounded(t *testing.T) {
 	if n, err := r.Sweep(bounded); n != 0 || err == nil || bounded.Err() != nil {
 		t.Fatalf("a sweep that cannot finish: %d, %v", n, err)
 	}
-	if o := orphansOf(t, r, sweepPK); len(o) != 1 {
+	if o := orphansOf(t, r, repository.SweepPK); len(o) != 1 {
 		t.Fatalf("the record after an unfinished sweep: %v", o)
 	}
-	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": NumberValue(0)})
+	setOrgAttr(t, r, u.OrgID, "SET userCount = :c", map[string]types.AttributeValue{":c": repository.NumberValue(0)})
 	if n, err := r.Sweep(ctx); n != 1 || err != nil {
 		t.Fatalf("the next run: %d, %v", n, err)
 	}
@@ -666,21 +667,21 @@ func TestSweepOfADriftedOrganizationIsBounded(t *testing.T) {
 // A record whose organization is there without the mark (written anew under the same key) removes
 // nothing of it: only the record goes.
 func TestSweepLeavesAnUnmarkedOrganization(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
 	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
 		t.Fatal(err)
 	}
-	setOrgAttr(t, r, u.OrgID, "REMOVE "+attrDeleting, nil)
+	setOrgAttr(t, r, u.OrgID, "REMOVE "+repository.AttrDeleting, nil)
 	if n, err := r.Sweep(ctx); n != 1 || err != nil {
 		t.Fatalf("sweep: %d, %v", n, err)
 	}
-	found, err := r.BatchGet(ctx, []Key{OrgKey(u.OrgID), u.Key(), ticketKey(u.OrgID, tk.ID)})
+	found, err := r.BatchGet(ctx, []repository.Key{repository.OrgKey(u.OrgID), u.Key(), repository.TicketKeyOf(u.OrgID, tk.ID)})
 	if err != nil || len(found) != 3 {
 		t.Fatalf("the unmarked organization after the sweep: %v %v", found, err)
 	}
-	if o := orphansOf(t, r, sweepPK); len(o) != 0 {
+	if o := orphansOf(t, r, repository.SweepPK); len(o) != 0 {
 		t.Fatalf("the record: %v", o)
 	}
 }
@@ -688,23 +689,23 @@ func TestSweepLeavesAnUnmarkedOrganization(t *testing.T) {
 // A ticket whose history outgrows its own transaction is removed even when the sweep of the rest
 // fails right after: the removal succeeds, and the sweeper finishes the history.
 func TestDeleteTicketSucceedsWhenItsHistorySweepFails(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
-	for i := range versionsInTx + 2 {
+	for i := range repository.VersionsInTx + 2 {
 		title := fmt.Sprintf("v%d", i)
-		if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r.hooks.sweepVersions = func() error { return errors.New("the sweep stops here") }
+	r.Hooks.SweepVersions = func() error { return errors.New("the sweep stops here") }
 	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); err != nil {
 		t.Fatalf("a removal whose history sweep failed: %v", err)
 	}
 	if err := r.DeleteTicket(ctx, u.OrgID, tk.ID, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("the ticket after its removal: %v", err)
 	}
-	r.hooks.sweepVersions = nil
+	r.Hooks.SweepVersions = nil
 	if n, err := r.Sweep(ctx); n != 1 || err != nil {
 		t.Fatalf("the sweeper: %d, %v", n, err)
 	}
@@ -723,8 +724,8 @@ func TestDeleteDepartmentReportsTheRealCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.hooks.correctionRead = func() {
-		r.hooks.correctionRead = nil
+	r.Hooks.CorrectionRead = func() {
+		r.Hooks.CorrectionRead = nil
 		for _, name := range []string{"OpsOne", "OpsTwo", "OpsThree"} {
 			hire(t, r, d, name, "", "")
 		}
@@ -754,11 +755,11 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 	}
 	menteesOf := func(id string) int {
 		t.Helper()
-		out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.table), Key: empKey(id).Attributes(), ConsistentRead: aws.Bool(true)})
+		out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(id).Attributes(), ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return intAttr(out.Item, "menteeCount")
+		return repository.IntAttr(out.Item, "menteeCount")
 	}
 	if b, m := menteesOf(f.boss.ID), menteesOf(f.mid.ID); b != 2 || m != 0 {
 		t.Fatalf("mentees: Boss %d (want 2), Mid %d (want 0)", b, m)
@@ -771,8 +772,8 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 		t.Fatalf("Boss's mentees after its mentee's removal: %d", b)
 	}
 	assertExact(t, r)
-	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: empKey(f.boss.ID).Attributes(),
-		UpdateExpression: aws.String("ADD menteeCount :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": NumberValue(1)}})
+	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(f.boss.ID).Attributes(),
+		UpdateExpression: aws.String("ADD menteeCount :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": repository.NumberValue(1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -781,22 +782,22 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 	if err := r.RemoveEmployee(ctx, f.boss.ID); err != nil {
 		t.Fatalf("removing a mentor with a mentee its removal did not see: %v", err)
 	}
-	if rawItem(t, r, empKey(f.boss.ID)) == nil {
+	if rawItem(t, r, repository.EmpKey(f.boss.ID)) == nil {
 		t.Fatal("the mentor was removed")
 	}
 	// The marked mentor has left the listings -recount walks: its count is repaired by hand.
-	_, err = r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: empKey(f.boss.ID).Attributes(),
-		UpdateExpression: aws.String("ADD menteeCount :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": NumberValue(-1)}})
+	_, err = r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(f.boss.ID).Attributes(),
+		UpdateExpression: aws.String("ADD menteeCount :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": repository.NumberValue(-1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n, err := r.Sweep(ctx); err != nil || n != 1 {
 		t.Fatalf("the sweep of the mentor once its count is right: %d, %v", n, err)
 	}
-	if rawItem(t, r, empKey(f.boss.ID)) != nil {
+	if rawItem(t, r, repository.EmpKey(f.boss.ID)) != nil {
 		t.Fatal("the mentor outlived its sweep")
 	}
-	if _, ok, _ := ReadRelation(ctx, r, f.low1.ID, RelMentor); ok {
+	if _, ok, _ := ReadRelation(ctx, r, f.low1.ID, repository.RelMentor); ok {
 		t.Fatal("a mentor relation outlived its mentor")
 	}
 	assertExact(t, r)
@@ -810,14 +811,14 @@ func TestRemoveEmployeeTakesItsEarlierJobsAndLeavesItsAccounts(t *testing.T) {
 	f := newHRStaff(t)
 	r, ctx := f.r, context.Background()
 	lead := "Lead"
-	if _, err := r.UpdateEmployee(ctx, f.low2.ID, EmployeeChanges{JobTitle: &lead}); err != nil {
+	if _, err := r.UpdateEmployee(ctx, f.low2.ID, repository.EmployeeChanges{JobTitle: &lead}); err != nil {
 		t.Fatal(err)
 	}
 	head := "Head"
-	if _, err := r.UpdateEmployee(ctx, f.low2.ID, EmployeeChanges{JobTitle: &head}); err != nil {
+	if _, err := r.UpdateEmployee(ctx, f.low2.ID, repository.EmployeeChanges{JobTitle: &head}); err != nil {
 		t.Fatal(err)
 	}
-	var customers []*Customer
+	var customers []*repository.Customer
 	for _, name := range []string{"Acme", "Globex"} {
 		c, err := r.CreateCustomer(ctx, name, strings.ToLower(name)+"@shop.example", nil)
 		if err != nil {
@@ -828,7 +829,7 @@ func TestRemoveEmployeeTakesItsEarlierJobsAndLeavesItsAccounts(t *testing.T) {
 		}
 		customers = append(customers, c)
 	}
-	if p, err := r.AccountsOfRep(ctx, f.low2.ID, PageArgs{First: 10}); err != nil || len(p.Items) != 2 {
+	if p, err := r.AccountsOfRep(ctx, f.low2.ID, repository.PageArgs{First: 10}); err != nil || len(p.Items) != 2 {
 		t.Fatalf("accounts before: %d, %v", len(p.Items), err)
 	}
 	if err := r.RemoveEmployee(ctx, f.low2.ID); err != nil {
@@ -838,12 +839,12 @@ func TestRemoveEmployeeTakesItsEarlierJobsAndLeavesItsAccounts(t *testing.T) {
 		t.Errorf("left of the employee: %v", o)
 	}
 	for _, c := range customers {
-		got, err := r.customerOf(ctx, c.ID)
+		got, err := r.CustomerOf(ctx, c.ID)
 		if err != nil || got.AccountRepID != "" {
 			t.Errorf("customer %s after its rep's removal: %+v, %v", c.Name, got, err)
 		}
 	}
-	if p, err := r.AccountsOfRep(ctx, f.low2.ID, PageArgs{First: 10}); err != nil || len(p.Items) != 0 {
+	if p, err := r.AccountsOfRep(ctx, f.low2.ID, repository.PageArgs{First: 10}); err != nil || len(p.Items) != 0 {
 		t.Errorf("accounts after: %d, %v", len(p.Items), err)
 	}
 	if problems := integrityProblems(t, r); len(problems) != 0 {

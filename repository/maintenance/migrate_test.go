@@ -1,7 +1,8 @@
-package repository
+package maintenance
 
 import (
 	"context"
+	"singletable/repository"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -10,15 +11,15 @@ import (
 )
 
 // putOldTicket writes t as an earlier version did: under PK = SK = TICKET#<t>.
-func putOldTicket(t *testing.T, r *Repo, tk *Ticket) Key {
+func putOldTicket(t *testing.T, r *Maintenance, tk *repository.Ticket) repository.Key {
 	t.Helper()
-	item, err := ticketEntity.encode(tk)
+	item, err := repository.TicketEntity.Encode(tk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := Key{PK: ticketSKPrefix + tk.ID, SK: ticketSKPrefix + tk.ID}
-	item[AttrPK], item[AttrSK] = StringValue(old.PK), StringValue(old.SK)
-	if _, err := r.DB.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item}); err != nil {
+	old := repository.Key{PK: repository.TicketSKPrefix + tk.ID, SK: repository.TicketSKPrefix + tk.ID}
+	item[repository.AttrPK], item[repository.AttrSK] = repository.StringValue(old.PK), repository.StringValue(old.SK)
+	if _, err := r.DB.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(r.Table()), Item: item}); err != nil {
 		t.Fatal(err)
 	}
 	return old
@@ -27,7 +28,7 @@ func putOldTicket(t *testing.T, r *Repo, tk *Ticket) Key {
 // Migrate moves the tickets an earlier version keyed by their id alone to their tenant's key, in
 // one transaction each, leaves tickets already keyed so alone, and a second run changes nothing.
 func TestMigrateKeysTicketsByTheirOrganization(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	org, err := r.CreateOrganization(ctx, "Acme")
 	if err != nil {
@@ -45,9 +46,9 @@ func TestMigrateKeysTicketsByTheirOrganization(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldTicket := &Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: TicketOpen, CreatedAt: at, UpdatedAt: at}
+	oldTicket := &repository.Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: repository.TicketOpen, CreatedAt: at, UpdatedAt: at}
 	oldKey := putOldTicket(t, r, oldTicket)
-	if before, err := r.readConsistent(ctx, ticketKey(org.ID, id)); err != nil || len(before) != 0 {
+	if before, err := r.ReadConsistent(ctx, repository.TicketKeyOf(org.ID, id)); err != nil || len(before) != 0 {
 		t.Fatalf("before the migration the ticket has no item under its new key: %v, %v", before, err)
 	}
 
@@ -55,24 +56,24 @@ func TestMigrateKeysTicketsByTheirOrganization(t *testing.T) {
 	if err != nil || rep.TicketsRekeyed != 1 {
 		t.Fatalf("first run: %+v, %v; want one ticket moved", rep, err)
 	}
-	found, err := r.readConsistent(ctx, oldKey, ticketKey(org.ID, id), ticketKey(org.ID, today.ID))
+	found, err := r.ReadConsistent(ctx, oldKey, repository.TicketKeyOf(org.ID, id), repository.TicketKeyOf(org.ID, today.ID))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := found[oldKey]; ok {
 		t.Error("the old item is still there")
 	}
-	if moved, ok := foundAs[*Ticket](found, ticketKey(org.ID, id)); !ok || moved.Title != "written before" {
+	if moved, ok := repository.FoundAs[*repository.Ticket](found, repository.TicketKeyOf(org.ID, id)); !ok || moved.Title != "written before" {
 		t.Errorf("the moved ticket: %+v", moved)
 	}
-	if _, ok := found[ticketKey(org.ID, today.ID)]; !ok {
+	if _, ok := found[repository.TicketKeyOf(org.ID, today.ID)]; !ok {
 		t.Error("today's ticket is gone")
 	}
 	if rep, err := r.Migrate(ctx); err != nil || rep.TicketsRekeyed != 0 {
 		t.Fatalf("second run: %+v, %v; want nothing to do", rep, err)
 	}
 	// The user's list holds each ticket once.
-	p, err := r.TicketsOfUser(ctx, org.ID, u.ID, TicketFilter{}, PageArgs{First: 10})
+	p, err := r.TicketsOfUser(ctx, org.ID, u.ID, repository.TicketFilter{}, repository.PageArgs{First: 10})
 	if err != nil || len(p.Items) != 2 {
 		t.Fatalf("tickets after the migration: %d, %v", len(p.Items), err)
 	}
@@ -81,7 +82,7 @@ func TestMigrateKeysTicketsByTheirOrganization(t *testing.T) {
 // A ticket whose organization is not known is found by one Query of its partition; a ticket that
 // does not exist is NOT_FOUND.
 func TestTicketByIDFindsTheOrganization(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	org, _ := r.CreateOrganization(ctx, "Acme")
 	u, _ := r.CreateUser(ctx, org.ID, "Ada", "ada@example.com")
@@ -100,10 +101,10 @@ func TestTicketByIDFindsTheOrganization(t *testing.T) {
 }
 
 // newDepartment is a department, at a location of its own, to hire into.
-func newDepartment(t *testing.T, r *Repo) *Department {
+func newDepartment(t *testing.T, r *Maintenance) *repository.Department {
 	t.Helper()
 	ctx := context.Background()
-	loc, err := r.CreateLocation(ctx, LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	loc, err := r.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,20 +118,20 @@ func newDepartment(t *testing.T, r *Repo) *Department {
 // Migrate gives an employee written before employeesByName existed (no GSI3 key) its key on the
 // name index, so employeesByName finds it; a second run changes nothing.
 func TestMigrateIndexesEmployeesByName(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	d := newDepartment(t, r)
-	e, _, err := r.HireEmployee(ctx, HireInput{DepartmentID: d.ID, Name: "Old Timer", Email: "old@corp.example", JobTitle: "Engineer"})
+	e, _, err := r.HireEmployee(ctx, repository.HireInput{DepartmentID: d.ID, Name: "Old Timer", Email: "old@corp.example", JobTitle: "Engineer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := empKey(e.ID)
-	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: k.Attributes(),
+	k := repository.EmpKey(e.ID)
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: k.Attributes(),
 		UpdateExpression: aws.String("REMOVE GSI3PK, GSI3SK")}); err != nil {
 		t.Fatal(err)
 	}
 	found := func() int {
-		p, err := r.EmployeesByName(ctx, "old timer", PageArgs{First: 10})
+		p, err := r.EmployeesByName(ctx, "old timer", repository.PageArgs{First: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,33 +157,33 @@ func TestMigrateIndexesEmployeesByName(t *testing.T) {
 // job title and keys to NFC so both find it, a run cut short is resumed by running again, and a
 // second run changes nothing.
 func TestMigrateNormalizesEmployeeNamesWrittenBeforeNFC(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	d := newDepartment(t, r)
 	const nfdName, nfcName = "Jose\u0301 Pe\u0301rez", "Jos\u00e9 P\u00e9rez"
 	const nfdTitle, nfcTitle = "Te\u0301cnico", "T\u00e9cnico"
 	var ids []string
 	for _, email := range []string{"jose@corp.example", "jose2@corp.example"} {
-		e, _, err := r.HireEmployee(ctx, HireInput{DepartmentID: d.ID, Name: nfcName, Email: email, JobTitle: nfcTitle})
+		e, _, err := r.HireEmployee(ctx, repository.HireInput{DepartmentID: d.ID, Name: nfcName, Email: email, JobTitle: nfcTitle})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, e.ID)
 		// The item as the version before NFC wrote it: the name and title as typed, keys of them.
-		if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: empKey(e.ID).Attributes(),
+		if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(e.ID).Attributes(),
 			UpdateExpression:         aws.String("SET #name = :n, jobTitle = :t, GSI3PK = :npk, GSI1PK = :tpk"),
 			ExpressionAttributeNames: map[string]string{"#name": "name"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":n": StringValue(nfdName), ":t": StringValue(nfdTitle),
-				":npk": StringValue("EMPNAME#" + foldKey(nfdName)), ":tpk": StringValue("JOBTITLE#" + foldKey(nfdTitle))}}); err != nil {
+			ExpressionAttributeValues: map[string]types.AttributeValue{":n": repository.StringValue(nfdName), ":t": repository.StringValue(nfdTitle),
+				":npk": repository.StringValue("EMPNAME#" + repository.FoldKey(nfdName)), ":tpk": repository.StringValue("JOBTITLE#" + repository.FoldKey(nfdTitle))}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	found := func() (byName, byTitle int) {
-		p, err := r.EmployeesByName(ctx, nfcName, PageArgs{First: 10})
+		p, err := r.EmployeesByName(ctx, nfcName, repository.PageArgs{First: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := r.EmployeesByJobTitle(ctx, nfcTitle, PageArgs{First: 10})
+		q, err := r.EmployeesByJobTitle(ctx, nfcTitle, repository.PageArgs{First: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,11 +199,11 @@ func TestMigrateNormalizesEmployeeNamesWrittenBeforeNFC(t *testing.T) {
 	}
 	// A run cut short after the first employee: the second run finishes, the third finds nothing.
 	first := ids[0]
-	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.table), Key: empKey(first).Attributes(),
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(first).Attributes(),
 		UpdateExpression:         aws.String("SET #name = :n, jobTitle = :t, GSI3PK = :npk, GSI1PK = :tpk"),
 		ExpressionAttributeNames: map[string]string{"#name": "name"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":n": StringValue(nfcName), ":t": StringValue(nfcTitle),
-			":npk": StringValue(employeeNamePK(nfcName)), ":tpk": StringValue(jobTitlePK(nfcTitle))}}); err != nil {
+		ExpressionAttributeValues: map[string]types.AttributeValue{":n": repository.StringValue(nfcName), ":t": repository.StringValue(nfcTitle),
+			":npk": repository.StringValue(repository.EmployeeNamePK(nfcName)), ":tpk": repository.StringValue(repository.JobTitlePK(nfcTitle))}}); err != nil {
 		t.Fatal(err)
 	}
 	for run, want := range []int{1, 0} {
@@ -214,7 +215,7 @@ func TestMigrateNormalizesEmployeeNamesWrittenBeforeNFC(t *testing.T) {
 	if n, m := found(); n != 2 || m != 2 {
 		t.Fatalf("after the migration: %d by name, %d by title; want both employees by each", n, m)
 	}
-	if p, err := r.EmployeesByName(ctx, nfdName, PageArgs{First: 10}); err != nil || len(p.Items) != 2 {
+	if p, err := r.EmployeesByName(ctx, nfdName, repository.PageArgs{First: 10}); err != nil || len(p.Items) != 2 {
 		t.Fatalf("the NFD spelling finds %d, %v", len(p.Items), err)
 	}
 }

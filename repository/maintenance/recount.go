@@ -1,9 +1,10 @@
-package repository
+package maintenance
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"singletable/repository"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,12 +97,12 @@ type RecountReport struct {
 var errCountersMoved = errors.New("the counters changed while they were counted")
 
 // Recount sets every counter from its collection (see above).
-func (r *Repo) Recount(ctx context.Context, opts RecountOptions) (RecountReport, error) {
+func (r *Maintenance) Recount(ctx context.Context, opts RecountOptions) (RecountReport, error) {
 	if opts.Settle <= 0 {
 		opts.Settle = DefaultRecountSettle
 	}
 	rec := &recorder{opts: opts}
-	for _, t := range tallies {
+	for _, t := range repository.Tallies {
 		if err := r.recountTally(ctx, t, rec); err != nil {
 			return rec.rep, err
 		}
@@ -136,7 +137,7 @@ func (rc *recorder) repaired(repairs []Repair) {
 
 // look is a parent's counters as read.
 type look struct {
-	parent  Entity
+	parent  repository.Entity
 	was     map[string]*int
 	counted bool
 }
@@ -146,19 +147,19 @@ type look struct {
 // index that disagrees with its counters is counted again in settled rounds: the counters of all
 // such parents are read, Settle passes once, and each is counted and written; one whose counters
 // moved meanwhile goes to the next round.
-func (r *Repo) recountTally(ctx context.Context, t tally, rec *recorder) error {
+func (r *Maintenance) recountTally(ctx context.Context, t repository.Tally, rec *recorder) error {
 	var (
 		mu      sync.Mutex
-		drifted []Entity
+		drifted []repository.Entity
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(recountWorkers)
-	err := t.each(gctx, r, func(parent Entity) error {
+	err := t.Each(gctx, r.Repo, func(parent repository.Entity) error {
 		g.Go(func() error {
 			rec.mu.Lock()
 			rec.rep.Parents++
 			rec.mu.Unlock()
-			if t.fromIndex {
+			if t.FromIndex {
 				lk, found, err := r.lookAt(gctx, t, parent)
 				if err != nil || !found {
 					return err
@@ -194,7 +195,7 @@ func (r *Repo) recountTally(ctx context.Context, t tally, rec *recorder) error {
 
 // recountOnTable recounts a parent whose collection is on the table: read, count, write, again
 // while the counters move.
-func (r *Repo) recountOnTable(ctx context.Context, t tally, parent Entity, rec *recorder) error {
+func (r *Maintenance) recountOnTable(ctx context.Context, t repository.Tally, parent repository.Entity, rec *recorder) error {
 	for range maxRecountAttempts {
 		lk, found, err := r.lookAt(ctx, t, parent)
 		if err != nil || !found {
@@ -215,7 +216,7 @@ func (r *Repo) recountOnTable(ctx context.Context, t tally, parent Entity, rec *
 
 // settledRound reads the counters of parents, waits Settle, then counts and writes each; it
 // returns the parents whose counters moved meanwhile.
-func (r *Repo) settledRound(ctx context.Context, t tally, parents []Entity, rec *recorder) ([]Entity, error) {
+func (r *Maintenance) settledRound(ctx context.Context, t repository.Tally, parents []repository.Entity, rec *recorder) ([]repository.Entity, error) {
 	looks := make([]look, len(parents))
 	found := make([]bool, len(parents))
 	g, gctx := errgroup.WithContext(ctx)
@@ -229,12 +230,12 @@ func (r *Repo) settledRound(ctx context.Context, t tally, parents []Entity, rec 
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	if err := SleepCtx(ctx, rec.opts.Settle); err != nil {
+	if err := repository.SleepCtx(ctx, rec.opts.Settle); err != nil {
 		return nil, apperr.Classify("recount", err)
 	}
 	var (
 		mu    sync.Mutex
-		again []Entity
+		again []repository.Entity
 	)
 	g, gctx = errgroup.WithContext(ctx)
 	g.SetLimit(recountWorkers)
@@ -258,30 +259,30 @@ func (r *Repo) settledRound(ctx context.Context, t tally, parents []Entity, rec 
 }
 
 // lookAt reads parent's counters (found is false when the parent is gone).
-func (r *Repo) lookAt(ctx context.Context, t tally, parent Entity) (look, bool, error) {
-	was, counted, found, err := r.readCounters(ctx, parent.Key(), t.attrs)
+func (r *Maintenance) lookAt(ctx context.Context, t repository.Tally, parent repository.Entity) (look, bool, error) {
+	was, counted, found, err := r.readCounters(ctx, parent.Key(), t.Attrs)
 	return look{parent: parent, was: was, counted: counted}, found, err
 }
 
 // countAndSet counts lk's collection. differs says the count disagrees with the counters as read
 // (or the parent was not counted); with write, such a count is written on condition that the
 // counters are still as read (errCountersMoved if not), and the repairs are what it changed.
-func (r *Repo) countAndSet(ctx context.Context, t tally, lk look, write bool) (repairs []Repair, differs bool, err error) {
-	now, err := r.count(ctx, t, lk.parent)
+func (r *Maintenance) countAndSet(ctx context.Context, t repository.Tally, lk look, write bool) (repairs []Repair, differs bool, err error) {
+	now, err := r.Count(ctx, t, lk.parent)
 	if err != nil {
 		return nil, false, err
 	}
-	if lk.counted && agree(t.attrs, lk.was, now) {
+	if lk.counted && agree(t.Attrs, lk.was, now) {
 		return nil, false, nil
 	}
 	if !write {
 		return nil, true, nil
 	}
 	k := lk.parent.Key()
-	if err := r.setCounters(ctx, k, t.attrs, lk.was, now); err != nil {
+	if err := r.setCounters(ctx, k, t.Attrs, lk.was, now); err != nil {
 		return nil, true, err
 	}
-	for _, a := range t.attrs {
+	for _, a := range t.Attrs {
 		if !lk.counted || lk.was[a] == nil || *lk.was[a] != now[a] {
 			repairs = append(repairs, Repair{Parent: parentName(t, k), Counter: a, Was: lk.was[a], Now: now[a], Counted: lk.counted})
 		}
@@ -289,7 +290,9 @@ func (r *Repo) countAndSet(ctx context.Context, t tally, lk look, write bool) (r
 	return repairs, true, nil
 }
 
-func parentName(t tally, k Key) string { return t.parent + " " + k.PK + " " + k.SK }
+func parentName(t repository.Tally, k repository.Key) string {
+	return t.Parent + " " + k.PK + " " + k.SK
+}
 
 // agree reports whether every counter was read with the value counted.
 func agree(attrs []string, was map[string]*int, now map[string]int) bool {
@@ -303,8 +306,8 @@ func agree(attrs []string, was map[string]*int, now map[string]int) bool {
 
 // readCounters reads the counters attrs of the item at k and its counted flag, consistently;
 // a counter the item lacks is nil. found is false when there is no item.
-func (r *Repo) readCounters(ctx context.Context, k Key, attrs []string) (was map[string]*int, counted, found bool, err error) {
-	item, err := r.readOneConsistent(ctx, k)
+func (r *Maintenance) readCounters(ctx context.Context, k repository.Key, attrs []string) (was map[string]*int, counted, found bool, err error) {
+	item, err := r.ReadOneConsistent(ctx, k)
 	if err != nil || item == nil {
 		return nil, false, false, err
 	}
@@ -318,30 +321,30 @@ func (r *Repo) readCounters(ctx context.Context, k Key, attrs []string) (was map
 			was[a] = &n
 		}
 	}
-	c, _ := item[attrCounted].(*types.AttributeValueMemberBOOL)
+	c, _ := item[repository.AttrCounted].(*types.AttributeValueMemberBOOL)
 	return was, c != nil && c.Value, true, nil
 }
 
 // setCounters writes the counts now and marks the item counted, on condition that its counters
 // are still was: errCountersMoved otherwise.
-func (r *Repo) setCounters(ctx context.Context, k Key, attrs []string, was map[string]*int, now map[string]int) error {
-	names := map[string]string{"#counted": attrCounted}
+func (r *Maintenance) setCounters(ctx context.Context, k repository.Key, attrs []string, was map[string]*int, now map[string]int) error {
+	names := map[string]string{"#counted": repository.AttrCounted}
 	values := map[string]types.AttributeValue{":true": &types.AttributeValueMemberBOOL{Value: true}}
 	sets := []string{"#counted = :true"}
 	conds := []string{"attribute_exists(PK)"}
 	for i, a := range attrs {
 		name, value := "#a"+strconv.Itoa(i), ":n"+strconv.Itoa(i)
-		names[name], values[value] = a, NumberValue(now[a])
+		names[name], values[value] = a, repository.NumberValue(now[a])
 		sets = append(sets, name+" = "+value)
 		if was[a] == nil {
 			conds = append(conds, "attribute_not_exists("+name+")")
 			continue
 		}
-		values[":w"+strconv.Itoa(i)] = NumberValue(*was[a])
+		values[":w"+strconv.Itoa(i)] = repository.NumberValue(*was[a])
 		conds = append(conds, name+" = :w"+strconv.Itoa(i))
 	}
 	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(r.table),
+		TableName:                 aws.String(r.Table()),
 		Key:                       k.Attributes(),
 		UpdateExpression:          aws.String("SET " + strings.Join(sets, ", ")),
 		ConditionExpression:       aws.String(strings.Join(conds, " AND ")),

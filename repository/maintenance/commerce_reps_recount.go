@@ -1,8 +1,9 @@
-package repository
+package maintenance
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -21,34 +22,36 @@ import (
 // table by less than the time between the last write and the recount.
 
 // recountRepSales recounts the sales of every rep.
-func (r *Repo) recountRepSales(ctx context.Context, rec *recorder) error {
-	return eachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, minHireTime, a) },
-		func(e *Employee) error { return r.recountRepOf(ctx, e.ID, rec) })
+func (r *Maintenance) recountRepSales(ctx context.Context, rec *recorder) error {
+	return repository.EachPage(func(a repository.PageArgs) (repository.Page[*repository.Employee], error) {
+		return r.EmployeesHiredSince(ctx, repository.MinHireTime, a)
+	},
+		func(e *repository.Employee) error { return r.recountRepOf(ctx, e.ID, rec) })
 }
 
 // repSalesOf sums rep's orders that are not cancelled by month, from GSI2.
-func (r *Repo) repSalesOf(ctx context.Context, rep string) (map[string]*RepSales, error) {
-	items, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName: aws.String(r.table), IndexName: aws.String(gsi2),
+func (r *Maintenance) repSalesOf(ctx context.Context, rep string) (map[string]*repository.RepSales, error) {
+	items, err := r.QueryAll(ctx, &dynamodb.QueryInput{
+		TableName: aws.String(r.Table()), IndexName: aws.String(repository.Gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(repOrdersPK(rep))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(repository.RepOrdersPK(rep))},
 		ExpressionAttributeNames:  map[string]string{"#status": "status", "#total": "totalCents", "#placed": "placedAt"},
 		ProjectionExpression:      aws.String("#status, #total, #placed"),
 	})
 	if err != nil {
 		return nil, err
 	}
-	sums := map[string]*RepSales{}
+	sums := map[string]*repository.RepSales{}
 	for _, it := range items {
-		placed, err := time.Parse(time.RFC3339Nano, StringAttr(it, "placedAt"))
-		if err != nil || OrderStatus(StringAttr(it, "status")) == OrderCancelled {
+		placed, err := time.Parse(time.RFC3339Nano, repository.StringAttr(it, "placedAt"))
+		if err != nil || repository.OrderStatus(repository.StringAttr(it, "status")) == repository.OrderCancelled {
 			continue
 		}
-		m := salesMonth(placed)
+		m := repository.SalesMonth(placed)
 		if sums[m] == nil {
-			sums[m] = &RepSales{RepID: rep, Month: m}
+			sums[m] = &repository.RepSales{RepID: rep, Month: m}
 		}
-		sums[m].TotalCents += int64(intAttr(it, "totalCents"))
+		sums[m].TotalCents += int64(repository.IntAttr(it, "totalCents"))
 		sums[m].Orders++
 	}
 	return sums, nil
@@ -56,7 +59,7 @@ func (r *Repo) repSalesOf(ctx context.Context, rep string) (map[string]*RepSales
 
 // recountRepOf compares rep's monthly sales items with the sums of its orders and repairs those
 // that differ.
-func (r *Repo) recountRepOf(ctx context.Context, rep string, rec *recorder) error {
+func (r *Maintenance) recountRepOf(ctx context.Context, rep string, rec *recorder) error {
 	sums, err := r.repSalesOf(ctx, rep)
 	if err != nil {
 		return err
@@ -66,26 +69,26 @@ func (r *Repo) recountRepOf(ctx context.Context, rep string, rec *recorder) erro
 		rec.mu.Lock()
 		rec.rep.Parents++
 		rec.mu.Unlock()
-		item, err := r.readOneConsistent(ctx, k)
+		item, err := r.ReadOneConsistent(ctx, k)
 		if err != nil {
 			return err
 		}
 		// The sales of erased customers' orders are the item's to tell: no order is left to sum.
-		want.ErasedCents, want.ErasedOrders = int64(intAttr(item, "erasedCents")), intAttr(item, "erasedOrders")
+		want.ErasedCents, want.ErasedOrders = int64(repository.IntAttr(item, "erasedCents")), repository.IntAttr(item, "erasedOrders")
 		want.TotalCents, want.Orders = want.TotalCents+want.ErasedCents, want.Orders+want.ErasedOrders
-		total, orders := intAttr(item, "totalCents"), intAttr(item, "orders")
+		total, orders := repository.IntAttr(item, "totalCents"), repository.IntAttr(item, "orders")
 		if item != nil && int64(total) == want.TotalCents && orders == want.Orders {
 			continue
 		}
 		if err := r.putRepSales(ctx, want, item); errors.Is(err, errCountersMoved) {
 			rec.mu.Lock()
-			rec.rep.Busy = append(rec.rep.Busy, typeRepSales+" "+k.PK+" "+k.SK)
+			rec.rep.Busy = append(rec.rep.Busy, repository.TypeRepSales+" "+k.PK+" "+k.SK)
 			rec.mu.Unlock()
 			continue
 		} else if err != nil {
 			return err
 		}
-		name := typeRepSales + " " + k.PK + " " + k.SK
+		name := repository.TypeRepSales + " " + k.PK + " " + k.SK
 		rec.repaired([]Repair{
 			{Parent: name, Counter: "totalCents", Was: wasOf(item, total), Now: int(want.TotalCents), Counted: item != nil},
 			{Parent: name, Counter: "orders", Was: wasOf(item, orders), Now: want.Orders, Counted: item != nil},
@@ -95,17 +98,17 @@ func (r *Repo) recountRepOf(ctx context.Context, rep string, rec *recorder) erro
 }
 
 // putRepSales writes want if the item is still was (nil: absent); errCountersMoved otherwise.
-func (r *Repo) putRepSales(ctx context.Context, want *RepSales, was map[string]types.AttributeValue) error {
-	item, err := repSalesEntity.encode(want)
+func (r *Maintenance) putRepSales(ctx context.Context, want *repository.RepSales, was map[string]types.AttributeValue) error {
+	item, err := repository.RepSalesEntity.Encode(want)
 	if err != nil {
 		return err
 	}
-	in := &dynamodb.PutItemInput{TableName: aws.String(r.table), Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}
+	in := &dynamodb.PutItemInput{TableName: aws.String(r.Table()), Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}
 	if was != nil {
 		in.ConditionExpression = aws.String("totalCents = :t AND orders = :o AND " + erasedAsRead(was))
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{":t": NumberValue(intAttr(was, "totalCents")), ":o": NumberValue(intAttr(was, "orders"))}
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":t": repository.NumberValue(repository.IntAttr(was, "totalCents")), ":o": repository.NumberValue(repository.IntAttr(was, "orders"))}
 		if was["erasedOrders"] != nil {
-			in.ExpressionAttributeValues[":e"] = NumberValue(intAttr(was, "erasedOrders"))
+			in.ExpressionAttributeValues[":e"] = repository.NumberValue(repository.IntAttr(was, "erasedOrders"))
 		}
 	}
 	_, err = r.DB.PutItem(ctx, in)

@@ -1,4 +1,4 @@
-package repository_test
+package maintenance_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
 )
 
@@ -23,8 +24,8 @@ func TestLifecycleStorm(t *testing.T) {
 	for _, every := range []int{0, 3} {
 		t.Run(fmt.Sprintf("throttle every %d", every), func(t *testing.T) {
 			th := &repotest.Throttler{}
-			r := repotest.NewRepo(t, func(c *repository.Config) { c.WrapTransport = th.Wrap })
-			w := newStormWorld(t, r)
+			r := maintenance.New(repotest.NewRepo(t, func(c *repository.Config) { c.WrapTransport = th.Wrap }))
+			w := newStormWorld(t, r.Repo)
 			ops := w.ops(160)
 			th.Throttle(every)
 			var mu sync.Mutex
@@ -65,10 +66,10 @@ func TestLifecycleStorm(t *testing.T) {
 				t.Fatal(err)
 			}
 			th.Throttle(0)
-			if p := repository.IntegrityProblems(t, r); len(p) != 0 {
+			if p := maintenance.IntegrityProblems(t, r); len(p) != 0 {
 				t.Fatalf("%d items outlived their objects: %v", len(p), p)
 			}
-			rep, err := r.Recount(context.Background(), repository.RecountOptions{Settle: 1})
+			rep, err := r.Recount(context.Background(), maintenance.RecountOptions{Settle: 1})
 			if err != nil || len(rep.Repairs) != 0 {
 				t.Fatalf("recount: %v, repairs %+v", err, rep.Repairs)
 			}

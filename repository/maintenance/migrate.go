@@ -1,9 +1,10 @@
-package repository
+package maintenance
 
 import (
 	"context"
 	"errors"
 	"maps"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -39,9 +40,9 @@ type MigrationReport struct {
 // users, each user's tickets on GSI1), never a Scan, changes only what is not in today's shape,
 // and is idempotent: a second run changes nothing. Run it once every server runs
 // this version: an older server would go on writing the old shapes.
-func (r *Repo) Migrate(ctx context.Context) (MigrationReport, error) {
+func (r *Maintenance) Migrate(ctx context.Context) (MigrationReport, error) {
 	var rep MigrationReport
-	err := r.eachUser(ctx, func(u *User) error {
+	err := r.EachUser(ctx, func(u *repository.User) error {
 		moved, versioned, err := r.migrateTickets(ctx, u)
 		rep.TicketsRekeyed += moved
 		rep.TicketsVersioned += versioned
@@ -58,21 +59,21 @@ func (r *Repo) Migrate(ctx context.Context) (MigrationReport, error) {
 // transaction (the item put under its new key, unless it is there already, and the old one
 // deleted), gives those without versions their version 1, and reports how many it moved and
 // versioned.
-func (r *Repo) migrateTickets(ctx context.Context, u *User) (moved, versioned int, err error) {
-	items, err := r.queryAll(ctx, &dynamodb.QueryInput{
-		TableName:              aws.String(r.table),
-		IndexName:              aws.String(gsi1),
+func (r *Maintenance) migrateTickets(ctx context.Context, u *repository.User) (moved, versioned int, err error) {
+	items, err := r.QueryAll(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(r.Table()),
+		IndexName:              aws.String(repository.Gsi1),
 		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": StringValue(userCollectionPK(u.OrgID, u.ID)), ":t": StringValue(ticketSKPrefix),
+			":pk": repository.StringValue(repository.UserCollectionPK(u.OrgID, u.ID)), ":t": repository.StringValue(repository.TicketSKPrefix),
 		},
 	})
 	if err != nil {
 		return 0, 0, err
 	}
 	for _, item := range items {
-		old := Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}
-		now := ticketKey(u.OrgID, StringAttr(item, "id"))
+		old := repository.Key{PK: repository.StringAttr(item, repository.AttrPK), SK: repository.StringAttr(item, repository.AttrSK)}
+		now := repository.TicketKeyOf(u.OrgID, repository.StringAttr(item, "id"))
 		if old.PK != now.PK {
 			continue // not a ticket item of this shape
 		}
@@ -102,19 +103,19 @@ var errVersioned = apperr.Errorf(apperr.CodeConflict, "the ticket has versions a
 // versionTicket gives the ticket item at k, written before versions existed, its version 1 (its
 // state as it is, last changed at its updatedAt), in one transaction conditioned on its having no
 // version yet: false when a change of the ticket got there first (it writes version 1 itself).
-func (r *Repo) versionTicket(ctx context.Context, item map[string]types.AttributeValue, k Key) (bool, error) {
-	t, err := decodeAs[*Ticket](item)
+func (r *Maintenance) versionTicket(ctx context.Context, item map[string]types.AttributeValue, k repository.Key) (bool, error) {
+	t, err := repository.DecodeAs[*repository.Ticket](item)
 	if err != nil {
 		return false, err
 	}
-	first, err := ticketVersionEntity.encode(versionOf(t, t.UpdatedAt))
+	first, err := repository.TicketVersionEntity.Encode(repository.VersionOf(t, t.UpdatedAt))
 	if err != nil {
 		return false, err
 	}
-	err = r.transact(ctx, "version ticket", []txItem{
-		r.txUpdate(k, "SET #version = :one", "attribute_exists(PK) AND attribute_not_exists(#version)",
-			map[string]string{"#version": "version"}, map[string]types.AttributeValue{":one": NumberValue(1)}, errVersioned),
-		r.putNew(first, errVersioned),
+	err = r.Transact(ctx, "version ticket", []repository.TxItem{
+		r.TxUpdate(k, "SET #version = :one", "attribute_exists(PK) AND attribute_not_exists(#version)",
+			map[string]string{"#version": "version"}, map[string]types.AttributeValue{":one": repository.NumberValue(1)}, errVersioned),
+		r.PutNew(first, errVersioned),
 	})
 	if errors.Is(err, errVersioned) {
 		return false, nil
@@ -127,56 +128,15 @@ func (r *Repo) versionTicket(ctx context.Context, item map[string]types.Attribut
 // deleted: the item at now is the one today's API reads and writes. The item at now carries
 // movedFrom, the old key: the table's stream reads the move as one UPDATED change of the object,
 // not its removal and creation (decodeRecord).
-func (r *Repo) moveItem(ctx context.Context, item map[string]types.AttributeValue, old, now Key) error {
+func (r *Maintenance) moveItem(ctx context.Context, item map[string]types.AttributeValue, old, now repository.Key) error {
 	moved := maps.Clone(item)
-	moved[AttrPK], moved[AttrSK] = StringValue(now.PK), StringValue(now.SK)
-	moved[AttrMovedFrom] = StringValue(old.PK + " " + old.SK)
-	del := r.txDelete(old)
+	moved[repository.AttrPK], moved[repository.AttrSK] = repository.StringValue(now.PK), repository.StringValue(now.SK)
+	moved[repository.AttrMovedFrom] = repository.StringValue(old.PK + " " + old.SK)
+	del := r.TxDelete(old)
 	exists := apperr.Errorf(apperr.CodeConflict, "already moved")
-	err := r.transact(ctx, "move item", []txItem{r.putNew(moved, exists), del})
+	err := r.Transact(ctx, "move item", []repository.TxItem{r.PutNew(moved, exists), del})
 	if errors.Is(err, exists) {
-		return r.transact(ctx, "delete moved item", []txItem{del})
+		return r.Transact(ctx, "delete moved item", []repository.TxItem{del})
 	}
 	return err
-}
-
-// attrMovedFrom marks an item a migration moved to its key (moveItem).
-const AttrMovedFrom = "movedFrom"
-
-// txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
-// stops rather than writing twice).
-func (r *Repo) txDelete(k Key) txItem {
-	return txItem{item: types.TransactWriteItem{Delete: &types.Delete{
-		TableName:           aws.String(r.table),
-		Key:                 k.Attributes(),
-		ConditionExpression: aws.String("attribute_exists(PK)"),
-	}}, onCondition: apperr.Errorf(apperr.CodeConflict, "the item moved meanwhile; run again")}
-}
-
-// eachUser calls fn for every user of every organization, page by page.
-func (r *Repo) eachUser(ctx context.Context, fn func(*User) error) error {
-	return eachPage(func(args PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, args) },
-		func(o *Organization) error {
-			return eachPage(func(args PageArgs) (Page[*User], error) { return r.UsersOfOrganization(ctx, o.ID, args) }, fn)
-		})
-}
-
-// eachPage calls fn for every item of the list read page by page by page.
-func eachPage[T any](page func(PageArgs) (Page[T], error), fn func(T) error) error {
-	args := PageArgs{First: MaxPageSize}
-	for {
-		p, err := page(args)
-		if err != nil {
-			return err
-		}
-		for _, item := range p.Items {
-			if err := fn(item); err != nil {
-				return err
-			}
-		}
-		if !p.HasNextPage || len(p.Cursors) == 0 {
-			return nil
-		}
-		args.After = p.Cursors[len(p.Cursors)-1].String()
-	}
 }

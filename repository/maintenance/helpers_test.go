@@ -1,0 +1,67 @@
+package maintenance
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+// newLocalRepo is the maintenance of a new table of its own in DynamoDB Local (repotest), with
+// the settings cfg sets (its non-zero fields).
+func newLocalRepo(t *testing.T, cfg repository.Config) *Maintenance {
+	t.Helper()
+	return New(repotest.NewRepo(t, func(c *repository.Config) {
+		to, from := reflect.ValueOf(c).Elem(), reflect.ValueOf(cfg)
+		for i := range from.NumField() {
+			if !from.Field(i).IsZero() {
+				to.Field(i).Set(from.Field(i))
+			}
+		}
+	}))
+}
+
+// ticketFixture is an organization with one user and one ticket (version 1).
+func ticketFixture(t *testing.T, r *Maintenance) (*repository.User, *repository.Ticket) {
+	t.Helper()
+	ctx := context.Background()
+	org, err := r.CreateOrganization(ctx, "Acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := r.CreateUser(ctx, org.ID, "Ada", "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := r.CreateTicket(ctx, org.ID, u.ID, "first", "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, tk
+}
+
+// ReadEmployee reads an employee with a consistent read.
+func ReadEmployee(ctx context.Context, r *Maintenance, id string) (*repository.Employee, bool, error) {
+	return readConsistent[*repository.Employee](ctx, r, repository.EmpKey(id))
+}
+
+// ReadRelation reads an employee's relation item of one type with a consistent read.
+func ReadRelation(ctx context.Context, r *Maintenance, id string, rel repository.RelationType) (*repository.Relation, bool, error) {
+	k, err := repository.RelationKey(id, rel)
+	if err != nil {
+		return nil, false, err
+	}
+	return readConsistent[*repository.Relation](ctx, r, k)
+}
+
+func readConsistent[T repository.Entity](ctx context.Context, r *Maintenance, k repository.Key) (T, bool, error) {
+	found, err := r.ReadConsistent(ctx, k)
+	if err != nil {
+		var none T
+		return none, false, err
+	}
+	v, ok := repository.FoundAs[T](found, k)
+	return v, ok, nil
+}

@@ -1,0 +1,68 @@
+package maintenance
+
+import (
+	"singletable/repository"
+	"strings"
+	"testing"
+)
+
+// integrityProblems scans the test's own table and lists every item that outlived what it
+// belongs to: a ticket without its reporter, a version without its ticket, a user, guard or
+// relation whose object is gone (a customer's account rep, an employee's earlier job among them),
+// an order item without its order, an object still marked as being
+// removed, a sweep record left. Counters are checked by Recount (assertExact).
+func integrityProblems(t *testing.T, r *Maintenance) []string {
+	t.Helper()
+	items := scanTable(t, r)
+	keys := make(map[repository.Key]bool, len(items))
+	for _, item := range items {
+		keys[repository.Key{PK: repository.StringAttr(item, repository.AttrPK), SK: repository.StringAttr(item, repository.AttrSK)}] = true
+	}
+	var problems []string
+	for _, item := range items {
+		pk, sk, typ := repository.StringAttr(item, repository.AttrPK), repository.StringAttr(item, repository.AttrSK), repository.StringAttr(item, repository.AttrType)
+		need := func(k repository.Key) {
+			if !keys[k] {
+				problems = append(problems, typ+" "+pk+" "+sk+" outlived "+k.PK+" "+k.SK)
+			}
+		}
+		if item[repository.AttrDeleting] != nil || typ == repository.TypeSweep {
+			problems = append(problems, typ+" "+pk+" "+sk+" is still being removed")
+		}
+		switch typ {
+		case repository.TypeUser:
+			need(repository.OrgKey(repository.StringAttr(item, "orgId")))
+		case repository.TypeUserEmail:
+			need(repository.UserKeyOf(strings.Split(pk, repository.Delim)[1], repository.StringAttr(item, "userId")))
+		case repository.TypeTicket:
+			need(repository.UserKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "reporterId")))
+		case repository.TypeTicketVersion:
+			need(repository.TicketKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "ticketId")))
+		case repository.TypeRelation:
+			need(repository.EmpKey(repository.StringAttr(item, "employeeId")))
+			switch repository.RelationType(repository.StringAttr(item, "relation")) {
+			case repository.RelDepartment:
+				need(repository.DeptKey(repository.StringAttr(item, "targetId")))
+			case repository.RelWarehouse:
+				need(repository.WarehouseKeyOf(repository.StringAttr(item, "targetId")))
+			default:
+				need(repository.EmpKey(repository.StringAttr(item, "targetId")))
+			}
+		case repository.TypeEmployee:
+			need(repository.DeptKey(repository.StringAttr(item, "departmentId")))
+		case repository.TypeJobHistory:
+			need(repository.EmpKey(repository.StringAttr(item, "employeeId")))
+		case repository.TypeCustomer:
+			if rep := repository.StringAttr(item, repository.AttrAccountRep); rep != "" {
+				need(repository.EmpKey(rep))
+			}
+		case repository.TypeOrder, repository.TypeCustomerEmail:
+			need(repository.CustomerKeyOf(repository.StringAttr(item, "customerId")))
+		case repository.TypeOrderItem:
+			need(repository.OrderKeyOf(repository.StringAttr(item, "customerId"), repository.StringAttr(item, "orderId")))
+		case repository.TypeOrderIdempotency:
+			need(repository.OrderKeyOf(strings.Split(pk, repository.Delim)[1], repository.StringAttr(item, "orderId")))
+		}
+	}
+	return problems
+}
