@@ -11,6 +11,7 @@ import (
 	"math"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -65,7 +66,7 @@ type ComplexityRoot struct {
 		GetID            func(childComplexity int) int
 		MailingAddresses func(childComplexity int) int
 		Name             func(childComplexity int) int
-		Orders           func(childComplexity int, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) int
+		Orders           func(childComplexity int, first *int, after *string, status *commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) int
 	}
 
 	CustomerConnection struct {
@@ -103,7 +104,7 @@ type ComplexityRoot struct {
 	}
 
 	Employee struct {
-		AccountOrders  func(childComplexity int, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) int
+		AccountOrders  func(childComplexity int, status *commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) int
 		Accounts       func(childComplexity int, first *int, after *string) int
 		CreatedAt      func(childComplexity int) int
 		Department     func(childComplexity int) int
@@ -374,7 +375,7 @@ type ComplexityRoot struct {
 		Nodes               func(childComplexity int, ids []string) int
 		Order               func(childComplexity int, id string) int
 		OrderChanges        func(childComplexity int, customerID *string, after *string, first *int) int
-		OrdersByStatus      func(childComplexity int, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) int
+		OrdersByStatus      func(childComplexity int, status commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) int
 		Organization        func(childComplexity int, id string) int
 		Organizations       func(childComplexity int, first *int, after *string) int
 		Product             func(childComplexity int, id string) int
@@ -499,7 +500,7 @@ type AccountRepSalesResolver interface {
 	Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error)
 }
 type CustomerResolver interface {
-	Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error)
+	Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error)
 	AccountRep(ctx context.Context, obj *model.Customer) (*model.Employee, error)
 }
 type DepartmentResolver interface {
@@ -513,7 +514,7 @@ type EmployeeResolver interface {
 	Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error)
 	Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error)
 	Accounts(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.CustomerConnection, error)
-	AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
+	AccountOrders(ctx context.Context, obj *model.Employee, status *commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
 	JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error)
 	Warehouse(ctx context.Context, obj *model.Employee) (*model.Warehouse, error)
 }
@@ -592,7 +593,7 @@ type QueryResolver interface {
 	Customer(ctx context.Context, id string) (*model.Customer, error)
 	Customers(ctx context.Context, first *int, after *string) (*model.CustomerConnection, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
-	OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
+	OrdersByStatus(ctx context.Context, status commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error)
 	Department(ctx context.Context, id string) (*model.Department, error)
 	Employee(ctx context.Context, id string) (*model.Employee, error)
 	Departments(ctx context.Context, first *int, after *string) (*model.DepartmentConnection, error)
@@ -707,7 +708,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Customer.Orders(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*repository.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time)), true
+		return e.ComplexityRoot.Customer.Orders(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*commerce.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time)), true
 
 	case "CustomerConnection.edges":
 		if e.ComplexityRoot.CustomerConnection.Edges == nil {
@@ -826,7 +827,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Employee.AccountOrders(childComplexity, args["status"].(*repository.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Employee.AccountOrders(childComplexity, args["status"].(*commerce.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
 	case "Employee.accounts":
 		if e.ComplexityRoot.Employee.Accounts == nil {
 			break
@@ -2170,7 +2171,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.OrdersByStatus(childComplexity, args["status"].(repository.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.OrdersByStatus(childComplexity, args["status"].(commerce.OrderStatus), args["placedAfter"].(*time.Time), args["placedBefore"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
 			break
@@ -3689,8 +3690,8 @@ func (ec *executionContext) field_Customer_orders_args(ctx context.Context, rawA
 	}
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*repository.OrderStatus, error) {
-			return ec.unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx, v)
+		func(ctx context.Context, v any) (*commerce.OrderStatus, error) {
+			return ec.unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3741,8 +3742,8 @@ func (ec *executionContext) field_Employee_accountOrders_args(ctx context.Contex
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*repository.OrderStatus, error) {
-			return ec.unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx, v)
+		func(ctx context.Context, v any) (*commerce.OrderStatus, error) {
+			return ec.unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4813,8 +4814,8 @@ func (ec *executionContext) field_Query_ordersByStatus_args(ctx context.Context,
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (repository.OrderStatus, error) {
-			return ec.unmarshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus(ctx, v)
+		func(ctx context.Context, v any) (commerce.OrderStatus, error) {
+			return ec.unmarshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5523,7 +5524,7 @@ func (ec *executionContext) _Customer_orders(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Customer().Orders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*repository.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time))
+			return ec.Resolvers.Customer().Orders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*commerce.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
@@ -6440,7 +6441,7 @@ func (ec *executionContext) _Employee_accountOrders(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Employee().AccountOrders(ctx, obj, fc.Args["status"].(*repository.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Employee().AccountOrders(ctx, obj, fc.Args["status"].(*commerce.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
@@ -9488,8 +9489,8 @@ func (ec *executionContext) _Order_status(ctx context.Context, field graphql.Col
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v repository.OrderStatus) graphql.Marshaler {
-			return ec.marshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v commerce.OrderStatus) graphql.Marshaler {
+			return ec.marshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9722,8 +9723,8 @@ func (ec *executionContext) _OrderChange_previousStatus(ctx context.Context, fie
 			return obj.PreviousStatus, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *repository.OrderStatus) graphql.Marshaler {
-			return ec.marshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *commerce.OrderStatus) graphql.Marshaler {
+			return ec.marshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx, selections, v)
 		},
 		true,
 		false,
@@ -11582,7 +11583,7 @@ func (ec *executionContext) _Query_ordersByStatus(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().OrdersByStatus(ctx, fc.Args["status"].(repository.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().OrdersByStatus(ctx, fc.Args["status"].(commerce.OrderStatus), fc.Args["placedAfter"].(*time.Time), fc.Args["placedBefore"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
@@ -16653,7 +16654,7 @@ func (ec *executionContext) unmarshalInputUpdateOrderStatusInput(ctx context.Con
 			it.ID = data
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus(ctx, v)
+			data, err := ec.unmarshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21128,15 +21129,15 @@ func (ec *executionContext) unmarshalNOrderItemInput2ᚖsingletableᚋgraphᚋmo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus(ctx context.Context, v any) (repository.OrderStatus, error) {
+func (ec *executionContext) unmarshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx context.Context, v any) (commerce.OrderStatus, error) {
 	tmp, err := graphql.UnmarshalString(v)
-	res := unmarshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus[tmp]
+	res := unmarshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus[tmp]
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus(ctx context.Context, sel ast.SelectionSet, v repository.OrderStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx context.Context, sel ast.SelectionSet, v commerce.OrderStatus) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalString(marshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus[v])
+	res := graphql.MarshalString(marshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus[v])
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "OrderStatus!")
 	}
@@ -21144,17 +21145,17 @@ func (ec *executionContext) marshalNOrderStatus2singletableᚋrepositoryᚐOrder
 }
 
 var (
-	unmarshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus = map[string]repository.OrderStatus{
-		"OPEN":      repository.OrderOpen,
-		"SHIPPED":   repository.OrderShipped,
-		"DELIVERED": repository.OrderDelivered,
-		"CANCELLED": repository.OrderCancelled,
+	unmarshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus = map[string]commerce.OrderStatus{
+		"OPEN":      commerce.OrderOpen,
+		"SHIPPED":   commerce.OrderShipped,
+		"DELIVERED": commerce.OrderDelivered,
+		"CANCELLED": commerce.OrderCancelled,
 	}
-	marshalNOrderStatus2singletableᚋrepositoryᚐOrderStatus = map[repository.OrderStatus]string{
-		repository.OrderOpen:      "OPEN",
-		repository.OrderShipped:   "SHIPPED",
-		repository.OrderDelivered: "DELIVERED",
-		repository.OrderCancelled: "CANCELLED",
+	marshalNOrderStatus2singletableᚋrepositoryᚋcommerceᚐOrderStatus = map[commerce.OrderStatus]string{
+		commerce.OrderOpen:      "OPEN",
+		commerce.OrderShipped:   "SHIPPED",
+		commerce.OrderDelivered: "DELIVERED",
+		commerce.OrderCancelled: "CANCELLED",
 	}
 )
 
@@ -21842,37 +21843,37 @@ func (ec *executionContext) marshalOOrder2ᚖsingletableᚋgraphᚋmodelᚐOrder
 	return ec._Order(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx context.Context, v any) (*repository.OrderStatus, error) {
+func (ec *executionContext) unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx context.Context, v any) (*commerce.OrderStatus, error) {
 	if v == nil {
 		return nil, nil
 	}
 	tmp, err := graphql.UnmarshalString(v)
-	res := unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus[tmp]
+	res := unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus[tmp]
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus(ctx context.Context, sel ast.SelectionSet, v *repository.OrderStatus) graphql.Marshaler {
+func (ec *executionContext) marshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus(ctx context.Context, sel ast.SelectionSet, v *commerce.OrderStatus) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalString(marshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus[*v])
+	res := graphql.MarshalString(marshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus[*v])
 	return res
 }
 
 var (
-	unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus = map[string]repository.OrderStatus{
-		"OPEN":      repository.OrderOpen,
-		"SHIPPED":   repository.OrderShipped,
-		"DELIVERED": repository.OrderDelivered,
-		"CANCELLED": repository.OrderCancelled,
+	unmarshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus = map[string]commerce.OrderStatus{
+		"OPEN":      commerce.OrderOpen,
+		"SHIPPED":   commerce.OrderShipped,
+		"DELIVERED": commerce.OrderDelivered,
+		"CANCELLED": commerce.OrderCancelled,
 	}
-	marshalOOrderStatus2ᚖsingletableᚋrepositoryᚐOrderStatus = map[repository.OrderStatus]string{
-		repository.OrderOpen:      "OPEN",
-		repository.OrderShipped:   "SHIPPED",
-		repository.OrderDelivered: "DELIVERED",
-		repository.OrderCancelled: "CANCELLED",
+	marshalOOrderStatus2ᚖsingletableᚋrepositoryᚋcommerceᚐOrderStatus = map[commerce.OrderStatus]string{
+		commerce.OrderOpen:      "OPEN",
+		commerce.OrderShipped:   "SHIPPED",
+		commerce.OrderDelivered: "DELIVERED",
+		commerce.OrderCancelled: "CANCELLED",
 	}
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // Products lists products by name (AP7), primes them and reads ahead what their level needs.
@@ -58,7 +59,7 @@ func (l *Loaders) readProductWithInventory(ctx context.Context, k withChildrenKe
 }
 
 // OrderItemsOfProduct pages through the order lines naming a product, newest first (AP25).
-func (l *Loaders) OrderItemsOfProduct(ctx context.Context, product string, args repository.PageArgs, level Level) (repository.Page[*repository.OrderItem], error) {
+func (l *Loaders) OrderItemsOfProduct(ctx context.Context, product string, args repository.PageArgs, level Level) (repository.Page[*commerce.OrderItem], error) {
 	return l.lists.productItems.load(ctx, productListKeys([]string{product}, args, level)[0])
 }
 
@@ -68,6 +69,6 @@ func (l *Loaders) StartOrderItemsOfProducts(ctx context.Context, products []stri
 	l.lists.productItems.startAll(ctx, productListKeys(products, args, level))
 }
 
-func (l *Loaders) readProductItems(ctx context.Context, k productListKey) (repository.Page[*repository.OrderItem], error) {
+func (l *Loaders) readProductItems(ctx context.Context, k productListKey) (repository.Page[*commerce.OrderItem], error) {
 	return l.repo.OrderItemsOfProduct(ctx, k.product, k.page.args())
 }

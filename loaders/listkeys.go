@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The keys of the list loaders. Each is a comparable struct built only by its constructor, which
@@ -147,16 +148,16 @@ type withChildrenKey struct {
 
 // orderFilterKey is an order filter: a status, placed after, placed before.
 type orderFilterKey struct {
-	status        optional[repository.OrderStatus]
+	status        optional[commerce.OrderStatus]
 	after, before instant
 }
 
-func orderFilterOf(f repository.OrderFilter) orderFilterKey {
+func orderFilterOf(f commerce.OrderFilter) orderFilterKey {
 	return orderFilterKey{status: optionalOf(f.Status), after: instantOf(f.PlacedAfter), before: instantOf(f.PlacedBefore)}
 }
 
-func (k orderFilterKey) filter() repository.OrderFilter {
-	return repository.OrderFilter{Status: k.status.ptr(), PlacedAfter: k.after.time(), PlacedBefore: k.before.time()}
+func (k orderFilterKey) filter() commerce.OrderFilter {
+	return commerce.OrderFilter{Status: k.status.ptr(), PlacedAfter: k.after.time(), PlacedBefore: k.before.time()}
 }
 
 // ordersKey is a page of a customer's orders (AP16).
@@ -166,13 +167,13 @@ type ordersKey struct {
 	listPage
 }
 
-func ordersKeyOf(customer string, f repository.OrderFilter, args repository.PageArgs, level Level) ordersKey {
+func ordersKeyOf(customer string, f commerce.OrderFilter, args repository.PageArgs, level Level) ordersKey {
 	return ordersKey{customer: customer, orderFilterKey: orderFilterOf(f), listPage: listPageOf(args, level)}
 }
 
 // ordersByStatusKey is a page of the orders of one status across customers (AP20).
 type ordersByStatusKey struct {
-	status        repository.OrderStatus
+	status        commerce.OrderStatus
 	after, before instant
 	listPage
 }

@@ -12,6 +12,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/store/storetest"
 )
 
@@ -148,12 +149,12 @@ func TestListKeysAreNormalisedByConstruction(t *testing.T) {
 	if f := a.filter(); *f.Status != open || !f.CreatedAfter.Equal(at) || f.CreatedBefore != nil {
 		t.Fatalf("filter back from the key: %+v", f)
 	}
-	shipped := repository.OrderStatus("SHIPPED")
+	shipped := commerce.OrderStatus("SHIPPED")
 	withItems, without := &stubLevel{}, &stubLevel{}
-	if ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, withItems) != ordersKeyOf("c", repository.OrderFilter{}, repository.PageArgs{First: 5}, withItems) {
+	if ordersKeyOf("c", commerce.OrderFilter{}, repository.PageArgs{First: 5}, withItems) != ordersKeyOf("c", commerce.OrderFilter{}, repository.PageArgs{First: 5}, withItems) {
 		t.Fatal("one list and one level of its elements: one key")
 	}
-	if ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, withItems) == ordersKeyOf("c", repository.OrderFilter{Status: &shipped}, repository.PageArgs{}, without) {
+	if ordersKeyOf("c", commerce.OrderFilter{Status: &shipped}, repository.PageArgs{}, withItems) == ordersKeyOf("c", commerce.OrderFilter{Status: &shipped}, repository.PageArgs{}, without) {
 		t.Fatal("what the elements need next is part of the read: another level, another key")
 	}
 	empty := ""

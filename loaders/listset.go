@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // listSet is the list loaders of one request, one per kind of list (see listLoader). The
@@ -15,12 +16,12 @@ type listSet struct {
 	tickets            *listLoader[ticketsKey, repository.Page[*repository.Ticket]]
 	userWithTickets    *listLoader[withChildrenKey, parentWith[*repository.User, *repository.Ticket]]
 	histories          *listLoader[historyKey, repository.Page[*repository.TicketVersion]]
-	customers          *listLoader[listPage, repository.Page[*repository.Customer]]
-	orders             *listLoader[ordersKey, repository.Page[*repository.Order]]
-	statusOrders       *listLoader[ordersKey, repository.Page[*repository.Order]]
-	customerWithOrders *listLoader[withChildrenKey, parentWith[*repository.Customer, *repository.Order]]
-	orderWithItems     *listLoader[withChildrenKey, parentWith[*repository.Order, *repository.OrderItem]]
-	ordersByStatus     *listLoader[ordersByStatusKey, repository.Page[*repository.Order]]
+	customers          *listLoader[listPage, repository.Page[*commerce.Customer]]
+	orders             *listLoader[ordersKey, repository.Page[*commerce.Order]]
+	statusOrders       *listLoader[ordersKey, repository.Page[*commerce.Order]]
+	customerWithOrders *listLoader[withChildrenKey, parentWith[*commerce.Customer, *commerce.Order]]
+	orderWithItems     *listLoader[withChildrenKey, parentWith[*commerce.Order, *commerce.OrderItem]]
+	ordersByStatus     *listLoader[ordersByStatusKey, repository.Page[*commerce.Order]]
 	departments        *listLoader[listPage, repository.Page[*repository.Department]]
 	employeesBy        *listLoader[employeesByKey, repository.Page[*repository.Employee]]
 	locations          *listLoader[locationsKey, repository.Page[*repository.Location]]
@@ -30,9 +31,9 @@ type listSet struct {
 	warehouses         *listLoader[listPage, repository.Page[*repository.Warehouse]]
 	inventories        *listLoader[productListKey, repository.Page[*repository.Inventory]]
 	productWithStock   *listLoader[withChildrenKey, parentWith[*repository.Product, *repository.Inventory]]
-	productItems       *listLoader[productListKey, repository.Page[*repository.OrderItem]]
-	accounts           *listLoader[repListKey, repository.Page[*repository.Customer]]
-	repOrders          *listLoader[repListKey, repository.Page[*repository.Order]]
+	productItems       *listLoader[productListKey, repository.Page[*commerce.OrderItem]]
+	accounts           *listLoader[repListKey, repository.Page[*commerce.Customer]]
+	repOrders          *listLoader[repListKey, repository.Page[*commerce.Order]]
 	jobHistories       *listLoader[repListKey, repository.Page[*repository.JobHistory]]
 
 	all []interface{ clear() }

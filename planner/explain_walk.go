@@ -5,7 +5,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"singletable/repository"
+	"singletable/repository/commerce"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -172,7 +172,7 @@ func (w *walker) callsPerPage(r Read) int {
 		return max(w.ex.Shards(), 1)
 	}
 	if r.Calls == PerMonth {
-		return repository.MaxRankingMonths
+		return commerce.MaxRankingMonths
 	}
 	return 1
 }

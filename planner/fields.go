@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/stream"
 )
 
@@ -151,12 +152,12 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "employee", Kind: Lookup, Of: "Employee"},
 	&Field{Type: "Query", Name: "organizations", Kind: List, Of: "Organization", Reads: []Read{repository.OrganizationsByName}},
 	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{repository.DepartmentsByName}},
-	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{repository.CustomersByName}},
+	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{commerce.CustomersByName}},
 	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesByJobTitle}},
 	&Field{Type: "Query", Name: "employeesByName", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesByName}},
 	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesHiredSince}},
 	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{repository.LocationsUnder}},
-	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{repository.OrdersByStatus}},
+	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{commerce.OrdersByStatus}},
 
 	// SaaS: Organization → Users → Tickets.
 	OrganizationUsers,
@@ -168,17 +169,17 @@ var Table = tableOf(
 	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{repository.OrganizationByKey},
 		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.OrganizationKey(t.OrgID) })},
 	TicketHistory,
-	&Field{Type: "UserConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
-	&Field{Type: "TicketConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
+	&Field{Type: "UserConnection", Name: "totalCount", Kind: Free, Answers: commerce.CountersOfParent.ID},
+	&Field{Type: "TicketConnection", Name: "totalCount", Kind: Free, Answers: commerce.CountersOfParent.ID},
 
 	// Commerce: Customer → Orders → items.
 	CustomerOrders,
 	OrderItems,
-	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{repository.CustomerByKey},
-		Keys: one(func(o *repository.Order) (repository.Key, error) { return repository.CustomerKey(o.CustomerID) })},
-	&Field{Type: "OrderConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
+	&Field{Type: "Order", Name: "customer", Kind: ToOne, Of: "Customer", Reads: []Read{commerce.CustomerByKey},
+		Keys: one(func(o *commerce.Order) (repository.Key, error) { return commerce.CustomerKey(o.CustomerID) })},
+	&Field{Type: "OrderConnection", Name: "totalCount", Kind: Free, Answers: commerce.CountersOfParent.ID},
 	// A customer's addresses are attributes of its profile item (AP15).
-	&Field{Type: "Customer", Name: "mailingAddresses", Kind: Free, Of: "MailingAddress", Answers: repository.CustomerByKey.ID},
+	&Field{Type: "Customer", Name: "mailingAddresses", Kind: Free, Of: "MailingAddress", Answers: commerce.CustomerByKey.ID},
 
 	// HR: Department → Employees, managers and mentors, locations.
 	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{repository.LocationByKey},
@@ -189,7 +190,7 @@ var Table = tableOf(
 	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{repository.RelationByKey, repository.RelationTargetByKey}, Rel: repository.RelMentor},
 	EmployeeReports,
 	EmployeeMentees,
-	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: repository.CountersOfParent.ID},
+	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: commerce.CountersOfParent.ID},
 
 	// Catalog: products, their stock per warehouse and their order lines.
 	&Field{Type: "Query", Name: "product", Kind: Lookup, Of: "Product"},
@@ -200,14 +201,14 @@ var Table = tableOf(
 	ProductOrderItems,
 	// Account reps.
 	&Field{Type: "Customer", Name: "accountRep", Kind: ToOne, Of: "Employee", Reads: []Read{repository.EmployeeByKey},
-		Keys: one(func(c *repository.Customer) (repository.Key, error) { return repository.EmployeeKey(c.AccountRepID) })},
+		Keys: one(func(c *commerce.Customer) (repository.Key, error) { return repository.EmployeeKey(c.AccountRepID) })},
 	EmployeeAccounts,
 	EmployeeAccountOrders,
 	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{repository.JobHistoryOf}},
 	&Field{Type: "Employee", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseOfEmployee},
 		Keys: one(func(e *repository.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
 	WarehouseEmployees,
-	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{repository.RepSalesOfMonth}},
+	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{commerce.RepSalesOfMonth}},
 	// Delta sync: the pulls of the change log; a change's object comes from the log item's image.
 	&Field{Type: "Query", Name: "ticketChanges", Kind: List, Of: "TicketChange", Reads: []Read{stream.ChangesOfScope}, MaxFirst: stream.MaxChangesPage, DefaultFirst: stream.DefaultChangesPage},
 	&Field{Type: "Query", Name: "orderChanges", Kind: List, Of: "OrderChange", Reads: []Read{stream.ChangesOfScope}, MaxFirst: stream.MaxChangesPage, DefaultFirst: stream.DefaultChangesPage},
@@ -225,12 +226,12 @@ var Table = tableOf(
 	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
 	&Field{Type: "OrderItem", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{repository.ProductByKey},
-		Keys: one(func(i *repository.OrderItem) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
+		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
 	&Field{Type: "OrderItem", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseByKey},
-		Keys: one(func(i *repository.OrderItem) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
-	&Field{Type: "OrderItem", Name: "order", Kind: ToOne, Of: "Order", Reads: []Read{repository.OrderByKey},
-		Keys: one(func(i *repository.OrderItem) (repository.Key, error) {
-			return repository.OrderKey(i.CustomerID, i.OrderID)
+		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
+	&Field{Type: "OrderItem", Name: "order", Kind: ToOne, Of: "Order", Reads: []Read{commerce.OrderByKey},
+		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) {
+			return commerce.OrderKey(i.CustomerID, i.OrderID)
 		})},
 )
 
@@ -247,18 +248,18 @@ var (
 	// TicketHistory is a ticket's versions, newest first: one Query per ticket, the histories of a
 	// level read together.
 	TicketHistory  = &Field{Type: "Ticket", Name: "history", Kind: List, Of: "TicketVersion", Reads: []Read{repository.VersionsOfTicket}}
-	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{repository.OrdersOfCustomer},
-		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &repository.CustomerWithOrders, Primes: []string{"items"},
+	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{commerce.OrdersOfCustomer},
+		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &commerce.CustomerWithOrders, Primes: []string{"items"},
 		By: "status", Variant: CustomerOrdersByStatus}
 	// CustomerOrdersByStatus is a customer's orders with a status: from GSI1, without their items,
 	// which the level looks up together (Order.items) when every list of the level is back.
 	CustomerOrdersByStatus = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order",
-		Reads:   []Read{repository.OrdersOfCustomerStatus},
+		Reads:   []Read{commerce.OrdersOfCustomerStatus},
 		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
-	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{repository.OrderItemByKey},
-		Combined: &repository.OrderWithItems, OneParent: true, MaxKeys: repository.MaxOrderLines,
+	OrderItems = &Field{Type: "Order", Name: "items", Kind: Items, Of: "OrderItem", Reads: []Read{commerce.OrderItemByKey},
+		Combined: &commerce.OrderWithItems, OneParent: true, MaxKeys: repository.MaxOrderLines,
 		Keys: func(dst []repository.Key, e repository.Entity) []repository.Key {
-			if o, ok := e.(*repository.Order); ok {
+			if o, ok := e.(*commerce.Order); ok {
 				return append(dst, o.ItemKeys()...)
 			}
 			return dst
@@ -278,13 +279,13 @@ var (
 var (
 	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{repository.InventoryOfProduct},
 		MaxKeys: repository.MaxWarehousesPerProduct, Combined: &repository.ProductWithInventory}
-	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{repository.OrderItemsOfProduct}}
+	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{commerce.OrderItemsOfProduct}}
 )
 
 // The lists of an account rep: its customers (GSI1), the orders of its customers (GSI2).
 var (
-	EmployeeAccounts      = &Field{Type: "Employee", Name: "accounts", Kind: List, Of: "Customer", Reads: []Read{repository.AccountsOfRep}}
-	EmployeeAccountOrders = &Field{Type: "Employee", Name: "accountOrders", Kind: List, Of: "Order", Reads: []Read{repository.OrdersOfRep},
+	EmployeeAccounts      = &Field{Type: "Employee", Name: "accounts", Kind: List, Of: "Customer", Reads: []Read{commerce.AccountsOfRep}}
+	EmployeeAccountOrders = &Field{Type: "Employee", Name: "accountOrders", Kind: List, Of: "Order", Reads: []Read{commerce.OrdersOfRep},
 		Filters: Filters{Status: "status", After: "placedAfter", Before: "placedBefore"}}
 )
 

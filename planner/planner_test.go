@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 const (
@@ -144,7 +145,7 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 	if keys := For(fieldContext(op, nil, root)).NodesOf(child(t, op, root, "User", "tickets")).Lookups(0, items); len(keys) != 0 {
 		t.Fatalf("a user's tickets look up %v, which their list looks up once", keys)
 	}
-	o := &repository.Order{ID: user1, CustomerID: org1, ItemCount: 3}
+	o := &commerce.Order{ID: user1, CustomerID: org1, ItemCount: 3}
 	op, root = operation(t, `{ ordersByStatus(status: OPEN) { edges { node { items { sku } customer { name } } } } }`, nil)
 	keys := For(fieldContext(op, nil, root)).NodesOf(root).Lookups(0, []repository.Entity{o})
 	if len(keys) != 4 || !slices.Equal(keys[:3], o.ItemKeys()) {

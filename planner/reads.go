@@ -1,6 +1,9 @@
 package planner
 
-import "singletable/repository"
+import (
+	"singletable/repository"
+	"singletable/repository/commerce"
+)
 
 // A Read is one access pattern as the API runs it: the repository's declaration, beside the
 // entity it reads (repository.AccessPattern: its number, operation, index, key condition and how
@@ -35,8 +38,8 @@ var ByKey = map[string]Read{
 	"Organization": repository.OrganizationByKey,
 	"User":         repository.UserByKey,
 	"Ticket":       repository.TicketByKey,
-	"Customer":     repository.CustomerByKey,
-	"Order":        repository.OrderByKey,
+	"Customer":     commerce.CustomerByKey,
+	"Order":        commerce.OrderByKey,
 	"Department":   repository.DepartmentByKey,
 	"Employee":     repository.EmployeeByKey,
 	"Location":     repository.LocationByKey,

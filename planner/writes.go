@@ -4,6 +4,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The operations the API writes with.
@@ -42,10 +43,10 @@ var Mutations = map[string]Mutation{
 	"assignManager":      {Write: repository.AssignManagerPlan, Returns: []string{"manager"}},
 	"assignMentor":       {Write: repository.AssignMentorPlan, Returns: []string{"mentor"}},
 	"assignWarehouse":    {Write: repository.AssignWarehousePlan},
-	"createCustomer":     {Write: repository.CreateCustomerPlan},
-	"addMailingAddress":  {Write: repository.AddMailingAddressPlan},
-	"placeOrder":         {Write: repository.PlaceOrderPlan, Returns: []string{"items", "customer"}},
-	"updateOrderStatus":  {Write: repository.UpdateOrderStatusPlan},
+	"createCustomer":     {Write: commerce.CreateCustomerPlan},
+	"addMailingAddress":  {Write: commerce.AddMailingAddressPlan},
+	"placeOrder":         {Write: commerce.PlaceOrderPlan, Returns: []string{"items", "customer"}},
+	"updateOrderStatus":  {Write: commerce.UpdateOrderStatusPlan},
 	// Corrections and removals.
 	"updateOrganization":   {Write: repository.UpdateOrganizationPlan},
 	"updateUser":           {Write: repository.UpdateUserPlan},
@@ -58,17 +59,17 @@ var Mutations = map[string]Mutation{
 	"removeEmployee":       {Write: repository.RemoveEmployeePlan},
 	"deleteDepartment":     {Write: repository.DeleteDepartmentPlan},
 	"deleteLocation":       {Write: repository.DeleteLocationPlan},
-	"updateCustomer":       {Write: repository.UpdateCustomerPlan},
-	"updateMailingAddress": {Write: repository.UpdateMailingAddressPlan},
-	"removeMailingAddress": {Write: repository.RemoveMailingAddressPlan},
-	"deleteCustomer":       {Write: repository.DeleteCustomerPlan},
+	"updateCustomer":       {Write: commerce.UpdateCustomerPlan},
+	"updateMailingAddress": {Write: commerce.UpdateMailingAddressPlan},
+	"removeMailingAddress": {Write: commerce.RemoveMailingAddressPlan},
+	"deleteCustomer":       {Write: commerce.DeleteCustomerPlan},
 	// The catalog, account reps and an employee's corrections.
-	"cancelOrder":      {Write: repository.CancelOrderPlan},
+	"cancelOrder":      {Write: commerce.CancelOrderPlan},
 	"updateEmployee":   {Write: repository.UpdateEmployeePlan},
 	"createProduct":    {Write: repository.CreateProductPlan},
 	"createWarehouse":  {Write: repository.CreateWarehousePlan},
 	"setInventory":     {Write: repository.SetInventoryPlan},
-	"assignAccountRep": {Write: repository.AssignAccountRepPlan},
+	"assignAccountRep": {Write: commerce.AssignAccountRepPlan},
 }
 
 // writes records mutation field f's calls, made after round at, one after another (each call a

@@ -3,7 +3,6 @@ package repository
 import (
 	"context"
 	"math/rand/v2"
-	"strings"
 	"sync"
 	"time"
 
@@ -27,11 +26,11 @@ func (r *Repo) BatchGet(ctx context.Context, keys []Key) (map[Key]Entity, error)
 }
 
 // batchGet is BatchGet; consistent asks for strongly consistent reads (write paths, see
-// readConsistent). A user or a ticket lives only as long as its organization: an organization
-// being removed hides its users and tickets at once, not when the sweep reaches them. So the
-// organization of every user and ticket asked for is read in the same calls (one key per
-// organization, however many of its objects are asked for), and a child whose organization is
-// missing or marked is answered as missing.
+// readConsistent). An item with a declared parent (DeclareParent: a user or a ticket, whose
+// organization it is) lives only as long as the parent: an organization being removed hides its
+// users and tickets at once, not when the sweep reaches them. So the parent of every such item
+// asked for is read in the same calls (one key per parent, however many of its children are asked
+// for), and a child whose parent is missing or marked is answered as missing.
 func (r *Repo) batchGet(ctx context.Context, keys []Key, consistent bool) (map[Key]Entity, error) {
 	unique := uniqueKeys(keys)
 	parents := map[Key]Key{}
@@ -56,7 +55,7 @@ func (r *Repo) batchGet(ctx context.Context, keys []Key, consistent bool) (map[K
 		return nil, err
 	}
 	for child, org := range parents {
-		if _, live := found[org].(*Organization); !live {
+		if _, live := found[org]; !live {
 			delete(found, child)
 		}
 	}
@@ -79,15 +78,25 @@ func uniqueKeys(keys []Key) []Key {
 	return unique
 }
 
-// parentOrg is the key of the organization a user's or a ticket's item at k belongs to (both keys
-// spell it); ok is false for any other key.
+// parentRules say which items live only as long as a parent item: a rule maps an item's key to
+// its parent's (ok false for keys it does not cover). The domain that keys such items declares
+// the rule (DeclareParent): a user's and a ticket's item name their organization.
+var parentRules []func(Key) (Key, bool)
+
+// DeclareParent adds a rule to parentRules. It returns true, so that a domain declares its rules
+// in a package-level var.
+func DeclareParent(rule func(Key) (parent Key, ok bool)) bool {
+	parentRules = append(parentRules, rule)
+	return true
+}
+
+// parentOrg is the key of the parent the item at k lives as long as, by the declared rules; ok is
+// false for an item without one.
 func parentOrg(k Key) (Key, bool) {
-	orgPrefix := orgPK("")
-	switch {
-	case strings.HasPrefix(k.PK, orgPrefix) && strings.HasPrefix(k.SK, userSKPrefix):
-		return OrgKey(strings.TrimPrefix(k.PK, orgPrefix)), true
-	case strings.HasPrefix(k.PK, TicketSKPrefix) && strings.HasPrefix(k.SK, ticketOrgSKPrefix):
-		return OrgKey(strings.TrimPrefix(k.SK, ticketOrgSKPrefix)), true
+	for _, rule := range parentRules {
+		if p, ok := rule(k); ok {
+			return p, true
+		}
 	}
 	return Key{}, false
 }

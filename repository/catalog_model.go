@@ -31,34 +31,25 @@ type Product struct {
 }
 
 // Key implements Entity.
-func (p *Product) Key() Key { return productEntity.key(p) }
+func (p *Product) Key() Key { return productEntity.Key(p) }
 
 // productEntity is the definition of the Product item: the root of its partition, whose other
 // items are its stock per warehouse (AP24), listed by name on GSI2 (AP7).
-var productEntity = define(entity[Product, *Product]{
-	name: typeProduct,
-	key:  func(p *Product) Key { return productKey(p.ID) },
-	indexes: func(p *Product, _ int) []indexKey {
-		return []indexKey{{Gsi2, TypePK(typeProduct), NameSortKey(p.Name, p.ID)}}
+var productEntity = Define(EntityDef[Product, *Product]{
+	Name: typeProduct,
+	Key:  func(p *Product) Key { return ProductKeyOf(p.ID) },
+	Indexes: func(p *Product, _ int) []IndexKey {
+		return []IndexKey{{Gsi2, TypePK(typeProduct), NameSortKey(p.Name, p.ID)}}
 	},
-	examples: func() []*Product { return []*Product{{ID: "<productId>", Name: "<name>"}} },
+	Examples: func() []*Product { return []*Product{{ID: "<productId>", Name: "<name>"}} },
 })
 
 // ProductKey is the key of a product looked up by id (AP23).
 func ProductKey(product string) (Key, error) {
-	if err := checkID("id", product); err != nil {
+	if err := CheckID("id", product); err != nil {
 		return Key{}, err
 	}
-	return productKey(product), nil
-}
-
-// ProductOrderItemsPK is the GSI1 partition of a product's order lines (AP25), for readers that
-// spell their own Query (the benchmark's direct floor) and must not drift from the API's key.
-func ProductOrderItemsPK(product string) (string, error) {
-	if err := checkID("id", product); err != nil {
-		return "", err
-	}
-	return productOrderItemsPK(product), nil
+	return ProductKeyOf(product), nil
 }
 
 // Warehouse is a place that holds stock.
@@ -70,22 +61,22 @@ type Warehouse struct {
 }
 
 // Key implements Entity.
-func (w *Warehouse) Key() Key { return warehouseEntity.key(w) }
+func (w *Warehouse) Key() Key { return warehouseEntity.Key(w) }
 
 // warehouseEntity is the definition of the Warehouse item: the root of its own partition, listed
 // by name on GSI2 (AP7).
-var warehouseEntity = define(entity[Warehouse, *Warehouse]{
-	name: typeWarehouse,
-	key:  func(w *Warehouse) Key { return WarehouseKeyOf(w.ID) },
-	indexes: func(w *Warehouse, _ int) []indexKey {
-		return []indexKey{{Gsi2, TypePK(typeWarehouse), NameSortKey(w.Name, w.ID)}}
+var warehouseEntity = Define(EntityDef[Warehouse, *Warehouse]{
+	Name: typeWarehouse,
+	Key:  func(w *Warehouse) Key { return WarehouseKeyOf(w.ID) },
+	Indexes: func(w *Warehouse, _ int) []IndexKey {
+		return []IndexKey{{Gsi2, TypePK(typeWarehouse), NameSortKey(w.Name, w.ID)}}
 	},
-	examples: func() []*Warehouse { return []*Warehouse{{ID: "<warehouseId>", Name: "<name>"}} },
+	Examples: func() []*Warehouse { return []*Warehouse{{ID: "<warehouseId>", Name: "<name>"}} },
 })
 
 // WarehouseKey is the key of a warehouse looked up by id (AP23).
 func WarehouseKey(warehouse string) (Key, error) {
-	if err := checkID("id", warehouse); err != nil {
+	if err := CheckID("id", warehouse); err != nil {
 		return Key{}, err
 	}
 	return WarehouseKeyOf(warehouse), nil
@@ -100,27 +91,27 @@ type Inventory struct {
 }
 
 // Key implements Entity.
-func (i *Inventory) Key() Key { return inventoryEntity.key(i) }
+func (i *Inventory) Key() Key { return inventoryEntity.Key(i) }
 
 // inventoryEntity is the definition of the Inventory item: in its product's partition, one per
 // warehouse, so that a product's stock is one Query and its stock in a warehouse one key (AP24).
-var inventoryEntity = define(entity[Inventory, *Inventory]{
-	name: typeInventory,
-	key:  func(i *Inventory) Key { return inventoryKey(i.ProductID, i.WarehouseID) },
-	examples: func() []*Inventory {
+var inventoryEntity = Define(EntityDef[Inventory, *Inventory]{
+	Name: typeInventory,
+	Key:  func(i *Inventory) Key { return InventoryKeyOf(i.ProductID, i.WarehouseID) },
+	Examples: func() []*Inventory {
 		return []*Inventory{{ProductID: "<productId>", WarehouseID: "<warehouseId>"}}
 	},
 })
 
 // InventoryKey is the key of a product's stock in a warehouse (AP23).
 func InventoryKey(product, warehouse string) (Key, error) {
-	if err := checkID("productId", product); err != nil {
+	if err := CheckID("productId", product); err != nil {
 		return Key{}, err
 	}
-	if err := checkID("warehouseId", warehouse); err != nil {
+	if err := CheckID("warehouseId", warehouse); err != nil {
 		return Key{}, err
 	}
-	return inventoryKey(product, warehouse), nil
+	return InventoryKeyOf(product, warehouse), nil
 }
 
 func productSKUGuardItem(p *Product) map[string]types.AttributeValue {
@@ -144,10 +135,10 @@ const (
 	typeInventory  = "Inventory"
 )
 
-func productPK(p string) string { return join("PRODUCT", p) }
+func productPK(p string) string { return Join("PRODUCT", p) }
 
 // productKey: a product is the root item of its own partition; its stock shares it.
-func productKey(p string) Key {
+func ProductKeyOf(p string) Key {
 	k := productPK(p)
 	return Key{PK: k, SK: k}
 }
@@ -157,9 +148,9 @@ func productKey(p string) Key {
 const inventorySKPrefix = "INV#"
 
 // inventoryKey is the stock of product p in warehouse w, in the product's partition.
-func inventoryKey(p, w string) Key { return Key{PK: productPK(p), SK: inventorySKPrefix + w} }
+func InventoryKeyOf(p, w string) Key { return Key{PK: productPK(p), SK: inventorySKPrefix + w} }
 
-func warehousePK(w string) string { return join("WAREHOUSE", w) }
+func warehousePK(w string) string { return Join("WAREHOUSE", w) }
 
 // warehouseKey: a warehouse is the root item of its own partition.
 func WarehouseKeyOf(w string) Key {
@@ -170,10 +161,11 @@ func WarehouseKeyOf(w string) Key {
 // productSKUGuardKey is the item that makes a product's SKU unique (compared without regard to
 // case), in a partition of its own.
 func productSKUGuardKey(sku string) Key {
-	return Key{PK: join("PRODUCTSKU", FoldKey(sku)), SK: "PRODUCTSKU"}
+	return Key{PK: Join("PRODUCTSKU", FoldKey(sku)), SK: "PRODUCTSKU"}
 }
 
-// productOrderItemsPK is a product's order items on GSI1 (AP25): every order line that names the
-// product, sorted by its sort key in the customer's collection (ORDER#<o>#ITEM#<nnn>), so by
-// order time; read backwards, newest first.
-func productOrderItemsPK(p string) string { return join("PRODUCT", p, "ORDERITEMS") }
+// attrTotalInventory is the product's aggregate of its stock; attrQuantity an Inventory's stock.
+const (
+	AttrTotalInventory = "totalInventory"
+	AttrQuantity       = "quantity"
+)

@@ -3,8 +3,8 @@ package repository
 // The access patterns of the catalog (products, warehouses, stock): how the API reads its items,
 // declared once. The read functions of catalog_read.go build their requests from them.
 var (
-	ProductsByName   = listPattern("ProductsByName", typeProduct, "`products`")
-	WarehousesByName = listPattern("WarehousesByName", typeWarehouse, "`warehouses`")
+	ProductsByName   = ListPattern("ProductsByName", typeProduct, "`products`")
+	WarehousesByName = ListPattern("WarehousesByName", typeWarehouse, "`warehouses`")
 	ProductByKey     = Declare(AccessPattern{ID: "AP23", Name: "ProductByKey", What: "product by id",
 		Fields:    "`product(id)`, `node(s)`, `Inventory.product`, `OrderItem.product`",
 		Operation: BatchGetItem, PartitionKey: "PRODUCT#<p>", Sort: SortKeyIs, SortKey: []string{"PRODUCT#<p>"}, Calls: PerLevel})
@@ -23,7 +23,4 @@ var (
 		Operation: Query, PartitionKey: "PRODUCT#<p>", Sort: SortKeyBetween, SortKey: []string{inventorySKPrefix, "PRODUCT#<p>"}, Calls: PerParent,
 		Notes: "ONE Query, Limit page+2: the stock (`INV#`) sorts before the product's own item, which ends the range, so the page is the plain list's, cursors included; " +
 			"a product stocked in more warehouses than the page is not reached by it and is read by key (one BatchGetItem more, one round later)"})
-	OrderItemsOfProduct = Declare(AccessPattern{ID: "AP25", Name: "OrderItemsOfProduct", What: "a product's order lines, newest first, paged",
-		Fields:    "`Product.orderItems`",
-		Operation: Query, Index: Gsi1, PartitionKey: "PRODUCT#<p>#ORDERITEMS", Backward: true, Calls: PerParent})
 )

@@ -12,28 +12,28 @@ const MaxWarehousesPerProduct = 100
 
 // ListProducts pages through products by name (AP7: GSI2 TYPE#Product).
 func (r *Repo) ListProducts(ctx context.Context, args PageArgs) (Page[*Product], error) {
-	return listByType[*Product](ctx, r, ProductsByName, args)
+	return ListByType[*Product](ctx, r, ProductsByName, args)
 }
 
 // ListWarehouses pages through warehouses by name (AP7: GSI2 TYPE#Warehouse).
 func (r *Repo) ListWarehouses(ctx context.Context, args PageArgs) (Page[*Warehouse], error) {
-	return listByType[*Warehouse](ctx, r, WarehousesByName, args)
+	return ListByType[*Warehouse](ctx, r, WarehousesByName, args)
 }
 
 // inventoryQuery is a product's stock by warehouse id (AP24): PK = PRODUCT#<p> AND
 // begins_with(SK, "INV#"); its scope binds the cursors of both reads of it.
 func inventoryQuery(product string) pageQuery {
 	pk := productPK(product)
-	return InventoryOfProduct.query(join("inventory", pk), pk, inventorySKPrefix)
+	return InventoryOfProduct.Query(Join("inventory", pk), pk, inventorySKPrefix)
 }
 
 // InventoryOfProduct pages through a product's stock in every warehouse, by warehouse id, with ONE
 // Query of its partition (AP24). Product.inventory asks for one page of MaxWarehousesPerProduct.
 func (r *Repo) InventoryOfProduct(ctx context.Context, product string, args PageArgs) (Page[*Inventory], error) {
-	if err := checkID("id", product); err != nil {
+	if err := CheckID("id", product); err != nil {
 		return Page[*Inventory]{}, err
 	}
-	return queryPage[*Inventory](ctx, r, inventoryQuery(product), args)
+	return QueryPage[*Inventory](ctx, r, inventoryQuery(product), args)
 }
 
 // ProductWithInventory reads a product and the first page of its stock with ONE Query of its
@@ -46,7 +46,7 @@ func (r *Repo) InventoryOfProduct(ctx context.Context, product string, args Page
 // one BatchGetItem one round later. A product that does not exist (or is being removed) is
 // NOT_FOUND, as its lookup by key answers.
 func (r *Repo) ProductWithInventory(ctx context.Context, product string, first int) (*Product, Page[*Inventory], error) {
-	if err := checkID("id", product); err != nil {
+	if err := CheckID("id", product); err != nil {
 		return nil, Page[*Inventory]{}, err
 	}
 	pk := productPK(product)
@@ -71,30 +71,20 @@ func (r *Repo) ProductWithInventory(ctx context.Context, product string, first i
 	if p == nil {
 		return nil, Page[*Inventory]{}, apperr.NotFound("product")
 	}
-	inventory, err := decodeAll[*Inventory](stock)
+	inventory, err := DecodeAll[*Inventory](stock)
 	if err != nil {
 		return nil, Page[*Inventory]{}, err
 	}
-	return p, finishPage(r, inventoryQuery(product).scope, keyAttrs(""), inventory, stock, args), nil
+	return p, FinishPage(r, inventoryQuery(product).Scope, KeyAttrs(""), inventory, stock, args), nil
 }
 
 // productByKey reads a product by key (AP23), nil when it does not exist.
 func (r *Repo) productByKey(ctx context.Context, product string) (*Product, error) {
-	k := productKey(product)
+	k := ProductKeyOf(product)
 	found, err := r.batchGet(ctx, []Key{k}, false)
 	if err != nil {
 		return nil, err
 	}
 	p, _ := FoundAs[*Product](found, k)
 	return p, nil
-}
-
-// OrderItemsOfProduct pages through the order lines that name a product, newest first (AP25:
-// GSI1 PRODUCT#<p>#ORDERITEMS, read backwards).
-func (r *Repo) OrderItemsOfProduct(ctx context.Context, product string, args PageArgs) (Page[*OrderItem], error) {
-	if err := checkID("id", product); err != nil {
-		return Page[*OrderItem]{}, err
-	}
-	pk := productOrderItemsPK(product)
-	return queryPage[*OrderItem](ctx, r, OrderItemsOfProduct.query(join("orderitems", pk), pk), args)
 }

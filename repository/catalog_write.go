@@ -18,7 +18,7 @@ const MaxStock = 1_000_000
 const SetInventoryAttempts = 5
 
 // CreateProductPlan is what CreateProduct does (explain plans the mutation from it).
-var CreateProductPlan = oneTransaction("Put PRODUCT#<p> and its sku guard if absent")
+var CreateProductPlan = OneTransaction("Put PRODUCT#<p> and its sku guard if absent")
 
 // CreateProduct stores a new product and the item that reserves its SKU, in one transaction.
 func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, error) {
@@ -26,7 +26,7 @@ func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, e
 	if err != nil {
 		return nil, err
 	}
-	if sku, err = cleanText("sku", sku, 1, maxSKULen, false); err != nil {
+	if sku, err = CleanText("sku", sku, 1, MaxSKULen, false); err != nil {
 		return nil, err
 	}
 	id, now, err := r.NewEntityID()
@@ -34,12 +34,12 @@ func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, e
 		return nil, err
 	}
 	p := &Product{ID: id, Name: name, SKU: sku, CreatedAt: now, Counted: true}
-	return createNew(ctx, r, productEntity, p, "product",
+	return CreateNew(ctx, r, productEntity, p, "product",
 		r.PutNew(productSKUGuardItem(p), &apperr.Error{Code: apperr.CodeConflict, Field: "sku", Message: "a product with this sku already exists"}))
 }
 
 // CreateWarehousePlan is what CreateWarehouse does (explain plans the mutation from it).
-var CreateWarehousePlan = oneTransaction("Put WAREHOUSE#<w> if absent")
+var CreateWarehousePlan = OneTransaction("Put WAREHOUSE#<w> if absent")
 
 // CreateWarehouse stores a new warehouse.
 func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Warehouse, error) {
@@ -47,14 +47,14 @@ func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Wareh
 	if err != nil {
 		return nil, err
 	}
-	if region, err = cleanText("region", region, 1, maxStateLen, false); err != nil {
+	if region, err = CleanText("region", region, 1, MaxStateLen, false); err != nil {
 		return nil, err
 	}
 	id, now, err := r.NewEntityID()
 	if err != nil {
 		return nil, err
 	}
-	return createNew(ctx, r, warehouseEntity, &Warehouse{ID: id, Name: name, Region: region, CreatedAt: now}, "warehouse")
+	return CreateNew(ctx, r, warehouseEntity, &Warehouse{ID: id, Name: name, Region: region, CreatedAt: now}, "warehouse")
 }
 
 // errStockMoved says the stock SetInventory read changed before its write: read it again.
@@ -62,8 +62,8 @@ var errStockMoved = errors.New("stock changed since it was read")
 
 // SetInventoryPlan is what SetInventory does (explain plans the mutation from it).
 var SetInventoryPlan = WritePlan{Attempts: SetInventoryAttempts, Calls: []WriteCall{
-	consistentRead("PK = PRODUCT#<p> SK = INV#<w>, PK = SK = PRODUCT#<p>, PK = SK = WAREHOUSE#<w>"),
-	transactCall("Put PRODUCT#<p> INV#<w> if its quantity is as read; ADD the difference to the product's totalInventory; check the warehouse exists"),
+	ConsistentRead("PK = PRODUCT#<p> SK = INV#<w>, PK = SK = PRODUCT#<p>, PK = SK = WAREHOUSE#<w>"),
+	TransactCall("Put PRODUCT#<p> INV#<w> if its quantity is as read; ADD the difference to the product's totalInventory; check the warehouse exists"),
 }}
 
 // SetInventory sets a product's stock in a warehouse to quantity. The stock is read
@@ -93,16 +93,16 @@ func (r *Repo) SetInventory(ctx context.Context, product, warehouse string, quan
 
 // setInventoryOnce is one read and conditioned write of SetInventory.
 func (r *Repo) setInventoryOnce(ctx context.Context, k Key, product, warehouse string, quantity int) (*Inventory, error) {
-	pk, wk := productKey(product), WarehouseKeyOf(warehouse)
+	pk, wk := ProductKeyOf(product), WarehouseKeyOf(warehouse)
 	found, err := r.ReadConsistent(ctx, k, pk, wk)
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := FoundAs[*Product](found, pk); !ok {
-		return nil, notFoundField("productId", "product")
+		return nil, NotFoundField("productId", "product")
 	}
 	if _, ok := FoundAs[*Warehouse](found, wk); !ok {
-		return nil, notFoundField("warehouseId", "warehouse")
+		return nil, NotFoundField("warehouseId", "warehouse")
 	}
 	inv := &Inventory{ProductID: product, WarehouseID: warehouse, Quantity: quantity}
 	item, err := inventoryEntity.Encode(inv)
@@ -116,8 +116,8 @@ func (r *Repo) setInventoryOnce(ctx context.Context, k Key, product, warehouse s
 	}
 	err = r.Transact(ctx, "set inventory", []TxItem{
 		put,
-		r.txCount(pk, []delta{{attrTotalInventory, quantity - old}}, notFoundField("productId", "product"), nil),
-		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),
+		r.TxCount(pk, []Delta{{AttrTotalInventory, quantity - old}}, NotFoundField("productId", "product"), nil),
+		r.MustExist(wk, NotFoundField("warehouseId", "warehouse")),
 	})
 	if err != nil {
 		return nil, err

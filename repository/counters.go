@@ -54,7 +54,7 @@ func countIf(counted bool, n int) Count { return Count{N: n, Known: counted} }
 
 // filteredTotal is a counted list's total under its filter: unknown with a time range (no counter
 // follows one), the status's counter with a status, all of them without.
-func filteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int, all int) Count {
+func FilteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int, all int) Count {
 	switch {
 	case ranged:
 		return Count{}
@@ -65,47 +65,47 @@ func filteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int,
 }
 
 // delta adds by to the counter attribute attr.
-type delta struct {
-	attr string
-	by   int
+type Delta struct {
+	Attr string
+	By   int
 }
 
 // moved is the deltas of an item of a counted collection moving from one counter to another (a
 // status change, a transfer between the counters of one parent): none when from is to.
-func moved(from, to string) []delta {
+func Moved(from, to string) []Delta {
 	if from == to {
 		return nil
 	}
-	return []delta{{from, -1}, {to, +1}}
+	return []Delta{{from, -1}, {to, +1}}
 }
 
 // condition is a further condition on an item a transaction writes, and the error to report when
 // it fails.
 type Condition struct {
 	Expr   string
-	names  map[string]string
-	values map[string]types.AttributeValue
-	err    error
+	Names  map[string]string
+	Values map[string]types.AttributeValue
+	Err    error
 }
 
 // txCount is a parent's part of a write's transaction: it adds deltas to the parent's counters,
 // on condition that the parent exists (else onMissing) and meets also (when given; else also.err).
 // It takes the place of the ConditionCheck that the parent exists, since one transaction may touch
 // an item only once; with no deltas it is that ConditionCheck.
-func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *Condition) TxItem {
+func (r *Repo) TxCount(k Key, deltas []Delta, onMissing error, also *Condition) TxItem {
 	cond := "attribute_exists(PK)"
 	names, values := map[string]string{}, map[string]types.AttributeValue{}
 	var onCond error
 	if also != nil {
 		cond += " AND (" + also.Expr + ")"
-		maps.Copy(names, also.names)
-		maps.Copy(values, also.values)
-		onCond = also.err
+		maps.Copy(names, also.Names)
+		maps.Copy(values, also.Values)
+		onCond = also.Err
 	}
 	parts := make([]string, len(deltas))
 	for i, d := range deltas {
 		name, value := "#c"+strconv.Itoa(i), ":c"+strconv.Itoa(i)
-		names[name], values[value] = d.attr, NumberValue(d.by)
+		names[name], values[value] = d.Attr, NumberValue(d.By)
 		parts[i] = name + " " + value
 	}
 	if len(names) == 0 { // DynamoDB refuses empty maps of names and values
@@ -114,12 +114,12 @@ func (r *Repo) txCount(k Key, deltas []delta, onMissing error, also *Condition) 
 	var it TxItem
 	if len(deltas) == 0 {
 		it = r.txCheck(k, cond, names, values, nil)
-		it.item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+		it.Item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	} else {
 		it = r.TxUpdate(k, "ADD "+strings.Join(parts, ", "), cond, names, values, nil)
-		it.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+		it.Item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	}
-	it.onConditionOld = func(old map[string]types.AttributeValue) error {
+	it.OnConditionOld = func(old map[string]types.AttributeValue) error {
 		if _, marked := old[AttrDeleting]; len(old) == 0 || marked {
 			return onMissing // a parent being removed answers as a missing one
 		}

@@ -92,7 +92,7 @@ func (c cursorCodec) encode(scope string, vals []string) string {
 
 // decode checks a cursor against scope and returns its n key attribute values. Every failure is
 // the same BAD_USER_INPUT error: the client learns nothing about why a cursor was refused.
-func (c cursorCodec) decode(scope, cursor string, n int) ([]string, error) {
+func (c cursorCodec) Decode(scope, cursor string, n int) ([]string, error) {
 	if len(cursor) == 0 || len(cursor) > maxCursorLen {
 		return nil, ErrBadCursor
 	}
@@ -134,11 +134,11 @@ func parseCursorPayload(rest []byte, n int) ([]string, error) {
 // NewCursor is a cursor of the Repo's codec over vals, valid for decoding in scope only: what a
 // read that pages by something other than a table key (the change log's positions) hands out.
 func (r *Repo) NewCursor(scope string, vals ...string) Cursor {
-	return Cursor{codec: r.cursors, scope: scope, vals: vals}
+	return Cursor{codec: r.Cursors, scope: scope, vals: vals}
 }
 
 // DecodeCursor checks a cursor of scope made by NewCursor (by this process, or by any instance
 // sharing the cursor secret) and returns its n values (errBadCursor when it is not one).
 func (r *Repo) DecodeCursor(scope, cursor string, n int) ([]string, error) {
-	return r.cursors.decode(scope, cursor, n)
+	return r.Cursors.Decode(scope, cursor, n)
 }

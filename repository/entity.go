@@ -3,6 +3,7 @@ package repository
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -22,60 +23,60 @@ type Entity interface {
 // registry (decoders) and the key table in docs/data-model.md (rendered by a golden test from
 // the examples). A new item type is one more definition, declared with define in its domain's
 // _model.go file.
-type entity[T any, PT interface {
+type EntityDef[T any, PT interface {
 	*T
 	Entity
 }] struct {
 	// name is the item's `type` attribute.
-	name string
+	Name string
 	// key is the item's primary key; the type's Key method returns it.
-	key func(PT) Key
+	Key func(PT) Key
 	// indexes are the item's secondary index keys. shards is N of the write-sharded order status
 	// index, the one key that depends on the table's configuration (see sharded).
-	indexes func(v PT, shards int) []indexKey
+	Indexes func(v PT, shards int) []IndexKey
 	// sharded says that indexes needs shards: such items are encoded with encodeSharded.
-	sharded bool
+	Sharded bool
 	// fix adjusts an encoded item where the codec's default is not what the table needs (nil:
 	// nothing to adjust).
-	fix func(v PT, item map[string]types.AttributeValue)
+	Fix func(v PT, item map[string]types.AttributeValue)
 	// examples are values whose key fields hold placeholders such as "<orgId>"; the key table
 	// shows their keys. More than one when the key's shape depends on a field (a relation's type).
-	examples func() []PT
+	Examples func() []PT
 	// placeholders replace parts of the rendered example keys that the examples cannot spell as
 	// placeholders (a formatted time, a hashed shard number).
-	placeholders map[string]string
+	Placeholders map[string]string
 }
 
 // indexKey is an item's key on one secondary index.
-type indexKey struct{ index, pk, sk string }
+type IndexKey struct{ Index, PK, SK string }
 
 // encode marshals v into its item: its attributes, its primary and index keys and its type.
-func (d entity[T, PT]) Encode(v PT) (map[string]types.AttributeValue, error) {
-	if d.sharded {
-		return nil, apperr.Internal("encode "+d.name, errors.New("its index keys need the shard count: use encodeSharded"))
+func (d EntityDef[T, PT]) Encode(v PT) (map[string]types.AttributeValue, error) {
+	if d.Sharded {
+		return nil, apperr.Internal("encode "+d.Name, errors.New("its index keys need the shard count: use encodeSharded"))
 	}
-	return d.encodeSharded(v, 0)
+	return d.EncodeSharded(v, 0)
 }
 
 // encodeSharded is encode for a type whose index keys depend on the number of shards of the
 // order status index.
-func (d entity[T, PT]) encodeSharded(v PT, shards int) (map[string]types.AttributeValue, error) {
-	if d.sharded && shards < 1 {
-		return nil, apperr.Internal("encode "+d.name, fmt.Errorf("%d shards", shards))
+func (d EntityDef[T, PT]) EncodeSharded(v PT, shards int) (map[string]types.AttributeValue, error) {
+	if d.Sharded && shards < 1 {
+		return nil, apperr.Internal("encode "+d.Name, fmt.Errorf("%d shards", shards))
 	}
 	item, err := attributevalue.MarshalMap(v)
 	if err != nil {
-		return nil, apperr.Internal("encode "+d.name, err)
+		return nil, apperr.Internal("encode "+d.Name, err)
 	}
-	k := d.key(v)
-	item[AttrPK], item[AttrSK], item[AttrType] = StringValue(k.PK), StringValue(k.SK), StringValue(d.name)
-	if d.indexes != nil {
-		for _, ix := range d.indexes(v, shards) {
-			item[ix.index+AttrPK], item[ix.index+AttrSK] = StringValue(ix.pk), StringValue(ix.sk)
+	k := d.Key(v)
+	item[AttrPK], item[AttrSK], item[AttrType] = StringValue(k.PK), StringValue(k.SK), StringValue(d.Name)
+	if d.Indexes != nil {
+		for _, ix := range d.Indexes(v, shards) {
+			item[ix.Index+AttrPK], item[ix.Index+AttrSK] = StringValue(ix.PK), StringValue(ix.SK)
 		}
 	}
-	if d.fix != nil {
-		d.fix(v, item)
+	if d.Fix != nil {
+		d.Fix(v, item)
 	}
 	return item, nil
 }
@@ -85,15 +86,15 @@ func (d entity[T, PT]) encodeSharded(v PT, shards int) (map[string]types.Attribu
 var itemDecoder = attributevalue.NewDecoder()
 
 // decode unmarshals an item of this type.
-func (d entity[T, PT]) decode(item map[string]types.AttributeValue) (Entity, error) {
+func (d EntityDef[T, PT]) decode(item map[string]types.AttributeValue) (Entity, error) {
 	var v T
 	if err := itemDecoder.Decode(&types.AttributeValueMemberM{Value: item}, &v); err != nil {
-		return nil, apperr.Internal("decode "+d.name, err)
+		return nil, apperr.Internal("decode "+d.Name, err)
 	}
 	return PT(&v), nil
 }
 
-func (d entity[T, PT]) typeName() string { return d.name }
+func (d EntityDef[T, PT]) typeName() string { return d.Name }
 
 // definition is what the registry needs of an entity definition, whatever its Go type.
 type definition interface {
@@ -105,37 +106,35 @@ type definition interface {
 // beside its entity; the decoder registry and the key table come from them.
 var definitions []definition
 
-// define registers d among the definitions and returns it.
-func define[T any, PT interface {
+// Define registers d among the definitions and the decoders, and returns it. The domains define
+// their item types in package variables, so every definition is registered before anything
+// decodes an item; two of one type are a programming error.
+func Define[T any, PT interface {
 	*T
 	Entity
-}](d entity[T, PT]) entity[T, PT] {
+}](d EntityDef[T, PT]) EntityDef[T, PT] {
+	if _, dup := decoders[d.typeName()]; dup {
+		panic("repository: two entity definitions of type " + d.typeName())
+	}
 	definitions = append(definitions, d)
+	decoders[d.typeName()] = d
 	return d
 }
 
-// decoders maps the `type` attribute of an item to the definition that decodes it. It is built
-// in init, after every definition has registered itself (package variables of all files are
-// initialized before any init function runs).
-var Decoders map[string]definition
+// decoders maps the `type` attribute of an item to the definition that decodes it.
+var decoders = map[string]definition{}
 
-func init() { Decoders = decoderRegistry(definitions) }
-
-func decoderRegistry(defs []definition) map[string]definition {
-	m := make(map[string]definition, len(defs))
-	for _, d := range defs {
-		if _, dup := m[d.typeName()]; dup {
-			panic("repository: two entity definitions of type " + d.typeName())
-		}
-		m[d.typeName()] = d
-	}
-	return m
+// IsEntityType reports whether items of the `type` name decode into an entity (a definition
+// declares it), rather than being a guard, a marker or a log item.
+func IsEntityType(name string) bool {
+	_, ok := decoders[name]
+	return ok
 }
 
 // decodeEntity decodes an item into the entity its `type` attribute names.
 func DecodeEntity(item map[string]types.AttributeValue) (Entity, error) {
 	t := StringAttr(item, AttrType)
-	d, ok := Decoders[t]
+	d, ok := decoders[t]
 	if !ok {
 		return nil, apperr.Internal("decode item", fmt.Errorf("unknown item type %q", t))
 	}
@@ -157,3 +156,7 @@ func DecodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
 }
 
 func StringValue(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+func NumberValue(v int) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.Itoa(v)}
+}

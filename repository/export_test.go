@@ -3,8 +3,6 @@ package repository
 import (
 	"context"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Test-only access to internals, for the external tests of this package (package repository_test,
@@ -61,13 +59,4 @@ func ReadDepartment(ctx context.Context, r *Repo, id string) (*Department, bool,
 	}
 	d, ok := FoundAs[*Department](found, DeptKey(id))
 	return d, ok, nil
-}
-
-// SetRepSales overwrites a rep's sales of a month, as a writer that did not follow the rule would.
-func SetRepSales(ctx context.Context, r *Repo, rep, month string, totalCents int64, orders int) error {
-	item, err := RepSalesEntity.Encode(&RepSales{RepID: rep, Month: month, TotalCents: totalCents, Orders: orders})
-	if err != nil {
-		return err
-	}
-	return r.BatchWrite(ctx, []map[string]types.AttributeValue{item})
 }

@@ -30,14 +30,14 @@ func (e *Employee) DirectReportTotal() Count { return countIf(e.Counted, e.Direc
 func relationTally(parent, attr string, rel RelationType, each func(context.Context, *Repo, func(Entity) error) error, id func(Entity) string) Tally {
 	return Tally{
 		Parent: parent, Attrs: []string{attr},
-		project: []string{AttrType, "relation", "targetId"},
-		of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+		Project: []string{AttrType, "relation", "targetId"},
+		Of: func(it map[string]types.AttributeValue) (Key, string, bool) {
 			target := StringAttr(it, "targetId")
 			k := Key{PK: relationTargetPK(rel, target), SK: relationTargetPK(rel, target)}
 			return k, attr, StringAttr(it, AttrType) == TypeRelation && StringAttr(it, "relation") == string(rel)
 		},
 		Each: each,
-		collection: func(p Entity) *dynamodb.QueryInput {
+		Collection: func(p Entity) *dynamodb.QueryInput {
 			return inverseRelations[rel].Input("", relationGSI1PK(rel, id(p)))
 		},
 		FromIndex: true,
@@ -53,22 +53,22 @@ const (
 )
 
 // Counted: a department's employees.
-var _ = counted(relationTally(typeDepartment, attrEmployeeCount, RelDepartment,
+var _ = Counted(relationTally(typeDepartment, attrEmployeeCount, RelDepartment,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return EachPage(func(a PageArgs) (Page[*Department], error) { return r.ListDepartments(ctx, a) }, entityFn[*Department](fn))
+		return EachPage(func(a PageArgs) (Page[*Department], error) { return r.ListDepartments(ctx, a) }, EntityFn[*Department](fn))
 	},
 	func(p Entity) string { return p.(*Department).ID }))
 
 // Counted: an employee's direct reports.
-var _ = counted(relationTally(TypeEmployee, AttrDirectReportCount, RelManager,
+var _ = Counted(relationTally(TypeEmployee, AttrDirectReportCount, RelManager,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return EachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, MinHireTime, a) }, entityFn[*Employee](fn))
+		return EachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, MinHireTime, a) }, EntityFn[*Employee](fn))
 	},
 	func(p Entity) string { return p.(*Employee).ID }))
 
 // Counted: an employee's mentees.
-var _ = counted(relationTally(TypeEmployee, attrMenteeCount, RelMentor,
+var _ = Counted(relationTally(TypeEmployee, attrMenteeCount, RelMentor,
 	func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return EachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, MinHireTime, a) }, entityFn[*Employee](fn))
+		return EachPage(func(a PageArgs) (Page[*Employee], error) { return r.EmployeesHiredSince(ctx, MinHireTime, a) }, EntityFn[*Employee](fn))
 	},
 	func(p Entity) string { return p.(*Employee).ID }))

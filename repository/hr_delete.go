@@ -47,17 +47,17 @@ const RelationsPerTx = MaxTransactItems - 10
 // RemoveEmployeePlan is what RemoveEmployee does (explain plans the mutation from it). Attempts
 // bounds the rounds of the sweep that a concurrent change cancels; a round that moves relations
 // (a removal too large for one transaction) is progress and does not count.
-var RemoveEmployeePlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
-	transactCall("Update EMP#<e> (mark, leave GSI1, GSI2 and GSI3) if it exists and is not being removed; Put SWEEP EMPLOYEE#<e>"),
+var RemoveEmployeePlan = WritePlan{Attempts: MaxSweepRounds, Calls: []WriteCall{
+	TransactCall("Update EMP#<e> (mark, leave GSI1, GSI2 and GSI3) if it exists and is not being removed; Put SWEEP EMPLOYEE#<e>"),
 	{Operation: "Query", Calls: 1, What: "PK = SK = EMP#<e>, consistent (a Query: the mark hides it from BatchGetItem)"},
-	consistentRead("PK = EMP#<e>, SK = its REL# items"),
+	ConsistentRead("PK = EMP#<e>, SK = its REL# items"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "GSI1PK = EMP#<e>#REL#MANAGER and EMP#<e>#REL#MENTOR: direct reports, mentees"},
-	perDataCall("TransactWriteItems", "move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR, 90 a transaction, the counts with them"),
-	transactCall("Delete EMP#<e> if marked with the counts of what it moves, and its REL# items; move the last reports and mentees; update the counts of its department, manager and mentor"),
+	PerDataCall("TransactWriteItems", "move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR, 90 a transaction, the counts with them"),
+	TransactCall("Delete EMP#<e> if marked with the counts of what it moves, and its REL# items; move the last reports and mentees; update the counts of its department, manager and mentor"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "the sweep: GSI1PK = EMP#<e>#ACCOUNTS (the customers it was the account rep of), PK = EMP#<e> AND begins_with(SK, JH#) (its earlier jobs), one per 1 MB"},
-	perDataCall("TransactWriteItems", "the sweep: per customer, Update CUST#<c> PROFILE (no account rep, out of GSI1) if its rep is still the employee"),
-	perDataCall("BatchWriteItem", "the sweep: Delete its JH# items beyond the 99 the last transaction takes, 25 a call"),
-	transactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
+	PerDataCall("TransactWriteItems", "the sweep: per customer, Update CUST#<c> PROFILE (no account rep, out of GSI1) if its rep is still the employee"),
+	PerDataCall("BatchWriteItem", "the sweep: Delete its JH# items beyond the 99 the last transaction takes, 25 a call"),
+	TransactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
 }}
 
 // RemoveEmployee removes an employee with its relationship items (see above). The removal is done
@@ -71,16 +71,16 @@ const SweepEmployee = "EMPLOYEE"
 func (r *Repo) handleHRSweeps() { r.HandleSweep(SweepEmployee, r.sweepEmployeeRecord) }
 
 func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
-	if err := checkID("id", id); err != nil {
+	if err := CheckID("id", id); err != nil {
 		return err
 	}
-	return r.markAndSweep(ctx, "remove employee", &SweepRecord{Kind: SweepEmployee, Employee: id}, true, r.MarkEmployee(id))
+	return r.MarkAndSweep(ctx, "remove employee", &SweepRecord{Kind: SweepEmployee, Employee: id}, true, r.MarkEmployee(id))
 }
 
 // markEmployee marks the employee as being removed (it must exist and not be marked already: else
 // NOT_FOUND) and takes it out of its listings.
 func (r *Repo) MarkEmployee(id string) TxItem {
-	return r.mark(EmpKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", notFoundField("id", "employee"))
+	return r.Mark(EmpKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", NotFoundField("id", "employee"))
 }
 
 // removeMarkedEmployee removes the marked employee id with its relations, round after round (each
@@ -92,16 +92,16 @@ func (r *Repo) removeMarkedEmployee(ctx context.Context, id string) error {
 		err := r.RemoveEmployeeOnce(ctx, id)
 		switch {
 		case errors.Is(err, ErrEmployeeMoved):
-		case isConflict(err):
+		case IsConflict(err):
 			conflicts++
-			if err := r.sweepRound(ctx, conflicts); err != nil {
+			if err := r.SweepRound(ctx, conflicts); err != nil {
 				return err
 			}
 		default:
 			return err
 		}
 	}
-	return fmt.Errorf("removal of employee %s: %w", id, errSweepUnfinished)
+	return fmt.Errorf("removal of employee %s: %w", id, ErrSweepUnfinished)
 }
 
 // removeEmployeeOnce reads the marked employee and what points at it, and writes one transaction:
@@ -146,13 +146,10 @@ func (r *Repo) RemoveEmployeeOnce(ctx context.Context, id string) error {
 	return r.Transact(ctx, "remove employee", r.wholeRemoval(e, found, items, len(mentees), moved, newManager))
 }
 
-// errRepReassigned: the customer got another account rep (or was erased) since the sweep read it.
-var errRepReassigned = apperr.Errorf(apperr.CodeConflict, "the customer's account rep changed meanwhile")
-
 // sweepEmployeeRecord finishes an employee's sweep record: a marked employee is removed with its
 // relations first (removeMarkedEmployee; one there without the mark is not the record's: only the
-// record goes), then the customers it was the account rep of lose their rep (each in an update conditioned on its rep being still the employee, so an
-// assignment of another rep in between wins), its earlier jobs are deleted, then the record. Each
+// record goes), then what other domains keep of it goes (SweepSteps: the customers it was the account rep of
+// lose their rep), its earlier jobs are deleted, then the record. Each
 // step is idempotent: a sweep cut short is run again.
 func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *SweepRecord) error {
 	item, err := r.ReadOneConsistent(ctx, EmpKey(rec.Employee))
@@ -160,7 +157,7 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *SweepRecord) error 
 		return err
 	}
 	if item != nil && item[AttrDeleting] == nil {
-		return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
+		return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})
 	}
 	if item != nil {
 		if r.Hooks.SweepEmployee != nil {
@@ -172,35 +169,16 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *SweepRecord) error 
 			return err
 		}
 	}
-	if err := r.unassignAccountsOf(ctx, rec.Employee); err != nil {
+	if err := r.SweepSteps(ctx, rec); err != nil {
 		return err
 	}
 	return r.dropJobHistory(ctx, rec)
 }
 
-// unassignAccountsOf takes employee off the customers it is the account rep of (AP26's partition),
-// each in an update conditioned on its rep being still the employee, so that an assignment of
-// another rep in between wins.
-func (r *Repo) unassignAccountsOf(ctx context.Context, employee string) error {
-	accounts, err := r.QueryAll(ctx, AccountsOfRep.Input(r.Table(), repAccountsPK(employee)))
-	if err != nil {
-		return err
-	}
-	for _, item := range accounts {
-		err := r.Transact(ctx, "unassign removed account rep", []TxItem{r.TxUpdate(CustomerKeyOf(StringAttr(item, "id")),
-			"REMOVE #rep, GSI1PK, GSI1SK", "attribute_exists(PK) AND #rep = :rep", map[string]string{"#rep": AttrAccountRep},
-			map[string]types.AttributeValue{":rep": StringValue(employee)}, errRepReassigned)})
-		if err != nil && !errors.Is(err, errRepReassigned) {
-			return err
-		}
-	}
-	return nil
-}
-
 // dropJobHistory deletes the removed employee's earlier jobs (AP29's items) and, in the last
 // transaction, the sweep record rec.
 func (r *Repo) dropJobHistory(ctx context.Context, rec *SweepRecord) error {
-	in := JobHistoryOf.Input(r.Table(), empPK(rec.Employee), jobHistorySKPrefix)
+	in := JobHistoryOf.Input(r.Table(), EmpPK(rec.Employee), jobHistorySKPrefix)
 	in.ProjectionExpression, in.ConsistentRead, in.ScanIndexForward = aws.String("PK, SK"), aws.Bool(true), aws.Bool(true)
 	jobs, err := r.QueryAll(ctx, in)
 	if err != nil {
@@ -216,9 +194,9 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *SweepRecord) error {
 	if err := r.batchDelete(ctx, keys[:last]); err != nil {
 		return err
 	}
-	items := []TxItem{r.dropSweep(rec)}
+	items := []TxItem{r.DropSweep(rec)}
 	for _, k := range keys[last:] {
-		items = append(items, r.deleteIf(k, "", nil, nil))
+		items = append(items, r.DeleteIf(k, "", nil, nil))
 	}
 	return r.Transact(ctx, "sweep", items)
 }
@@ -229,12 +207,12 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *SweepRecord) error {
 // its removal did not see, the index being behind, fails it: the next round sees it), its own
 // relations as read (manager, mentor, warehouse, department), and the counts of its department, its manager and its mentor.
 func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []TxItem, mentees, moved int, newManager string) []TxItem {
-	items = append(items, r.deleteIf(EmpKey(e.ID), "attribute_exists("+AttrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
+	items = append(items, r.DeleteIf(EmpKey(e.ID), "attribute_exists("+AttrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
 		" AND (attribute_not_exists("+attrMenteeCount+") OR "+attrMenteeCount+" = :m)",
 		map[string]types.AttributeValue{":n": NumberValue(e.DirectReportCount), ":m": NumberValue(mentees)}, errEmployeeChanged))
-	counts := map[string][]delta{}
+	counts := map[string][]Delta{}
 	var order []string
-	count := func(emp string, d delta) {
+	count := func(emp string, d Delta) {
 		if _, seen := counts[emp]; !seen {
 			order = append(order, emp)
 		}
@@ -250,17 +228,17 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []TxItem, m
 		items = append(items, r.unlink(rel, errEmployeeChanged))
 		switch t {
 		case RelManager:
-			count(newManager, delta{AttrDirectReportCount, moved - 1})
+			count(newManager, Delta{AttrDirectReportCount, moved - 1})
 		case RelMentor:
-			count(rel.TargetID, delta{attrMenteeCount, -1})
+			count(rel.TargetID, Delta{attrMenteeCount, -1})
 		}
 	}
 	for _, emp := range order {
-		items = append(items, r.txCount(EmpKey(emp), counts[emp], errEmployeeChanged, nil))
+		items = append(items, r.TxCount(EmpKey(emp), counts[emp], errEmployeeChanged, nil))
 	}
 	if dept, ok := FoundAs[*Relation](found, relationKey(e.ID, RelDepartment)); ok {
 		items = append(items, r.unlink(dept, errEmployeeChanged),
-			r.txCount(DeptKey(dept.TargetID), []delta{{attrEmployeeCount, -1}}, errEmployeeChanged, nil))
+			r.TxCount(DeptKey(dept.TargetID), []Delta{{attrEmployeeCount, -1}}, errEmployeeChanged, nil))
 	}
 	return items
 }
@@ -279,9 +257,9 @@ func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []
 			unmentored++
 		}
 	}
-	items = append(items, r.txCount(EmpKey(id), []delta{{AttrDirectReportCount, -left}, {attrMenteeCount, -unmentored}}, notFoundField("id", "employee"), nil))
+	items = append(items, r.TxCount(EmpKey(id), []Delta{{AttrDirectReportCount, -left}, {attrMenteeCount, -unmentored}}, NotFoundField("id", "employee"), nil))
 	if newManager != "" && moved > 0 {
-		items = append(items, r.txCount(EmpKey(newManager), []delta{{AttrDirectReportCount, moved}}, errEmployeeChanged, nil))
+		items = append(items, r.TxCount(EmpKey(newManager), []Delta{{AttrDirectReportCount, moved}}, errEmployeeChanged, nil))
 	}
 	if err := r.Transact(ctx, "remove employee", items); err != nil {
 		return err
@@ -300,7 +278,7 @@ func (r *Repo) movePointing(rels []*Relation, newManager string) ([]TxItem, int,
 			items = append(items, r.unlink(rel, errEmployeeChanged))
 			continue
 		}
-		next := &Relation{EmployeeID: rel.EmployeeID, Type: RelManager, TargetID: newManager, UpdatedAt: r.stamp()}
+		next := &Relation{EmployeeID: rel.EmployeeID, Type: RelManager, TargetID: newManager, UpdatedAt: r.Stamp()}
 		item, err := relationEntity.Encode(next)
 		if err != nil {
 			return nil, 0, err
@@ -322,7 +300,7 @@ func (r *Repo) RelationsTo(ctx context.Context, rel RelationType, target string)
 	if err != nil {
 		return nil, err
 	}
-	return decodeAll[*Relation](raw)
+	return DecodeAll[*Relation](raw)
 }
 
 // stillReferred is the CONFLICT of removing an object count others still refer to.
@@ -332,16 +310,16 @@ func stillReferred(kind, others string, count int) error {
 }
 
 // DeleteDepartmentPlan is what DeleteDepartment does (explain plans the mutation from it).
-var DeleteDepartmentPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = SK = DEPT#<d>"), transactCall("Delete DEPT#<d> if it has no employees")}}
+var DeleteDepartmentPlan = WritePlan{Calls: []WriteCall{ConsistentRead("PK = SK = DEPT#<d>"), TransactCall("Delete DEPT#<d> if it has no employees")}}
 
 // DeleteDepartment removes a department without employees: CONFLICT with their number while it
 // has any. The delete is conditioned on its count of employees being zero, so an employee hired
 // or transferred in meanwhile makes it fail.
 func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
-	if err := checkID("id", id); err != nil {
+	if err := CheckID("id", id); err != nil {
 		return err
 	}
-	d, err := ReadLive[*Department](ctx, r, DeptKey(id), notFoundField("id", "department"))
+	d, err := ReadLive[*Department](ctx, r, DeptKey(id), NotFoundField("id", "department"))
 	if err != nil {
 		return err
 	}
@@ -356,11 +334,11 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 	if count > 0 {
 		return stillReferred("department", "employees", count)
 	}
-	r.afterCorrectionRead()
-	del := r.deleteIf(DeptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
+	r.AfterCorrectionRead()
+	del := r.DeleteIf(DeptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
 		map[string]types.AttributeValue{":zero": NumberValue(0)}, nil)
-	del.item.Delete.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-	del.onConditionOld = departmentInUse
+	del.Item.Delete.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	del.OnConditionOld = departmentInUse
 	return r.Transact(ctx, "delete department", []TxItem{del})
 }
 
@@ -369,15 +347,15 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 // employees, which the CONFLICT reports, not a guess.
 func departmentInUse(old map[string]types.AttributeValue) error {
 	if old == nil {
-		return notFoundField("id", "department")
+		return NotFoundField("id", "department")
 	}
 	return stillReferred("department", "employees", IntAttr(old, attrEmployeeCount))
 }
 
 // DeleteLocationPlan is what DeleteLocation does (explain plans the mutation from it).
-var DeleteLocationPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = COUNTRY#<c>, SK = <state>#<city>#<postal>#<l>"),
+var DeleteLocationPlan = WritePlan{Calls: []WriteCall{ConsistentRead("PK = COUNTRY#<c>, SK = <state>#<city>#<postal>#<l>"),
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI2PK = TYPE#Department, filtered by location, one per 1 MB"},
-	transactCall("Delete the location if it exists")}}
+	TransactCall("Delete the location if it exists")}}
 
 // DeleteLocation removes a location no department is at: CONFLICT with their number while any is.
 // The departments are found on the department listing (GSI2), filtered by location.
@@ -386,7 +364,7 @@ func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
 	if err != nil {
 		return err
 	}
-	if _, err := ReadLive[*Location](ctx, r, k, notFoundField("id", "location")); err != nil {
+	if _, err := ReadLive[*Location](ctx, r, k, NotFoundField("id", "location")); err != nil {
 		return err
 	}
 	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
@@ -403,5 +381,5 @@ func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
 	if len(raw) > 0 {
 		return stillReferred("location", "departments", len(raw))
 	}
-	return r.Transact(ctx, "delete location", []TxItem{r.deleteIf(k, "attribute_exists(PK)", nil, notFoundField("id", "location"))})
+	return r.Transact(ctx, "delete location", []TxItem{r.DeleteIf(k, "attribute_exists(PK)", nil, NotFoundField("id", "location"))})
 }

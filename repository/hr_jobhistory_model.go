@@ -15,13 +15,13 @@ type JobHistory struct {
 }
 
 // Key implements Entity.
-func (j *JobHistory) Key() Key { return jobHistoryEntity.key(j) }
+func (j *JobHistory) Key() Key { return jobHistoryEntity.Key(j) }
 
 // jobHistoryEntity is the definition of the JobHistory item: in its employee's partition.
-var jobHistoryEntity = define(entity[JobHistory, *JobHistory]{
-	name:     TypeJobHistory,
-	key:      func(j *JobHistory) Key { return jobHistoryKey(j.EmployeeID, j.ID) },
-	examples: func() []*JobHistory { return []*JobHistory{{ID: "<id>", EmployeeID: "<employeeId>"}} },
+var jobHistoryEntity = Define(EntityDef[JobHistory, *JobHistory]{
+	Name:     TypeJobHistory,
+	Key:      func(j *JobHistory) Key { return jobHistoryKey(j.EmployeeID, j.ID) },
+	Examples: func() []*JobHistory { return []*JobHistory{{ID: "<id>", EmployeeID: "<employeeId>"}} },
 })
 
 // typeJobHistory is one earlier job of an employee, in its partition.
@@ -31,4 +31,4 @@ const TypeJobHistory = "JobHistory"
 // time-sortable, so begins_with lists them in the order they ended (AP29, read backwards).
 const jobHistorySKPrefix = "JH#"
 
-func jobHistoryKey(e, id string) Key { return Key{PK: empPK(e), SK: jobHistorySKPrefix + id} }
+func jobHistoryKey(e, id string) Key { return Key{PK: EmpPK(e), SK: jobHistorySKPrefix + id} }

@@ -16,8 +16,8 @@ type EmployeeChanges struct {
 
 // UpdateEmployeePlan is what UpdateEmployee does (explain plans the mutation from it).
 var UpdateEmployeePlan = WritePlan{Calls: []WriteCall{
-	consistentRead("PK = SK = EMP#<e>"),
-	transactCall("Update EMP#<e>, its GSI1PK (JOBTITLE#<title>) and GSI3PK (EMPNAME#<name>) if its job title is as read; Put EMP#<e> JH#<id>, its old job, when the title changes"),
+	ConsistentRead("PK = SK = EMP#<e>"),
+	TransactCall("Update EMP#<e>, its GSI1PK (JOBTITLE#<title>) and GSI3PK (EMPNAME#<name>) if its job title is as read; Put EMP#<e> JH#<id>, its old job, when the title changes"),
 }}
 
 // UpdateEmployee changes the given fields of an employee with ONE TransactWriteItems: an Update of
@@ -27,7 +27,7 @@ var UpdateEmployeePlan = WritePlan{Calls: []WriteCall{
 // the title changes, a Put of a JobHistory item holding the title and department it had until
 // now. A missing employee is NOT_FOUND; a title changed meanwhile is CONFLICT (nothing written).
 func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges) (*Employee, error) {
-	if err := checkID("id", id); err != nil {
+	if err := CheckID("id", id); err != nil {
 		return nil, err
 	}
 	next, err := cleanEmployeeChanges(ch)
@@ -47,7 +47,7 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 	if expr == "" {
 		return e, nil
 	}
-	tx := []TxItem{unlessMarked(r.TxUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
+	tx := []TxItem{UnlessMarked(r.TxUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
 		apperr.Errorf(apperr.CodeConflict, "the employee's job title changed meanwhile; retry")), apperr.NotFound("employee"))}
 	if upd.JobTitle != e.JobTitle {
 		h, err := r.jobHistoryPut(e)
@@ -125,7 +125,7 @@ func cleanEmployeeChanges(ch EmployeeChanges) (EmployeeChanges, error) {
 		Name:  clean(ch.Name, func(s string) (string, error) { return cleanName("name", s) }),
 		Email: clean(ch.Email, func(s string) (string, error) { return cleanEmail("email", s) }),
 		JobTitle: clean(ch.JobTitle, func(s string) (string, error) {
-			return cleanText("jobTitle", s, 1, maxJobTitleLen, false)
+			return CleanText("jobTitle", s, 1, maxJobTitleLen, false)
 		}),
 	}
 	return out, err

@@ -33,14 +33,14 @@ type Location struct {
 }
 
 // Key implements Entity.
-func (l *Location) Key() Key { return locationEntity.key(l) }
+func (l *Location) Key() Key { return locationEntity.Key(l) }
 
 // locationEntity is the definition of the Location item: a country's partition, sorted by the
 // hierarchical key state#city#postalCode#id so that a begins_with at any level answers AP14.
-var locationEntity = define(entity[Location, *Location]{
-	name: typeLocation,
-	key:  func(l *Location) Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) },
-	examples: func() []*Location {
+var locationEntity = Define(EntityDef[Location, *Location]{
+	Name: typeLocation,
+	Key:  func(l *Location) Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) },
+	Examples: func() []*Location {
 		return []*Location{{ID: "<locationId>", Country: "<country>", State: "<state>", City: "<city>", PostalCode: "<postalcode>"}}
 	},
 })
@@ -78,17 +78,17 @@ type Department struct {
 }
 
 // Key implements Entity.
-func (d *Department) Key() Key { return departmentEntity.key(d) }
+func (d *Department) Key() Key { return departmentEntity.Key(d) }
 
 // departmentEntity is the definition of the Department item: the root of its own partition, listed by
 // name on GSI2 (AP7).
-var departmentEntity = define(entity[Department, *Department]{
-	name: typeDepartment,
-	key:  func(d *Department) Key { return DeptKey(d.ID) },
-	indexes: func(d *Department, _ int) []indexKey {
-		return []indexKey{{Gsi2, TypePK(typeDepartment), NameSortKey(d.Name, d.ID)}}
+var departmentEntity = Define(EntityDef[Department, *Department]{
+	Name: typeDepartment,
+	Key:  func(d *Department) Key { return DeptKey(d.ID) },
+	Indexes: func(d *Department, _ int) []IndexKey {
+		return []IndexKey{{Gsi2, TypePK(typeDepartment), NameSortKey(d.Name, d.ID)}}
 	},
-	examples: func() []*Department { return []*Department{{ID: "<departmentId>", Name: "<name>"}} },
+	Examples: func() []*Department { return []*Department{{ID: "<departmentId>", Name: "<name>"}} },
 })
 
 // NamePropagationPending reports whether the last rename is still being copied to employees.
@@ -125,7 +125,7 @@ type Employee struct {
 }
 
 // Key implements Entity.
-func (e *Employee) Key() Key { return employeeEntity.key(e) }
+func (e *Employee) Key() Key { return employeeEntity.Key(e) }
 
 // exampleTime stands for a time in the key table's examples.
 var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
@@ -133,17 +133,17 @@ var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 // employeeEntity is the definition of the Employee item: the root of its partition (its relation
 // items share it), by job title on GSI1 (AP12), by hire time on GSI2 (AP13) and by name on GSI3
 // (AP30), all sorted by hire time.
-var employeeEntity = define(entity[Employee, *Employee]{
-	name: TypeEmployee,
-	key:  func(e *Employee) Key { return EmpKey(e.ID) },
-	indexes: func(e *Employee, _ int) []indexKey {
+var employeeEntity = Define(EntityDef[Employee, *Employee]{
+	Name: TypeEmployee,
+	Key:  func(e *Employee) Key { return EmpKey(e.ID) },
+	Indexes: func(e *Employee, _ int) []IndexKey {
 		hired := HireSortKey(e.HiredAt, e.ID)
-		return []indexKey{{Gsi1, JobTitlePK(e.JobTitle), hired}, {Gsi2, TypePK(TypeEmployee), hired}, {gsi3, EmployeeNamePK(e.Name), hired}}
+		return []IndexKey{{Gsi1, JobTitlePK(e.JobTitle), hired}, {Gsi2, TypePK(TypeEmployee), hired}, {GSI3, EmployeeNamePK(e.Name), hired}}
 	},
-	examples: func() []*Employee {
+	Examples: func() []*Employee {
 		return []*Employee{{ID: "<employeeId>", Name: "<name>", JobTitle: "<jobtitle>", HiredAt: exampleTime, WarehouseID: "<warehouseId>"}}
 	},
-	placeholders: map[string]string{hireTime(exampleTime): "<hiredAt>"},
+	Placeholders: map[string]string{hireTime(exampleTime): "<hiredAt>"},
 })
 
 // RelationType names one kind of relationship item under an employee.
@@ -174,18 +174,18 @@ type Relation struct {
 }
 
 // Key implements Entity.
-func (r *Relation) Key() Key { return relationEntity.key(r) }
+func (r *Relation) Key() Key { return relationEntity.Key(r) }
 
 // relationEntity is the definition of the relationship item: one per employee and relation type under
 // the employee (AP10), inverted on GSI1 so that the employees related to a target are one Query
 // (AP9, AP11) whatever the relation: a new relation type needs no new index.
-var relationEntity = define(entity[Relation, *Relation]{
-	name: TypeRelation,
-	key:  func(r *Relation) Key { return relationKey(r.EmployeeID, r.Type) },
-	indexes: func(r *Relation, _ int) []indexKey {
-		return []indexKey{{Gsi1, relationGSI1PK(r.Type, r.TargetID), relationGSI1SK(r.EmployeeID)}}
+var relationEntity = Define(EntityDef[Relation, *Relation]{
+	Name: TypeRelation,
+	Key:  func(r *Relation) Key { return relationKey(r.EmployeeID, r.Type) },
+	Indexes: func(r *Relation, _ int) []IndexKey {
+		return []IndexKey{{Gsi1, relationGSI1PK(r.Type, r.TargetID), relationGSI1SK(r.EmployeeID)}}
 	},
-	examples: func() []*Relation {
+	Examples: func() []*Relation {
 		var out []*Relation
 		for _, rel := range []RelationType{RelDepartment, RelManager, RelMentor, RelWarehouse} {
 			out = append(out, &Relation{EmployeeID: "<employeeId>", Type: rel, TargetID: "<targetId>"})
@@ -197,7 +197,7 @@ var relationEntity = define(entity[Relation, *Relation]{
 // DepartmentKey, EmployeeKey, LocationKey and RelationKey are the keys of HR entities looked up
 // by key (AP8, AP10, AP14 by ID). They validate their parts, which come from clients.
 func DepartmentKey(id string) (Key, error) {
-	if err := checkID("id", id); err != nil {
+	if err := CheckID("id", id); err != nil {
 		return Key{}, err
 	}
 	return DeptKey(id), nil
@@ -205,7 +205,7 @@ func DepartmentKey(id string) (Key, error) {
 
 // EmployeeKey is the key of an employee's root item.
 func EmployeeKey(id string) (Key, error) {
-	if err := checkID("id", id); err != nil {
+	if err := CheckID("id", id); err != nil {
 		return Key{}, err
 	}
 	return EmpKey(id), nil
@@ -222,7 +222,7 @@ func LocationKey(ref LocationRef) (Key, error) {
 
 // RelationKey is the key of employee e's relation of type rel (AP10).
 func RelationKey(e string, rel RelationType) (Key, error) {
-	if err := checkID("id", e); err != nil {
+	if err := CheckID("id", e); err != nil {
 		return Key{}, err
 	}
 	if !rel.valid() {
@@ -235,20 +235,20 @@ func RelationKey(e string, rel RelationType) (Key, error) {
 // error names the first field at fault.
 func cleanLocationRef(ref LocationRef) (LocationRef, error) {
 	var err error
-	if ref.Country, err = cleanText("country", ref.Country, 1, maxCountryLen, false); err != nil {
+	if ref.Country, err = CleanText("country", ref.Country, 1, MaxCountryLen, false); err != nil {
 		return ref, err
 	}
-	if ref.State, err = cleanText("state", ref.State, 1, maxStateLen, false); err != nil {
+	if ref.State, err = CleanText("state", ref.State, 1, MaxStateLen, false); err != nil {
 		return ref, err
 	}
-	if ref.City, err = cleanText("city", ref.City, 1, maxCityLen, false); err != nil {
+	if ref.City, err = CleanText("city", ref.City, 1, MaxCityLen, false); err != nil {
 		return ref, err
 	}
-	if ref.PostalCode, err = cleanText("postalCode", ref.PostalCode, 1, maxPostalCodeLen, false); err != nil {
+	if ref.PostalCode, err = CleanText("postalCode", ref.PostalCode, 1, MaxPostalCodeLen, false); err != nil {
 		return ref, err
 	}
 	if ref.ID != "" {
-		if err := checkID("id", ref.ID); err != nil {
+		if err := CheckID("id", ref.ID); err != nil {
 			return ref, err
 		}
 	}
@@ -283,7 +283,7 @@ const (
 	TypeRelation = "EmployeeRelation"
 )
 
-func deptPK(d string) string { return join("DEPT", d) }
+func deptPK(d string) string { return Join("DEPT", d) }
 
 // deptKey: a department is the root item of its own partition.
 func DeptKey(d string) Key {
@@ -291,12 +291,12 @@ func DeptKey(d string) Key {
 	return Key{PK: k, SK: k}
 }
 
-func empPK(e string) string { return join("EMP", e) }
+func EmpPK(e string) string { return Join("EMP", e) }
 
 // empKey is the employee's root item; its relationship items share the
 // partition under REL# sort keys.
 func EmpKey(e string) Key {
-	k := empPK(e)
+	k := EmpPK(e)
 	return Key{PK: k, SK: k}
 }
 
@@ -306,7 +306,7 @@ const relSKPrefix = "REL#"
 // type) is what makes "an employee belongs to exactly one department" (and has at most one
 // manager and one mentor) a property of the key itself, not of application code.
 func relationKey(e string, rel RelationType) Key {
-	return Key{PK: empPK(e), SK: relationSK(rel)}
+	return Key{PK: EmpPK(e), SK: relationSK(rel)}
 }
 
 // relationSK is REL#<TYPE>; the known types' are constants, which cost no allocation.
@@ -334,7 +334,7 @@ func relationTargetPK(rel RelationType, target string) string {
 	case RelWarehouse:
 		return warehousePK(target)
 	default: // RelManager, RelMentor: employees
-		return empPK(target)
+		return EmpPK(target)
 	}
 }
 
@@ -342,17 +342,17 @@ func relationTargetPK(rel RelationType, target string) string {
 // share the partition "<target's PK>#REL#<TYPE>" (DEPT#<d>#REL#DEPARTMENT, EMP#<m>#REL#MANAGER,
 // EMP#<m>#REL#MENTOR), sorted by the employee (relationGSI1SK). That partition is AP9 and AP11.
 func relationGSI1PK(rel RelationType, target string) string {
-	return join(relationTargetPK(rel, target), "REL", string(rel))
+	return Join(relationTargetPK(rel, target), "REL", string(rel))
 }
 
-func relationGSI1SK(e string) string { return empPK(e) }
+func relationGSI1SK(e string) string { return EmpPK(e) }
 
 // jobTitlePK is AP12's GSI1 partition: employees with one job title, compared without case.
-func JobTitlePK(title string) string { return join("JOBTITLE", FoldKey(title)) }
+func JobTitlePK(title string) string { return Join("JOBTITLE", FoldKey(title)) }
 
 // employeeNamePK is AP30's GSI3 partition: the employees with one name, compared without case
 // (trimmed, lower case, escaped like every value in a key).
-func EmployeeNamePK(name string) string { return join("EMPNAME", FoldKey(name)) }
+func EmployeeNamePK(name string) string { return Join("EMPNAME", FoldKey(name)) }
 
 // hireTimeLayout writes a hire time in UTC with a fixed width, so that the strings sort in time
 // order (RFC 3339 with a variable fraction does not: "…05Z" > "…05.5Z").
@@ -362,16 +362,16 @@ func hireTime(t time.Time) string { return t.UTC().Format(hireTimeLayout) }
 
 // hireSortKey orders employees by hire time, ties broken by id (AP12's GSI1SK, AP13's GSI2SK).
 // A bound "<since>" sorts before every key of that instant, so `GSI2SK >= <since>` includes it.
-func HireSortKey(t time.Time, e string) string { return join(hireTime(t), e) }
+func HireSortKey(t time.Time, e string) string { return Join(hireTime(t), e) }
 
 // countryPK is a country's partition of locations (AP14). Keys are case-folded; the display
 // values live in the item.
-func countryPK(country string) string { return join("COUNTRY", FoldKey(country)) }
+func countryPK(country string) string { return Join("COUNTRY", FoldKey(country)) }
 
 // locationSK is the composite, hierarchical sort key <state>#<city>#<postalCode>#<id>: a
 // begins_with on its leading segments selects a state, a city or a postal code. Each user-supplied segment is escaped, so no value can contain the delimiter.
 func locationSK(state, city, postalCode, id string) string {
-	return join(FoldKey(state), FoldKey(city), FoldKey(postalCode), id)
+	return Join(FoldKey(state), FoldKey(city), FoldKey(postalCode), id)
 }
 
 func locationKey(country, state, city, postalCode, id string) Key {

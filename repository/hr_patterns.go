@@ -4,7 +4,7 @@ package repository
 // job history, warehouse staff): how the API reads its items, declared once. The read functions
 // of hr_read.go and hr_jobhistory_read.go build their requests from them.
 var (
-	DepartmentsByName = listPattern("DepartmentsByName", typeDepartment, "`departments`")
+	DepartmentsByName = ListPattern("DepartmentsByName", typeDepartment, "`departments`")
 	DepartmentByKey   = Declare(AccessPattern{ID: "AP8", Name: "DepartmentByKey", What: "department by id",
 		Fields:    "`department(id)`, `node(s)`, `Employee.department`",
 		Operation: BatchGetItem, PartitionKey: "DEPT#<d>", Sort: SortKeyIs, SortKey: []string{"DEPT#<d>"}, Calls: PerLevel})
@@ -64,7 +64,7 @@ var (
 		Notes: "one `JobHistory` item written in the transaction that changes the job title or the department"})
 	EmployeesByName = Declare(AccessPattern{ID: "AP30", Name: "EmployeesByName", What: "employees with a name (compared without case), longest-serving first",
 		Fields:    "`employeesByName(name, first, after)`",
-		Operation: Query, Index: gsi3, PartitionKey: "EMPNAME#<name>", Calls: PerParent,
+		Operation: Query, Index: GSI3, PartitionKey: "EMPNAME#<name>", Calls: PerParent,
 		Notes: "GSI3, the order-status index, overloaded with a partition per name (no order key starts with `EMPNAME#`); `hireEmployee` writes the key with the employee, `updateEmployee` moves it in the transaction that changes the name; employees written before this index existed get their key from `-migrate`"})
 	EmployeesOfWarehouse = Declare(AccessPattern{ID: "AP31", Name: "EmployeesOfWarehouse", What: "a warehouse's employees, paged",
 		Fields:    "`Warehouse.employees(first, after)`",

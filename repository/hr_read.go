@@ -11,18 +11,18 @@ import (
 // ListDepartments lists departments by name (AP7): a Query of the Department partition of the
 // entity-type index GSI2, never a Scan.
 func (r *Repo) ListDepartments(ctx context.Context, args PageArgs) (Page[*Department], error) {
-	return listByType[*Department](ctx, r, DepartmentsByName, args)
+	return ListByType[*Department](ctx, r, DepartmentsByName, args)
 }
 
 // EmployeesByJobTitle pages through the employees with a job title, compared without case,
 // longest-serving first (AP12): GSI1 PK=JOBTITLE#<title>, sorted by <hiredAt>#<e>.
 func (r *Repo) EmployeesByJobTitle(ctx context.Context, title string, args PageArgs) (Page[*Employee], error) {
-	title, err := cleanText("jobTitle", title, 1, maxJobTitleLen, false)
+	title, err := CleanText("jobTitle", title, 1, maxJobTitleLen, false)
 	if err != nil {
 		return Page[*Employee]{}, err
 	}
 	pk := JobTitlePK(title)
-	return queryPage[*Employee](ctx, r, EmployeesByJobTitle.query(join("jobtitle", pk), pk), args)
+	return QueryPage[*Employee](ctx, r, EmployeesByJobTitle.Query(Join("jobtitle", pk), pk), args)
 }
 
 // EmployeesByName pages through the employees with a name, compared without case and surrounding
@@ -35,7 +35,7 @@ func (r *Repo) EmployeesByName(ctx context.Context, name string, args PageArgs) 
 		return Page[*Employee]{}, err
 	}
 	pk := EmployeeNamePK(name)
-	return queryPage[*Employee](ctx, r, EmployeesByName.query(join("empname", pk), pk), args)
+	return QueryPage[*Employee](ctx, r, EmployeesByName.Query(Join("empname", pk), pk), args)
 }
 
 // EmployeesHiredSince pages through the employees hired at or after since, newest first (AP13):
@@ -49,7 +49,7 @@ func (r *Repo) EmployeesHiredSince(ctx context.Context, since time.Time, args Pa
 		since = MinHireTime
 	}
 	pk, lo := EmployeesHiredSince.PartitionKey, hireTime(since)
-	return queryPage[*Employee](ctx, r, EmployeesHiredSince.query(join("hired", pk, lo), pk, lo), args)
+	return QueryPage[*Employee](ctx, r, EmployeesHiredSince.Query(Join("hired", pk, lo), pk, lo), args)
 }
 
 // LocationFilter selects locations at one level of the hierarchy: a country, a state of it, a
@@ -66,7 +66,7 @@ type LocationFilter struct {
 // '<state>#<city>#<postalCode>#'. Locations come in key order: by case-folded state, city, postal
 // code, then creation.
 func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (Page[*Location], error) {
-	country, err := cleanText("country", f.Country, 1, maxCountryLen, false)
+	country, err := CleanText("country", f.Country, 1, MaxCountryLen, false)
 	if err != nil {
 		return Page[*Location]{}, err
 	}
@@ -81,11 +81,11 @@ func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (
 		field string
 		v     *string
 		max   int
-	}{{"state", f.State, maxStateLen}, {"city", f.City, maxCityLen}, {"postalCode", f.PostalCode, maxPostalCodeLen}} {
+	}{{"state", f.State, MaxStateLen}, {"city", f.City, MaxCityLen}, {"postalCode", f.PostalCode, MaxPostalCodeLen}} {
 		if p.v == nil {
 			break
 		}
-		v, err := cleanText(p.field, *p.v, 1, p.max, false)
+		v, err := CleanText(p.field, *p.v, 1, p.max, false)
 		if err != nil {
 			return Page[*Location]{}, err
 		}
@@ -93,11 +93,11 @@ func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (
 	}
 	pk := countryPK(country)
 	prefix := locationPrefix(segments...)
-	scope := join("locations", pk, Escape(prefix))
+	scope := Join("locations", pk, Escape(prefix))
 	if prefix == "" {
-		return queryPage[*Location](ctx, r, LocationsOfCountry.query(scope, pk), args)
+		return QueryPage[*Location](ctx, r, LocationsOfCountry.Query(scope, pk), args)
 	}
-	return queryPage[*Location](ctx, r, LocationsUnder.query(scope, pk, prefix), args)
+	return QueryPage[*Location](ctx, r, LocationsUnder.Query(scope, pk, prefix), args)
 }
 
 // InverseRelations pages through the relationship items of type rel that point at target, in
@@ -105,7 +105,7 @@ func (r *Repo) Locations(ctx context.Context, f LocationFilter, args PageArgs) (
 // employee (AP11). It is one Query of the inverted GSI1 partition <target PK>#REL#<TYPE>; the
 // caller reads the employees themselves by key (batched).
 func (r *Repo) InverseRelations(ctx context.Context, rel RelationType, target string, args PageArgs) (Page[*Relation], error) {
-	if err := checkID("id", target); err != nil {
+	if err := CheckID("id", target); err != nil {
 		return Page[*Relation]{}, err
 	}
 	p, ok := inverseRelations[rel]
@@ -113,5 +113,5 @@ func (r *Repo) InverseRelations(ctx context.Context, rel RelationType, target st
 		return Page[*Relation]{}, apperr.Internal("inverse relations", errors.New("unknown relation type "+string(rel)))
 	}
 	pk := relationGSI1PK(rel, target)
-	return queryPage[*Relation](ctx, r, p.query(join("inverse", pk), pk), args)
+	return QueryPage[*Relation](ctx, r, p.Query(Join("inverse", pk), pk), args)
 }

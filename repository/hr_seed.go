@@ -75,7 +75,7 @@ func sampleLocations(out *itemCollector) map[string]*Location {
 	locs := map[string]*Location{}
 	for i, l := range hrSampleLocations {
 		at := hrSampleBase.Add(time.Duration(i) * time.Minute)
-		loc := &Location{ID: seedID(at, "location/"+l.key), Country: l.country, State: l.state, City: l.city, PostalCode: l.postal, Address: l.address, CreatedAt: at}
+		loc := &Location{ID: SeedID(at, "location/"+l.key), Country: l.country, State: l.state, City: l.city, PostalCode: l.postal, Address: l.address, CreatedAt: at}
 		locs[l.key] = loc
 		out.add(locationEntity.Encode(loc))
 	}
@@ -86,7 +86,7 @@ func sampleDepartments(out *itemCollector, locs map[string]*Location) map[string
 	depts := map[string]*Department{}
 	for i, d := range hrSampleDepartments {
 		at := hrSampleBase.Add(time.Hour + time.Duration(i)*time.Minute)
-		dept := &Department{ID: seedID(at, "department/"+d.key), Name: d.name, Location: locs[d.location].Ref(), NameVersion: 1, PropagatedVersion: 1, CreatedAt: at, UpdatedAt: at}
+		dept := &Department{ID: SeedID(at, "department/"+d.key), Name: d.name, Location: locs[d.location].Ref(), NameVersion: 1, PropagatedVersion: 1, CreatedAt: at, UpdatedAt: at}
 		depts[d.key] = dept
 		out.add(departmentEntity.Encode(dept))
 	}
@@ -105,11 +105,11 @@ func sampleEmployees(out *itemCollector, depts map[string]*Department) error {
 		}
 		dept := depts[e.dept]
 		emp := &Employee{
-			ID: seedID(at, "employee/"+e.name), Name: e.name,
+			ID: SeedID(at, "employee/"+e.name), Name: e.name,
 			Email:    strings.ToLower(strings.ReplaceAll(e.name, " ", ".")) + "@corp.example",
 			JobTitle: e.title, HiredAt: hired.Add(9 * time.Hour),
 			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
-			CreatedAt: at, WarehouseID: sampleWarehouseID(i % len(sampleWarehouses)),
+			CreatedAt: at, WarehouseID: SampleWarehouseID(i % len(sampleWarehouses)),
 		}
 		ids[e.name] = emp.ID
 		out.add(employeeEntity.Encode(emp))

@@ -12,14 +12,14 @@ import (
 var errDepartmentMoved = apperr.Errorf(apperr.CodeConflict, "the department was changed by a concurrent change; read it again and retry")
 
 // RelocateDepartmentPlan is what RelocateDepartment does (explain plans the mutation from it).
-var RelocateDepartmentPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = SK = DEPT#<d>"), transactCall("Update DEPT#<d> if at the location read; check the new location exists")}}
+var RelocateDepartmentPlan = WritePlan{Calls: []WriteCall{ConsistentRead("PK = SK = DEPT#<d>"), TransactCall("Update DEPT#<d> if at the location read; check the new location exists")}}
 
 // RelocateDepartment moves a department to another location: one transaction updates the
 // department, on condition that it is still where it was read, and checks that the new location
 // exists (NOT_FOUND naming locationId otherwise). It sets the location only: its listing's index
 // key is made of the name, which a concurrent renameDepartment may have changed since the read.
 func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRef) (*Department, error) {
-	if err := checkID("id", id); err != nil {
+	if err := CheckID("id", id); err != nil {
 		return nil, err
 	}
 	var err error
@@ -30,26 +30,26 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 	if err != nil {
 		return nil, apperr.InvalidInput("locationId", "locationId is not a valid location id")
 	}
-	cur, err := ReadLive[*Department](ctx, r, DeptKey(id), notFoundField("id", "department"))
+	cur, err := ReadLive[*Department](ctx, r, DeptKey(id), NotFoundField("id", "department"))
 	if err != nil {
 		return nil, err
 	}
-	r.afterCorrectionRead()
+	r.AfterCorrectionRead()
 	next := *cur
-	next.Location, next.UpdatedAt = loc, r.stamp()
+	next.Location, next.UpdatedAt = loc, r.Stamp()
 	item, err := departmentEntity.Encode(&next)
 	if err != nil {
 		return nil, err
 	}
 	asRead := Condition{
 		Expr:   "attribute_exists(PK) AND #loc.id = :locId",
-		names:  map[string]string{"#loc": "location"},
-		values: map[string]types.AttributeValue{":locId": StringValue(cur.Location.ID)},
-		err:    errDepartmentMoved,
+		Names:  map[string]string{"#loc": "location"},
+		Values: map[string]types.AttributeValue{":locId": StringValue(cur.Location.ID)},
+		Err:    errDepartmentMoved,
 	}
 	err = r.Transact(ctx, "relocate department", []TxItem{
 		r.TxSetFrom(DeptKey(id), item, []string{"location", "updatedAt"}, false, asRead),
-		r.mustExist(locKey, notFoundField("locationId", "location")),
+		r.MustExist(locKey, NotFoundField("locationId", "location")),
 	})
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (r *Repo) RelocateDepartment(ctx context.Context, id string, loc LocationRe
 
 // UnassignManagerPlan is what UnassignManager does (explain plans the mutation from it).
 var UnassignManagerPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
-	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MANAGER"), transactCall("Delete REL#MANAGER if it points at the manager read; update the manager's count")}}
+	ConsistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MANAGER"), TransactCall("Delete REL#MANAGER if it points at the manager read; update the manager's count")}}
 
 // UnassignManager leaves the employee without a manager: its manager relation goes and its
 // manager's count of direct reports shrinks, in one transaction conditioned on the manager read.
@@ -70,7 +70,7 @@ func (r *Repo) UnassignManager(ctx context.Context, employee string) (*Employee,
 
 // UnassignMentorPlan is what UnassignMentor does (explain plans the mutation from it).
 var UnassignMentorPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
-	consistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MENTOR"), transactCall("Delete REL#MENTOR if it points at the mentor read; update the mentor's count of mentees")}}
+	ConsistentRead("PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#MENTOR"), TransactCall("Delete REL#MENTOR if it points at the mentor read; update the mentor's count of mentees")}}
 
 // UnassignMentor leaves the employee without a mentor (as UnassignManager: the mentor's count of
 // mentees shrinks).
@@ -80,7 +80,7 @@ func (r *Repo) UnassignMentor(ctx context.Context, employee string) (*Employee, 
 
 // unassign removes the employee's relation of type rel (RelManager or RelMentor).
 func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) (*Employee, error) {
-	if err := checkID("employeeId", employee); err != nil {
+	if err := CheckID("employeeId", employee); err != nil {
 		return nil, err
 	}
 	plan := UnassignManagerPlan
@@ -94,14 +94,14 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 		}
 		e, ok := FoundAs[*Employee](found, EmpKey(employee))
 		if !ok {
-			return nil, notFoundField("employeeId", "employee")
+			return nil, NotFoundField("employeeId", "employee")
 		}
 		cur, has := FoundAs[*Relation](found, relationKey(employee, rel))
 		if !has {
 			return e, nil
 		}
-		items := []TxItem{r.unlink(cur, errManagerChanged), unlessMarked(r.mustExist(EmpKey(employee), notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee"))}
-		items = append(items, r.txCount(EmpKey(cur.TargetID), []delta{{relationCountAttr(rel), -1}}, errManagerChanged, nil))
+		items := []TxItem{r.unlink(cur, errManagerChanged), UnlessMarked(r.MustExist(EmpKey(employee), NotFoundField("employeeId", "employee")), NotFoundField("employeeId", "employee"))}
+		items = append(items, r.TxCount(EmpKey(cur.TargetID), []Delta{{relationCountAttr(rel), -1}}, errManagerChanged, nil))
 		err = r.Transact(ctx, "unassign", items)
 		if err == nil {
 			return e, nil
@@ -115,6 +115,6 @@ func (r *Repo) unassign(ctx context.Context, employee string, rel RelationType) 
 
 // unlink is the Delete of relation item rel, on condition that it still points at its target.
 func (r *Repo) unlink(rel *Relation, onMoved error) TxItem {
-	return r.deleteIf(relationKey(rel.EmployeeID, rel.Type), "targetId = :t",
+	return r.DeleteIf(relationKey(rel.EmployeeID, rel.Type), "targetId = :t",
 		map[string]types.AttributeValue{":t": StringValue(rel.TargetID)}, onMoved)
 }

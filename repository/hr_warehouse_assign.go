@@ -8,8 +8,8 @@ import (
 
 // AssignWarehousePlan is what AssignWarehouse does (explain plans the mutation from it).
 var AssignWarehousePlan = WritePlan{Calls: []WriteCall{
-	consistentRead("PK = SK = EMP#<e>, PK = SK = WAREHOUSE#<w>"),
-	transactCall("Put EMP#<e> REL#WAREHOUSE (GSI1PK = WAREHOUSE#<w>#REL#WAREHOUSE), set EMP#<e> warehouseId; check the warehouse exists"),
+	ConsistentRead("PK = SK = EMP#<e>, PK = SK = WAREHOUSE#<w>"),
+	TransactCall("Put EMP#<e> REL#WAREHOUSE (GSI1PK = WAREHOUSE#<w>#REL#WAREHOUSE), set EMP#<e> warehouseId; check the warehouse exists"),
 }}
 
 // AssignWarehouse makes warehouseId the warehouse the employee works at, replacing any previous
@@ -18,10 +18,10 @@ var AssignWarehousePlan = WritePlan{Calls: []WriteCall{
 // Employee.warehouse is a key lookup, AP32), and a check that the warehouse still exists. A
 // missing employee or warehouse is NOT_FOUND and nothing is written.
 func (r *Repo) AssignWarehouse(ctx context.Context, employee, warehouse string) (*Employee, *Relation, error) {
-	if err := checkID("employeeId", employee); err != nil {
+	if err := CheckID("employeeId", employee); err != nil {
 		return nil, nil, err
 	}
-	if err := checkID("warehouseId", warehouse); err != nil {
+	if err := CheckID("warehouseId", warehouse); err != nil {
 		return nil, nil, err
 	}
 	ek, wk := EmpKey(employee), WarehouseKeyOf(warehouse)
@@ -31,21 +31,21 @@ func (r *Repo) AssignWarehouse(ctx context.Context, employee, warehouse string) 
 	}
 	e, ok := FoundAs[*Employee](found, ek)
 	if !ok {
-		return nil, nil, notFoundField("employeeId", "employee")
+		return nil, nil, NotFoundField("employeeId", "employee")
 	}
 	if _, ok := FoundAs[*Warehouse](found, wk); !ok {
-		return nil, nil, notFoundField("warehouseId", "warehouse")
+		return nil, nil, NotFoundField("warehouseId", "warehouse")
 	}
-	rel := &Relation{EmployeeID: employee, Type: RelWarehouse, TargetID: warehouse, UpdatedAt: r.stamp()}
+	rel := &Relation{EmployeeID: employee, Type: RelWarehouse, TargetID: warehouse, UpdatedAt: r.Stamp()}
 	relItem, err := relationEntity.Encode(rel)
 	if err != nil {
 		return nil, nil, err
 	}
 	err = r.Transact(ctx, "assign warehouse", []TxItem{
 		r.txPut(relItem, "", nil, nil),
-		unlessMarked(r.TxUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
-			map[string]types.AttributeValue{":w": StringValue(warehouse)}, notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee")),
-		r.mustExist(wk, notFoundField("warehouseId", "warehouse")),
+		UnlessMarked(r.TxUpdate(ek, "SET warehouseId = :w", "attribute_exists(PK)", nil,
+			map[string]types.AttributeValue{":w": StringValue(warehouse)}, NotFoundField("employeeId", "employee")), NotFoundField("employeeId", "employee")),
+		r.MustExist(wk, NotFoundField("warehouseId", "warehouse")),
 	})
 	if err != nil {
 		return nil, nil, err

@@ -2,7 +2,6 @@ package repository
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -40,19 +39,15 @@ const maxAssignAttempts = 3
 // most per transaction).
 const MaxManagementChain = 50
 
-func notFoundField(field, kind string) *apperr.Error {
-	return &apperr.Error{Code: apperr.CodeNotFound, Field: field, Message: kind + " not found"}
-}
-
 // departmentAsRead is the condition that the department still has the name (and name version) a
 // write read from it, so that the name the write copies onto an employee is current when it
 // commits.
 func departmentAsRead(d *Department) *Condition {
 	return &Condition{
 		Expr:   "#name = :name AND nameVersion = :v",
-		names:  map[string]string{"#name": "name"},
-		values: map[string]types.AttributeValue{":name": StringValue(d.Name), ":v": NumberValue(d.NameVersion)},
-		err:    errDepartmentChanged,
+		Names:  map[string]string{"#name": "name"},
+		Values: map[string]types.AttributeValue{":name": StringValue(d.Name), ":v": NumberValue(d.NameVersion)},
+		Err:    errDepartmentChanged,
 	}
 }
 
@@ -60,15 +55,11 @@ func departmentAsRead(d *Department) *Condition {
 // employees grows by one (none when the employee is in it already), on condition that it still has
 // the name the write copies (departmentAsRead).
 func (r *Repo) joinDepartment(d *Department, joins bool) TxItem {
-	var add []delta
+	var add []Delta
 	if joins {
-		add = []delta{{attrEmployeeCount, 1}}
+		add = []Delta{{attrEmployeeCount, 1}}
 	}
-	return r.txCount(DeptKey(d.ID), add, notFoundField("departmentId", "department"), departmentAsRead(d))
-}
-
-func NumberValue(v int) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.Itoa(v)}
+	return r.TxCount(DeptKey(d.ID), add, NotFoundField("departmentId", "department"), departmentAsRead(d))
 }
 
 // LocationInput is the input of CreateLocation.
@@ -77,7 +68,7 @@ type LocationInput struct {
 }
 
 // CreateLocationPlan is what CreateLocation does.
-var CreateLocationPlan = oneTransaction("Put COUNTRY#<c> <state>#<city>#<postal>#<l> if absent")
+var CreateLocationPlan = OneTransaction("Put COUNTRY#<c> <state>#<city>#<postal>#<l> if absent")
 
 // CreateLocation stores a new location.
 func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location, error) {
@@ -85,7 +76,7 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 	if err != nil {
 		return nil, err
 	}
-	address, err := cleanText("address", in.Address, 1, maxAddressLen, false)
+	address, err := CleanText("address", in.Address, 1, maxAddressLen, false)
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +85,11 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 		return nil, err
 	}
 	l := &Location{ID: id, Country: ref.Country, State: ref.State, City: ref.City, PostalCode: ref.PostalCode, Address: address, CreatedAt: now}
-	return createNew(ctx, r, locationEntity, l, "location")
+	return CreateNew(ctx, r, locationEntity, l, "location")
 }
 
 // CreateDepartmentPlan is what CreateDepartment does.
-var CreateDepartmentPlan = oneTransaction("Put DEPT#<d> if absent; check the location exists")
+var CreateDepartmentPlan = OneTransaction("Put DEPT#<d> if absent; check the location exists")
 
 // CreateDepartment stores a new department at an existing location, checked in the same
 // transaction.
@@ -120,7 +111,7 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 		return nil, err
 	}
 	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now, Counted: true}
-	return createNew(ctx, r, departmentEntity, d, "department", r.mustExist(locKey, notFoundField("locationId", "location")))
+	return CreateNew(ctx, r, departmentEntity, d, "department", r.MustExist(locKey, NotFoundField("locationId", "location")))
 }
 
 // TransferEmployeePlan is what TransferEmployee does, again when the department was renamed
@@ -148,10 +139,10 @@ var AssignManagerPlan = WritePlan{Attempts: maxAssignAttempts, Calls: []WriteCal
 // manager it read: an assignment that finds another one got in first reads again (at most
 // maxAssignAttempts times), so that the last assignment wins and each is counted once.
 func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
-	if err := checkID("employeeId", employee); err != nil {
+	if err := CheckID("employeeId", employee); err != nil {
 		return nil, nil, err
 	}
-	if err := checkID("managerId", manager); err != nil {
+	if err := CheckID("managerId", manager); err != nil {
 		return nil, nil, err
 	}
 	if employee == manager {
@@ -177,10 +168,10 @@ func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) 
 	}
 	e, ok := FoundAs[*Employee](found, EmpKey(employee))
 	if !ok {
-		return nil, nil, notFoundField("employeeId", "employee")
+		return nil, nil, NotFoundField("employeeId", "employee")
 	}
 	if _, ok := FoundAs[*Employee](found, EmpKey(manager)); !ok {
-		return nil, nil, notFoundField("managerId", "manager")
+		return nil, nil, NotFoundField("managerId", "manager")
 	}
 	up, hasUp := FoundAs[*Relation](found, relationKey(manager, RelManager))
 	links, err := r.managersAbove(ctx, employee, manager, up, hasUp)
@@ -188,7 +179,7 @@ func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) 
 		return nil, nil, err
 	}
 	prev, hasPrev := FoundAs[*Relation](found, own)
-	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.stamp()}
+	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.Stamp()}
 	items, err := r.managerItems(rel, prev, hasPrev, links)
 	if err != nil {
 		return nil, nil, err
@@ -203,7 +194,7 @@ func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) 
 // of direct reports of the new and the previous manager) and every link of the new manager's
 // chain as read.
 func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink) ([]TxItem, error) {
-	items, err := r.relationMove(rel, prev, hasPrev, AttrDirectReportCount, notFoundField("managerId", "manager"), errManagerChanged)
+	items, err := r.relationMove(rel, prev, hasPrev, AttrDirectReportCount, NotFoundField("managerId", "manager"), errManagerChanged)
 	if err != nil {
 		return nil, err
 	}
@@ -232,17 +223,17 @@ func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, m
 		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": StringValue(prev.TargetID)}
 	}
 	changes := !hasPrev || prev.TargetID != rel.TargetID
-	var add []delta
+	var add []Delta
 	if changes {
-		add = []delta{{counter, 1}}
+		add = []Delta{{counter, 1}}
 	}
 	items := []TxItem{
 		r.txPut(relItem, relCond, relVals, changed),
 		r.relationsChanged(rel),
-		unlessMarked(r.txCount(EmpKey(rel.TargetID), add, missing, nil), missing),
+		UnlessMarked(r.TxCount(EmpKey(rel.TargetID), add, missing, nil), missing),
 	}
 	if hasPrev && changes {
-		items = append(items, r.txCount(EmpKey(prev.TargetID), []delta{{counter, -1}}, changed, nil))
+		items = append(items, r.TxCount(EmpKey(prev.TargetID), []Delta{{counter, -1}}, changed, nil))
 	}
 	return items, nil
 }
@@ -286,10 +277,10 @@ var AssignMentorPlan = WritePlan{Calls: []WriteCall{
 // as their own mentor is refused: mentoring is not a hierarchy, so A mentoring B while B mentors A
 // (or a longer ring) is allowed.
 func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Employee, *Relation, error) {
-	if err := checkID("employeeId", employee); err != nil {
+	if err := CheckID("employeeId", employee); err != nil {
 		return nil, nil, err
 	}
-	if err := checkID("mentorId", mentor); err != nil {
+	if err := CheckID("mentorId", mentor); err != nil {
 		return nil, nil, err
 	}
 	if employee == mentor {
@@ -302,12 +293,12 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 	}
 	e, ok := FoundAs[*Employee](found, EmpKey(employee))
 	if !ok {
-		return nil, nil, notFoundField("employeeId", "employee")
+		return nil, nil, NotFoundField("employeeId", "employee")
 	}
 	if _, ok := FoundAs[*Employee](found, EmpKey(mentor)); !ok {
-		return nil, nil, notFoundField("mentorId", "mentor")
+		return nil, nil, NotFoundField("mentorId", "mentor")
 	}
-	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.stamp()}
+	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.Stamp()}
 	prev, hasPrev := FoundAs[*Relation](found, own)
 	items, err := r.mentorItems(rel, prev, hasPrev)
 	if err != nil {
@@ -325,14 +316,14 @@ var errMentorChanged = &apperr.Error{Code: apperr.CodeConflict, Field: "mentorId
 // mentorItems are the writes of a mentor assignment: the relation's move (relationMove: the
 // counts of mentees of the new mentor and the previous one).
 func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]TxItem, error) {
-	return r.relationMove(rel, prev, hasPrev, attrMenteeCount, notFoundField("mentorId", "mentor"), errMentorChanged)
+	return r.relationMove(rel, prev, hasPrev, attrMenteeCount, NotFoundField("mentorId", "mentor"), errMentorChanged)
 }
 
 // relationsChanged is the write of an assignment to the employee's own item: it must exist, and
 // its relationsChangedAt becomes the relation's time, so that the stream carries an UPDATED
 // change of the employee whose manager or mentor changed.
 func (r *Repo) relationsChanged(rel *Relation) TxItem {
-	return unlessMarked(r.TxUpdate(EmpKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
-		map[string]types.AttributeValue{":at": StringValue(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, notFoundField("employeeId", "employee")),
-		notFoundField("employeeId", "employee"))
+	return UnlessMarked(r.TxUpdate(EmpKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
+		map[string]types.AttributeValue{":at": StringValue(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, NotFoundField("employeeId", "employee")),
+		NotFoundField("employeeId", "employee"))
 }

@@ -53,7 +53,7 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 
 // checkHire checks a hire's input and returns it cleaned (hiredAt in UTC).
 func checkHire(in HireInput) (HireInput, error) {
-	if err := checkID("departmentId", in.DepartmentID); err != nil {
+	if err := CheckID("departmentId", in.DepartmentID); err != nil {
 		return in, err
 	}
 	var err error
@@ -63,7 +63,7 @@ func checkHire(in HireInput) (HireInput, error) {
 	if in.Email, err = cleanEmail("email", in.Email); err != nil {
 		return in, err
 	}
-	if in.JobTitle, err = cleanText("jobTitle", in.JobTitle, 1, maxJobTitleLen, false); err != nil {
+	if in.JobTitle, err = CleanText("jobTitle", in.JobTitle, 1, maxJobTitleLen, false); err != nil {
 		return in, err
 	}
 	for _, p := range []struct {
@@ -71,7 +71,7 @@ func checkHire(in HireInput) (HireInput, error) {
 		id    *string
 	}{{"managerId", in.ManagerID}, {"mentorId", in.MentorID}} {
 		if p.id != nil {
-			if err := checkID(p.field, *p.id); err != nil {
+			if err := CheckID(p.field, *p.id); err != nil {
 				return in, err
 			}
 		}
@@ -103,7 +103,7 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 	}
 	dept, ok := FoundAs[*Department](found, DeptKey(in.DepartmentID))
 	if !ok {
-		return nil, nil, notFoundField("departmentId", "department")
+		return nil, nil, NotFoundField("departmentId", "department")
 	}
 	for _, p := range []struct {
 		id          *string
@@ -111,7 +111,7 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 	}{{in.ManagerID, "managerId", "manager"}, {in.MentorID, "mentorId", "mentor"}} {
 		if p.id != nil {
 			if _, ok := FoundAs[*Employee](found, EmpKey(*p.id)); !ok {
-				return nil, nil, notFoundField(p.field, p.kind)
+				return nil, nil, NotFoundField(p.field, p.kind)
 			}
 		}
 	}
@@ -143,7 +143,7 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 		r.joinDepartment(dept, true),
 		r.PutNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
 	}
-	counts := map[string][]delta{}
+	counts := map[string][]Delta{}
 	var order []string
 	for _, p := range []struct {
 		rel         RelationType
@@ -159,14 +159,14 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 		if _, seen := counts[*p.id]; !seen {
 			order = append(order, *p.id)
 		}
-		counts[*p.id] = append(counts[*p.id], delta{relationCountAttr(p.rel), 1})
+		counts[*p.id] = append(counts[*p.id], Delta{relationCountAttr(p.rel), 1})
 	}
 	for _, id := range order {
 		field, kind := "mentorId", "mentor"
 		if in.ManagerID != nil && *in.ManagerID == id {
 			field, kind = "managerId", "manager"
 		}
-		items = append(items, unlessMarked(r.txCount(EmpKey(id), counts[id], notFoundField(field, kind), nil), notFoundField(field, kind)))
+		items = append(items, UnlessMarked(r.TxCount(EmpKey(id), counts[id], NotFoundField(field, kind), nil), NotFoundField(field, kind)))
 	}
 	for _, rel := range rels {
 		item, err := relationEntity.Encode(rel)

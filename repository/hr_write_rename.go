@@ -66,7 +66,7 @@ var RenameDepartmentPlan = WritePlan{Calls: []WriteCall{
 // propagation. If the propagation does not finish, the rename itself has happened; the error says
 // to call again with the same name.
 func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Department, error) {
-	if err := checkID("id", id); err != nil {
+	if err := CheckID("id", id); err != nil {
 		return nil, err
 	}
 	name, err := cleanName("name", name)
@@ -79,7 +79,7 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 	}
 	d, ok := FoundAs[*Department](found, DeptKey(id))
 	if !ok {
-		return nil, notFoundField("id", "department")
+		return nil, NotFoundField("id", "department")
 	}
 	if d.Name != name {
 		if d, err = r.setDepartmentName(ctx, d, name); err != nil {
@@ -110,7 +110,7 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 // read, so that of two concurrent renames one wins and the other gets CONFLICT. The listing sort
 // key (AP7, by name) changes with the name.
 func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string) (*Department, error) {
-	now, err := attributevalue.Marshal(r.stamp())
+	now, err := attributevalue.Marshal(r.Stamp())
 	if err != nil {
 		return nil, apperr.Internal("rename department", err)
 	}

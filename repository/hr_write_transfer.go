@@ -15,10 +15,10 @@ import (
 // JobHistory item, as updateEmployee does for a change of title). Transferring an employee to the department it
 // is in already is a successful no-op, so a retried transfer is harmless.
 func (r *Repo) TransferEmployee(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
-	if err := checkID("employeeId", employee); err != nil {
+	if err := CheckID("employeeId", employee); err != nil {
 		return nil, nil, err
 	}
-	if err := checkID("departmentId", department); err != nil {
+	if err := CheckID("departmentId", department); err != nil {
 		return nil, nil, err
 	}
 	for range TransferEmployeePlan.Tries() {
@@ -42,11 +42,11 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 	}
 	e, ok := FoundAs[*Employee](found, ek)
 	if !ok {
-		return nil, nil, notFoundField("employeeId", "employee")
+		return nil, nil, NotFoundField("employeeId", "employee")
 	}
 	dept, ok := FoundAs[*Department](found, dk)
 	if !ok {
-		return nil, nil, notFoundField("departmentId", "department")
+		return nil, nil, NotFoundField("departmentId", "department")
 	}
 	old, hasOld := FoundAs[*Relation](found, rk)
 	if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
@@ -55,7 +55,7 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 	if r.Hooks.transferRead != nil {
 		r.Hooks.transferRead()
 	}
-	rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.stamp()}
+	rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.Stamp()}
 	var oldRel *Relation
 	if hasOld {
 		oldRel = old
@@ -91,16 +91,16 @@ func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) 
 	leaves := old != nil && old.TargetID != dept.ID
 	items := []TxItem{
 		r.txPut(relItem, relCond, relVals, errTransferred),
-		unlessMarked(r.TxUpdate(EmpKey(e.ID),
+		UnlessMarked(r.TxUpdate(EmpKey(e.ID),
 			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
 			"departmentId = :old AND jobTitle = :title",
 			nil,
 			map[string]types.AttributeValue{":d": StringValue(dept.ID), ":name": StringValue(dept.Name), ":v": NumberValue(dept.NameVersion), ":old": StringValue(e.DepartmentID), ":title": StringValue(e.JobTitle)},
-			errTransferred), notFoundField("employeeId", "employee")),
+			errTransferred), NotFoundField("employeeId", "employee")),
 		r.joinDepartment(dept, old == nil || leaves),
 	}
 	if leaves {
-		items = append(items, r.txCount(DeptKey(old.TargetID), []delta{{attrEmployeeCount, -1}}, errTransferred, nil))
+		items = append(items, r.TxCount(DeptKey(old.TargetID), []Delta{{attrEmployeeCount, -1}}, errTransferred, nil))
 	}
 	if leaves && e.DepartmentID != "" {
 		h, err := r.jobHistoryPut(e)

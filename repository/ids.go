@@ -28,12 +28,12 @@ type idSource struct {
 }
 
 // newIDSource returns a source that draws its randomness from crypto/rand only.
-func newIDSource() *idSource {
+func NewIDSource() *idSource {
 	return &idSource{entropy: &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)}}
 }
 
 // newID returns a fresh id for an entity created at now.
-func (s *idSource) newID(now time.Time) (string, error) {
+func (s *idSource) NewID(now time.Time) (string, error) {
 	id, err := ulid.New(ulid.Timestamp(now), s.entropy)
 	if err != nil {
 		return "", apperr.Internal("new id", err)
@@ -43,7 +43,7 @@ func (s *idSource) newID(now time.Time) (string, error) {
 
 // validID reports whether s is an id in its canonical (upper-case) spelling. Ids taken from
 // clients go into keys, so only the one spelling that newID produces is accepted.
-func validID(s string) bool {
+func ValidID(s string) bool {
 	if len(s) != ulid.EncodedSize {
 		return false
 	}
@@ -62,13 +62,13 @@ func idTime(id string) time.Time {
 
 // lowestIDAt and highestIDAt bound every id created in the millisecond of t, for key-range
 // conditions on time (BETWEEN lowestIDAt(from) AND highestIDAt(to)).
-func lowestIDAt(t time.Time) string {
+func LowestIDAt(t time.Time) string {
 	var u ulid.ULID
 	_ = u.SetTime(ulid.Timestamp(clampIDTime(t)))
 	return u.String()
 }
 
-func highestIDAt(t time.Time) string {
+func HighestIDAt(t time.Time) string {
 	var u ulid.ULID
 	for i := range u {
 		u[i] = 0xFF
@@ -92,7 +92,7 @@ func clampIDTime(t time.Time) time.Time {
 // before `before` (nil: unbounded), for key conditions on time-sortable ids (BETWEEN lo AND hi).
 // Ids have millisecond precision: "after t" starts at the next whole millisecond and "before t"
 // ends at the last whole millisecond before t. ok is false when no id can fall in the range.
-func idRange(after, before *time.Time) (lo, hi string, ok bool) {
+func IdRange(after, before *time.Time) (lo, hi string, ok bool) {
 	from, to := time.UnixMilli(0), ulid.Time(ulid.MaxTime())
 	if after != nil {
 		from = after.Truncate(time.Millisecond).Add(time.Millisecond)
@@ -106,12 +106,12 @@ func idRange(after, before *time.Time) (lo, hi string, ok bool) {
 	if from.After(to) || to.Before(time.UnixMilli(0)) || from.After(ulid.Time(ulid.MaxTime())) {
 		return "", "", false
 	}
-	return lowestIDAt(from), highestIDAt(to), true
+	return LowestIDAt(from), HighestIDAt(to), true
 }
 
 // idBefore is the id immediately before id in sort order (ok is false for the smallest id), so
 // that "id < x" can be written as the key condition bound "<= idBefore(x)".
-func idBefore(id string) (string, bool) {
+func IdBefore(id string) (string, bool) {
 	u, err := ulid.ParseStrict(id)
 	if err != nil {
 		return "", false
@@ -124,4 +124,13 @@ func idBefore(id string) (string, bool) {
 		u[i] = 0xFF
 	}
 	return "", false
+}
+
+// newEntityID returns a fresh id and the creation time it encodes (millisecond precision, UTC).
+func (r *Repo) NewEntityID() (string, time.Time, error) {
+	id, err := r.ids.NewID(r.Now())
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return id, idTime(id), nil
 }

@@ -140,7 +140,7 @@ func TestIDSequencesDifferBetweenProcesses(t *testing.T) {
 			t.Fatalf("child %d printed %d ids:\n%s", i, len(seqs[i]), outs[i].String())
 		}
 		for j, id := range seqs[i] {
-			if !validID(id) || !idTime(id).Equal(idTimestamp) || (j > 0 && id <= seqs[i][j-1]) {
+			if !ValidID(id) || !idTime(id).Equal(idTimestamp) || (j > 0 && id <= seqs[i][j-1]) {
 				t.Fatalf("child %d: id %d %q is not a valid increasing id of %v", i, j, id, idTimestamp)
 			}
 		}

@@ -22,7 +22,7 @@ const (
 	attrGSI2PK = "GSI2PK"
 	attrGSI2SK = "GSI2SK"
 	AttrGSI3PK = "GSI3PK"
-	attrGSI3SK = "GSI3SK"
+	AttrGSI3SK = "GSI3SK"
 	AttrType   = "type"
 )
 
@@ -36,7 +36,7 @@ const (
 	Gsi2 = "GSI2"
 	// gsi3 is the write-sharded order-status index (AP20), overloaded with the employees by
 	// name (AP30): the two never share a partition (ORDERSTATUS#… and EMPNAME#…).
-	gsi3 = "GSI3"
+	GSI3 = "GSI3"
 )
 
 // Key is the primary key of one item.
@@ -71,17 +71,17 @@ func Escape(s string) string {
 }
 
 // join builds a key from segments that are already safe (prefixes, ids, escaped values).
-func join(parts ...string) string { return strings.Join(parts, Delim) }
+func Join(parts ...string) string { return strings.Join(parts, Delim) }
 
 // foldKey is the form of a user-supplied value used where keys must compare case-insensitively
 // (unique emails, sort-by-name indexes): trimmed, lower case, escaped.
 func FoldKey(s string) string { return Escape(strings.ToLower(strings.TrimSpace(s))) }
 
 // typePK is the GSI2 partition that lists all entities of one type (AP7).
-func TypePK(entityType string) string { return join("TYPE", entityType) }
+func TypePK(entityType string) string { return Join("TYPE", entityType) }
 
 // nameSortKey sorts a listing by case-folded name, ties broken by id.
-func NameSortKey(name, id string) string { return join(FoldKey(name), id) }
+func NameSortKey(name, id string) string { return Join(FoldKey(name), id) }
 
 // attrMovedFrom marks an item a migration moved to its key (moveItem).
 const AttrMovedFrom = "movedFrom"

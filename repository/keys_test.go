@@ -1,7 +1,6 @@
 package repository
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -71,7 +70,7 @@ func FuzzEscape(f *testing.F) {
 		}
 		// begins_with safety: a prefix query for value a (which always ends with the delimiter)
 		// matches a key built from value b only if a == b.
-		if a != b && strings.HasPrefix(join("P", eb, "rest"), join("P", ea)+Delim) {
+		if a != b && strings.HasPrefix(Join("P", eb, "rest"), Join("P", ea)+Delim) {
 			t.Fatalf("prefix for %q matches the key of %q", a, b)
 		}
 	})
@@ -91,16 +90,6 @@ func FuzzEmailGuardKey(f *testing.F) {
 			t.Fatalf("emailGuardKey(%q) vs (%q): equal keys = %v, equal emails = %v", a, b, !same, same)
 		}
 	})
-}
-
-// Order lines are numbered with at least three digits, exactly as %03d spells them, so that the
-// items of an order keep sorting in line order.
-func TestLineNumberIsZeroPadded(t *testing.T) {
-	for n := 0; n <= 2000; n++ {
-		if pad, digits := lineNumber(n); pad+digits != fmt.Sprintf("%03d", n) {
-			t.Fatalf("lineNumber(%d) = %q %q, want %03d", n, pad, digits, n)
-		}
-	}
 }
 
 // unesc reverses esc. ok is false for a string esc cannot have produced.

@@ -18,18 +18,18 @@ type keyRow struct {
 }
 
 // describe renders the keys of the definition's examples.
-func (d entity[T, PT]) describe() []keyRow {
+func (d EntityDef[T, PT]) describe() []keyRow {
 	var rows []keyRow
-	for _, v := range d.examples() {
-		item, err := d.encodeSharded(v, 1)
+	for _, v := range d.Examples() {
+		item, err := d.EncodeSharded(v, 1)
 		if err != nil {
-			panic(fmt.Sprintf("repository: example of %s: %v", d.name, err))
+			panic(fmt.Sprintf("repository: example of %s: %v", d.Name, err))
 		}
-		k := d.key(v)
-		row := keyRow{Entity: d.name, PK: d.placeholder(k.PK), SK: d.placeholder(k.SK)}
-		if d.indexes != nil {
-			for _, ix := range d.indexes(v, 1) {
-				row.Indexes = append(row.Indexes, fmt.Sprintf("%s: %s / %s", ix.index, d.placeholder(ix.pk), d.placeholder(ix.sk)))
+		k := d.Key(v)
+		row := keyRow{Entity: d.Name, PK: d.placeholder(k.PK), SK: d.placeholder(k.SK)}
+		if d.Indexes != nil {
+			for _, ix := range d.Indexes(v, 1) {
+				row.Indexes = append(row.Indexes, fmt.Sprintf("%s: %s / %s", ix.Index, d.placeholder(ix.PK), d.placeholder(ix.SK)))
 			}
 		}
 		for name := range item {
@@ -43,8 +43,8 @@ func (d entity[T, PT]) describe() []keyRow {
 	return rows
 }
 
-func (d entity[T, PT]) placeholder(key string) string {
-	for from, to := range d.placeholders {
+func (d EntityDef[T, PT]) placeholder(key string) string {
+	for from, to := range d.Placeholders {
 		key = strings.ReplaceAll(key, from, to)
 	}
 	return key
@@ -54,7 +54,7 @@ func (d entity[T, PT]) placeholder(key string) string {
 // the type attribute: the columns the key table shows apart from the attributes.
 func isKeyAttribute(name string) bool {
 	switch name {
-	case AttrPK, AttrSK, AttrType, AttrGSI1PK, attrGSI1SK, attrGSI2PK, attrGSI2SK, AttrGSI3PK, attrGSI3SK:
+	case AttrPK, AttrSK, AttrType, AttrGSI1PK, attrGSI1SK, attrGSI2PK, attrGSI2SK, AttrGSI3PK, AttrGSI3SK:
 		return true
 	}
 	return false

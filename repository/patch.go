@@ -34,10 +34,10 @@ const NotDeleting = "attribute_exists(PK) AND attribute_not_exists(" + AttrDelet
 func (r *Repo) TxSetFrom(k Key, next map[string]types.AttributeValue, attrs []string, indexes bool, c Condition) TxItem {
 	names := map[string]string{}
 	values := map[string]types.AttributeValue{}
-	for name, v := range c.values {
+	for name, v := range c.Values {
 		values[name] = v
 	}
-	for name, v := range c.names {
+	for name, v := range c.Names {
 		names[name] = v
 	}
 	for a := range next {
@@ -52,7 +52,7 @@ func (r *Repo) TxSetFrom(k Key, next map[string]types.AttributeValue, attrs []st
 		names[name], values[value] = a, next[a]
 		parts[i] = name + " = " + value
 	}
-	return r.TxUpdate(k, "SET "+strings.Join(parts, ", "), c.Expr, names, values, c.err)
+	return r.TxUpdate(k, "SET "+strings.Join(parts, ", "), c.Expr, names, values, c.Err)
 }
 
 // noChange is the BAD_USER_INPUT of a correction that names no field to change.
@@ -63,12 +63,12 @@ func noChange(fields string) error {
 // beingRemoved is the condition, on a parent a write adds to, that the parent is not being
 // removed: a create under it is refused with err, as under a missing parent.
 func beingRemoved(err error) *Condition {
-	return &Condition{Expr: "attribute_not_exists(" + AttrDeleting + ")", err: err}
+	return &Condition{Expr: "attribute_not_exists(" + AttrDeleting + ")", Err: err}
 }
 
 // notErased adds to c, a condition on a parent a write adds to, that the parent is not being
 // removed (a marked parent then answers as a missing one: txCount).
-func notErased(c *Condition) *Condition {
+func NotErased(c *Condition) *Condition {
 	out := *c
 	out.Expr = "attribute_not_exists(" + AttrDeleting + ") AND (" + c.Expr + ")"
 	return &out
@@ -79,30 +79,30 @@ func notErased(c *Condition) *Condition {
 // encoded new state) on condition that its email is still readEmail; when
 // the guard's key changes, the new guard (newGuard) is put, taken if another object holds it, and
 // the old one (oldGuard) deleted on condition that its owner attribute names the object (id).
-type guardedEmail struct {
-	key       Key
-	fields    []string
-	next      map[string]types.AttributeValue
-	readEmail string
-	oldGuard  Key
-	newGuard  map[string]types.AttributeValue
-	owner, id string
+type GuardedEmail struct {
+	Key       Key
+	Fields    []string
+	Next      map[string]types.AttributeValue
+	ReadEmail string
+	OldGuard  Key
+	NewGuard  map[string]types.AttributeValue
+	Owner, ID string
 	// taken is the error of an email another object holds, changed that of a concurrent change.
-	taken, changed error
+	Taken, Changed error
 }
 
 // guardedEmailItems is the correction's transaction.
-func (r *Repo) guardedEmailItems(g guardedEmail) []TxItem {
+func (r *Repo) GuardedEmailItems(g GuardedEmail) []TxItem {
 	asRead := Condition{
 		Expr:   NotDeleting + " AND email = :readEmail",
-		values: map[string]types.AttributeValue{":readEmail": StringValue(g.readEmail)},
-		err:    g.changed,
+		Values: map[string]types.AttributeValue{":readEmail": StringValue(g.ReadEmail)},
+		Err:    g.Changed,
 	}
-	items := []TxItem{r.TxSetFrom(g.key, g.next, g.fields, slices.Contains(g.fields, "name"), asRead)}
-	if newKey := (Key{PK: StringAttr(g.newGuard, AttrPK), SK: StringAttr(g.newGuard, AttrSK)}); newKey != g.oldGuard {
+	items := []TxItem{r.TxSetFrom(g.Key, g.Next, g.Fields, slices.Contains(g.Fields, "name"), asRead)}
+	if newKey := (Key{PK: StringAttr(g.NewGuard, AttrPK), SK: StringAttr(g.NewGuard, AttrSK)}); newKey != g.OldGuard {
 		items = append(items,
-			r.PutNew(g.newGuard, g.taken),
-			r.deleteIf(g.oldGuard, g.owner+" = :owner", map[string]types.AttributeValue{":owner": StringValue(g.id)}, g.changed))
+			r.PutNew(g.NewGuard, g.Taken),
+			r.DeleteIf(g.OldGuard, g.Owner+" = :owner", map[string]types.AttributeValue{":owner": StringValue(g.ID)}, g.Changed))
 	}
 	return items
 }
@@ -111,7 +111,7 @@ func (r *Repo) guardedEmailItems(g guardedEmail) []TxItem {
 // the mark of a removal (attrDeleting), with missing, as for a missing item: the object being
 // removed takes no new writes, and none that point at it (an employee being removed gets no
 // reports, mentees or accounts). A condition of it that fails on an unmarked item keeps its error.
-func unlessMarked(it TxItem, missing error) TxItem {
+func UnlessMarked(it TxItem, missing error) TxItem {
 	guard := func(expr *string) *string {
 		if expr == nil || *expr == "" {
 			return aws.String(NotDeleting)
@@ -119,15 +119,15 @@ func unlessMarked(it TxItem, missing error) TxItem {
 		return aws.String("attribute_not_exists(" + AttrDeleting + ") AND (" + *expr + ")")
 	}
 	switch {
-	case it.item.Update != nil:
-		it.item.Update.ConditionExpression = guard(it.item.Update.ConditionExpression)
-		it.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-	case it.item.ConditionCheck != nil:
-		it.item.ConditionCheck.ConditionExpression = guard(it.item.ConditionCheck.ConditionExpression)
-		it.item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	case it.Item.Update != nil:
+		it.Item.Update.ConditionExpression = guard(it.Item.Update.ConditionExpression)
+		it.Item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	case it.Item.ConditionCheck != nil:
+		it.Item.ConditionCheck.ConditionExpression = guard(it.Item.ConditionCheck.ConditionExpression)
+		it.Item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	}
-	prev, prevOld := it.onCondition, it.onConditionOld
-	it.onConditionOld = func(old map[string]types.AttributeValue) error {
+	prev, prevOld := it.onCondition, it.OnConditionOld
+	it.OnConditionOld = func(old map[string]types.AttributeValue) error {
 		if _, marked := old[AttrDeleting]; len(old) == 0 || marked {
 			return missing
 		}
@@ -137,4 +137,41 @@ func unlessMarked(it TxItem, missing error) TxItem {
 		return prev
 	}
 	return it
+}
+
+// userPatch is what an update of a name and an email (a user's, a customer's) may change; nil
+// leaves a field as it is.
+type UserPatch struct{ Name, Email *string }
+
+func (p UserPatch) Clean() (UserPatch, error) {
+	if p.Name == nil && p.Email == nil {
+		return p, noChange("name, email")
+	}
+	if p.Name != nil {
+		v, err := cleanName("name", *p.Name)
+		if err != nil {
+			return p, err
+		}
+		p.Name = &v
+	}
+	if p.Email != nil {
+		v, err := cleanEmail("email", *p.Email)
+		if err != nil {
+			return p, err
+		}
+		p.Email = &v
+	}
+	return p, nil
+}
+
+// fields names the attributes the patch gives: the only ones its Update sets.
+func (p UserPatch) Fields() []string {
+	var out []string
+	if p.Name != nil {
+		out = append(out, "name")
+	}
+	if p.Email != nil {
+		out = append(out, "email")
+	}
+	return out
 }

@@ -49,17 +49,17 @@ type pageQuery struct {
 	index string // "" for the table itself
 	// scope identifies the list: index, partition and sort key range, filter. Cursors are only
 	// valid within the scope they were made in.
-	scope      string
+	Scope      string
 	keyCond    string
-	filter     string
-	names      map[string]string
-	values     map[string]types.AttributeValue
+	Filter     string
+	Names      map[string]string
+	Values     map[string]types.AttributeValue
 	descending bool
 }
 
 // keyAttrs are the attributes that make up an item's position in an index: the index key
 // followed by the table key, as ExclusiveStartKey requires.
-func keyAttrs(index string) []string {
+func KeyAttrs(index string) []string {
 	for _, ix := range tableIndexes {
 		if ix.name == index {
 			return []string{ix.pk, ix.sk, AttrPK, AttrSK}
@@ -72,30 +72,30 @@ func keyAttrs(index string) []string {
 // plus one more item to learn whether a next page exists. Without a filter that is a single Query
 // with Limit = first+1; with a filter DynamoDB may return fewer matches than it read, and the
 // Query continues from LastEvaluatedKey until the page is full or the range is exhausted.
-func queryPage[T Entity](ctx context.Context, r *Repo, q pageQuery, args PageArgs) (Page[T], error) {
+func QueryPage[T Entity](ctx context.Context, r *Repo, q pageQuery, args PageArgs) (Page[T], error) {
 	if err := args.Validate(); err != nil {
 		return Page[T]{}, err
 	}
-	attrs := keyAttrs(q.index)
+	attrs := KeyAttrs(q.index)
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(r.Table()),
 		KeyConditionExpression:    aws.String(q.keyCond),
-		ExpressionAttributeNames:  q.names,
-		ExpressionAttributeValues: q.values,
+		ExpressionAttributeNames:  q.Names,
+		ExpressionAttributeValues: q.Values,
 		ScanIndexForward:          aws.Bool(!q.descending),
 		Limit:                     aws.Int32(int32(args.First + 1)),
 	}
 	if q.index != "" {
 		in.IndexName = aws.String(q.index)
 	}
-	if q.filter != "" {
-		in.FilterExpression = aws.String(q.filter)
+	if q.Filter != "" {
+		in.FilterExpression = aws.String(q.Filter)
 		// A filter drops items after they are read; read more per call so that a selective
 		// filter does not turn one page into many round trips.
 		in.Limit = aws.Int32(int32(min(4*(args.First+1), 1000)))
 	}
 	if args.After != "" {
-		vals, err := r.cursors.decode(q.scope, args.After, len(attrs))
+		vals, err := r.Cursors.Decode(q.Scope, args.After, len(attrs))
 		if err != nil {
 			return Page[T]{}, err
 		}
@@ -108,15 +108,15 @@ func queryPage[T Entity](ctx context.Context, r *Repo, q pageQuery, args PageArg
 	if err != nil {
 		return Page[T]{}, err
 	}
-	items, err := decodeAll[T](raw)
+	items, err := DecodeAll[T](raw)
 	if err != nil {
 		return Page[T]{}, err
 	}
-	return finishPage(r, q.scope, attrs, items, raw, args), nil
+	return FinishPage(r, q.Scope, attrs, items, raw, args), nil
 }
 
 // finishPage trims a page read with one extra item and computes the cursors of the rest.
-func finishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []map[string]types.AttributeValue, args PageArgs) Page[T] {
+func FinishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []map[string]types.AttributeValue, args PageArgs) Page[T] {
 	p := Page[T]{HasPreviousPage: args.After != ""}
 	if len(items) > args.First {
 		p.HasNextPage = true
@@ -132,7 +132,7 @@ func finishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []m
 		for j, a := range attrs {
 			v[j] = StringAttr(item, a)
 		}
-		p.Cursors[i] = Cursor{codec: r.cursors, scope: scope, vals: v}
+		p.Cursors[i] = Cursor{codec: r.Cursors, scope: scope, vals: v}
 	}
 	return p
 }
@@ -213,7 +213,7 @@ func (r *Repo) parentWithPage(ctx context.Context, p AccessPattern, first int, p
 }
 
 // decodeAll decodes items that must all be T.
-func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
+func DecodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 	out := make([]T, len(items))
 	for i, item := range items {
 		v, err := DecodeAs[T](item)
@@ -228,15 +228,15 @@ func decodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 // listPattern declares the list of every entity of one type (AP7): a Query of the type's
 // partition of the entity-type index GSI2, sorted by its GSI2SK (a case-folded name and the id),
 // never a Scan.
-func listPattern(name, entityType, fields string) AccessPattern {
+func ListPattern(name, entityType, fields string) AccessPattern {
 	return Declare(AccessPattern{ID: "AP7", Name: name, What: "every " + entityType + ", by name", Fields: fields,
 		Operation: Query, Index: Gsi2, PartitionKey: TypePK(entityType), Calls: PerParent,
 		Notes: "ascending by `<name>#<id>`"})
 }
 
 // listByType pages through every entity of one type, as its list pattern p says (AP7).
-func listByType[T Entity](ctx context.Context, r *Repo, p AccessPattern, args PageArgs) (Page[T], error) {
-	return queryPage[T](ctx, r, p.query(join("list", p.PartitionKey), p.PartitionKey), args)
+func ListByType[T Entity](ctx context.Context, r *Repo, p AccessPattern, args PageArgs) (Page[T], error) {
+	return QueryPage[T](ctx, r, p.Query(Join("list", p.PartitionKey), p.PartitionKey), args)
 }
 
 // eachPage calls fn for every item of the list read page by page by page.

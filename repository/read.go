@@ -42,3 +42,18 @@ func (r *Repo) ReadOneConsistent(ctx context.Context, k Key) (map[string]types.A
 	}
 	return items[0], nil
 }
+
+// ReadLive reads the item at k consistently, as a T: onMissing if there is none, or if it is
+// being removed.
+func ReadLive[T Entity](ctx context.Context, r *Repo, k Key, onMissing error) (T, error) {
+	var zero T
+	found, err := r.ReadConsistent(ctx, k)
+	if err != nil {
+		return zero, err
+	}
+	v, ok := FoundAs[T](found, k)
+	if !ok {
+		return zero, onMissing
+	}
+	return v, nil
+}

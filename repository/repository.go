@@ -82,7 +82,7 @@ type Repo struct {
 	Streams   *dynamodbstreams.Client
 	Log       *slog.Logger
 	table     string
-	cursors   cursorCodec
+	Cursors   cursorCodec
 	Shards    int
 	retention time.Duration
 	logUsage  changeLogUsage
@@ -95,12 +95,14 @@ type Repo struct {
 	// sweepers finish the sweep records of each kind (HandleSweep).
 	sweepMu  sync.RWMutex
 	sweepers map[string]func(context.Context, *SweepRecord) error
+	// sweepSteps are what other domains add to a kind's sweep (AlsoSweep).
+	sweepSteps map[string][]func(context.Context, *SweepRecord) error
 	// hooks are empty except in this package's tests, which set them (export_test.go).
 	Hooks testHooks
 }
 
 // afterCorrectionRead runs the correctionRead hook, if any.
-func (r *Repo) afterCorrectionRead() {
+func (r *Repo) AfterCorrectionRead() {
 	if r.Hooks.CorrectionRead != nil {
 		r.Hooks.CorrectionRead()
 	}
@@ -212,12 +214,12 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 		DB:        client,
 		Log:       cfg.Logger,
 		table:     cfg.Table,
-		cursors:   newCursorCodec(secret),
+		Cursors:   newCursorCodec(secret),
 		Shards:    cfg.OrderStatusShards,
 		retention: cfg.ChangeRetention,
 		attempts:  cfg.MaxBatchAttempts,
 		Now:       cfg.Clock,
-		ids:       newIDSource(),
+		ids:       NewIDSource(),
 		sweepKick: make(chan struct{}, 1),
 	}
 	if r.retention <= 0 {
@@ -237,7 +239,6 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	}
 	r.BackoffFn = backoff
 	r.handleSaaSSweeps()
-	r.handleCommerceSweeps()
 	r.handleHRSweeps()
 	return r, nil
 }

@@ -22,7 +22,7 @@ func (o *Organization) UserTotal() Count { return countIf(o.Counted, o.UserCount
 // with its status; unknown with a time range.
 func (u *User) TicketTotal(f TicketFilter) Count {
 	ranged := f.CreatedAfter != nil || f.CreatedBefore != nil
-	return filteredTotal(u.Counted, ranged, f.Status, u.ticketCount, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
+	return FilteredTotal(u.Counted, ranged, f.Status, u.ticketCount, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
 }
 
 func (u *User) ticketCount(st TicketStatus) int {
@@ -52,32 +52,32 @@ const attrUserCount = "userCount"
 var ticketStatuses = []TicketStatus{TicketOpen, TicketPending, TicketClosed}
 
 // Counted: an organization's users.
-var _ = counted(Tally{
+var _ = Counted(Tally{
 	Parent: TypeOrganization, Attrs: []string{attrUserCount},
-	project: []string{AttrType, "orgId"},
-	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+	Project: []string{AttrType, "orgId"},
+	Of: func(it map[string]types.AttributeValue) (Key, string, bool) {
 		return OrgKey(StringAttr(it, "orgId")), attrUserCount, StringAttr(it, AttrType) == TypeUser
 	},
 	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return EachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, entityFn[*Organization](fn))
+		return EachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, EntityFn[*Organization](fn))
 	},
-	collection: func(p Entity) *dynamodb.QueryInput {
+	Collection: func(p Entity) *dynamodb.QueryInput {
 		return UsersOfOrganization.Input("", orgPK(p.(*Organization).ID), userSKPrefix)
 	},
 })
 
 // Counted: a user's tickets by status, from GSI1.
-var _ = counted(Tally{
+var _ = Counted(Tally{
 	Parent: TypeUser, Attrs: ticketCountAttrs(),
-	project: []string{AttrType, "orgId", "reporterId", "status"},
-	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
+	Project: []string{AttrType, "orgId", "reporterId", "status"},
+	Of: func(it map[string]types.AttributeValue) (Key, string, bool) {
 		return UserKeyOf(StringAttr(it, "orgId"), StringAttr(it, "reporterId")),
 			ticketCountAttr(TicketStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == TypeTicket
 	},
 	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return r.EachUser(ctx, entityFn[*User](fn))
+		return r.EachUser(ctx, EntityFn[*User](fn))
 	},
-	collection: func(p Entity) *dynamodb.QueryInput {
+	Collection: func(p Entity) *dynamodb.QueryInput {
 		u := p.(*User)
 		return TicketsOfUser.Input("", UserCollectionPK(u.OrgID, u.ID), TicketSKPrefix)
 	},

@@ -34,10 +34,10 @@ func (r *Repo) ticketRemoval(t *Ticket, onMoved error) ([]TxItem, *SweepRecord) 
 	if t.Version > 0 {
 		cond, vals = "version = :v", map[string]types.AttributeValue{":v": NumberValue(t.Version)}
 	}
-	items := []TxItem{r.deleteIf(TicketKeyOf(t.OrgID, t.ID), cond, vals, onMoved)}
+	items := []TxItem{r.DeleteIf(TicketKeyOf(t.OrgID, t.ID), cond, vals, onMoved)}
 	last := t.CurrentVersion()
 	for v := 1; v <= min(last, VersionsInTx); v++ {
-		items = append(items, r.deleteIf(TicketVersionKey(t.OrgID, t.ID, v), "", nil, nil))
+		items = append(items, r.DeleteIf(TicketVersionKey(t.OrgID, t.ID, v), "", nil, nil))
 	}
 	if last <= VersionsInTx {
 		return items, nil
@@ -49,8 +49,8 @@ func (r *Repo) ticketRemoval(t *Ticket, onMoved error) ([]TxItem, *SweepRecord) 
 // DeleteTicketPlan is what DeleteTicket does (explain plans the mutation from it).
 var DeleteTicketPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = TICKET#<t>, for a caller whose scope the ticket's ID does not tell"},
-	consistentRead("PK = TICKET#<t>, SK = ORG#<o>"),
-	transactCall("Delete TICKET#<t> if at the version read, its VERSION# items; update the reporter's counters"),
+	ConsistentRead("PK = TICKET#<t>, SK = ORG#<o>"),
+	TransactCall("Delete TICKET#<t> if at the version read, its VERSION# items; update the reporter's counters"),
 	sweptVersions[0], sweptVersions[1],
 }}
 
@@ -58,8 +58,8 @@ var DeleteTicketPlan = WritePlan{Attempts: MaxRemovalRounds, Calls: []WriteCall{
 // after the ticket's own removal (sweepOne): BatchWriteItem, 25 version items a call, then the
 // transaction that drops the sweep record.
 var sweptVersions = [2]WriteCall{
-	perDataCall("BatchWriteItem", "Delete the VERSION# items of a history longer than one transaction, 25 a call"),
-	perDataCall("TransactWriteItems", "Delete the SWEEP record of that history"),
+	PerDataCall("BatchWriteItem", "Delete the VERSION# items of a history longer than one transaction, 25 a call"),
+	PerDataCall("TransactWriteItems", "Delete the SWEEP record of that history"),
 }
 
 // DeleteTicket removes a ticket with its history (see above). expected, when given, is the
@@ -82,7 +82,7 @@ func (r *Repo) DeleteTicket(ctx context.Context, org, id string, expected *int) 
 				Message: fmt.Sprintf("the ticket is at version %d, not %d: it was changed since; read it again and retry", t.CurrentVersion(), *expected)}
 		}
 		items, rec := r.ticketRemoval(t, errTicketMoved)
-		items = append(items, r.txCount(UserKeyOf(org, t.ReporterID), []delta{{ticketCountAttr(t.Status), -1}}, apperr.NotFound("ticket"), nil))
+		items = append(items, r.TxCount(UserKeyOf(org, t.ReporterID), []Delta{{ticketCountAttr(t.Status), -1}}, apperr.NotFound("ticket"), nil))
 		err = r.Transact(ctx, "delete ticket", items)
 		if errors.Is(err, errTicketMoved) {
 			continue
@@ -105,25 +105,21 @@ func userHasTickets(n int) error {
 // the transaction: the removal reads again.
 var errUserHasTickets = errors.New("the user has tickets, or another email")
 
-// MaxRemovalRounds bounds the rounds of a removal or unassignment that reads again when a
-// concurrent change got in between (a user's removal removes the tickets each round found).
-const MaxRemovalRounds = 5
-
 // DeleteUserPlan is what DeleteUser does (explain plans the mutation from it).
-var DeleteUserPlan = WritePlan{Attempts: max(MaxRemovalRounds, maxSweepRounds), Calls: []WriteCall{
-	perDataCall("TransactWriteItems", "with cascade: Update USER#<u> (mark) if it exists and is not being removed, check ORG#<o>; Put SWEEP USER#<u>"),
-	consistentRead("PK = ORG#<o>, SK = USER#<u>"),
+var DeleteUserPlan = WritePlan{Attempts: max(MaxRemovalRounds, MaxSweepRounds), Calls: []WriteCall{
+	PerDataCall("TransactWriteItems", "with cascade: Update USER#<u> (mark) if it exists and is not being removed, check ORG#<o>; Put SWEEP USER#<u>"),
+	ConsistentRead("PK = ORG#<o>, SK = USER#<u>"),
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = ORG#<o>#USER#<u> AND begins_with(GSI1SK, TICKET#), one per 1 MB"},
-	perDataCall("TransactWriteItems", "with cascade: Delete TICKET#<t> and its versions, as many as fit one transaction"),
+	PerDataCall("TransactWriteItems", "with cascade: Delete TICKET#<t> and its versions, as many as fit one transaction"),
 	sweptVersions[0], sweptVersions[1],
-	transactCall("Delete USER#<u> if it has no tickets, its email guard; update ORG#<o>'s count"),
-	perDataCall("TransactWriteItems", "with cascade: Delete the SWEEP record"),
+	TransactCall("Delete USER#<u> if it has no tickets, its email guard; update ORG#<o>'s count"),
+	PerDataCall("TransactWriteItems", "with cascade: Delete the SWEEP record"),
 }}
 
 // DeleteUser removes a user and frees its email (see above). Without cascade a user with tickets
 // is CONFLICT with their number in extensions.count.
 func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) error {
-	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+	if err := errors.Join(CheckID("id", org), CheckID("id", user)); err != nil {
 		return apperr.InvalidInput("id", "not a valid user id")
 	}
 	if cascade {
@@ -154,8 +150,8 @@ func (r *Repo) DeleteUser(ctx context.Context, org, user string, cascade bool) e
 // client that keeps filing tickets cannot keep the removal from finishing. If the sweep fails
 // midway, the sweeper finishes it.
 func (r *Repo) deleteUserCascade(ctx context.Context, org, user string) error {
-	return r.markAndSweep(ctx, "delete user", &SweepRecord{Kind: sweepUserKind, Org: org, User: user}, true,
-		r.mark(UserKeyOf(org, user), "", apperr.NotFound("user")), r.OrgLive(org, apperr.NotFound("user")))
+	return r.MarkAndSweep(ctx, "delete user", &SweepRecord{Kind: sweepUserKind, Org: org, User: user}, true,
+		r.Mark(UserKeyOf(org, user), "", apperr.NotFound("user")), r.OrgLive(org, apperr.NotFound("user")))
 }
 
 // sweepMarkedUser removes a marked user with its tickets (sweepUser), then its record. A user that
@@ -174,7 +170,7 @@ func (r *Repo) sweepMarkedUser(ctx context.Context, rec *SweepRecord) error {
 			return err
 		}
 	}
-	return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
+	return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})
 }
 
 // removeUserItem deletes the user (on condition that it has no tickets left and the email read,
@@ -192,8 +188,8 @@ func (r *Repo) removeUserItem(ctx context.Context, u *User) error {
 		}
 	}
 	return r.Transact(ctx, "delete user", []TxItem{
-		r.deleteIf(UserKeyOf(u.OrgID, u.ID), cond, values, errUserHasTickets),
-		r.deleteIf(emailGuardKey(u.OrgID, u.Email), "", nil, nil),
+		r.DeleteIf(UserKeyOf(u.OrgID, u.ID), cond, values, errUserHasTickets),
+		r.DeleteIf(emailGuardKey(u.OrgID, u.Email), "", nil, nil),
 		r.TxUpdate(OrgKey(u.OrgID), "ADD "+attrUserCount+" :minus", "attribute_exists(PK)", nil,
 			map[string]types.AttributeValue{":minus": NumberValue(-1)}, apperr.NotFound("user")),
 	})
@@ -212,7 +208,7 @@ func (r *Repo) ticketsOfUser(ctx context.Context, org, user string) ([]*Ticket, 
 	if err != nil {
 		return nil, err
 	}
-	return decodeAll[*Ticket](raw)
+	return DecodeAll[*Ticket](raw)
 }
 
 // removeTickets removes the tickets of user u, as many per transaction as fit with the update of
@@ -228,13 +224,13 @@ func (r *Repo) removeTickets(ctx context.Context, u *User, tickets []*Ticket) er
 		if len(batch) == 0 {
 			return nil
 		}
-		var ds []delta
+		var ds []Delta
 		for _, st := range []TicketStatus{TicketOpen, TicketPending, TicketClosed} {
 			if by := moves[ticketCountAttr(st)]; by != 0 && u.Counted {
-				ds = append(ds, delta{ticketCountAttr(st), by})
+				ds = append(ds, Delta{ticketCountAttr(st), by})
 			}
 		}
-		err := r.Transact(ctx, "delete tickets", append(batch, r.txCount(u.Key(), ds, apperr.NotFound("user"), nil)))
+		err := r.Transact(ctx, "delete tickets", append(batch, r.TxCount(u.Key(), ds, apperr.NotFound("user"), nil)))
 		batch, moves = nil, map[string]int{}
 		return err
 	}
@@ -274,7 +270,7 @@ func (r *Repo) sweepNowOrLater(ctx context.Context, rec *SweepRecord) {
 }
 
 // DeleteOrganizationPlan is what DeleteOrganization does (explain plans the mutation from it).
-var DeleteOrganizationPlan = oneTransaction("Update ORG#<o> (mark, leave GSI2) if it exists and is not being removed; Put SWEEP ORGANIZATION#<o>")
+var DeleteOrganizationPlan = OneTransaction("Update ORG#<o> (mark, leave GSI2) if it exists and is not being removed; Put SWEEP ORGANIZATION#<o>")
 
 // DeleteOrganization marks the organization as being removed and leaves the rest to the sweep: in
 // one transaction its item gets the mark (and leaves the by-name listing, GSI2), and a sweep
@@ -282,9 +278,9 @@ var DeleteOrganizationPlan = oneTransaction("Update ORG#<o> (mark, leave GSI2) i
 // in it (createUser's condition); the sweep removes its users with their tickets, then the
 // organization. A second delete finds it missing: NOT_FOUND.
 func (r *Repo) DeleteOrganization(ctx context.Context, org string) error {
-	if err := checkID("id", org); err != nil {
+	if err := CheckID("id", org); err != nil {
 		return err
 	}
-	return r.markAndSweep(ctx, "delete organization", &SweepRecord{Kind: sweepOrganization, Org: org}, false,
-		r.mark(OrgKey(org), "GSI2PK, GSI2SK", apperr.NotFound("organization")))
+	return r.MarkAndSweep(ctx, "delete organization", &SweepRecord{Kind: sweepOrganization, Org: org}, false,
+		r.Mark(OrgKey(org), "GSI2PK, GSI2SK", apperr.NotFound("organization")))
 }

@@ -30,17 +30,17 @@ type Organization struct {
 }
 
 // Key implements Entity.
-func (o *Organization) Key() Key { return organizationEntity.key(o) }
+func (o *Organization) Key() Key { return organizationEntity.Key(o) }
 
 // organizationEntity is the definition of the Organization item: the root of its organization's
 // collection, listed by name on GSI2 (AP7).
-var organizationEntity = define(entity[Organization, *Organization]{
-	name: TypeOrganization,
-	key:  func(o *Organization) Key { return OrgKey(o.ID) },
-	indexes: func(o *Organization, _ int) []indexKey {
-		return []indexKey{{Gsi2, TypePK(TypeOrganization), NameSortKey(o.Name, o.ID)}}
+var organizationEntity = Define(EntityDef[Organization, *Organization]{
+	Name: TypeOrganization,
+	Key:  func(o *Organization) Key { return OrgKey(o.ID) },
+	Indexes: func(o *Organization, _ int) []IndexKey {
+		return []IndexKey{{Gsi2, TypePK(TypeOrganization), NameSortKey(o.Name, o.ID)}}
 	},
-	examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
+	Examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
 })
 
 // User belongs to one organization.
@@ -58,17 +58,17 @@ type User struct {
 }
 
 // Key implements Entity.
-func (u *User) Key() Key { return UserEntity.key(u) }
+func (u *User) Key() Key { return UserEntity.Key(u) }
 
 // userEntity is the definition of the User item: in its organization's collection (AP2, AP3), and the
 // last item of its own ticket collection on GSI1 (AP5).
-var UserEntity = define(entity[User, *User]{
-	name: TypeUser,
-	key:  func(u *User) Key { return UserKeyOf(u.OrgID, u.ID) },
-	indexes: func(u *User, _ int) []indexKey {
-		return []indexKey{{Gsi1, UserCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
+var UserEntity = Define(EntityDef[User, *User]{
+	Name: TypeUser,
+	Key:  func(u *User) Key { return UserKeyOf(u.OrgID, u.ID) },
+	Indexes: func(u *User, _ int) []IndexKey {
+		return []IndexKey{{Gsi1, UserCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
 	},
-	examples: func() []*User { return []*User{{ID: "<userId>", OrgID: "<orgId>"}} },
+	Examples: func() []*User { return []*User{{ID: "<userId>", OrgID: "<orgId>"}} },
 })
 
 // TicketStatus is the state of a ticket.
@@ -107,18 +107,18 @@ type Ticket struct {
 func (t *Ticket) CurrentVersion() int { return max(t.Version, 1) }
 
 // Key implements Entity.
-func (t *Ticket) Key() Key { return TicketEntity.key(t) }
+func (t *Ticket) Key() Key { return TicketEntity.Key(t) }
 
 // ticketEntity is the definition of the Ticket item: a collection of its own whose sort key names
 // the ticket's organization (so that a lookup is always made with the tenant, AP6), joined to its
 // reporter's collection on GSI1, newest first by its time-sortable id (AP5).
-var TicketEntity = define(entity[Ticket, *Ticket]{
-	name: TypeTicket,
-	key:  func(t *Ticket) Key { return TicketKeyOf(t.OrgID, t.ID) },
-	indexes: func(t *Ticket, _ int) []indexKey {
-		return []indexKey{{Gsi1, UserCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
+var TicketEntity = Define(EntityDef[Ticket, *Ticket]{
+	Name: TypeTicket,
+	Key:  func(t *Ticket) Key { return TicketKeyOf(t.OrgID, t.ID) },
+	Indexes: func(t *Ticket, _ int) []IndexKey {
+		return []IndexKey{{Gsi1, UserCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
 	},
-	examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
+	Examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
 })
 
 // TicketVersion is one state a ticket has had: written, never changed, in the same transaction
@@ -134,20 +134,20 @@ type TicketVersion struct {
 }
 
 // Key implements Entity.
-func (v *TicketVersion) Key() Key { return TicketVersionEntity.key(v) }
+func (v *TicketVersion) Key() Key { return TicketVersionEntity.Key(v) }
 
 // ticketVersionEntity is the definition of a ticket's version item: in the ticket's partition,
 // sorted by its zero-padded number under the organization's version prefix, so that a ticket's
 // history newest first is one Query read backwards (AP21). It is on no index: a version is only
 // ever read with its ticket's other versions.
-var TicketVersionEntity = define(entity[TicketVersion, *TicketVersion]{
-	name: TypeTicketVersion,
-	key:  func(v *TicketVersion) Key { return TicketVersionKey(v.OrgID, v.TicketID, v.Version) },
-	examples: func() []*TicketVersion {
+var TicketVersionEntity = Define(EntityDef[TicketVersion, *TicketVersion]{
+	Name: TypeTicketVersion,
+	Key:  func(v *TicketVersion) Key { return TicketVersionKey(v.OrgID, v.TicketID, v.Version) },
+	Examples: func() []*TicketVersion {
 		return []*TicketVersion{{TicketID: "<ticketId>", OrgID: "<orgId>", Version: 1}}
 	},
 	// Version numbers are written with ten digits, so that they sort in order.
-	placeholders: map[string]string{"#0000000001": "#<nnnnnnnnnn>"},
+	Placeholders: map[string]string{"#0000000001": "#<nnnnnnnnnn>"},
 })
 
 // versionOf is the version item of ticket t's current state, edited at.
@@ -158,7 +158,7 @@ func VersionOf(t *Ticket, at time.Time) *TicketVersion {
 // OrganizationKey, UserKey and TicketKey are the keys of entities looked up by id (AP1, AP4, AP6).
 // They validate the ids, which come from clients.
 func OrganizationKey(org string) (Key, error) {
-	if err := checkID("id", org); err != nil {
+	if err := CheckID("id", org); err != nil {
 		return Key{}, err
 	}
 	return OrgKey(org), nil
@@ -166,7 +166,7 @@ func OrganizationKey(org string) (Key, error) {
 
 // UserKey is the key of a user (AP4).
 func UserKey(org, user string) (Key, error) {
-	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+	if err := errors.Join(CheckID("id", org), CheckID("id", user)); err != nil {
 		return Key{}, apperr.InvalidInput("id", "not a valid user id")
 	}
 	return UserKeyOf(org, user), nil
@@ -174,7 +174,7 @@ func UserKey(org, user string) (Key, error) {
 
 // TicketKey is the key of a ticket of organization org (AP6).
 func TicketKey(org, ticket string) (Key, error) {
-	if err := errors.Join(checkID("id", org), checkID("id", ticket)); err != nil {
+	if err := errors.Join(CheckID("id", org), CheckID("id", ticket)); err != nil {
 		return Key{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
 	return TicketKeyOf(org, ticket), nil
@@ -204,17 +204,17 @@ const (
 	TypeTicketVersion = "TicketVersion"
 )
 
-func orgPK(org string) string { return join("ORG", org) }
+func orgPK(org string) string { return Join("ORG", org) }
 
 // orgKey: the organization's own item sorts first in its collection (METADATA < USER).
-func OrgKey(org string) Key { return Key{PK: orgPK(org), SK: join("METADATA", org)} }
+func OrgKey(org string) Key { return Key{PK: orgPK(org), SK: Join("METADATA", org)} }
 
 const userSKPrefix = "USER#"
 
 func UserKeyOf(org, user string) Key { return Key{PK: orgPK(org), SK: userSKPrefix + user} }
 
 // userCollectionPK is a user's item collection on GSI1: the user item and its tickets.
-func UserCollectionPK(org, user string) string { return join("ORG", org, "USER", user) }
+func UserCollectionPK(org, user string) string { return Join("ORG", org, "USER", user) }
 
 // The user item's GSI1 sort key sorts after every ticket's ("USER#" > "TICKET#"), so a
 // newest-first Query (ScanIndexForward=false) reads the user first and then its newest tickets.
@@ -259,6 +259,24 @@ func TicketVersionKey(org, ticket string, v int) Key {
 // own partition, not in the organization's collection, so that AP2's Query of the collection
 // reads only the organization and its users.
 func emailGuardKey(org, email string) Key {
-	pk := join("USEREMAIL", org, FoldKey(email))
+	pk := Join("USEREMAIL", org, FoldKey(email))
 	return Key{PK: pk, SK: "USEREMAIL"}
 }
+
+// A user's and a ticket's item live only as long as their organization (BatchGet reads it with
+// them): both keys spell it.
+var _ = DeclareParent(func(k Key) (Key, bool) {
+	orgPrefix := orgPK("")
+	switch {
+	case strings.HasPrefix(k.PK, orgPrefix) && strings.HasPrefix(k.SK, userSKPrefix):
+		return OrgKey(strings.TrimPrefix(k.PK, orgPrefix)), true
+	case strings.HasPrefix(k.PK, TicketSKPrefix) && strings.HasPrefix(k.SK, ticketOrgSKPrefix):
+		return OrgKey(strings.TrimPrefix(k.SK, ticketOrgSKPrefix)), true
+	}
+	return Key{}, false
+})
+
+// EncodeTicket is the item of t exactly as the repository writes it: for a writer that puts
+// tickets with SDK calls of its own (another service's bulk import, as the tests and the
+// benchmark play it).
+func EncodeTicket(t *Ticket) (map[string]types.AttributeValue, error) { return TicketEntity.Encode(t) }

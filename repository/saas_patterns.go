@@ -38,7 +38,7 @@ var (
 		Fields:    "`ticket(id)`, `node(s)` with an ID handed out before IDs carried the organization",
 		Operation: Query, PartitionKey: "TICKET#<t>", Sort: SortKeyBeginsWith, SortKey: []string{ticketOrgSKPrefix}, Calls: PerParent,
 		Notes: "only for a caller who sees every organization; an organization's role completes the ID with its own organization"})
-	OrganizationsByName = listPattern("OrganizationsByName", TypeOrganization, "`organizations`")
+	OrganizationsByName = ListPattern("OrganizationsByName", TypeOrganization, "`organizations`")
 	VersionsOfTicket    = Declare(AccessPattern{ID: "AP21", Name: "VersionsOfTicket", What: "a ticket's history, newest first, paged",
 		Fields:    "`Ticket.history(first, after)`",
 		Operation: Query, PartitionKey: "TICKET#<t>", Sort: SortKeyBeginsWith, SortKey: []string{"VERSION#<o>#"},

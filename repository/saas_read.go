@@ -13,27 +13,27 @@ import (
 // ListOrganizations lists organizations by name (AP7): a Query of the Organization partition of
 // the entity-type index GSI2, never a Scan.
 func (r *Repo) ListOrganizations(ctx context.Context, args PageArgs) (Page[*Organization], error) {
-	return listByType[*Organization](ctx, r, OrganizationsByName, args)
+	return ListByType[*Organization](ctx, r, OrganizationsByName, args)
 }
 
 func usersQuery(org string) pageQuery {
-	return UsersOfOrganization.query(join("users", orgPK(org)), orgPK(org), userSKPrefix)
+	return UsersOfOrganization.Query(Join("users", orgPK(org)), orgPK(org), userSKPrefix)
 }
 
 // UsersOfOrganization pages through an organization's users (AP3):
 // Query PK=ORG#<o> AND begins_with(SK, "USER#").
 func (r *Repo) UsersOfOrganization(ctx context.Context, org string, args PageArgs) (Page[*User], error) {
-	if err := checkID("id", org); err != nil {
+	if err := CheckID("id", org); err != nil {
 		return Page[*User]{}, err
 	}
-	return queryPage[*User](ctx, r, usersQuery(org), args)
+	return QueryPage[*User](ctx, r, usersQuery(org), args)
 }
 
 // OrganizationWithUsers reads an organization and the first page of its users with ONE Query of
 // its item collection, PK=ORG#<o> (AP2): the organization's item sorts before its users. The
 // users' cursors continue in UsersOfOrganization.
 func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int) (*Organization, Page[*User], error) {
-	if err := checkID("id", org); err != nil {
+	if err := CheckID("id", org); err != nil {
 		return nil, Page[*User]{}, err
 	}
 	items, args, err := r.parentWithPage(ctx, OrganizationWithUsers, first, orgPK(org))
@@ -47,11 +47,11 @@ func (r *Repo) OrganizationWithUsers(ctx context.Context, org string, first int)
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
-	users, err := decodeAll[*User](items[1:])
+	users, err := DecodeAll[*User](items[1:])
 	if err != nil {
 		return nil, Page[*User]{}, err
 	}
-	return o, finishPage(r, usersQuery(org).scope, keyAttrs(""), users, items[1:], args), nil
+	return o, FinishPage(r, usersQuery(org).Scope, KeyAttrs(""), users, items[1:], args), nil
 }
 
 // TicketFilter narrows a user's tickets: by status (a filter on the read items) and by creation
@@ -68,33 +68,33 @@ func ticketsQuery(org, user string, f TicketFilter) (q pageQuery, ok bool, err e
 	pk := UserCollectionPK(org, user)
 	lo, hi, empty := TicketSKPrefix, TicketSKPrefix+"\xff", false
 	if f.CreatedAfter != nil || f.CreatedBefore != nil {
-		loID, hiID, ok := idRange(f.CreatedAfter, f.CreatedBefore)
+		loID, hiID, ok := IdRange(f.CreatedAfter, f.CreatedBefore)
 		lo, hi, empty = ticketGSI1SK(loID), ticketGSI1SK(hiID), !ok
 	}
-	scope := join("tickets", pk, Escape(lo), Escape(hi))
+	scope := Join("tickets", pk, Escape(lo), Escape(hi))
 	if f.CreatedAfter == nil && f.CreatedBefore == nil {
-		q = TicketsOfUser.query(scope, pk, TicketSKPrefix)
+		q = TicketsOfUser.Query(scope, pk, TicketSKPrefix)
 	} else {
 		if empty {
 			return q, false, nil
 		}
-		q = TicketsOfUserCreated.query(scope, pk, lo, hi)
+		q = TicketsOfUserCreated.Query(scope, pk, lo, hi)
 	}
 	if f.Status != nil {
 		if !f.Status.valid() {
 			return q, false, apperr.InvalidInput("status", "unknown ticket status")
 		}
-		q.filter = "#status = :status"
-		q.names = map[string]string{"#status": "status"}
-		q.values[":status"] = StringValue(string(*f.Status))
-		q.scope = join(scope, string(*f.Status))
+		q.Filter = "#status = :status"
+		q.Names = map[string]string{"#status": "status"}
+		q.Values[":status"] = StringValue(string(*f.Status))
+		q.Scope = Join(scope, string(*f.Status))
 	}
 	return q, true, nil
 }
 
 // TicketsOfUser pages through a user's tickets, newest first (AP5).
 func (r *Repo) TicketsOfUser(ctx context.Context, org, user string, f TicketFilter, args PageArgs) (Page[*Ticket], error) {
-	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+	if err := errors.Join(CheckID("id", org), CheckID("id", user)); err != nil {
 		return Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
 	}
 	q, ok, err := ticketsQuery(org, user, f)
@@ -104,13 +104,13 @@ func (r *Repo) TicketsOfUser(ctx context.Context, org, user string, f TicketFilt
 	if !ok {
 		return Page[*Ticket]{HasPreviousPage: args.After != ""}, args.Validate()
 	}
-	return queryPage[*Ticket](ctx, r, q, args)
+	return QueryPage[*Ticket](ctx, r, q, args)
 }
 
 // UserWithTickets reads a user and the first page of its newest tickets with ONE Query of the
 // user's GSI1 collection read backwards: the user item sorts last, so it comes first.
 func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int) (*User, Page[*Ticket], error) {
-	if err := errors.Join(checkID("id", org), checkID("id", user)); err != nil {
+	if err := errors.Join(CheckID("id", org), CheckID("id", user)); err != nil {
 		return nil, Page[*Ticket]{}, apperr.InvalidInput("id", "not a valid user id")
 	}
 	items, args, err := r.parentWithPage(ctx, UserWithTickets, first, UserCollectionPK(org, user), userGSI1SK(user))
@@ -124,12 +124,12 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 	if err != nil {
 		return nil, Page[*Ticket]{}, err
 	}
-	tickets, err := decodeAll[*Ticket](items[1:])
+	tickets, err := DecodeAll[*Ticket](items[1:])
 	if err != nil {
 		return nil, Page[*Ticket]{}, err
 	}
 	q, _, _ := ticketsQuery(org, user, TicketFilter{})
-	return u, finishPage(r, q.scope, keyAttrs(Gsi1), tickets, items[1:], args), nil
+	return u, FinishPage(r, q.Scope, KeyAttrs(Gsi1), tickets, items[1:], args), nil
 }
 
 // TicketByID reads a ticket whose organization is not known, from a global ID handed out before
@@ -138,7 +138,7 @@ func (r *Repo) UserWithTickets(ctx context.Context, org, user string, first int)
 // ask (the resolvers make sure): anyone else completes such an ID with its own organization and
 // looks the ticket up by key, so that a foreign ticket is never read for them.
 func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
-	if err := checkID("id", ticket); err != nil {
+	if err := CheckID("id", ticket); err != nil {
 		return nil, err
 	}
 	in := TicketByID.Input(r.Table(), TicketSKPrefix+ticket, ticketOrgSKPrefix)
@@ -159,11 +159,11 @@ func (r *Repo) TicketByID(ctx context.Context, ticket string) (*Ticket, error) {
 // the ticket has. The prefix names the organization, so that a ticket of another organization has
 // no history, exactly as a missing one.
 func (r *Repo) TicketHistory(ctx context.Context, org, id string, args PageArgs) (Page[*TicketVersion], error) {
-	if err := errors.Join(checkID("id", org), checkID("id", id)); err != nil {
+	if err := errors.Join(CheckID("id", org), CheckID("id", id)); err != nil {
 		return Page[*TicketVersion]{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
 	pk, prefix := TicketSKPrefix+id, ticketVersionPrefix(org)
-	return queryPage[*TicketVersion](ctx, r, VersionsOfTicket.query(join("history", pk, prefix), pk, prefix), args)
+	return QueryPage[*TicketVersion](ctx, r, VersionsOfTicket.Query(Join("history", pk, prefix), pk, prefix), args)
 }
 
 // eachUser calls fn for every user of every organization, page by page.

@@ -42,7 +42,7 @@ func (r *Repo) sweepTicketVersions(ctx context.Context, rec *SweepRecord) error 
 	if err := r.batchDelete(ctx, keys); err != nil {
 		return err
 	}
-	return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
+	return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})
 }
 
 // errOrgHasUsers: a user of the organization appeared between the sweep's read and its last
@@ -65,10 +65,10 @@ func (r *Repo) sweepOrganization(ctx context.Context, rec *SweepRecord) error {
 		return err
 	}
 	if org != nil && org[AttrDeleting] == nil {
-		return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
+		return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})
 	}
-	for round := range maxSweepRounds {
-		if err := r.sweepRound(ctx, round); err != nil {
+	for round := range MaxSweepRounds {
+		if err := r.SweepRound(ctx, round); err != nil {
 			return err
 		}
 		more, err := r.sweepOrganizationRound(ctx, rec)
@@ -76,7 +76,7 @@ func (r *Repo) sweepOrganization(ctx context.Context, rec *SweepRecord) error {
 			return err
 		}
 	}
-	return fmt.Errorf("sweep of organization %s: %w", rec.Org, errSweepUnfinished)
+	return fmt.Errorf("sweep of organization %s: %w", rec.Org, ErrSweepUnfinished)
 }
 
 // sweepOrganizationRound removes the users read in one round, and the organization when it read
@@ -93,7 +93,7 @@ func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *SweepRecord) (mo
 	if err != nil {
 		return false, err
 	}
-	users, err := decodeAll[*User](raw)
+	users, err := DecodeAll[*User](raw)
 	if err != nil {
 		return false, err
 	}
@@ -111,8 +111,8 @@ func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *SweepRecord) (mo
 		return true, nil
 	}
 	err = r.Transact(ctx, "sweep organization", []TxItem{
-		r.deleteIf(OrgKey(rec.Org), orgMarkCondition, map[string]types.AttributeValue{":zero": NumberValue(0)}, errOrgHasUsers),
-		r.dropSweep(rec),
+		r.DeleteIf(OrgKey(rec.Org), orgMarkCondition, map[string]types.AttributeValue{":zero": NumberValue(0)}, errOrgHasUsers),
+		r.DropSweep(rec),
 	})
 	return errors.Is(err, errOrgHasUsers), err
 }
@@ -120,8 +120,8 @@ func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *SweepRecord) (mo
 // sweepUser removes a user with its tickets, round after round (each reads the user again: its
 // email may have changed) until it is gone, or maxSweepRounds have not sufficed.
 func (r *Repo) sweepUser(ctx context.Context, u *User) error {
-	for round := range maxSweepRounds {
-		if err := r.sweepRound(ctx, round); err != nil {
+	for round := range MaxSweepRounds {
+		if err := r.SweepRound(ctx, round); err != nil {
 			return err
 		}
 		tickets, err := r.ticketsOfUser(ctx, u.OrgID, u.ID)
@@ -132,7 +132,7 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		if err == nil {
 			err = r.removeUserItem(ctx, u)
 		}
-		if !errors.Is(err, errUserHasTickets) && !isConflict(err) {
+		if !errors.Is(err, errUserHasTickets) && !IsConflict(err) {
 			return err
 		}
 		// Read by Query: a mark (its organization's or its own) hides it from readConsistent.
@@ -144,5 +144,5 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 			return err
 		}
 	}
-	return fmt.Errorf("sweep of user %s: %w", u.ID, errSweepUnfinished)
+	return fmt.Errorf("sweep of user %s: %w", u.ID, ErrSweepUnfinished)
 }

@@ -85,14 +85,14 @@ func (p TicketPatch) clean() (TicketPatch, error) {
 		return p, apperr.InvalidInput("status", "unknown ticket status")
 	}
 	if p.Title != nil {
-		title, err := cleanText("title", *p.Title, 1, maxTitleLen, false)
+		title, err := CleanText("title", *p.Title, 1, maxTitleLen, false)
 		if err != nil {
 			return p, err
 		}
 		p.Title = &title
 	}
 	if p.Body != nil {
-		body, err := cleanText("body", *p.Body, 1, maxBodyLen, true)
+		body, err := CleanText("body", *p.Body, 1, maxBodyLen, true)
 		if err != nil {
 			return p, err
 		}
@@ -119,7 +119,7 @@ func (r *Repo) updateTicketOnce(ctx context.Context, k Key, p TicketPatch) (*Tic
 		return nil, &apperr.Error{Code: apperr.CodeConflict, Field: "expectedVersion",
 			Message: fmt.Sprintf("the ticket is at version %d, not %d: it was changed since; read it again and retry", cur.CurrentVersion(), *p.ExpectedVersion)}
 	}
-	next := p.apply(cur, r.stamp())
+	next := p.apply(cur, r.Stamp())
 	items, err := r.TicketChange(k, cur, next)
 	if err != nil {
 		return nil, err
@@ -178,8 +178,8 @@ func (r *Repo) TicketChange(k Key, cur, next *Ticket) ([]TxItem, error) {
 	}
 	items = append(items, r.OrgLive(cur.OrgID, apperr.NotFound("ticket")))
 	if cur.Status != next.Status {
-		items = append(items, r.txCount(UserKeyOf(cur.OrgID, cur.ReporterID),
-			moved(ticketCountAttr(cur.Status), ticketCountAttr(next.Status)),
+		items = append(items, r.TxCount(UserKeyOf(cur.OrgID, cur.ReporterID),
+			Moved(ticketCountAttr(cur.Status), ticketCountAttr(next.Status)),
 			apperr.Internal("update ticket", fmt.Errorf("the reporter of ticket %s is missing", cur.ID)), nil))
 	}
 	return items, nil

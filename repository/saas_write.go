@@ -3,22 +3,12 @@ package repository
 import (
 	"context"
 	"errors"
-	"time"
 
 	"singletable/apperr"
 )
 
-// newEntityID returns a fresh id and the creation time it encodes (millisecond precision, UTC).
-func (r *Repo) NewEntityID() (string, time.Time, error) {
-	id, err := r.ids.newID(r.Now())
-	if err != nil {
-		return "", time.Time{}, err
-	}
-	return id, idTime(id), nil
-}
-
 // CreateOrganizationPlan is what CreateOrganization does.
-var CreateOrganizationPlan = oneTransaction("Put ORG#<o> METADATA#<o> if absent")
+var CreateOrganizationPlan = OneTransaction("Put ORG#<o> METADATA#<o> if absent")
 
 // CreateOrganization stores a new organization.
 func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organization, error) {
@@ -30,19 +20,19 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 	if err != nil {
 		return nil, err
 	}
-	return createNew(ctx, r, organizationEntity, &Organization{ID: id, Name: name, CreatedAt: now, Counted: true}, "organization")
+	return CreateNew(ctx, r, organizationEntity, &Organization{ID: id, Name: name, CreatedAt: now, Counted: true}, "organization")
 }
 
 // CreateUserPlan is what CreateUser does.
-var CreateUserPlan = oneTransaction("Put USER#<u> and its email guard if absent; check ORG#<o> exists")
+var CreateUserPlan = OneTransaction("Put USER#<u> and its email guard if absent; check ORG#<o> exists")
 
 // CreateUser stores a new user and the item that reserves its email inside the organization, in
 // one transaction that also counts the user on the organization (which must exist).
 func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, error) {
-	if err := checkID("organizationId", org); err != nil {
+	if err := CheckID("organizationId", org); err != nil {
 		return nil, err
 	}
-	name, email, err := cleanNameAndEmail(name, email)
+	name, email, err := CleanNameAndEmail(name, email)
 	if err != nil {
 		return nil, err
 	}
@@ -51,8 +41,8 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 		return nil, err
 	}
 	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now, Counted: true}
-	return createNew(ctx, r, UserEntity, u, "user",
-		r.txCount(OrgKey(org), []delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
+	return CreateNew(ctx, r, UserEntity, u, "user",
+		r.TxCount(OrgKey(org), []Delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
 		r.PutNew(EmailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}))
 }
 
@@ -65,19 +55,19 @@ func (r *Repo) OrgLive(org string, onGone error) TxItem {
 }
 
 // CreateTicketPlan is what CreateTicket does.
-var CreateTicketPlan = oneTransaction("Put TICKET#<t> and its first version if absent; count it on the reporter ORG#<o> USER#<u>, which must exist; check ORG#<o> is not being removed")
+var CreateTicketPlan = OneTransaction("Put TICKET#<t> and its first version if absent; count it on the reporter ORG#<o> USER#<u>, which must exist; check ORG#<o> is not being removed")
 
 // CreateTicket stores a new open ticket reported by a user, at version 1, in one transaction with
 // its first version item and the reporter's count of open tickets (the reporter must exist).
 func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body string) (*Ticket, error) {
-	if err := errors.Join(checkID("reporterId", org), checkID("reporterId", reporter)); err != nil {
+	if err := errors.Join(CheckID("reporterId", org), CheckID("reporterId", reporter)); err != nil {
 		return nil, apperr.InvalidInput("reporterId", "reporterId is not a valid user id")
 	}
-	title, err := cleanText("title", title, 1, maxTitleLen, false)
+	title, err := CleanText("title", title, 1, maxTitleLen, false)
 	if err != nil {
 		return nil, err
 	}
-	body, err = cleanText("body", body, 1, maxBodyLen, true)
+	body, err = CleanText("body", body, 1, maxBodyLen, true)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +85,7 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 		return nil, err
 	}
 	err = r.Transact(ctx, "create ticket", []TxItem{
-		r.txCount(UserKeyOf(org, reporter), []delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), beingRemoved(apperr.NotFound("reporter"))),
+		r.TxCount(UserKeyOf(org, reporter), []Delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), beingRemoved(apperr.NotFound("reporter"))),
 		r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 		r.PutNew(first, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 		r.OrgLive(org, apperr.NotFound("reporter")),

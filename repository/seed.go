@@ -45,7 +45,7 @@ func (r *Repo) batchWriteRequests(ctx context.Context, all []types.WriteRequest)
 }
 
 // seedID is a fixed id: the ULID of time t whose random part is derived from label.
-func seedID(t time.Time, label string) string {
+func SeedID(t time.Time, label string) string {
 	var u ulid.ULID
 	h := sha256.Sum256([]byte(label))
 	copy(u[6:], h[:10])
@@ -57,7 +57,7 @@ func seedID(t time.Time, label string) string {
 const TypeSeedMarker = "SeedMarker"
 
 // seedMarkerKey records that the sample dataset of a given version was loaded.
-func SeedMarkerKey(version string) Key { return Key{PK: "SEED", SK: join("VERSION", Escape(version))} }
+func SeedMarkerKey(version string) Key { return Key{PK: "SEED", SK: Join("VERSION", Escape(version))} }
 
 var _ = DeclareItem(func() map[string]types.AttributeValue {
 	marker := SeedMarkerKey("<version>").Attributes()

@@ -9,17 +9,17 @@ func SolePage[T Entity](r *Repo, list string, item T, present bool, args PageArg
 	if err := args.Validate(); err != nil {
 		return Page[T]{}, err
 	}
-	scope := join("sole", list)
+	scope := Join("sole", list)
 	p := Page[T]{HasPreviousPage: args.After != ""}
 	if args.After != "" {
-		if _, err := r.cursors.decode(scope, args.After, 1); err != nil {
+		if _, err := r.Cursors.Decode(scope, args.After, 1); err != nil {
 			return Page[T]{}, err
 		}
 		return p, nil
 	}
 	if present {
 		p.Items = []T{item}
-		p.Cursors = []Cursor{{codec: r.cursors, scope: scope, vals: []string{"1"}}}
+		p.Cursors = []Cursor{{codec: r.Cursors, scope: scope, vals: []string{"1"}}}
 	}
 	return p, nil
 }

@@ -72,7 +72,7 @@ func (s *SweepRecord) key() Key {
 			parts = append(parts, id)
 		}
 	}
-	return Key{PK: SweepPK, SK: join(parts...)}
+	return Key{PK: SweepPK, SK: Join(parts...)}
 }
 
 // putSweep is the Put of a sweep record, part of the transaction that leaves it to do.
@@ -89,7 +89,7 @@ func (r *Repo) PutSweep(rec *SweepRecord) TxItem {
 // conditions it needs) with the sweep record rec, so that the object reads as missing at once
 // and its sweep cannot be forgotten. With now, the sweep runs at once (sweepOne); a sweep that
 // fails, or one not run now, is left to the sweeper.
-func (r *Repo) markAndSweep(ctx context.Context, what string, rec *SweepRecord, now bool, mark ...TxItem) error {
+func (r *Repo) MarkAndSweep(ctx context.Context, what string, rec *SweepRecord, now bool, mark ...TxItem) error {
 	if err := r.Transact(ctx, what, append(mark, r.PutSweep(rec))); err != nil {
 		return err
 	}
@@ -107,16 +107,16 @@ func (r *Repo) markAndSweep(ctx context.Context, what string, rec *SweepRecord, 
 // mark is the Update that marks the item at key as being removed (it reads as missing from then
 // on) and takes it out of the listings whose index attributes unlist names ("" for none); an item
 // that is missing or marked already fails with missing.
-func (r *Repo) mark(key Key, unlist string, missing error) TxItem {
+func (r *Repo) Mark(key Key, unlist string, missing error) TxItem {
 	expr := "SET " + AttrDeleting + " = :now"
 	if unlist != "" {
 		expr += " REMOVE " + unlist
 	}
-	return r.TxUpdate(key, expr, NotDeleting, nil, map[string]types.AttributeValue{":now": StringValue(r.stamp().Format(time.RFC3339Nano))}, missing)
+	return r.TxUpdate(key, expr, NotDeleting, nil, map[string]types.AttributeValue{":now": StringValue(r.Stamp().Format(time.RFC3339Nano))}, missing)
 }
 
 // dropSweep is the Delete of a sweep record, part of the last transaction of its sweep.
-func (r *Repo) dropSweep(rec *SweepRecord) TxItem { return r.deleteIf(rec.key(), "", nil, nil) }
+func (r *Repo) DropSweep(rec *SweepRecord) TxItem { return r.DeleteIf(rec.key(), "", nil, nil) }
 
 // kickSweeper wakes the sweeper (StartSweeper) without waiting for it.
 func (r *Repo) kickSweeper() {
@@ -172,6 +172,31 @@ func (r *Repo) HandleSweep(kind string, finish func(context.Context, *SweepRecor
 	r.sweepers[kind] = finish
 }
 
+// AlsoSweep adds step to the sweeps of kind: what another domain keeps of the removed object (the
+// customers an employee was the account rep of). The kind's finish runs the steps (SweepSteps)
+// before its last transaction; each step is idempotent, as the finish is.
+func (r *Repo) AlsoSweep(kind string, step func(context.Context, *SweepRecord) error) {
+	r.sweepMu.Lock()
+	defer r.sweepMu.Unlock()
+	if r.sweepSteps == nil {
+		r.sweepSteps = map[string][]func(context.Context, *SweepRecord) error{}
+	}
+	r.sweepSteps[kind] = append(r.sweepSteps[kind], step)
+}
+
+// SweepSteps runs the steps other domains added to rec's kind (AlsoSweep), in the order added.
+func (r *Repo) SweepSteps(ctx context.Context, rec *SweepRecord) error {
+	r.sweepMu.RLock()
+	steps := r.sweepSteps[rec.Kind]
+	r.sweepMu.RUnlock()
+	for _, step := range steps {
+		if err := step(ctx, rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // sweepOne finishes one sweep record and deletes it.
 func (r *Repo) sweepOne(ctx context.Context, rec *SweepRecord) error {
 	r.sweepMu.RLock()
@@ -187,14 +212,14 @@ func (r *Repo) sweepOne(ctx context.Context, rec *SweepRecord) error {
 // needs more (a drifted count of users that no user will bring to zero, tickets created faster
 // than they are removed) is left for the next run and logged, instead of holding the sweeper, and
 // every other record behind it, in a hot loop. Rounds after the first wait a backoff.
-const maxSweepRounds = 8
+const MaxSweepRounds = 8
 
 // errSweepUnfinished: a record still had work after maxSweepRounds; it stays for the next run.
-var errSweepUnfinished = errors.New("still unfinished after the rounds of one run; left for the next")
+var ErrSweepUnfinished = errors.New("still unfinished after the rounds of one run; left for the next")
 
 // sweepRound waits before every round but the first, so that a record that does not finish does
 // not spin.
-func (r *Repo) sweepRound(ctx context.Context, round int) error {
+func (r *Repo) SweepRound(ctx context.Context, round int) error {
 	if round == 0 {
 		return nil
 	}
@@ -205,7 +230,7 @@ func (r *Repo) sweepRound(ctx context.Context, round int) error {
 }
 
 // isConflict reports a CONFLICT: a concurrent change cancelled a transaction, worth another round.
-func isConflict(err error) bool {
+func IsConflict(err error) bool {
 	var coded *apperr.Error
 	return errors.As(err, &coded) && coded.Code == apperr.CodeConflict
 }

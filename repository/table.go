@@ -19,7 +19,7 @@ import (
 var tableIndexes = []struct{ name, pk, sk string }{
 	{Gsi1, AttrGSI1PK, attrGSI1SK},
 	{Gsi2, attrGSI2PK, attrGSI2SK},
-	{gsi3, AttrGSI3PK, attrGSI3SK},
+	{GSI3, AttrGSI3PK, AttrGSI3SK},
 }
 
 // TableDefinition is the table's shape as data: its key attributes and its indexes. -create-table

@@ -21,12 +21,12 @@ type Tally struct {
 	Attrs  []string
 	// of names the parent and the counter an item counts toward; ok is false for an item of no
 	// such collection. It reads only the attributes named by project.
-	of      func(item map[string]types.AttributeValue) (parent Key, attr string, ok bool)
-	project []string
+	Of      func(item map[string]types.AttributeValue) (parent Key, attr string, ok bool)
+	Project []string
 	// each walks every parent item, through Queries (never a Scan).
 	Each func(ctx context.Context, r *Repo, fn func(Entity) error) error
 	// collection is the Query of one parent's collection (the table name is added).
-	collection func(parent Entity) *dynamodb.QueryInput
+	Collection func(parent Entity) *dynamodb.QueryInput
 	// fromIndex says the collection is read from an index, which lags the table (see Recount).
 	FromIndex bool
 	// weight is what an item adds to its counter (one when nil): a sum rather than a count, such
@@ -46,13 +46,13 @@ func (t Tally) add(item map[string]types.AttributeValue) int {
 var Tallies []Tally
 
 // counted registers t among the tallies and returns it.
-func counted(t Tally) Tally {
+func Counted(t Tally) Tally {
 	Tallies = append(Tallies, t)
 	return t
 }
 
 // keyQuery is a Query of partition pk with key condition cond (:pk, and :p when prefix is set).
-func keyQuery(cond, pk, prefix string) *dynamodb.QueryInput {
+func KeyQuery(cond, pk, prefix string) *dynamodb.QueryInput {
 	values := map[string]types.AttributeValue{":pk": StringValue(pk)}
 	if prefix != "" {
 		values[":p"] = StringValue(prefix)
@@ -61,19 +61,19 @@ func keyQuery(cond, pk, prefix string) *dynamodb.QueryInput {
 }
 
 // entityFn adapts a function of entities to one of T.
-func entityFn[T Entity](fn func(Entity) error) func(T) error {
+func EntityFn[T Entity](fn func(Entity) error) func(T) error {
 	return func(v T) error { return fn(v) }
 }
 
 // count counts parent's collection by counter: one Query, page after page, of the attributes
 // t.of reads. A collection on the table is read consistently; one on an index cannot be.
 func (r *Repo) Count(ctx context.Context, t Tally, parent Entity) (map[string]int, error) {
-	in := t.collection(parent)
+	in := t.Collection(parent)
 	in.TableName = aws.String(r.Table())
 	in.ConsistentRead = aws.Bool(!t.FromIndex)
-	names := make([]string, len(t.project))
+	names := make([]string, len(t.Project))
 	in.ExpressionAttributeNames = map[string]string{}
-	for i, a := range t.project {
+	for i, a := range t.Project {
 		names[i] = "#p" + strconv.Itoa(i)
 		in.ExpressionAttributeNames[names[i]] = a
 	}
@@ -86,7 +86,7 @@ func (r *Repo) Count(ctx context.Context, t Tally, parent Entity) (map[string]in
 			return nil, apperr.Classify("count", err)
 		}
 		for _, item := range out.Items {
-			if p, attr, ok := t.of(item); ok && p == k {
+			if p, attr, ok := t.Of(item); ok && p == k {
 				counts[attr] += t.add(item)
 			}
 		}
@@ -103,7 +103,7 @@ func CountSample(items []map[string]types.AttributeValue) {
 	counts := map[Key]map[string]int{}
 	for _, item := range items {
 		for _, t := range Tallies {
-			if k, attr, ok := t.of(item); ok {
+			if k, attr, ok := t.Of(item); ok {
 				if counts[k] == nil {
 					counts[k] = map[string]int{}
 				}

@@ -9,4 +9,4 @@ import "time"
 // are stored as RFC 3339 strings, so items written earlier with nanoseconds still decode.
 
 // stamp is the time a write records as updatedAt: now, in UTC, truncated to the millisecond.
-func (r *Repo) stamp() time.Time { return r.Now().UTC().Truncate(time.Millisecond) }
+func (r *Repo) Stamp() time.Time { return r.Now().UTC().Truncate(time.Millisecond) }

@@ -16,25 +16,25 @@ const MaxTransactItems = 100
 
 // txItem is one action of a transaction and the error to report when its condition fails.
 type TxItem struct {
-	item        types.TransactWriteItem
+	Item        types.TransactWriteItem
 	onCondition error
 	// onConditionOld, when set, builds that error from the item as it was (the action asks for
 	// ReturnValuesOnConditionCheckFailure=ALL_OLD; old is nil if there was no item).
-	onConditionOld func(old map[string]types.AttributeValue) error
+	OnConditionOld func(old map[string]types.AttributeValue) error
 }
 
 // transact runs the actions as one TransactWriteItems. When DynamoDB cancels the transaction, the
 // error of the first action whose condition failed is returned; a conflict with a concurrent
 // transaction is CONFLICT.
 func (r *Repo) Transact(ctx context.Context, op string, items []TxItem) error {
-	return r.transactWithToken(ctx, op, "", items)
+	return r.TransactWithToken(ctx, op, "", items)
 }
 
 // transactWithToken is transact with a ClientRequestToken (none when empty): for ten minutes,
 // DynamoDB answers a repeat of the same call (the SDK's own retry after a lost response, say) with
 // success instead of applying it twice, and the same token with other parameters with
 // IdempotentParameterMismatchException.
-func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []TxItem) error {
+func (r *Repo) TransactWithToken(ctx context.Context, op, token string, items []TxItem) error {
 	if len(items) > MaxTransactItems {
 		return apperr.InvalidInput("input", "this change needs %d writes; one transaction allows at most %d", len(items), MaxTransactItems)
 	}
@@ -43,7 +43,7 @@ func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []
 		in.ClientRequestToken = aws.String(token)
 	}
 	for i, it := range items {
-		in.TransactItems[i] = it.item
+		in.TransactItems[i] = it.Item
 	}
 	_, err := r.DB.TransactWriteItems(ctx, in)
 	if err == nil {
@@ -55,8 +55,8 @@ func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []
 			if aws.ToString(reason.Code) != "ConditionalCheckFailed" || i >= len(items) {
 				continue
 			}
-			if items[i].onConditionOld != nil {
-				return items[i].onConditionOld(reason.Item)
+			if items[i].OnConditionOld != nil {
+				return items[i].OnConditionOld(reason.Item)
 			}
 			if items[i].onCondition != nil {
 				return items[i].onCondition
@@ -78,7 +78,7 @@ func (r *Repo) transactWithToken(ctx context.Context, op, token string, items []
 // putNew is a Put that fails if an item with the same key exists.
 func (r *Repo) PutNew(item map[string]types.AttributeValue, onExists error) TxItem {
 	return TxItem{
-		item: types.TransactWriteItem{Put: &types.Put{
+		Item: types.TransactWriteItem{Put: &types.Put{
 			TableName:           aws.String(r.Table()),
 			Item:                item,
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
@@ -88,9 +88,9 @@ func (r *Repo) PutNew(item map[string]types.AttributeValue, onExists error) TxIt
 }
 
 // mustExist is a ConditionCheck that the item at k exists.
-func (r *Repo) mustExist(k Key, onMissing error) TxItem {
+func (r *Repo) MustExist(k Key, onMissing error) TxItem {
 	return TxItem{
-		item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+		Item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName:           aws.String(r.Table()),
 			Key:                 k.Attributes(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
@@ -101,15 +101,15 @@ func (r *Repo) mustExist(k Key, onMissing error) TxItem {
 
 // putNewOrOld is a Put that fails if an item with the same key exists, reporting the error that
 // onExists builds from the existing item.
-func (r *Repo) putNewOrOld(item map[string]types.AttributeValue, onExists func(old map[string]types.AttributeValue) error) TxItem {
+func (r *Repo) PutNewOrOld(item map[string]types.AttributeValue, onExists func(old map[string]types.AttributeValue) error) TxItem {
 	return TxItem{
-		item: types.TransactWriteItem{Put: &types.Put{
+		Item: types.TransactWriteItem{Put: &types.Put{
 			TableName:                           aws.String(r.Table()),
 			Item:                                item,
 			ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}},
-		onConditionOld: onExists,
+		OnConditionOld: onExists,
 	}
 }
 
@@ -119,11 +119,11 @@ func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values m
 		p.ConditionExpression = aws.String(cond)
 		p.ExpressionAttributeValues = values
 	}
-	return TxItem{item: types.TransactWriteItem{Put: p}, onCondition: onCond}
+	return TxItem{Item: types.TransactWriteItem{Put: p}, onCondition: onCond}
 }
 
 func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) TxItem {
-	return TxItem{item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+	return TxItem{Item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 		TableName:                 aws.String(r.Table()),
 		Key:                       k.Attributes(),
 		ConditionExpression:       aws.String(cond),
@@ -133,7 +133,7 @@ func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[s
 }
 
 func (r *Repo) TxUpdate(k Key, update, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) TxItem {
-	return TxItem{item: types.TransactWriteItem{Update: &types.Update{
+	return TxItem{Item: types.TransactWriteItem{Update: &types.Update{
 		TableName:                 aws.String(r.Table()),
 		Key:                       k.Attributes(),
 		UpdateExpression:          aws.String(update),
@@ -144,22 +144,22 @@ func (r *Repo) TxUpdate(k Key, update, cond string, names map[string]string, val
 }
 
 // deleteIf is a Delete of the item at k on condition cond (none when empty).
-func (r *Repo) deleteIf(k Key, cond string, values map[string]types.AttributeValue, onCond error) TxItem {
+func (r *Repo) DeleteIf(k Key, cond string, values map[string]types.AttributeValue, onCond error) TxItem {
 	d := &types.Delete{TableName: aws.String(r.Table()), Key: k.Attributes()}
 	if cond != "" {
 		d.ConditionExpression = aws.String(cond)
 		d.ExpressionAttributeValues = values
 	}
-	return TxItem{item: types.TransactWriteItem{Delete: d}, onCondition: onCond}
+	return TxItem{Item: types.TransactWriteItem{Delete: d}, onCondition: onCond}
 }
 
 // createNew writes the new entity v of item type d in ONE transaction with extra (a uniqueness
 // guard, a parent that must exist or counts it): v's item must not exist yet (else CONFLICT
 // "<what> already exists"), so an ID generated twice cannot overwrite anything.
-func createNew[T any, PT interface {
+func CreateNew[T any, PT interface {
 	*T
 	Entity
-}](ctx context.Context, r *Repo, d entity[T, PT], v PT, what string, extra ...TxItem) (PT, error) {
+}](ctx context.Context, r *Repo, d EntityDef[T, PT], v PT, what string, extra ...TxItem) (PT, error) {
 	item, err := d.Encode(v)
 	if err != nil {
 		return nil, err
@@ -174,7 +174,7 @@ func createNew[T any, PT interface {
 // txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
 // stops rather than writing twice).
 func (r *Repo) TxDelete(k Key) TxItem {
-	return TxItem{item: types.TransactWriteItem{Delete: &types.Delete{
+	return TxItem{Item: types.TransactWriteItem{Delete: &types.Delete{
 		TableName:           aws.String(r.Table()),
 		Key:                 k.Attributes(),
 		ConditionExpression: aws.String("attribute_exists(PK)"),

@@ -17,7 +17,7 @@ import (
 
 // cleanText trims s and checks that it has between minLen and maxLen characters and no control
 // characters (newlines and tabs are allowed where multiline is true).
-func cleanText(field, s string, minLen, maxLen int, multiline bool) (string, error) {
+func CleanText(field, s string, minLen, maxLen int, multiline bool) (string, error) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
 		return "", apperr.InvalidInput(field, "%s is not valid UTF-8", field)
@@ -64,7 +64,7 @@ func invisible(r rune) bool {
 // Length limits of text fields, in characters: one set for every domain, so that a field means
 // the same wherever it appears (a state is a state, in a mailing address or a location).
 const (
-	maxNameLen     = 200
+	MaxNameLen     = 200
 	maxTitleLen    = 200
 	maxBodyLen     = 10000
 	maxEmailLen    = 254
@@ -74,24 +74,24 @@ const (
 	// The parts of a place. A location's country, state, city and postal code are also parts of
 	// its key and of its global ID, so they are short: the largest key stays well inside
 	// DynamoDB's key size limits even when every character is escaped (see the key tests).
-	maxCountryLen    = 60
-	maxStateLen      = 60
-	maxCityLen       = 100
-	maxPostalCodeLen = 20
+	MaxCountryLen    = 60
+	MaxStateLen      = 60
+	MaxCityLen       = 100
+	MaxPostalCodeLen = 20
 	// A mailing address's label and lines.
-	maxAddressLabelLen = 50
-	maxAddressLineLen  = 200
+	MaxAddressLabelLen = 50
+	MaxAddressLineLen  = 200
 	// An order line's SKU and a placeOrder idempotency key.
-	maxSKULen            = 64
-	maxIdempotencyKeyLen = 100
+	MaxSKULen            = 64
+	MaxIdempotencyKeyLen = 100
 )
 
-func cleanName(field, s string) (string, error) { return cleanText(field, s, 1, maxNameLen, false) }
+func cleanName(field, s string) (string, error) { return CleanText(field, s, 1, MaxNameLen, false) }
 
 // cleanEmail accepts a bare address (no display name), at most 254 characters, and returns it
 // trimmed. Uniqueness compares the case-folded form (see emailGuardKey).
 func cleanEmail(field, s string) (string, error) {
-	s, err := cleanText(field, s, 1, maxEmailLen, false)
+	s, err := CleanText(field, s, 1, maxEmailLen, false)
 	if err != nil {
 		return "", err
 	}
@@ -103,8 +103,8 @@ func cleanEmail(field, s string) (string, error) {
 }
 
 // checkID validates an entity id taken from a client.
-func checkID(field, id string) error {
-	if !validID(id) {
+func CheckID(field, id string) error {
+	if !ValidID(id) {
 		return apperr.InvalidInput(field, "%s is not a valid id", field)
 	}
 	return nil
@@ -131,11 +131,15 @@ const (
 
 // cleanNameAndEmail checks a new person's (a user's, a customer's) name and email as cleanName
 // and cleanEmail do, in that order.
-func cleanNameAndEmail(name, email string) (string, string, error) {
+func CleanNameAndEmail(name, email string) (string, string, error) {
 	name, err := cleanName("name", name)
 	if err != nil {
 		return "", "", err
 	}
 	email, err = cleanEmail("email", email)
 	return name, email, err
+}
+
+func NotFoundField(field, kind string) *apperr.Error {
+	return &apperr.Error{Code: apperr.CodeNotFound, Field: field, Message: kind + " not found"}
 }

@@ -31,22 +31,26 @@ type WritePlan struct {
 func (p WritePlan) Tries() int { return max(p.Attempts, 1) }
 
 // oneTransaction is the plan of a write that is one TransactWriteItems.
-func oneTransaction(what string) WritePlan {
+func OneTransaction(what string) WritePlan {
 	return WritePlan{Calls: []WriteCall{{Operation: "TransactWriteItems", Calls: 1, What: what}}}
 }
 
 // consistentRead is the strongly consistent BatchGetItem a write conditions its transaction on.
-func consistentRead(what string) WriteCall {
+func ConsistentRead(what string) WriteCall {
 	return WriteCall{Operation: "BatchGetItem", Calls: 1, What: what + ", consistent"}
 }
 
 // transactCall is one TransactWriteItems call of a write.
-func transactCall(what string) WriteCall {
+func TransactCall(what string) WriteCall {
 	return WriteCall{Operation: "TransactWriteItems", Calls: 1, What: what}
 }
 
 // perDataCall is a call made once per chunk of the data (a page of a Query, a transaction's
 // worth of items): at least none, more depending on the data.
-func perDataCall(op, what string) WriteCall {
+func PerDataCall(op, what string) WriteCall {
 	return WriteCall{Operation: op, PerData: true, What: what}
 }
+
+// MaxRemovalRounds bounds the rounds of a removal or unassignment that reads again when a
+// concurrent change got in between (a user's removal removes the tickets each round found).
+const MaxRemovalRounds = 5

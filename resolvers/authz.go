@@ -8,6 +8,7 @@ import (
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/store"
 )
 
@@ -36,7 +37,7 @@ func organizationsPage(ctx context.Context, repo *store.Store, args repository.P
 
 // customersPage is `customers` as the caller may see it: every customer, or a customer's own
 // record.
-func customersPage(ctx context.Context, repo *store.Store, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
+func customersPage(ctx context.Context, repo *store.Store, args repository.PageArgs) (repository.Page[*commerce.Customer], error) {
 	if c, narrowed := auth.Caller(ctx).OwnCustomer(); narrowed {
 		return ownCustomerPage(ctx, repo, c, args)
 	}
@@ -52,8 +53,8 @@ func ownOrganizationPage(ctx context.Context, repo *store.Store, org string, arg
 }
 
 // ownCustomerPage is `customers` narrowed to a customer's own record.
-func ownCustomerPage(ctx context.Context, repo *store.Store, customer string, args repository.PageArgs) (repository.Page[*repository.Customer], error) {
-	return ownPage(ctx, repo, "customers:"+customer, args, func() (*repository.Customer, error) {
+func ownCustomerPage(ctx context.Context, repo *store.Store, customer string, args repository.PageArgs) (repository.Page[*commerce.Customer], error) {
+	return ownPage(ctx, repo, "customers:"+customer, args, func() (*commerce.Customer, error) {
 		return model.Customers.Get(ctx, loaders.For(ctx), customer)
 	})
 }

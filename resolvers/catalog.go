@@ -11,6 +11,7 @@ import (
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/store"
 )
 
@@ -65,7 +66,7 @@ func warehouseOrNil(ctx context.Context, id string) (*model.Warehouse, error) {
 // the customer the write read to the loaders (the order's customer costs nothing). A line's
 // product is checked against the caller's scope like any ID; its warehouse only for its type: a
 // customer may take stock from any warehouse, whose IDs are not a tenant's.
-func placeOrder(ctx context.Context, repo *store.Store, customer string, input model.PlaceOrderInput) (*repository.Order, []*repository.OrderItem, error) {
+func placeOrder(ctx context.Context, repo *store.Store, customer string, input model.PlaceOrderInput) (*commerce.Order, []*commerce.OrderItem, error) {
 	lines := orderLines(input.Items)
 	for i, it := range input.Items {
 		if it.ProductID == nil && it.WarehouseID == nil {

@@ -11,6 +11,7 @@ import (
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"time"
 )
 
@@ -26,8 +27,8 @@ func (r *employeeResolver) Accounts(ctx context.Context, obj *model.Employee, fi
 	return connection(customerConnection)(loaders.For(ctx).AccountsOfRep(ctx, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
-func (r *employeeResolver) AccountOrders(ctx context.Context, obj *model.Employee, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
-	return connection(orderConnection)(loaders.For(ctx).OrdersOfRep(ctx, obj.ID, repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
+func (r *employeeResolver) AccountOrders(ctx context.Context, obj *model.Employee, status *commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
+	return connection(orderConnection)(loaders.For(ctx).OrdersOfRep(ctx, obj.ID, commerce.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *employeeResolver) JobHistory(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.JobHistoryConnection, error) {

@@ -10,12 +10,12 @@ import (
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
-	"singletable/repository"
+	"singletable/repository/commerce"
 	"time"
 )
 
-func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
-	f := repository.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}
+func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {
+	f := commerce.OrderFilter{Status: status, PlacedAfter: placedAfter, PlacedBefore: placedBefore}
 	return connection(counted(obj.OrderTotal(f), orderConnection))(ordersOf(ctx, obj, first, after, f))
 }
 
@@ -85,8 +85,8 @@ func (r *queryResolver) Order(ctx context.Context, id string) (*model.Order, err
 	return resolveTyped(ctx, model.Orders, "id", id)
 }
 
-func (r *queryResolver) OrdersByStatus(ctx context.Context, status repository.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
-	return connection(orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, repository.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
+func (r *queryResolver) OrdersByStatus(ctx context.Context, status commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time, first *int, after *string) (*model.OrderConnection, error) {
+	return connection(orderConnection)(loaders.For(ctx).OrdersByStatus(ctx, status, commerce.OrderFilter{PlacedAfter: placedAfter, PlacedBefore: placedBefore}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) Customer() graph.CustomerResolver { return &customerResolver{r} }

@@ -3,6 +3,7 @@ package resolvers
 import (
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The connection of each list's page (Relay: edges with their cursors, and the page's info), one
@@ -61,14 +62,14 @@ func locationConnection(p repository.Page[*repository.Location]) *model.Location
 	})}
 }
 
-func customerConnection(p repository.Page[*repository.Customer]) *model.CustomerConnection {
-	return &model.CustomerConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.CustomerEdge, n *model.Customer, c model.Cursored, cu *repository.Customer) {
+func customerConnection(p repository.Page[*commerce.Customer]) *model.CustomerConnection {
+	return &model.CustomerConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.CustomerEdge, n *model.Customer, c model.Cursored, cu *commerce.Customer) {
 		n.Customer, *e = cu, model.CustomerEdge{Cursored: c, Node: n}
 	})}
 }
 
-func orderConnection(p repository.Page[*repository.Order]) *model.OrderConnection {
-	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderEdge, n *model.Order, c model.Cursored, o *repository.Order) {
+func orderConnection(p repository.Page[*commerce.Order]) *model.OrderConnection {
+	return &model.OrderConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderEdge, n *model.Order, c model.Cursored, o *commerce.Order) {
 		n.Order, *e = o, model.OrderEdge{Cursored: c, Node: n}
 	})}
 }
@@ -85,8 +86,8 @@ func warehouseConnection(p repository.Page[*repository.Warehouse]) *model.Wareho
 	})}
 }
 
-func orderItemConnection(p repository.Page[*repository.OrderItem]) *model.OrderItemConnection {
-	return &model.OrderItemConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderItemEdge, n *model.OrderItem, c model.Cursored, it *repository.OrderItem) {
+func orderItemConnection(p repository.Page[*commerce.OrderItem]) *model.OrderItemConnection {
+	return &model.OrderItemConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrderItemEdge, n *model.OrderItem, c model.Cursored, it *commerce.OrderItem) {
 		n.OrderItem, *e = it, model.OrderItemEdge{Cursored: c, Node: n}
 	})}
 }

@@ -3,6 +3,7 @@ package resolvers
 import (
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // Mutation inputs as the repository takes them, so that each mutation resolver stays one line
@@ -25,18 +26,18 @@ func hireInput(in model.HireEmployeeInput, department string, manager, mentor *s
 	}
 }
 
-func mailingAddresses(in []*model.MailingAddressInput) []repository.MailingAddress {
-	out := make([]repository.MailingAddress, len(in))
+func mailingAddresses(in []*model.MailingAddressInput) []commerce.MailingAddress {
+	out := make([]commerce.MailingAddress, len(in))
 	for i, a := range in {
 		out[i] = a.Address()
 	}
 	return out
 }
 
-func orderLines(in []*model.OrderItemInput) []repository.OrderLine {
-	out := make([]repository.OrderLine, len(in))
+func orderLines(in []*model.OrderItemInput) []commerce.OrderLine {
+	out := make([]commerce.OrderLine, len(in))
 	for i, it := range in {
-		out[i] = repository.OrderLine{SKU: it.Sku, ProductName: it.ProductName, Quantity: it.Quantity, UnitPriceCents: int64(it.UnitPriceCents)}
+		out[i] = commerce.OrderLine{SKU: it.Sku, ProductName: it.ProductName, Quantity: it.Quantity, UnitPriceCents: int64(it.UnitPriceCents)}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // plannedLevel is a level of the operation's plan (planner.Level) as the loaders take it: its
@@ -134,8 +135,8 @@ func ticketFilter(a planner.ListArgs) repository.TicketFilter {
 }
 
 // orderFilter is an order list's filter in the plan's typed arguments.
-func orderFilter(a planner.ListArgs) repository.OrderFilter {
-	return repository.OrderFilter{Status: status[repository.OrderStatus](a.Status), PlacedAfter: a.After, PlacedBefore: a.Before}
+func orderFilter(a planner.ListArgs) commerce.OrderFilter {
+	return commerce.OrderFilter{Status: status[commerce.OrderStatus](a.Status), PlacedAfter: a.After, PlacedBefore: a.Before}
 }
 
 // status is an optional status argument as its enum type.

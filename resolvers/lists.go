@@ -9,6 +9,7 @@ import (
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The list resolvers read through the loaders with the plan of their elements' level
@@ -61,7 +62,7 @@ func ticketsOf(ctx context.Context, u *model.User, first *int, after *string, f 
 
 // ordersOf is a customer's page of orders: the one read with the customer, or its own Query
 // (AP16).
-func ordersOf(ctx context.Context, c *model.Customer, first *int, after *string, f repository.OrderFilter) (repository.Page[*repository.Order], error) {
+func ordersOf(ctx context.Context, c *model.Customer, first *int, after *string, f commerce.OrderFilter) (repository.Page[*commerce.Order], error) {
 	if p, ok := readWith(ctx, c.OrdersAhead, c.OrdersAheadFor); ok {
 		return p, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // Every mutation resolver is one return statement made of the two halves of this file:
@@ -133,7 +134,7 @@ func (s saver[E, M]) withRelations(e E, rels []*repository.Relation, err error) 
 }
 
 // withItems finishes a write of an order and its items.
-func (s saver[E, M]) withItems(o E, items []*repository.OrderItem, err error) (M, error) {
+func (s saver[E, M]) withItems(o E, items []*commerce.OrderItem, err error) (M, error) {
 	return s.keep(o, returned(items...), err)
 }
 

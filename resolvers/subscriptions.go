@@ -7,6 +7,7 @@ import (
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/stream"
 )
 
@@ -71,7 +72,7 @@ func orderChanges(ctx context.Context, customerID *string) (changeFeed, error) {
 	if !narrowed {
 		customer = ""
 	}
-	return changeFeed{stream.OrderChangeScope(customer), changesOf(ctx, model.Orders, func(o *repository.Order) bool {
+	return changeFeed{stream.OrderChangeScope(customer), changesOf(ctx, model.Orders, func(o *commerce.Order) bool {
 		return !narrowed || o.CustomerID == customer
 	})}, nil
 }
@@ -148,9 +149,9 @@ func ticketChange(c *stream.Change, cur model.Cursored) *model.TicketChange {
 
 // orderChange is ticketChange for an order.
 func orderChange(c *stream.Change, cur model.Cursored) *model.OrderChange {
-	o := c.Entity().(*repository.Order)
+	o := c.Entity().(*commerce.Order)
 	return &model.OrderChange{Cursored: cur, Kind: changeKinds[c.Kind], Order: model.Orders.Wrap(o),
-		PreviousStatus: previousStatus(c, o, func(o *repository.Order) repository.OrderStatus { return o.Status })}
+		PreviousStatus: previousStatus(c, o, func(o *commerce.Order) commerce.OrderStatus { return o.Status })}
 }
 
 // previousStatus is the status (status of an entity) the entity had before change c, when c

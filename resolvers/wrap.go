@@ -3,6 +3,7 @@ package resolvers
 import (
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // What the to-one and item resolvers return: a loader's result, wrapped as its GraphQL object.
@@ -28,7 +29,7 @@ func wrapped[E, M any](wrap func(E) M) func(E, error) (M, error) {
 }
 
 // orderItems wraps an order's items (loaders.OrderItems) as their GraphQL objects.
-func orderItems(items []*repository.OrderItem, err error) ([]*model.OrderItem, error) {
+func orderItems(items []*commerce.OrderItem, err error) ([]*model.OrderItem, error) {
 	if err != nil {
 		return nil, err
 	}

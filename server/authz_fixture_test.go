@@ -11,6 +11,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/server"
 )
 
@@ -22,12 +23,12 @@ type tenants struct {
 	orgA, orgB       *repository.Organization
 	userA, userB     *repository.User
 	ticketA, ticketB *repository.Ticket
-	custA, custB     *repository.Customer
-	orderA, orderB   *repository.Order
+	custA, custB     *commerce.Customer
+	orderA, orderB   *commerce.Order
 	// statusOrders are orders of customer A, one per role, for updateOrderStatus.
-	statusOrders map[auth.Role]*repository.Order
+	statusOrders map[auth.Role]*commerce.Order
 	// cancelOrders are orders of customer A, one per role, for cancelOrder.
-	cancelOrders map[auth.Role]*repository.Order
+	cancelOrders map[auth.Role]*commerce.Order
 	product      *repository.Product
 	warehouse    *repository.Warehouse
 	loc          *repository.Location
@@ -43,7 +44,7 @@ func newTenants(t *testing.T) *tenants {
 	t.Helper()
 	a := newAPI(t, server.Config{})
 	ctx := context.Background()
-	f := &tenants{a: a, statusOrders: map[auth.Role]*repository.Order{}, cancelOrders: map[auth.Role]*repository.Order{}}
+	f := &tenants{a: a, statusOrders: map[auth.Role]*commerce.Order{}, cancelOrders: map[auth.Role]*commerce.Order{}}
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -63,13 +64,13 @@ func newTenants(t *testing.T) *tenants {
 	must(err)
 	f.ticketB, err = a.repo.CreateTicket(ctx, f.orgB.ID, f.userB.ID, "zebra ticket title", "zebra ticket body")
 	must(err)
-	f.custA, err = a.repo.CreateCustomer(ctx, "Dan Open", "dan@open.example", []repository.MailingAddress{{Label: "Home", Line1: "1 Open St", City: "Springfield", Country: "US"}})
+	f.custA, err = a.repo.CreateCustomer(ctx, "Dan Open", "dan@open.example", []commerce.MailingAddress{{Label: "Home", Line1: "1 Open St", City: "Springfield", Country: "US"}})
 	must(err)
-	f.custB, err = a.repo.CreateCustomer(ctx, "Carol Hidden", "carol@hidden.example", []repository.MailingAddress{{Label: "Home", Line1: "7 Hidden Lane", City: "Shelbyville", Country: "US"}})
+	f.custB, err = a.repo.CreateCustomer(ctx, "Carol Hidden", "carol@hidden.example", []commerce.MailingAddress{{Label: "Home", Line1: "7 Hidden Lane", City: "Shelbyville", Country: "US"}})
 	must(err)
-	f.orderA, _, err = a.repo.PlaceOrder(ctx, f.custA.ID, []repository.OrderLine{{SKU: "OPEN-SKU", ProductName: "Open product", Quantity: 1, UnitPriceCents: 100}}, "a-1")
+	f.orderA, _, err = a.repo.PlaceOrder(ctx, f.custA.ID, []commerce.OrderLine{{SKU: "OPEN-SKU", ProductName: "Open product", Quantity: 1, UnitPriceCents: 100}}, "a-1")
 	must(err)
-	f.orderB, _, err = a.repo.PlaceOrder(ctx, f.custB.ID, []repository.OrderLine{{SKU: "HIDDEN-SKU", ProductName: "Hidden product", Quantity: 2, UnitPriceCents: 900}}, "b-1")
+	f.orderB, _, err = a.repo.PlaceOrder(ctx, f.custB.ID, []commerce.OrderLine{{SKU: "HIDDEN-SKU", ProductName: "Hidden product", Quantity: 2, UnitPriceCents: 900}}, "b-1")
 	must(err)
 	for _, r := range auth.Roles {
 		f.statusOrders[r], _, err = a.repo.PlaceOrder(ctx, f.custA.ID, orderLines(1), "status-"+string(r))

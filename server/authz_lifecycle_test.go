@@ -6,6 +6,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The corrections and removals in the role table (TestRoleTableOfRootFieldsAndMutations): each
@@ -79,18 +80,18 @@ var lifecycleOps = []rootOp{
 	{"updateMailingAddress", `mutation($in: UpdateMailingAddressInput!) { updateMailingAddress(input: $in) { id } }`,
 		inputVar(func(f *tenants, r auth.Role) map[string]any {
 			label := "fix-" + string(r)
-			made[*repository.Customer](f.a.t)(f.a.repo.AddMailingAddress(context.Background(), f.custA.ID, repository.MailingAddress{Label: label, Line1: "1", City: "X", Country: "US"}))
+			made[*commerce.Customer](f.a.t)(f.a.repo.AddMailingAddress(context.Background(), f.custA.ID, commerce.MailingAddress{Label: label, Line1: "1", City: "X", Country: "US"}))
 			return map[string]any{"customerId": customerID(f.custA), "label": label,
 				"address": map[string]any{"label": label, "line1": "2 Fixed St", "city": "X", "country": "US"}}
 		}), shopRoles},
 	{"removeMailingAddress", `mutation($in: RemoveMailingAddressInput!) { removeMailingAddress(input: $in) { id } }`,
 		inputVar(func(f *tenants, r auth.Role) map[string]any {
 			label := "gone-" + string(r)
-			made[*repository.Customer](f.a.t)(f.a.repo.AddMailingAddress(context.Background(), f.custA.ID, repository.MailingAddress{Label: label, Line1: "1", City: "X", Country: "US"}))
+			made[*commerce.Customer](f.a.t)(f.a.repo.AddMailingAddress(context.Background(), f.custA.ID, commerce.MailingAddress{Label: label, Line1: "1", City: "X", Country: "US"}))
 			return map[string]any{"customerId": customerID(f.custA), "label": label}
 		}), shopRoles},
 	{"deleteCustomer", `mutation($in: DeleteCustomerInput!) { deleteCustomer(input: $in) { deletedId } }`,
 		idInput(func(f *tenants, r auth.Role) string {
-			return customerID(made[*repository.Customer](f.a.t)(f.a.repo.CreateCustomer(context.Background(), "Erased", "erased-"+string(r)+"@shop.example", nil)))
+			return customerID(made[*commerce.Customer](f.a.t)(f.a.repo.CreateCustomer(context.Background(), "Erased", "erased-"+string(r)+"@shop.example", nil)))
 		}), shopStaff},
 }

@@ -28,7 +28,7 @@ type commerceTree struct {
 
 // checkCommerceTree checks the data of commerceTreeQuery: each customer's orders newest first,
 // each with its items in line order and its customer.
-func checkCommerceTree(t *testing.T, d commerce, out commerceTree) {
+func checkCommerceTree(t *testing.T, d shopData, out commerceTree) {
 	t.Helper()
 	if len(out.Nodes) != len(d.customers) {
 		t.Fatalf("got %d customers", len(out.Nodes))

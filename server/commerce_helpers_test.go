@@ -6,22 +6,22 @@ import (
 	"fmt"
 
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
-// commerce is a Commerce dataset created through the repository: customers × orders × items.
-type commerce struct {
-	customers []*repository.Customer
-	orders    map[string][]*repository.Order     // by customer id, oldest first
-	items     map[string][]*repository.OrderItem // by order id, line 1 first
+// shopData is a Commerce dataset created through the repository: customers × orders × items.
+type shopData struct {
+	customers []*commerce.Customer
+	orders    map[string][]*commerce.Order     // by customer id, oldest first
+	items     map[string][]*commerce.OrderItem // by order id, line 1 first
 }
 
 // seedCommerce creates customers, each with ordersPerCustomer OPEN orders of itemsPerOrder lines.
 // Line i of an order is SKU-<i>, quantity i+1, unit price 100·(i+1) cents.
-func (a *api) seedCommerce(customers, ordersPerCustomer, itemsPerOrder int) commerce {
+func (a *api) seedCommerce(customers, ordersPerCustomer, itemsPerOrder int) shopData {
 	a.t.Helper()
 	ctx := context.Background()
-	d := commerce{orders: map[string][]*repository.Order{}, items: map[string][]*repository.OrderItem{}}
+	d := shopData{orders: map[string][]*commerce.Order{}, items: map[string][]*commerce.OrderItem{}}
 	for c := range customers {
 		cu, err := a.repo.CreateCustomer(ctx, fmt.Sprintf("Customer %c", 'A'+c), fmt.Sprintf("c%d@shop.example", c), nil)
 		if err != nil {
@@ -40,16 +40,16 @@ func (a *api) seedCommerce(customers, ordersPerCustomer, itemsPerOrder int) comm
 	return d
 }
 
-func orderLines(n int) []repository.OrderLine {
-	lines := make([]repository.OrderLine, n)
+func orderLines(n int) []commerce.OrderLine {
+	lines := make([]commerce.OrderLine, n)
 	for i := range lines {
-		lines[i] = repository.OrderLine{SKU: fmt.Sprintf("SKU-%d", i+1), ProductName: fmt.Sprintf("Product %d", i+1), Quantity: i + 1, UnitPriceCents: int64(100 * (i + 1))}
+		lines[i] = commerce.OrderLine{SKU: fmt.Sprintf("SKU-%d", i+1), ProductName: fmt.Sprintf("Product %d", i+1), Quantity: i + 1, UnitPriceCents: int64(100 * (i + 1))}
 	}
 	return lines
 }
 
-func customerID(c *repository.Customer) string { return model.Customers.IDOf(c.ID) }
-func orderID(o *repository.Order) string       { return model.Orders.IDOf(o.CustomerID, o.ID) }
+func customerID(c *commerce.Customer) string { return model.Customers.IDOf(c.ID) }
+func orderID(o *commerce.Order) string       { return model.Orders.IDOf(o.CustomerID, o.ID) }
 
 type orderConn struct {
 	Edges []struct {

@@ -10,6 +10,7 @@ import (
 
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/repotest"
 	"singletable/repository/store"
 	"singletable/server"
@@ -33,7 +34,7 @@ func TestPlaceOrder(t *testing.T) {
 	a := newAPI(t, server.Config{})
 	d := a.seedCommerce(2, 0, 0)
 	cust := customerID(d.customers[0])
-	storedOrders := func(c *repository.Customer) []string {
+	storedOrders := func(c *commerce.Customer) []string {
 		t.Helper()
 		var out struct{ Customer struct{ Orders orderConn } }
 		a.ok(`query($id: ID!) { customer(id: $id) { orders(first: 100) { edges { node { id } } } } }`, map[string]any{"id": customerID(c)}, &out)
@@ -187,7 +188,7 @@ func TestUpdateOrderStatus(t *testing.T) {
 	d := a.seedCommerce(1, 3, 1)
 	cust := d.customers[0]
 	os := d.orders[cust.ID]
-	update := func(o *repository.Order, status string) gqlResponse {
+	update := func(o *commerce.Order, status string) gqlResponse {
 		return a.query(`mutation($id: ID!, $s: OrderStatus!) { updateOrderStatus(input: {id: $id, status: $s}) { id status } }`, map[string]any{"id": orderID(o), "s": status})
 	}
 	byStatus := func(status string) []string {
@@ -248,7 +249,7 @@ func TestUpdateOrderStatus(t *testing.T) {
 			t.Errorf("customer orders(status: %s) = %v, want %v", status, got, want)
 		}
 	}
-	if c := update(&repository.Order{CustomerID: cust.ID, ID: "01J00000000000000000000000"}, "SHIPPED").code(t); c != "NOT_FOUND" {
+	if c := update(&commerce.Order{CustomerID: cust.ID, ID: "01J00000000000000000000000"}, "SHIPPED").code(t); c != "NOT_FOUND" {
 		t.Fatalf("missing order: %q", c)
 	}
 	if c := a.query(`mutation($id: ID!) { updateOrderStatus(input: {id: $id, status: SHIPPED}) { id } }`, map[string]any{"id": customerID(cust)}).code(t); c != "BAD_USER_INPUT" {
@@ -266,11 +267,11 @@ func TestOrdersByStatusWalk(t *testing.T) {
 		c.Clock = steppingClock(start, time.Second)
 	})
 	d := a.seedCommerce(4, 12, 1) // 48 orders, placed one after another
-	var open []*repository.Order
+	var open []*commerce.Order
 	for _, c := range d.customers {
 		for i, o := range d.orders[c.ID] {
 			if i%4 == 3 { // 12 of them leave OPEN
-				if _, err := a.repo.UpdateOrderStatus(t.Context(), c.ID, o.ID, repository.OrderCancelled); err != nil {
+				if _, err := a.repo.UpdateOrderStatus(t.Context(), c.ID, o.ID, commerce.OrderCancelled); err != nil {
 					t.Fatal(err)
 				}
 				continue
@@ -278,7 +279,7 @@ func TestOrdersByStatusWalk(t *testing.T) {
 			open = append(open, o)
 		}
 	}
-	slices.SortFunc(open, func(x, y *repository.Order) int { return strings.Compare(y.ID, x.ID) })
+	slices.SortFunc(open, func(x, y *commerce.Order) int { return strings.Compare(y.ID, x.ID) })
 	used := map[int]bool{}
 	for _, o := range open {
 		used[shardOf(o.ID, shards)] = true
@@ -330,7 +331,7 @@ func TestOrdersByStatusWalk(t *testing.T) {
 		}
 		return seen
 	}
-	want := func(orders []*repository.Order) []string {
+	want := func(orders []*commerce.Order) []string {
 		var ids []string
 		for _, o := range orders {
 			ids = append(ids, orderID(o))

@@ -10,6 +10,7 @@ import (
 
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/server"
 )
 
@@ -53,7 +54,7 @@ func TestCommerceAccessPatterns(t *testing.T) {
 	})
 
 	t.Run("AP15 customer by id with addresses is one batched key lookup", func(t *testing.T) {
-		c, err := a.repo.CreateCustomer(t.Context(), "Addressed", "addressed@shop.example", []repository.MailingAddress{
+		c, err := a.repo.CreateCustomer(t.Context(), "Addressed", "addressed@shop.example", []commerce.MailingAddress{
 			{Label: "Home", Line1: "1 Main St", Line2: "Apt 2", City: "Springfield", State: "IL", PostalCode: "62701", Country: "US"},
 			{Label: "Cabin", Line1: "Lakeside", City: "Nowhere", Country: "CA"},
 		})
@@ -146,11 +147,11 @@ func TestCommerceAccessPatterns(t *testing.T) {
 
 	t.Run("AP16 status and placed range filters", func(t *testing.T) {
 		for _, i := range []int{1, 3} {
-			if _, err := a.repo.UpdateOrderStatus(t.Context(), cust.ID, orders[i].ID, repository.OrderShipped); err != nil {
+			if _, err := a.repo.UpdateOrderStatus(t.Context(), cust.ID, orders[i].ID, commerce.OrderShipped); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := a.repo.UpdateOrderStatus(t.Context(), cust.ID, orders[3].ID, repository.OrderDelivered); err != nil {
+		if _, err := a.repo.UpdateOrderStatus(t.Context(), cust.ID, orders[3].ID, commerce.OrderDelivered); err != nil {
 			t.Fatal(err)
 		}
 		at := func(i int) string { return orders[i].PlacedAt.Format(time.RFC3339Nano) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/repotest"
 )
 
@@ -73,7 +74,7 @@ func stormWrites(a *api) []func() gqlResponse {
 	}
 	managers, reports := staff[:2], staff[2:]
 	c := a.seedCommerce(3, 2, 1)
-	var orders []*repository.Order
+	var orders []*commerce.Order
 	for _, cu := range c.customers {
 		orders = append(orders, c.orders[cu.ID]...)
 	}

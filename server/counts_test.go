@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/server"
 )
 
@@ -87,7 +88,7 @@ func TestTotalCountOfEveryConnection(t *testing.T) {
 		f.hire(dept, fmt.Sprintf("Report %d", i), hireOpts{manager: boss, mentor: boss})
 	}
 	c := a.seedCommerce(1, 3, 1)
-	if _, err := a.repo.UpdateOrderStatus(t.Context(), c.customers[0].ID, c.orders[c.customers[0].ID][0].ID, repository.OrderCancelled); err != nil {
+	if _, err := a.repo.UpdateOrderStatus(t.Context(), c.customers[0].ID, c.orders[c.customers[0].ID][0].ID, commerce.OrderCancelled); err != nil {
 		t.Fatal(err)
 	}
 	r := a.ok(countedTree, nil, nil)

@@ -7,7 +7,7 @@ import (
 
 	"singletable/auth"
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/server"
 )
 
@@ -83,7 +83,7 @@ func TestInventoryChangedDeliversStockChanges(t *testing.T) {
 	ws.subscribe("1", `subscription($p: ID!) { inventoryChanged(productId: $p) { kind previousTotalInventory product { totalInventory } } }`,
 		map[string]any{"p": model.Products.ID(p)})
 	time.Sleep(200 * time.Millisecond)
-	o, _, err := a.repo.PlaceOrder(ctx, c.ID, []repository.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: 2, UnitPriceCents: 100, ProductID: p.ID, WarehouseID: w.ID}}, "k")
+	o, _, err := a.repo.PlaceOrder(ctx, c.ID, []commerce.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: 2, UnitPriceCents: 100, ProductID: p.ID, WarehouseID: w.ID}}, "k")
 	if err != nil {
 		t.Fatal(err)
 	}

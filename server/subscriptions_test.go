@@ -8,6 +8,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/server"
 )
 
@@ -217,7 +218,7 @@ func TestOrderAndEmployeeChanges(t *testing.T) {
 	hr.subscribe("1", `subscription($d: ID!) { employeeChanged(departmentId: $d) { kind employee { name department { name } } } }`, map[string]any{"d": departmentID(from)})
 	time.Sleep(200 * time.Millisecond)
 
-	line := []repository.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 100}}
+	line := []commerce.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 100}}
 	if _, _, err := a.repo.PlaceOrder(t.Context(), theirs.ID, line, "theirs"); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestOrderAndEmployeeChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.repo.UpdateOrderStatus(t.Context(), mine.ID, o.ID, repository.OrderShipped); err != nil {
+	if _, err := a.repo.UpdateOrderStatus(t.Context(), mine.ID, o.ID, commerce.OrderShipped); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`{"orderChanged":{"kind":"CREATED","previousStatus":null,"order":{"status":"OPEN","customer":{"name":"` + mine.Name + `"}}}}`,

@@ -9,6 +9,7 @@ import (
 
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/store"
 )
 
@@ -41,14 +42,14 @@ type dataset struct {
 	mentor    map[string]string                 // employee id → mentor id
 	deptOf    map[string]string                 // employee id → department id
 
-	customers []*repository.Customer
-	orders    map[string][]*repository.Order // by customer id, newest first
-	items     map[string][]*repository.OrderItem
+	customers []*commerce.Customer
+	orders    map[string][]*commerce.Order // by customer id, newest first
+	items     map[string][]*commerce.OrderItem
 
 	products     []*repository.Product
-	stockedIn    []*repository.Warehouse            // stockedIn[i] holds products[i]'s stock
-	buyers       []*repository.Customer             // the customers of the catalog's orders
-	productLines map[string][]*repository.OrderItem // by product id, newest first
+	stockedIn    []*repository.Warehouse          // stockedIn[i] holds products[i]'s stock
+	buyers       []*commerce.Customer             // the customers of the catalog's orders
+	productLines map[string][]*commerce.OrderItem // by product id, newest first
 
 	staffed []*repository.Warehouse           // the staff tree's warehouses, one per department
 	staff   map[string][]*repository.Employee // by warehouse id, as assigned
@@ -65,8 +66,8 @@ func seed(ctx context.Context, repo *store.Store, breadth int) (*dataset, error)
 		users:   map[string][]*repository.User{}, tickets: map[string][]*repository.Ticket{},
 		employees: map[string][]*repository.Employee{}, manager: map[string]string{},
 		mentor: map[string]string{}, deptOf: map[string]string{},
-		orders: map[string][]*repository.Order{}, items: map[string][]*repository.OrderItem{},
-		productLines: map[string][]*repository.OrderItem{}, staff: map[string][]*repository.Employee{},
+		orders: map[string][]*commerce.Order{}, items: map[string][]*commerce.OrderItem{},
+		productLines: map[string][]*commerce.OrderItem{}, staff: map[string][]*repository.Employee{},
 	}
 	for _, domain := range []func(context.Context, *store.Store) error{d.seedSaaS, d.seedHR, d.seedCommerce, d.seedCatalog, d.seedStaff} {
 		if err := domain(ctx, repo); err != nil {
@@ -191,25 +192,25 @@ func (d *dataset) seedHR(ctx context.Context, repo *store.Store) error {
 
 // seedCommerce writes the customers, their orders and items.
 func (d *dataset) seedCommerce(ctx context.Context, repo *store.Store) error {
-	d.customers = make([]*repository.Customer, d.breadth)
+	d.customers = make([]*commerce.Customer, d.breadth)
 	if err := par(d.breadth, func(i int) error {
-		addr := []repository.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Main St", i), City: "Springfield", Country: "US"}}
+		addr := []commerce.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Main St", i), City: "Springfield", Country: "US"}}
 		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Customer %03d", i), fmt.Sprintf("c%d@shop.example", i), addr)
 		if err != nil {
 			return err
 		}
 		d.customers[i] = c
-		var orders []*repository.Order
+		var orders []*commerce.Order
 		for o := range ordersPerCust {
-			lines := make([]repository.OrderLine, itemsPerOrder)
+			lines := make([]commerce.OrderLine, itemsPerOrder)
 			for l := range lines {
-				lines[l] = repository.OrderLine{SKU: fmt.Sprintf("SKU-%d", l), ProductName: "Widget", Quantity: l + 1, UnitPriceCents: int64(100 * (l + 1))}
+				lines[l] = commerce.OrderLine{SKU: fmt.Sprintf("SKU-%d", l), ProductName: "Widget", Quantity: l + 1, UnitPriceCents: int64(100 * (l + 1))}
 			}
 			order, items, err := repo.PlaceOrder(ctx, c.ID, lines, fmt.Sprintf("seed-%d-%d", i, o))
 			if err != nil {
 				return err
 			}
-			orders = append([]*repository.Order{order}, orders...)
+			orders = append([]*commerce.Order{order}, orders...)
 			d.mu.Lock()
 			d.items[order.ID] = items
 			d.mu.Unlock()
@@ -238,7 +239,7 @@ func (d *dataset) seedCatalog(ctx context.Context, repo *store.Store) error {
 	}
 	d.products = make([]*repository.Product, d.breadth)
 	d.stockedIn = make([]*repository.Warehouse, d.breadth)
-	d.buyers = make([]*repository.Customer, d.breadth)
+	d.buyers = make([]*commerce.Customer, d.breadth)
 	if err := par(d.breadth, func(i int) error {
 		p, err := repo.CreateProduct(ctx, fmt.Sprintf("Product %03d", i), fmt.Sprintf("BENCH-%03d", i))
 		if err != nil {
@@ -248,7 +249,7 @@ func (d *dataset) seedCatalog(ctx context.Context, repo *store.Store) error {
 		if _, err := repo.SetInventory(ctx, p.ID, d.stockedIn[i].ID, 1000); err != nil {
 			return err
 		}
-		addr := []repository.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Market St", i), City: "Springfield", Country: "US"}}
+		addr := []commerce.MailingAddress{{Label: "home", Line1: fmt.Sprintf("%d Market St", i), City: "Springfield", Country: "US"}}
 		d.buyers[i], err = repo.CreateCustomer(ctx, fmt.Sprintf("Buyer %03d", i), fmt.Sprintf("b%d@shop.example", i), addr)
 		return err
 	}); err != nil {
@@ -266,13 +267,13 @@ func (d *dataset) placeCatalogOrders(ctx context.Context, repo *store.Store) err
 	for j := range linesPerProduct {
 		if err := par(d.breadth, func(i int) error {
 			p := d.products[i]
-			line := repository.OrderLine{SKU: p.SKU, ProductName: p.Name, Quantity: 1, UnitPriceCents: 500, ProductID: p.ID, WarehouseID: d.stockedIn[i].ID}
-			_, items, err := repo.PlaceOrder(ctx, d.buyers[(i+j)%d.breadth].ID, []repository.OrderLine{line}, fmt.Sprintf("catalog-%d-%d", i, j))
+			line := commerce.OrderLine{SKU: p.SKU, ProductName: p.Name, Quantity: 1, UnitPriceCents: 500, ProductID: p.ID, WarehouseID: d.stockedIn[i].ID}
+			_, items, err := repo.PlaceOrder(ctx, d.buyers[(i+j)%d.breadth].ID, []commerce.OrderLine{line}, fmt.Sprintf("catalog-%d-%d", i, j))
 			if err != nil {
 				return err
 			}
 			d.mu.Lock()
-			d.productLines[p.ID] = append([]*repository.OrderItem{items[0]}, d.productLines[p.ID]...)
+			d.productLines[p.ID] = append([]*commerce.OrderItem{items[0]}, d.productLines[p.ID]...)
 			d.mu.Unlock()
 			return nil
 		}); err != nil {
@@ -319,11 +320,11 @@ func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID
 func ticketGID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
 func deptGID(d *repository.Department) string  { return model.Departments.IDOf(d.ID) }
 func empGID(e *repository.Employee) string     { return model.Employees.IDOf(e.ID) }
-func custGID(c *repository.Customer) string    { return model.Customers.IDOf(c.ID) }
+func custGID(c *commerce.Customer) string      { return model.Customers.IDOf(c.ID) }
 func productGID(p *repository.Product) string  { return model.Products.IDOf(p.ID) }
 func warehouseGID(w *repository.Warehouse) string {
 	return model.Warehouses.IDOf(w.ID)
 }
-func orderGID(o *repository.Order) string {
+func orderGID(o *commerce.Order) string {
 	return model.Orders.IDOf(o.CustomerID, o.ID)
 }

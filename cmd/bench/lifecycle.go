@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The corrections and removals, measured as the counted writes are (writes.go): each run corrects
@@ -71,7 +72,7 @@ func (b *bench) lifecycleOps() []writeOp {
 				c, err := s.CreateCustomer(ctx, "Gone", "erased-"+n+"@example.com", nil)
 				for i := range 3 {
 					if err == nil {
-						_, _, err = s.PlaceOrder(ctx, c.ID, []repository.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 1}}, fmt.Sprintf("erase-%s-%d", n, i))
+						_, _, err = s.PlaceOrder(ctx, c.ID, []commerce.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 1}}, fmt.Sprintf("erase-%s-%d", n, i))
 					}
 				}
 				return map[string]any{"c": custGID(c)}, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 
 	"singletable/repository/benchfloor"
 )
@@ -135,7 +136,7 @@ func idsOf[T any](xs []T, n int, id func(T) string) []string {
 // The table's IDs of a deep operation's parents, for its floor.
 func organizationID(o *repository.Organization) string { return o.ID }
 func departmentID(x *repository.Department) string     { return x.ID }
-func customerID(c *repository.Customer) string         { return c.ID }
+func customerID(c *commerce.Customer) string           { return c.ID }
 func productID(p *repository.Product) string           { return p.ID }
 func warehouseID(w *repository.Warehouse) string       { return w.ID }
 

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The writes that keep counters, measured through the API with the added latency, and the deep
@@ -104,7 +105,7 @@ func (b *bench) commerceWriteOps(unique func() int64) []writeOp {
 			vars: func(ctx context.Context, _ int) (map[string]any, error) {
 				// Each run ships an order of its own, placed (without the added latency) before
 				// the run is timed: a shipped order cannot be shipped again.
-				o, _, err := b.seeder.PlaceOrder(ctx, cust.ID, []repository.OrderLine{{SKU: "SKU-1", ProductName: "Widget", Quantity: 1, UnitPriceCents: 100}}, fmt.Sprintf("ship-%d", unique()))
+				o, _, err := b.seeder.PlaceOrder(ctx, cust.ID, []commerce.OrderLine{{SKU: "SKU-1", ProductName: "Widget", Quantity: 1, UnitPriceCents: 100}}, fmt.Sprintf("ship-%d", unique()))
 				if err != nil {
 					return nil, err
 				}

@@ -12,6 +12,7 @@ import (
 	"singletable/fleet/fleettest"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/repotest"
 	"singletable/repository/store"
 )
@@ -194,7 +195,7 @@ func redisStopsAndStarts(t *testing.T, redis *fleettest.Redis, alive []*instance
 // orderWriter places orders for one customer, through the API or as another writer would.
 type orderWriter struct {
 	repo     *store.Store
-	customer *repository.Customer
+	customer *commerce.Customer
 	n        atomic.Int64
 }
 
@@ -234,7 +235,7 @@ func (w *orderWriter) viaAPI(t *testing.T, in *instance) string {
 func (w *orderWriter) direct(t *testing.T) string {
 	t.Helper()
 	n := w.n.Add(1)
-	o, _, err := w.repo.PlaceOrder(context.Background(), w.customer.ID, []repository.OrderLine{{SKU: "S-2", ProductName: "Gadget", Quantity: 1, UnitPriceCents: 250}}, fmt.Sprint("direct-", n))
+	o, _, err := w.repo.PlaceOrder(context.Background(), w.customer.ID, []commerce.OrderLine{{SKU: "S-2", ProductName: "Gadget", Quantity: 1, UnitPriceCents: 250}}, fmt.Sprint("direct-", n))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "singletable/repository"
+import (
+	"singletable/repository"
+	"singletable/repository/commerce"
+)
 
 // Product is the GraphQL Product: the stored entity plus, when the product was read together with
 // its stock (AP24), that page of stock.
@@ -54,7 +57,7 @@ type OrderItemEdge struct {
 
 // AccountRepSales is the GraphQL AccountRepSales: one rep's place in a ranking.
 type AccountRepSales struct {
-	repository.RepTotal
+	commerce.RepTotal
 }
 
 // InventoryChange is the GraphQL InventoryChange: a change of a product item (its total stock).

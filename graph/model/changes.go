@@ -1,6 +1,9 @@
 package model
 
-import "singletable/repository"
+import (
+	"singletable/repository"
+	"singletable/repository/commerce"
+)
 
 // The events of the subscriptions and the nodes of the change pulls are hand-written so that
 // their `cursor` is a method (Cursored): sealed only when the operation selects it.
@@ -18,7 +21,7 @@ type OrderChange struct {
 	Cursored
 	Kind           ChangeKind
 	Order          *Order
-	PreviousStatus *repository.OrderStatus
+	PreviousStatus *commerce.OrderStatus
 }
 
 // EmployeeChange is the GraphQL EmployeeChange.

@@ -1,14 +1,17 @@
 package model
 
-import "singletable/repository"
+import (
+	"singletable/repository"
+	"singletable/repository/commerce"
+)
 
 // Customer is the GraphQL Customer: the stored entity plus, when the customer was read together
 // with its newest orders (one Query of its item collection), that first page of orders.
 type Customer struct {
-	*repository.Customer
+	*commerce.Customer
 	// OrdersAhead is the page of orders read with the customer, for the `orders` field whose
 	// response key is OrdersAheadFor (the one the plan read with it). Nil when none was.
-	OrdersAhead    *repository.Page[*repository.Order]
+	OrdersAhead    *repository.Page[*commerce.Order]
 	OrdersAheadFor string
 }
 
@@ -43,8 +46,8 @@ type MailingAddress struct {
 }
 
 // Address converts an address input to the stored form.
-func (in *MailingAddressInput) Address() repository.MailingAddress {
-	return repository.MailingAddress{
+func (in *MailingAddressInput) Address() commerce.MailingAddress {
+	return commerce.MailingAddress{
 		Label: in.Label, Line1: in.Line1, Line2: deref(in.Line2), City: in.City,
 		State: deref(in.State), PostalCode: deref(in.PostalCode), Country: in.Country,
 	}
@@ -53,7 +56,7 @@ func (in *MailingAddressInput) Address() repository.MailingAddress {
 // Order is the GraphQL Order. Its global ID carries the customer's id too, because the order
 // lives in its customer's item collection.
 type Order struct {
-	*repository.Order
+	*commerce.Order
 }
 
 // IsNode marks Order as a Node.
@@ -64,7 +67,7 @@ func (o Order) GetID() string { return Orders.ID(o.Order) }
 
 // OrderItem is the GraphQL OrderItem (not a Node: it is reached through its order).
 type OrderItem struct {
-	*repository.OrderItem
+	*commerce.OrderItem
 }
 
 func optional(s string) *string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"strconv"
 	"time"
 )
@@ -353,8 +354,8 @@ type UpdateMailingAddressInput struct {
 }
 
 type UpdateOrderStatusInput struct {
-	ID     string                 `json:"id"`
-	Status repository.OrderStatus `json:"status"`
+	ID     string               `json:"id"`
+	Status commerce.OrderStatus `json:"status"`
 }
 
 // Changes the given fields; at least one is required.

@@ -12,6 +12,7 @@ import (
 	"singletable/globalid"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 const (
@@ -24,8 +25,8 @@ var samples = map[string]repository.Entity{
 	"Organization": &repository.Organization{ID: idA},
 	"User":         &repository.User{OrgID: idA, ID: idB},
 	"Ticket":       &repository.Ticket{ID: idA, OrgID: idA, ReporterID: idB},
-	"Customer":     &repository.Customer{ID: idA},
-	"Order":        &repository.Order{CustomerID: idA, ID: idB},
+	"Customer":     &commerce.Customer{ID: idA},
+	"Order":        &commerce.Order{CustomerID: idA, ID: idB},
 	"Department":   &repository.Department{ID: idA},
 	"Employee":     &repository.Employee{ID: idA},
 	"Location":     &repository.Location{ID: idA, Country: "United States", State: "California", City: "San Francisco: SoMa", PostalCode: "94103"},

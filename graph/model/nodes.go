@@ -5,6 +5,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // The node descriptors, one per schema type implementing Node (see NodeType). Their Name is the
@@ -89,23 +90,23 @@ func completeTicket(ctx context.Context, r KeyReader, parts []string) ([]string,
 }
 
 // Customers: a customer's ID is its id; it is its own tenant.
-var Customers = NodeType[*repository.Customer, *Customer, string]{
+var Customers = NodeType[*commerce.Customer, *Customer, string]{
 	Name: "Customer", Kind: "customer", Parts: []string{"customer"},
-	PartsOf: func(c *repository.Customer) []string { return []string{c.ID} },
-	Ref:     id, Key: repository.CustomerKey, Scope: auth.CustomerScope,
-	Wrap: func(c *repository.Customer) *Customer { return &Customer{Customer: c} },
-	Stub: func(id string) *repository.Customer { return &repository.Customer{ID: id} },
+	PartsOf: func(c *commerce.Customer) []string { return []string{c.ID} },
+	Ref:     id, Key: commerce.CustomerKey, Scope: auth.CustomerScope,
+	Wrap: func(c *commerce.Customer) *Customer { return &Customer{Customer: c} },
+	Stub: func(id string) *commerce.Customer { return &commerce.Customer{ID: id} },
 }
 
 // Orders: an order's ID carries its customer, whose item collection holds it.
-var Orders = NodeType[*repository.Order, *Order, OrderRef]{
+var Orders = NodeType[*commerce.Order, *Order, OrderRef]{
 	Name: "Order", Kind: "order", Parts: []string{"customer", "order"},
-	PartsOf: func(o *repository.Order) []string { return []string{o.CustomerID, o.ID} },
+	PartsOf: func(o *commerce.Order) []string { return []string{o.CustomerID, o.ID} },
 	Ref:     func(p []string) OrderRef { return OrderRef{Customer: p[0], ID: p[1]} },
-	Key:     func(r OrderRef) (repository.Key, error) { return repository.OrderKey(r.Customer, r.ID) },
+	Key:     func(r OrderRef) (repository.Key, error) { return commerce.OrderKey(r.Customer, r.ID) },
 	Scope:   func(r OrderRef) auth.Scope { return auth.CustomerScope(r.Customer) },
-	Wrap:    func(o *repository.Order) *Order { return &Order{Order: o} },
-	Stub:    func(r OrderRef) *repository.Order { return &repository.Order{CustomerID: r.Customer, ID: r.ID} },
+	Wrap:    func(o *commerce.Order) *Order { return &Order{Order: o} },
+	Stub:    func(r OrderRef) *commerce.Order { return &commerce.Order{CustomerID: r.Customer, ID: r.ID} },
 }
 
 // Products are seen by every commerce role (a customer too); Warehouses by sales and HR. Both

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // CatalogTree reads products → orderItems(first items) → order → customer. Three dependent
@@ -35,7 +36,7 @@ func CatalogTree(ctx context.Context, c *Client, products []string, items int) (
 	var orders []repository.Key
 	for _, list := range lines {
 		for _, e := range list {
-			if it, ok := e.(*repository.OrderItem); ok {
+			if it, ok := e.(*commerce.OrderItem); ok {
 				res.Children++
 				orders = append(orders, x.OrderKey(it.CustomerID, it.OrderID))
 			}
@@ -48,7 +49,7 @@ func CatalogTree(ctx context.Context, c *Client, products []string, items int) (
 	for _, k := range orders {
 		if o, ok := f.known(k); ok {
 			res.Leaves++
-			customers = append(customers, x.CustomerKey(o.(*repository.Order).CustomerID))
+			customers = append(customers, x.CustomerKey(o.(*commerce.Order).CustomerID))
 		}
 	}
 	if err := f.batchGet(ctx, f.missing(customers)); err != nil {

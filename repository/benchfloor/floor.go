@@ -24,6 +24,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // Result counts what a floor read decoded, so the benchmark can check that it read the same
@@ -352,9 +353,9 @@ func CommerceTree(ctx context.Context, c *Client, customers []string, orders int
 			var n, items, refs, pending int
 			for _, e := range es {
 				switch e := e.(type) {
-				case *repository.OrderItem:
+				case *commerce.OrderItem:
 					pending++
-				case *repository.Order:
+				case *commerce.Order:
 					if n < orders {
 						n++
 						items += pending

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 )
 
 // A Client reads the table for the floor: the SDK client a repository of the same configuration
@@ -72,7 +73,7 @@ func (spell) TicketSKPrefix() string {
 func (spell) UserKey(org, user string) repository.Key { return must(repository.UserKey(org, user)) }
 func (spell) DepartmentKey(d string) repository.Key   { return must(repository.DepartmentKey(d)) }
 func (spell) EmployeeKey(e string) repository.Key     { return must(repository.EmployeeKey(e)) }
-func (spell) CustomerKey(c string) repository.Key     { return must(repository.CustomerKey(c)) }
+func (spell) CustomerKey(c string) repository.Key     { return must(commerce.CustomerKey(c)) }
 
 func (spell) RelationKey(e string, rel repository.RelationType) repository.Key {
 	return must(repository.RelationKey(e, rel))
@@ -92,15 +93,15 @@ func (x spell) CustomerProfileSK() string { return x.CustomerKey("01J00000000000
 
 // OldestOrderSK sorts before the sort key of every order of a customer: that of the lowest id.
 func (spell) OldestOrderSK() string {
-	return must(repository.OrderKey("01J00000000000000000000000", "00000000000000000000000000")).SK
+	return must(commerce.OrderKey("01J00000000000000000000000", "00000000000000000000000000")).SK
 }
 
 func (spell) ProductKey(p string) repository.Key  { return must(repository.ProductKey(p)) }
-func (spell) OrderKey(c, o string) repository.Key { return must(repository.OrderKey(c, o)) }
+func (spell) OrderKey(c, o string) repository.Key { return must(commerce.OrderKey(c, o)) }
 
 // ProductOrderItemsPK is the GSI1 partition of a product's order lines (AP25).
 func (spell) ProductOrderItemsPK(p string) string {
-	pk, _ := repository.ProductOrderItemsPK(p)
+	pk, _ := commerce.ProductOrderItemsPK(p)
 	return pk
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -30,26 +31,26 @@ func (r *Maintenance) recountRepSales(ctx context.Context, rec *recorder) error 
 }
 
 // repSalesOf sums rep's orders that are not cancelled by month, from GSI2.
-func (r *Maintenance) repSalesOf(ctx context.Context, rep string) (map[string]*repository.RepSales, error) {
+func (r *Maintenance) repSalesOf(ctx context.Context, rep string) (map[string]*commerce.RepSales, error) {
 	items, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 		TableName: aws.String(r.Table()), IndexName: aws.String(repository.Gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(repository.RepOrdersPK(rep))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(commerce.RepOrdersPK(rep))},
 		ExpressionAttributeNames:  map[string]string{"#status": "status", "#total": "totalCents", "#placed": "placedAt"},
 		ProjectionExpression:      aws.String("#status, #total, #placed"),
 	})
 	if err != nil {
 		return nil, err
 	}
-	sums := map[string]*repository.RepSales{}
+	sums := map[string]*commerce.RepSales{}
 	for _, it := range items {
 		placed, err := time.Parse(time.RFC3339Nano, repository.StringAttr(it, "placedAt"))
-		if err != nil || repository.OrderStatus(repository.StringAttr(it, "status")) == repository.OrderCancelled {
+		if err != nil || commerce.OrderStatus(repository.StringAttr(it, "status")) == commerce.OrderCancelled {
 			continue
 		}
-		m := repository.SalesMonth(placed)
+		m := commerce.SalesMonth(placed)
 		if sums[m] == nil {
-			sums[m] = &repository.RepSales{RepID: rep, Month: m}
+			sums[m] = &commerce.RepSales{RepID: rep, Month: m}
 		}
 		sums[m].TotalCents += int64(repository.IntAttr(it, "totalCents"))
 		sums[m].Orders++
@@ -82,13 +83,13 @@ func (r *Maintenance) recountRepOf(ctx context.Context, rep string, rec *recorde
 		}
 		if err := r.putRepSales(ctx, want, item); errors.Is(err, errCountersMoved) {
 			rec.mu.Lock()
-			rec.rep.Busy = append(rec.rep.Busy, repository.TypeRepSales+" "+k.PK+" "+k.SK)
+			rec.rep.Busy = append(rec.rep.Busy, commerce.TypeRepSales+" "+k.PK+" "+k.SK)
 			rec.mu.Unlock()
 			continue
 		} else if err != nil {
 			return err
 		}
-		name := repository.TypeRepSales + " " + k.PK + " " + k.SK
+		name := commerce.TypeRepSales + " " + k.PK + " " + k.SK
 		rec.repaired([]Repair{
 			{Parent: name, Counter: "totalCents", Was: wasOf(item, total), Now: int(want.TotalCents), Counted: item != nil},
 			{Parent: name, Counter: "orders", Was: wasOf(item, orders), Now: want.Orders, Counted: item != nil},
@@ -98,8 +99,8 @@ func (r *Maintenance) recountRepOf(ctx context.Context, rep string, rec *recorde
 }
 
 // putRepSales writes want if the item is still was (nil: absent); errCountersMoved otherwise.
-func (r *Maintenance) putRepSales(ctx context.Context, want *repository.RepSales, was map[string]types.AttributeValue) error {
-	item, err := repository.RepSalesEntity.Encode(want)
+func (r *Maintenance) putRepSales(ctx context.Context, want *commerce.RepSales, was map[string]types.AttributeValue) error {
+	item, err := commerce.RepSalesEntity.Encode(want)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/repotest"
 )
 
@@ -44,8 +45,8 @@ func newStockWorld(t *testing.T, stock int, throttle *repotest.Throttler) stockW
 	return stockWorld{repo: repo, customer: c.ID, product: p.ID, warehouse: w.ID}
 }
 
-func (w stockWorld) line(qty int) []repository.OrderLine {
-	return []repository.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: qty, UnitPriceCents: 100, ProductID: w.product, WarehouseID: w.warehouse}}
+func (w stockWorld) line(qty int) []commerce.OrderLine {
+	return []commerce.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: qty, UnitPriceCents: 100, ProductID: w.product, WarehouseID: w.warehouse}}
 }
 
 // stockNow is the stock item's quantity and the product's totalInventory, read consistently.
@@ -61,7 +62,7 @@ func (w stockWorld) stockNow(t *testing.T) (quantity, total int) {
 }
 
 // repsWithCustomers hires two account reps and gives them three customers.
-func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*repository.Employee, []*repository.Customer) {
+func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*repository.Employee, []*commerce.Customer) {
 	t.Helper()
 	ctx := context.Background()
 	var reps []*repository.Employee
@@ -80,7 +81,7 @@ func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*repository.Employee,
 		}
 		reps = append(reps, e)
 	}
-	var customers []*repository.Customer
+	var customers []*commerce.Customer
 	for i := range 3 {
 		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Buyer %d", i), fmt.Sprintf("b%d@shop.example", i), nil)
 		if err != nil {
@@ -95,7 +96,7 @@ func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*repository.Employee,
 }
 
 // repTotal is rep's sales this month (TopAccountReps), zero when it has none.
-func repTotal(t *testing.T, repo *Maintenance, rep string) repository.RepTotal {
+func repTotal(t *testing.T, repo *Maintenance, rep string) commerce.RepTotal {
 	t.Helper()
 	now := time.Now()
 	tops, err := repo.TopAccountReps(context.Background(), now, now, 10)
@@ -107,7 +108,7 @@ func repTotal(t *testing.T, repo *Maintenance, rep string) repository.RepTotal {
 			return r
 		}
 	}
-	return repository.RepTotal{RepID: rep}
+	return commerce.RepTotal{RepID: rep}
 }
 
 // erasableWorld is the stock world with an account rep for its customer.
@@ -131,7 +132,7 @@ func TestErasingACustomerCancelsItsOpenOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.repo.UpdateOrderStatus(ctx, w.customer, shipped.ID, repository.OrderShipped); err != nil {
+	if _, err := w.repo.UpdateOrderStatus(ctx, w.customer, shipped.ID, commerce.OrderShipped); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := w.repo.PlaceOrder(ctx, w.customer, w.line(7), "open"); err != nil {

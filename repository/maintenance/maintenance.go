@@ -3,12 +3,19 @@
 // sample data (Seed, SampleItems).
 package maintenance
 
-import "singletable/repository"
+import (
+	"singletable/repository"
+	"singletable/repository/commerce"
+)
 
-// Maintenance runs the table's maintenance over the engine's Repo.
+// Maintenance runs the table's maintenance over the engine's Repo and the domains it reads and
+// repairs.
 type Maintenance struct {
 	*repository.Repo
+	*commerce.Commerce
 }
 
 // New is the maintenance of r's table.
-func New(r *repository.Repo) *Maintenance { return &Maintenance{Repo: r} }
+func New(r *repository.Repo) *Maintenance {
+	return &Maintenance{Repo: r, Commerce: commerce.New(r)}
+}

@@ -2,6 +2,7 @@ package maintenance
 
 import (
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"strings"
 	"testing"
 )
@@ -52,16 +53,16 @@ func integrityProblems(t *testing.T, r *Maintenance) []string {
 			need(repository.DeptKey(repository.StringAttr(item, "departmentId")))
 		case repository.TypeJobHistory:
 			need(repository.EmpKey(repository.StringAttr(item, "employeeId")))
-		case repository.TypeCustomer:
-			if rep := repository.StringAttr(item, repository.AttrAccountRep); rep != "" {
+		case commerce.TypeCustomer:
+			if rep := repository.StringAttr(item, commerce.AttrAccountRep); rep != "" {
 				need(repository.EmpKey(rep))
 			}
-		case repository.TypeOrder, repository.TypeCustomerEmail:
-			need(repository.CustomerKeyOf(repository.StringAttr(item, "customerId")))
-		case repository.TypeOrderItem:
-			need(repository.OrderKeyOf(repository.StringAttr(item, "customerId"), repository.StringAttr(item, "orderId")))
-		case repository.TypeOrderIdempotency:
-			need(repository.OrderKeyOf(strings.Split(pk, repository.Delim)[1], repository.StringAttr(item, "orderId")))
+		case commerce.TypeOrder, commerce.TypeCustomerEmail:
+			need(commerce.CustomerKeyOf(repository.StringAttr(item, "customerId")))
+		case commerce.TypeOrderItem:
+			need(commerce.OrderKeyOf(repository.StringAttr(item, "customerId"), repository.StringAttr(item, "orderId")))
+		case commerce.TypeOrderIdempotency:
+			need(commerce.OrderKeyOf(strings.Split(pk, repository.Delim)[1], repository.StringAttr(item, "orderId")))
 		}
 	}
 	return problems

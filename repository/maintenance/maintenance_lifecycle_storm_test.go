@@ -10,6 +10,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
 )
@@ -25,7 +26,7 @@ func TestLifecycleStorm(t *testing.T) {
 		t.Run(fmt.Sprintf("throttle every %d", every), func(t *testing.T) {
 			th := &repotest.Throttler{}
 			r := maintenance.New(repotest.NewRepo(t, func(c *repository.Config) { c.WrapTransport = th.Wrap }))
-			w := newStormWorld(t, r.Repo)
+			w := newStormWorld(t, r)
 			ops := w.ops(160)
 			th.Throttle(every)
 			var mu sync.Mutex
@@ -81,18 +82,18 @@ func TestLifecycleStorm(t *testing.T) {
 // departments of four employees (two of them the only managers), three customers with two orders.
 type stormWorld struct {
 	t       *testing.T
-	r       *repository.Repo
+	r       *maintenance.Maintenance
 	ctx     context.Context
 	orgs    []*repository.Organization
 	users   []*repository.User
 	tickets []*repository.Ticket
 	depts   []*repository.Department
 	staff   []*repository.Employee
-	custs   []*repository.Customer
-	orders  []*repository.Order
+	custs   []*commerce.Customer
+	orders  []*commerce.Order
 }
 
-func newStormWorld(t *testing.T, r *repository.Repo) *stormWorld {
+func newStormWorld(t *testing.T, r *maintenance.Maintenance) *stormWorld {
 	w := &stormWorld{t: t, r: r, ctx: context.Background()}
 	must := func(err error) {
 		t.Helper()
@@ -126,11 +127,11 @@ func newStormWorld(t *testing.T, r *repository.Repo) *stormWorld {
 		}
 	}
 	for c := range 3 {
-		cu, err := r.CreateCustomer(w.ctx, "C", fmt.Sprintf("c%d@shop.example", c), []repository.MailingAddress{{Label: "Home", Line1: "1", City: "Oslo", Country: "NO"}})
+		cu, err := r.CreateCustomer(w.ctx, "C", fmt.Sprintf("c%d@shop.example", c), []commerce.MailingAddress{{Label: "Home", Line1: "1", City: "Oslo", Country: "NO"}})
 		must(err)
 		w.custs = append(w.custs, cu)
 		for o := range 2 {
-			ord, _, err := r.PlaceOrder(w.ctx, cu.ID, []repository.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 5}}, fmt.Sprintf("seed-%d-%d", c, o))
+			ord, _, err := r.PlaceOrder(w.ctx, cu.ID, []commerce.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 5}}, fmt.Sprintf("seed-%d-%d", c, o))
 			must(err)
 			w.orders = append(w.orders, ord)
 		}
@@ -177,11 +178,11 @@ func (w *stormWorld) ops(n int) []func() error {
 				return err
 			},
 			func() error {
-				_, _, err := w.r.PlaceOrder(w.ctx, c.ID, []repository.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 5}}, fmt.Sprintf("k%d", i))
+				_, _, err := w.r.PlaceOrder(w.ctx, c.ID, []commerce.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 5}}, fmt.Sprintf("k%d", i))
 				return err
 			},
 			func() error {
-				_, err := w.r.UpdateOrderStatus(w.ctx, o.CustomerID, o.ID, repository.OrderShipped)
+				_, err := w.r.UpdateOrderStatus(w.ctx, o.CustomerID, o.ID, commerce.OrderShipped)
 				return err
 			},
 			func() error { _, err := w.r.UpdateCustomer(w.ctx, c.ID, nil, &email); return err },

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"strings"
 	"testing"
 	"time"
@@ -303,9 +304,9 @@ func TestRemoveEmployeeMovesItsRelations(t *testing.T) {
 func TestMailingAddressCorrections(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
-	home := repository.MailingAddress{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}
-	work := repository.MailingAddress{Label: "Work", Line1: "2 Road", City: "Oslo", Country: "Norway"}
-	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []repository.MailingAddress{home, work})
+	home := commerce.MailingAddress{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}
+	work := commerce.MailingAddress{Label: "Work", Line1: "2 Road", City: "Oslo", Country: "Norway"}
+	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []commerce.MailingAddress{home, work})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +326,7 @@ func TestMailingAddressCorrections(t *testing.T) {
 	if _, err := r.RemoveMailingAddress(ctx, c.ID, "Home"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("removing twice: %v", err)
 	}
-	stored, _ := repository.ReadLive[*repository.Customer](ctx, r.Repo, repository.CustomerKeyOf(c.ID), nil)
+	stored, _ := repository.ReadLive[*commerce.Customer](ctx, r.Repo, commerce.CustomerKeyOf(c.ID), nil)
 	if len(stored.Addresses) != 1 || stored.Addresses[0].Label != "Work" {
 		t.Fatalf("stored addresses %+v", stored.Addresses)
 	}
@@ -334,7 +335,7 @@ func TestMailingAddressCorrections(t *testing.T) {
 func TestCustomerErasure(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
-	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []repository.MailingAddress{{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}})
+	c, err := r.CreateCustomer(ctx, "Ann", "ann@shop.example", []commerce.MailingAddress{{Label: "Home", Line1: "1 Road", City: "Oslo", Country: "Norway"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +346,7 @@ func TestCustomerErasure(t *testing.T) {
 	if _, err := r.CreateCustomer(ctx, "Other Ann", "ann@shop.example", nil); err != nil {
 		t.Fatalf("the freed email: %v", err)
 	}
-	lines := []repository.OrderLine{{SKU: "A", ProductName: "A", Quantity: 1, UnitPriceCents: 100}}
+	lines := []commerce.OrderLine{{SKU: "A", ProductName: "A", Quantity: 1, UnitPriceCents: 100}}
 	var orders []string
 	for i := range 40 { // 40 orders × 3 items: more than one transaction
 		o, _, err := r.PlaceOrder(ctx, c.ID, append(lines, lines[0], lines[0]), "key-"+strings.Repeat("k", i+1))
@@ -354,7 +355,7 @@ func TestCustomerErasure(t *testing.T) {
 		}
 		orders = append(orders, o.ID)
 		if i%3 == 0 {
-			if _, err := r.UpdateOrderStatus(ctx, c.ID, o.ID, repository.OrderShipped); err != nil {
+			if _, err := r.UpdateOrderStatus(ctx, c.ID, o.ID, commerce.OrderShipped); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -514,10 +515,10 @@ func TestCustomerWithTheLargestOrderIsErased(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := make([]repository.OrderLine, repository.MaxOrderLines)
+	lines := make([]commerce.OrderLine, repository.MaxOrderLines)
 	for i := range lines {
 		sku := fmt.Sprintf("SKU-%03d", i)
-		lines[i] = repository.OrderLine{SKU: sku, ProductName: sku, Quantity: 1, UnitPriceCents: 100}
+		lines[i] = commerce.OrderLine{SKU: sku, ProductName: sku, Quantity: 1, UnitPriceCents: 100}
 	}
 	o, _, err := r.PlaceOrder(ctx, c.ID, lines, "largest")
 	if err != nil {
@@ -606,7 +607,7 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 	if _, err := r.UpdateCustomer(ctx, c.ID, nil, &email); err != nil {
 		t.Fatal(err)
 	}
-	if got := rawItem(t, r, repository.CustomerKeyOf(c.ID)); repository.StringAttr(got, "name") != renamed || repository.StringAttr(got, "GSI2SK") != repository.NameSortKey(renamed, c.ID) {
+	if got := rawItem(t, r, commerce.CustomerKeyOf(c.ID)); repository.StringAttr(got, "name") != renamed || repository.StringAttr(got, "GSI2SK") != repository.NameSortKey(renamed, c.ID) {
 		t.Errorf("the customer after a concurrent rename: %v", got)
 	}
 
@@ -818,7 +819,7 @@ func TestRemoveEmployeeTakesItsEarlierJobsAndLeavesItsAccounts(t *testing.T) {
 	if _, err := r.UpdateEmployee(ctx, f.low2.ID, repository.EmployeeChanges{JobTitle: &head}); err != nil {
 		t.Fatal(err)
 	}
-	var customers []*repository.Customer
+	var customers []*commerce.Customer
 	for _, name := range []string{"Acme", "Globex"} {
 		c, err := r.CreateCustomer(ctx, name, strings.ToLower(name)+"@shop.example", nil)
 		if err != nil {

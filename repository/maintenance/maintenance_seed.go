@@ -4,6 +4,7 @@ import (
 	"context"
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/commerce"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,28 +25,24 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 // catalog, and the account reps' history, which names the commerce sample's customers), every
 // parent's counters summed from them and the account reps assigned.
 func withDomainSamples(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
-	commerce, err := repository.CommerceSampleItems(shards)
-	if err != nil {
-		return nil, err
+	for _, sample := range []func() ([]map[string]types.AttributeValue, error){
+		func() ([]map[string]types.AttributeValue, error) { return commerce.CommerceSampleItems(shards) },
+		repository.HrSampleItems,
+		repository.CatalogSampleItems,
+	} {
+		more, err := sample()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, more...)
 	}
-	items = append(items, commerce...)
-	hr, err := repository.HrSampleItems()
-	if err != nil {
-		return nil, err
-	}
-	items = append(items, hr...)
-	catalog, err := repository.CatalogSampleItems()
-	if err != nil {
-		return nil, err
-	}
-	items = append(items, catalog...)
-	history, err := repository.RepHistorySampleItems(items, shards)
+	history, err := commerce.RepHistorySampleItems(items, shards)
 	if err != nil {
 		return nil, err
 	}
 	items = append(items, history...)
 	repository.CountSample(items)
-	return repository.AssignSampleReps(items, shards)
+	return commerce.AssignSampleReps(items, shards)
 }
 
 // SeedVersion names the sample dataset; bump it when the dataset changes.

@@ -3,6 +3,7 @@ package maintenance
 import (
 	"context"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"testing"
 	"time"
 
@@ -49,14 +50,14 @@ func TestSampleRepSalesSpanMonths(t *testing.T) {
 	}
 	months := map[string]map[string]int64{} // month → rep → cents
 	for _, it := range items {
-		if repository.StringAttr(it, repository.AttrType) != repository.TypeRepSales {
+		if repository.StringAttr(it, repository.AttrType) != commerce.TypeRepSales {
 			continue
 		}
 		e, err := repository.DecodeEntity(it)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := e.(*repository.RepSales)
+		s := e.(*commerce.RepSales)
 		if months[s.Month] == nil {
 			months[s.Month] = map[string]int64{}
 		}

@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/maintenance"
 	"singletable/repository/stream"
 )
@@ -18,6 +19,7 @@ type Store struct {
 	*repository.Repo
 	*stream.Stream
 	*maintenance.Maintenance
+	*commerce.Commerce
 }
 
 // New opens the table cfg names (repository.New) and puts its domains together.
@@ -31,5 +33,5 @@ func New(ctx context.Context, cfg repository.Config) (*Store, error) {
 
 // Of is the Store over an engine opened already.
 func Of(r *repository.Repo) *Store {
-	return &Store{Repo: r, Stream: stream.New(r), Maintenance: maintenance.New(r)}
+	return &Store{Repo: r, Stream: stream.New(r), Maintenance: maintenance.New(r), Commerce: commerce.New(r)}
 }

@@ -3,6 +3,7 @@ package stream
 import (
 	"fmt"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func changeLogs(c Change) []string {
 		switch v := e.(type) {
 		case *repository.Ticket:
 			add(TicketChangeScope(v.OrgID, "").Log)
-		case *repository.Order:
+		case *commerce.Order:
 			add(OrderChangeScope(v.CustomerID).Log)
 			add(logAllOrders)
 		case *repository.Employee:

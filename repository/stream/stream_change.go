@@ -133,7 +133,7 @@ func decodeImage(img map[string]stypes.AttributeValue) (repository.Entity, map[s
 
 // decodeEntityItem decodes an item that may be an entity: nil, nil for one that is not.
 func decodeEntityItem(item map[string]types.AttributeValue) (repository.Entity, map[string]types.AttributeValue, error) {
-	if _, isEntity := repository.Decoders[repository.StringAttr(item, repository.AttrType)]; !isEntity || len(item) == 0 {
+	if !repository.IsEntityType(repository.StringAttr(item, repository.AttrType)) || len(item) == 0 {
 		return nil, nil, nil
 	}
 	e, err := repository.DecodeEntity(item)

@@ -1,8 +1,9 @@
-package repository
+package commerce
 
 import (
 	"cmp"
 	"errors"
+	"singletable/repository"
 	"slices"
 	"strings"
 
@@ -19,12 +20,6 @@ import (
 // cancelled whole (CONFLICT with reason "stock", nothing written). A cancelled order gives its
 // stock back the same way, in the transaction that cancels it.
 
-// attrTotalInventory is the product's aggregate of its stock; attrQuantity an Inventory's stock.
-const (
-	attrTotalInventory = "totalInventory"
-	attrQuantity       = "quantity"
-)
-
 // errNoStock is the CONFLICT of an order a line of which lacks stock.
 func errNoStock() *apperr.Error {
 	return &apperr.Error{Code: apperr.CodeConflict, Reason: "stock", Field: "items", Message: "not enough stock for an item of the order"}
@@ -33,18 +28,18 @@ func errNoStock() *apperr.Error {
 // stockMove is the stock an order's lines take (or give back), summed per Inventory item and per
 // product: a transaction may touch an item only once, however many lines name it.
 type stockMove struct {
-	byStock   map[Key]int
+	byStock   map[repository.Key]int
 	byProduct map[string]int
 }
 
 // stockOf sums the quantities of the lines of items that name a product and a warehouse.
 func stockOf(items []*OrderItem) stockMove {
-	m := stockMove{byStock: map[Key]int{}, byProduct: map[string]int{}}
+	m := stockMove{byStock: map[repository.Key]int{}, byProduct: map[string]int{}}
 	for _, it := range items {
 		if it.ProductID == "" || it.WarehouseID == "" {
 			continue
 		}
-		m.byStock[inventoryKey(it.ProductID, it.WarehouseID)] += it.Quantity
+		m.byStock[repository.InventoryKeyOf(it.ProductID, it.WarehouseID)] += it.Quantity
 		m.byProduct[it.ProductID] += it.Quantity
 	}
 	return m
@@ -54,31 +49,31 @@ func stockOf(items []*OrderItem) stockMove {
 // products first (a missing one is NOT_FOUND), then the stock items, in key order so that the
 // same order always writes the same actions. Taking is conditioned on enough stock; giving back
 // only on the items existing.
-func (r *Repo) take(m stockMove, sign int) []TxItem {
+func (r *Commerce) take(m stockMove, sign int) []repository.TxItem {
 	products := make([]string, 0, len(m.byProduct))
 	for p := range m.byProduct {
 		products = append(products, p)
 	}
 	slices.Sort(products)
-	stocks := make([]Key, 0, len(m.byStock))
+	stocks := make([]repository.Key, 0, len(m.byStock))
 	for k := range m.byStock {
 		stocks = append(stocks, k)
 	}
-	slices.SortFunc(stocks, func(a, b Key) int { return cmp.Or(strings.Compare(a.PK, b.PK), strings.Compare(a.SK, b.SK)) })
-	tx := make([]TxItem, 0, len(products)+len(stocks))
+	slices.SortFunc(stocks, func(a, b repository.Key) int { return cmp.Or(strings.Compare(a.PK, b.PK), strings.Compare(a.SK, b.SK)) })
+	tx := make([]repository.TxItem, 0, len(products)+len(stocks))
 	for _, p := range products {
-		tx = append(tx, r.txCount(productKey(p), []delta{{attrTotalInventory, sign * m.byProduct[p]}}, notFoundField("items", "product"), nil))
+		tx = append(tx, r.TxCount(repository.ProductKeyOf(p), []repository.Delta{{Attr: repository.AttrTotalInventory, By: sign * m.byProduct[p]}}, repository.NotFoundField("items", "product"), nil))
 	}
 	for _, k := range stocks {
 		q := m.byStock[k]
-		var enough *Condition
+		var enough *repository.Condition
 		onMissing := apperr.Internal("give back stock", errors.New("the stock item of an order line is missing"))
 		if sign < 0 {
 			onMissing = errNoStock()
-			enough = &Condition{Expr: "#stock >= :need", names: map[string]string{"#stock": attrQuantity},
-				values: map[string]types.AttributeValue{":need": NumberValue(q)}, err: errNoStock()}
+			enough = &repository.Condition{Expr: "#stock >= :need", Names: map[string]string{"#stock": repository.AttrQuantity},
+				Values: map[string]types.AttributeValue{":need": repository.NumberValue(q)}, Err: errNoStock()}
 		}
-		tx = append(tx, r.txCount(k, []delta{{attrQuantity, sign * q}}, onMissing, enough))
+		tx = append(tx, r.TxCount(k, []repository.Delta{{Attr: repository.AttrQuantity, By: sign * q}}, onMissing, enough))
 	}
 	return tx
 }
@@ -92,8 +87,8 @@ func checkStockLine(field string, l OrderLine) error {
 	if l.ProductID == "" {
 		return nil
 	}
-	if err := checkID(field+".productId", l.ProductID); err != nil {
+	if err := repository.CheckID(field+".productId", l.ProductID); err != nil {
 		return err
 	}
-	return checkID(field+".warehouseId", l.WarehouseID)
+	return repository.CheckID(field+".warehouseId", l.WarehouseID)
 }

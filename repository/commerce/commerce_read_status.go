@@ -1,8 +1,9 @@
-package repository
+package commerce
 
 import (
 	"cmp"
 	"context"
+	"singletable/repository"
 	"slices"
 	"strconv"
 	"time"
@@ -52,30 +53,30 @@ import (
 // shard for ids below X, and a walk sees every order exactly once, in order, as a walk of one
 // unsharded partition would. (A per-shard list of positions would say the same thing in N times
 // the space: at a large N it would no longer fit a cursor.)
-func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAfter, placedBefore *time.Time, args PageArgs) (Page[*Order], error) {
+func (r *Commerce) OrdersByStatus(ctx context.Context, status OrderStatus, placedAfter, placedBefore *time.Time, args repository.PageArgs) (repository.Page[*Order], error) {
 	if err := args.Validate(); err != nil {
-		return Page[*Order]{}, err
+		return repository.Page[*Order]{}, err
 	}
 	if !status.valid() {
-		return Page[*Order]{}, apperr.InvalidInput("status", "unknown order status")
+		return repository.Page[*Order]{}, apperr.InvalidInput("status", "unknown order status")
 	}
-	lo, hi, ok := idRange(placedAfter, placedBefore)
-	scope := join("ordersByStatus", string(status), lo, hi, strconv.Itoa(r.Shards))
+	lo, hi, ok := repository.IdRange(placedAfter, placedBefore)
+	scope := repository.Join("ordersByStatus", string(status), lo, hi, strconv.Itoa(r.Shards))
 	if args.After != "" {
-		vals, err := r.cursors.decode(scope, args.After, 1)
+		vals, err := r.Cursors.Decode(scope, args.After, 1)
 		if err != nil {
-			return Page[*Order]{}, err
+			return repository.Page[*Order]{}, err
 		}
-		if !validID(vals[0]) {
-			return Page[*Order]{}, ErrBadCursor
+		if !repository.ValidID(vals[0]) {
+			return repository.Page[*Order]{}, repository.ErrBadCursor
 		}
-		below, more := idBefore(vals[0])
+		below, more := repository.IdBefore(vals[0])
 		ok = ok && more
 		hi = min(hi, below)
 		ok = ok && lo <= hi
 	}
 	if !ok {
-		return Page[*Order]{HasPreviousPage: args.After != ""}, nil
+		return repository.Page[*Order]{HasPreviousPage: args.After != ""}, nil
 	}
 	shards := make([][]map[string]types.AttributeValue, r.Shards)
 	// The page fails if one shard's read fails: the group's context stops the other reads then.
@@ -90,18 +91,18 @@ func (r *Repo) OrdersByStatus(ctx context.Context, status OrderStatus, placedAft
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return Page[*Order]{}, err
+		return repository.Page[*Order]{}, err
 	}
 	// Each shard returned its newest first+1 orders of the range, so the newest first+1 of all
 	// shards are among them.
 	merged := slices.Concat(shards...)
 	slices.SortFunc(merged, func(a, b map[string]types.AttributeValue) int {
-		return cmp.Or(cmp.Compare(StringAttr(b, attrGSI3SK), StringAttr(a, attrGSI3SK)), cmp.Compare(StringAttr(b, AttrPK), StringAttr(a, AttrPK)))
+		return cmp.Or(cmp.Compare(repository.StringAttr(b, repository.AttrGSI3SK), repository.StringAttr(a, repository.AttrGSI3SK)), cmp.Compare(repository.StringAttr(b, repository.AttrPK), repository.StringAttr(a, repository.AttrPK)))
 	})
 	merged = merged[:min(len(merged), args.First+1)]
-	orders, err := decodeAll[*Order](merged)
+	orders, err := repository.DecodeAll[*Order](merged)
 	if err != nil {
-		return Page[*Order]{}, err
+		return repository.Page[*Order]{}, err
 	}
-	return finishPage(r, scope, []string{attrGSI3SK}, orders, merged, args), nil
+	return repository.FinishPage(r.Repo, scope, []string{repository.AttrGSI3SK}, orders, merged, args), nil
 }

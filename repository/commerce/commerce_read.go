@@ -1,10 +1,11 @@
-package repository
+package commerce
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,7 +24,9 @@ type OrderFilter struct {
 }
 
 // ordersScope binds the cursors of a customer's unfiltered orders to the customer and id range.
-func ordersScope(customer, lo, hi string) string { return join("orders", customerPK(customer), lo, hi) }
+func ordersScope(customer, lo, hi string) string {
+	return repository.Join("orders", customerPK(customer), lo, hi)
+}
 
 // OrdersOfCustomer pages through a customer's orders, newest first (AP16).
 //
@@ -36,38 +39,38 @@ func ordersScope(customer, lo, hi string) string { return join("orders", custome
 // With a status it is a range on the customer's GSI1 partition ( PK=CUST#<c>#ORDERS, SK BETWEEN <status>#<lo>
 // AND <status>#<hi>, newest first): the index holds order items only, so items is nil and
 // Order.items looks them up by key (Order.ItemKeys), batched with every other order of the level.
-func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFilter, args PageArgs) (Page[*Order], []*OrderItem, error) {
-	if err := checkID("id", customer); err != nil {
-		return Page[*Order]{}, nil, err
+func (r *Commerce) OrdersOfCustomer(ctx context.Context, customer string, f OrderFilter, args repository.PageArgs) (repository.Page[*Order], []*OrderItem, error) {
+	if err := repository.CheckID("id", customer); err != nil {
+		return repository.Page[*Order]{}, nil, err
 	}
 	if err := args.Validate(); err != nil {
-		return Page[*Order]{}, nil, err
+		return repository.Page[*Order]{}, nil, err
 	}
 	if f.Status != nil && !f.Status.valid() {
-		return Page[*Order]{}, nil, apperr.InvalidInput("status", "unknown order status")
+		return repository.Page[*Order]{}, nil, apperr.InvalidInput("status", "unknown order status")
 	}
-	lo, hi, ok := idRange(f.PlacedAfter, f.PlacedBefore)
+	lo, hi, ok := repository.IdRange(f.PlacedAfter, f.PlacedBefore)
 	if !ok {
-		return Page[*Order]{HasPreviousPage: args.After != ""}, nil, nil
+		return repository.Page[*Order]{HasPreviousPage: args.After != ""}, nil, nil
 	}
 	if f.Status != nil {
 		pk := customerOrdersPK(customer)
-		q := OrdersOfCustomerStatus.query(join("orders", pk, string(*f.Status), lo, hi), pk, orderStatusGSI1SK(*f.Status, lo), orderStatusGSI1SK(*f.Status, hi))
-		p, err := queryPage[*Order](ctx, r, q, args)
+		q := OrdersOfCustomerStatus.Query(repository.Join("orders", pk, string(*f.Status), lo, hi), pk, orderStatusGSI1SK(*f.Status, lo), orderStatusGSI1SK(*f.Status, hi))
+		p, err := repository.QueryPage[*Order](ctx, r.Repo, q, args)
 		return p, nil, err
 	}
 	scope := ordersScope(customer, lo, hi)
 	in := OrdersOfCustomer.Input(r.Table(), customerPK(customer), orderSK(lo), orderRangeEnd(hi))
 	if args.After != "" {
-		vals, err := r.cursors.decode(scope, args.After, 2)
+		vals, err := r.Cursors.Decode(scope, args.After, 2)
 		if err != nil {
-			return Page[*Order]{}, nil, err
+			return repository.Page[*Order]{}, nil, err
 		}
-		in.ExclusiveStartKey = map[string]types.AttributeValue{AttrPK: StringValue(vals[0]), AttrSK: StringValue(vals[1])}
+		in.ExclusiveStartKey = map[string]types.AttributeValue{repository.AttrPK: repository.StringValue(vals[0]), repository.AttrSK: repository.StringValue(vals[1])}
 	}
 	g := newOrderGrouper(args.First, false)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
-		return Page[*Order]{}, nil, err
+		return repository.Page[*Order]{}, nil, err
 	}
 	return g.page(r, scope, args), g.items, nil
 }
@@ -76,22 +79,22 @@ func (r *Repo) OrdersOfCustomer(ctx context.Context, customer string, f OrderFil
 // customer item (SK=PROFILE) sorts after every ORDER#… key of its collection, so reading
 // PK=CUST#<c>, SK BETWEEN ORDER#<lowest id> AND PROFILE newest first yields the customer first,
 // then each order's items and the order. The orders' cursors continue in OrdersOfCustomer.
-func (r *Repo) CustomerWithOrders(ctx context.Context, customer string, first int) (*Customer, Page[*Order], []*OrderItem, error) {
-	if err := checkID("id", customer); err != nil {
-		return nil, Page[*Order]{}, nil, err
+func (r *Commerce) CustomerWithOrders(ctx context.Context, customer string, first int) (*Customer, repository.Page[*Order], []*OrderItem, error) {
+	if err := repository.CheckID("id", customer); err != nil {
+		return nil, repository.Page[*Order]{}, nil, err
 	}
-	args := PageArgs{First: first}
+	args := repository.PageArgs{First: first}
 	if err := args.Validate(); err != nil {
-		return nil, Page[*Order]{}, nil, err
+		return nil, repository.Page[*Order]{}, nil, err
 	}
-	lo, hi, _ := idRange(nil, nil)
+	lo, hi, _ := repository.IdRange(nil, nil)
 	in := CustomerWithOrders.Input(r.Table(), customerPK(customer), orderSK(lo), customerProfileSK)
 	g := newOrderGrouper(args.First, true)
 	if err := r.readOrderGroups(ctx, in, g); err != nil {
-		return nil, Page[*Order]{}, nil, err
+		return nil, repository.Page[*Order]{}, nil, err
 	}
 	if g.customer == nil {
-		return nil, Page[*Order]{}, nil, apperr.NotFound("customer")
+		return nil, repository.Page[*Order]{}, nil, apperr.NotFound("customer")
 	}
 	return g.customer, g.page(r, ordersScope(customer, lo, hi), args), g.items, nil
 }
@@ -133,13 +136,13 @@ func newOrderGrouper(first int, head bool) *orderGrouper {
 // add consumes one record and reports whether the page is complete: it has `first` orders and
 // has seen one more record (which can only belong to an older order).
 func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
-	t := StringAttr(item, AttrType)
+	t := repository.StringAttr(item, repository.AttrType)
 	if g.head && !g.started {
 		g.started = true
 		if t != TypeCustomer {
 			return true, nil // no customer: the caller reports NOT_FOUND
 		}
-		c, err := DecodeAs[*Customer](item)
+		c, err := repository.DecodeAs[*Customer](item)
 		g.customer = c
 		return false, err
 	}
@@ -151,13 +154,13 @@ func (g *orderGrouper) add(item map[string]types.AttributeValue) (bool, error) {
 	g.records++
 	switch t {
 	case TypeOrderItem:
-		it, err := DecodeAs[*OrderItem](item)
+		it, err := repository.DecodeAs[*OrderItem](item)
 		if err != nil {
 			return true, err
 		}
 		g.pending = append(g.pending, it)
 	case TypeOrder:
-		o, err := DecodeAs[*Order](item)
+		o, err := repository.DecodeAs[*Order](item)
 		if err != nil {
 			return true, err
 		}
@@ -202,7 +205,7 @@ func (g *orderGrouper) limit() int {
 // key range ends. Usually one call: the first Limit fits orders of up to assumedItemsPerOrder
 // items (with headroom); a page of larger orders takes a second call sized from what the first
 // one read.
-func (r *Repo) readOrderGroups(ctx context.Context, in *dynamodb.QueryInput, g *orderGrouper) error {
+func (r *Commerce) readOrderGroups(ctx context.Context, in *dynamodb.QueryInput, g *orderGrouper) error {
 	for {
 		in.Limit = aws.Int32(int32(g.limit()))
 		out, err := r.DB.Query(ctx, in)
@@ -228,8 +231,8 @@ func (r *Repo) readOrderGroups(ctx context.Context, in *dynamodb.QueryInput, g *
 // page is the Relay page of the grouped orders. An order's cursor is the key of its ORDER record,
 // the last record of its group newest first, so continuing after it starts at the next order's
 // items.
-func (g *orderGrouper) page(r *Repo, scope string, args PageArgs) Page[*Order] {
-	p := finishPage(r, scope, keyAttrs(""), g.orders, g.raws, args)
+func (g *orderGrouper) page(r *Commerce, scope string, args repository.PageArgs) repository.Page[*Order] {
+	p := repository.FinishPage(r.Repo, scope, repository.KeyAttrs(""), g.orders, g.raws, args)
 	p.HasNextPage = g.more
 	return p
 }
@@ -238,22 +241,22 @@ func (g *orderGrouper) page(r *Repo, scope string, args PageArgs) Page[*Order] {
 // customer's collection (AP18 + AP17): PK=CUST#<c> AND SK BETWEEN ORDER#<o> AND ORDER#<o>~ holds
 // the order's record and then its items, line 1 first. For one order that is one call where a
 // lookup by key takes two (the order, then its items, whose count the order holds).
-func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
-	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
+func (r *Commerce) OrderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
+	if err := errors.Join(repository.CheckID("id", customer), repository.CheckID("id", order)); err != nil {
 		return nil, nil, apperr.InvalidInput("id", "id is not a valid order id")
 	}
 	raws, err := r.QueryAll(ctx, OrderWithItems.Input(r.Table(), customerPK(customer), orderSK(order), orderRangeEnd(order)))
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(raws) == 0 || StringAttr(raws[0], AttrType) != TypeOrder {
+	if len(raws) == 0 || repository.StringAttr(raws[0], repository.AttrType) != TypeOrder {
 		return nil, nil, apperr.NotFound("order")
 	}
-	o, err := DecodeAs[*Order](raws[0])
+	o, err := repository.DecodeAs[*Order](raws[0])
 	if err != nil {
 		return nil, nil, err
 	}
-	items, err := decodeAll[*OrderItem](raws[1:])
+	items, err := repository.DecodeAll[*OrderItem](raws[1:])
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,6 +265,16 @@ func (r *Repo) OrderWithItems(ctx context.Context, customer, order string) (*Ord
 
 // ListCustomers lists customers by name (AP7): a Query of the Customer partition of the
 // entity-type index GSI2, never a Scan.
-func (r *Repo) ListCustomers(ctx context.Context, args PageArgs) (Page[*Customer], error) {
-	return listByType[*Customer](ctx, r, CustomersByName, args)
+func (r *Commerce) ListCustomers(ctx context.Context, args repository.PageArgs) (repository.Page[*Customer], error) {
+	return repository.ListByType[*Customer](ctx, r.Repo, CustomersByName, args)
+}
+
+// OrderItemsOfProduct pages through the order lines that name a product, newest first (AP25:
+// GSI1 PRODUCT#<p>#ORDERITEMS, read backwards).
+func (r *Commerce) OrderItemsOfProduct(ctx context.Context, product string, args repository.PageArgs) (repository.Page[*OrderItem], error) {
+	if err := repository.CheckID("id", product); err != nil {
+		return repository.Page[*OrderItem]{}, err
+	}
+	pk := productOrderItemsPK(product)
+	return repository.QueryPage[*OrderItem](ctx, r.Repo, OrderItemsOfProduct.Query(repository.Join("orderitems", pk), pk), args)
 }

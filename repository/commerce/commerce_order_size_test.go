@@ -1,4 +1,4 @@
-package repository_test
+package commerce_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/repotest"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestOrderSizeRefusalTellsHowManyLinesFit(t *testing.T) {
 	w := newStockWorld(t, 1000, &repotest.Throttler{})
 	ctx := context.Background()
-	var lines []repository.OrderLine
+	var lines []commerce.OrderLine
 	for range repository.MaxOrderLines {
 		lines = append(lines, w.line(1)...)
 	}

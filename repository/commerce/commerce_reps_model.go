@@ -1,6 +1,9 @@
-package repository
+package commerce
 
-import "time"
+import (
+	"singletable/repository"
+	"time"
+)
 
 // Account reps. A customer may have an account rep (an employee): the customer item carries the
 // rep's id and, on GSI1, sits in the rep's partition of accounts (AP26). An order placed while the
@@ -24,13 +27,13 @@ type RepSales struct {
 }
 
 // Key implements Entity.
-func (s *RepSales) Key() Key { return RepSalesEntity.key(s) }
+func (s *RepSales) Key() repository.Key { return RepSalesEntity.Key(s) }
 
 // repSalesEntity is the definition of the RepSales item: in its month's partition, one per rep.
-var RepSalesEntity = define(entity[RepSales, *RepSales]{
-	name:     TypeRepSales,
-	key:      func(s *RepSales) Key { return repSalesKey(s.Month, s.RepID) },
-	examples: func() []*RepSales { return []*RepSales{{RepID: "<employeeId>", Month: "<yyyy-mm>"}} },
+var RepSalesEntity = repository.Define(repository.EntityDef[RepSales, *RepSales]{
+	Name:     TypeRepSales,
+	Key:      func(s *RepSales) repository.Key { return repSalesKey(s.Month, s.RepID) },
+	Examples: func() []*RepSales { return []*RepSales{{RepID: "<employeeId>", Month: "<yyyy-mm>"}} },
 })
 
 // --- Keys: customers and orders by rep, sales per rep and month ---
@@ -39,16 +42,18 @@ var RepSalesEntity = define(entity[RepSales, *RepSales]{
 const TypeRepSales = "RepSales"
 
 // repAccountsPK is a rep's customers on GSI1 (AP26), sorted by name like the customers' list.
-func repAccountsPK(e string) string { return join("EMP", e, "ACCOUNTS") }
+func repAccountsPK(e string) string { return repository.Join("EMP", e, "ACCOUNTS") }
 
 // repOrdersPK is the orders a rep handled on GSI2 (AP27), sorted by order id, so by time.
-func RepOrdersPK(e string) string { return join("EMP", e, "ORDERS") }
+func RepOrdersPK(e string) string { return repository.Join("EMP", e, "ORDERS") }
 
 // repSalesPK is the partition of every rep's sales of one month (yyyy-mm, UTC): one Query per
 // month answers a ranking over a range of months (AP28).
-func repSalesPK(month string) string { return join("REPSALES", month) }
+func repSalesPK(month string) string { return repository.Join("REPSALES", month) }
 
-func repSalesKey(month, e string) Key { return Key{PK: repSalesPK(month), SK: empPK(e)} }
+func repSalesKey(month, e string) repository.Key {
+	return repository.Key{PK: repSalesPK(month), SK: repository.EmpPK(e)}
+}
 
 // salesMonth is the month (UTC) an order placed at t counts toward.
 func SalesMonth(t time.Time) string { return t.UTC().Format("2006-01") }

@@ -1,8 +1,9 @@
-package repository
+package commerce
 
 import (
 	"errors"
 	"hash/fnv"
+	"singletable/repository"
 	"strconv"
 	"time"
 
@@ -61,48 +62,48 @@ type Customer struct {
 }
 
 // Key implements Entity.
-func (c *Customer) Key() Key { return customerEntity.key(c) }
+func (c *Customer) Key() repository.Key { return customerEntity.Key(c) }
 
 // customerEntity is the definition of the Customer item: the profile item of its collection, which
 // sorts after the customer's orders and their items (AP15–AP17), listed by name on GSI2 (AP7).
 // Its addresses are a list attribute of the item.
-var customerEntity = define(entity[Customer, *Customer]{
-	name: TypeCustomer,
-	key:  func(c *Customer) Key { return CustomerKeyOf(c.ID) },
-	indexes: func(c *Customer, _ int) []indexKey {
-		ix := []indexKey{{Gsi2, TypePK(TypeCustomer), NameSortKey(c.Name, c.ID)}}
+var customerEntity = repository.Define(repository.EntityDef[Customer, *Customer]{
+	Name: TypeCustomer,
+	Key:  func(c *Customer) repository.Key { return CustomerKeyOf(c.ID) },
+	Indexes: func(c *Customer, _ int) []repository.IndexKey {
+		ix := []repository.IndexKey{{Index: repository.Gsi2, PK: repository.TypePK(TypeCustomer), SK: repository.NameSortKey(c.Name, c.ID)}}
 		if c.AccountRepID != "" { // its rep's accounts (AP26)
-			ix = append(ix, indexKey{Gsi1, repAccountsPK(c.AccountRepID), NameSortKey(c.Name, c.ID)})
+			ix = append(ix, repository.IndexKey{Index: repository.Gsi1, PK: repAccountsPK(c.AccountRepID), SK: repository.NameSortKey(c.Name, c.ID)})
 		}
 		return ix
 	},
 	// Always a list, never NULL or absent, so that list_append and size() apply to it.
-	fix: func(c *Customer, item map[string]types.AttributeValue) {
+	Fix: func(c *Customer, item map[string]types.AttributeValue) {
 		if len(c.Addresses) == 0 {
 			item["mailingAddresses"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
 		}
 	},
-	examples: func() []*Customer {
+	Examples: func() []*Customer {
 		return []*Customer{{ID: "<customerId>", Name: "<name>"}, {ID: "<customerId>", Name: "<name>", AccountRepID: "<employeeId>"}}
 	},
 })
 
 // CustomerKey is the key of a customer looked up by id (AP15).
-func CustomerKey(customer string) (Key, error) {
-	if err := checkID("id", customer); err != nil {
-		return Key{}, err
+func CustomerKey(customer string) (repository.Key, error) {
+	if err := repository.CheckID("id", customer); err != nil {
+		return repository.Key{}, err
 	}
 	return CustomerKeyOf(customer), nil
 }
 
 func customerEmailGuardItem(c *Customer) map[string]types.AttributeValue {
 	item := customerEmailGuardKey(c.Email).Attributes()
-	item[AttrType] = StringValue(TypeCustomerEmail)
-	item["customerId"] = StringValue(c.ID)
+	item[repository.AttrType] = repository.StringValue(TypeCustomerEmail)
+	item["customerId"] = repository.StringValue(c.ID)
 	return item
 }
 
-var _ = DeclareItem(func() map[string]types.AttributeValue {
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue {
 	return customerEmailGuardItem(&Customer{ID: "<customerId>", Email: "<email>"})
 }, nil)
 
@@ -112,16 +113,16 @@ func cleanAddress(field string, a MailingAddress) (MailingAddress, error) {
 	var err error
 	clean := func(name string, v *string, minLen, maxLen int) {
 		if err == nil {
-			*v, err = cleanText(field+"."+name, *v, minLen, maxLen, false)
+			*v, err = repository.CleanText(field+"."+name, *v, minLen, maxLen, false)
 		}
 	}
-	clean("label", &a.Label, 1, maxAddressLabelLen)
-	clean("line1", &a.Line1, 1, maxAddressLineLen)
-	clean("line2", &a.Line2, 0, maxAddressLineLen)
-	clean("city", &a.City, 1, maxCityLen)
-	clean("state", &a.State, 0, maxStateLen)
-	clean("postalCode", &a.PostalCode, 0, maxPostalCodeLen)
-	clean("country", &a.Country, 1, maxCountryLen)
+	clean("label", &a.Label, 1, repository.MaxAddressLabelLen)
+	clean("line1", &a.Line1, 1, repository.MaxAddressLineLen)
+	clean("line2", &a.Line2, 0, repository.MaxAddressLineLen)
+	clean("city", &a.City, 1, repository.MaxCityLen)
+	clean("state", &a.State, 0, repository.MaxStateLen)
+	clean("postalCode", &a.PostalCode, 0, repository.MaxPostalCodeLen)
+	clean("country", &a.Country, 1, repository.MaxCountryLen)
 	return a, err
 }
 
@@ -157,40 +158,40 @@ type Order struct {
 }
 
 // Key implements Entity.
-func (o *Order) Key() Key { return orderEntity.key(o) }
+func (o *Order) Key() repository.Key { return orderEntity.Key(o) }
 
 // orderEntity is the definition of the Order item: in its customer's collection, newest first by its
 // time-sortable id (AP16); by status on the customer's GSI1 partition; and on one of N
 // write-sharded GSI3 partitions of its status (AP20).
-var orderEntity = define(entity[Order, *Order]{
-	name:    TypeOrder,
-	key:     func(o *Order) Key { return OrderKeyOf(o.CustomerID, o.ID) },
-	sharded: true,
-	indexes: func(o *Order, shards int) []indexKey {
-		ix := []indexKey{
-			{Gsi1, customerOrdersPK(o.CustomerID), orderStatusGSI1SK(o.Status, o.ID)},
-			{gsi3, orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), o.ID},
+var orderEntity = repository.Define(repository.EntityDef[Order, *Order]{
+	Name:    TypeOrder,
+	Key:     func(o *Order) repository.Key { return OrderKeyOf(o.CustomerID, o.ID) },
+	Sharded: true,
+	Indexes: func(o *Order, shards int) []repository.IndexKey {
+		ix := []repository.IndexKey{
+			{Index: repository.Gsi1, PK: customerOrdersPK(o.CustomerID), SK: orderStatusGSI1SK(o.Status, o.ID)},
+			{Index: repository.GSI3, PK: orderStatusShardPK(o.Status, orderStatusShard(o.ID, shards)), SK: o.ID},
 		}
 		if o.AccountRepID != "" { // the orders of its rep (AP27)
-			ix = append(ix, indexKey{Gsi2, RepOrdersPK(o.AccountRepID), o.ID})
+			ix = append(ix, repository.IndexKey{Index: repository.Gsi2, PK: RepOrdersPK(o.AccountRepID), SK: o.ID})
 		}
 		return ix
 	},
-	examples: func() []*Order {
+	Examples: func() []*Order {
 		return []*Order{{ID: "<orderId>", CustomerID: "<customerId>", Status: "<status>"},
 			{ID: "<orderId>", CustomerID: "<customerId>", Status: "<status>", AccountRepID: "<employeeId>"}}
 	},
 	// The examples are encoded with one shard.
-	placeholders: map[string]string{"#<status>#0": "#<status>#<shard>"},
+	Placeholders: map[string]string{"#<status>#0": "#<status>#<shard>"},
 })
 
 // ItemKeys are the keys of the order's items, line 1 first: an order knows how many lines it
 // has, so its items can be looked up by key (batched) when they were not read with the order.
-func (o *Order) ItemKeys() []Key {
-	keys := make([]Key, o.ItemCount)
+func (o *Order) ItemKeys() []repository.Key {
+	keys := make([]repository.Key, o.ItemCount)
 	pk := customerPK(o.CustomerID) // the same for every line: built once
 	for i := range keys {
-		keys[i] = Key{PK: pk, SK: orderItemSK(o.ID, i+1)}
+		keys[i] = repository.Key{PK: pk, SK: orderItemSK(o.ID, i+1)}
 	}
 	return keys
 }
@@ -211,35 +212,35 @@ type OrderItem struct {
 }
 
 // Key implements Entity.
-func (i *OrderItem) Key() Key { return orderItemEntity.key(i) }
+func (i *OrderItem) Key() repository.Key { return orderItemEntity.Key(i) }
 
 // orderItemEntity is the definition of an order's line item: right after its order in the customer's
 // collection, so that a newest-first Query reads each order's items just before the order (AP17).
-var orderItemEntity = define(entity[OrderItem, *OrderItem]{
-	name: TypeOrderItem,
-	key:  func(i *OrderItem) Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
+var orderItemEntity = repository.Define(repository.EntityDef[OrderItem, *OrderItem]{
+	Name: TypeOrderItem,
+	Key:  func(i *OrderItem) repository.Key { return orderItemKey(i.CustomerID, i.OrderID, i.Line) },
 	// A line that names a product is also in the product's partition of GSI1, under the same sort
 	// key, so a product's order items are one Query, newest first (AP25).
-	indexes: func(i *OrderItem, _ int) []indexKey {
+	Indexes: func(i *OrderItem, _ int) []repository.IndexKey {
 		if i.ProductID == "" {
 			return nil
 		}
-		return []indexKey{{Gsi1, productOrderItemsPK(i.ProductID), orderItemSK(i.OrderID, i.Line)}}
+		return []repository.IndexKey{{Index: repository.Gsi1, PK: productOrderItemsPK(i.ProductID), SK: orderItemSK(i.OrderID, i.Line)}}
 	},
-	examples: func() []*OrderItem {
+	Examples: func() []*OrderItem {
 		return []*OrderItem{
 			{CustomerID: "<customerId>", OrderID: "<orderId>", Line: 1},
 			{CustomerID: "<customerId>", OrderID: "<orderId>", Line: 1, ProductID: "<productId>", WarehouseID: "<warehouseId>"},
 		}
 	},
 	// Line numbers are written with three digits, so that lines sort in order.
-	placeholders: map[string]string{"#ITEM#001": "#ITEM#<line>"},
+	Placeholders: map[string]string{"#ITEM#001": "#ITEM#<line>"},
 })
 
 // OrderKey is the key of an order looked up by customer and order id (AP18).
-func OrderKey(customer, order string) (Key, error) {
-	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
-		return Key{}, apperr.InvalidInput("id", "not a valid order id")
+func OrderKey(customer, order string) (repository.Key, error) {
+	if err := errors.Join(repository.CheckID("id", customer), repository.CheckID("id", order)); err != nil {
+		return repository.Key{}, apperr.InvalidInput("id", "not a valid order id")
 	}
 	return OrderKeyOf(customer, order), nil
 }
@@ -264,14 +265,14 @@ type idempotencyGuard struct {
 
 func idempotencyGuardItem(o *Order, requestHash string) map[string]types.AttributeValue {
 	item := orderIdempotencyKey(o.CustomerID, o.IdempotencyKey).Attributes()
-	item[AttrType] = StringValue(TypeOrderIdempotency)
-	item["orderId"] = StringValue(o.ID)
-	item["requestHash"] = StringValue(requestHash)
-	item["createdAt"] = StringValue(o.PlacedAt.Format(time.RFC3339Nano))
+	item[repository.AttrType] = repository.StringValue(TypeOrderIdempotency)
+	item["orderId"] = repository.StringValue(o.ID)
+	item["requestHash"] = repository.StringValue(requestHash)
+	item["createdAt"] = repository.StringValue(o.PlacedAt.Format(time.RFC3339Nano))
 	return item
 }
 
-var _ = DeclareItem(func() map[string]types.AttributeValue {
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue {
 	return idempotencyGuardItem(&Order{ID: "<orderId>", CustomerID: "<customerId>", IdempotencyKey: "<key>"}, "<hash>")
 }, nil)
 
@@ -298,7 +299,7 @@ const (
 	TypeOrderIdempotency = "OrderIdempotency"
 )
 
-func customerPK(customer string) string { return join("CUST", customer) }
+func customerPK(customer string) string { return repository.Join("CUST", customer) }
 
 // customerProfileSK is the sort key of the customer's own item. It sorts after every order and
 // order item of the collection ("PROFILE" > "ORDER#…"), so a newest-first Query from the top of
@@ -306,7 +307,9 @@ func customerPK(customer string) string { return join("CUST", customer) }
 // user item of AP5, which sorts last on GSI1).
 const customerProfileSK = "PROFILE"
 
-func CustomerKeyOf(customer string) Key { return Key{PK: customerPK(customer), SK: customerProfileSK} }
+func CustomerKeyOf(customer string) repository.Key {
+	return repository.Key{PK: customerPK(customer), SK: customerProfileSK}
+}
 
 const orderSKPrefix = "ORDER#"
 
@@ -314,19 +317,21 @@ const orderSKPrefix = "ORDER#"
 // the sort key orders a customer's orders by placement time (AP16).
 func orderSK(order string) string { return orderSKPrefix + order }
 
-func OrderKeyOf(customer, order string) Key { return Key{PK: customerPK(customer), SK: orderSK(order)} }
+func OrderKeyOf(customer, order string) repository.Key {
+	return repository.Key{PK: customerPK(customer), SK: orderSK(order)}
+}
 
 // orderItemKey is the key of line n (1-based) of an order: ORDER#<o>#ITEM#<nnn>. It sorts right
 // after its order's own sort key and before the next newer order's, so read newest first an
 // order's items come just before the order item itself (AP17 read together with AP16).
-func orderItemKey(customer, order string, line int) Key {
-	return Key{PK: customerPK(customer), SK: orderItemSK(order, line)}
+func orderItemKey(customer, order string, line int) repository.Key {
+	return repository.Key{PK: customerPK(customer), SK: orderItemSK(order, line)}
 }
 
 // orderItemSK is the sort key of line n of an order, built with one concatenation.
 func orderItemSK(order string, line int) string {
 	pad, n := lineNumber(line)
-	return orderSKPrefix + order + Delim + "ITEM" + Delim + pad + n
+	return orderSKPrefix + order + repository.Delim + "ITEM" + repository.Delim + pad + n
 }
 
 // lineNumber is n (a line number, 1 or more) with at least three digits ("007", as the zeros to
@@ -343,24 +348,40 @@ func orderRangeEnd(hi string) string { return orderSK(hi) + "~" }
 
 // customerOrdersPK is a customer's orders on GSI1, sorted by status and then id (so by date within
 // a status), for a customer's orders with a status filter.
-func customerOrdersPK(customer string) string { return join("CUST", customer, "ORDERS") }
+func customerOrdersPK(customer string) string { return repository.Join("CUST", customer, "ORDERS") }
 
-func orderStatusGSI1SK(status OrderStatus, order string) string { return join(string(status), order) }
+func orderStatusGSI1SK(status OrderStatus, order string) string {
+	return repository.Join(string(status), order)
+}
 
 // orderStatusShardPK is one of the N partitions of a status on the write-sharded GSI3 (AP20,
 // see commerce_read_status.go for why it is sharded); GSI3SK is the order id.
 func orderStatusShardPK(status OrderStatus, shard int) string {
-	return join("ORDERSTATUS", string(status), strconv.Itoa(shard))
+	return repository.Join("ORDERSTATUS", string(status), strconv.Itoa(shard))
 }
 
 // customerEmailGuardKey is the item that makes a customer's email unique (compared without
 // regard to case), in a partition of its own.
-func customerEmailGuardKey(email string) Key {
-	return Key{PK: join("CUSTEMAIL", FoldKey(email)), SK: "CUSTEMAIL"}
+func customerEmailGuardKey(email string) repository.Key {
+	return repository.Key{PK: repository.Join("CUSTEMAIL", repository.FoldKey(email)), SK: "CUSTEMAIL"}
 }
 
 // orderIdempotencyKey is the guard item of one idempotency key of one customer: it holds the
 // order the key placed. The key is client text, compared exactly (escaped, not case-folded).
-func orderIdempotencyKey(customer, key string) Key {
-	return Key{PK: join("IDEMPOTENCY", customer, Escape(key)), SK: "IDEMPOTENCY"}
+func orderIdempotencyKey(customer, key string) repository.Key {
+	return repository.Key{PK: repository.Join("IDEMPOTENCY", customer, repository.Escape(key)), SK: "IDEMPOTENCY"}
 }
+
+// ProductOrderItemsPK is the GSI1 partition of a product's order lines (AP25), for readers that
+// spell their own Query (the benchmark's direct floor) and must not drift from the API's key.
+func ProductOrderItemsPK(product string) (string, error) {
+	if err := repository.CheckID("id", product); err != nil {
+		return "", err
+	}
+	return productOrderItemsPK(product), nil
+}
+
+// productOrderItemsPK is a product's order items on GSI1 (AP25): every order line that names the
+// product, sorted by its sort key in the customer's collection (ORDER#<o>#ITEM#<nnn>), so by
+// order time; read backwards, newest first.
+func productOrderItemsPK(p string) string { return repository.Join("PRODUCT", p, "ORDERITEMS") }

@@ -1,9 +1,10 @@
-package repository
+package commerce
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -29,14 +30,14 @@ import (
 var errCustomerHasOrders = errors.New("the customer's orders changed")
 
 // DeleteCustomerPlan is what DeleteCustomer does (explain plans the mutation from it).
-var DeleteCustomerPlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
-	transactCall("Update CUST#<c> PROFILE (mark, leave GSI1 and GSI2) if it exists and is not being erased; Put SWEEP CUSTOMER#<c>"),
+var DeleteCustomerPlan = repository.WritePlan{Attempts: repository.MaxSweepRounds, Calls: []repository.WriteCall{
+	repository.TransactCall("Update CUST#<c> PROFILE (mark, leave GSI1 and GSI2) if it exists and is not being erased; Put SWEEP CUSTOMER#<c>"),
 	{Operation: "Query", Calls: 1, What: "PK = CUST#<c>, SK = PROFILE, consistent (a Query: the mark hides it from BatchGetItem)"},
 	{Operation: "Query", Calls: 1, PerData: true, What: "PK = CUST#<c> AND begins_with(SK, ORDER#), consistent, one per 1 MB"},
-	perDataCall("BatchGetItem", "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: the stocked lines of each OPEN order"),
-	perDataCall("TransactWriteItems", "Cancel each OPEN order as cancelOrder does: stock back, the rep's REPSALES#<yyyy-mm> down, counters moved"),
-	perDataCall("TransactWriteItems", "Delete ORDER# items, their lines and idempotency guards, as many orders as fit one transaction; update the counters"),
-	transactCall("Delete CUST#<c> PROFILE if marked with its counters and email as read, its email guard, the SWEEP record (with the orders, when all fit)"),
+	repository.PerDataCall("BatchGetItem", "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: the stocked lines of each OPEN order"),
+	repository.PerDataCall("TransactWriteItems", "Cancel each OPEN order as cancelOrder does: stock back, the rep's REPSALES#<yyyy-mm> down, counters moved"),
+	repository.PerDataCall("TransactWriteItems", "Delete ORDER# items, their lines and idempotency guards, as many orders as fit one transaction; update the counters"),
+	repository.TransactCall("Delete CUST#<c> PROFILE if marked with its counters and email as read, its email guard, the SWEEP record (with the orders, when all fit)"),
 }}
 
 // DeleteCustomer erases a customer (see above). The erasure is done when it returns; if its
@@ -44,40 +45,46 @@ var DeleteCustomerPlan = WritePlan{Attempts: maxSweepRounds, Calls: []WriteCall{
 // sweepCustomer is the kind of sweep of a customer marked as being erased, with its orders.
 const sweepCustomer = "CUSTOMER"
 
-// handleCommerceSweeps declares how the sweeps of customers finish.
-func (r *Repo) handleCommerceSweeps() { r.HandleSweep(sweepCustomer, r.sweepCustomerRecord) }
+// handleCommerceSweeps declares how the sweeps of customers finish, and what the sweep of an
+// employee does here: the customers it was the account rep of lose their rep.
+func (r *Commerce) handleCommerceSweeps() {
+	r.HandleSweep(sweepCustomer, r.sweepCustomerRecord)
+	r.AlsoSweep(repository.SweepEmployee, func(ctx context.Context, rec *repository.SweepRecord) error {
+		return r.unassignAccountsOf(ctx, rec.Employee)
+	})
+}
 
-func (r *Repo) DeleteCustomer(ctx context.Context, id string) error {
-	if err := checkID("id", id); err != nil {
+func (r *Commerce) DeleteCustomer(ctx context.Context, id string) error {
+	if err := repository.CheckID("id", id); err != nil {
 		return err
 	}
-	return r.markAndSweep(ctx, "delete customer", &SweepRecord{Kind: sweepCustomer, Customer: id}, true,
-		r.mark(CustomerKeyOf(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK", apperr.NotFound("customer")))
+	return r.MarkAndSweep(ctx, "delete customer", &repository.SweepRecord{Kind: sweepCustomer, Customer: id}, true,
+		r.Mark(CustomerKeyOf(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK", apperr.NotFound("customer")))
 }
 
 // sweepCustomerRecord erases a marked customer, round after round (each reads its profile and
 // orders again), until it is gone or maxSweepRounds have not sufficed. A customer that is there
 // without the mark is not the one the record was written for: only the record goes.
-func (r *Repo) sweepCustomerRecord(ctx context.Context, rec *SweepRecord) error {
-	for round := range maxSweepRounds {
-		if err := r.sweepRound(ctx, round); err != nil {
+func (r *Commerce) sweepCustomerRecord(ctx context.Context, rec *repository.SweepRecord) error {
+	for round := range repository.MaxSweepRounds {
+		if err := r.SweepRound(ctx, round); err != nil {
 			return err
 		}
 		item, err := r.ReadOneConsistent(ctx, CustomerKeyOf(rec.Customer))
 		if err != nil {
 			return err
 		}
-		if item == nil || item[AttrDeleting] == nil {
-			return r.Transact(ctx, "sweep", []TxItem{r.dropSweep(rec)})
+		if item == nil || item[repository.AttrDeleting] == nil {
+			return r.Transact(ctx, "sweep", []repository.TxItem{r.DropSweep(rec)})
 		}
-		c, err := DecodeAs[*Customer](item)
+		c, err := repository.DecodeAs[*Customer](item)
 		if err != nil {
 			return err
 		}
 		raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 			TableName:                 aws.String(r.Table()),
 			KeyConditionExpression:    aws.String("PK = :pk AND begins_with(SK, :o)"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(customerPK(c.ID)), ":o": StringValue(orderSKPrefix)},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(customerPK(c.ID)), ":o": repository.StringValue(orderSKPrefix)},
 			ConsistentRead:            aws.Bool(true),
 		})
 		if err != nil {
@@ -88,13 +95,13 @@ func (r *Repo) sweepCustomerRecord(ctx context.Context, rec *SweepRecord) error 
 			return err
 		}
 	}
-	return fmt.Errorf("erasure of customer %s: %w", rec.Customer, errSweepUnfinished)
+	return fmt.Errorf("erasure of customer %s: %w", rec.Customer, repository.ErrSweepUnfinished)
 }
 
 // eraseCustomerRound cancels the OPEN orders read, as cancelOrder does; once none is open it
 // writes one round of the removal (eraseRound). more asks for another round: orders were
 // cancelled or removed, or one changed meanwhile.
-func (r *Repo) eraseCustomerRound(ctx context.Context, rec *SweepRecord, c *Customer, raw []map[string]types.AttributeValue) (more bool, err error) {
+func (r *Commerce) eraseCustomerRound(ctx context.Context, rec *repository.SweepRecord, c *Customer, raw []map[string]types.AttributeValue) (more bool, err error) {
 	groups, err := r.orderRemovals(c, raw)
 	if err != nil {
 		return false, err
@@ -103,7 +110,7 @@ func (r *Repo) eraseCustomerRound(ctx context.Context, rec *SweepRecord, c *Cust
 		if g.order == nil || g.order.Status != OrderOpen {
 			continue
 		}
-		if _, err := r.cancelOpenOrder(ctx, g.order); err != nil && !isConflict(err) {
+		if _, err := r.cancelOpenOrder(ctx, g.order); err != nil && !repository.IsConflict(err) {
 			return false, err
 		}
 		more = true
@@ -112,7 +119,7 @@ func (r *Repo) eraseCustomerRound(ctx context.Context, rec *SweepRecord, c *Cust
 		return true, nil
 	}
 	err = r.eraseRound(ctx, rec, c, groups)
-	if errors.Is(err, errCustomerHasOrders) || isConflict(err) {
+	if errors.Is(err, errCustomerHasOrders) || repository.IsConflict(err) {
 		return true, nil
 	}
 	return false, err
@@ -123,17 +130,17 @@ func (r *Repo) eraseCustomerRound(ctx context.Context, rec *SweepRecord, c *Cust
 // (errCustomerHasOrders then asks for another round). An order's room is counted from the items
 // read (its lines sort right after it), not from its itemCount: the largest order (MaxOrderLines
 // lines, its idempotency guard, its rep's erased sales) fits exactly one transaction.
-func (r *Repo) eraseRound(ctx context.Context, rec *SweepRecord, c *Customer, groups []orderGroup) error {
-	var items []TxItem
+func (r *Commerce) eraseRound(ctx context.Context, rec *repository.SweepRecord, c *Customer, groups []orderGroup) error {
+	var items []repository.TxItem
 	whole := true
 	for _, g := range groups {
-		if len(items)+len(g.items) > MaxTransactItems {
+		if len(items)+len(g.items) > repository.MaxTransactItems {
 			whole = false // this order and its items wait for the next round
 			break
 		}
 		items = append(items, g.items...)
 	}
-	if profile := r.eraseProfile(rec, c); whole && len(items)+len(profile) <= MaxTransactItems {
+	if profile := r.eraseProfile(rec, c); whole && len(items)+len(profile) <= repository.MaxTransactItems {
 		return r.Transact(ctx, "delete customer", append(items, profile...))
 	}
 	// The marked customer's counters are no one's to read any more: a partial round leaves them,
@@ -148,15 +155,15 @@ func (r *Repo) eraseRound(ctx context.Context, rec *SweepRecord, c *Customer, gr
 // guard's (order is nil for lines read without their order, each its own group).
 type orderGroup struct {
 	order *Order
-	items []TxItem
+	items []repository.TxItem
 }
 
 // orderRemovals groups the items read (an order, then its lines) into the removals of orders.
-func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue) ([]orderGroup, error) {
+func (r *Commerce) orderRemovals(c *Customer, raw []map[string]types.AttributeValue) ([]orderGroup, error) {
 	var groups []orderGroup
 	for _, item := range raw {
-		if StringAttr(item, AttrType) != TypeOrder {
-			del := r.deleteIf(Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}, "", nil, nil)
+		if repository.StringAttr(item, repository.AttrType) != TypeOrder {
+			del := r.DeleteIf(repository.Key{PK: repository.StringAttr(item, repository.AttrPK), SK: repository.StringAttr(item, repository.AttrSK)}, "", nil, nil)
 			if len(groups) == 0 {
 				groups = append(groups, orderGroup{})
 			}
@@ -164,13 +171,13 @@ func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue)
 			last.items = append(last.items, del)
 			continue
 		}
-		o, err := DecodeAs[*Order](item)
+		o, err := repository.DecodeAs[*Order](item)
 		if err != nil {
 			return nil, err
 		}
-		g := orderGroup{order: o, items: []TxItem{r.orderRemoval(o)}}
+		g := orderGroup{order: o, items: []repository.TxItem{r.orderRemoval(o)}}
 		if o.IdempotencyKey != "" {
-			g.items = append(g.items, r.deleteIf(orderIdempotencyKey(c.ID, o.IdempotencyKey), "", nil, nil))
+			g.items = append(g.items, r.DeleteIf(orderIdempotencyKey(c.ID, o.IdempotencyKey), "", nil, nil))
 		}
 		g.items = append(g.items, r.repErasedSales(o)...)
 		groups = append(groups, g)
@@ -181,24 +188,24 @@ func (r *Repo) orderRemovals(c *Customer, raw []map[string]types.AttributeValue)
 // eraseProfile is the removal of the customer's own item, on condition that it carries the mark
 // and its order counters and email are as read (no order changed since, the guard it removes is
 // its email's), of its email guard, and of the sweep record.
-func (r *Repo) eraseProfile(rec *SweepRecord, c *Customer) []TxItem {
-	cond := "attribute_exists(" + AttrDeleting + ") AND email = :email"
-	values := map[string]types.AttributeValue{":email": StringValue(c.Email)}
+func (r *Commerce) eraseProfile(rec *repository.SweepRecord, c *Customer) []repository.TxItem {
+	cond := "attribute_exists(" + repository.AttrDeleting + ") AND email = :email"
+	values := map[string]types.AttributeValue{":email": repository.StringValue(c.Email)}
 	for _, st := range []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled} {
 		a, v := orderCountAttr(st), ":"+orderCountAttr(st)
-		values[v] = NumberValue(c.orderCount(st))
+		values[v] = repository.NumberValue(c.orderCount(st))
 		cond += " AND (attribute_not_exists(" + a + ") OR " + a + " = " + v + ")"
 	}
-	return []TxItem{
-		r.deleteIf(CustomerKeyOf(c.ID), cond, values, errCustomerHasOrders),
-		r.deleteIf(customerEmailGuardKey(c.Email), "", nil, nil),
-		r.dropSweep(rec),
+	return []repository.TxItem{
+		r.DeleteIf(CustomerKeyOf(c.ID), cond, values, errCustomerHasOrders),
+		r.DeleteIf(customerEmailGuardKey(c.Email), "", nil, nil),
+		r.DropSweep(rec),
 	}
 }
 
 // orderRemoval is the Delete of order o, on condition that its status is the one read.
-func (r *Repo) orderRemoval(o *Order) TxItem {
-	it := r.deleteIf(o.Key(), "#st = :st", map[string]types.AttributeValue{":st": StringValue(string(o.Status))}, errCustomerHasOrders)
-	it.item.Delete.ExpressionAttributeNames = map[string]string{"#st": "status"}
+func (r *Commerce) orderRemoval(o *Order) repository.TxItem {
+	it := r.DeleteIf(o.Key(), "#st = :st", map[string]types.AttributeValue{":st": repository.StringValue(string(o.Status))}, errCustomerHasOrders)
+	it.Item.Delete.ExpressionAttributeNames = map[string]string{"#st": "status"}
 	return it
 }

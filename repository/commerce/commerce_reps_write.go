@@ -1,7 +1,9 @@
-package repository
+package commerce
 
 import (
 	"context"
+	"errors"
+	"singletable/repository"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,13 +13,13 @@ import (
 )
 
 // customerOf reads a customer consistently: NOT_FOUND when it is missing.
-func (r *Repo) CustomerOf(ctx context.Context, customer string) (*Customer, error) {
+func (r *Commerce) CustomerOf(ctx context.Context, customer string) (*Customer, error) {
 	k := CustomerKeyOf(customer)
 	found, err := r.ReadConsistent(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	c, ok := FoundAs[*Customer](found, k)
+	c, ok := repository.FoundAs[*Customer](found, k)
 	if !ok {
 		return nil, apperr.NotFound("customer")
 	}
@@ -30,12 +32,12 @@ func errRepMoved() *apperr.Error {
 }
 
 // repAsRead is the condition that a customer's account rep is still rep ("" for none).
-func repAsRead(rep string) *Condition {
+func repAsRead(rep string) *repository.Condition {
 	if rep == "" {
-		return &Condition{Expr: "attribute_not_exists(#rep)", names: map[string]string{"#rep": AttrAccountRep}, err: errRepMoved()}
+		return &repository.Condition{Expr: "attribute_not_exists(#rep)", Names: map[string]string{"#rep": AttrAccountRep}, Err: errRepMoved()}
 	}
-	return &Condition{Expr: "#rep = :rep", names: map[string]string{"#rep": AttrAccountRep},
-		values: map[string]types.AttributeValue{":rep": StringValue(rep)}, err: errRepMoved()}
+	return &repository.Condition{Expr: "#rep = :rep", Names: map[string]string{"#rep": AttrAccountRep},
+		Values: map[string]types.AttributeValue{":rep": repository.StringValue(rep)}, Err: errRepMoved()}
 }
 
 const AttrAccountRep = "accountRepId"
@@ -43,11 +45,11 @@ const AttrAccountRep = "accountRepId"
 // repSales is the change an order makes to its rep's sales of its month: sign +1 when placed, -1
 // when cancelled; nothing for an order without a rep. The ADD creates the item on the month's
 // first order.
-func (r *Repo) repSales(o *Order, sign int) []TxItem {
+func (r *Commerce) repSales(o *Order, sign int) []repository.TxItem {
 	if o.AccountRepID == "" {
 		return nil
 	}
-	return []TxItem{r.addRepSales(o, "totalCents", "orders", sign)}
+	return []repository.TxItem{r.addRepSales(o, "totalCents", "orders", sign)}
 }
 
 // repErasedSales is what erasing a shipped or delivered order of a rep's customer writes: the sale
@@ -55,33 +57,33 @@ func (r *Repo) repSales(o *Order, sign int) []TxItem {
 // month's erasedCents and erasedOrders count it, so that a recount, which sums the rep's orders,
 // adds the sales whose orders are gone. Nothing for another order (an open one is cancelled
 // first, a cancelled one is off the rep's sales already) or one without a rep.
-func (r *Repo) repErasedSales(o *Order) []TxItem {
+func (r *Commerce) repErasedSales(o *Order) []repository.TxItem {
 	if o.AccountRepID == "" || (o.Status != OrderShipped && o.Status != OrderDelivered) {
 		return nil
 	}
-	return []TxItem{r.addRepSales(o, "erasedCents", "erasedOrders", 1)}
+	return []repository.TxItem{r.addRepSales(o, "erasedCents", "erasedOrders", 1)}
 }
 
 // addRepSales adds sign times o's total and one order to the attributes cents and orders of the
 // sales item of o's rep and month, creating the item if it is the month's first.
-func (r *Repo) addRepSales(o *Order, cents, orders string, sign int) TxItem {
+func (r *Commerce) addRepSales(o *Order, cents, orders string, sign int) repository.TxItem {
 	month := SalesMonth(o.PlacedAt)
-	return TxItem{item: types.TransactWriteItem{Update: &types.Update{
+	return repository.TxItem{Item: types.TransactWriteItem{Update: &types.Update{
 		TableName:                aws.String(r.Table()),
 		Key:                      repSalesKey(month, o.AccountRepID).Attributes(),
 		UpdateExpression:         aws.String("ADD " + cents + " :total, " + orders + " :one SET repId = :rep, #month = :month, #type = :type"),
-		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": AttrType},
+		ExpressionAttributeNames: map[string]string{"#month": "month", "#type": repository.AttrType},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":total": &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(sign)*o.TotalCents, 10)},
-			":one":   NumberValue(sign), ":rep": StringValue(o.AccountRepID), ":month": StringValue(month), ":type": StringValue(TypeRepSales),
+			":one":   repository.NumberValue(sign), ":rep": repository.StringValue(o.AccountRepID), ":month": repository.StringValue(month), ":type": repository.StringValue(TypeRepSales),
 		},
 	}}}
 }
 
 // AssignAccountRepPlan is what AssignAccountRep does (explain plans the mutation from it).
-var AssignAccountRepPlan = WritePlan{Calls: []WriteCall{
-	consistentRead("PK = CUST#<c>, SK = PROFILE"),
-	transactCall("Update CUST#<c> PROFILE (account rep, GSI1 EMP#<e>#ACCOUNTS) if its name is as read; check EMP#<e> exists"),
+var AssignAccountRepPlan = repository.WritePlan{Calls: []repository.WriteCall{
+	repository.ConsistentRead("PK = CUST#<c>, SK = PROFILE"),
+	repository.TransactCall("Update CUST#<c> PROFILE (account rep, GSI1 EMP#<e>#ACCOUNTS) if its name is as read; check EMP#<e> exists"),
 }}
 
 // AssignAccountRep makes employee the account rep of customer: the customer item takes the rep's
@@ -90,8 +92,8 @@ var AssignAccountRepPlan = WritePlan{Calls: []WriteCall{
 // index sort key carries; the write is conditioned on that name, so a rename in between is
 // CONFLICT rather than a stale sort key. Orders placed from now on count for the new rep; those
 // placed before stay with the rep they were placed under.
-func (r *Repo) AssignAccountRep(ctx context.Context, customer, employee string) (*Customer, error) {
-	if err := checkID("employeeId", employee); err != nil {
+func (r *Commerce) AssignAccountRep(ctx context.Context, customer, employee string) (*Customer, error) {
+	if err := repository.CheckID("employeeId", employee); err != nil {
 		return nil, err
 	}
 	c, err := r.CustomerOf(ctx, customer)
@@ -103,11 +105,33 @@ func (r *Repo) AssignAccountRep(ctx context.Context, customer, employee string) 
 	update := r.TxUpdate(CustomerKeyOf(customer), "SET #rep = :rep, GSI1PK = :pk, GSI1SK = :sk", "attribute_exists(PK) AND #name = :name",
 		map[string]string{"#rep": AttrAccountRep, "#name": "name"},
 		map[string]types.AttributeValue{
-			":rep": StringValue(employee), ":pk": StringValue(repAccountsPK(employee)), ":sk": StringValue(NameSortKey(c.Name, c.ID)), ":name": StringValue(c.Name),
+			":rep": repository.StringValue(employee), ":pk": repository.StringValue(repAccountsPK(employee)), ":sk": repository.StringValue(repository.NameSortKey(c.Name, c.ID)), ":name": repository.StringValue(c.Name),
 		}, apperr.Errorf(apperr.CodeConflict, "the customer changed meanwhile; retry"))
-	err = r.Transact(ctx, "assign account rep", []TxItem{update, unlessMarked(r.mustExist(EmpKey(employee), notFoundField("employeeId", "employee")), notFoundField("employeeId", "employee"))})
+	err = r.Transact(ctx, "assign account rep", []repository.TxItem{update, repository.UnlessMarked(r.MustExist(repository.EmpKey(employee), repository.NotFoundField("employeeId", "employee")), repository.NotFoundField("employeeId", "employee"))})
 	if err != nil {
 		return nil, err
 	}
 	return &next, nil
+}
+
+// errRepReassigned: the customer got another account rep (or was erased) since the sweep read it.
+var errRepReassigned = apperr.Errorf(apperr.CodeConflict, "the customer's account rep changed meanwhile")
+
+// unassignAccountsOf takes employee off the customers it is the account rep of (AP26's partition),
+// each in an update conditioned on its rep being still the employee, so that an assignment of
+// another rep in between wins.
+func (r *Commerce) unassignAccountsOf(ctx context.Context, employee string) error {
+	accounts, err := r.QueryAll(ctx, AccountsOfRep.Input(r.Table(), repAccountsPK(employee)))
+	if err != nil {
+		return err
+	}
+	for _, item := range accounts {
+		err := r.Transact(ctx, "unassign removed account rep", []repository.TxItem{r.TxUpdate(CustomerKeyOf(repository.StringAttr(item, "id")),
+			"REMOVE #rep, GSI1PK, GSI1SK", "attribute_exists(PK) AND #rep = :rep", map[string]string{"#rep": AttrAccountRep},
+			map[string]types.AttributeValue{":rep": repository.StringValue(employee)}, errRepReassigned)})
+		if err != nil && !errors.Is(err, errRepReassigned) {
+			return err
+		}
+	}
+	return nil
 }

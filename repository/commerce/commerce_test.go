@@ -1,8 +1,9 @@
-package repository
+package commerce
 
 import (
 	"context"
 	"fmt"
+	"singletable/repository"
 	"strings"
 	"testing"
 	"time"
@@ -28,10 +29,10 @@ func TestCustomerCollectionSortOrder(t *testing.T) {
 		OrderKeyOf(c, older).SK,
 		orderItemKey(c, older, 1).SK,
 		orderItemKey(c, older, 2).SK,
-		orderItemKey(c, older, MaxOrderLines).SK,
+		orderItemKey(c, older, repository.MaxOrderLines).SK,
 		OrderKeyOf(c, newer).SK,
 		orderItemKey(c, newer, 1).SK,
-		orderItemKey(c, largestID, MaxOrderLines).SK,
+		orderItemKey(c, largestID, repository.MaxOrderLines).SK,
 		orderRangeEnd(largestID),
 		CustomerKeyOf(c).SK,
 	}
@@ -40,7 +41,7 @@ func TestCustomerCollectionSortOrder(t *testing.T) {
 			t.Fatalf("%q must sort before %q", keys[i-1], keys[i])
 		}
 	}
-	if !(orderItemKey(c, older, MaxOrderLines).SK < orderRangeEnd(older)) || !(orderRangeEnd(older) < orderSK(newer)) {
+	if !(orderItemKey(c, older, repository.MaxOrderLines).SK < orderRangeEnd(older)) || !(orderRangeEnd(older) < orderSK(newer)) {
 		t.Fatal("orderRangeEnd(o) must cover o's items and stop before the next order")
 	}
 	if orderItemKey(c, older, 7).SK != "ORDER#"+older+"#ITEM#007" {
@@ -68,19 +69,19 @@ func TestIDRange(t *testing.T) {
 		}
 		return &v
 	}
-	ms := func(p *time.Time) string { return lowestIDAt(*p) }
-	lo, hi, ok := idRange(nil, nil)
+	ms := func(p *time.Time) string { return repository.LowestIDAt(*p) }
+	lo, hi, ok := repository.IdRange(nil, nil)
 	if !ok || lo != smallestID || hi != largestID {
 		t.Fatalf("unbounded: %q %q %v", lo, hi, ok)
 	}
 	// Exclusive bounds at millisecond precision.
-	lo, hi, ok = idRange(at("2026-01-01T00:00:00.005Z"), at("2026-01-01T00:00:00.009Z"))
-	if !ok || lo != ms(at("2026-01-01T00:00:00.006Z")) || hi != highestIDAt(*at("2026-01-01T00:00:00.008Z")) {
+	lo, hi, ok = repository.IdRange(at("2026-01-01T00:00:00.005Z"), at("2026-01-01T00:00:00.009Z"))
+	if !ok || lo != ms(at("2026-01-01T00:00:00.006Z")) || hi != repository.HighestIDAt(*at("2026-01-01T00:00:00.008Z")) {
 		t.Fatalf("range: %q %q", lo, hi)
 	}
 	// A bound inside a millisecond: after 5.5 ms starts at 6 ms; before 9.5 ms includes 9 ms.
-	lo, hi, _ = idRange(at("2026-01-01T00:00:00.0055Z"), at("2026-01-01T00:00:00.0095Z"))
-	if lo != ms(at("2026-01-01T00:00:00.006Z")) || hi != highestIDAt(*at("2026-01-01T00:00:00.009Z")) {
+	lo, hi, _ = repository.IdRange(at("2026-01-01T00:00:00.0055Z"), at("2026-01-01T00:00:00.0095Z"))
+	if lo != ms(at("2026-01-01T00:00:00.006Z")) || hi != repository.HighestIDAt(*at("2026-01-01T00:00:00.009Z")) {
 		t.Fatalf("sub-millisecond bounds: %q %q", lo, hi)
 	}
 	for name, r := range map[string][2]*time.Time{
@@ -90,19 +91,19 @@ func TestIDRange(t *testing.T) {
 		"before the epoch": {nil, at("1969-12-31T00:00:00Z")},
 		"after the end":    {ptr(time.Date(10900, 1, 1, 0, 0, 0, 0, time.UTC)), nil},
 	} {
-		if _, _, ok := idRange(r[0], r[1]); ok {
+		if _, _, ok := repository.IdRange(r[0], r[1]); ok {
 			t.Errorf("%s: range should be empty", name)
 		}
 	}
 }
 
 func TestIDBefore(t *testing.T) {
-	if _, ok := idBefore(smallestID); ok {
+	if _, ok := repository.IdBefore(smallestID); ok {
 		t.Fatal("the smallest id has no predecessor")
 	}
 	for _, id := range []string{"00000000000000000000000001", "01J00000000000000000000010", largestID, "01KGEWPY8048WQ8M2CJVCZG0PG"} {
-		before, ok := idBefore(id)
-		if !ok || !validID(before) || !(before < id) {
+		before, ok := repository.IdBefore(id)
+		if !ok || !repository.ValidID(before) || !(before < id) {
 			t.Fatalf("idBefore(%q) = %q, %v", id, before, ok)
 		}
 		u := ulid.MustParseStrict(before)
@@ -123,9 +124,9 @@ func TestOrderStatusShard(t *testing.T) {
 	const n, ids = 5, 5000
 	counts := make([]int, n)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	src := newIDSource()
+	src := repository.NewIDSource()
 	for i := range ids {
-		id, err := src.newID(now.Add(time.Duration(i) * time.Millisecond))
+		id, err := src.NewID(now.Add(time.Duration(i) * time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,25 +152,25 @@ func TestCleanOrderLines(t *testing.T) {
 	if err != nil || total != 750 || lines[0].SKU != "A-1" || lines[0].ProductName != "Apple" {
 		t.Fatalf("%+v %d %v", lines, total, err)
 	}
-	many := make([]OrderLine, MaxOrderLines+1)
+	many := make([]OrderLine, repository.MaxOrderLines+1)
 	for i := range many {
 		many[i] = line
 	}
-	if _, _, err := cleanOrderLines(many[:MaxOrderLines]); err != nil {
-		t.Fatalf("%d lines: %v", MaxOrderLines, err)
+	if _, _, err := cleanOrderLines(many[:repository.MaxOrderLines]); err != nil {
+		t.Fatalf("%d lines: %v", repository.MaxOrderLines, err)
 	}
 	_, _, err = cleanOrderLines(many)
 	if e, ok := err.(*apperr.Error); !ok || e.Code != apperr.CodeBadUserInput || !strings.Contains(e.Message, "at most 97") || !strings.Contains(e.Message, "at most 100 writes") {
 		t.Fatalf("%d lines: %v", len(many), err)
 	}
-	big := OrderLine{SKU: "G", ProductName: "Gold", Quantity: MaxLineQuantity, UnitPriceCents: MaxUnitPriceCents}
+	big := OrderLine{SKU: "G", ProductName: "Gold", Quantity: repository.MaxLineQuantity, UnitPriceCents: repository.MaxUnitPriceCents}
 	for name, c := range map[string]struct {
 		lines []OrderLine
 		field string
 	}{
 		"none":           {nil, "items"},
 		"quantity 0":     {[]OrderLine{{SKU: "a", ProductName: "a"}}, "items[0].quantity"},
-		"price too high": {[]OrderLine{line, {SKU: "a", ProductName: "a", Quantity: 1, UnitPriceCents: MaxUnitPriceCents + 1}}, "items[1].unitPriceCents"},
+		"price too high": {[]OrderLine{line, {SKU: "a", ProductName: "a", Quantity: 1, UnitPriceCents: repository.MaxUnitPriceCents + 1}}, "items[1].unitPriceCents"},
 		"total too high": {[]OrderLine{big, big}, "items"},
 		"control char":   {[]OrderLine{{SKU: "a\x00", ProductName: "a", Quantity: 1}}, "items[0].sku"},
 	} {
@@ -195,7 +196,7 @@ func FuzzOrderIdempotencyKey(f *testing.F) {
 		if orderIdempotencyKey(c1, a) == orderIdempotencyKey(c2, b) {
 			t.Fatalf("customer %s key %q and customer %s key %q share a guard", c1, a, c2, b)
 		}
-		if strings.Count(orderIdempotencyKey(c1, a).PK, Delim) != 2 {
+		if strings.Count(orderIdempotencyKey(c1, a).PK, repository.Delim) != 2 {
 			t.Fatalf("key %q adds segments: %q", a, orderIdempotencyKey(c1, a).PK)
 		}
 	})
@@ -222,7 +223,7 @@ func FuzzCustomerEmailGuardKey(f *testing.F) {
 // window (same token, new order id) DynamoDB answers IdempotentParameterMismatch and the guard is
 // read instead.
 func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	c, err := r.CreateCustomer(ctx, "Idem Potent", "idem@x.io", nil)
 	if err != nil {
@@ -233,8 +234,8 @@ func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
 	if err != nil || first.TotalCents != 80 || len(items) != 2 {
 		t.Fatalf("%+v %v", first, err)
 	}
-	metered := func(token string) (*Order, []*OrderItem, Usage, error) {
-		mctx, m := WithMeter(ctx)
+	metered := func(token string) (*Order, []*OrderItem, repository.Usage, error) {
+		mctx, m := repository.WithMeter(ctx)
 		o, items, err := r.placeOrder(mctx, c.ID, lines, "key-1", token)
 		return o, items, m.Usage(), err
 	}
@@ -263,7 +264,7 @@ func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
 			t.Fatalf("reuse for other lines: %v", err)
 		}
 	}
-	page, _, err := r.OrdersOfCustomer(ctx, c.ID, OrderFilter{}, PageArgs{First: 10})
+	page, _, err := r.OrdersOfCustomer(ctx, c.ID, OrderFilter{}, repository.PageArgs{First: 10})
 	if err != nil || len(page.Items) != 1 || page.Items[0].ID != first.ID {
 		t.Fatalf("stored orders %+v %v: want exactly the first", page.Items, err)
 	}
@@ -272,7 +273,7 @@ func TestPlaceOrderIdempotencyAfterTheTokenWindow(t *testing.T) {
 // Orders with many items: a page still holds `first` complete orders with all their items, the
 // Query continues past its first Limit as needed, and the cursors continue at the next order.
 func TestOrdersWithManyItemsArePagedWhole(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	c, err := r.CreateCustomer(ctx, "Bulk Buyer", "bulk@x.io", nil)
 	if err != nil {
@@ -294,8 +295,8 @@ func TestOrdersWithManyItemsArePagedWhole(t *testing.T) {
 	var after string
 	seen := 0
 	for page := 0; ; page++ {
-		mctx, m := WithMeter(ctx)
-		p, items, err := r.OrdersOfCustomer(mctx, c.ID, OrderFilter{}, PageArgs{First: 2, After: after})
+		mctx, m := repository.WithMeter(ctx)
+		p, items, err := r.OrdersOfCustomer(mctx, c.ID, OrderFilter{}, repository.PageArgs{First: 2, After: after})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,12 +344,12 @@ func TestCommerceSampleItems(t *testing.T) {
 	}
 	types := map[string]int{}
 	for _, it := range items {
-		types[StringAttr(it, AttrType)]++
-		if StringAttr(it, AttrType) == TypeOrder {
-			id := StringAttr(it, "id")
-			want := orderStatusShardPK(OrderStatus(StringAttr(it, "status")), orderStatusShard(id, 3))
-			if StringAttr(it, AttrGSI3PK) != want {
-				t.Fatalf("order %s on %s, want %s", id, StringAttr(it, AttrGSI3PK), want)
+		types[repository.StringAttr(it, repository.AttrType)]++
+		if repository.StringAttr(it, repository.AttrType) == TypeOrder {
+			id := repository.StringAttr(it, "id")
+			want := orderStatusShardPK(OrderStatus(repository.StringAttr(it, "status")), orderStatusShard(id, 3))
+			if repository.StringAttr(it, repository.AttrGSI3PK) != want {
+				t.Fatalf("order %s on %s, want %s", id, repository.StringAttr(it, repository.AttrGSI3PK), want)
 			}
 		}
 	}

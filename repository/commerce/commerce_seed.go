@@ -1,7 +1,11 @@
-package repository
+package commerce
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"singletable/repository"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,7 +40,7 @@ func CommerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 	for ci, c := range customers {
 		at := base.Add(time.Duration(ci) * time.Hour)
 		first := strings.ToLower(strings.Fields(c.name)[0])
-		cust := &Customer{ID: seedID(at, "customer/"+c.name), Name: c.name, Email: first + "@shop.example", Addresses: c.addresses, CreatedAt: at}
+		cust := &Customer{ID: repository.SeedID(at, "customer/"+c.name), Name: c.name, Email: first + "@shop.example", Addresses: c.addresses, CreatedAt: at}
 		item, err := customerEntity.Encode(cust)
 		if err != nil {
 			return nil, err
@@ -52,7 +56,7 @@ func CommerceSampleItems(shards int) ([]map[string]types.AttributeValue, error) 
 				lines = append(lines, l)
 			}
 			o := &Order{
-				ID: seedID(placed, fmt.Sprintf("order/%s/%d", c.name, oi)), CustomerID: cust.ID, Status: status,
+				ID: repository.SeedID(placed, fmt.Sprintf("order/%s/%d", c.name, oi)), CustomerID: cust.ID, Status: status,
 				PlacedAt: placed, UpdatedAt: placed.Add(time.Duration(oi) * time.Hour),
 				IdempotencyKey: fmt.Sprintf("seed-%s-%d", first, oi),
 			}
@@ -75,7 +79,7 @@ func sampleOrderItems(o *Order, lines []OrderLine, shards int) ([]map[string]typ
 		return nil, err
 	}
 	o.TotalCents, o.ItemCount = total, len(lines)
-	item, err := orderEntity.encodeSharded(o, shards)
+	item, err := orderEntity.EncodeSharded(o, shards)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +88,67 @@ func sampleOrderItems(o *Order, lines []OrderLine, shards int) ([]map[string]typ
 		it := &OrderItem{CustomerID: o.CustomerID, OrderID: o.ID, Line: li + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
 			ProductID: l.ProductID, WarehouseID: l.WarehouseID}
 		item, err := orderItemEntity.Encode(it)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item)
+	}
+	return items, nil
+}
+
+// sampleLine is sample product i as an order line taking its stock from warehouse w.
+func sampleLine(i, w int) OrderLine {
+	p := repository.SampleProducts[i]
+	return OrderLine{SKU: p.SKU, ProductName: p.Name, UnitPriceCents: p.PriceCents, ProductID: repository.SampleProductID(p.SKU), WarehouseID: repository.SampleWarehouseID(w)}
+}
+
+// sampleReps are the account reps of the sample customers, by name: HR's account executives.
+var sampleReps = map[string]string{"Ana Souza": "Dale Carnegie", "Bruno Díaz": "Dale Carnegie", "Chen Wei": "Zig Ziglar"}
+
+// assignSampleReps gives the sample customers their account reps: each customer and its orders
+// carry the rep (re-encoded, so with their index keys), and the reps' sales per month are
+// summed from the orders that are not cancelled, as placing them would have.
+func AssignSampleReps(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
+	employees, reps := map[string]string{}, map[string]string{}
+	for _, it := range items {
+		if repository.StringAttr(it, repository.AttrType) == repository.TypeEmployee {
+			employees[repository.StringAttr(it, "name")] = repository.StringAttr(it, "id")
+		}
+	}
+	sales := map[repository.Key]*RepSales{}
+	for i, it := range items {
+		e, err := repository.DecodeEntity(it)
+		if err != nil || (repository.StringAttr(it, repository.AttrType) != TypeCustomer && repository.StringAttr(it, repository.AttrType) != TypeOrder) {
+			continue
+		}
+		switch v := e.(type) {
+		case *Customer:
+			v.AccountRepID = employees[sampleReps[v.Name]]
+			reps[v.ID] = v.AccountRepID
+			if items[i], err = customerEntity.Encode(v); err != nil { // its counters with it
+				return nil, err
+			}
+		case *Order:
+			v.AccountRepID = reps[v.CustomerID]
+			if items[i], err = orderEntity.EncodeSharded(v, shards); err != nil {
+				return nil, err
+			}
+			if v.Status == OrderCancelled || v.AccountRepID == "" {
+				continue
+			}
+			k := repSalesKey(SalesMonth(v.PlacedAt), v.AccountRepID)
+			if sales[k] == nil {
+				sales[k] = &RepSales{RepID: v.AccountRepID, Month: SalesMonth(v.PlacedAt)}
+			}
+			sales[k].TotalCents += v.TotalCents
+			sales[k].Orders++
+		}
+	}
+	// In key order, so that the sample data (and the workbench model generated from it) is the
+	// same on every run.
+	keys := slices.SortedFunc(maps.Keys(sales), func(a, b repository.Key) int { return cmp.Or(strings.Compare(a.PK, b.PK), strings.Compare(a.SK, b.SK)) })
+	for _, k := range keys {
+		item, err := RepSalesEntity.Encode(sales[k])
 		if err != nil {
 			return nil, err
 		}

@@ -1,17 +1,18 @@
-package repository
+package commerce
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 
 	"singletable/apperr"
 )
 
 // CancelOrderPlan is what CancelOrder does (explain plans the mutation from it).
-var CancelOrderPlan = WritePlan{Calls: []WriteCall{
-	consistentRead("PK = CUST#<c>, SK = ORDER#<o>"),
+var CancelOrderPlan = repository.WritePlan{Calls: []repository.WriteCall{
+	repository.ConsistentRead("PK = CUST#<c>, SK = ORDER#<o>"),
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: only for an order whose lines took stock"},
-	transactCall("Update ORDER#<o> to CANCELLED if OPEN and the customer's counters; give each stocked line back to PRODUCT#<p> INV#<w> and the product's totalInventory; take it off the rep's REPSALES#<yyyy-mm>"),
+	repository.TransactCall("Update ORDER#<o> to CANCELLED if OPEN and the customer's counters; give each stocked line back to PRODUCT#<p> INV#<w> and the product's totalInventory; take it off the rep's REPSALES#<yyyy-mm>"),
 }}
 
 // CancelOrder cancels an OPEN order and gives back the stock its lines took. The order is read
@@ -22,7 +23,7 @@ var CancelOrderPlan = WritePlan{Calls: []WriteCall{
 // gives nothing back), moves it between its customer's counters, and adds every stocked line's
 // quantity back to its Inventory item and its product's totalInventory, and takes the order off
 // its account rep's sales of its month.
-func (r *Repo) CancelOrder(ctx context.Context, customer, order string) (*Order, error) {
+func (r *Commerce) CancelOrder(ctx context.Context, customer, order string) (*Order, error) {
 	o, err := r.readOrder(ctx, customer, order)
 	if err != nil {
 		return nil, err
@@ -35,7 +36,7 @@ func (r *Repo) CancelOrder(ctx context.Context, customer, order string) (*Order,
 
 // cancelOpenOrder is the cancellation of an order read OPEN: cancelOrder's, and the erasure of its
 // customer's for each of its open orders, so that the two undo the same.
-func (r *Repo) cancelOpenOrder(ctx context.Context, o *Order) (*Order, error) {
+func (r *Commerce) cancelOpenOrder(ctx context.Context, o *Order) (*Order, error) {
 	items, err := r.stockedLines(ctx, o)
 	if err != nil {
 		return nil, err
@@ -54,7 +55,7 @@ func (r *Repo) cancelOpenOrder(ctx context.Context, o *Order) (*Order, error) {
 
 // stockedLines are the lines of an order that took stock, read consistently by key; none (and no
 // read) for an order none of whose lines did.
-func (r *Repo) stockedLines(ctx context.Context, o *Order) ([]*OrderItem, error) {
+func (r *Commerce) stockedLines(ctx context.Context, o *Order) ([]*OrderItem, error) {
 	if !o.Stocked {
 		return nil, nil
 	}
@@ -73,7 +74,7 @@ func (r *Repo) stockedLines(ctx context.Context, o *Order) ([]*OrderItem, error)
 
 // readOrder reads an order consistently by its key, for a write that conditions on what it read:
 // BAD_USER_INPUT for ids that are not an order's, NOT_FOUND for a missing order.
-func (r *Repo) readOrder(ctx context.Context, customer, order string) (*Order, error) {
+func (r *Commerce) readOrder(ctx context.Context, customer, order string) (*Order, error) {
 	if err := checkOrderID(customer, order); err != nil {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func (r *Repo) readOrder(ctx context.Context, customer, order string) (*Order, e
 	if err != nil {
 		return nil, err
 	}
-	o, ok := FoundAs[*Order](found, k)
+	o, ok := repository.FoundAs[*Order](found, k)
 	if !ok {
 		return nil, apperr.NotFound("order")
 	}
@@ -91,7 +92,7 @@ func (r *Repo) readOrder(ctx context.Context, customer, order string) (*Order, e
 
 // checkOrderID refuses ids that are not an order's with BAD_USER_INPUT.
 func checkOrderID(customer, order string) error {
-	if err := errors.Join(checkID("id", customer), checkID("id", order)); err != nil {
+	if err := errors.Join(repository.CheckID("id", customer), repository.CheckID("id", order)); err != nil {
 		return apperr.InvalidInput("id", "id is not a valid order id")
 	}
 	return nil

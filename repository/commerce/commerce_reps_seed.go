@@ -1,7 +1,8 @@
-package repository
+package commerce
 
 import (
 	"fmt"
+	"singletable/repository"
 	"strings"
 	"time"
 
@@ -28,18 +29,18 @@ func RepHistorySampleItems(items []map[string]types.AttributeValue, shards int) 
 	var out []map[string]types.AttributeValue
 	ci := 0
 	for _, it := range items {
-		if StringAttr(it, AttrType) != TypeCustomer || sampleReps[StringAttr(it, "name")] == "" {
+		if repository.StringAttr(it, repository.AttrType) != TypeCustomer || sampleReps[repository.StringAttr(it, "name")] == "" {
 			continue
 		}
-		name, id := StringAttr(it, "name"), StringAttr(it, "id")
+		name, id := repository.StringAttr(it, "name"), repository.StringAttr(it, "id")
 		first := strings.ToLower(strings.Fields(name)[0])
 		for mi, month := range repHistoryMonths {
 			placed := month.Add(time.Duration(ci) * 26 * time.Hour)
 			// Sample products of every price, so that each month ranks the reps differently.
-			l := sampleLine((mi*2+ci*3)%len(sampleProducts), (mi+ci)%2)
+			l := sampleLine((mi*2+ci*3)%len(repository.SampleProducts), (mi+ci)%2)
 			l.Quantity = 1 + (mi+2*ci)%3
 			o := &Order{
-				ID: seedID(placed, fmt.Sprintf("order/%s/%s", name, placed.Format("2006-01"))), CustomerID: id, Status: OrderDelivered,
+				ID: repository.SeedID(placed, fmt.Sprintf("order/%s/%s", name, placed.Format("2006-01"))), CustomerID: id, Status: OrderDelivered,
 				PlacedAt: placed, UpdatedAt: placed.Add(48 * time.Hour), IdempotencyKey: "seed-" + first + "-" + placed.Format("2006-01"),
 			}
 			order, err := sampleOrderItems(o, []OrderLine{l}, shards)

@@ -1,4 +1,4 @@
-package repository_test
+package commerce_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
 	"singletable/repository/store"
@@ -46,8 +47,8 @@ func newStockWorld(t *testing.T, stock int, throttle *repotest.Throttler) stockW
 	return stockWorld{repo: repo, customer: c.ID, product: p.ID, warehouse: w.ID}
 }
 
-func (w stockWorld) line(qty int) []repository.OrderLine {
-	return []repository.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: qty, UnitPriceCents: 100, ProductID: w.product, WarehouseID: w.warehouse}}
+func (w stockWorld) line(qty int) []commerce.OrderLine {
+	return []commerce.OrderLine{{SKU: "W-1", ProductName: "Widget", Quantity: qty, UnitPriceCents: 100, ProductID: w.product, WarehouseID: w.warehouse}}
 }
 
 // stockNow is the stock item's quantity and the product's totalInventory, read consistently.
@@ -64,10 +65,10 @@ func (w stockWorld) stockNow(t *testing.T) (quantity, total int) {
 
 // raceOrders places n single-unit orders at once and returns the orders placed and the errors
 // of the others.
-func (w stockWorld) raceOrders(t *testing.T, n int) ([]*repository.Order, []error) {
+func (w stockWorld) raceOrders(t *testing.T, n int) ([]*commerce.Order, []error) {
 	var (
 		mu     sync.Mutex
-		placed []*repository.Order
+		placed []*commerce.Order
 		failed []error
 		wg     sync.WaitGroup
 	)
@@ -134,12 +135,12 @@ func TestStockIsNeverOversold(t *testing.T) {
 
 func assertOpenOrders(t *testing.T, w stockWorld, want int) {
 	t.Helper()
-	k, _ := repository.CustomerKey(w.customer)
+	k, _ := commerce.CustomerKey(w.customer)
 	found, err := w.repo.BatchGet(context.Background(), []repository.Key{k})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := found[k].(*repository.Customer).OpenOrders; got != want {
+	if got := found[k].(*commerce.Customer).OpenOrders; got != want {
 		t.Fatalf("open orders %d; want %d", got, want)
 	}
 }

@@ -1,8 +1,9 @@
-package repository
+package commerce
 
 import (
 	"context"
 	"fmt"
+	"singletable/repository"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -18,38 +19,38 @@ var errCustomerChanged = apperr.Errorf(apperr.CodeConflict, "the customer was ch
 var errCustomerEmailTaken = &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}
 
 // UpdateCustomerPlan is what UpdateCustomer does (explain plans the mutation from it).
-var UpdateCustomerPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = CUST#<c>, SK = PROFILE"),
-	transactCall("Update CUST#<c> PROFILE if its email is as read; Put the new email guard if absent, Delete the old one")}}
+var UpdateCustomerPlan = repository.WritePlan{Calls: []repository.WriteCall{repository.ConsistentRead("PK = CUST#<c>, SK = PROFILE"),
+	repository.TransactCall("Update CUST#<c> PROFILE if its email is as read; Put the new email guard if absent, Delete the old one")}}
 
 // UpdateCustomer changes a customer's name or email; a new email moves its uniqueness guard in
 // the same transaction (as UpdateUser does).
-func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *string) (*Customer, error) {
-	if err := checkID("id", id); err != nil {
+func (r *Commerce) UpdateCustomer(ctx context.Context, id string, name, email *string) (*Customer, error) {
+	if err := repository.CheckID("id", id); err != nil {
 		return nil, err
 	}
-	p, err := userPatch{name, email}.clean()
+	p, err := repository.UserPatch{Name: name, Email: email}.Clean()
 	if err != nil {
 		return nil, err
 	}
-	cur, err := ReadLive[*Customer](ctx, r, CustomerKeyOf(id), apperr.NotFound("customer"))
+	cur, err := repository.ReadLive[*Customer](ctx, r.Repo, CustomerKeyOf(id), apperr.NotFound("customer"))
 	if err != nil {
 		return nil, err
 	}
-	r.afterCorrectionRead()
+	r.AfterCorrectionRead()
 	next := *cur
-	if p.name != nil {
-		next.Name = *p.name
+	if p.Name != nil {
+		next.Name = *p.Name
 	}
-	if p.email != nil {
-		next.Email = *p.email
+	if p.Email != nil {
+		next.Email = *p.Email
 	}
 	item, err := customerEntity.Encode(&next)
 	if err != nil {
 		return nil, err
 	}
-	items := r.guardedEmailItems(guardedEmail{key: CustomerKeyOf(id), fields: p.fields(), next: item, readEmail: cur.Email,
-		oldGuard: customerEmailGuardKey(cur.Email), newGuard: customerEmailGuardItem(&next), owner: "customerId", id: id,
-		taken: errCustomerEmailTaken, changed: errCustomerChanged})
+	items := r.GuardedEmailItems(repository.GuardedEmail{Key: CustomerKeyOf(id), Fields: p.Fields(), Next: item, ReadEmail: cur.Email,
+		OldGuard: customerEmailGuardKey(cur.Email), NewGuard: customerEmailGuardItem(&next), Owner: "customerId", ID: id,
+		Taken: errCustomerEmailTaken, Changed: errCustomerChanged})
 	if err := r.Transact(ctx, "update customer", items); err != nil {
 		return nil, err
 	}
@@ -57,10 +58,10 @@ func (r *Repo) UpdateCustomer(ctx context.Context, id string, name, email *strin
 }
 
 // UpdateMailingAddressPlan is what UpdateMailingAddress does (explain plans the mutation from it).
-var UpdateMailingAddressPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = CUST#<c>, SK = PROFILE"), transactCall("Update mailingAddresses[i] of CUST#<c> PROFILE if it still has the label")}}
+var UpdateMailingAddressPlan = repository.WritePlan{Calls: []repository.WriteCall{repository.ConsistentRead("PK = CUST#<c>, SK = PROFILE"), repository.TransactCall("Update mailingAddresses[i] of CUST#<c> PROFILE if it still has the label")}}
 
 // UpdateMailingAddress replaces the customer's address labelled label with address.
-func (r *Repo) UpdateMailingAddress(ctx context.Context, customer, label string, address MailingAddress) (*Customer, error) {
+func (r *Commerce) UpdateMailingAddress(ctx context.Context, customer, label string, address MailingAddress) (*Customer, error) {
 	address, err := cleanAddress("address", address)
 	if err != nil {
 		return nil, err
@@ -69,10 +70,10 @@ func (r *Repo) UpdateMailingAddress(ctx context.Context, customer, label string,
 }
 
 // RemoveMailingAddressPlan is what RemoveMailingAddress does (explain plans the mutation from it).
-var RemoveMailingAddressPlan = WritePlan{Calls: []WriteCall{consistentRead("PK = CUST#<c>, SK = PROFILE"), transactCall("Remove mailingAddresses[i] of CUST#<c> PROFILE if it still has the label")}}
+var RemoveMailingAddressPlan = repository.WritePlan{Calls: []repository.WriteCall{repository.ConsistentRead("PK = CUST#<c>, SK = PROFILE"), repository.TransactCall("Remove mailingAddresses[i] of CUST#<c> PROFILE if it still has the label")}}
 
 // RemoveMailingAddress removes the customer's address labelled label.
-func (r *Repo) RemoveMailingAddress(ctx context.Context, customer, label string) (*Customer, error) {
+func (r *Commerce) RemoveMailingAddress(ctx context.Context, customer, label string) (*Customer, error) {
 	return r.changeAddress(ctx, customer, label, nil)
 }
 
@@ -80,15 +81,15 @@ func (r *Repo) RemoveMailingAddress(ctx context.Context, customer, label string)
 // without regard to case: one Update of the list element it found, conditioned on that element
 // still having the label (a concurrent change of the list is CONFLICT). NOT_FOUND naming label if
 // the customer has no such address; BAD_USER_INPUT if the new label is another address's.
-func (r *Repo) changeAddress(ctx context.Context, customer, label string, address *MailingAddress) (*Customer, error) {
-	if err := checkID("customerId", customer); err != nil {
+func (r *Commerce) changeAddress(ctx context.Context, customer, label string, address *MailingAddress) (*Customer, error) {
+	if err := repository.CheckID("customerId", customer); err != nil {
 		return nil, err
 	}
-	label, err := cleanText("label", label, 1, maxAddressLabelLen, false)
+	label, err := repository.CleanText("label", label, 1, repository.MaxAddressLabelLen, false)
 	if err != nil {
 		return nil, err
 	}
-	c, err := ReadLive[*Customer](ctx, r, CustomerKeyOf(customer), apperr.NotFound("customer"))
+	c, err := repository.ReadLive[*Customer](ctx, r.Repo, CustomerKeyOf(customer), apperr.NotFound("customer"))
 	if err != nil {
 		return nil, err
 	}
@@ -100,12 +101,12 @@ func (r *Repo) changeAddress(ctx context.Context, customer, label string, addres
 		}
 	}
 	if at < 0 {
-		return nil, notFoundField("label", "mailing address")
+		return nil, repository.NotFoundField("label", "mailing address")
 	}
 	next := *c
 	next.Addresses = append([]MailingAddress(nil), c.Addresses[:at]...)
 	update := fmt.Sprintf("REMOVE mailingAddresses[%d]", at)
-	values := map[string]types.AttributeValue{":label": StringValue(c.Addresses[at].Label)}
+	values := map[string]types.AttributeValue{":label": repository.StringValue(c.Addresses[at].Label)}
 	if address != nil {
 		for i, a := range c.Addresses {
 			if i != at && strings.EqualFold(a.Label, address.Label) {
@@ -120,8 +121,8 @@ func (r *Repo) changeAddress(ctx context.Context, customer, label string, addres
 		next.Addresses = append(next.Addresses, *address)
 	}
 	next.Addresses = append(next.Addresses, c.Addresses[at+1:]...)
-	cond := fmt.Sprintf("%s AND mailingAddresses[%d].#label = :label", NotDeleting, at)
-	if err := r.Transact(ctx, "change mailing address", []TxItem{r.TxUpdate(CustomerKeyOf(customer), update, cond, map[string]string{"#label": "label"}, values, errCustomerChanged)}); err != nil {
+	cond := fmt.Sprintf("%s AND mailingAddresses[%d].#label = :label", repository.NotDeleting, at)
+	if err := r.Transact(ctx, "change mailing address", []repository.TxItem{r.TxUpdate(CustomerKeyOf(customer), update, cond, map[string]string{"#label": "label"}, values, errCustomerChanged)}); err != nil {
 		return nil, err
 	}
 	return &next, nil

@@ -1,4 +1,4 @@
-package repository_test
+package commerce_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/commerce"
 	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
 	"singletable/repository/store"
@@ -42,7 +43,7 @@ func testRepsRanked(t *testing.T, every int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []repository.RepTotal{{RepID: reps[1].ID, TotalCents: 400, Orders: 4}, {RepID: reps[0].ID, TotalCents: 400, Orders: 4}}
+	want := []commerce.RepTotal{{RepID: reps[1].ID, TotalCents: 400, Orders: 4}, {RepID: reps[0].ID, TotalCents: 400, Orders: 4}}
 	if reps[0].ID < reps[1].ID {
 		want[0], want[1] = want[1], want[0]
 	}
@@ -53,8 +54,8 @@ func testRepsRanked(t *testing.T, every int) {
 	if err != nil || len(accounts.Items) != 2 || accounts.Items[0].Name != "Buyer 1" {
 		t.Fatalf("rep 1's accounts: %+v, %v", accounts.Items, err)
 	}
-	open := repository.OrderOpen
-	page, err := repo.OrdersOfRep(ctx, reps[1].ID, repository.OrderFilter{Status: &open}, repository.PageArgs{First: 3})
+	open := commerce.OrderOpen
+	page, err := repo.OrdersOfRep(ctx, reps[1].ID, commerce.OrderFilter{Status: &open}, repository.PageArgs{First: 3})
 	if err != nil || len(page.Items) != 3 || !page.HasNextPage {
 		t.Fatalf("rep 1's open orders (4 of its 8), a page of 3: %d orders, next %v, %v", len(page.Items), page.HasNextPage, err)
 	}
@@ -68,12 +69,12 @@ func testRepsRanked(t *testing.T, every int) {
 
 // raceRepOrders places twelve orders of 100 cents, one per customer in turn, at once, then
 // cancels four of rep's at once.
-func raceRepOrders(t *testing.T, repo *store.Store, customers []*repository.Customer, rep string) {
+func raceRepOrders(t *testing.T, repo *store.Store, customers []*commerce.Customer, rep string) {
 	t.Helper()
 	ctx := context.Background()
 	var (
 		mu     sync.Mutex
-		placed = map[string][]*repository.Order{}
+		placed = map[string][]*commerce.Order{}
 		wg     sync.WaitGroup
 	)
 	for i := range 12 {
@@ -81,7 +82,7 @@ func raceRepOrders(t *testing.T, repo *store.Store, customers []*repository.Cust
 		go func() {
 			defer wg.Done()
 			c := customers[i%3]
-			o, _, err := repo.PlaceOrder(ctx, c.ID, []repository.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 100}}, fmt.Sprintf("k%d", i))
+			o, _, err := repo.PlaceOrder(ctx, c.ID, []commerce.OrderLine{{SKU: "S", ProductName: "P", Quantity: 1, UnitPriceCents: 100}}, fmt.Sprintf("k%d", i))
 			if err != nil {
 				t.Error(err)
 				return
@@ -106,7 +107,7 @@ func raceRepOrders(t *testing.T, repo *store.Store, customers []*repository.Cust
 
 // repsWithCustomers hires two reps and makes rep 0 the account rep of customer 0 and rep 1 of
 // customers 1 and 2.
-func repsWithCustomers(t *testing.T, repo *store.Store) ([]*repository.Employee, []*repository.Customer) {
+func repsWithCustomers(t *testing.T, repo *store.Store) ([]*repository.Employee, []*commerce.Customer) {
 	t.Helper()
 	ctx := context.Background()
 	var reps []*repository.Employee
@@ -125,7 +126,7 @@ func repsWithCustomers(t *testing.T, repo *store.Store) ([]*repository.Employee,
 		}
 		reps = append(reps, e)
 	}
-	var customers []*repository.Customer
+	var customers []*commerce.Customer
 	for i := range 3 {
 		c, err := repo.CreateCustomer(ctx, fmt.Sprintf("Buyer %d", i), fmt.Sprintf("b%d@shop.example", i), nil)
 		if err != nil {
@@ -147,7 +148,7 @@ func assertRepSalesRecount(t *testing.T, repo *store.Store, rep string, now time
 	if rep, err := repo.Recount(ctx, maintenance.RecountOptions{Settle: 1}); err != nil || len(rep.Repairs) != 0 {
 		t.Fatalf("a recount after the race repaired %v (err %v)", rep.Repairs, err)
 	}
-	if err := repository.SetRepSales(ctx, repo.Repo, rep, now.UTC().Format("2006-01"), 1, 99); err != nil {
+	if err := commerce.SetRepSales(ctx, repo.Commerce, rep, now.UTC().Format("2006-01"), 1, 99); err != nil {
 		t.Fatal(err)
 	}
 	fixed, err := repo.Recount(ctx, maintenance.RecountOptions{Settle: 1})

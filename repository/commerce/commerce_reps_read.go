@@ -1,8 +1,9 @@
-package repository
+package commerce
 
 import (
 	"cmp"
 	"context"
+	"singletable/repository"
 	"slices"
 	"sync"
 	"time"
@@ -17,37 +18,37 @@ const MaxRankingMonths = 36
 
 // AccountsOfRep pages through the customers whose account rep is rep, by name (AP26: GSI1
 // EMP#<e>#ACCOUNTS).
-func (r *Repo) AccountsOfRep(ctx context.Context, rep string, args PageArgs) (Page[*Customer], error) {
-	if err := checkID("id", rep); err != nil {
-		return Page[*Customer]{}, err
+func (r *Commerce) AccountsOfRep(ctx context.Context, rep string, args repository.PageArgs) (repository.Page[*Customer], error) {
+	if err := repository.CheckID("id", rep); err != nil {
+		return repository.Page[*Customer]{}, err
 	}
 	pk := repAccountsPK(rep)
-	return queryPage[*Customer](ctx, r, AccountsOfRep.query(join("accounts", pk), pk), args)
+	return repository.QueryPage[*Customer](ctx, r.Repo, AccountsOfRep.Query(repository.Join("accounts", pk), pk), args)
 }
 
 // OrdersOfRep pages through the orders placed for rep's customers while it was their rep, newest
 // first (AP27: GSI2 EMP#<e>#ORDERS, the order id between the bounds of the placed range, read
 // backwards). A status is a filter on that range: pages are still full, the Query reads on until
 // it has them (or the range ends).
-func (r *Repo) OrdersOfRep(ctx context.Context, rep string, f OrderFilter, args PageArgs) (Page[*Order], error) {
-	if err := checkID("id", rep); err != nil {
-		return Page[*Order]{}, err
+func (r *Commerce) OrdersOfRep(ctx context.Context, rep string, f OrderFilter, args repository.PageArgs) (repository.Page[*Order], error) {
+	if err := repository.CheckID("id", rep); err != nil {
+		return repository.Page[*Order]{}, err
 	}
 	if f.Status != nil && !f.Status.valid() {
-		return Page[*Order]{}, apperr.InvalidInput("status", "unknown order status")
+		return repository.Page[*Order]{}, apperr.InvalidInput("status", "unknown order status")
 	}
-	lo, hi, ok := idRange(f.PlacedAfter, f.PlacedBefore)
+	lo, hi, ok := repository.IdRange(f.PlacedAfter, f.PlacedBefore)
 	if !ok {
-		return Page[*Order]{HasPreviousPage: args.After != ""}, nil
+		return repository.Page[*Order]{HasPreviousPage: args.After != ""}, nil
 	}
 	pk := RepOrdersPK(rep)
-	q := OrdersOfRep.query(join("reporders", pk, lo, hi), pk, lo, hi)
+	q := OrdersOfRep.Query(repository.Join("reporders", pk, lo, hi), pk, lo, hi)
 	if f.Status != nil {
-		q.scope = join(q.scope, string(*f.Status))
-		q.filter, q.names = "#status = :status", map[string]string{"#status": "status"}
-		q.values[":status"] = StringValue(string(*f.Status))
+		q.Scope = repository.Join(q.Scope, string(*f.Status))
+		q.Filter, q.Names = "#status = :status", map[string]string{"#status": "status"}
+		q.Values[":status"] = repository.StringValue(string(*f.Status))
 	}
-	return queryPage[*Order](ctx, r, q, args)
+	return repository.QueryPage[*Order](ctx, r.Repo, q, args)
 }
 
 // RepTotal is one rep's sales over a range of months.
@@ -60,9 +61,9 @@ type RepTotal struct {
 // TopAccountReps ranks the account reps by their sales in the months from..to touch (UTC; whole
 // months: the totals are kept per month), highest total first, and returns the first. It reads
 // one Query per month (AP28: PK = REPSALES#<yyyy-mm>), the months at once.
-func (r *Repo) TopAccountReps(ctx context.Context, from, to time.Time, first int) ([]RepTotal, error) {
-	if first < 1 || first > MaxPageSize {
-		return nil, apperr.InvalidInput("first", "first must be between 1 and %d", MaxPageSize)
+func (r *Commerce) TopAccountReps(ctx context.Context, from, to time.Time, first int) ([]RepTotal, error) {
+	if first < 1 || first > repository.MaxPageSize {
+		return nil, apperr.InvalidInput("first", "first must be between 1 and %d", repository.MaxPageSize)
 	}
 	months, err := monthsBetween(from, to)
 	if err != nil {
@@ -79,13 +80,13 @@ func (r *Repo) TopAccountReps(ctx context.Context, from, to time.Time, first int
 			mu.Lock()
 			defer mu.Unlock()
 			for _, it := range items {
-				t := totals[StringAttr(it, "repId")]
+				t := totals[repository.StringAttr(it, "repId")]
 				if t == nil {
-					t = &RepTotal{RepID: StringAttr(it, "repId")}
+					t = &RepTotal{RepID: repository.StringAttr(it, "repId")}
 					totals[t.RepID] = t
 				}
-				t.TotalCents += int64(IntAttr(it, "totalCents"))
-				t.Orders += IntAttr(it, "orders")
+				t.TotalCents += int64(repository.IntAttr(it, "totalCents"))
+				t.Orders += repository.IntAttr(it, "orders")
 			}
 			return err
 		})

@@ -1,7 +1,8 @@
-package repository
+package commerce
 
 import (
 	"context"
+	"singletable/repository"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -16,9 +17,9 @@ func orderCountAttr(st OrderStatus) string { return strings.ToLower(string(st)) 
 
 // OrderTotal is the number of the customer's orders that filter f keeps: all of them, or those
 // with its status; unknown with a time range.
-func (c *Customer) OrderTotal(f OrderFilter) Count {
+func (c *Customer) OrderTotal(f OrderFilter) repository.Count {
 	ranged := f.PlacedAfter != nil || f.PlacedBefore != nil
-	return filteredTotal(c.Counted, ranged, f.Status, c.orderCount, c.OpenOrders+c.ShippedOrders+c.DeliveredOrders+c.CancelledOrders)
+	return repository.FilteredTotal(c.Counted, ranged, f.Status, c.orderCount, c.OpenOrders+c.ShippedOrders+c.DeliveredOrders+c.CancelledOrders)
 }
 
 func (c *Customer) orderCount(st OrderStatus) int {
@@ -47,18 +48,19 @@ func orderCountAttrs() []string {
 var orderStatuses = []OrderStatus{OrderOpen, OrderShipped, OrderDelivered, OrderCancelled}
 
 // Counted: a customer's orders by status.
-var _ = counted(Tally{
+var _ = repository.Counted(repository.Tally{
 	Parent: TypeCustomer, Attrs: orderCountAttrs(),
-	project: []string{AttrType, "customerId", "status"},
-	of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return CustomerKeyOf(StringAttr(it, "customerId")), orderCountAttr(OrderStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == TypeOrder
+	Project: []string{repository.AttrType, "customerId", "status"},
+	Of: func(it map[string]types.AttributeValue) (repository.Key, string, bool) {
+		return CustomerKeyOf(repository.StringAttr(it, "customerId")), orderCountAttr(OrderStatus(repository.StringAttr(it, "status"))), repository.StringAttr(it, repository.AttrType) == TypeOrder
 	},
-	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return EachPage(func(a PageArgs) (Page[*Customer], error) { return r.ListCustomers(ctx, a) }, entityFn[*Customer](fn))
+	Each: func(ctx context.Context, repo *repository.Repo, fn func(repository.Entity) error) error {
+		r := &Commerce{Repo: repo}
+		return repository.EachPage(func(a repository.PageArgs) (repository.Page[*Customer], error) { return r.ListCustomers(ctx, a) }, repository.EntityFn[*Customer](fn))
 	},
 	// The orders with their items, from the table itself (a consistent read); the items
 	// count toward nothing.
-	collection: func(p Entity) *dynamodb.QueryInput {
-		return keyQuery("PK = :pk AND begins_with(SK, :p)", customerPK(p.(*Customer).ID), orderSKPrefix)
+	Collection: func(p repository.Entity) *dynamodb.QueryInput {
+		return repository.KeyQuery("PK = :pk AND begins_with(SK, :p)", customerPK(p.(*Customer).ID), orderSKPrefix)
 	},
 })

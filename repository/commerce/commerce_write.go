@@ -1,4 +1,4 @@
-package repository
+package commerce
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -29,35 +30,35 @@ func cleanOrderLines(lines []OrderLine) ([]OrderLine, int64, error) {
 	if len(lines) == 0 {
 		return nil, 0, apperr.InvalidInput("items", "an order needs at least one item")
 	}
-	if len(lines) > MaxOrderLines {
+	if len(lines) > repository.MaxOrderLines {
 		return nil, 0, apperr.InvalidInput("items", "an order has at most %d items (lines): it is written in one transaction of at most %d writes, 3 of which are the customer check, the idempotency guard and the order",
-			MaxOrderLines, MaxTransactItems)
+			repository.MaxOrderLines, repository.MaxTransactItems)
 	}
 	out := make([]OrderLine, len(lines))
 	var total int64
 	for i, l := range lines {
 		field := fmt.Sprintf("items[%d]", i)
 		var err error
-		if l.SKU, err = cleanText(field+".sku", l.SKU, 1, maxSKULen, false); err != nil {
+		if l.SKU, err = repository.CleanText(field+".sku", l.SKU, 1, repository.MaxSKULen, false); err != nil {
 			return nil, 0, err
 		}
-		if l.ProductName, err = cleanText(field+".productName", l.ProductName, 1, maxNameLen, false); err != nil {
+		if l.ProductName, err = repository.CleanText(field+".productName", l.ProductName, 1, repository.MaxNameLen, false); err != nil {
 			return nil, 0, err
 		}
-		if l.Quantity < 1 || l.Quantity > MaxLineQuantity {
-			return nil, 0, apperr.InvalidInput(field+".quantity", "quantity must be between 1 and %d", MaxLineQuantity)
+		if l.Quantity < 1 || l.Quantity > repository.MaxLineQuantity {
+			return nil, 0, apperr.InvalidInput(field+".quantity", "quantity must be between 1 and %d", repository.MaxLineQuantity)
 		}
 		if err := checkStockLine(field, l); err != nil {
 			return nil, 0, err
 		}
-		if l.UnitPriceCents < 0 || l.UnitPriceCents > MaxUnitPriceCents {
-			return nil, 0, apperr.InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(MaxUnitPriceCents))
+		if l.UnitPriceCents < 0 || l.UnitPriceCents > repository.MaxUnitPriceCents {
+			return nil, 0, apperr.InvalidInput(field+".unitPriceCents", "unitPriceCents must be between 0 and %d", int64(repository.MaxUnitPriceCents))
 		}
 		// Both factors are bounded, so neither the product nor the sum of at most MaxOrderLines
 		// of them can overflow int64; the total is then held to what the API can return.
 		total += int64(l.Quantity) * l.UnitPriceCents
-		if total > MaxOrderTotalCents {
-			return nil, 0, apperr.InvalidInput("items", "the order total must be at most %d cents", int64(MaxOrderTotalCents))
+		if total > repository.MaxOrderTotalCents {
+			return nil, 0, apperr.InvalidInput("items", "the order total must be at most %d cents", int64(repository.MaxOrderTotalCents))
 		}
 		out[i] = l
 	}
@@ -91,9 +92,9 @@ func (e *errReplay) Error() string { return "idempotency key already used" }
 
 // PlaceOrderPlan is what PlaceOrder does: a read of the customer (its account rep), one
 // transaction, and for an idempotency key used before, the Queries that find the order it placed.
-var PlaceOrderPlan = WritePlan{Calls: []WriteCall{
-	consistentRead("PK = CUST#<c>, SK = PROFILE: its account rep"),
-	transactCall("Put ORDER#<o>, its lines and the idempotency guard if absent; count it on the customer if its account rep is as read, and on the rep's REPSALES#<yyyy-mm>; take each stocked line from PRODUCT#<p> INV#<w> if it holds enough, and from the product's totalInventory"),
+var PlaceOrderPlan = repository.WritePlan{Calls: []repository.WriteCall{
+	repository.ConsistentRead("PK = CUST#<c>, SK = PROFILE: its account rep"),
+	repository.TransactCall("Put ORDER#<o>, its lines and the idempotency guard if absent; count it on the customer if its account rep is as read, and on the rep's REPSALES#<yyyy-mm>; take each stocked line from PRODUCT#<p> INV#<w> if it holds enough, and from the product's totalInventory"),
 	{Operation: "Query", Calls: 2, What: "the idempotency guard, then PK = CUST#<c> AND begins_with(SK, ORDER#<o>), consistent: only for a key used before"},
 }}
 
@@ -112,31 +113,31 @@ var PlaceOrderPlan = WritePlan{Calls: []WriteCall{
 //
 // It returns the order and its items (to prime them: they were just written, and an eventually
 // consistent read right after could miss them).
-func (r *Repo) PlaceOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey string) (*Order, []*OrderItem, error) {
+func (r *Commerce) PlaceOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey string) (*Order, []*OrderItem, error) {
 	return r.placeOrder(ctx, customer, lines, idempotencyKey, placeOrderToken(customer, idempotencyKey))
 }
 
 // placeOrder is PlaceOrder with the ClientRequestToken given; tests pass another token (or none)
 // to reach the path a retry takes after DynamoDB's ten-minute window.
-func (r *Repo) placeOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, error) {
+func (r *Commerce) placeOrder(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, error) {
 	o, items, _, err := r.placeOrderFull(ctx, customer, lines, idempotencyKey, token)
 	return o, items, err
 }
 
 // PlaceOrderWithCustomer is PlaceOrder that also returns the customer as the order left it (its
 // counters moved), read consistently before the write: nil when the key placed an order before.
-func (r *Repo) PlaceOrderWithCustomer(ctx context.Context, customer string, lines []OrderLine, idempotencyKey string) (*Order, []*OrderItem, *Customer, error) {
+func (r *Commerce) PlaceOrderWithCustomer(ctx context.Context, customer string, lines []OrderLine, idempotencyKey string) (*Order, []*OrderItem, *Customer, error) {
 	return r.placeOrderFull(ctx, customer, lines, idempotencyKey, placeOrderToken(customer, idempotencyKey))
 }
 
 // placeOrderFull checks the request, reads the customer (consistently: its account rep, which the
 // order counts for, see commerce_reps_model.go; a missing customer is NOT_FOUND) and writes the order's
 // transaction (orderWrites).
-func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, *Customer, error) {
-	if err := checkID("customerId", customer); err != nil {
+func (r *Commerce) placeOrderFull(ctx context.Context, customer string, lines []OrderLine, idempotencyKey, token string) (*Order, []*OrderItem, *Customer, error) {
+	if err := repository.CheckID("customerId", customer); err != nil {
 		return nil, nil, nil, err
 	}
-	key, err := cleanText("idempotencyKey", idempotencyKey, 1, maxIdempotencyKeyLen, false)
+	key, err := repository.CleanText("idempotencyKey", idempotencyKey, 1, repository.MaxIdempotencyKeyLen, false)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -159,7 +160,7 @@ func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []Orde
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	err = r.transactWithToken(ctx, "place order", token, tx)
+	err = r.TransactWithToken(ctx, "place order", token, tx)
 	var (
 		replay   *errReplay
 		mismatch *types.IdempotentParameterMismatchException
@@ -185,7 +186,7 @@ func (r *Repo) placeOrderFull(ctx context.Context, customer string, lines []Orde
 // orderWrites is the transaction that places order o with its lines: the customer's count of open
 // orders (only if the customer and its account rep are as read), the idempotency guard (only if
 // absent), the order, a Put per line, the stock its lines take and its rep's sales of the month.
-func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]TxItem, []*OrderItem, error) {
+func (r *Commerce) orderWrites(o *Order, lines []OrderLine, hash string) ([]repository.TxItem, []*OrderItem, error) {
 	items := make([]*OrderItem, len(lines))
 	for i, l := range lines {
 		items[i] = &OrderItem{CustomerID: o.CustomerID, OrderID: o.ID, Line: i + 1, SKU: l.SKU, ProductName: l.ProductName, Quantity: l.Quantity, UnitPriceCents: l.UnitPriceCents,
@@ -193,13 +194,13 @@ func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]TxItem, 
 	}
 	stock := stockOf(items)
 	o.Stocked = len(stock.byStock) > 0
-	oi, err := orderEntity.encodeSharded(o, r.Shards)
+	oi, err := orderEntity.EncodeSharded(o, r.Shards)
 	if err != nil {
 		return nil, nil, err
 	}
-	tx := []TxItem{
-		r.txCount(CustomerKeyOf(o.CustomerID), []delta{{orderCountAttr(OrderOpen), 1}}, apperr.NotFound("customer"), notErased(repAsRead(o.AccountRepID))),
-		r.putNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
+	tx := []repository.TxItem{
+		r.TxCount(CustomerKeyOf(o.CustomerID), []repository.Delta{{Attr: orderCountAttr(OrderOpen), By: 1}}, apperr.NotFound("customer"), repository.NotErased(repAsRead(o.AccountRepID))),
+		r.PutNewOrOld(idempotencyGuardItem(o, hash), func(old map[string]types.AttributeValue) error { return &errReplay{guard: old} }),
 		r.PutNew(oi, apperr.Errorf(apperr.CodeConflict, "order already exists")),
 	}
 	for _, it := range items {
@@ -211,7 +212,7 @@ func (r *Repo) orderWrites(o *Order, lines []OrderLine, hash string) ([]TxItem, 
 	}
 	tx = append(tx, r.take(stock, -1)...)
 	tx = append(tx, r.repSales(o, +1)...)
-	if len(tx) > MaxTransactItems {
+	if len(tx) > repository.MaxTransactItems {
 		return nil, nil, orderTooLarge(lines, len(tx), len(tx)-len(lines)-len(stock.byProduct)-len(stock.byStock))
 	}
 	return tx, items, nil
@@ -230,7 +231,7 @@ func orderTooLarge(lines []OrderLine, writes, fixed int) error {
 		if l.ProductID != "" && l.WarehouseID != "" {
 			cost += boolInt(!products[l.ProductID]) + boolInt(!stocks[l.ProductID+"/"+l.WarehouseID])
 		}
-		if used+cost > MaxTransactItems {
+		if used+cost > repository.MaxTransactItems {
 			break
 		}
 		used, fit = used+cost, fit+1
@@ -240,7 +241,7 @@ func orderTooLarge(lines []OrderLine, writes, fixed int) error {
 	}
 	return &apperr.Error{Code: apperr.CodeBadUserInput, Field: "items", Limit: "orderWrites", Count: &fit,
 		Message: fmt.Sprintf("this order needs %d writes and one order is written in one transaction of at most %d: %d for the customer, the idempotency guard, the order and the rep's month, one per line, and for a line that takes stock one more for its stock item and one for its product's total (once per product); the first %d of these lines fit",
-			writes, MaxTransactItems, fixed, fit)}
+			writes, repository.MaxTransactItems, fixed, fit)}
 }
 
 func boolInt(b bool) int {
@@ -252,13 +253,13 @@ func boolInt(b bool) int {
 
 // replayOrder answers a placeOrder whose idempotency key is already taken: the stored order if
 // the request is the same, CONFLICT if the key placed a different order.
-func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem map[string]types.AttributeValue, hash string) (*Order, []*OrderItem, error) {
+func (r *Commerce) replayOrder(ctx context.Context, customer, key string, guardItem map[string]types.AttributeValue, hash string) (*Order, []*OrderItem, error) {
 	if guardItem == nil {
 		// The token was seen but its transaction left no guard: it is still in flight.
 		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "an order with this idempotencyKey is being placed; retry"}
 	}
 	var g idempotencyGuard
-	g.OrderID, g.RequestHash = StringAttr(guardItem, "orderId"), StringAttr(guardItem, "requestHash")
+	g.OrderID, g.RequestHash = repository.StringAttr(guardItem, "orderId"), repository.StringAttr(guardItem, "requestHash")
 	if g.RequestHash != hash {
 		return nil, nil, &apperr.Error{Code: apperr.CodeConflict, Field: "idempotencyKey", Message: "this idempotencyKey was already used for a different order"}
 	}
@@ -274,12 +275,12 @@ func (r *Repo) replayOrder(ctx context.Context, customer, key string, guardItem 
 
 // orderWithItems reads an order and its items with ONE strongly consistent Query of the order's
 // part of the customer's collection (AP17: PK=CUST#<c>, begins_with(SK, ORDER#<o>)).
-func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
+func (r *Commerce) orderWithItems(ctx context.Context, customer, order string) (*Order, []*OrderItem, error) {
 	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.Table()),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :order)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": StringValue(customerPK(customer)), ":order": StringValue(orderSK(order)),
+			":pk": repository.StringValue(customerPK(customer)), ":order": repository.StringValue(orderSK(order)),
 		},
 		ConsistentRead: aws.Bool(true),
 	})
@@ -289,7 +290,7 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 	var o *Order
 	var items []*OrderItem
 	for _, item := range raw {
-		e, err := DecodeEntity(item)
+		e, err := repository.DecodeEntity(item)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -307,10 +308,10 @@ func (r *Repo) orderWithItems(ctx context.Context, customer, order string) (*Ord
 }
 
 // UpdateOrderStatusPlan is what UpdateOrderStatus does; to CANCELLED it is CancelOrder.
-var UpdateOrderStatusPlan = WritePlan{Calls: []WriteCall{
-	consistentRead("PK = CUST#<c>, SK = ORDER#<o>"),
+var UpdateOrderStatusPlan = repository.WritePlan{Calls: []repository.WriteCall{
+	repository.ConsistentRead("PK = CUST#<c>, SK = ORDER#<o>"),
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = CUST#<c>, SK = ORDER#<o>#ITEM#<nnn>, consistent: only when cancelling an order whose lines took stock"},
-	transactCall("Update CUST#<c> ORDER#<o> if its status is as read; move the customer's counts (cancelling: as cancelOrder)"),
+	repository.TransactCall("Update CUST#<c> ORDER#<o> if its status is as read; move the customer's counts (cancelling: as cancelOrder)"),
 }}
 
 // UpdateOrderStatus moves an order to another status: allowed are OPEN→SHIPPED, SHIPPED→DELIVERED
@@ -322,7 +323,7 @@ var UpdateOrderStatusPlan = WritePlan{Calls: []WriteCall{
 // customer's status range and between status shards atomically; and the move of the order between
 // the customer's counters. Of two concurrent changes from one status, one wins and the other is
 // CONFLICT naming the status the winner set (read from the item as it was, ALL_OLD).
-func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to OrderStatus) (*Order, error) {
+func (r *Commerce) UpdateOrderStatus(ctx context.Context, customer, order string, to OrderStatus) (*Order, error) {
 	if err := checkOrderID(customer, order); err != nil {
 		return nil, err
 	}
@@ -354,10 +355,10 @@ func (r *Repo) UpdateOrderStatus(ctx context.Context, customer, order string, to
 // moveOrder is the part of a status change's transaction every change has: the Update of the order,
 // conditioned on the status it was read with, which also rewrites the status-bearing index keys,
 // and the move of the order between the customer's counters. It returns the order as it will be.
-func (r *Repo) moveOrder(o *Order, to OrderStatus) (*Order, []TxItem, error) {
+func (r *Commerce) moveOrder(o *Order, to OrderStatus) (*Order, []repository.TxItem, error) {
 	from := o.Status
 	next := *o
-	next.Status, next.UpdatedAt = to, r.stamp()
+	next.Status, next.UpdatedAt = to, r.Stamp()
 	now, err := attributevalue.Marshal(next.UpdatedAt)
 	if err != nil {
 		return nil, nil, apperr.Internal("update order status", err)
@@ -366,16 +367,16 @@ func (r *Repo) moveOrder(o *Order, to OrderStatus) (*Order, []TxItem, error) {
 	update := r.TxUpdate(k, "SET #status = :to, GSI1SK = :gsi1sk, GSI3PK = :gsi3pk, updatedAt = :now", "#status = :from",
 		map[string]string{"#status": "status"},
 		map[string]types.AttributeValue{
-			":to": StringValue(string(to)), ":from": StringValue(string(from)), ":now": now,
-			":gsi1sk": StringValue(orderStatusGSI1SK(to, o.ID)),
-			":gsi3pk": StringValue(orderStatusShardPK(to, orderStatusShard(o.ID, r.Shards))),
+			":to": repository.StringValue(string(to)), ":from": repository.StringValue(string(from)), ":now": now,
+			":gsi1sk": repository.StringValue(orderStatusGSI1SK(to, o.ID)),
+			":gsi3pk": repository.StringValue(orderStatusShardPK(to, orderStatusShard(o.ID, r.Shards))),
 		}, nil)
-	update.item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-	update.onConditionOld = func(old map[string]types.AttributeValue) error {
-		return refusedTransition(OrderStatus(StringAttr(old, "status")), orderStatusFrom[to], to)
+	update.Item.Update.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	update.OnConditionOld = func(old map[string]types.AttributeValue) error {
+		return refusedTransition(OrderStatus(repository.StringAttr(old, "status")), orderStatusFrom[to], to)
 	}
-	return &next, []TxItem{update,
-		r.txCount(CustomerKeyOf(o.CustomerID), moved(orderCountAttr(from), orderCountAttr(to)),
+	return &next, []repository.TxItem{update,
+		r.TxCount(CustomerKeyOf(o.CustomerID), repository.Moved(orderCountAttr(from), orderCountAttr(to)),
 			apperr.Internal("update order status", fmt.Errorf("the customer of order %s is missing", o.ID)), nil),
 	}, nil
 }
@@ -389,7 +390,7 @@ func refusedTransition(current, from, to OrderStatus) error {
 }
 
 // CreateCustomerPlan is what CreateCustomer does.
-var CreateCustomerPlan = oneTransaction("Put CUST#<c> PROFILE and its email guard if absent")
+var CreateCustomerPlan = repository.OneTransaction("Put CUST#<c> PROFILE and its email guard if absent")
 
 // AddMailingAddressPlan is what AddMailingAddress does.
-var AddMailingAddressPlan = WritePlan{Calls: []WriteCall{{Operation: "UpdateItem", Calls: 1, What: "PK = CUST#<c>, SK = PROFILE if it has fewer than 20 addresses"}}}
+var AddMailingAddressPlan = repository.WritePlan{Calls: []repository.WriteCall{{Operation: "UpdateItem", Calls: 1, What: "PK = CUST#<c>, SK = PROFILE if it has fewer than 20 addresses"}}}

@@ -1,10 +1,11 @@
-package repository
+package commerce
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"singletable/apperr"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -14,13 +15,13 @@ import (
 
 // CreateCustomer stores a new customer with up to MaxMailingAddresses addresses, and the item that
 // reserves its email, in one transaction.
-func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses []MailingAddress) (*Customer, error) {
-	name, email, err := cleanNameAndEmail(name, email)
+func (r *Commerce) CreateCustomer(ctx context.Context, name, email string, addresses []MailingAddress) (*Customer, error) {
+	name, email, err := repository.CleanNameAndEmail(name, email)
 	if err != nil {
 		return nil, err
 	}
-	if len(addresses) > MaxMailingAddresses {
-		return nil, apperr.InvalidInput("mailingAddresses", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+	if len(addresses) > repository.MaxMailingAddresses {
+		return nil, apperr.InvalidInput("mailingAddresses", "a customer has at most %d mailing addresses", repository.MaxMailingAddresses)
 	}
 	clean := make([]MailingAddress, len(addresses))
 	for i, a := range addresses {
@@ -33,7 +34,7 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 		return nil, err
 	}
 	c := &Customer{ID: id, Name: name, Email: email, Addresses: clean, CreatedAt: now, Counted: true}
-	return createNew(ctx, r, customerEntity, c, "customer",
+	return repository.CreateNew(ctx, r.Repo, customerEntity, c, "customer",
 		r.PutNew(customerEmailGuardItem(c), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a customer with this email already exists"}))
 }
 
@@ -43,8 +44,8 @@ func (r *Repo) CreateCustomer(ctx context.Context, name, email string, addresses
 // so concurrent additions to a customer at 19 addresses let exactly one through. When the
 // condition fails, the item as it was (ReturnValuesOnConditionCheckFailure=ALL_OLD) tells a
 // missing customer (NOT_FOUND) from a full list (BAD_USER_INPUT) without another read.
-func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address MailingAddress) (*Customer, error) {
-	if err := checkID("customerId", customer); err != nil {
+func (r *Commerce) AddMailingAddress(ctx context.Context, customer string, address MailingAddress) (*Customer, error) {
+	if err := repository.CheckID("customerId", customer); err != nil {
 		return nil, err
 	}
 	address, err := cleanAddress("address", address)
@@ -59,27 +60,27 @@ func (r *Repo) AddMailingAddress(ctx context.Context, customer string, address M
 		TableName:           aws.String(r.Table()),
 		Key:                 CustomerKeyOf(customer).Attributes(),
 		UpdateExpression:    aws.String("SET #addresses = list_append(if_not_exists(#addresses, :empty), :added)"),
-		ConditionExpression: aws.String(NotDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
+		ConditionExpression: aws.String(repository.NotDeleting + " AND (attribute_not_exists(#addresses) OR size(#addresses) < :max)"),
 		ExpressionAttributeNames: map[string]string{
 			"#addresses": "mailingAddresses",
 		},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
 			":added": added,
-			":max":   &types.AttributeValueMemberN{Value: fmt.Sprint(MaxMailingAddresses)},
+			":max":   &types.AttributeValueMemberN{Value: fmt.Sprint(repository.MaxMailingAddresses)},
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		if _, erased := ccf.Item[AttrDeleting]; len(ccf.Item) == 0 || erased {
+		if _, erased := ccf.Item[repository.AttrDeleting]; len(ccf.Item) == 0 || erased {
 			return nil, apperr.NotFound("customer")
 		}
-		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", MaxMailingAddresses)
+		return nil, apperr.InvalidInput("address", "a customer has at most %d mailing addresses", repository.MaxMailingAddresses)
 	}
 	if err != nil {
 		return nil, apperr.Classify("add mailing address", err)
 	}
-	return DecodeAs[*Customer](out.Attributes)
+	return repository.DecodeAs[*Customer](out.Attributes)
 }

@@ -1,0 +1,23 @@
+package commerce
+
+import (
+	"reflect"
+	"testing"
+
+	"singletable/repository"
+	"singletable/repository/repotest"
+)
+
+// newLocalRepo is the commerce of a new table of its own in DynamoDB Local (repotest), with the
+// settings cfg sets (its non-zero fields).
+func newLocalRepo(t *testing.T, cfg repository.Config) *Commerce {
+	t.Helper()
+	return New(repotest.NewRepo(t, func(c *repository.Config) {
+		to, from := reflect.ValueOf(c).Elem(), reflect.ValueOf(cfg)
+		for i := range from.NumField() {
+			if !from.Field(i).IsZero() {
+				to.Field(i).Set(from.Field(i))
+			}
+		}
+	}))
+}
