@@ -12,6 +12,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -7197,7 +7198,7 @@ func (ec *executionContext) fieldContext_InventoryChangeEdge_node(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _JobHistory_jobTitle(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobHistory_jobTitle(ctx context.Context, field graphql.CollectedField, obj *hr.JobHistory) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7220,7 +7221,7 @@ func (ec *executionContext) fieldContext_JobHistory_jobTitle(_ context.Context, 
 	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "String")
 }
 
-func (ec *executionContext) _JobHistory_departmentName(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobHistory_departmentName(ctx context.Context, field graphql.CollectedField, obj *hr.JobHistory) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7243,7 +7244,7 @@ func (ec *executionContext) fieldContext_JobHistory_departmentName(_ context.Con
 	return graphql.NewScalarFieldContext("JobHistory", field, false, false, "String")
 }
 
-func (ec *executionContext) _JobHistory_until(ctx context.Context, field graphql.CollectedField, obj *repository.JobHistory) (ret graphql.Marshaler) {
+func (ec *executionContext) _JobHistory_until(ctx context.Context, field graphql.CollectedField, obj *hr.JobHistory) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7365,8 +7366,8 @@ func (ec *executionContext) _JobHistoryEdge_node(ctx context.Context, field grap
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *repository.JobHistory) graphql.Marshaler {
-			return ec.marshalNJobHistory2ᚖsingletableᚋrepositoryᚐJobHistory(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *hr.JobHistory) graphql.Marshaler {
+			return ec.marshalNJobHistory2ᚖsingletableᚋrepositoryᚋhrᚐJobHistory(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17789,7 +17790,7 @@ func (ec *executionContext) _InventoryChangeEdge(ctx context.Context, sel ast.Se
 
 var jobHistoryImplementors = []string{"JobHistory"}
 
-func (ec *executionContext) _JobHistory(ctx context.Context, sel ast.SelectionSet, obj *repository.JobHistory) graphql.Marshaler {
+func (ec *executionContext) _JobHistory(ctx context.Context, sel ast.SelectionSet, obj *hr.JobHistory) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, jobHistoryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -20855,7 +20856,7 @@ func (ec *executionContext) marshalNInventoryChangeEdge2ᚖsingletableᚋgraph�
 	return ec._InventoryChangeEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNJobHistory2ᚖsingletableᚋrepositoryᚐJobHistory(ctx context.Context, sel ast.SelectionSet, v *repository.JobHistory) graphql.Marshaler {
+func (ec *executionContext) marshalNJobHistory2ᚖsingletableᚋrepositoryᚋhrᚐJobHistory(ctx context.Context, sel ast.SelectionSet, v *hr.JobHistory) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "JobHistory!")
 		return graphql.Null

@@ -6,6 +6,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/hr"
 )
 
 // Inverse-relation lists (AP9, AP11) take two steps: a Query of the inverted GSI1 partition for
@@ -16,15 +17,15 @@ import (
 // resolvers start together: their parents come from one batch or one page), all their Queries run
 // concurrently, and only when every Query is back are all the employees looked up at once.
 // Latency is that of the slowest Query, which the level waits for anyway.
-func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey, _ bool, _ func(int, repository.Page[*repository.Employee], error)) ([]repository.Page[*repository.Employee], []error) {
+func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey, _ bool, _ func(int, repository.Page[*hr.Employee], error)) ([]repository.Page[*hr.Employee], []error) {
 	ctx, end := l.startBatch(ctx, BatchRelationLists, len(keys))
 	defer end()
-	pages := make([]repository.Page[*repository.Relation], len(keys))
+	pages := make([]repository.Page[*hr.Relation], len(keys))
 	errs := each(len(keys), "relation list query", func(i int) (err error) {
 		pages[i], err = l.repo.InverseRelations(ctx, keys[i].rel, keys[i].target, keys[i].page.args())
 		return err
 	})
-	rels := make([][]*repository.Relation, len(keys))
+	rels := make([][]*hr.Relation, len(keys))
 	for i := range keys {
 		if errs[i] == nil {
 			// The relation items read are the employees' own (EMP#<e> REL#<TYPE>): primed, they
@@ -34,7 +35,7 @@ func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey, _ boo
 		}
 	}
 	emps, empErrs := l.employeesOf(ctx, keys, rels)
-	out := make([]repository.Page[*repository.Employee], len(keys))
+	out := make([]repository.Page[*hr.Employee], len(keys))
 	for i := range keys {
 		if errs[i] == nil {
 			out[i], errs[i] = employeePage(pages[i], emps[i], empErrs[i])
@@ -47,14 +48,14 @@ func (l *Loaders) readInverseLists(ctx context.Context, keys []relListKey, _ boo
 // ⌈n/100⌉), together with the first lookups their lists' levels ask for: an employee's relation
 // items have keys that follow from its id alone, so they need not wait for the employee. Then it
 // starts the employees' child lists and runs the levels' further lookups (the relations' targets).
-func (l *Loaders) employeesOf(ctx context.Context, keys []relListKey, lists [][]*repository.Relation) ([][]*repository.Employee, [][]error) {
+func (l *Loaders) employeesOf(ctx context.Context, keys []relListKey, lists [][]*hr.Relation) ([][]*hr.Employee, [][]error) {
 	var ks []repository.Key
 	var levels []LevelObjects
 	for i, rels := range lists {
 		stubs := make([]repository.Entity, 0, len(rels))
-		ids := make([]repository.Employee, len(rels)) // the stubs' one allocation
+		ids := make([]hr.Employee, len(rels)) // the stubs' one allocation
 		for j, rel := range rels {
-			if k, err := repository.EmployeeKey(rel.EmployeeID); err == nil {
+			if k, err := hr.EmployeeKey(rel.EmployeeID); err == nil {
 				ks = append(ks, k)
 				ids[j].ID = rel.EmployeeID
 				stubs = append(stubs, &ids[j])
@@ -113,20 +114,20 @@ func (l *Loaders) readAheadEmployees(ctx context.Context, levels []LevelObjects,
 
 // employeesFound sorts the employees found for lists of relations back into their lists, in
 // order: a missing employee is NOT_FOUND at its place.
-func employeesFound(lists [][]*repository.Relation, found []repository.Entity, errs []error) ([][]*repository.Employee, [][]error) {
-	emps := make([][]*repository.Employee, len(lists))
+func employeesFound(lists [][]*hr.Relation, found []repository.Entity, errs []error) ([][]*hr.Employee, [][]error) {
+	emps := make([][]*hr.Employee, len(lists))
 	empErrs := make([][]error, len(lists))
 	i := 0
 	for li, rels := range lists {
-		emps[li] = make([]*repository.Employee, len(rels))
+		emps[li] = make([]*hr.Employee, len(rels))
 		empErrs[li] = make([]error, len(rels))
 		for j, rel := range rels {
-			k, err := repository.EmployeeKey(rel.EmployeeID)
+			k, err := hr.EmployeeKey(rel.EmployeeID)
 			if err != nil {
 				empErrs[li][j] = err
 				continue
 			}
-			e, ok := found[i].(*repository.Employee)
+			e, ok := found[i].(*hr.Employee)
 			switch {
 			case errors.Is(errs[i], errMissing):
 				empErrs[li][j] = apperr.NotFound("employee")
@@ -144,8 +145,8 @@ func employeesFound(lists [][]*repository.Relation, found []repository.Entity, e
 }
 
 // nonNil is the employees of list that were found.
-func nonNil(list []*repository.Employee) []*repository.Employee {
-	out := make([]*repository.Employee, 0, len(list))
+func nonNil(list []*hr.Employee) []*hr.Employee {
+	out := make([]*hr.Employee, 0, len(list))
 	for _, e := range list {
 		if e != nil {
 			out = append(out, e)
@@ -170,17 +171,17 @@ func loadEach(ctx context.Context, l *Loaders, keys []repository.Key) ([]reposit
 // employeePage turns a page of relations into the page of the employees they name, keeping each
 // relation's cursor. A relation whose employee is missing is left out: GSI1 is eventually
 // consistent and may list a relation a moment before the table read sees its employee.
-func employeePage(p repository.Page[*repository.Relation], emps []*repository.Employee, errs []error) (repository.Page[*repository.Employee], error) {
-	out := repository.Page[*repository.Employee]{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}
+func employeePage(p repository.Page[*hr.Relation], emps []*hr.Employee, errs []error) (repository.Page[*hr.Employee], error) {
+	out := repository.Page[*hr.Employee]{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}
 	if len(p.Items) > 0 { // sized once, not grown: a page of n employees is two allocations
-		out.Items, out.Cursors = make([]*repository.Employee, 0, len(p.Items)), make([]repository.Cursor, 0, len(p.Items))
+		out.Items, out.Cursors = make([]*hr.Employee, 0, len(p.Items)), make([]repository.Cursor, 0, len(p.Items))
 	}
 	for i := range p.Items {
 		switch {
 		case apperr.CodeOf(errs[i]) == apperr.CodeNotFound:
 			continue
 		case errs[i] != nil:
-			return repository.Page[*repository.Employee]{}, errs[i]
+			return repository.Page[*hr.Employee]{}, errs[i]
 		}
 		out.Items = append(out.Items, emps[i])
 		out.Cursors = append(out.Cursors, p.Cursors[i])

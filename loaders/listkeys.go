@@ -5,6 +5,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // The keys of the list loaders. Each is a comparable struct built only by its constructor, which
@@ -195,18 +196,18 @@ type locationsKey struct {
 	listPage
 }
 
-func locationsKeyOf(f repository.LocationFilter, args repository.PageArgs, level Level) locationsKey {
+func locationsKeyOf(f hr.LocationFilter, args repository.PageArgs, level Level) locationsKey {
 	return locationsKey{country: f.Country, state: optionalOf(f.State), city: optionalOf(f.City), postalCode: optionalOf(f.PostalCode),
 		listPage: listPageOf(args, level)}
 }
 
-func (k locationsKey) filter() repository.LocationFilter {
-	return repository.LocationFilter{Country: k.country, State: k.state.ptr(), City: k.city.ptr(), PostalCode: k.postalCode.ptr()}
+func (k locationsKey) filter() hr.LocationFilter {
+	return hr.LocationFilter{Country: k.country, State: k.state.ptr(), City: k.city.ptr(), PostalCode: k.postalCode.ptr()}
 }
 
 // relListKey is one page of one inverse-relation list (AP9, AP11).
 type relListKey struct {
-	rel    repository.RelationType
+	rel    hr.RelationType
 	target string
 	listPage
 }

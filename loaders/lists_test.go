@@ -13,6 +13,7 @@ import (
 	"singletable/apperr"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/store/storetest"
 )
 
@@ -158,7 +159,7 @@ func TestListKeysAreNormalisedByConstruction(t *testing.T) {
 		t.Fatal("what the elements need next is part of the read: another level, another key")
 	}
 	empty := ""
-	if locationsKeyOf(repository.LocationFilter{Country: "US", State: &empty}, repository.PageArgs{}, nil) == locationsKeyOf(repository.LocationFilter{Country: "US"}, repository.PageArgs{}, nil) {
+	if locationsKeyOf(hr.LocationFilter{Country: "US", State: &empty}, repository.PageArgs{}, nil) == locationsKeyOf(hr.LocationFilter{Country: "US"}, repository.PageArgs{}, nil) {
 		t.Fatal("an empty state is not an absent one")
 	}
 }

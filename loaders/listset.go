@@ -5,6 +5,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // listSet is the list loaders of one request, one per kind of list (see listLoader). The
@@ -22,10 +23,10 @@ type listSet struct {
 	customerWithOrders *listLoader[withChildrenKey, parentWith[*commerce.Customer, *commerce.Order]]
 	orderWithItems     *listLoader[withChildrenKey, parentWith[*commerce.Order, *commerce.OrderItem]]
 	ordersByStatus     *listLoader[ordersByStatusKey, repository.Page[*commerce.Order]]
-	departments        *listLoader[listPage, repository.Page[*repository.Department]]
-	employeesBy        *listLoader[employeesByKey, repository.Page[*repository.Employee]]
-	locations          *listLoader[locationsKey, repository.Page[*repository.Location]]
-	inverse            *listLoader[relListKey, repository.Page[*repository.Employee]]
+	departments        *listLoader[listPage, repository.Page[*hr.Department]]
+	employeesBy        *listLoader[employeesByKey, repository.Page[*hr.Employee]]
+	locations          *listLoader[locationsKey, repository.Page[*hr.Location]]
+	inverse            *listLoader[relListKey, repository.Page[*hr.Employee]]
 	ticketByID         *listLoader[string, *repository.Ticket]
 	products           *listLoader[listPage, repository.Page[*repository.Product]]
 	warehouses         *listLoader[listPage, repository.Page[*repository.Warehouse]]
@@ -34,7 +35,7 @@ type listSet struct {
 	productItems       *listLoader[productListKey, repository.Page[*commerce.OrderItem]]
 	accounts           *listLoader[repListKey, repository.Page[*commerce.Customer]]
 	repOrders          *listLoader[repListKey, repository.Page[*commerce.Order]]
-	jobHistories       *listLoader[repListKey, repository.Page[*repository.JobHistory]]
+	jobHistories       *listLoader[repListKey, repository.Page[*hr.JobHistory]]
 
 	all []interface{ clear() }
 }
@@ -61,7 +62,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.departments = addList(s, rootList(l, l.repo.ListDepartments), 0)
 	s.employeesBy = addList(s, rootRead(l, l.readEmployeesBy), 0)
 	s.locations = addList(s, rootRead(l, l.readLocations), 0)
-	s.inverse = addList(s, fetchBatch[relListKey, repository.Page[*repository.Employee]](l.readInverseLists), wait)
+	s.inverse = addList(s, fetchBatch[relListKey, repository.Page[*hr.Employee]](l.readInverseLists), wait)
 	s.ticketByID = addList(s, fetchEach[string, *repository.Ticket](l.readTicketByID), 0)
 	s.products = addList(s, rootList(l, l.repo.ListProducts), 0)
 	s.warehouses = addList(s, rootList(l, l.repo.ListWarehouses), 0)

@@ -5,6 +5,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // repListKey is a page of a list hanging from an employee: as an account rep, its accounts (no
@@ -50,10 +51,10 @@ func (l *Loaders) readRepOrders(ctx context.Context, k repListKey) (repository.P
 }
 
 // JobHistory pages through an employee's earlier jobs, the latest first (AP29).
-func (l *Loaders) JobHistory(ctx context.Context, employee string, args repository.PageArgs, level Level) (repository.Page[*repository.JobHistory], error) {
+func (l *Loaders) JobHistory(ctx context.Context, employee string, args repository.PageArgs, level Level) (repository.Page[*hr.JobHistory], error) {
 	return l.lists.jobHistories.load(ctx, repListKeys([]string{employee}, commerce.OrderFilter{}, args, level)[0])
 }
 
-func (l *Loaders) readJobHistories(ctx context.Context, k repListKey) (repository.Page[*repository.JobHistory], error) {
+func (l *Loaders) readJobHistories(ctx context.Context, k repListKey) (repository.Page[*hr.JobHistory], error) {
 	return l.repo.JobHistoryOf(ctx, k.rep, k.page.args())
 }

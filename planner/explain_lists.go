@@ -3,7 +3,7 @@ package planner
 import (
 	"github.com/99designs/gqlgen/graphql"
 
-	"singletable/repository"
+	"singletable/repository/hr"
 )
 
 // A group is the objects of whole levels read ahead together (the loaders' ReadAhead): a root
@@ -93,9 +93,9 @@ func (w *walker) aheadRelation(gr *group, p *place, f graphql.CollectedField, ro
 		w.lookup(w.stepBatch(gr, 0), path, row.Reads[0], p.m)
 		w.lookup(w.stepBatch(gr, 1), path, row.Reads[1], p.m)
 	}
-	rels := map[repository.RelationType]*preRead{}
+	rels := map[hr.RelationType]*preRead{}
 	for _, t := range p.level.ofTarget(row.Rel) {
-		k := [2]repository.RelationType{row.Rel, t}
+		k := [2]hr.RelationType{row.Rel, t}
 		pr, _ := p.seenRel(k)
 		if pr == nil {
 			pr = &preRead{items: w.stepBatch(gr, 1), targets: w.stepBatch(gr, 2)}
@@ -107,7 +107,7 @@ func (w *walker) aheadRelation(gr *group, p *place, f graphql.CollectedField, ro
 }
 
 // seenRel is the relation read ahead two levels deep for k (relation, relation of its target).
-func (p *place) seenRel(k [2]repository.RelationType) (*preRead, bool) {
+func (p *place) seenRel(k [2]hr.RelationType) (*preRead, bool) {
 	if p.seen == nil {
 		p.seen = map[any]any{}
 	}

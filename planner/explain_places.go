@@ -7,7 +7,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"singletable/repository"
+	"singletable/repository/hr"
 )
 
 // A place is objects of one type at one place of an operation, as the walk counts them: at most
@@ -38,7 +38,7 @@ type place struct {
 	// rels are the relations of the objects, with where their items and targets are read: given
 	// by the level above for the relations it reads ahead (two levels deep), or by a write for
 	// the relation items it wrote; the others are read by their resolvers.
-	rels map[repository.RelationType]*preRead
+	rels map[hr.RelationType]*preRead
 	// comb is the list read together with the objects (root lookups); listsAt the round their
 	// plain lists start in when it is not the round after read (lists started from IDs).
 	comb    *ListUse
@@ -201,7 +201,7 @@ func (w *walker) shared(p *place, f graphql.CollectedField, row *Field, path str
 // resolve (a to-one field's objects, a mutation's result): to-one fields and relation items
 // through the loaders' window in the next round, relation targets in the one after, lists by
 // their resolvers. rels are relations read before (see place.rels).
-func (w *walker) resolved(p *place, rels map[repository.RelationType]*preRead) {
+func (w *walker) resolved(p *place, rels map[hr.RelationType]*preRead) {
 	p.rels = rels
 	w.windowed(p, p.resolve+1, func(fr fieldRow, _ func() *batch) {
 		w.resolverList(p, fr.f, fr.row, fr.path, nil, 0)
@@ -250,7 +250,7 @@ func (w *walker) relation(p *place, f graphql.CollectedField, row *Field, path s
 	case pr == nil:
 		pr = &preRead{items: next(), targets: after()}
 		if p.rels == nil {
-			p.rels = map[repository.RelationType]*preRead{}
+			p.rels = map[hr.RelationType]*preRead{}
 		}
 		p.rels[row.Rel] = pr
 	case pr.targets == nil:

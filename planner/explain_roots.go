@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/stream"
 )
 
@@ -160,7 +161,7 @@ func (w *walker) mutation() {
 		}
 		at = w.writes(f, m, at)
 		p := &place{path: w.pathOf("", f), typ: f.Definition.Type.Name(), sels: f.Selections, g: 1, m: 1, read: at, resolve: at}
-		rels := map[repository.RelationType]*preRead{}
+		rels := map[hr.RelationType]*preRead{}
 		for _, name := range m.Returns {
 			if row := FieldOf(p.typ, name); row != nil && row.Kind == Relation {
 				rels[row.Rel] = &preRead{}
@@ -199,7 +200,7 @@ func (w *walker) subscription() {
 				continue // kind, previousStatus: the event's own values
 			}
 			p := &place{path: w.pathOf(path, ef), typ: ef.Definition.Type.Name(), sels: ef.Selections, g: 1, m: 1}
-			w.resolved(p, map[repository.RelationType]*preRead{})
+			w.resolved(p, map[hr.RelationType]*preRead{})
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/stream"
 )
 
@@ -87,7 +88,7 @@ type Field struct {
 	// one, when they are not repository.MaxPageSize and DefaultPageSize (the change log's pulls).
 	MaxFirst, DefaultFirst int
 	// Rel is a Relation's relation type.
-	Rel repository.RelationType
+	Rel hr.RelationType
 	// SameForAll are the to-one fields of a list's elements whose key is the same for every
 	// element and follows from the list's parent (every ticket of a user's list has that user as
 	// reporter and its organization as organization), by field name: they are looked up when
@@ -151,12 +152,12 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "department", Kind: Lookup, Of: "Department"},
 	&Field{Type: "Query", Name: "employee", Kind: Lookup, Of: "Employee"},
 	&Field{Type: "Query", Name: "organizations", Kind: List, Of: "Organization", Reads: []Read{repository.OrganizationsByName}},
-	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{repository.DepartmentsByName}},
+	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{hr.DepartmentsByName}},
 	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{commerce.CustomersByName}},
-	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesByJobTitle}},
-	&Field{Type: "Query", Name: "employeesByName", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesByName}},
-	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{repository.EmployeesHiredSince}},
-	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{repository.LocationsUnder}},
+	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{hr.EmployeesByJobTitle}},
+	&Field{Type: "Query", Name: "employeesByName", Kind: List, Of: "Employee", Reads: []Read{hr.EmployeesByName}},
+	&Field{Type: "Query", Name: "employeesHiredSince", Kind: List, Of: "Employee", Reads: []Read{hr.EmployeesHiredSince}},
+	&Field{Type: "Query", Name: "locations", Kind: List, Of: "Location", Reads: []Read{hr.LocationsUnder}},
 	&Field{Type: "Query", Name: "ordersByStatus", Kind: List, Of: "Order", Reads: []Read{commerce.OrdersByStatus}},
 
 	// SaaS: Organization → Users → Tickets.
@@ -182,12 +183,12 @@ var Table = tableOf(
 	&Field{Type: "Customer", Name: "mailingAddresses", Kind: Free, Of: "MailingAddress", Answers: commerce.CustomerByKey.ID},
 
 	// HR: Department → Employees, managers and mentors, locations.
-	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{repository.LocationByKey},
-		Keys: one(func(d *repository.Department) (repository.Key, error) { return repository.LocationKey(d.Location) })},
+	&Field{Type: "Department", Name: "location", Kind: ToOne, Of: "Location", Reads: []Read{hr.LocationByKey},
+		Keys: one(func(d *hr.Department) (repository.Key, error) { return hr.LocationKey(d.Location) })},
 	DepartmentEmployees,
-	&Field{Type: "Employee", Name: "department", Kind: Relation, Of: "Department", Reads: []Read{repository.RelationByKey, repository.RelationTargetByKey}, Rel: repository.RelDepartment},
-	&Field{Type: "Employee", Name: "manager", Kind: Relation, Of: "Employee", Reads: []Read{repository.RelationByKey, repository.RelationTargetByKey}, Rel: repository.RelManager},
-	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{repository.RelationByKey, repository.RelationTargetByKey}, Rel: repository.RelMentor},
+	&Field{Type: "Employee", Name: "department", Kind: Relation, Of: "Department", Reads: []Read{hr.RelationByKey, hr.RelationTargetByKey}, Rel: hr.RelDepartment},
+	&Field{Type: "Employee", Name: "manager", Kind: Relation, Of: "Employee", Reads: []Read{hr.RelationByKey, hr.RelationTargetByKey}, Rel: hr.RelManager},
+	&Field{Type: "Employee", Name: "mentor", Kind: Relation, Of: "Employee", Reads: []Read{hr.RelationByKey, hr.RelationTargetByKey}, Rel: hr.RelMentor},
 	EmployeeReports,
 	EmployeeMentees,
 	&Field{Type: "EmployeeConnection", Name: "totalCount", Kind: Free, Answers: commerce.CountersOfParent.ID},
@@ -200,13 +201,13 @@ var Table = tableOf(
 	ProductInventory,
 	ProductOrderItems,
 	// Account reps.
-	&Field{Type: "Customer", Name: "accountRep", Kind: ToOne, Of: "Employee", Reads: []Read{repository.EmployeeByKey},
-		Keys: one(func(c *commerce.Customer) (repository.Key, error) { return repository.EmployeeKey(c.AccountRepID) })},
+	&Field{Type: "Customer", Name: "accountRep", Kind: ToOne, Of: "Employee", Reads: []Read{hr.EmployeeByKey},
+		Keys: one(func(c *commerce.Customer) (repository.Key, error) { return hr.EmployeeKey(c.AccountRepID) })},
 	EmployeeAccounts,
 	EmployeeAccountOrders,
-	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{repository.JobHistoryOf}},
-	&Field{Type: "Employee", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseOfEmployee},
-		Keys: one(func(e *repository.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
+	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{hr.JobHistoryOf}},
+	&Field{Type: "Employee", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{hr.WarehouseOfEmployee},
+		Keys: one(func(e *hr.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
 	WarehouseEmployees,
 	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{commerce.RepSalesOfMonth}},
 	// Delta sync: the pulls of the change log; a change's object comes from the log item's image.
@@ -220,7 +221,7 @@ var Table = tableOf(
 	&Field{Type: "OrderChange", Name: "order", Kind: Free, Of: "Order", Answers: stream.ChangesOfScope.ID},
 	&Field{Type: "EmployeeChange", Name: "employee", Kind: Free, Of: "Employee", Answers: stream.ChangesOfScope.ID},
 	&Field{Type: "InventoryChange", Name: "product", Kind: Free, Of: "Product", Answers: stream.ChangesOfScope.ID},
-	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{repository.EmployeeByKey}},
+	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{hr.EmployeeByKey}},
 	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{repository.ProductByKey},
 		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
 	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseByKey},
@@ -265,11 +266,11 @@ var (
 			return dst
 		}}
 	DepartmentEmployees = &Field{Type: "Department", Name: "employees", Kind: List, Of: "Employee",
-		Reads: []Read{repository.MembersOfDepartment, repository.MemberByKey}, GathersLevel: true, SameForAll: parentItself("department")}
+		Reads: []Read{hr.MembersOfDepartment, hr.MemberByKey}, GathersLevel: true, SameForAll: parentItself("department")}
 	EmployeeReports = &Field{Type: "Employee", Name: "directReports", Kind: List, Of: "Employee",
-		Reads: []Read{repository.ReportsOfManager, repository.ReportByKey}, GathersLevel: true, SameForAll: parentItself("manager")}
+		Reads: []Read{hr.ReportsOfManager, hr.ReportByKey}, GathersLevel: true, SameForAll: parentItself("manager")}
 	EmployeeMentees = &Field{Type: "Employee", Name: "mentees", Kind: List, Of: "Employee",
-		Reads: []Read{repository.MenteesOfMentor, repository.ReportByKey}, GathersLevel: true, SameForAll: parentItself("mentor")}
+		Reads: []Read{hr.MenteesOfMentor, hr.ReportByKey}, GathersLevel: true, SameForAll: parentItself("mentor")}
 )
 
 // The catalog's child lists: a product's stock, one Query of its partition (and of a product asked
@@ -292,7 +293,7 @@ var (
 // WarehouseEmployees is a warehouse's employees: the inverse of their warehouse relations, one
 // Query per warehouse, then the level's employees in one batch, like a department's.
 var WarehouseEmployees = &Field{Type: "Warehouse", Name: "employees", Kind: List, Of: "Employee",
-	Reads: []Read{repository.EmployeesOfWarehouse, repository.WarehouseEmployeeByKey}, GathersLevel: true}
+	Reads: []Read{hr.EmployeesOfWarehouse, hr.WarehouseEmployeeByKey}, GathersLevel: true}
 
 // parentItself is the SameForAll of an inverse-relation list: the relation its Query reads is
 // each element's own, and it points at the list's parent.

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"singletable/repository"
+	"singletable/repository/hr"
 )
 
 // A Level is the plan of one place where objects appear in an operation (the objects a root
@@ -74,8 +75,8 @@ type toOneUse struct {
 // relationAhead is a selected relation, the relations selected on its target, and the levels of
 // its target's selections (what the targets need once read: their to-one fields, their lists).
 type relationAhead struct {
-	rel      repository.RelationType
-	ofTarget []repository.RelationType
+	rel      hr.RelationType
+	ofTarget []hr.RelationType
 	targets  []*Level
 }
 
@@ -143,8 +144,8 @@ func (l *Level) objectLookups(objects []repository.Entity) []repository.Key {
 	}
 	for _, r := range l.relations {
 		for _, o := range objects {
-			if e, ok := o.(*repository.Employee); ok {
-				if k, err := repository.RelationKey(e.ID, r.rel); err == nil {
+			if e, ok := o.(*hr.Employee); ok {
+				if k, err := hr.RelationKey(e.ID, r.rel); err == nil {
 					keys = append(keys, k)
 				}
 			}
@@ -182,7 +183,7 @@ func (l *Level) ListParentKeys(objects []repository.Entity) []repository.Key {
 func (l *Level) relationTargets(found []repository.Entity, further bool) []repository.Key {
 	var keys []repository.Key
 	for _, e := range found {
-		rel, ok := e.(*repository.Relation)
+		rel, ok := e.(*hr.Relation)
 		if !ok {
 			continue
 		}
@@ -197,7 +198,7 @@ func (l *Level) relationTargets(found []repository.Entity, further bool) []repos
 				continue
 			}
 			for _, t := range r.ofTarget {
-				if k, err := repository.RelationKey(rel.TargetID, t); err == nil {
+				if k, err := hr.RelationKey(rel.TargetID, t); err == nil {
 					keys = append(keys, k)
 				}
 			}
@@ -207,7 +208,7 @@ func (l *Level) relationTargets(found []repository.Entity, further bool) []repos
 }
 
 // ofTarget are the relations selected on the targets of relation rel (read ahead with them).
-func (l *Level) ofTarget(rel repository.RelationType) []repository.RelationType {
+func (l *Level) ofTarget(rel hr.RelationType) []hr.RelationType {
 	if l == nil {
 		return nil
 	}
@@ -220,8 +221,8 @@ func (l *Level) ofTarget(rel repository.RelationType) []repository.RelationType 
 }
 
 // addRelation records a selected relation and what its target's selection asks for.
-func (l *Level) addRelation(rel repository.RelationType, target *Level) {
-	var of []repository.RelationType
+func (l *Level) addRelation(rel hr.RelationType, target *Level) {
+	var of []hr.RelationType
 	for _, r := range target.relations {
 		of = append(of, r.rel)
 	}
@@ -276,12 +277,12 @@ func (l *Level) RelationTargets(n int, objects []repository.Entity, found func(r
 
 // relationTarget is the key of what relation rel of employee o points at, if found holds its
 // relation item.
-func relationTarget(o repository.Entity, rel repository.RelationType, found func(repository.Key) (repository.Entity, bool)) []repository.Key {
-	e, ok := o.(*repository.Employee)
+func relationTarget(o repository.Entity, rel hr.RelationType, found func(repository.Key) (repository.Entity, bool)) []repository.Key {
+	e, ok := o.(*hr.Employee)
 	if !ok {
 		return nil
 	}
-	k, err := repository.RelationKey(e.ID, rel)
+	k, err := hr.RelationKey(e.ID, rel)
 	if err != nil {
 		return nil
 	}
@@ -289,7 +290,7 @@ func relationTarget(o repository.Entity, rel repository.RelationType, found func
 	if !ok {
 		return nil
 	}
-	r, ok := item.(*repository.Relation)
+	r, ok := item.(*hr.Relation)
 	if !ok {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 const (
@@ -187,21 +188,21 @@ func TestListParentKeysOfATicketList(t *testing.T) {
 func TestEmployeeRelationsAreReadTwoLevelsAhead(t *testing.T) {
 	op, root := operation(t, `{ employeesByJobTitle(jobTitle: "x") { edges { node { department { name } boss: manager { department { name } mentor { id } } manager { manager { id } } } } } }`, nil)
 	emps := For(fieldContext(op, nil, root)).NodesOf(root)
-	e := &repository.Employee{ID: user1}
+	e := &hr.Employee{ID: user1}
 	step0 := emps.Lookups(0, []repository.Entity{e})
-	if want := []repository.Key{must(repository.RelationKey(user1, repository.RelDepartment)), must(repository.RelationKey(user1, repository.RelManager))}; !slices.Equal(step0, want) {
+	if want := []repository.Key{must(hr.RelationKey(user1, hr.RelDepartment)), must(hr.RelationKey(user1, hr.RelManager))}; !slices.Equal(step0, want) {
 		t.Fatalf("step 0 = %v, want %v", step0, want)
 	}
-	dept := &repository.Relation{EmployeeID: user1, Type: repository.RelDepartment, TargetID: org1}
-	mgr := &repository.Relation{EmployeeID: user1, Type: repository.RelManager, TargetID: user2}
+	dept := &hr.Relation{EmployeeID: user1, Type: hr.RelDepartment, TargetID: org1}
+	mgr := &hr.Relation{EmployeeID: user1, Type: hr.RelManager, TargetID: user2}
 	step1 := emps.Lookups(1, []repository.Entity{dept, mgr, e})
-	want := []repository.Key{must(repository.DepartmentKey(org1)), must(repository.EmployeeKey(user2)),
-		must(repository.RelationKey(user2, repository.RelDepartment)), must(repository.RelationKey(user2, repository.RelMentor)), must(repository.RelationKey(user2, repository.RelManager))}
+	want := []repository.Key{must(hr.DepartmentKey(org1)), must(hr.EmployeeKey(user2)),
+		must(hr.RelationKey(user2, hr.RelDepartment)), must(hr.RelationKey(user2, hr.RelMentor)), must(hr.RelationKey(user2, hr.RelManager))}
 	if !slices.Equal(step1, want) {
 		t.Fatalf("step 1 = %v, want %v", step1, want)
 	}
-	mgrsDept := &repository.Relation{EmployeeID: user2, Type: repository.RelDepartment, TargetID: org2}
-	if step2 := emps.Lookups(2, []repository.Entity{mgrsDept, e}); !slices.Equal(step2, []repository.Key{must(repository.DepartmentKey(org2))}) {
+	mgrsDept := &hr.Relation{EmployeeID: user2, Type: hr.RelDepartment, TargetID: org2}
+	if step2 := emps.Lookups(2, []repository.Entity{mgrsDept, e}); !slices.Equal(step2, []repository.Key{must(hr.DepartmentKey(org2))}) {
 		t.Fatalf("step 2 = %v", step2)
 	}
 	if emps.Lookups(3, []repository.Entity{mgrsDept}) != nil {
@@ -212,10 +213,10 @@ func TestEmployeeRelationsAreReadTwoLevelsAhead(t *testing.T) {
 	op, root = operation(t, `{ departments { edges { node { employees { edges { node { department { name } manager { id } } } } } } } }`, nil)
 	depts := For(fieldContext(op, nil, root)).NodesOf(root)
 	members := depts.Lists()[0].Nodes.Lookups(0, []repository.Entity{e})
-	if !slices.Equal(members, []repository.Key{must(repository.RelationKey(user1, repository.RelManager))}) {
+	if !slices.Equal(members, []repository.Key{must(hr.RelationKey(user1, hr.RelManager))}) {
 		t.Fatalf("members' step 0 = %v", members)
 	}
-	if depts.Lookups(0, []repository.Entity{&repository.Department{ID: org1}}) != nil {
+	if depts.Lookups(0, []repository.Entity{&hr.Department{ID: org1}}) != nil {
 		t.Fatal("a selection on departments asks no lookups")
 	}
 }

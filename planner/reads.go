@@ -3,6 +3,7 @@ package planner
 import (
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // A Read is one access pattern as the API runs it: the repository's declaration, beside the
@@ -40,9 +41,9 @@ var ByKey = map[string]Read{
 	"Ticket":       repository.TicketByKey,
 	"Customer":     commerce.CustomerByKey,
 	"Order":        commerce.OrderByKey,
-	"Department":   repository.DepartmentByKey,
-	"Employee":     repository.EmployeeByKey,
-	"Location":     repository.LocationByKey,
+	"Department":   hr.DepartmentByKey,
+	"Employee":     hr.EmployeeByKey,
+	"Location":     hr.LocationByKey,
 	"Product":      repository.ProductByKey,
 	"Warehouse":    repository.WarehouseByKey,
 }

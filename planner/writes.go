@@ -5,6 +5,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // The operations the API writes with.
@@ -35,14 +36,14 @@ var Mutations = map[string]Mutation{
 	"createUser":         {Write: repository.CreateUserPlan},
 	"createTicket":       {Write: repository.CreateTicketPlan},
 	"updateTicket":       {Write: repository.UpdateTicketPlan},
-	"createLocation":     {Write: repository.CreateLocationPlan},
-	"createDepartment":   {Write: repository.CreateDepartmentPlan},
-	"renameDepartment":   {Write: repository.RenameDepartmentPlan},
-	"hireEmployee":       {Write: repository.HireEmployeePlan, Returns: []string{"department", "manager", "mentor"}},
-	"transferEmployee":   {Write: repository.TransferEmployeePlan, Returns: []string{"department"}},
-	"assignManager":      {Write: repository.AssignManagerPlan, Returns: []string{"manager"}},
-	"assignMentor":       {Write: repository.AssignMentorPlan, Returns: []string{"mentor"}},
-	"assignWarehouse":    {Write: repository.AssignWarehousePlan},
+	"createLocation":     {Write: hr.CreateLocationPlan},
+	"createDepartment":   {Write: hr.CreateDepartmentPlan},
+	"renameDepartment":   {Write: hr.RenameDepartmentPlan},
+	"hireEmployee":       {Write: hr.HireEmployeePlan, Returns: []string{"department", "manager", "mentor"}},
+	"transferEmployee":   {Write: hr.TransferEmployeePlan, Returns: []string{"department"}},
+	"assignManager":      {Write: hr.AssignManagerPlan, Returns: []string{"manager"}},
+	"assignMentor":       {Write: hr.AssignMentorPlan, Returns: []string{"mentor"}},
+	"assignWarehouse":    {Write: hr.AssignWarehousePlan},
 	"createCustomer":     {Write: commerce.CreateCustomerPlan},
 	"addMailingAddress":  {Write: commerce.AddMailingAddressPlan},
 	"placeOrder":         {Write: commerce.PlaceOrderPlan, Returns: []string{"items", "customer"}},
@@ -53,19 +54,19 @@ var Mutations = map[string]Mutation{
 	"deleteTicket":         {Write: repository.DeleteTicketPlan},
 	"deleteUser":           {Write: repository.DeleteUserPlan},
 	"deleteOrganization":   {Write: repository.DeleteOrganizationPlan},
-	"relocateDepartment":   {Write: repository.RelocateDepartmentPlan},
-	"unassignManager":      {Write: repository.UnassignManagerPlan},
-	"unassignMentor":       {Write: repository.UnassignMentorPlan},
-	"removeEmployee":       {Write: repository.RemoveEmployeePlan},
-	"deleteDepartment":     {Write: repository.DeleteDepartmentPlan},
-	"deleteLocation":       {Write: repository.DeleteLocationPlan},
+	"relocateDepartment":   {Write: hr.RelocateDepartmentPlan},
+	"unassignManager":      {Write: hr.UnassignManagerPlan},
+	"unassignMentor":       {Write: hr.UnassignMentorPlan},
+	"removeEmployee":       {Write: hr.RemoveEmployeePlan},
+	"deleteDepartment":     {Write: hr.DeleteDepartmentPlan},
+	"deleteLocation":       {Write: hr.DeleteLocationPlan},
 	"updateCustomer":       {Write: commerce.UpdateCustomerPlan},
 	"updateMailingAddress": {Write: commerce.UpdateMailingAddressPlan},
 	"removeMailingAddress": {Write: commerce.RemoveMailingAddressPlan},
 	"deleteCustomer":       {Write: commerce.DeleteCustomerPlan},
 	// The catalog, account reps and an employee's corrections.
 	"cancelOrder":      {Write: commerce.CancelOrderPlan},
-	"updateEmployee":   {Write: repository.UpdateEmployeePlan},
+	"updateEmployee":   {Write: hr.UpdateEmployeePlan},
 	"createProduct":    {Write: repository.CreateProductPlan},
 	"createWarehouse":  {Write: repository.CreateWarehousePlan},
 	"setInventory":     {Write: repository.SetInventoryPlan},

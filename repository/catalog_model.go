@@ -150,11 +150,11 @@ const inventorySKPrefix = "INV#"
 // inventoryKey is the stock of product p in warehouse w, in the product's partition.
 func InventoryKeyOf(p, w string) Key { return Key{PK: productPK(p), SK: inventorySKPrefix + w} }
 
-func warehousePK(w string) string { return Join("WAREHOUSE", w) }
+func WarehousePK(w string) string { return Join("WAREHOUSE", w) }
 
 // warehouseKey: a warehouse is the root item of its own partition.
 func WarehouseKeyOf(w string) Key {
-	k := warehousePK(w)
+	k := WarehousePK(w)
 	return Key{PK: k, SK: k}
 }
 

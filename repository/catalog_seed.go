@@ -28,20 +28,20 @@ var SampleProducts = []sampleProduct{
 	{"CBL-USBC", "USB-C cable", 990},
 }
 
-var sampleWarehouses = []Warehouse{{Name: "São Paulo DC", Region: "sa-east"}, {Name: "Rotterdam DC", Region: "eu-west"}}
+var SampleWarehouses = []Warehouse{{Name: "São Paulo DC", Region: "sa-east"}, {Name: "Rotterdam DC", Region: "eu-west"}}
 
 func SampleProductID(sku string) string { return SeedID(sampleCatalogAt, "product/"+sku) }
 
 func SampleWarehouseID(i int) string {
-	return SeedID(sampleCatalogAt.Add(time.Hour), "warehouse/"+sampleWarehouses[i].Name)
+	return SeedID(sampleCatalogAt.Add(time.Hour), "warehouse/"+SampleWarehouses[i].Name)
 }
 
 // catalogSampleItems are the warehouses, the products and their stock (every product in both
 // warehouses, of fixed quantities), with each product's totalInventory the sum of its stock.
 func CatalogSampleItems() ([]map[string]types.AttributeValue, error) {
 	var items []map[string]types.AttributeValue
-	for i := range sampleWarehouses {
-		w := sampleWarehouses[i]
+	for i := range SampleWarehouses {
+		w := SampleWarehouses[i]
 		w.ID, w.CreatedAt = SampleWarehouseID(i), sampleCatalogAt.Add(time.Hour)
 		item, err := warehouseEntity.Encode(&w)
 		if err != nil {
@@ -51,7 +51,7 @@ func CatalogSampleItems() ([]map[string]types.AttributeValue, error) {
 	}
 	for pi, l := range SampleProducts {
 		p := &Product{ID: SampleProductID(l.SKU), Name: l.Name, SKU: l.SKU, CreatedAt: sampleCatalogAt}
-		for wi := range sampleWarehouses {
+		for wi := range SampleWarehouses {
 			inv := &Inventory{ProductID: p.ID, WarehouseID: SampleWarehouseID(wi), Quantity: (pi*7+wi*5)%40 + 5}
 			p.TotalInventory += inv.Quantity
 			item, err := inventoryEntity.Encode(inv)

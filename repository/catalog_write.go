@@ -22,7 +22,7 @@ var CreateProductPlan = OneTransaction("Put PRODUCT#<p> and its sku guard if abs
 
 // CreateProduct stores a new product and the item that reserves its SKU, in one transaction.
 func (r *Repo) CreateProduct(ctx context.Context, name, sku string) (*Product, error) {
-	name, err := cleanName("name", name)
+	name, err := CleanName("name", name)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ var CreateWarehousePlan = OneTransaction("Put WAREHOUSE#<w> if absent")
 
 // CreateWarehouse stores a new warehouse.
 func (r *Repo) CreateWarehouse(ctx context.Context, name, region string) (*Warehouse, error) {
-	name, err := cleanName("name", name)
+	name, err := CleanName("name", name)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (r *Repo) setInventoryOnce(ctx context.Context, k Key, product, warehouse s
 	put, old := r.PutNew(item, errStockMoved), 0
 	if cur, ok := FoundAs[*Inventory](found, k); ok {
 		old = cur.Quantity
-		put = r.txPut(item, "quantity = :old", map[string]types.AttributeValue{":old": NumberValue(old)}, errStockMoved)
+		put = r.TxPut(item, "quantity = :old", map[string]types.AttributeValue{":old": NumberValue(old)}, errStockMoved)
 	}
 	err = r.Transact(ctx, "set inventory", []TxItem{
 		put,

@@ -50,7 +50,7 @@ type Count struct {
 	Known bool
 }
 
-func countIf(counted bool, n int) Count { return Count{N: n, Known: counted} }
+func CountIf(counted bool, n int) Count { return Count{N: n, Known: counted} }
 
 // filteredTotal is a counted list's total under its filter: unknown with a time range (no counter
 // follows one), the status's counter with a status, all of them without.
@@ -59,9 +59,9 @@ func FilteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int,
 	case ranged:
 		return Count{}
 	case status != nil:
-		return countIf(counted, byStatus(*status))
+		return CountIf(counted, byStatus(*status))
 	}
-	return countIf(counted, all)
+	return CountIf(counted, all)
 }
 
 // delta adds by to the counter attribute attr.
@@ -113,7 +113,7 @@ func (r *Repo) TxCount(k Key, deltas []Delta, onMissing error, also *Condition) 
 	}
 	var it TxItem
 	if len(deltas) == 0 {
-		it = r.txCheck(k, cond, names, values, nil)
+		it = r.TxCheck(k, cond, names, values, nil)
 		it.Item.ConditionCheck.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	} else {
 		it = r.TxUpdate(k, "ADD "+strings.Join(parts, ", "), cond, names, values, nil)

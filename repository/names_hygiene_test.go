@@ -6,6 +6,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/store/storetest"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestNamesAreNormalizedAndInvisibleCharactersRefused(t *testing.T) {
 	repo := storetest.New(t)
 	ctx := context.Background()
-	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "ES", State: "MD", City: "Madrid", PostalCode: "28001", Address: "Calle 1"})
+	loc, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "ES", State: "MD", City: "Madrid", PostalCode: "28001", Address: "Calle 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestNamesAreNormalizedAndInvisibleCharactersRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	const nfd, nfc = "Jose\u0301 Pérez", "Jos\u00e9 Pérez"
-	e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: nfd, Email: "jose@corp.example", JobTitle: "Rep"})
+	e, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: dept.ID, Name: nfd, Email: "jose@corp.example", JobTitle: "Rep"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestNamesAreNormalizedAndInvisibleCharactersRefused(t *testing.T) {
 		}
 	}
 	for name, bad := range map[string]string{"right-to-left override": "Ann\u202Egpj.exe", "zero-width space": "An\u200Bn", "isolate": "\u2066Ann\u2069"} {
-		_, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: bad, Email: "x@corp.example", JobTitle: "Rep"})
+		_, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: dept.ID, Name: bad, Email: "x@corp.example", JobTitle: "Rep"})
 		if apperr.CodeOf(err) != apperr.CodeBadUserInput {
 			t.Errorf("a name with a %s: %v", name, err)
 		}
@@ -46,7 +47,7 @@ func TestNamesAreNormalizedAndInvisibleCharactersRefused(t *testing.T) {
 			t.Errorf("a customer name with a %s: %v", name, err)
 		}
 	}
-	if _, err := repo.UpdateEmployee(ctx, e.ID, repository.EmployeeChanges{}); apperr.CodeOf(err) != apperr.CodeBadUserInput {
+	if _, err := repo.UpdateEmployee(ctx, e.ID, hr.EmployeeChanges{}); apperr.CodeOf(err) != apperr.CodeBadUserInput {
 		t.Errorf("updateEmployee with nothing to change: %v", err)
 	}
 }

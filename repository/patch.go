@@ -56,7 +56,7 @@ func (r *Repo) TxSetFrom(k Key, next map[string]types.AttributeValue, attrs []st
 }
 
 // noChange is the BAD_USER_INPUT of a correction that names no field to change.
-func noChange(fields string) error {
+func NoChange(fields string) error {
 	return apperr.InvalidInput("input", "give at least one of %s", fields)
 }
 
@@ -145,17 +145,17 @@ type UserPatch struct{ Name, Email *string }
 
 func (p UserPatch) Clean() (UserPatch, error) {
 	if p.Name == nil && p.Email == nil {
-		return p, noChange("name, email")
+		return p, NoChange("name, email")
 	}
 	if p.Name != nil {
-		v, err := cleanName("name", *p.Name)
+		v, err := CleanName("name", *p.Name)
 		if err != nil {
 			return p, err
 		}
 		p.Name = &v
 	}
 	if p.Email != nil {
-		v, err := cleanEmail("email", *p.Email)
+		v, err := CleanEmail("email", *p.Email)
 		if err != nil {
 			return p, err
 		}

@@ -113,9 +113,9 @@ func (r *Repo) AfterCorrectionRead() {
 type testHooks struct {
 	// renameStep is called after each step of a rename's propagation with the step's index; an
 	// error it returns stops the propagation there.
-	renameStep func(step int) error
+	RenameStep func(step int) error
 	// transferRead is called by TransferEmployee between its read and its transaction.
-	transferRead func()
+	TransferRead func()
 	// correctionRead is called by updateUser, updateCustomer, relocateDepartment and
 	// deleteDepartment between their read and their transaction.
 	CorrectionRead func()
@@ -239,7 +239,6 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	}
 	r.BackoffFn = backoff
 	r.handleSaaSSweeps()
-	r.handleHRSweeps()
 	return r, nil
 }
 

@@ -16,7 +16,7 @@ import (
 func ticketCountAttr(st TicketStatus) string { return strings.ToLower(string(st)) + "Tickets" }
 
 // UserTotal is the number of the organization's users.
-func (o *Organization) UserTotal() Count { return countIf(o.Counted, o.UserCount) }
+func (o *Organization) UserTotal() Count { return CountIf(o.Counted, o.UserCount) }
 
 // TicketTotal is the number of the user's tickets that filter f keeps: all of them, or those
 // with its status; unknown with a time range.

@@ -39,7 +39,7 @@ func (r *Repo) sweepTicketVersions(ctx context.Context, rec *SweepRecord) error 
 	for v := rec.From; v <= rec.To; v++ {
 		keys = append(keys, TicketVersionKey(rec.Org, rec.Ticket, v))
 	}
-	if err := r.batchDelete(ctx, keys); err != nil {
+	if err := r.BatchDelete(ctx, keys); err != nil {
 		return err
 	}
 	return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})

@@ -22,9 +22,9 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 		return nil, err
 	}
 	if name == nil {
-		return nil, noChange("name")
+		return nil, NoChange("name")
 	}
-	clean, err := cleanName("name", *name)
+	clean, err := CleanName("name", *name)
 	if err != nil {
 		return nil, err
 	}

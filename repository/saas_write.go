@@ -12,7 +12,7 @@ var CreateOrganizationPlan = OneTransaction("Put ORG#<o> METADATA#<o> if absent"
 
 // CreateOrganization stores a new organization.
 func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organization, error) {
-	name, err := cleanName("name", name)
+	name, err := CleanName("name", name)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 // so a write that reached one of them between the mark and the sweep is refused with onGone, as
 // under a missing organization, instead of adding to what the sweep is removing.
 func (r *Repo) OrgLive(org string, onGone error) TxItem {
-	return r.txCheck(OrgKey(org), NotDeleting, nil, nil, onGone)
+	return r.TxCheck(OrgKey(org), NotDeleting, nil, nil, onGone)
 }
 
 // CreateTicketPlan is what CreateTicket does.

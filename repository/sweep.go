@@ -82,7 +82,7 @@ func (r *Repo) PutSweep(rec *SweepRecord) TxItem {
 		item[k] = v
 	}
 	item[AttrType] = StringValue(TypeSweep)
-	return r.txPut(item, "", nil, nil)
+	return r.TxPut(item, "", nil, nil)
 }
 
 // markAndSweep is every marked removal: ONE transaction writes the mark (the item's mark and the
@@ -266,7 +266,7 @@ func (r *Repo) runSweeper(ctx context.Context, interval time.Duration) {
 }
 
 // batchDelete deletes the items at keys, 25 at a time, retrying UnprocessedItems with backoff.
-func (r *Repo) batchDelete(ctx context.Context, keys []Key) error {
+func (r *Repo) BatchDelete(ctx context.Context, keys []Key) error {
 	reqs := make([]types.WriteRequest, len(keys))
 	for i, k := range keys {
 		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.Attributes()}}

@@ -113,7 +113,7 @@ func (r *Repo) PutNewOrOld(item map[string]types.AttributeValue, onExists func(o
 	}
 }
 
-func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) TxItem {
+func (r *Repo) TxPut(item map[string]types.AttributeValue, cond string, values map[string]types.AttributeValue, onCond error) TxItem {
 	p := &types.Put{TableName: aws.String(r.Table()), Item: item}
 	if cond != "" {
 		p.ConditionExpression = aws.String(cond)
@@ -122,7 +122,7 @@ func (r *Repo) txPut(item map[string]types.AttributeValue, cond string, values m
 	return TxItem{Item: types.TransactWriteItem{Put: p}, onCondition: onCond}
 }
 
-func (r *Repo) txCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) TxItem {
+func (r *Repo) TxCheck(k Key, cond string, names map[string]string, values map[string]types.AttributeValue, onCond error) TxItem {
 	return TxItem{Item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 		TableName:                 aws.String(r.Table()),
 		Key:                       k.Attributes(),

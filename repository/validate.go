@@ -68,9 +68,9 @@ const (
 	maxTitleLen    = 200
 	maxBodyLen     = 10000
 	maxEmailLen    = 254
-	maxJobTitleLen = 100
+	MaxJobTitleLen = 100
 	// maxAddressLen bounds a location's one-line address.
-	maxAddressLen = 300
+	MaxAddressLen = 300
 	// The parts of a place. A location's country, state, city and postal code are also parts of
 	// its key and of its global ID, so they are short: the largest key stays well inside
 	// DynamoDB's key size limits even when every character is escaped (see the key tests).
@@ -86,11 +86,11 @@ const (
 	MaxIdempotencyKeyLen = 100
 )
 
-func cleanName(field, s string) (string, error) { return CleanText(field, s, 1, MaxNameLen, false) }
+func CleanName(field, s string) (string, error) { return CleanText(field, s, 1, MaxNameLen, false) }
 
 // cleanEmail accepts a bare address (no display name), at most 254 characters, and returns it
 // trimmed. Uniqueness compares the case-folded form (see emailGuardKey).
-func cleanEmail(field, s string) (string, error) {
+func CleanEmail(field, s string) (string, error) {
 	s, err := CleanText(field, s, 1, maxEmailLen, false)
 	if err != nil {
 		return "", err
@@ -132,11 +132,11 @@ const (
 // cleanNameAndEmail checks a new person's (a user's, a customer's) name and email as cleanName
 // and cleanEmail do, in that order.
 func CleanNameAndEmail(name, email string) (string, string, error) {
-	name, err := cleanName("name", name)
+	name, err := CleanName("name", name)
 	if err != nil {
 		return "", "", err
 	}
-	email, err = cleanEmail("email", email)
+	email, err = CleanEmail("email", email)
 	return name, email, err
 }
 

@@ -12,6 +12,7 @@ import (
 	"singletable/planner"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/store"
 )
 
@@ -118,7 +119,7 @@ func topAccountReps(ctx context.Context, repo *store.Store, from, to time.Time, 
 	keys := make([]repository.Key, 0, len(totals))
 	for i, t := range totals {
 		out[i] = &model.AccountRepSales{RepTotal: t}
-		if k, err := repository.EmployeeKey(t.RepID); err == nil {
+		if k, err := hr.EmployeeKey(t.RepID); err == nil {
 			keys = append(keys, k)
 		}
 	}

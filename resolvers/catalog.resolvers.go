@@ -12,6 +12,7 @@ import (
 	"singletable/loaders"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"time"
 )
 
@@ -75,7 +76,7 @@ func (r *mutationResolver) AssignAccountRep(ctx context.Context, input model.Ass
 
 func (r *mutationResolver) UpdateEmployee(ctx context.Context, input model.UpdateEmployeeInput) (*model.Employee, error) {
 	return given(ctx, idOf(model.Employees, "id", input.ID), func(id string) (*model.Employee, error) {
-		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UpdateEmployee(ctx, id, repository.EmployeeChanges{Name: input.Name, Email: input.Email, JobTitle: input.JobTitle}))
+		return saved(ctx, model.Employees.Wrap).entity(r.Repo.UpdateEmployee(ctx, id, hr.EmployeeChanges{Name: input.Name, Email: input.Email, JobTitle: input.JobTitle}))
 	})
 }
 
@@ -134,7 +135,7 @@ func (r *subscriptionResolver) InventoryChanged(ctx context.Context, productID s
 }
 
 func (r *warehouseResolver) Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error) {
-	return connection(employeeConnection)(loaders.For(ctx).InverseList(ctx, repository.RelWarehouse, obj.ID, pageArgs(first, after), nodes(ctx)))
+	return connection(employeeConnection)(loaders.For(ctx).InverseList(ctx, hr.RelWarehouse, obj.ID, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) AccountRepSales() graph.AccountRepSalesResolver {

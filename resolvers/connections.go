@@ -4,6 +4,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // The connection of each list's page (Relay: edges with their cursors, and the page's info), one
@@ -44,20 +45,20 @@ func ticketVersionConnection(p repository.Page[*repository.TicketVersion]) *mode
 	})}
 }
 
-func departmentConnection(p repository.Page[*repository.Department]) *model.DepartmentConnection {
-	return &model.DepartmentConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.DepartmentEdge, n *model.Department, c model.Cursored, d *repository.Department) {
+func departmentConnection(p repository.Page[*hr.Department]) *model.DepartmentConnection {
+	return &model.DepartmentConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.DepartmentEdge, n *model.Department, c model.Cursored, d *hr.Department) {
 		n.Department, *e = d, model.DepartmentEdge{Cursored: c, Node: n}
 	})}
 }
 
-func employeeConnection(p repository.Page[*repository.Employee]) *model.EmployeeConnection {
-	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.EmployeeEdge, n *model.Employee, c model.Cursored, emp *repository.Employee) {
+func employeeConnection(p repository.Page[*hr.Employee]) *model.EmployeeConnection {
+	return &model.EmployeeConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.EmployeeEdge, n *model.Employee, c model.Cursored, emp *hr.Employee) {
 		n.Employee, *e = emp, model.EmployeeEdge{Cursored: c, Node: n}
 	})}
 }
 
-func locationConnection(p repository.Page[*repository.Location]) *model.LocationConnection {
-	return &model.LocationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.LocationEdge, n *model.Location, c model.Cursored, l *repository.Location) {
+func locationConnection(p repository.Page[*hr.Location]) *model.LocationConnection {
+	return &model.LocationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.LocationEdge, n *model.Location, c model.Cursored, l *hr.Location) {
 		n.Location, *e = l, model.LocationEdge{Cursored: c, Node: n}
 	})}
 }
@@ -92,8 +93,8 @@ func orderItemConnection(p repository.Page[*commerce.OrderItem]) *model.OrderIte
 	})}
 }
 
-func jobHistoryConnection(p repository.Page[*repository.JobHistory]) *model.JobHistoryConnection {
-	return &model.JobHistoryConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.JobHistoryEdge, _ *struct{}, c model.Cursored, j *repository.JobHistory) {
+func jobHistoryConnection(p repository.Page[*hr.JobHistory]) *model.JobHistoryConnection {
+	return &model.JobHistoryConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.JobHistoryEdge, _ *struct{}, c model.Cursored, j *hr.JobHistory) {
 		*e = model.JobHistoryEdge{Cursored: c, Node: j}
 	})}
 }

@@ -10,7 +10,7 @@ import (
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
-	"singletable/repository"
+	"singletable/repository/hr"
 	"time"
 )
 
@@ -27,7 +27,7 @@ func (r *employeeResolver) Department(ctx context.Context, obj *model.Employee) 
 }
 
 func (r *employeeResolver) Manager(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
-	return employeeOrNil(loaders.For(ctx).Related(ctx, obj.ID, repository.RelManager))
+	return employeeOrNil(loaders.For(ctx).Related(ctx, obj.ID, hr.RelManager))
 }
 
 func (r *employeeResolver) DirectReports(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
@@ -35,7 +35,7 @@ func (r *employeeResolver) DirectReports(ctx context.Context, obj *model.Employe
 }
 
 func (r *employeeResolver) Mentor(ctx context.Context, obj *model.Employee) (*model.Employee, error) {
-	return employeeOrNil(loaders.For(ctx).Related(ctx, obj.ID, repository.RelMentor))
+	return employeeOrNil(loaders.For(ctx).Related(ctx, obj.ID, hr.RelMentor))
 }
 
 func (r *employeeResolver) Mentees(ctx context.Context, obj *model.Employee, first *int, after *string) (*model.EmployeeConnection, error) {
@@ -47,7 +47,7 @@ func (r *mutationResolver) CreateLocation(ctx context.Context, input model.Creat
 }
 
 func (r *mutationResolver) CreateDepartment(ctx context.Context, input model.CreateDepartmentInput) (*model.Department, error) {
-	return given(ctx, idOf(model.Locations, "locationId", input.LocationID), func(loc repository.LocationRef) (*model.Department, error) {
+	return given(ctx, idOf(model.Locations, "locationId", input.LocationID), func(loc hr.LocationRef) (*model.Department, error) {
 		return saved(ctx, model.Departments.Wrap).entity(r.Repo.CreateDepartment(ctx, input.Name, loc))
 	})
 }
@@ -83,7 +83,7 @@ func (r *mutationResolver) AssignMentor(ctx context.Context, input model.AssignM
 }
 
 func (r *mutationResolver) RelocateDepartment(ctx context.Context, input model.RelocateDepartmentInput) (*model.Department, error) {
-	return given2(ctx, idOf(model.Departments, "id", input.ID), idOf(model.Locations, "locationId", input.LocationID), func(id string, loc repository.LocationRef) (*model.Department, error) {
+	return given2(ctx, idOf(model.Departments, "id", input.ID), idOf(model.Locations, "locationId", input.LocationID), func(id string, loc hr.LocationRef) (*model.Department, error) {
 		return saved(ctx, model.Departments.Wrap).entity(r.Repo.RelocateDepartment(ctx, id, loc))
 	})
 }
@@ -113,7 +113,7 @@ func (r *mutationResolver) DeleteDepartment(ctx context.Context, input model.Del
 }
 
 func (r *mutationResolver) DeleteLocation(ctx context.Context, input model.DeleteLocationInput) (*model.DeletePayload, error) {
-	return given(ctx, idOf(model.Locations, "id", input.ID), func(loc repository.LocationRef) (*model.DeletePayload, error) {
+	return given(ctx, idOf(model.Locations, "id", input.ID), func(loc hr.LocationRef) (*model.DeletePayload, error) {
 		return deleted(input.ID, r.Repo.DeleteLocation(ctx, loc))
 	})
 }
@@ -139,7 +139,7 @@ func (r *queryResolver) EmployeesHiredSince(ctx context.Context, since time.Time
 }
 
 func (r *queryResolver) Locations(ctx context.Context, country string, state *string, city *string, postalCode *string, first *int, after *string) (*model.LocationConnection, error) {
-	return connection(locationConnection)(loaders.For(ctx).Locations(ctx, repository.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after), nodes(ctx)))
+	return connection(locationConnection)(loaders.For(ctx).Locations(ctx, hr.LocationFilter{Country: country, State: state, City: city, PostalCode: postalCode}, pageArgs(first, after), nodes(ctx)))
 }
 
 func (r *Resolver) Department() graph.DepartmentResolver { return &departmentResolver{r} }

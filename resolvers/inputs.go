@@ -4,6 +4,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // Mutation inputs as the repository takes them, so that each mutation resolver stays one line
@@ -13,14 +14,14 @@ func ticketPatch(in model.UpdateTicketInput) repository.TicketPatch {
 	return repository.TicketPatch{Status: in.Status, Title: in.Title, Body: in.Body, ExpectedVersion: in.ExpectedVersion}
 }
 
-func locationInput(in model.CreateLocationInput) repository.LocationInput {
-	return repository.LocationInput{Country: in.Country, State: in.State, City: in.City, PostalCode: in.PostalCode, Address: in.Address}
+func locationInput(in model.CreateLocationInput) hr.LocationInput {
+	return hr.LocationInput{Country: in.Country, State: in.State, City: in.City, PostalCode: in.PostalCode, Address: in.Address}
 }
 
 // hireInput is in with the keys its IDs decoded to (given3): the department, and the manager and
 // mentor when given.
-func hireInput(in model.HireEmployeeInput, department string, manager, mentor *string) repository.HireInput {
-	return repository.HireInput{
+func hireInput(in model.HireEmployeeInput, department string, manager, mentor *string) hr.HireInput {
+	return hr.HireInput{
 		DepartmentID: department, Name: in.Name, Email: in.Email, JobTitle: in.JobTitle,
 		HiredAt: in.HiredAt, ManagerID: manager, MentorID: mentor,
 	}

@@ -9,6 +9,7 @@ import (
 	"singletable/planner"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // plannedLevel is a level of the operation's plan (planner.Level) as the loaders take it: its
@@ -105,10 +106,10 @@ var listStarts = map[*planner.Field]func(ctx context.Context, l *loaders.Loaders
 	},
 	planner.CustomerOrders:         startOrders,
 	planner.CustomerOrdersByStatus: startOrders,
-	planner.DepartmentEmployees:    startInverse(repository.RelDepartment),
-	planner.EmployeeReports:        startInverse(repository.RelManager),
-	planner.EmployeeMentees:        startInverse(repository.RelMentor),
-	planner.WarehouseEmployees:     startInverse(repository.RelWarehouse),
+	planner.DepartmentEmployees:    startInverse(hr.RelDepartment),
+	planner.EmployeeReports:        startInverse(hr.RelManager),
+	planner.EmployeeMentees:        startInverse(hr.RelMentor),
+	planner.WarehouseEmployees:     startInverse(hr.RelWarehouse),
 	planner.ProductInventory:       startProductLists,
 	planner.ProductOrderItems:      startProductLists,
 	planner.EmployeeAccounts: func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
@@ -123,7 +124,7 @@ func startOrders(ctx context.Context, l *loaders.Loaders, parents [][]string, u 
 	l.StartOrdersOfCustomers(ctx, parentIDs(parents), orderFilter(u.Args), u.Args.Page(), levelOf(u.Nodes))
 }
 
-func startInverse(rel repository.RelationType) func(context.Context, *loaders.Loaders, [][]string, *planner.ListUse) {
+func startInverse(rel hr.RelationType) func(context.Context, *loaders.Loaders, [][]string, *planner.ListUse) {
 	return func(ctx context.Context, l *loaders.Loaders, parents [][]string, u *planner.ListUse) {
 		l.StartInverseLists(ctx, rel, parentIDs(parents), u.Args.Page(), levelOf(u.Nodes))
 	}

@@ -7,6 +7,7 @@ import (
 	"singletable/loaders"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // Every mutation resolver is one return statement made of the two halves of this file:
@@ -124,12 +125,12 @@ func saved[E repository.Entity, M any](ctx context.Context, wrap func(E) M) save
 func (s saver[E, M]) entity(e E, err error) (M, error) { return s.keep(e, nil, err) }
 
 // withRelation finishes a write of an employee and the relation item written with it.
-func (s saver[E, M]) withRelation(e E, rel *repository.Relation, err error) (M, error) {
+func (s saver[E, M]) withRelation(e E, rel *hr.Relation, err error) (M, error) {
 	return s.keep(e, returned(rel), err)
 }
 
 // withRelations finishes a write of an employee and the relation items written with it.
-func (s saver[E, M]) withRelations(e E, rels []*repository.Relation, err error) (M, error) {
+func (s saver[E, M]) withRelations(e E, rels []*hr.Relation, err error) (M, error) {
 	return s.keep(e, returned(rels...), err)
 }
 

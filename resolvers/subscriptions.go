@@ -8,6 +8,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/stream"
 )
 
@@ -87,7 +88,7 @@ func employeeChanges(ctx context.Context, departmentID *string) (changeFeed, err
 			return changeFeed{}, err
 		}
 	}
-	return changeFeed{stream.EmployeeChangeScope(dept), changesOf(ctx, model.Employees, func(e *repository.Employee) bool {
+	return changeFeed{stream.EmployeeChangeScope(dept), changesOf(ctx, model.Employees, func(e *hr.Employee) bool {
 		return dept == "" || e.DepartmentID == dept
 	})}, nil
 }
@@ -167,7 +168,7 @@ func previousStatus[E any, S comparable](c *stream.Change, now E, status func(E)
 
 // employeeChange is the event of a change an employee subscription accepted.
 func employeeChange(c *stream.Change, cur model.Cursored) *model.EmployeeChange {
-	return &model.EmployeeChange{Cursored: cur, Kind: changeKinds[c.Kind], Employee: model.Employees.Wrap(c.Entity().(*repository.Employee))}
+	return &model.EmployeeChange{Cursored: cur, Kind: changeKinds[c.Kind], Employee: model.Employees.Wrap(c.Entity().(*hr.Employee))}
 }
 
 // inventoryChanges is inventoryChanged's filter: the changes of the product given. Every stock

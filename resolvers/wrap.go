@@ -2,14 +2,14 @@ package resolvers
 
 import (
 	"singletable/graph/model"
-	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // What the to-one and item resolvers return: a loader's result, wrapped as its GraphQL object.
 
 // employeeOrNil wraps an employee's manager or mentor (loaders.Related): nil when it has none.
-func employeeOrNil(e *repository.Employee, err error) (*model.Employee, error) {
+func employeeOrNil(e *hr.Employee, err error) (*model.Employee, error) {
 	if err != nil || e == nil {
 		return nil, err
 	}

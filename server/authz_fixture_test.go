@@ -12,6 +12,7 @@ import (
 	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/server"
 )
 
@@ -31,9 +32,9 @@ type tenants struct {
 	cancelOrders map[auth.Role]*commerce.Order
 	product      *repository.Product
 	warehouse    *repository.Warehouse
-	loc          *repository.Location
-	dept         *repository.Department
-	emp1, emp2   *repository.Employee
+	loc          *hr.Location
+	dept         *hr.Department
+	emp1, emp2   *hr.Employee
 }
 
 // secretsOfB are strings only B's objects hold.

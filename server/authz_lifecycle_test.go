@@ -7,6 +7,7 @@ import (
 	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // The corrections and removals in the role table (TestRoleTableOfRootFieldsAndMutations): each
@@ -62,16 +63,16 @@ var lifecycleOps = []rootOp{
 		inputVar(func(f *tenants, _ auth.Role) map[string]any { return map[string]any{"employeeId": employeeID(f.emp1)} }), hrRoles},
 	{"removeEmployee", `mutation($in: RemoveEmployeeInput!) { removeEmployee(input: $in) { deletedId } }`,
 		idInput(func(f *tenants, r auth.Role) string {
-			e, _, err := f.a.repo.HireEmployee(context.Background(), repository.HireInput{DepartmentID: f.dept.ID, Name: "Leaver", Email: "leaver-" + string(r) + "@corp.example", JobTitle: "Engineer"})
-			return employeeID(made[*repository.Employee](f.a.t)(e, err))
+			e, _, err := f.a.repo.HireEmployee(context.Background(), hr.HireInput{DepartmentID: f.dept.ID, Name: "Leaver", Email: "leaver-" + string(r) + "@corp.example", JobTitle: "Engineer"})
+			return employeeID(made[*hr.Employee](f.a.t)(e, err))
 		}), hrRoles},
 	{"deleteDepartment", `mutation($in: DeleteDepartmentInput!) { deleteDepartment(input: $in) { deletedId } }`,
 		idInput(func(f *tenants, r auth.Role) string {
-			return departmentID(made[*repository.Department](f.a.t)(f.a.repo.CreateDepartment(context.Background(), "Empty "+string(r), f.loc.Ref())))
+			return departmentID(made[*hr.Department](f.a.t)(f.a.repo.CreateDepartment(context.Background(), "Empty "+string(r), f.loc.Ref())))
 		}), hrRoles},
 	{"deleteLocation", `mutation($in: DeleteLocationInput!) { deleteLocation(input: $in) { deletedId } }`,
 		idInput(func(f *tenants, r auth.Role) string {
-			return locationID(made[*repository.Location](f.a.t)(f.a.repo.CreateLocation(context.Background(), repository.LocationInput{Country: "US", State: "NV", City: "Reno", PostalCode: "89501", Address: string(r)})))
+			return locationID(made[*hr.Location](f.a.t)(f.a.repo.CreateLocation(context.Background(), hr.LocationInput{Country: "US", State: "NV", City: "Reno", PostalCode: "89501", Address: string(r)})))
 		}), hrRoles},
 	{"updateCustomer", `mutation($in: UpdateCustomerInput!) { updateCustomer(input: $in) { id } }`,
 		inputVar(func(f *tenants, r auth.Role) map[string]any {

@@ -8,6 +8,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/repotest"
 )
 
@@ -64,8 +65,8 @@ func stormWrites(a *api) []func() gqlResponse {
 		tickets = append(tickets, d.tickets[u.ID]...)
 	}
 	f := a.hr()
-	var depts []*repository.Department
-	var staff []*repository.Employee
+	var depts []*hr.Department
+	var staff []*hr.Employee
 	for i := range 3 {
 		depts = append(depts, f.department(fmt.Sprintf("Dept %d", i)))
 		for j := range 3 {

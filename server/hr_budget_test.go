@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/repotest"
 	"singletable/server"
 )
@@ -112,7 +112,7 @@ func TestHRNodesReadTheirRelationsAhead(t *testing.T) {
 	boss := f.hire(d1, "Boss", hireOpts{})
 	ids := []string{departmentID(d2)}
 	for i := range 8 {
-		e := f.hire([]*repository.Department{d1, d2}[i%2], fmt.Sprintf("e%d", i), hireOpts{manager: boss, mentor: boss})
+		e := f.hire([]*hr.Department{d1, d2}[i%2], fmt.Sprintf("e%d", i), hireOpts{manager: boss, mentor: boss})
 		ids = append(ids, employeeID(e))
 	}
 	var out struct {

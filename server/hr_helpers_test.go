@@ -6,20 +6,20 @@ import (
 	"time"
 
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/hr"
 )
 
-func departmentID(d *repository.Department) string {
+func departmentID(d *hr.Department) string {
 	return model.Departments.IDOf(d.ID)
 }
-func employeeID(e *repository.Employee) string { return model.Employees.IDOf(e.ID) }
-func locationID(l *repository.Location) string { return model.Locations.ID(l) }
+func employeeID(e *hr.Employee) string { return model.Employees.IDOf(e.ID) }
+func locationID(l *hr.Location) string { return model.Locations.ID(l) }
 
 // hrFixture creates HR data through the repository.
 type hrFixture struct {
 	a   *api
 	ctx context.Context
-	loc *repository.Location
+	loc *hr.Location
 	n   int
 }
 
@@ -30,16 +30,16 @@ func (a *api) hr() *hrFixture {
 	return f
 }
 
-func (f *hrFixture) location(country, state, city, postal, address string) *repository.Location {
+func (f *hrFixture) location(country, state, city, postal, address string) *hr.Location {
 	f.a.t.Helper()
-	l, err := f.a.repo.CreateLocation(f.ctx, repository.LocationInput{Country: country, State: state, City: city, PostalCode: postal, Address: address})
+	l, err := f.a.repo.CreateLocation(f.ctx, hr.LocationInput{Country: country, State: state, City: city, PostalCode: postal, Address: address})
 	if err != nil {
 		f.a.t.Fatal(err)
 	}
 	return l
 }
 
-func (f *hrFixture) department(name string) *repository.Department {
+func (f *hrFixture) department(name string) *hr.Department {
 	f.a.t.Helper()
 	d, err := f.a.repo.CreateDepartment(f.ctx, name, f.loc.Ref())
 	if err != nil {
@@ -52,13 +52,13 @@ func (f *hrFixture) department(name string) *repository.Department {
 type hireOpts struct {
 	title           string
 	hiredAt         time.Time
-	manager, mentor *repository.Employee
+	manager, mentor *hr.Employee
 }
 
-func (f *hrFixture) hire(d *repository.Department, name string, o hireOpts) *repository.Employee {
+func (f *hrFixture) hire(d *hr.Department, name string, o hireOpts) *hr.Employee {
 	f.a.t.Helper()
 	f.n++
-	in := repository.HireInput{DepartmentID: d.ID, Name: name, Email: fmt.Sprintf("e%d@corp.example", f.n), JobTitle: o.title}
+	in := hr.HireInput{DepartmentID: d.ID, Name: name, Email: fmt.Sprintf("e%d@corp.example", f.n), JobTitle: o.title}
 	if in.JobTitle == "" {
 		in.JobTitle = "Engineer"
 	}

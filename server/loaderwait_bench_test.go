@@ -13,6 +13,7 @@ import (
 
 	"singletable/loaders"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/repotest"
 	"singletable/repository/store/storetest"
 	"singletable/server"
@@ -35,7 +36,7 @@ import (
 func BenchmarkLoaderWait(b *testing.B) {
 	repo := storetest.New(b, repotest.WithLatency(2*time.Millisecond, 0))
 	ctx := b.Context()
-	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
+	loc, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,12 +45,12 @@ func BenchmarkLoaderWait(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		head, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Head %d", m), Email: fmt.Sprintf("h%d@x.io", m), JobTitle: "Director"})
+		head, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Head %d", m), Email: fmt.Sprintf("h%d@x.io", m), JobTitle: "Director"})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for e, title := range []string{"Engineer", "Analyst", "Analyst"} {
-			in := repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("E %d-%d", m, e), Email: fmt.Sprintf("e%d.%d@x.io", m, e), JobTitle: title, ManagerID: &head.ID}
+			in := hr.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("E %d-%d", m, e), Email: fmt.Sprintf("e%d.%d@x.io", m, e), JobTitle: title, ManagerID: &head.ID}
 			if _, _, err := repo.HireEmployee(ctx, in); err != nil {
 				b.Fatal(err)
 			}

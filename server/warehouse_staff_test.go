@@ -7,12 +7,13 @@ import (
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/server"
 )
 
 // staffedWarehouses are two warehouses, North and South, with two employees each of department
 // Ops, assigned over GraphQL; Dee is assigned to North first and then moved to South.
-func staffedWarehouses(t *testing.T, a *api) (dept *repository.Department, north *repository.Warehouse) {
+func staffedWarehouses(t *testing.T, a *api) (dept *hr.Department, north *repository.Warehouse) {
 	ctx := context.Background()
 	h := a.hr()
 	dept = h.department("Ops")
@@ -27,7 +28,7 @@ func staffedWarehouses(t *testing.T, a *api) (dept *repository.Department, north
 	const assign = `mutation($e: ID!, $w: ID!) { assignWarehouse(input: {employeeId: $e, warehouseId: $w}) { id warehouse { name } } }`
 	dee := h.hire(dept, "Dee", hireOpts{title: "Picker"})
 	for _, p := range []struct {
-		e  *repository.Employee
+		e  *hr.Employee
 		to *repository.Warehouse
 	}{{h.hire(dept, "Ann", hireOpts{title: "Picker"}), north}, {h.hire(dept, "Bob", hireOpts{title: "Picker"}), north},
 		{h.hire(dept, "Cy", hireOpts{title: "Picker"}), south}, {dee, north}, {dee, south}} {

@@ -10,6 +10,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/store"
 )
 
@@ -29,18 +30,18 @@ const (
 // each operation's minimum calls from the data itself.
 type dataset struct {
 	breadth  int
-	location *repository.Location
+	location *hr.Location
 	orgs     []*repository.Organization
 	users    map[string][]*repository.User   // by organization id, in id order
 	tickets  map[string][]*repository.Ticket // by user id, newest first
 
-	depts     []*repository.Department
-	board     *repository.Department            // the department of the heads, never queried from the top
-	heads     []*repository.Employee            // heads[i] manages every employee of depts[i]
-	employees map[string][]*repository.Employee // by department id, in id order
-	manager   map[string]string                 // employee id → manager id
-	mentor    map[string]string                 // employee id → mentor id
-	deptOf    map[string]string                 // employee id → department id
+	depts     []*hr.Department
+	board     *hr.Department            // the department of the heads, never queried from the top
+	heads     []*hr.Employee            // heads[i] manages every employee of depts[i]
+	employees map[string][]*hr.Employee // by department id, in id order
+	manager   map[string]string         // employee id → manager id
+	mentor    map[string]string         // employee id → mentor id
+	deptOf    map[string]string         // employee id → department id
 
 	customers []*commerce.Customer
 	orders    map[string][]*commerce.Order // by customer id, newest first
@@ -51,8 +52,8 @@ type dataset struct {
 	buyers       []*commerce.Customer             // the customers of the catalog's orders
 	productLines map[string][]*commerce.OrderItem // by product id, newest first
 
-	staffed []*repository.Warehouse           // the staff tree's warehouses, one per department
-	staff   map[string][]*repository.Employee // by warehouse id, as assigned
+	staffed []*repository.Warehouse   // the staff tree's warehouses, one per department
+	staff   map[string][]*hr.Employee // by warehouse id, as assigned
 
 	mu sync.Mutex // guards the maps while seeding
 }
@@ -64,10 +65,10 @@ func seed(ctx context.Context, repo *store.Store, breadth int) (*dataset, error)
 	d := &dataset{
 		breadth: breadth,
 		users:   map[string][]*repository.User{}, tickets: map[string][]*repository.Ticket{},
-		employees: map[string][]*repository.Employee{}, manager: map[string]string{},
+		employees: map[string][]*hr.Employee{}, manager: map[string]string{},
 		mentor: map[string]string{}, deptOf: map[string]string{},
 		orders: map[string][]*commerce.Order{}, items: map[string][]*commerce.OrderItem{},
-		productLines: map[string][]*commerce.OrderItem{}, staff: map[string][]*repository.Employee{},
+		productLines: map[string][]*commerce.OrderItem{}, staff: map[string][]*hr.Employee{},
 	}
 	for _, domain := range []func(context.Context, *store.Store) error{d.seedSaaS, d.seedHR, d.seedCommerce, d.seedCatalog, d.seedStaff} {
 		if err := domain(ctx, repo); err != nil {
@@ -137,7 +138,7 @@ func (d *dataset) seedSaaS(ctx context.Context, repo *store.Store) error {
 func (d *dataset) seedHR(ctx context.Context, repo *store.Store) error {
 	// HR: the heads live in a department of their own, so that a manager and the manager's
 	// department are reads of their own, not items the employees' pages already hold.
-	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "United States", State: "California", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
+	loc, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "United States", State: "California", City: "San Jose", PostalCode: "95113", Address: "1 Market St"})
 	if err != nil {
 		return fmt.Errorf("seed HR: %w", err)
 	}
@@ -145,8 +146,8 @@ func (d *dataset) seedHR(ctx context.Context, repo *store.Store) error {
 	if d.board, err = repo.CreateDepartment(ctx, "Board", loc.Ref()); err != nil {
 		return fmt.Errorf("seed HR: %w", err)
 	}
-	d.depts = make([]*repository.Department, d.breadth)
-	d.heads = make([]*repository.Employee, d.breadth)
+	d.depts = make([]*hr.Department, d.breadth)
+	d.heads = make([]*hr.Employee, d.breadth)
 	hiredAt := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	if err := par(d.breadth, func(i int) error {
 		dept, err := repo.CreateDepartment(ctx, fmt.Sprintf("Dept %03d", i), loc.Ref())
@@ -155,14 +156,14 @@ func (d *dataset) seedHR(ctx context.Context, repo *store.Store) error {
 		}
 		d.depts[i] = dept
 		at := hiredAt.Add(time.Duration(i) * time.Hour)
-		head, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: d.board.ID, Name: fmt.Sprintf("Head %d", i), Email: fmt.Sprintf("head%d@corp.example", i), JobTitle: "Director", HiredAt: &at})
+		head, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: d.board.ID, Name: fmt.Sprintf("Head %d", i), Email: fmt.Sprintf("head%d@corp.example", i), JobTitle: "Director", HiredAt: &at})
 		if err != nil {
 			return err
 		}
 		d.heads[i] = head
-		var emps []*repository.Employee
+		var emps []*hr.Employee
 		for e := range employeesPerDept {
-			in := repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Employee %d-%d", i, e), Email: fmt.Sprintf("e%d.%d@corp.example", i, e), JobTitle: "Engineer", HiredAt: &at, ManagerID: &head.ID}
+			in := hr.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Employee %d-%d", i, e), Email: fmt.Sprintf("e%d.%d@corp.example", i, e), JobTitle: "Engineer", HiredAt: &at, ManagerID: &head.ID}
 			if e > 0 {
 				in.MentorID = &emps[0].ID
 			}
@@ -318,8 +319,8 @@ func (d *dataset) seedStaff(ctx context.Context, repo *store.Store) error {
 func orgGID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
 func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
 func ticketGID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
-func deptGID(d *repository.Department) string  { return model.Departments.IDOf(d.ID) }
-func empGID(e *repository.Employee) string     { return model.Employees.IDOf(e.ID) }
+func deptGID(d *hr.Department) string          { return model.Departments.IDOf(d.ID) }
+func empGID(e *hr.Employee) string             { return model.Employees.IDOf(e.ID) }
 func custGID(c *commerce.Customer) string      { return model.Customers.IDOf(c.ID) }
 func productGID(p *repository.Product) string  { return model.Products.IDOf(p.ID) }
 func warehouseGID(w *repository.Warehouse) string {

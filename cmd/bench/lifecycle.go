@@ -11,6 +11,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // The corrections and removals, measured as the counted writes are (writes.go): each run corrects
@@ -62,7 +63,7 @@ func (b *bench) lifecycleOps() []writeOp {
 		{name: "removeEmployee", extra: "the employee, its relations, the department's and manager's counts",
 			query: `mutation($e: ID!) { removeEmployee(input: {id: $e}) { deletedId } }`,
 			vars: func(ctx context.Context, _ int) (map[string]any, error) {
-				e, _, err := s.HireEmployee(ctx, repository.HireInput{DepartmentID: d.depts[0].ID, Name: "Gone", Email: "leaver-" + unique() + "@example.com", JobTitle: "Engineer", ManagerID: &d.heads[0].ID})
+				e, _, err := s.HireEmployee(ctx, hr.HireInput{DepartmentID: d.depts[0].ID, Name: "Gone", Email: "leaver-" + unique() + "@example.com", JobTitle: "Engineer", ManagerID: &d.heads[0].ID})
 				return map[string]any{"e": empGID(e)}, err
 			}},
 		{name: "deleteCustomer, 3 orders", extra: "the profile, orders, lines, guards",

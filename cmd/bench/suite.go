@@ -8,6 +8,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 
 	"singletable/repository/benchfloor"
 )
@@ -135,7 +136,7 @@ func idsOf[T any](xs []T, n int, id func(T) string) []string {
 
 // The table's IDs of a deep operation's parents, for its floor.
 func organizationID(o *repository.Organization) string { return o.ID }
-func departmentID(x *repository.Department) string     { return x.ID }
+func departmentID(x *hr.Department) string             { return x.ID }
 func customerID(c *commerce.Customer) string           { return c.ID }
 func productID(p *repository.Product) string           { return p.ID }
 func warehouseID(w *repository.Warehouse) string       { return w.ID }
@@ -242,7 +243,7 @@ var deepOps = []op{
 			var whs, emps, depts []string
 			for _, w := range d.staffed[:b] {
 				whs = append(whs, k("warehouse", w.ID))
-				staff := slices.SortedFunc(slices.Values(d.staff[w.ID]), func(a, b *repository.Employee) int { return strings.Compare(a.ID, b.ID) })
+				staff := slices.SortedFunc(slices.Values(d.staff[w.ID]), func(a, b *hr.Employee) int { return strings.Compare(a.ID, b.ID) })
 				for _, e := range staff[:min(5, len(staff))] {
 					emps = append(emps, k("employee", e.ID))
 					depts = append(depts, k("department", e.DepartmentID))

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // The writes that keep counters, measured through the API with the added latency, and the deep
@@ -80,7 +80,7 @@ func (b *bench) hrWriteOps(unique func() int64) []writeOp {
 		{name: "transferEmployee", extra: "+1 item: the employeeCount of the department left",
 			query: `mutation($e: ID!, $d: ID!) { transferEmployee(input: {employeeId: $e, departmentId: $d}) { id } }`,
 			vars: func(_ context.Context, i int) (map[string]any, error) {
-				return map[string]any{"e": empGID(emp), "d": deptGID([]*repository.Department{other, dept}[i%2])}, nil
+				return map[string]any{"e": empGID(emp), "d": deptGID([]*hr.Department{other, dept}[i%2])}, nil
 			}},
 		{name: "assignManager", extra: "+1 item: the directReportCount of the previous manager",
 			query: `mutation($e: ID!, $m: ID!) { assignManager(input: {employeeId: $e, managerId: $m}) { id } }`,

@@ -3,6 +3,7 @@ package model
 import (
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // Product is the GraphQL Product: the stored entity plus, when the product was read together with
@@ -71,5 +72,5 @@ type InventoryChange struct {
 // JobHistoryEdge is one earlier job of an employee's history.
 type JobHistoryEdge struct {
 	Cursored
-	Node *repository.JobHistory
+	Node *hr.JobHistory
 }

@@ -1,10 +1,12 @@
 package model
 
-import "singletable/repository"
+import (
+	"singletable/repository/hr"
+)
 
 // Department is the GraphQL Department.
 type Department struct {
-	*repository.Department
+	*hr.Department
 }
 
 // IsNode marks Department as a Node.
@@ -15,7 +17,7 @@ func (d Department) GetID() string { return Departments.ID(d.Department) }
 
 // Employee is the GraphQL Employee.
 type Employee struct {
-	*repository.Employee
+	*hr.Employee
 }
 
 // IsNode marks Employee as a Node.
@@ -26,7 +28,7 @@ func (e Employee) GetID() string { return Employees.ID(e.Employee) }
 
 // Location is the GraphQL Location.
 type Location struct {
-	*repository.Location
+	*hr.Location
 }
 
 // IsNode marks Location as a Node.

@@ -13,6 +13,7 @@ import (
 	"singletable/graph/model"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 const (
@@ -27,9 +28,9 @@ var samples = map[string]repository.Entity{
 	"Ticket":       &repository.Ticket{ID: idA, OrgID: idA, ReporterID: idB},
 	"Customer":     &commerce.Customer{ID: idA},
 	"Order":        &commerce.Order{CustomerID: idA, ID: idB},
-	"Department":   &repository.Department{ID: idA},
-	"Employee":     &repository.Employee{ID: idA},
-	"Location":     &repository.Location{ID: idA, Country: "United States", State: "California", City: "San Francisco: SoMa", PostalCode: "94103"},
+	"Department":   &hr.Department{ID: idA},
+	"Employee":     &hr.Employee{ID: idA},
+	"Location":     &hr.Location{ID: idA, Country: "United States", State: "California", City: "San Francisco: SoMa", PostalCode: "94103"},
 	"Product":      &repository.Product{ID: idA},
 	"Warehouse":    &repository.Warehouse{ID: idB},
 }

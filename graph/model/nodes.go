@@ -6,6 +6,7 @@ import (
 	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // The node descriptors, one per schema type implementing Node (see NodeType). Their Name is the
@@ -115,7 +116,7 @@ var (
 	Products = NodeType[*repository.Product, *Product, string]{
 		Name: "Product", Kind: "product", Parts: []string{"product"},
 		PartsOf: func(p *repository.Product) []string { return []string{p.ID} },
-		Ref:     id, Key: repository.ProductKey, Scope: catalog[string],
+		Ref:     id, Key: repository.ProductKey, Scope: catalogScope[string],
 		Wrap: func(p *repository.Product) *Product { return &Product{Product: p} },
 		Stub: func(id string) *repository.Product { return &repository.Product{ID: id} },
 	}
@@ -128,45 +129,45 @@ var (
 	}
 )
 
-func catalog[R any](R) auth.Scope    { return auth.CatalogScope() }
-func warehouses[R any](R) auth.Scope { return auth.WarehouseScope() }
+func catalogScope[R any](R) auth.Scope { return auth.CatalogScope() }
+func warehouses[R any](R) auth.Scope   { return auth.WarehouseScope() }
 
 // Departments, Employees and Locations belong to HR, one tenant.
 var (
-	Departments = NodeType[*repository.Department, *Department, string]{
+	Departments = NodeType[*hr.Department, *Department, string]{
 		Name: "Department", Kind: "department", Parts: []string{"department"},
-		PartsOf: func(d *repository.Department) []string { return []string{d.ID} },
-		Ref:     id, Key: repository.DepartmentKey, Scope: hr[string],
-		Wrap: func(d *repository.Department) *Department { return &Department{Department: d} },
-		Stub: func(id string) *repository.Department { return &repository.Department{ID: id} },
+		PartsOf: func(d *hr.Department) []string { return []string{d.ID} },
+		Ref:     id, Key: hr.DepartmentKey, Scope: hrScope[string],
+		Wrap: func(d *hr.Department) *Department { return &Department{Department: d} },
+		Stub: func(id string) *hr.Department { return &hr.Department{ID: id} },
 	}
-	Employees = NodeType[*repository.Employee, *Employee, string]{
+	Employees = NodeType[*hr.Employee, *Employee, string]{
 		Name: "Employee", Kind: "employee", Parts: []string{"employee"},
-		PartsOf: func(e *repository.Employee) []string { return []string{e.ID} },
-		Ref:     id, Key: repository.EmployeeKey, Scope: hr[string],
-		Wrap: func(e *repository.Employee) *Employee { return &Employee{Employee: e} },
-		Stub: func(id string) *repository.Employee { return &repository.Employee{ID: id} },
+		PartsOf: func(e *hr.Employee) []string { return []string{e.ID} },
+		Ref:     id, Key: hr.EmployeeKey, Scope: hrScope[string],
+		Wrap: func(e *hr.Employee) *Employee { return &Employee{Employee: e} },
+		Stub: func(id string) *hr.Employee { return &hr.Employee{ID: id} },
 	}
 	// A location's key is its country's partition and a hierarchical sort key, so its ID carries
 	// the whole key: country, state, city, postal code and id.
-	Locations = NodeType[*repository.Location, *Location, repository.LocationRef]{
+	Locations = NodeType[*hr.Location, *Location, hr.LocationRef]{
 		Name: "Location", Kind: "location", Parts: []string{"country", "state", "city", "postalCode", "location"},
-		PartsOf: func(l *repository.Location) []string {
+		PartsOf: func(l *hr.Location) []string {
 			r := l.Ref()
 			return []string{r.Country, r.State, r.City, r.PostalCode, r.ID}
 		},
-		Ref: func(p []string) repository.LocationRef {
-			return repository.LocationRef{Country: p[0], State: p[1], City: p[2], PostalCode: p[3], ID: p[4]}
+		Ref: func(p []string) hr.LocationRef {
+			return hr.LocationRef{Country: p[0], State: p[1], City: p[2], PostalCode: p[3], ID: p[4]}
 		},
-		Key: repository.LocationKey, Scope: hr[repository.LocationRef],
-		Wrap: func(l *repository.Location) *Location { return &Location{Location: l} },
-		Stub: func(r repository.LocationRef) *repository.Location {
-			return &repository.Location{Country: r.Country, State: r.State, City: r.City, PostalCode: r.PostalCode, ID: r.ID}
+		Key: hr.LocationKey, Scope: hrScope[hr.LocationRef],
+		Wrap: func(l *hr.Location) *Location { return &Location{Location: l} },
+		Stub: func(r hr.LocationRef) *hr.Location {
+			return &hr.Location{Country: r.Country, State: r.State, City: r.City, PostalCode: r.PostalCode, ID: r.ID}
 		},
 	}
 )
 
-func hr[R any](R) auth.Scope { return auth.HRScope() }
+func hrScope[R any](R) auth.Scope { return auth.HRScope() }
 
 // Nodes is the registry: every node descriptor.
 var Nodes = []AnyNode{Organizations, Users, Tickets, Customers, Orders, Departments, Employees, Locations, Products, Warehouses}

@@ -25,6 +25,7 @@ import (
 	"singletable/apperr"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // Result counts what a floor read decoded, so the benchmark can check that it read the same
@@ -268,9 +269,9 @@ func HRTree(ctx context.Context, c *Client, departments []string, employees int)
 	var round2 []repository.Key
 	for _, list := range rels {
 		for _, e := range list {
-			if rel, ok := e.(*repository.Relation); ok {
+			if rel, ok := e.(*hr.Relation); ok {
 				empIDs = append(empIDs, rel.EmployeeID)
-				round2 = append(round2, x.EmployeeKey(rel.EmployeeID), x.RelationKey(rel.EmployeeID, repository.RelManager))
+				round2 = append(round2, x.EmployeeKey(rel.EmployeeID), x.RelationKey(rel.EmployeeID, hr.RelManager))
 			}
 		}
 	}
@@ -282,10 +283,10 @@ func HRTree(ctx context.Context, c *Client, departments []string, employees int)
 	var managers []string
 	var round3 []repository.Key
 	for _, e := range empIDs {
-		if rel, ok := f.known(x.RelationKey(e, repository.RelManager)); ok {
-			m := rel.(*repository.Relation).TargetID
+		if rel, ok := f.known(x.RelationKey(e, hr.RelManager)); ok {
+			m := rel.(*hr.Relation).TargetID
 			managers = append(managers, m)
-			round3 = append(round3, x.EmployeeKey(m), x.RelationKey(m, repository.RelDepartment))
+			round3 = append(round3, x.EmployeeKey(m), x.RelationKey(m, hr.RelDepartment))
 		}
 	}
 	if err := f.batchGet(ctx, f.missing(round3)); err != nil {
@@ -295,8 +296,8 @@ func HRTree(ctx context.Context, c *Client, departments []string, employees int)
 	// Round 4.
 	var round4 []repository.Key
 	for _, m := range managers {
-		if rel, ok := f.known(x.RelationKey(m, repository.RelDepartment)); ok {
-			round4 = append(round4, x.DepartmentKey(rel.(*repository.Relation).TargetID))
+		if rel, ok := f.known(x.RelationKey(m, hr.RelDepartment)); ok {
+			round4 = append(round4, x.DepartmentKey(rel.(*hr.Relation).TargetID))
 		}
 	}
 	if err := f.batchGet(ctx, f.missing(round4)); err != nil {
@@ -317,7 +318,7 @@ func (f *floorReader) departmentsAndMembers(ctx context.Context, departments []s
 	deptKeys := make([]repository.Key, len(departments))
 	pks := make([]string, len(departments))
 	for i, d := range departments {
-		deptKeys[i], pks[i] = x.DepartmentKey(d), x.RelationTargetPK(repository.RelDepartment, d)
+		deptKeys[i], pks[i] = x.DepartmentKey(d), x.RelationTargetPK(hr.RelDepartment, d)
 	}
 	return f.keysAndPartitions(ctx, deptKeys, pks, employees, false)
 }

@@ -9,6 +9,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // A Client reads the table for the floor: the SDK client a repository of the same configuration
@@ -71,17 +72,17 @@ func (spell) TicketSKPrefix() string {
 }
 
 func (spell) UserKey(org, user string) repository.Key { return must(repository.UserKey(org, user)) }
-func (spell) DepartmentKey(d string) repository.Key   { return must(repository.DepartmentKey(d)) }
-func (spell) EmployeeKey(e string) repository.Key     { return must(repository.EmployeeKey(e)) }
+func (spell) DepartmentKey(d string) repository.Key   { return must(hr.DepartmentKey(d)) }
+func (spell) EmployeeKey(e string) repository.Key     { return must(hr.EmployeeKey(e)) }
 func (spell) CustomerKey(c string) repository.Key     { return must(commerce.CustomerKey(c)) }
 
-func (spell) RelationKey(e string, rel repository.RelationType) repository.Key {
-	return must(repository.RelationKey(e, rel))
+func (spell) RelationKey(e string, rel hr.RelationType) repository.Key {
+	return must(hr.RelationKey(e, rel))
 }
 
 // RelationTargetPK is the GSI1 partition holding the relation items of type rel that point at a
 // department (DEPT#<d>#REL#DEPARTMENT): the department's partition, then the relation's sort key.
-func (x spell) RelationTargetPK(rel repository.RelationType, department string) string {
+func (x spell) RelationTargetPK(rel hr.RelationType, department string) string {
 	return x.DepartmentKey(department).PK + "#" + x.RelationKey(department, rel).SK
 }
 
@@ -111,5 +112,5 @@ func (spell) WarehouseKey(w string) repository.Key { return must(repository.Ware
 // WarehouseStaffPK is the GSI1 partition holding the warehouse relation items that point at
 // warehouse w (WAREHOUSE#<w>#REL#WAREHOUSE): the warehouse's staff, by employee.
 func (x spell) WarehouseStaffPK(w string) string {
-	return x.WarehouseKey(w).PK + "#" + x.RelationKey(w, repository.RelWarehouse).SK
+	return x.WarehouseKey(w).PK + "#" + x.RelationKey(w, hr.RelWarehouse).SK
 }

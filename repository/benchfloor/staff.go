@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"singletable/repository"
+	"singletable/repository/hr"
 )
 
 // StaffTree reads warehouses → employees(first employees) → department. Three dependent
@@ -29,7 +30,7 @@ func StaffTree(ctx context.Context, c *Client, warehouses []string, employees in
 	var emps []repository.Key
 	for _, list := range rels {
 		for _, e := range list {
-			if rel, ok := e.(*repository.Relation); ok {
+			if rel, ok := e.(*hr.Relation); ok {
 				emps = append(emps, x.EmployeeKey(rel.EmployeeID))
 			}
 		}
@@ -41,7 +42,7 @@ func StaffTree(ctx context.Context, c *Client, warehouses []string, employees in
 	for _, k := range emps {
 		if e, ok := f.known(k); ok {
 			res.Children++
-			depts = append(depts, x.DepartmentKey(e.(*repository.Employee).DepartmentID))
+			depts = append(depts, x.DepartmentKey(e.(*hr.Employee).DepartmentID))
 		}
 	}
 	if err := f.batchGet(ctx, f.missing(depts)); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"singletable/repository"
+	"singletable/repository/hr"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -49,7 +50,7 @@ const sweepCustomer = "CUSTOMER"
 // employee does here: the customers it was the account rep of lose their rep.
 func (r *Commerce) handleCommerceSweeps() {
 	r.HandleSweep(sweepCustomer, r.sweepCustomerRecord)
-	r.AlsoSweep(repository.SweepEmployee, func(ctx context.Context, rec *repository.SweepRecord) error {
+	r.AlsoSweep(hr.SweepEmployee, func(ctx context.Context, rec *repository.SweepRecord) error {
 		return r.unassignAccountsOf(ctx, rec.Employee)
 	})
 }

@@ -2,6 +2,7 @@ package commerce
 
 import (
 	"singletable/repository"
+	"singletable/repository/hr"
 	"time"
 )
 
@@ -52,7 +53,7 @@ func RepOrdersPK(e string) string { return repository.Join("EMP", e, "ORDERS") }
 func repSalesPK(month string) string { return repository.Join("REPSALES", month) }
 
 func repSalesKey(month, e string) repository.Key {
-	return repository.Key{PK: repSalesPK(month), SK: repository.EmpPK(e)}
+	return repository.Key{PK: repSalesPK(month), SK: hr.EmpPK(e)}
 }
 
 // salesMonth is the month (UTC) an order placed at t counts toward.

@@ -10,6 +10,7 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
 	"singletable/repository/store"
@@ -107,11 +108,11 @@ func raceRepOrders(t *testing.T, repo *store.Store, customers []*commerce.Custom
 
 // repsWithCustomers hires two reps and makes rep 0 the account rep of customer 0 and rep 1 of
 // customers 1 and 2.
-func repsWithCustomers(t *testing.T, repo *store.Store) ([]*repository.Employee, []*commerce.Customer) {
+func repsWithCustomers(t *testing.T, repo *store.Store) ([]*hr.Employee, []*commerce.Customer) {
 	t.Helper()
 	ctx := context.Background()
-	var reps []*repository.Employee
-	d, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	var reps []*hr.Employee
+	d, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func repsWithCustomers(t *testing.T, repo *store.Store) ([]*repository.Employee,
 		t.Fatal(err)
 	}
 	for i := range 2 {
-		e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Rep %d", i), Email: fmt.Sprintf("rep%d@corp.example", i), JobTitle: "Account rep"})
+		e, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Rep %d", i), Email: fmt.Sprintf("rep%d@corp.example", i), JobTitle: "Account rep"})
 		if err != nil {
 			t.Fatal(err)
 		}

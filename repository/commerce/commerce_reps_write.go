@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -107,7 +108,7 @@ func (r *Commerce) AssignAccountRep(ctx context.Context, customer, employee stri
 		map[string]types.AttributeValue{
 			":rep": repository.StringValue(employee), ":pk": repository.StringValue(repAccountsPK(employee)), ":sk": repository.StringValue(repository.NameSortKey(c.Name, c.ID)), ":name": repository.StringValue(c.Name),
 		}, apperr.Errorf(apperr.CodeConflict, "the customer changed meanwhile; retry"))
-	err = r.Transact(ctx, "assign account rep", []repository.TxItem{update, repository.UnlessMarked(r.MustExist(repository.EmpKey(employee), repository.NotFoundField("employeeId", "employee")), repository.NotFoundField("employeeId", "employee"))})
+	err = r.Transact(ctx, "assign account rep", []repository.TxItem{update, repository.UnlessMarked(r.MustExist(hr.EmpKey(employee), repository.NotFoundField("employeeId", "employee")), repository.NotFoundField("employeeId", "employee"))})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"slices"
 	"strings"
 	"time"
@@ -111,7 +112,7 @@ var sampleReps = map[string]string{"Ana Souza": "Dale Carnegie", "Bruno Díaz": 
 func AssignSampleReps(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
 	employees, reps := map[string]string{}, map[string]string{}
 	for _, it := range items {
-		if repository.StringAttr(it, repository.AttrType) == repository.TypeEmployee {
+		if repository.StringAttr(it, repository.AttrType) == hr.TypeEmployee {
 			employees[repository.StringAttr(it, "name")] = repository.StringAttr(it, "id")
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -24,10 +25,10 @@ import (
 
 // recountRepSales recounts the sales of every rep.
 func (r *Maintenance) recountRepSales(ctx context.Context, rec *recorder) error {
-	return repository.EachPage(func(a repository.PageArgs) (repository.Page[*repository.Employee], error) {
-		return r.EmployeesHiredSince(ctx, repository.MinHireTime, a)
+	return repository.EachPage(func(a repository.PageArgs) (repository.Page[*hr.Employee], error) {
+		return r.EmployeesHiredSince(ctx, hr.MinHireTime, a)
 	},
-		func(e *repository.Employee) error { return r.recountRepOf(ctx, e.ID, rec) })
+		func(e *hr.Employee) error { return r.recountRepOf(ctx, e.ID, rec) })
 }
 
 // repSalesOf sums rep's orders that are not cancelled by month, from GSI2.

@@ -12,6 +12,7 @@ import (
 	"singletable/apperr"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/repotest"
 )
 
@@ -62,11 +63,11 @@ func (w stockWorld) stockNow(t *testing.T) (quantity, total int) {
 }
 
 // repsWithCustomers hires two account reps and gives them three customers.
-func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*repository.Employee, []*commerce.Customer) {
+func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*hr.Employee, []*commerce.Customer) {
 	t.Helper()
 	ctx := context.Background()
-	var reps []*repository.Employee
-	d, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	var reps []*hr.Employee
+	d, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func repsWithCustomers(t *testing.T, repo *Maintenance) ([]*repository.Employee,
 		t.Fatal(err)
 	}
 	for i := range 2 {
-		e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Rep %d", i), Email: fmt.Sprintf("rep%d@corp.example", i), JobTitle: "Account rep"})
+		e, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: dept.ID, Name: fmt.Sprintf("Rep %d", i), Email: fmt.Sprintf("rep%d@corp.example", i), JobTitle: "Account rep"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/repotest"
 )
 
@@ -43,17 +44,17 @@ func ticketFixture(t *testing.T, r *Maintenance) (*repository.User, *repository.
 }
 
 // ReadEmployee reads an employee with a consistent read.
-func ReadEmployee(ctx context.Context, r *Maintenance, id string) (*repository.Employee, bool, error) {
-	return readConsistent[*repository.Employee](ctx, r, repository.EmpKey(id))
+func ReadEmployee(ctx context.Context, r *Maintenance, id string) (*hr.Employee, bool, error) {
+	return readConsistent[*hr.Employee](ctx, r, hr.EmpKey(id))
 }
 
 // ReadRelation reads an employee's relation item of one type with a consistent read.
-func ReadRelation(ctx context.Context, r *Maintenance, id string, rel repository.RelationType) (*repository.Relation, bool, error) {
-	k, err := repository.RelationKey(id, rel)
+func ReadRelation(ctx context.Context, r *Maintenance, id string, rel hr.RelationType) (*hr.Relation, bool, error) {
+	k, err := hr.RelationKey(id, rel)
 	if err != nil {
 		return nil, false, err
 	}
-	return readConsistent[*repository.Relation](ctx, r, k)
+	return readConsistent[*hr.Relation](ctx, r, k)
 }
 
 func readConsistent[T repository.Entity](ctx context.Context, r *Maintenance, k repository.Key) (T, bool, error) {

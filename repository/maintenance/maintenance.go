@@ -6,6 +6,7 @@ package maintenance
 import (
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 )
 
 // Maintenance runs the table's maintenance over the engine's Repo and the domains it reads and
@@ -13,9 +14,10 @@ import (
 type Maintenance struct {
 	*repository.Repo
 	*commerce.Commerce
+	*hr.HR
 }
 
 // New is the maintenance of r's table.
 func New(r *repository.Repo) *Maintenance {
-	return &Maintenance{Repo: r, Commerce: commerce.New(r)}
+	return &Maintenance{Repo: r, HR: hr.New(r), Commerce: commerce.New(r)}
 }

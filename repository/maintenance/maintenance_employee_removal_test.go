@@ -3,7 +3,7 @@ package maintenance
 import (
 	"context"
 	"fmt"
-	"singletable/repository"
+	"singletable/repository/hr"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,13 +18,13 @@ import (
 func employeeGone(t *testing.T, r *Maintenance, id string) {
 	t.Helper()
 	ctx := context.Background()
-	if got := rawItem(t, r, repository.EmpKey(id)); got != nil {
+	if got := rawItem(t, r, hr.EmpKey(id)); got != nil {
 		t.Fatalf("the employee outlived its removal: %v", got)
 	}
 	if recs, err := r.SweepRecords(ctx); err != nil || len(recs) != 0 {
 		t.Fatalf("sweep records left: %v (err %v)", recs, err)
 	}
-	for _, rel := range []repository.RelationType{repository.RelManager, repository.RelMentor} {
+	for _, rel := range []hr.RelationType{hr.RelManager, hr.RelMentor} {
 		if left, err := r.RelationsTo(ctx, rel, id); err != nil || len(left) != 0 {
 			t.Fatalf("%s relations to the removed employee: %+v (err %v)", rel, left, err)
 		}
@@ -42,7 +42,7 @@ func employeeGone(t *testing.T, r *Maintenance, id string) {
 func TestEmployeeRemovalFinishesWhileReportsAndMenteesKeepBeingAssigned(t *testing.T) {
 	f := newHRStaff(t)
 	r, ctx := f.r, context.Background()
-	var pool []*repository.Employee
+	var pool []*hr.Employee
 	for i := range 8 {
 		pool = append(pool, hire(t, r, f.d, fmt.Sprintf("Pool%d", i), f.boss.ID, ""))
 	}
@@ -68,7 +68,7 @@ func TestEmployeeRemovalFinishesWhileReportsAndMenteesKeepBeingAssigned(t *testi
 				case 1:
 					_, _, err = r.AssignMentor(ctx, e, target)
 				default:
-					_, _, err = r.HireEmployee(ctx, repository.HireInput{DepartmentID: f.d.ID, Name: fmt.Sprintf("Hire%d-%d", g, i),
+					_, _, err = r.HireEmployee(ctx, hr.HireInput{DepartmentID: f.d.ID, Name: fmt.Sprintf("Hire%d-%d", g, i),
 						Email: fmt.Sprintf("hire%d-%d@corp.example", g, i), JobTitle: "Engineer", ManagerID: &target, MentorID: &target})
 				}
 				if err == nil {
@@ -108,7 +108,7 @@ func TestEmployeeRemovalFinishesWhileReportsAndMenteesKeepBeingAssigned(t *testi
 	}
 	employeeGone(t, r, target)
 	for _, e := range pool {
-		if rel, ok, err := ReadRelation(ctx, r, e.ID, repository.RelManager); err != nil || !ok || rel.TargetID != f.boss.ID {
+		if rel, ok, err := ReadRelation(ctx, r, e.ID, hr.RelManager); err != nil || !ok || rel.TargetID != f.boss.ID {
 			t.Errorf("%s's manager after the removal: %+v %v %v (want the removed one's manager)", e.Name, rel, ok, err)
 		}
 	}
@@ -122,7 +122,7 @@ func TestEmployeeRemovalCutShortAfterItsMarkFinishesAtTheNextSweep(t *testing.T)
 	f := newHRStaff(t)
 	r, ctx := f.r, context.Background()
 	lead := "Lead"
-	if _, err := r.UpdateEmployee(ctx, f.mid.ID, repository.EmployeeChanges{JobTitle: &lead}); err != nil {
+	if _, err := r.UpdateEmployee(ctx, f.mid.ID, hr.EmployeeChanges{JobTitle: &lead}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := r.CreateCustomer(ctx, "Cid", "cid@shop.example", nil)
@@ -154,11 +154,11 @@ func TestEmployeeRemovalCutShortAfterItsMarkFinishesAtTheNextSweep(t *testing.T)
 		"assignManager to it": func() error { _, _, err := r.AssignManager(ctx, f.low2.ID, mid); return err },
 		"assignMentor to it":  func() error { _, _, err := r.AssignMentor(ctx, f.low2.ID, mid); return err },
 		"hireEmployee under it": func() error {
-			_, _, err := r.HireEmployee(ctx, repository.HireInput{DepartmentID: f.d.ID, Name: "Late", Email: "late@corp.example", JobTitle: "Engineer", ManagerID: &mid})
+			_, _, err := r.HireEmployee(ctx, hr.HireInput{DepartmentID: f.d.ID, Name: "Late", Email: "late@corp.example", JobTitle: "Engineer", ManagerID: &mid})
 			return err
 		},
 		"hireEmployee mentored by it": func() error {
-			_, _, err := r.HireEmployee(ctx, repository.HireInput{DepartmentID: f.d.ID, Name: "Later", Email: "later@corp.example", JobTitle: "Engineer", MentorID: &mid})
+			_, _, err := r.HireEmployee(ctx, hr.HireInput{DepartmentID: f.d.ID, Name: "Later", Email: "later@corp.example", JobTitle: "Engineer", MentorID: &mid})
 			return err
 		},
 		"assignAccountRep to it": func() error { _, err := r.AssignAccountRep(ctx, c2.ID, mid); return err },
@@ -166,7 +166,7 @@ func TestEmployeeRemovalCutShortAfterItsMarkFinishesAtTheNextSweep(t *testing.T)
 		"assignMentor of it":     func() error { _, _, err := r.AssignMentor(ctx, mid, f.boss.ID); return err },
 		"transferEmployee":       func() error { _, _, err := r.TransferEmployee(ctx, mid, ops.ID); return err },
 		"updateEmployee": func() error {
-			_, err := r.UpdateEmployee(ctx, mid, repository.EmployeeChanges{JobTitle: &title})
+			_, err := r.UpdateEmployee(ctx, mid, hr.EmployeeChanges{JobTitle: &title})
 			return err
 		},
 		"removeEmployee once more": func() error { return r.RemoveEmployee(ctx, mid) },
@@ -180,12 +180,12 @@ func TestEmployeeRemovalCutShortAfterItsMarkFinishesAtTheNextSweep(t *testing.T)
 		t.Fatalf("the next sweep: %d finished, %v", n, err)
 	}
 	employeeGone(t, r, mid)
-	for _, e := range []*repository.Employee{f.low1, f.low2} {
-		if rel, ok, err := ReadRelation(ctx, r, e.ID, repository.RelManager); err != nil || !ok || rel.TargetID != f.boss.ID {
+	for _, e := range []*hr.Employee{f.low1, f.low2} {
+		if rel, ok, err := ReadRelation(ctx, r, e.ID, hr.RelManager); err != nil || !ok || rel.TargetID != f.boss.ID {
 			t.Errorf("%s's manager after the sweep: %+v %v %v", e.Name, rel, ok, err)
 		}
 	}
-	if _, ok, _ := ReadRelation(ctx, r, f.low1.ID, repository.RelMentor); ok {
+	if _, ok, _ := ReadRelation(ctx, r, f.low1.ID, hr.RelMentor); ok {
 		t.Error("a mentor relation outlived its mentor")
 	}
 	if got, err := r.CustomerOf(ctx, c.ID); err != nil || got.AccountRepID != "" {

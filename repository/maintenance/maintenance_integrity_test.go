@@ -3,6 +3,7 @@ package maintenance
 import (
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"strings"
 	"testing"
 )
@@ -39,23 +40,23 @@ func integrityProblems(t *testing.T, r *Maintenance) []string {
 			need(repository.UserKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "reporterId")))
 		case repository.TypeTicketVersion:
 			need(repository.TicketKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "ticketId")))
-		case repository.TypeRelation:
-			need(repository.EmpKey(repository.StringAttr(item, "employeeId")))
-			switch repository.RelationType(repository.StringAttr(item, "relation")) {
-			case repository.RelDepartment:
-				need(repository.DeptKey(repository.StringAttr(item, "targetId")))
-			case repository.RelWarehouse:
+		case hr.TypeRelation:
+			need(hr.EmpKey(repository.StringAttr(item, "employeeId")))
+			switch hr.RelationType(repository.StringAttr(item, "relation")) {
+			case hr.RelDepartment:
+				need(hr.DeptKey(repository.StringAttr(item, "targetId")))
+			case hr.RelWarehouse:
 				need(repository.WarehouseKeyOf(repository.StringAttr(item, "targetId")))
 			default:
-				need(repository.EmpKey(repository.StringAttr(item, "targetId")))
+				need(hr.EmpKey(repository.StringAttr(item, "targetId")))
 			}
-		case repository.TypeEmployee:
-			need(repository.DeptKey(repository.StringAttr(item, "departmentId")))
-		case repository.TypeJobHistory:
-			need(repository.EmpKey(repository.StringAttr(item, "employeeId")))
+		case hr.TypeEmployee:
+			need(hr.DeptKey(repository.StringAttr(item, "departmentId")))
+		case hr.TypeJobHistory:
+			need(hr.EmpKey(repository.StringAttr(item, "employeeId")))
 		case commerce.TypeCustomer:
 			if rep := repository.StringAttr(item, commerce.AttrAccountRep); rep != "" {
-				need(repository.EmpKey(rep))
+				need(hr.EmpKey(rep))
 			}
 		case commerce.TypeOrder, commerce.TypeCustomerEmail:
 			need(commerce.CustomerKeyOf(repository.StringAttr(item, "customerId")))

@@ -11,6 +11,7 @@ import (
 	"singletable/apperr"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
 )
@@ -87,8 +88,8 @@ type stormWorld struct {
 	orgs    []*repository.Organization
 	users   []*repository.User
 	tickets []*repository.Ticket
-	depts   []*repository.Department
-	staff   []*repository.Employee
+	depts   []*hr.Department
+	staff   []*hr.Employee
 	custs   []*commerce.Customer
 	orders  []*commerce.Order
 }
@@ -101,7 +102,7 @@ func newStormWorld(t *testing.T, r *maintenance.Maintenance) *stormWorld {
 			t.Fatal(err)
 		}
 	}
-	loc, err := r.CreateLocation(w.ctx, repository.LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1"})
+	loc, err := r.CreateLocation(w.ctx, hr.LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1"})
 	must(err)
 	for o := range 2 {
 		org, err := r.CreateOrganization(w.ctx, fmt.Sprintf("Org %d", o))
@@ -139,8 +140,8 @@ func newStormWorld(t *testing.T, r *maintenance.Maintenance) *stormWorld {
 	return w
 }
 
-func (w *stormWorld) hire(d *repository.Department, name string) *repository.Employee {
-	e, _, err := w.r.HireEmployee(w.ctx, repository.HireInput{DepartmentID: d.ID, Name: name, Email: name + "@corp.example", JobTitle: "Engineer"})
+func (w *stormWorld) hire(d *hr.Department, name string) *hr.Employee {
+	e, _, err := w.r.HireEmployee(w.ctx, hr.HireInput{DepartmentID: d.ID, Name: name, Email: name + "@corp.example", JobTitle: "Engineer"})
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func (w *stormWorld) ops(n int) []func() error {
 			func() error { _, _, err := w.r.TransferEmployee(w.ctx, e.ID, d.ID); return err },
 			func() error { return w.r.RemoveEmployee(w.ctx, e.ID) },
 			func() error {
-				_, _, err := w.r.HireEmployee(w.ctx, repository.HireInput{DepartmentID: d.ID, Name: "H", Email: "h@corp.example", JobTitle: "E", ManagerID: &e.ID})
+				_, _, err := w.r.HireEmployee(w.ctx, hr.HireInput{DepartmentID: d.ID, Name: "H", Email: "h@corp.example", JobTitle: "E", ManagerID: &e.ID})
 				return err
 			},
 			func() error {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"strings"
 	"testing"
 	"time"
@@ -186,9 +187,9 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 }
 
 // hrFixture hires an employee into d with a manager and a mentor (empty: none).
-func hire(t *testing.T, r *Maintenance, d *repository.Department, name, manager, mentor string) *repository.Employee {
+func hire(t *testing.T, r *Maintenance, d *hr.Department, name, manager, mentor string) *hr.Employee {
 	t.Helper()
-	in := repository.HireInput{DepartmentID: d.ID, Name: name, Email: strings.ToLower(name) + "@corp.example", JobTitle: "Engineer"}
+	in := hr.HireInput{DepartmentID: d.ID, Name: name, Email: strings.ToLower(name) + "@corp.example", JobTitle: "Engineer"}
 	if manager != "" {
 		in.ManagerID = &manager
 	}
@@ -206,9 +207,9 @@ func hire(t *testing.T, r *Maintenance, d *repository.Department, name, manager,
 // manages LowTwo; loc2 is another location.
 type hrStaff struct {
 	r                     *Maintenance
-	loc, loc2             *repository.Location
-	d                     *repository.Department
-	boss, mid, low1, low2 *repository.Employee
+	loc, loc2             *hr.Location
+	d                     *hr.Department
+	boss, mid, low1, low2 *hr.Employee
 }
 
 func newHRStaff(t *testing.T) hrStaff {
@@ -216,10 +217,10 @@ func newHRStaff(t *testing.T) hrStaff {
 	ctx := context.Background()
 	f := hrStaff{r: r}
 	var err error
-	if f.loc, err = r.CreateLocation(ctx, repository.LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1 Gate"}); err != nil {
+	if f.loc, err = r.CreateLocation(ctx, hr.LocationInput{Country: "Norway", State: "Oslo", City: "Oslo", PostalCode: "0150", Address: "1 Gate"}); err != nil {
 		t.Fatal(err)
 	}
-	if f.loc2, err = r.CreateLocation(ctx, repository.LocationInput{Country: "Norway", State: "Vestland", City: "Bergen", PostalCode: "5003", Address: "2 Gate"}); err != nil {
+	if f.loc2, err = r.CreateLocation(ctx, hr.LocationInput{Country: "Norway", State: "Vestland", City: "Bergen", PostalCode: "5003", Address: "2 Gate"}); err != nil {
 		t.Fatal(err)
 	}
 	if f.d, err = r.CreateDepartment(ctx, "Eng", f.loc.Ref()); err != nil {
@@ -259,13 +260,13 @@ func TestRemoveEmployeeMovesItsRelations(t *testing.T) {
 	if err := r.RemoveEmployee(ctx, mid.ID); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []*repository.Employee{low1, low2} {
-		rel, ok, err := ReadRelation(ctx, r, e.ID, repository.RelManager)
+	for _, e := range []*hr.Employee{low1, low2} {
+		rel, ok, err := ReadRelation(ctx, r, e.ID, hr.RelManager)
 		if err != nil || !ok || rel.TargetID != boss.ID {
 			t.Fatalf("%s's manager: %+v %v %v", e.Name, rel, ok, err)
 		}
 	}
-	if _, ok, _ := ReadRelation(ctx, r, low1.ID, repository.RelMentor); ok {
+	if _, ok, _ := ReadRelation(ctx, r, low1.ID, hr.RelMentor); ok {
 		t.Fatal("the mentee kept its removed mentor")
 	}
 	if o := orphansOf(t, r, mid.ID); len(o) != 0 {
@@ -282,12 +283,12 @@ func TestRemoveEmployeeMovesItsRelations(t *testing.T) {
 	if _, err := r.UnassignManager(ctx, low2.ID); err != nil {
 		t.Fatalf("unassigning again: %v", err)
 	}
-	if _, ok, _ := ReadRelation(ctx, r, low2.ID, repository.RelManager); ok {
+	if _, ok, _ := ReadRelation(ctx, r, low2.ID, hr.RelManager); ok {
 		t.Fatal("still managed")
 	}
 	assertExact(t, r)
 	// Boss goes without a manager of its own: LowOne is left without one.
-	for _, e := range []*repository.Employee{boss, low1, low2} {
+	for _, e := range []*hr.Employee{boss, low1, low2} {
 		if err := r.RemoveEmployee(ctx, e.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -540,24 +541,24 @@ func TestRemoveEmployeeStoppedBetweenRoundsKeepsCountsExact(t *testing.T) {
 	f := newHRStaff(t)
 	r, ctx := f.r, context.Background()
 	boss := hire(t, r, f.d, "BigBoss", "", "")
-	for i := range repository.RelationsPerTx + 3 {
+	for i := range hr.RelationsPerTx + 3 {
 		hire(t, r, f.d, fmt.Sprintf("Report%03d", i), boss.ID, "")
 	}
-	if err := r.Transact(ctx, "remove employee", []repository.TxItem{r.MarkEmployee(boss.ID), r.PutSweep(&repository.SweepRecord{Kind: repository.SweepEmployee, Employee: boss.ID})}); err != nil {
+	if err := r.Transact(ctx, "remove employee", []repository.TxItem{r.MarkEmployee(boss.ID), r.PutSweep(&repository.SweepRecord{Kind: hr.SweepEmployee, Employee: boss.ID})}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.RemoveEmployeeOnce(ctx, boss.ID); !errors.Is(err, repository.ErrEmployeeMoved) {
+	if err := r.RemoveEmployeeOnce(ctx, boss.ID); !errors.Is(err, hr.ErrEmployeeMoved) {
 		t.Fatalf("the first round: %v", err)
 	}
 	// Marked, the boss reads as missing: its item as stored.
-	if got := rawItem(t, r, repository.EmpKey(boss.ID)); repository.IntAttr(got, repository.AttrDirectReportCount) != 3 {
+	if got := rawItem(t, r, hr.EmpKey(boss.ID)); repository.IntAttr(got, hr.AttrDirectReportCount) != 3 {
 		t.Fatalf("the boss after one round: %v", got)
 	}
 	assertExact(t, r)
 	if _, err := r.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := rawItem(t, r, repository.EmpKey(boss.ID)); got != nil {
+	if got := rawItem(t, r, hr.EmpKey(boss.ID)); got != nil {
 		t.Fatalf("the boss after the sweep: %v", got)
 	}
 	assertExact(t, r)
@@ -621,7 +622,7 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 	if _, err := f.r.RelocateDepartment(ctx, f.d.ID, f.loc2.Ref()); err != nil && apperr.CodeOf(err) != apperr.CodeConflict {
 		t.Fatal(err)
 	}
-	if got := rawItem(t, f.r, repository.DeptKey(f.d.ID)); repository.StringAttr(got, "GSI2SK") != repository.NameSortKey("Platform", f.d.ID) {
+	if got := rawItem(t, f.r, hr.DeptKey(f.d.ID)); repository.StringAttr(got, "GSI2SK") != repository.NameSortKey("Platform", f.d.ID) {
 		t.Errorf("the department's listing key after a concurrent rename: %v", got)
 	}
 }
@@ -756,7 +757,7 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 	}
 	menteesOf := func(id string) int {
 		t.Helper()
-		out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(id).Attributes(), ConsistentRead: aws.Bool(true)})
+		out, err := r.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.Table()), Key: hr.EmpKey(id).Attributes(), ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -773,7 +774,7 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 		t.Fatalf("Boss's mentees after its mentee's removal: %d", b)
 	}
 	assertExact(t, r)
-	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(f.boss.ID).Attributes(),
+	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: hr.EmpKey(f.boss.ID).Attributes(),
 		UpdateExpression: aws.String("ADD menteeCount :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": repository.NumberValue(1)}})
 	if err != nil {
 		t.Fatal(err)
@@ -783,11 +784,11 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 	if err := r.RemoveEmployee(ctx, f.boss.ID); err != nil {
 		t.Fatalf("removing a mentor with a mentee its removal did not see: %v", err)
 	}
-	if rawItem(t, r, repository.EmpKey(f.boss.ID)) == nil {
+	if rawItem(t, r, hr.EmpKey(f.boss.ID)) == nil {
 		t.Fatal("the mentor was removed")
 	}
 	// The marked mentor has left the listings -recount walks: its count is repaired by hand.
-	_, err = r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(f.boss.ID).Attributes(),
+	_, err = r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: hr.EmpKey(f.boss.ID).Attributes(),
 		UpdateExpression: aws.String("ADD menteeCount :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": repository.NumberValue(-1)}})
 	if err != nil {
 		t.Fatal(err)
@@ -795,10 +796,10 @@ func TestMentorCountsItsMenteesAndHoldsItsRemoval(t *testing.T) {
 	if n, err := r.Sweep(ctx); err != nil || n != 1 {
 		t.Fatalf("the sweep of the mentor once its count is right: %d, %v", n, err)
 	}
-	if rawItem(t, r, repository.EmpKey(f.boss.ID)) != nil {
+	if rawItem(t, r, hr.EmpKey(f.boss.ID)) != nil {
 		t.Fatal("the mentor outlived its sweep")
 	}
-	if _, ok, _ := ReadRelation(ctx, r, f.low1.ID, repository.RelMentor); ok {
+	if _, ok, _ := ReadRelation(ctx, r, f.low1.ID, hr.RelMentor); ok {
 		t.Fatal("a mentor relation outlived its mentor")
 	}
 	assertExact(t, r)
@@ -812,11 +813,11 @@ func TestRemoveEmployeeTakesItsEarlierJobsAndLeavesItsAccounts(t *testing.T) {
 	f := newHRStaff(t)
 	r, ctx := f.r, context.Background()
 	lead := "Lead"
-	if _, err := r.UpdateEmployee(ctx, f.low2.ID, repository.EmployeeChanges{JobTitle: &lead}); err != nil {
+	if _, err := r.UpdateEmployee(ctx, f.low2.ID, hr.EmployeeChanges{JobTitle: &lead}); err != nil {
 		t.Fatal(err)
 	}
 	head := "Head"
-	if _, err := r.UpdateEmployee(ctx, f.low2.ID, repository.EmployeeChanges{JobTitle: &head}); err != nil {
+	if _, err := r.UpdateEmployee(ctx, f.low2.ID, hr.EmployeeChanges{JobTitle: &head}); err != nil {
 		t.Fatal(err)
 	}
 	var customers []*commerce.Customer

@@ -5,6 +5,7 @@ import (
 	"singletable/apperr"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -27,7 +28,7 @@ func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 func withDomainSamples(items []map[string]types.AttributeValue, shards int) ([]map[string]types.AttributeValue, error) {
 	for _, sample := range []func() ([]map[string]types.AttributeValue, error){
 		func() ([]map[string]types.AttributeValue, error) { return commerce.CommerceSampleItems(shards) },
-		repository.HrSampleItems,
+		hr.HrSampleItems,
 		repository.CatalogSampleItems,
 	} {
 		more, err := sample()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"singletable/repository"
+	"singletable/repository/hr"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -35,7 +36,7 @@ func (r *Maintenance) keyEmployeeNames(ctx context.Context) (indexed, normalized
 		TableName:                 aws.String(r.Table()),
 		IndexName:                 aws.String(repository.Gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(repository.TypePK(repository.TypeEmployee))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(repository.TypePK(hr.TypeEmployee))},
 	}
 	for {
 		out, err := r.DB.Query(ctx, in)
@@ -43,24 +44,24 @@ func (r *Maintenance) keyEmployeeNames(ctx context.Context) (indexed, normalized
 			return indexed, normalized, apperr.Classify("key employee names", err)
 		}
 		for _, item := range out.Items {
-			e, err := repository.DecodeAs[*repository.Employee](item)
+			e, err := repository.DecodeAs[*hr.Employee](item)
 			if err != nil {
 				return indexed, normalized, err
 			}
 			name, title := norm.NFC.String(e.Name), norm.NFC.String(e.JobTitle)
-			namePK, titlePK := repository.EmployeeNamePK(name), repository.JobTitlePK(title)
+			namePK, titlePK := hr.EmployeeNamePK(name), hr.JobTitlePK(title)
 			_, hasNameKey := item[repository.AttrGSI3PK]
 			if hasNameKey && name == e.Name && title == e.JobTitle &&
 				repository.StringAttr(item, repository.AttrGSI3PK) == namePK && repository.StringAttr(item, repository.AttrGSI1PK) == titlePK {
 				continue
 			}
-			err = r.Transact(ctx, "key employee name", []repository.TxItem{r.TxUpdate(repository.EmpKey(e.ID),
+			err = r.Transact(ctx, "key employee name", []repository.TxItem{r.TxUpdate(hr.EmpKey(e.ID),
 				"SET #name = :name, #title = :title, GSI1PK = :tpk, GSI3PK = :pk, GSI3SK = :sk",
 				"attribute_exists(PK) AND #name = :readName AND #title = :readTitle",
 				map[string]string{"#name": "name", "#title": "jobTitle"},
 				map[string]types.AttributeValue{
 					":name": repository.StringValue(name), ":title": repository.StringValue(title), ":tpk": repository.StringValue(titlePK), ":pk": repository.StringValue(namePK),
-					":sk": repository.StringValue(repository.HireSortKey(e.HiredAt, e.ID)), ":readName": repository.StringValue(e.Name), ":readTitle": repository.StringValue(e.JobTitle),
+					":sk": repository.StringValue(hr.HireSortKey(e.HiredAt, e.ID)), ":readName": repository.StringValue(e.Name), ":readTitle": repository.StringValue(e.JobTitle),
 				}, errNameKeyed)})
 			switch {
 			case errors.Is(err, errNameKeyed):

@@ -3,6 +3,7 @@ package maintenance
 import (
 	"context"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -101,10 +102,10 @@ func TestTicketByIDFindsTheOrganization(t *testing.T) {
 }
 
 // newDepartment is a department, at a location of its own, to hire into.
-func newDepartment(t *testing.T, r *Maintenance) *repository.Department {
+func newDepartment(t *testing.T, r *Maintenance) *hr.Department {
 	t.Helper()
 	ctx := context.Background()
-	loc, err := r.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	loc, err := r.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +122,11 @@ func TestMigrateIndexesEmployeesByName(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	d := newDepartment(t, r)
-	e, _, err := r.HireEmployee(ctx, repository.HireInput{DepartmentID: d.ID, Name: "Old Timer", Email: "old@corp.example", JobTitle: "Engineer"})
+	e, _, err := r.HireEmployee(ctx, hr.HireInput{DepartmentID: d.ID, Name: "Old Timer", Email: "old@corp.example", JobTitle: "Engineer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := repository.EmpKey(e.ID)
+	k := hr.EmpKey(e.ID)
 	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: k.Attributes(),
 		UpdateExpression: aws.String("REMOVE GSI3PK, GSI3SK")}); err != nil {
 		t.Fatal(err)
@@ -164,13 +165,13 @@ func TestMigrateNormalizesEmployeeNamesWrittenBeforeNFC(t *testing.T) {
 	const nfdTitle, nfcTitle = "Te\u0301cnico", "T\u00e9cnico"
 	var ids []string
 	for _, email := range []string{"jose@corp.example", "jose2@corp.example"} {
-		e, _, err := r.HireEmployee(ctx, repository.HireInput{DepartmentID: d.ID, Name: nfcName, Email: email, JobTitle: nfcTitle})
+		e, _, err := r.HireEmployee(ctx, hr.HireInput{DepartmentID: d.ID, Name: nfcName, Email: email, JobTitle: nfcTitle})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, e.ID)
 		// The item as the version before NFC wrote it: the name and title as typed, keys of them.
-		if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(e.ID).Attributes(),
+		if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: hr.EmpKey(e.ID).Attributes(),
 			UpdateExpression:         aws.String("SET #name = :n, jobTitle = :t, GSI3PK = :npk, GSI1PK = :tpk"),
 			ExpressionAttributeNames: map[string]string{"#name": "name"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":n": repository.StringValue(nfdName), ":t": repository.StringValue(nfdTitle),
@@ -199,11 +200,11 @@ func TestMigrateNormalizesEmployeeNamesWrittenBeforeNFC(t *testing.T) {
 	}
 	// A run cut short after the first employee: the second run finishes, the third finds nothing.
 	first := ids[0]
-	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.EmpKey(first).Attributes(),
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: hr.EmpKey(first).Attributes(),
 		UpdateExpression:         aws.String("SET #name = :n, jobTitle = :t, GSI3PK = :npk, GSI1PK = :tpk"),
 		ExpressionAttributeNames: map[string]string{"#name": "name"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":n": repository.StringValue(nfcName), ":t": repository.StringValue(nfcTitle),
-			":npk": repository.StringValue(repository.EmployeeNamePK(nfcName)), ":tpk": repository.StringValue(repository.JobTitlePK(nfcTitle))}}); err != nil {
+			":npk": repository.StringValue(hr.EmployeeNamePK(nfcName)), ":tpk": repository.StringValue(hr.JobTitlePK(nfcTitle))}}); err != nil {
 		t.Fatal(err)
 	}
 	for run, want := range []int{1, 0} {

@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"singletable/repository/hr"
 
 	"singletable/repository"
 	"singletable/repository/commerce"
@@ -20,6 +21,7 @@ type Store struct {
 	*stream.Stream
 	*maintenance.Maintenance
 	*commerce.Commerce
+	*hr.HR
 }
 
 // New opens the table cfg names (repository.New) and puts its domains together.
@@ -33,5 +35,5 @@ func New(ctx context.Context, cfg repository.Config) (*Store, error) {
 
 // Of is the Store over an engine opened already.
 func Of(r *repository.Repo) *Store {
-	return &Store{Repo: r, Stream: stream.New(r), Maintenance: maintenance.New(r), Commerce: commerce.New(r)}
+	return &Store{Repo: r, HR: hr.New(r), Stream: stream.New(r), Maintenance: maintenance.New(r), Commerce: commerce.New(r)}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"strings"
 )
 
@@ -111,7 +112,7 @@ func changeLogs(c Change) []string {
 		case *commerce.Order:
 			add(OrderChangeScope(v.CustomerID).Log)
 			add(logAllOrders)
-		case *repository.Employee:
+		case *hr.Employee:
 			if v.DepartmentID != "" {
 				add(EmployeeChangeScope(v.DepartmentID).Log)
 			}

@@ -1,10 +1,11 @@
-package repository_test
+package hr_test
 
 import (
 	"context"
 	"testing"
 
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/store/storetest"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestUpdateEmployeeMovesItsKeysAndKeepsHistory(t *testing.T) {
 	repo := storetest.New(t)
 	ctx := context.Background()
-	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	loc, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,17 +23,17 @@ func TestUpdateEmployeeMovesItsKeysAndKeepsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: d.ID, Name: "Ann", Email: "ann@corp.example", JobTitle: "Engineer"})
+	e, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: d.ID, Name: "Ann", Email: "ann@corp.example", JobTitle: "Engineer"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	str := func(s string) *string { return &s }
 	for _, title := range []string{"Senior Engineer", "Staff Engineer"} {
-		if e, err = repo.UpdateEmployee(ctx, e.ID, repository.EmployeeChanges{JobTitle: str(title)}); err != nil || e.JobTitle != title || e.Name != "Ann" {
+		if e, err = repo.UpdateEmployee(ctx, e.ID, hr.EmployeeChanges{JobTitle: str(title)}); err != nil || e.JobTitle != title || e.Name != "Ann" {
 			t.Fatalf("update to %s: %+v, %v", title, e, err)
 		}
 	}
-	if e, err = repo.UpdateEmployee(ctx, e.ID, repository.EmployeeChanges{Name: str("Ann Smith")}); err != nil || e.Name != "Ann Smith" || e.JobTitle != "Staff Engineer" {
+	if e, err = repo.UpdateEmployee(ctx, e.ID, hr.EmployeeChanges{Name: str("Ann Smith")}); err != nil || e.Name != "Ann Smith" || e.JobTitle != "Staff Engineer" {
 		t.Fatalf("rename: %+v, %v", e, err)
 	}
 	for title, want := range map[string]int{"Engineer": 0, "Senior Engineer": 0, "Staff Engineer": 1} {
@@ -45,7 +46,7 @@ func TestUpdateEmployeeMovesItsKeysAndKeepsHistory(t *testing.T) {
 	if err != nil || len(h.Items) != 2 || h.Items[0].JobTitle != "Senior Engineer" || h.Items[1].JobTitle != "Engineer" || h.Items[0].DepartmentName != "Eng" {
 		t.Fatalf("history %+v, %v", h.Items, err)
 	}
-	if _, err := repo.UpdateEmployee(ctx, "01J00000000000000000000001", repository.EmployeeChanges{Name: str("X")}); err == nil {
+	if _, err := repo.UpdateEmployee(ctx, "01J00000000000000000000001", hr.EmployeeChanges{Name: str("X")}); err == nil {
 		t.Fatal("updating a missing employee succeeded")
 	}
 }

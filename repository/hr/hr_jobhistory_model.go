@@ -1,6 +1,9 @@
-package repository
+package hr
 
-import "time"
+import (
+	"singletable/repository"
+	"time"
+)
 
 // JobHistory is one earlier job of an employee: the title and department it held until a change
 // of either. It lives in the employee's partition (JH#<id>, ids sortable by time), written in the
@@ -15,12 +18,12 @@ type JobHistory struct {
 }
 
 // Key implements Entity.
-func (j *JobHistory) Key() Key { return jobHistoryEntity.Key(j) }
+func (j *JobHistory) Key() repository.Key { return jobHistoryEntity.Key(j) }
 
 // jobHistoryEntity is the definition of the JobHistory item: in its employee's partition.
-var jobHistoryEntity = Define(EntityDef[JobHistory, *JobHistory]{
+var jobHistoryEntity = repository.Define(repository.EntityDef[JobHistory, *JobHistory]{
 	Name:     TypeJobHistory,
-	Key:      func(j *JobHistory) Key { return jobHistoryKey(j.EmployeeID, j.ID) },
+	Key:      func(j *JobHistory) repository.Key { return jobHistoryKey(j.EmployeeID, j.ID) },
 	Examples: func() []*JobHistory { return []*JobHistory{{ID: "<id>", EmployeeID: "<employeeId>"}} },
 })
 
@@ -31,4 +34,6 @@ const TypeJobHistory = "JobHistory"
 // time-sortable, so begins_with lists them in the order they ended (AP29, read backwards).
 const jobHistorySKPrefix = "JH#"
 
-func jobHistoryKey(e, id string) Key { return Key{PK: EmpPK(e), SK: jobHistorySKPrefix + id} }
+func jobHistoryKey(e, id string) repository.Key {
+	return repository.Key{PK: EmpPK(e), SK: jobHistorySKPrefix + id}
+}

@@ -1,6 +1,7 @@
-package repository
+package hr
 
 import (
+	"singletable/repository"
 	"strings"
 	"testing"
 	"time"
@@ -108,7 +109,7 @@ func TestLargestLocationKeyFits(t *testing.T) {
 	worst := func(n int) string { return strings.Repeat("%", n) } // '%' escapes to 3 bytes
 	wide := func(n int) string { return strings.Repeat("𝄞", n) }  // 4 bytes in UTF-8
 	for _, s := range []func(int) string{worst, wide} {
-		ref := LocationRef{Country: s(MaxCountryLen), State: s(MaxStateLen), City: s(MaxCityLen), PostalCode: s(MaxPostalCodeLen), ID: "01J00000000000000000000001"}
+		ref := LocationRef{Country: s(repository.MaxCountryLen), State: s(repository.MaxStateLen), City: s(repository.MaxCityLen), PostalCode: s(repository.MaxPostalCodeLen), ID: "01J00000000000000000000001"}
 		k, err := LocationKey(ref)
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,8 @@
-package repository
+package hr
 
 import (
 	"context"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -14,11 +15,11 @@ import (
 // department's count to the new one's, and writes the job it leaves into its history (a
 // JobHistory item, as updateEmployee does for a change of title). Transferring an employee to the department it
 // is in already is a successful no-op, so a retried transfer is harmless.
-func (r *Repo) TransferEmployee(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
-	if err := CheckID("employeeId", employee); err != nil {
+func (r *HR) TransferEmployee(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
+	if err := repository.CheckID("employeeId", employee); err != nil {
 		return nil, nil, err
 	}
-	if err := CheckID("departmentId", department); err != nil {
+	if err := repository.CheckID("departmentId", department); err != nil {
 		return nil, nil, err
 	}
 	for range TransferEmployeePlan.Tries() {
@@ -34,26 +35,26 @@ func (r *Repo) TransferEmployee(ctx context.Context, employee, department string
 // transferOnce reads the employee, its membership and the new department, and writes the
 // transfer in one transaction conditioned on them: errDepartmentChanged if the department was
 // renamed meanwhile.
-func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
+func (r *HR) transferOnce(ctx context.Context, employee, department string) (*Employee, *Relation, error) {
 	ek, rk, dk := EmpKey(employee), relationKey(employee, RelDepartment), DeptKey(department)
 	found, err := r.ReadConsistent(ctx, ek, rk, dk)
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := FoundAs[*Employee](found, ek)
+	e, ok := repository.FoundAs[*Employee](found, ek)
 	if !ok {
-		return nil, nil, NotFoundField("employeeId", "employee")
+		return nil, nil, repository.NotFoundField("employeeId", "employee")
 	}
-	dept, ok := FoundAs[*Department](found, dk)
+	dept, ok := repository.FoundAs[*Department](found, dk)
 	if !ok {
-		return nil, nil, NotFoundField("departmentId", "department")
+		return nil, nil, repository.NotFoundField("departmentId", "department")
 	}
-	old, hasOld := FoundAs[*Relation](found, rk)
+	old, hasOld := repository.FoundAs[*Relation](found, rk)
 	if hasOld && old.TargetID == dept.ID && e.DepartmentID == dept.ID {
 		return e, old, nil
 	}
-	if r.Hooks.transferRead != nil {
-		r.Hooks.transferRead()
+	if r.Hooks.TransferRead != nil {
+		r.Hooks.TransferRead()
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: r.Stamp()}
 	var oldRel *Relation
@@ -79,28 +80,28 @@ func (r *Repo) transferOnce(ctx context.Context, employee, department string) (*
 // read, so the employee's update is also conditioned on that title: a title changed meanwhile
 // (by updateEmployee, which writes its own history) fails the transfer with CONFLICT rather than
 // leaving a history that names a title the employee no longer had.
-func (r *Repo) transferItems(e *Employee, dept *Department, rel, old *Relation) ([]TxItem, error) {
+func (r *HR) transferItems(e *Employee, dept *Department, rel, old *Relation) ([]repository.TxItem, error) {
 	relItem, err := relationEntity.Encode(rel)
 	if err != nil {
 		return nil, err
 	}
 	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
 	if old != nil {
-		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": StringValue(old.TargetID)}
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": repository.StringValue(old.TargetID)}
 	}
 	leaves := old != nil && old.TargetID != dept.ID
-	items := []TxItem{
-		r.txPut(relItem, relCond, relVals, errTransferred),
-		UnlessMarked(r.TxUpdate(EmpKey(e.ID),
+	items := []repository.TxItem{
+		r.TxPut(relItem, relCond, relVals, errTransferred),
+		repository.UnlessMarked(r.TxUpdate(EmpKey(e.ID),
 			"SET departmentId = :d, departmentName = :name, departmentNameVersion = :v",
 			"departmentId = :old AND jobTitle = :title",
 			nil,
-			map[string]types.AttributeValue{":d": StringValue(dept.ID), ":name": StringValue(dept.Name), ":v": NumberValue(dept.NameVersion), ":old": StringValue(e.DepartmentID), ":title": StringValue(e.JobTitle)},
-			errTransferred), NotFoundField("employeeId", "employee")),
+			map[string]types.AttributeValue{":d": repository.StringValue(dept.ID), ":name": repository.StringValue(dept.Name), ":v": repository.NumberValue(dept.NameVersion), ":old": repository.StringValue(e.DepartmentID), ":title": repository.StringValue(e.JobTitle)},
+			errTransferred), repository.NotFoundField("employeeId", "employee")),
 		r.joinDepartment(dept, old == nil || leaves),
 	}
 	if leaves {
-		items = append(items, r.TxCount(DeptKey(old.TargetID), []Delta{{attrEmployeeCount, -1}}, errTransferred, nil))
+		items = append(items, r.TxCount(DeptKey(old.TargetID), []repository.Delta{{Attr: attrEmployeeCount, By: -1}}, errTransferred, nil))
 	}
 	if leaves && e.DepartmentID != "" {
 		h, err := r.jobHistoryPut(e)

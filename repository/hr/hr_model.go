@@ -1,7 +1,8 @@
-package repository
+package hr
 
 import (
 	"errors"
+	"singletable/repository"
 	"strings"
 	"time"
 
@@ -33,13 +34,13 @@ type Location struct {
 }
 
 // Key implements Entity.
-func (l *Location) Key() Key { return locationEntity.Key(l) }
+func (l *Location) Key() repository.Key { return locationEntity.Key(l) }
 
 // locationEntity is the definition of the Location item: a country's partition, sorted by the
 // hierarchical key state#city#postalCode#id so that a begins_with at any level answers AP14.
-var locationEntity = Define(EntityDef[Location, *Location]{
+var locationEntity = repository.Define(repository.EntityDef[Location, *Location]{
 	Name: typeLocation,
-	Key:  func(l *Location) Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) },
+	Key:  func(l *Location) repository.Key { return locationKey(l.Country, l.State, l.City, l.PostalCode, l.ID) },
 	Examples: func() []*Location {
 		return []*Location{{ID: "<locationId>", Country: "<country>", State: "<state>", City: "<city>", PostalCode: "<postalcode>"}}
 	},
@@ -78,15 +79,15 @@ type Department struct {
 }
 
 // Key implements Entity.
-func (d *Department) Key() Key { return departmentEntity.Key(d) }
+func (d *Department) Key() repository.Key { return departmentEntity.Key(d) }
 
 // departmentEntity is the definition of the Department item: the root of its own partition, listed by
 // name on GSI2 (AP7).
-var departmentEntity = Define(EntityDef[Department, *Department]{
+var departmentEntity = repository.Define(repository.EntityDef[Department, *Department]{
 	Name: typeDepartment,
-	Key:  func(d *Department) Key { return DeptKey(d.ID) },
-	Indexes: func(d *Department, _ int) []IndexKey {
-		return []IndexKey{{Gsi2, TypePK(typeDepartment), NameSortKey(d.Name, d.ID)}}
+	Key:  func(d *Department) repository.Key { return DeptKey(d.ID) },
+	Indexes: func(d *Department, _ int) []repository.IndexKey {
+		return []repository.IndexKey{{Index: repository.Gsi2, PK: repository.TypePK(typeDepartment), SK: repository.NameSortKey(d.Name, d.ID)}}
 	},
 	Examples: func() []*Department { return []*Department{{ID: "<departmentId>", Name: "<name>"}} },
 })
@@ -125,7 +126,7 @@ type Employee struct {
 }
 
 // Key implements Entity.
-func (e *Employee) Key() Key { return employeeEntity.Key(e) }
+func (e *Employee) Key() repository.Key { return employeeEntity.Key(e) }
 
 // exampleTime stands for a time in the key table's examples.
 var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
@@ -133,12 +134,12 @@ var exampleTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 // employeeEntity is the definition of the Employee item: the root of its partition (its relation
 // items share it), by job title on GSI1 (AP12), by hire time on GSI2 (AP13) and by name on GSI3
 // (AP30), all sorted by hire time.
-var employeeEntity = Define(EntityDef[Employee, *Employee]{
+var employeeEntity = repository.Define(repository.EntityDef[Employee, *Employee]{
 	Name: TypeEmployee,
-	Key:  func(e *Employee) Key { return EmpKey(e.ID) },
-	Indexes: func(e *Employee, _ int) []IndexKey {
+	Key:  func(e *Employee) repository.Key { return EmpKey(e.ID) },
+	Indexes: func(e *Employee, _ int) []repository.IndexKey {
 		hired := HireSortKey(e.HiredAt, e.ID)
-		return []IndexKey{{Gsi1, JobTitlePK(e.JobTitle), hired}, {Gsi2, TypePK(TypeEmployee), hired}, {GSI3, EmployeeNamePK(e.Name), hired}}
+		return []repository.IndexKey{{Index: repository.Gsi1, PK: JobTitlePK(e.JobTitle), SK: hired}, {Index: repository.Gsi2, PK: repository.TypePK(TypeEmployee), SK: hired}, {Index: repository.GSI3, PK: EmployeeNamePK(e.Name), SK: hired}}
 	},
 	Examples: func() []*Employee {
 		return []*Employee{{ID: "<employeeId>", Name: "<name>", JobTitle: "<jobtitle>", HiredAt: exampleTime, WarehouseID: "<warehouseId>"}}
@@ -174,16 +175,16 @@ type Relation struct {
 }
 
 // Key implements Entity.
-func (r *Relation) Key() Key { return relationEntity.Key(r) }
+func (r *Relation) Key() repository.Key { return relationEntity.Key(r) }
 
 // relationEntity is the definition of the relationship item: one per employee and relation type under
 // the employee (AP10), inverted on GSI1 so that the employees related to a target are one Query
 // (AP9, AP11) whatever the relation: a new relation type needs no new index.
-var relationEntity = Define(EntityDef[Relation, *Relation]{
+var relationEntity = repository.Define(repository.EntityDef[Relation, *Relation]{
 	Name: TypeRelation,
-	Key:  func(r *Relation) Key { return relationKey(r.EmployeeID, r.Type) },
-	Indexes: func(r *Relation, _ int) []IndexKey {
-		return []IndexKey{{Gsi1, relationGSI1PK(r.Type, r.TargetID), relationGSI1SK(r.EmployeeID)}}
+	Key:  func(r *Relation) repository.Key { return relationKey(r.EmployeeID, r.Type) },
+	Indexes: func(r *Relation, _ int) []repository.IndexKey {
+		return []repository.IndexKey{{Index: repository.Gsi1, PK: relationGSI1PK(r.Type, r.TargetID), SK: relationGSI1SK(r.EmployeeID)}}
 	},
 	Examples: func() []*Relation {
 		var out []*Relation
@@ -196,37 +197,37 @@ var relationEntity = Define(EntityDef[Relation, *Relation]{
 
 // DepartmentKey, EmployeeKey, LocationKey and RelationKey are the keys of HR entities looked up
 // by key (AP8, AP10, AP14 by ID). They validate their parts, which come from clients.
-func DepartmentKey(id string) (Key, error) {
-	if err := CheckID("id", id); err != nil {
-		return Key{}, err
+func DepartmentKey(id string) (repository.Key, error) {
+	if err := repository.CheckID("id", id); err != nil {
+		return repository.Key{}, err
 	}
 	return DeptKey(id), nil
 }
 
 // EmployeeKey is the key of an employee's root item.
-func EmployeeKey(id string) (Key, error) {
-	if err := CheckID("id", id); err != nil {
-		return Key{}, err
+func EmployeeKey(id string) (repository.Key, error) {
+	if err := repository.CheckID("id", id); err != nil {
+		return repository.Key{}, err
 	}
 	return EmpKey(id), nil
 }
 
 // LocationKey is the key of a location. The parts are re-validated with the rules createLocation
 // applies, so a forged global ID cannot build a key createLocation would refuse.
-func LocationKey(ref LocationRef) (Key, error) {
+func LocationKey(ref LocationRef) (repository.Key, error) {
 	if _, err := cleanLocationRef(ref); err != nil || ref.ID == "" {
-		return Key{}, apperr.InvalidInput("id", "not a valid location id")
+		return repository.Key{}, apperr.InvalidInput("id", "not a valid location id")
 	}
 	return locationKey(ref.Country, ref.State, ref.City, ref.PostalCode, ref.ID), nil
 }
 
 // RelationKey is the key of employee e's relation of type rel (AP10).
-func RelationKey(e string, rel RelationType) (Key, error) {
-	if err := CheckID("id", e); err != nil {
-		return Key{}, err
+func RelationKey(e string, rel RelationType) (repository.Key, error) {
+	if err := repository.CheckID("id", e); err != nil {
+		return repository.Key{}, err
 	}
 	if !rel.valid() {
-		return Key{}, apperr.Internal("relation key", errors.New("unknown relation type "+string(rel)))
+		return repository.Key{}, apperr.Internal("relation key", errors.New("unknown relation type "+string(rel)))
 	}
 	return relationKey(e, rel), nil
 }
@@ -235,20 +236,20 @@ func RelationKey(e string, rel RelationType) (Key, error) {
 // error names the first field at fault.
 func cleanLocationRef(ref LocationRef) (LocationRef, error) {
 	var err error
-	if ref.Country, err = CleanText("country", ref.Country, 1, MaxCountryLen, false); err != nil {
+	if ref.Country, err = repository.CleanText("country", ref.Country, 1, repository.MaxCountryLen, false); err != nil {
 		return ref, err
 	}
-	if ref.State, err = CleanText("state", ref.State, 1, MaxStateLen, false); err != nil {
+	if ref.State, err = repository.CleanText("state", ref.State, 1, repository.MaxStateLen, false); err != nil {
 		return ref, err
 	}
-	if ref.City, err = CleanText("city", ref.City, 1, MaxCityLen, false); err != nil {
+	if ref.City, err = repository.CleanText("city", ref.City, 1, repository.MaxCityLen, false); err != nil {
 		return ref, err
 	}
-	if ref.PostalCode, err = CleanText("postalCode", ref.PostalCode, 1, MaxPostalCodeLen, false); err != nil {
+	if ref.PostalCode, err = repository.CleanText("postalCode", ref.PostalCode, 1, repository.MaxPostalCodeLen, false); err != nil {
 		return ref, err
 	}
 	if ref.ID != "" {
-		if err := CheckID("id", ref.ID); err != nil {
+		if err := repository.CheckID("id", ref.ID); err != nil {
 			return ref, err
 		}
 	}
@@ -262,12 +263,12 @@ var (
 )
 
 // TargetKey is the key of the entity the relation points at: a department or an employee.
-func (r *Relation) TargetKey() (Key, error) {
+func (r *Relation) TargetKey() (repository.Key, error) {
 	switch r.Type {
 	case RelDepartment:
 		return DepartmentKey(r.TargetID)
 	case RelWarehouse:
-		return WarehouseKey(r.TargetID)
+		return repository.WarehouseKey(r.TargetID)
 	}
 	return EmployeeKey(r.TargetID)
 }
@@ -283,21 +284,21 @@ const (
 	TypeRelation = "EmployeeRelation"
 )
 
-func deptPK(d string) string { return Join("DEPT", d) }
+func deptPK(d string) string { return repository.Join("DEPT", d) }
 
 // deptKey: a department is the root item of its own partition.
-func DeptKey(d string) Key {
+func DeptKey(d string) repository.Key {
 	k := deptPK(d)
-	return Key{PK: k, SK: k}
+	return repository.Key{PK: k, SK: k}
 }
 
-func EmpPK(e string) string { return Join("EMP", e) }
+func EmpPK(e string) string { return repository.Join("EMP", e) }
 
 // empKey is the employee's root item; its relationship items share the
 // partition under REL# sort keys.
-func EmpKey(e string) Key {
+func EmpKey(e string) repository.Key {
 	k := EmpPK(e)
-	return Key{PK: k, SK: k}
+	return repository.Key{PK: k, SK: k}
 }
 
 const relSKPrefix = "REL#"
@@ -305,8 +306,8 @@ const relSKPrefix = "REL#"
 // relationKey is the one relationship item of type rel under employee e. One key per (employee,
 // type) is what makes "an employee belongs to exactly one department" (and has at most one
 // manager and one mentor) a property of the key itself, not of application code.
-func relationKey(e string, rel RelationType) Key {
-	return Key{PK: EmpPK(e), SK: relationSK(rel)}
+func relationKey(e string, rel RelationType) repository.Key {
+	return repository.Key{PK: EmpPK(e), SK: relationSK(rel)}
 }
 
 // relationSK is REL#<TYPE>; the known types' are constants, which cost no allocation.
@@ -332,7 +333,7 @@ func relationTargetPK(rel RelationType, target string) string {
 	case RelDepartment:
 		return deptPK(target)
 	case RelWarehouse:
-		return warehousePK(target)
+		return repository.WarehousePK(target)
 	default: // RelManager, RelMentor: employees
 		return EmpPK(target)
 	}
@@ -342,17 +343,17 @@ func relationTargetPK(rel RelationType, target string) string {
 // share the partition "<target's PK>#REL#<TYPE>" (DEPT#<d>#REL#DEPARTMENT, EMP#<m>#REL#MANAGER,
 // EMP#<m>#REL#MENTOR), sorted by the employee (relationGSI1SK). That partition is AP9 and AP11.
 func relationGSI1PK(rel RelationType, target string) string {
-	return Join(relationTargetPK(rel, target), "REL", string(rel))
+	return repository.Join(relationTargetPK(rel, target), "REL", string(rel))
 }
 
 func relationGSI1SK(e string) string { return EmpPK(e) }
 
 // jobTitlePK is AP12's GSI1 partition: employees with one job title, compared without case.
-func JobTitlePK(title string) string { return Join("JOBTITLE", FoldKey(title)) }
+func JobTitlePK(title string) string { return repository.Join("JOBTITLE", repository.FoldKey(title)) }
 
 // employeeNamePK is AP30's GSI3 partition: the employees with one name, compared without case
 // (trimmed, lower case, escaped like every value in a key).
-func EmployeeNamePK(name string) string { return Join("EMPNAME", FoldKey(name)) }
+func EmployeeNamePK(name string) string { return repository.Join("EMPNAME", repository.FoldKey(name)) }
 
 // hireTimeLayout writes a hire time in UTC with a fixed width, so that the strings sort in time
 // order (RFC 3339 with a variable fraction does not: "…05Z" > "…05.5Z").
@@ -362,20 +363,20 @@ func hireTime(t time.Time) string { return t.UTC().Format(hireTimeLayout) }
 
 // hireSortKey orders employees by hire time, ties broken by id (AP12's GSI1SK, AP13's GSI2SK).
 // A bound "<since>" sorts before every key of that instant, so `GSI2SK >= <since>` includes it.
-func HireSortKey(t time.Time, e string) string { return Join(hireTime(t), e) }
+func HireSortKey(t time.Time, e string) string { return repository.Join(hireTime(t), e) }
 
 // countryPK is a country's partition of locations (AP14). Keys are case-folded; the display
 // values live in the item.
-func countryPK(country string) string { return Join("COUNTRY", FoldKey(country)) }
+func countryPK(country string) string { return repository.Join("COUNTRY", repository.FoldKey(country)) }
 
 // locationSK is the composite, hierarchical sort key <state>#<city>#<postalCode>#<id>: a
 // begins_with on its leading segments selects a state, a city or a postal code. Each user-supplied segment is escaped, so no value can contain the delimiter.
 func locationSK(state, city, postalCode, id string) string {
-	return Join(FoldKey(state), FoldKey(city), FoldKey(postalCode), id)
+	return repository.Join(repository.FoldKey(state), repository.FoldKey(city), repository.FoldKey(postalCode), id)
 }
 
-func locationKey(country, state, city, postalCode, id string) Key {
-	return Key{PK: countryPK(country), SK: locationSK(state, city, postalCode, id)}
+func locationKey(country, state, city, postalCode, id string) repository.Key {
+	return repository.Key{PK: countryPK(country), SK: locationSK(state, city, postalCode, id)}
 }
 
 // locationPrefix is the begins_with prefix of AP14 for the given leading segments (state; state
@@ -384,8 +385,8 @@ func locationKey(country, state, city, postalCode, id string) Key {
 func locationPrefix(segments ...string) string {
 	var b strings.Builder
 	for _, s := range segments {
-		b.WriteString(FoldKey(s))
-		b.WriteString(Delim)
+		b.WriteString(repository.FoldKey(s))
+		b.WriteString(repository.Delim)
 	}
 	return b.String()
 }

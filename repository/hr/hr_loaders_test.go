@@ -1,4 +1,4 @@
-package repository_test
+package hr_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"singletable/loaders"
 	"singletable/loaders/perparent"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/store"
 )
 
@@ -18,17 +19,17 @@ func TestMissingRelationIsNullButDanglingOneIsNotFound(t *testing.T) {
 	d := w.department("Lab")
 	e := w.staff(d, 1)[0]
 	ghost := "01J00000000000000000000009"
-	if err := repository.PutRelation(w.ctx, w.r.Repo, e.ID, repository.RelMentor, ghost); err != nil {
+	if err := hr.PutRelation(w.ctx, w.r.HR, e.ID, hr.RelMentor, ghost); err != nil {
 		t.Fatal(err)
 	}
 	for _, opts := range []loaders.Options{{}, perparent.Options()} {
 		l := loaders.New(store.Of(w.r.Repo), opts)
 		ctx := loaders.NewContext(w.ctx, l)
-		m, err := l.Related(ctx, e.ID, repository.RelManager)
+		m, err := l.Related(ctx, e.ID, hr.RelManager)
 		if m != nil || err != nil {
 			t.Fatalf("baseline %v: no manager gives %v, %v; want nil, nil", opts.Keys != nil, m, err)
 		}
-		_, err = l.Related(ctx, e.ID, repository.RelMentor)
+		_, err = l.Related(ctx, e.ID, hr.RelMentor)
 		if apperr.CodeOf(err) != apperr.CodeNotFound || err.Error() != "NOT_FOUND: mentor not found" {
 			t.Fatalf("baseline %v: dangling mentor gives %v, want NOT_FOUND mentor", opts.Keys != nil, err)
 		}

@@ -1,8 +1,9 @@
-package repository
+package hr
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -52,7 +53,7 @@ const (
 )
 
 // RenameDepartmentPlan is what RenameDepartment does: the rename, then the copies of the name.
-var RenameDepartmentPlan = WritePlan{Calls: []WriteCall{
+var RenameDepartmentPlan = repository.WritePlan{Calls: []repository.WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = DEPT#<d>, consistent"},
 	{Operation: "UpdateItem", Calls: 1, What: "PK = SK = DEPT#<d> if nameVersion is as read"},
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI1PK = DEPT#<d>#REL#DEPARTMENT, one per 100 employees"},
@@ -65,11 +66,11 @@ var RenameDepartmentPlan = WritePlan{Calls: []WriteCall{
 // Called with the name the department already has, it only finishes (or verifies) the
 // propagation. If the propagation does not finish, the rename itself has happened; the error says
 // to call again with the same name.
-func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Department, error) {
-	if err := CheckID("id", id); err != nil {
+func (r *HR) RenameDepartment(ctx context.Context, id, name string) (*Department, error) {
+	if err := repository.CheckID("id", id); err != nil {
 		return nil, err
 	}
-	name, err := cleanName("name", name)
+	name, err := repository.CleanName("name", name)
 	if err != nil {
 		return nil, err
 	}
@@ -77,9 +78,9 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 	if err != nil {
 		return nil, err
 	}
-	d, ok := FoundAs[*Department](found, DeptKey(id))
+	d, ok := repository.FoundAs[*Department](found, DeptKey(id))
 	if !ok {
-		return nil, NotFoundField("id", "department")
+		return nil, repository.NotFoundField("id", "department")
 	}
 	if d.Name != name {
 		if d, err = r.setDepartmentName(ctx, d, name); err != nil {
@@ -109,7 +110,7 @@ func (r *Repo) RenameDepartment(ctx context.Context, id, name string) (*Departme
 // setDepartmentName is step 1: the new name and the next version, conditioned on the version
 // read, so that of two concurrent renames one wins and the other gets CONFLICT. The listing sort
 // key (AP7, by name) changes with the name.
-func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string) (*Department, error) {
+func (r *HR) setDepartmentName(ctx context.Context, d *Department, name string) (*Department, error) {
 	now, err := attributevalue.Marshal(r.Stamp())
 	if err != nil {
 		return nil, apperr.Internal("rename department", err)
@@ -121,8 +122,8 @@ func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string
 		ConditionExpression:      aws.String("nameVersion = :v"),
 		ExpressionAttributeNames: map[string]string{"#name": "name"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":name": StringValue(name), ":next": NumberValue(d.NameVersion + 1), ":v": NumberValue(d.NameVersion),
-			":sk": StringValue(NameSortKey(name, d.ID)), ":now": now,
+			":name": repository.StringValue(name), ":next": repository.NumberValue(d.NameVersion + 1), ":v": repository.NumberValue(d.NameVersion),
+			":sk": repository.StringValue(repository.NameSortKey(name, d.ID)), ":now": now,
 		},
 		ReturnValues: types.ReturnValueAllNew,
 	})
@@ -133,17 +134,17 @@ func (r *Repo) setDepartmentName(ctx context.Context, d *Department, name string
 	if err != nil {
 		return nil, apperr.Classify("rename department", err)
 	}
-	return DecodeAs[*Department](out.Attributes)
+	return repository.DecodeAs[*Department](out.Attributes)
 }
 
 // propagateDepartmentName is step 2 for version v of department d's name.
-func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v int) error {
+func (r *HR) propagateDepartmentName(ctx context.Context, d, name string, v int) error {
 	pk := relationGSI1PK(RelDepartment, d)
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(r.Table()),
-		IndexName:                 aws.String(Gsi1),
+		IndexName:                 aws.String(repository.Gsi1),
 		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(pk)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(pk)},
 		Limit:                     aws.Int32(renamePageSize),
 	}
 	for step := 0; ; step++ {
@@ -151,9 +152,9 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 		if err != nil {
 			return apperr.Classify("rename: list members", err)
 		}
-		keys := make([]Key, 0, len(out.Items))
+		keys := make([]repository.Key, 0, len(out.Items))
 		for _, item := range out.Items {
-			rel, err := DecodeAs[*Relation](item)
+			rel, err := repository.DecodeAs[*Relation](item)
 			if err != nil {
 				return err
 			}
@@ -166,7 +167,7 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 			}
 			var stale []string
 			for _, k := range keys {
-				if e, ok := FoundAs[*Employee](found, k); ok && e.DepartmentID == d && e.DepartmentNameVersion < v {
+				if e, ok := repository.FoundAs[*Employee](found, k); ok && e.DepartmentID == d && e.DepartmentNameVersion < v {
 					stale = append(stale, e.ID)
 				}
 			}
@@ -174,8 +175,8 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 				return err
 			}
 		}
-		if r.Hooks.renameStep != nil {
-			if err := r.Hooks.renameStep(step); err != nil {
+		if r.Hooks.RenameStep != nil {
+			if err := r.Hooks.RenameStep(step); err != nil {
 				return err
 			}
 		}
@@ -188,7 +189,7 @@ func (r *Repo) propagateDepartmentName(ctx context.Context, d, name string, v in
 
 // updateNameCopies writes version v of the name onto each employee, renameWorkers at a time. A
 // failed condition means the copy needs no update (see the file comment) and is not an error.
-func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name string, v int) error {
+func (r *HR) updateNameCopies(ctx context.Context, employees []string, d, name string, v int) error {
 	var g errgroup.Group
 	g.SetLimit(renameWorkers)
 	for _, e := range employees {
@@ -199,7 +200,7 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 				UpdateExpression:    aws.String("SET departmentName = :name, departmentNameVersion = :v"),
 				ConditionExpression: aws.String("departmentId = :d AND departmentNameVersion < :v"),
 				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":name": StringValue(name), ":v": NumberValue(v), ":d": StringValue(d),
+					":name": repository.StringValue(name), ":v": repository.NumberValue(v), ":d": repository.StringValue(d),
 				},
 			})
 			var ccf *types.ConditionalCheckFailedException
@@ -214,13 +215,13 @@ func (r *Repo) updateNameCopies(ctx context.Context, employees []string, d, name
 
 // markNamePropagated records that version v of the name is on every employee, unless a newer
 // rename has happened meanwhile (its own propagation will record itself).
-func (r *Repo) markNamePropagated(ctx context.Context, d string, v int) error {
+func (r *HR) markNamePropagated(ctx context.Context, d string, v int) error {
 	_, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 aws.String(r.Table()),
 		Key:                       DeptKey(d).Attributes(),
 		UpdateExpression:          aws.String("SET propagatedVersion = :v"),
 		ConditionExpression:       aws.String("nameVersion = :v AND propagatedVersion < :v"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":v": NumberValue(v)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": repository.NumberValue(v)},
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {

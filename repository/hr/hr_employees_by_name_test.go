@@ -1,10 +1,11 @@
-package repository_test
+package hr_test
 
 import (
 	"context"
 	"testing"
 
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/store/storetest"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestEmployeesByNameFollowsUpdates(t *testing.T) {
 	repo := storetest.New(t)
 	ctx := context.Background()
-	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	loc, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,8 +24,8 @@ func TestEmployeesByNameFollowsUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hire := func(name string) *repository.Employee {
-		e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: d.ID, Name: name, Email: "x@corp.example", JobTitle: "Engineer"})
+	hire := func(name string) *hr.Employee {
+		e, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: d.ID, Name: name, Email: "x@corp.example", JobTitle: "Engineer"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +48,7 @@ func TestEmployeesByNameFollowsUpdates(t *testing.T) {
 		t.Fatalf("employees named Ann Lee: %v", got)
 	}
 	str := func(s string) *string { return &s }
-	if _, err := repo.UpdateEmployee(ctx, ann.ID, repository.EmployeeChanges{Name: str("Ann Smith")}); err != nil {
+	if _, err := repo.UpdateEmployee(ctx, ann.ID, hr.EmployeeChanges{Name: str("Ann Smith")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := byName("Ann Smith"); len(got) != 1 || got[0] != ann.ID {
@@ -56,7 +57,7 @@ func TestEmployeesByNameFollowsUpdates(t *testing.T) {
 	if got := byName("Ann Lee"); len(got) != 1 || got[0] == ann.ID {
 		t.Fatalf("employees named Ann Lee after the rename: %v", got)
 	}
-	if _, err := repo.UpdateEmployee(ctx, other.ID, repository.EmployeeChanges{JobTitle: str("Lead")}); err != nil {
+	if _, err := repo.UpdateEmployee(ctx, other.ID, hr.EmployeeChanges{JobTitle: str("Lead")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := byName("Annabel Lee"); len(got) != 1 || got[0] != other.ID {

@@ -1,7 +1,8 @@
-package repository
+package hr
 
 import (
 	"context"
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -42,11 +43,11 @@ const MaxManagementChain = 50
 // departmentAsRead is the condition that the department still has the name (and name version) a
 // write read from it, so that the name the write copies onto an employee is current when it
 // commits.
-func departmentAsRead(d *Department) *Condition {
-	return &Condition{
+func departmentAsRead(d *Department) *repository.Condition {
+	return &repository.Condition{
 		Expr:   "#name = :name AND nameVersion = :v",
 		Names:  map[string]string{"#name": "name"},
-		Values: map[string]types.AttributeValue{":name": StringValue(d.Name), ":v": NumberValue(d.NameVersion)},
+		Values: map[string]types.AttributeValue{":name": repository.StringValue(d.Name), ":v": repository.NumberValue(d.NameVersion)},
 		Err:    errDepartmentChanged,
 	}
 }
@@ -54,12 +55,12 @@ func departmentAsRead(d *Department) *Condition {
 // joinDepartment is a transaction's part for the department an employee joins: its count of
 // employees grows by one (none when the employee is in it already), on condition that it still has
 // the name the write copies (departmentAsRead).
-func (r *Repo) joinDepartment(d *Department, joins bool) TxItem {
-	var add []Delta
+func (r *HR) joinDepartment(d *Department, joins bool) repository.TxItem {
+	var add []repository.Delta
 	if joins {
-		add = []Delta{{attrEmployeeCount, 1}}
+		add = []repository.Delta{{Attr: attrEmployeeCount, By: 1}}
 	}
-	return r.TxCount(DeptKey(d.ID), add, NotFoundField("departmentId", "department"), departmentAsRead(d))
+	return r.TxCount(DeptKey(d.ID), add, repository.NotFoundField("departmentId", "department"), departmentAsRead(d))
 }
 
 // LocationInput is the input of CreateLocation.
@@ -68,15 +69,15 @@ type LocationInput struct {
 }
 
 // CreateLocationPlan is what CreateLocation does.
-var CreateLocationPlan = OneTransaction("Put COUNTRY#<c> <state>#<city>#<postal>#<l> if absent")
+var CreateLocationPlan = repository.OneTransaction("Put COUNTRY#<c> <state>#<city>#<postal>#<l> if absent")
 
 // CreateLocation stores a new location.
-func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location, error) {
+func (r *HR) CreateLocation(ctx context.Context, in LocationInput) (*Location, error) {
 	ref, err := cleanLocationRef(LocationRef{Country: in.Country, State: in.State, City: in.City, PostalCode: in.PostalCode})
 	if err != nil {
 		return nil, err
 	}
-	address, err := CleanText("address", in.Address, 1, maxAddressLen, false)
+	address, err := repository.CleanText("address", in.Address, 1, repository.MaxAddressLen, false)
 	if err != nil {
 		return nil, err
 	}
@@ -85,16 +86,16 @@ func (r *Repo) CreateLocation(ctx context.Context, in LocationInput) (*Location,
 		return nil, err
 	}
 	l := &Location{ID: id, Country: ref.Country, State: ref.State, City: ref.City, PostalCode: ref.PostalCode, Address: address, CreatedAt: now}
-	return CreateNew(ctx, r, locationEntity, l, "location")
+	return repository.CreateNew(ctx, r.Repo, locationEntity, l, "location")
 }
 
 // CreateDepartmentPlan is what CreateDepartment does.
-var CreateDepartmentPlan = OneTransaction("Put DEPT#<d> if absent; check the location exists")
+var CreateDepartmentPlan = repository.OneTransaction("Put DEPT#<d> if absent; check the location exists")
 
 // CreateDepartment stores a new department at an existing location, checked in the same
 // transaction.
-func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRef) (*Department, error) {
-	name, err := cleanName("name", name)
+func (r *HR) CreateDepartment(ctx context.Context, name string, loc LocationRef) (*Department, error) {
+	name, err := repository.CleanName("name", name)
 	if err != nil {
 		return nil, err
 	}
@@ -111,19 +112,19 @@ func (r *Repo) CreateDepartment(ctx context.Context, name string, loc LocationRe
 		return nil, err
 	}
 	d := &Department{ID: id, Name: name, Location: loc, NameVersion: 1, PropagatedVersion: 1, CreatedAt: now, UpdatedAt: now, Counted: true}
-	return CreateNew(ctx, r, departmentEntity, d, "department", r.MustExist(locKey, NotFoundField("locationId", "location")))
+	return repository.CreateNew(ctx, r.Repo, departmentEntity, d, "department", r.MustExist(locKey, repository.NotFoundField("locationId", "location")))
 }
 
 // TransferEmployeePlan is what TransferEmployee does, again when the department was renamed
 // meanwhile.
-var TransferEmployeePlan = WritePlan{Attempts: MaxDepartmentAttempts, Calls: []WriteCall{
+var TransferEmployeePlan = repository.WritePlan{Attempts: MaxDepartmentAttempts, Calls: []repository.WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e>, PK = EMP#<e> SK = REL#DEPARTMENT, PK = SK = DEPT#<d>, consistent"},
 	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#DEPARTMENT and update EMP#<e> if the membership and job title are as read; check the department's name; Put EMP#<e> JH#<id>, its old job, when it leaves a department"},
 }}
 
 // AssignManagerPlan is what AssignManager does, again when the employee's manager changed
 // meanwhile.
-var AssignManagerPlan = WritePlan{Attempts: maxAssignAttempts, Calls: []WriteCall{
+var AssignManagerPlan = repository.WritePlan{Attempts: maxAssignAttempts, Calls: []repository.WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, PK = EMP#<m> SK = REL#MANAGER, consistent"},
 	{Operation: "BatchGetItem", Calls: MaxManagementChain - 1, What: "PK = EMP#<m> SK = REL#MANAGER up the manager's chain, consistent, one per level"},
 	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#MANAGER, set EMP#<e> relationsChangedAt; check the manager and every link of the chain as read"},
@@ -138,11 +139,11 @@ var AssignManagerPlan = WritePlan{Attempts: maxAssignAttempts, Calls: []WriteCal
 // previous manager's count of direct reports to the new one's, conditioned on the previous
 // manager it read: an assignment that finds another one got in first reads again (at most
 // maxAssignAttempts times), so that the last assignment wins and each is counted once.
-func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
-	if err := CheckID("employeeId", employee); err != nil {
+func (r *HR) AssignManager(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
+	if err := repository.CheckID("employeeId", employee); err != nil {
 		return nil, nil, err
 	}
-	if err := CheckID("managerId", manager); err != nil {
+	if err := repository.CheckID("managerId", manager); err != nil {
 		return nil, nil, err
 	}
 	if employee == manager {
@@ -160,25 +161,25 @@ func (r *Repo) AssignManager(ctx context.Context, employee, manager string) (*Em
 // assignManagerOnce reads the employee, its manager relation, the manager and the manager's chain,
 // and writes the assignment in one transaction conditioned on them: errManagerChanged if the
 // employee's manager changed meanwhile.
-func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
+func (r *HR) assignManagerOnce(ctx context.Context, employee, manager string) (*Employee, *Relation, error) {
 	own := relationKey(employee, RelManager)
 	found, err := r.ReadConsistent(ctx, EmpKey(employee), EmpKey(manager), relationKey(manager, RelManager), own)
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := FoundAs[*Employee](found, EmpKey(employee))
+	e, ok := repository.FoundAs[*Employee](found, EmpKey(employee))
 	if !ok {
-		return nil, nil, NotFoundField("employeeId", "employee")
+		return nil, nil, repository.NotFoundField("employeeId", "employee")
 	}
-	if _, ok := FoundAs[*Employee](found, EmpKey(manager)); !ok {
-		return nil, nil, NotFoundField("managerId", "manager")
+	if _, ok := repository.FoundAs[*Employee](found, EmpKey(manager)); !ok {
+		return nil, nil, repository.NotFoundField("managerId", "manager")
 	}
-	up, hasUp := FoundAs[*Relation](found, relationKey(manager, RelManager))
+	up, hasUp := repository.FoundAs[*Relation](found, relationKey(manager, RelManager))
 	links, err := r.managersAbove(ctx, employee, manager, up, hasUp)
 	if err != nil {
 		return nil, nil, err
 	}
-	prev, hasPrev := FoundAs[*Relation](found, own)
+	prev, hasPrev := repository.FoundAs[*Relation](found, own)
 	rel := &Relation{EmployeeID: employee, Type: RelManager, TargetID: manager, UpdatedAt: r.Stamp()}
 	items, err := r.managerItems(rel, prev, hasPrev, links)
 	if err != nil {
@@ -193,18 +194,18 @@ func (r *Repo) assignManagerOnce(ctx context.Context, employee, manager string) 
 // managerItems are the writes of an assignment: the relation's move (relationMove: the counts
 // of direct reports of the new and the previous manager) and every link of the new manager's
 // chain as read.
-func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink) ([]TxItem, error) {
-	items, err := r.relationMove(rel, prev, hasPrev, AttrDirectReportCount, NotFoundField("managerId", "manager"), errManagerChanged)
+func (r *HR) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink) ([]repository.TxItem, error) {
+	items, err := r.relationMove(rel, prev, hasPrev, AttrDirectReportCount, repository.NotFoundField("managerId", "manager"), errManagerChanged)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range links {
 		if l.target == "" {
-			items = append(items, r.txCheck(relationKey(l.holder, RelManager), "attribute_not_exists(PK)", nil, nil, errChainChanged))
+			items = append(items, r.TxCheck(relationKey(l.holder, RelManager), "attribute_not_exists(PK)", nil, nil, errChainChanged))
 			continue
 		}
-		items = append(items, r.txCheck(relationKey(l.holder, RelManager), "targetId = :t", nil,
-			map[string]types.AttributeValue{":t": StringValue(l.target)}, errChainChanged))
+		items = append(items, r.TxCheck(relationKey(l.holder, RelManager), "targetId = :t", nil,
+			map[string]types.AttributeValue{":t": repository.StringValue(l.target)}, errChainChanged))
 	}
 	return items, nil
 }
@@ -213,27 +214,27 @@ func (r *Repo) managerItems(rel, prev *Relation, hasPrev bool, links []chainLink
 // conditioned on the previous target as read (prev, if hasPrev; changed answers otherwise), the
 // employee's own item (relationsChanged), and counter on the new target, which must exist
 // (missing answers otherwise), and on the previous one, which move with the relation.
-func (r *Repo) relationMove(rel, prev *Relation, hasPrev bool, counter string, missing, changed error) ([]TxItem, error) {
+func (r *HR) relationMove(rel, prev *Relation, hasPrev bool, counter string, missing, changed error) ([]repository.TxItem, error) {
 	relItem, err := relationEntity.Encode(rel)
 	if err != nil {
 		return nil, err
 	}
 	relCond, relVals := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
 	if hasPrev {
-		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": StringValue(prev.TargetID)}
+		relCond, relVals = "targetId = :old", map[string]types.AttributeValue{":old": repository.StringValue(prev.TargetID)}
 	}
 	changes := !hasPrev || prev.TargetID != rel.TargetID
-	var add []Delta
+	var add []repository.Delta
 	if changes {
-		add = []Delta{{counter, 1}}
+		add = []repository.Delta{{Attr: counter, By: 1}}
 	}
-	items := []TxItem{
-		r.txPut(relItem, relCond, relVals, changed),
+	items := []repository.TxItem{
+		r.TxPut(relItem, relCond, relVals, changed),
 		r.relationsChanged(rel),
-		UnlessMarked(r.TxCount(EmpKey(rel.TargetID), add, missing, nil), missing),
+		repository.UnlessMarked(r.TxCount(EmpKey(rel.TargetID), add, missing, nil), missing),
 	}
 	if hasPrev && changes {
-		items = append(items, r.TxCount(EmpKey(prev.TargetID), []Delta{{counter, -1}}, changed, nil))
+		items = append(items, r.TxCount(EmpKey(prev.TargetID), []repository.Delta{{Attr: counter, By: -1}}, changed, nil))
 	}
 	return items, nil
 }
@@ -244,7 +245,7 @@ type chainLink struct{ holder, target string }
 // managersAbove walks up the chain of managers above manager (whose own manager relation is up,
 // if hasUp), refusing a chain that reaches the employee (a cycle) or runs deeper than
 // MaxManagementChain. The links it returns are what the assignment's transaction checks.
-func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *Relation, hasUp bool) ([]chainLink, error) {
+func (r *HR) managersAbove(ctx context.Context, employee, manager string, up *Relation, hasUp bool) ([]chainLink, error) {
 	var links []chainLink
 	holder := manager
 	for {
@@ -263,12 +264,12 @@ func (r *Repo) managersAbove(ctx context.Context, employee, manager string, up *
 		if err != nil {
 			return nil, err
 		}
-		up, hasUp = FoundAs[*Relation](next, relationKey(holder, RelManager))
+		up, hasUp = repository.FoundAs[*Relation](next, relationKey(holder, RelManager))
 	}
 }
 
 // AssignMentorPlan is what AssignMentor does.
-var AssignMentorPlan = WritePlan{Calls: []WriteCall{
+var AssignMentorPlan = repository.WritePlan{Calls: []repository.WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = EMP#<e> and EMP#<m>, PK = EMP#<e> SK = REL#MENTOR, consistent"},
 	{Operation: "TransactWriteItems", Calls: 1, What: "Put REL#MENTOR if it points at the mentor read, set EMP#<e> relationsChangedAt; count the mentee on the new mentor (which must exist), uncount it on the previous one"},
 }}
@@ -276,11 +277,11 @@ var AssignMentorPlan = WritePlan{Calls: []WriteCall{
 // AssignMentor makes mentorId the employee's mentor, replacing any previous one. Only an employee
 // as their own mentor is refused: mentoring is not a hierarchy, so A mentoring B while B mentors A
 // (or a longer ring) is allowed.
-func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Employee, *Relation, error) {
-	if err := CheckID("employeeId", employee); err != nil {
+func (r *HR) AssignMentor(ctx context.Context, employee, mentor string) (*Employee, *Relation, error) {
+	if err := repository.CheckID("employeeId", employee); err != nil {
 		return nil, nil, err
 	}
-	if err := CheckID("mentorId", mentor); err != nil {
+	if err := repository.CheckID("mentorId", mentor); err != nil {
 		return nil, nil, err
 	}
 	if employee == mentor {
@@ -291,15 +292,15 @@ func (r *Repo) AssignMentor(ctx context.Context, employee, mentor string) (*Empl
 	if err != nil {
 		return nil, nil, err
 	}
-	e, ok := FoundAs[*Employee](found, EmpKey(employee))
+	e, ok := repository.FoundAs[*Employee](found, EmpKey(employee))
 	if !ok {
-		return nil, nil, NotFoundField("employeeId", "employee")
+		return nil, nil, repository.NotFoundField("employeeId", "employee")
 	}
-	if _, ok := FoundAs[*Employee](found, EmpKey(mentor)); !ok {
-		return nil, nil, NotFoundField("mentorId", "mentor")
+	if _, ok := repository.FoundAs[*Employee](found, EmpKey(mentor)); !ok {
+		return nil, nil, repository.NotFoundField("mentorId", "mentor")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelMentor, TargetID: mentor, UpdatedAt: r.Stamp()}
-	prev, hasPrev := FoundAs[*Relation](found, own)
+	prev, hasPrev := repository.FoundAs[*Relation](found, own)
 	items, err := r.mentorItems(rel, prev, hasPrev)
 	if err != nil {
 		return nil, nil, err
@@ -315,15 +316,15 @@ var errMentorChanged = &apperr.Error{Code: apperr.CodeConflict, Field: "mentorId
 
 // mentorItems are the writes of a mentor assignment: the relation's move (relationMove: the
 // counts of mentees of the new mentor and the previous one).
-func (r *Repo) mentorItems(rel, prev *Relation, hasPrev bool) ([]TxItem, error) {
-	return r.relationMove(rel, prev, hasPrev, attrMenteeCount, NotFoundField("mentorId", "mentor"), errMentorChanged)
+func (r *HR) mentorItems(rel, prev *Relation, hasPrev bool) ([]repository.TxItem, error) {
+	return r.relationMove(rel, prev, hasPrev, attrMenteeCount, repository.NotFoundField("mentorId", "mentor"), errMentorChanged)
 }
 
 // relationsChanged is the write of an assignment to the employee's own item: it must exist, and
 // its relationsChangedAt becomes the relation's time, so that the stream carries an UPDATED
 // change of the employee whose manager or mentor changed.
-func (r *Repo) relationsChanged(rel *Relation) TxItem {
-	return UnlessMarked(r.TxUpdate(EmpKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
-		map[string]types.AttributeValue{":at": StringValue(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, NotFoundField("employeeId", "employee")),
-		NotFoundField("employeeId", "employee"))
+func (r *HR) relationsChanged(rel *Relation) repository.TxItem {
+	return repository.UnlessMarked(r.TxUpdate(EmpKey(rel.EmployeeID), "SET relationsChangedAt = :at", "attribute_exists(PK)", nil,
+		map[string]types.AttributeValue{":at": repository.StringValue(rel.UpdatedAt.UTC().Format(time.RFC3339Nano))}, repository.NotFoundField("employeeId", "employee")),
+		repository.NotFoundField("employeeId", "employee"))
 }

@@ -1,11 +1,11 @@
-package repository_test
+package hr_test
 
 import (
 	"sync"
 	"testing"
 
 	"singletable/apperr"
-	"singletable/repository"
+	"singletable/repository/hr"
 )
 
 // Two transfers of one employee that both read its membership before either writes: exactly one
@@ -20,10 +20,10 @@ func TestTwoTransfersOnTheSameReadExactlyOneWins(t *testing.T) {
 
 	var read sync.WaitGroup
 	read.Add(2)
-	repository.SetTransferReadHook(w.r.Repo, func() { read.Done(); read.Wait() })
-	t.Cleanup(func() { repository.SetTransferReadHook(w.r.Repo, nil) })
+	hr.SetTransferReadHook(w.r.HR, func() { read.Done(); read.Wait() })
+	t.Cleanup(func() { hr.SetTransferReadHook(w.r.HR, nil) })
 
-	targets := []*repository.Department{to1, to2}
+	targets := []*hr.Department{to1, to2}
 	errs := make([]error, 2)
 	var done sync.WaitGroup
 	for i, d := range targets {
@@ -51,11 +51,11 @@ func TestTwoTransfersOnTheSameReadExactlyOneWins(t *testing.T) {
 		t.Fatalf("no transfer won: %v", errs)
 	}
 	want := targets[winner]
-	rel, ok, err := repository.ReadRelation(w.ctx, w.r.Repo, e.ID, repository.RelDepartment)
+	rel, ok, err := hr.ReadRelation(w.ctx, w.r.HR, e.ID, hr.RelDepartment)
 	if err != nil || !ok || rel.TargetID != want.ID {
 		t.Fatalf("membership %+v (found %v, %v), want %s", rel, ok, err, want.Name)
 	}
-	got, ok, err := repository.ReadEmployee(w.ctx, w.r.Repo, e.ID)
+	got, ok, err := hr.ReadEmployee(w.ctx, w.r.HR, e.ID)
 	if err != nil || !ok || got.DepartmentID != want.ID || got.DepartmentName != want.Name {
 		t.Fatalf("employee %+v (found %v, %v), want in %s", got, ok, err, want.Name)
 	}

@@ -1,10 +1,11 @@
-package repository_test
+package hr_test
 
 import (
 	"context"
 	"testing"
 
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/store/storetest"
 )
 
@@ -14,11 +15,11 @@ import (
 func TestTransferEmployeeWritesJobHistory(t *testing.T) {
 	repo := storetest.New(t)
 	ctx := context.Background()
-	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	loc, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dept := func(name string) *repository.Department {
+	dept := func(name string) *hr.Department {
 		d, err := repo.CreateDepartment(ctx, name, loc.Ref())
 		if err != nil {
 			t.Fatal(err)
@@ -26,11 +27,11 @@ func TestTransferEmployeeWritesJobHistory(t *testing.T) {
 		return d
 	}
 	eng, ops, sales := dept("Eng"), dept("Ops"), dept("Sales")
-	e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: eng.ID, Name: "Ann", Email: "ann@corp.example", JobTitle: "Engineer"})
+	e, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: eng.ID, Name: "Ann", Email: "ann@corp.example", JobTitle: "Engineer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, to := range []*repository.Department{ops, ops, sales} {
+	for _, to := range []*hr.Department{ops, ops, sales} {
 		if _, _, err := repo.TransferEmployee(ctx, e.ID, to.ID); err != nil {
 			t.Fatalf("transfer to %s: %v", to.Name, err)
 		}

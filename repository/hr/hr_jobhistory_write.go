@@ -1,7 +1,8 @@
-package repository
+package hr
 
 import (
 	"context"
+	"singletable/repository"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -15,9 +16,9 @@ type EmployeeChanges struct {
 }
 
 // UpdateEmployeePlan is what UpdateEmployee does (explain plans the mutation from it).
-var UpdateEmployeePlan = WritePlan{Calls: []WriteCall{
-	ConsistentRead("PK = SK = EMP#<e>"),
-	TransactCall("Update EMP#<e>, its GSI1PK (JOBTITLE#<title>) and GSI3PK (EMPNAME#<name>) if its job title is as read; Put EMP#<e> JH#<id>, its old job, when the title changes"),
+var UpdateEmployeePlan = repository.WritePlan{Calls: []repository.WriteCall{
+	repository.ConsistentRead("PK = SK = EMP#<e>"),
+	repository.TransactCall("Update EMP#<e>, its GSI1PK (JOBTITLE#<title>) and GSI3PK (EMPNAME#<name>) if its job title is as read; Put EMP#<e> JH#<id>, its old job, when the title changes"),
 }}
 
 // UpdateEmployee changes the given fields of an employee with ONE TransactWriteItems: an Update of
@@ -26,8 +27,8 @@ var UpdateEmployeePlan = WritePlan{Calls: []WriteCall{
 // find it under the new title or name at once, conditioned on the job title it read; and, when
 // the title changes, a Put of a JobHistory item holding the title and department it had until
 // now. A missing employee is NOT_FOUND; a title changed meanwhile is CONFLICT (nothing written).
-func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges) (*Employee, error) {
-	if err := CheckID("id", id); err != nil {
+func (r *HR) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges) (*Employee, error) {
+	if err := repository.CheckID("id", id); err != nil {
 		return nil, err
 	}
 	next, err := cleanEmployeeChanges(ch)
@@ -39,7 +40,7 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 	if err != nil {
 		return nil, err
 	}
-	e, ok := FoundAs[*Employee](found, k)
+	e, ok := repository.FoundAs[*Employee](found, k)
 	if !ok {
 		return nil, apperr.NotFound("employee")
 	}
@@ -47,7 +48,7 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 	if expr == "" {
 		return e, nil
 	}
-	tx := []TxItem{UnlessMarked(r.TxUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
+	tx := []repository.TxItem{repository.UnlessMarked(r.TxUpdate(k, expr, "attribute_exists(PK) AND #jobTitle = :was", names, values,
 		apperr.Errorf(apperr.CodeConflict, "the employee's job title changed meanwhile; retry")), apperr.NotFound("employee"))}
 	if upd.JobTitle != e.JobTitle {
 		h, err := r.jobHistoryPut(e)
@@ -68,24 +69,24 @@ func (r *Repo) UpdateEmployee(ctx context.Context, id string, ch EmployeeChanges
 // stale by the time the update lands, since the condition checks the job title only.
 func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[string]string, map[string]types.AttributeValue) {
 	upd := *e
-	sets, values := []string{}, map[string]types.AttributeValue{":was": StringValue(e.JobTitle)}
+	sets, values := []string{}, map[string]types.AttributeValue{":was": repository.StringValue(e.JobTitle)}
 	names := map[string]string{"#jobTitle": "jobTitle"}
 	for _, f := range []struct {
 		attr     string
 		to, dst  *string
 		indexKey string
 		indexPK  func(string) string
-	}{{"name", next.Name, &upd.Name, AttrGSI3PK, EmployeeNamePK}, {"email", next.Email, &upd.Email, "", nil}, {"jobTitle", next.JobTitle, &upd.JobTitle, AttrGSI1PK, JobTitlePK}} {
+	}{{"name", next.Name, &upd.Name, repository.AttrGSI3PK, EmployeeNamePK}, {"email", next.Email, &upd.Email, "", nil}, {"jobTitle", next.JobTitle, &upd.JobTitle, repository.AttrGSI1PK, JobTitlePK}} {
 		if f.to == nil {
 			continue
 		}
 		*f.dst = *f.to
 		names["#"+f.attr] = f.attr
 		sets = append(sets, "#"+f.attr+" = :"+f.attr)
-		values[":"+f.attr] = StringValue(*f.to)
+		values[":"+f.attr] = repository.StringValue(*f.to)
 		if f.indexPK != nil {
 			sets = append(sets, f.indexKey+" = :"+f.indexKey)
-			values[":"+f.indexKey] = StringValue(f.indexPK(*f.to))
+			values[":"+f.indexKey] = repository.StringValue(f.indexPK(*f.to))
 		}
 	}
 	if len(sets) == 0 {
@@ -95,14 +96,14 @@ func employeeUpdate(e *Employee, next EmployeeChanges) (Employee, string, map[st
 }
 
 // jobHistoryPut is the Put of the JobHistory item of e's job as it is before a change.
-func (r *Repo) jobHistoryPut(e *Employee) (TxItem, error) {
+func (r *HR) jobHistoryPut(e *Employee) (repository.TxItem, error) {
 	id, now, err := r.NewEntityID()
 	if err != nil {
-		return TxItem{}, err
+		return repository.TxItem{}, err
 	}
 	item, err := jobHistoryEntity.Encode(&JobHistory{ID: id, EmployeeID: e.ID, JobTitle: e.JobTitle, DepartmentID: e.DepartmentID, DepartmentName: e.DepartmentName, Until: now})
 	if err != nil {
-		return TxItem{}, err
+		return repository.TxItem{}, err
 	}
 	return r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "job history item already exists")), nil
 }
@@ -110,7 +111,7 @@ func (r *Repo) jobHistoryPut(e *Employee) (TxItem, error) {
 // cleanEmployeeChanges checks the given fields.
 func cleanEmployeeChanges(ch EmployeeChanges) (EmployeeChanges, error) {
 	if ch.Name == nil && ch.Email == nil && ch.JobTitle == nil {
-		return ch, noChange("name, email, jobTitle")
+		return ch, repository.NoChange("name, email, jobTitle")
 	}
 	var err error
 	clean := func(v *string, f func(string) (string, error)) *string {
@@ -122,10 +123,10 @@ func cleanEmployeeChanges(ch EmployeeChanges) (EmployeeChanges, error) {
 		return &c
 	}
 	out := EmployeeChanges{
-		Name:  clean(ch.Name, func(s string) (string, error) { return cleanName("name", s) }),
-		Email: clean(ch.Email, func(s string) (string, error) { return cleanEmail("email", s) }),
+		Name:  clean(ch.Name, func(s string) (string, error) { return repository.CleanName("name", s) }),
+		Email: clean(ch.Email, func(s string) (string, error) { return repository.CleanEmail("email", s) }),
 		JobTitle: clean(ch.JobTitle, func(s string) (string, error) {
-			return CleanText("jobTitle", s, 1, maxJobTitleLen, false)
+			return repository.CleanText("jobTitle", s, 1, repository.MaxJobTitleLen, false)
 		}),
 	}
 	return out, err

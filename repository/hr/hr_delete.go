@@ -1,9 +1,10 @@
-package repository
+package hr
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -42,22 +43,22 @@ var ErrEmployeeMoved = errors.New("a round of the removal moved relations")
 
 // relationsPerTx is how many relations pointing at an employee one transaction moves, leaving
 // room for the employee's own items and the counts.
-const RelationsPerTx = MaxTransactItems - 10
+const RelationsPerTx = repository.MaxTransactItems - 10
 
 // RemoveEmployeePlan is what RemoveEmployee does (explain plans the mutation from it). Attempts
 // bounds the rounds of the sweep that a concurrent change cancels; a round that moves relations
 // (a removal too large for one transaction) is progress and does not count.
-var RemoveEmployeePlan = WritePlan{Attempts: MaxSweepRounds, Calls: []WriteCall{
-	TransactCall("Update EMP#<e> (mark, leave GSI1, GSI2 and GSI3) if it exists and is not being removed; Put SWEEP EMPLOYEE#<e>"),
+var RemoveEmployeePlan = repository.WritePlan{Attempts: repository.MaxSweepRounds, Calls: []repository.WriteCall{
+	repository.TransactCall("Update EMP#<e> (mark, leave GSI1, GSI2 and GSI3) if it exists and is not being removed; Put SWEEP EMPLOYEE#<e>"),
 	{Operation: "Query", Calls: 1, What: "PK = SK = EMP#<e>, consistent (a Query: the mark hides it from BatchGetItem)"},
-	ConsistentRead("PK = EMP#<e>, SK = its REL# items"),
+	repository.ConsistentRead("PK = EMP#<e>, SK = its REL# items"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "GSI1PK = EMP#<e>#REL#MANAGER and EMP#<e>#REL#MENTOR: direct reports, mentees"},
-	PerDataCall("TransactWriteItems", "move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR, 90 a transaction, the counts with them"),
-	TransactCall("Delete EMP#<e> if marked with the counts of what it moves, and its REL# items; move the last reports and mentees; update the counts of its department, manager and mentor"),
+	repository.PerDataCall("TransactWriteItems", "move its reports' REL#MANAGER to its manager, Delete its mentees' REL#MENTOR, 90 a transaction, the counts with them"),
+	repository.TransactCall("Delete EMP#<e> if marked with the counts of what it moves, and its REL# items; move the last reports and mentees; update the counts of its department, manager and mentor"),
 	{Operation: "Query", Calls: 2, PerData: true, What: "the sweep: GSI1PK = EMP#<e>#ACCOUNTS (the customers it was the account rep of), PK = EMP#<e> AND begins_with(SK, JH#) (its earlier jobs), one per 1 MB"},
-	PerDataCall("TransactWriteItems", "the sweep: per customer, Update CUST#<c> PROFILE (no account rep, out of GSI1) if its rep is still the employee"),
-	PerDataCall("BatchWriteItem", "the sweep: Delete its JH# items beyond the 99 the last transaction takes, 25 a call"),
-	TransactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
+	repository.PerDataCall("TransactWriteItems", "the sweep: per customer, Update CUST#<c> PROFILE (no account rep, out of GSI1) if its rep is still the employee"),
+	repository.PerDataCall("BatchWriteItem", "the sweep: Delete its JH# items beyond the 99 the last transaction takes, 25 a call"),
+	repository.TransactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
 }}
 
 // RemoveEmployee removes an employee with its relationship items (see above). The removal is done
@@ -68,31 +69,31 @@ var RemoveEmployeePlan = WritePlan{Attempts: MaxSweepRounds, Calls: []WriteCall{
 const SweepEmployee = "EMPLOYEE"
 
 // handleHRSweeps declares how the sweeps of employees finish.
-func (r *Repo) handleHRSweeps() { r.HandleSweep(SweepEmployee, r.sweepEmployeeRecord) }
+func (r *HR) handleHRSweeps() { r.HandleSweep(SweepEmployee, r.sweepEmployeeRecord) }
 
-func (r *Repo) RemoveEmployee(ctx context.Context, id string) error {
-	if err := CheckID("id", id); err != nil {
+func (r *HR) RemoveEmployee(ctx context.Context, id string) error {
+	if err := repository.CheckID("id", id); err != nil {
 		return err
 	}
-	return r.MarkAndSweep(ctx, "remove employee", &SweepRecord{Kind: SweepEmployee, Employee: id}, true, r.MarkEmployee(id))
+	return r.MarkAndSweep(ctx, "remove employee", &repository.SweepRecord{Kind: SweepEmployee, Employee: id}, true, r.MarkEmployee(id))
 }
 
 // markEmployee marks the employee as being removed (it must exist and not be marked already: else
 // NOT_FOUND) and takes it out of its listings.
-func (r *Repo) MarkEmployee(id string) TxItem {
-	return r.Mark(EmpKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", NotFoundField("id", "employee"))
+func (r *HR) MarkEmployee(id string) repository.TxItem {
+	return r.Mark(EmpKey(id), "GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK", repository.NotFoundField("id", "employee"))
 }
 
 // removeMarkedEmployee removes the marked employee id with its relations, round after round (each
 // reads them again), until it is gone, or RemoveEmployeePlan.Tries() rounds were cancelled by
 // concurrent changes (the record stays for the sweeper's next run). An employee that is gone
 // already, or there without the mark, is not (or no longer) the sweep's to remove.
-func (r *Repo) removeMarkedEmployee(ctx context.Context, id string) error {
+func (r *HR) removeMarkedEmployee(ctx context.Context, id string) error {
 	for conflicts := 0; conflicts < RemoveEmployeePlan.Tries(); {
 		err := r.RemoveEmployeeOnce(ctx, id)
 		switch {
 		case errors.Is(err, ErrEmployeeMoved):
-		case IsConflict(err):
+		case repository.IsConflict(err):
 			conflicts++
 			if err := r.SweepRound(ctx, conflicts); err != nil {
 				return err
@@ -101,22 +102,22 @@ func (r *Repo) removeMarkedEmployee(ctx context.Context, id string) error {
 			return err
 		}
 	}
-	return fmt.Errorf("removal of employee %s: %w", id, ErrSweepUnfinished)
+	return fmt.Errorf("removal of employee %s: %w", id, repository.ErrSweepUnfinished)
 }
 
 // removeEmployeeOnce reads the marked employee and what points at it, and writes one transaction:
 // the whole removal if it fits, else the move of the first relationsPerTx relations
 // (errEmployeeMoved then asks for another round).
-func (r *Repo) RemoveEmployeeOnce(ctx context.Context, id string) error {
+func (r *HR) RemoveEmployeeOnce(ctx context.Context, id string) error {
 	item, err := r.ReadOneConsistent(ctx, EmpKey(id))
-	if err != nil || item == nil || item[AttrDeleting] == nil {
+	if err != nil || item == nil || item[repository.AttrDeleting] == nil {
 		return err
 	}
-	e, err := DecodeAs[*Employee](item)
+	e, err := repository.DecodeAs[*Employee](item)
 	if err != nil {
 		return err
 	}
-	own := []Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor), relationKey(id, RelWarehouse)}
+	own := []repository.Key{relationKey(id, RelDepartment), relationKey(id, RelManager), relationKey(id, RelMentor), relationKey(id, RelWarehouse)}
 	found, err := r.ReadConsistent(ctx, own...)
 	if err != nil {
 		return err
@@ -129,7 +130,7 @@ func (r *Repo) RemoveEmployeeOnce(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	mgr, hasMgr := FoundAs[*Relation](found, relationKey(id, RelManager))
+	mgr, hasMgr := repository.FoundAs[*Relation](found, relationKey(id, RelManager))
 	newManager := ""
 	if hasMgr {
 		newManager = mgr.TargetID
@@ -151,13 +152,13 @@ func (r *Repo) RemoveEmployeeOnce(ctx context.Context, id string) error {
 // record goes), then what other domains keep of it goes (SweepSteps: the customers it was the account rep of
 // lose their rep), its earlier jobs are deleted, then the record. Each
 // step is idempotent: a sweep cut short is run again.
-func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *SweepRecord) error {
+func (r *HR) sweepEmployeeRecord(ctx context.Context, rec *repository.SweepRecord) error {
 	item, err := r.ReadOneConsistent(ctx, EmpKey(rec.Employee))
 	if err != nil {
 		return err
 	}
-	if item != nil && item[AttrDeleting] == nil {
-		return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})
+	if item != nil && item[repository.AttrDeleting] == nil {
+		return r.Transact(ctx, "sweep", []repository.TxItem{r.DropSweep(rec)})
 	}
 	if item != nil {
 		if r.Hooks.SweepEmployee != nil {
@@ -177,7 +178,7 @@ func (r *Repo) sweepEmployeeRecord(ctx context.Context, rec *SweepRecord) error 
 
 // dropJobHistory deletes the removed employee's earlier jobs (AP29's items) and, in the last
 // transaction, the sweep record rec.
-func (r *Repo) dropJobHistory(ctx context.Context, rec *SweepRecord) error {
+func (r *HR) dropJobHistory(ctx context.Context, rec *repository.SweepRecord) error {
 	in := JobHistoryOf.Input(r.Table(), EmpPK(rec.Employee), jobHistorySKPrefix)
 	in.ProjectionExpression, in.ConsistentRead, in.ScanIndexForward = aws.String("PK, SK"), aws.Bool(true), aws.Bool(true)
 	jobs, err := r.QueryAll(ctx, in)
@@ -186,15 +187,15 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *SweepRecord) error {
 	}
 	// The last transaction deletes the record with as many of the jobs as fit; any before them
 	// go 25 a call first.
-	last := max(0, len(jobs)-(MaxTransactItems-1))
-	keys := make([]Key, len(jobs))
+	last := max(0, len(jobs)-(repository.MaxTransactItems-1))
+	keys := make([]repository.Key, len(jobs))
 	for i, item := range jobs {
-		keys[i] = Key{PK: StringAttr(item, AttrPK), SK: StringAttr(item, AttrSK)}
+		keys[i] = repository.Key{PK: repository.StringAttr(item, repository.AttrPK), SK: repository.StringAttr(item, repository.AttrSK)}
 	}
-	if err := r.batchDelete(ctx, keys[:last]); err != nil {
+	if err := r.BatchDelete(ctx, keys[:last]); err != nil {
 		return err
 	}
-	items := []TxItem{r.DropSweep(rec)}
+	items := []repository.TxItem{r.DropSweep(rec)}
 	for _, k := range keys[last:] {
 		items = append(items, r.DeleteIf(k, "", nil, nil))
 	}
@@ -206,13 +207,13 @@ func (r *Repo) dropJobHistory(ctx context.Context, rec *SweepRecord) error {
 // removal: the employee, on condition that its counts are those of what items move (a mentee
 // its removal did not see, the index being behind, fails it: the next round sees it), its own
 // relations as read (manager, mentor, warehouse, department), and the counts of its department, its manager and its mentor.
-func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []TxItem, mentees, moved int, newManager string) []TxItem {
-	items = append(items, r.DeleteIf(EmpKey(e.ID), "attribute_exists("+AttrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
+func (r *HR) wholeRemoval(e *Employee, found map[repository.Key]repository.Entity, items []repository.TxItem, mentees, moved int, newManager string) []repository.TxItem {
+	items = append(items, r.DeleteIf(EmpKey(e.ID), "attribute_exists("+repository.AttrDeleting+") AND (attribute_not_exists(directReportCount) OR directReportCount = :n)"+
 		" AND (attribute_not_exists("+attrMenteeCount+") OR "+attrMenteeCount+" = :m)",
-		map[string]types.AttributeValue{":n": NumberValue(e.DirectReportCount), ":m": NumberValue(mentees)}, errEmployeeChanged))
-	counts := map[string][]Delta{}
+		map[string]types.AttributeValue{":n": repository.NumberValue(e.DirectReportCount), ":m": repository.NumberValue(mentees)}, errEmployeeChanged))
+	counts := map[string][]repository.Delta{}
 	var order []string
-	count := func(emp string, d Delta) {
+	count := func(emp string, d repository.Delta) {
 		if _, seen := counts[emp]; !seen {
 			order = append(order, emp)
 		}
@@ -220,25 +221,25 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []TxItem, m
 	}
 	for _, t := range []RelationType{RelManager, RelMentor, RelWarehouse} {
 		k := relationKey(e.ID, t)
-		rel, ok := FoundAs[*Relation](found, k)
+		rel, ok := repository.FoundAs[*Relation](found, k)
 		if !ok { // none when read: none assigned since
-			items = append(items, r.txCheck(k, "attribute_not_exists(PK)", nil, nil, errEmployeeChanged))
+			items = append(items, r.TxCheck(k, "attribute_not_exists(PK)", nil, nil, errEmployeeChanged))
 			continue
 		}
 		items = append(items, r.unlink(rel, errEmployeeChanged))
 		switch t {
 		case RelManager:
-			count(newManager, Delta{AttrDirectReportCount, moved - 1})
+			count(newManager, repository.Delta{Attr: AttrDirectReportCount, By: moved - 1})
 		case RelMentor:
-			count(rel.TargetID, Delta{attrMenteeCount, -1})
+			count(rel.TargetID, repository.Delta{Attr: attrMenteeCount, By: -1})
 		}
 	}
 	for _, emp := range order {
 		items = append(items, r.TxCount(EmpKey(emp), counts[emp], errEmployeeChanged, nil))
 	}
-	if dept, ok := FoundAs[*Relation](found, relationKey(e.ID, RelDepartment)); ok {
+	if dept, ok := repository.FoundAs[*Relation](found, relationKey(e.ID, RelDepartment)); ok {
 		items = append(items, r.unlink(dept, errEmployeeChanged),
-			r.TxCount(DeptKey(dept.TargetID), []Delta{{attrEmployeeCount, -1}}, errEmployeeChanged, nil))
+			r.TxCount(DeptKey(dept.TargetID), []repository.Delta{{Attr: attrEmployeeCount, By: -1}}, errEmployeeChanged, nil))
 	}
 	return items
 }
@@ -248,7 +249,7 @@ func (r *Repo) wholeRemoval(e *Employee, found map[Key]Entity, items []TxItem, m
 // stops being the employee's, moved to its manager or (with none) unlinked: its count drops by all
 // of them, the new manager's grows by those moved, so that the counts are exact if the removal
 // stops before its next round. errEmployeeChanged asks for the next round.
-func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []*Relation, items []TxItem, moved int) error {
+func (r *HR) removalRound(ctx context.Context, id, newManager string, round []*Relation, items []repository.TxItem, moved int) error {
 	left, unmentored := 0, 0
 	for _, rel := range round {
 		if rel.Type == RelManager {
@@ -257,9 +258,9 @@ func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []
 			unmentored++
 		}
 	}
-	items = append(items, r.TxCount(EmpKey(id), []Delta{{AttrDirectReportCount, -left}, {attrMenteeCount, -unmentored}}, NotFoundField("id", "employee"), nil))
+	items = append(items, r.TxCount(EmpKey(id), []repository.Delta{{Attr: AttrDirectReportCount, By: -left}, {Attr: attrMenteeCount, By: -unmentored}}, repository.NotFoundField("id", "employee"), nil))
 	if newManager != "" && moved > 0 {
-		items = append(items, r.TxCount(EmpKey(newManager), []Delta{{AttrDirectReportCount, moved}}, errEmployeeChanged, nil))
+		items = append(items, r.TxCount(EmpKey(newManager), []repository.Delta{{Attr: AttrDirectReportCount, By: moved}}, errEmployeeChanged, nil))
 	}
 	if err := r.Transact(ctx, "remove employee", items); err != nil {
 		return err
@@ -270,8 +271,8 @@ func (r *Repo) removalRound(ctx context.Context, id, newManager string, round []
 // movePointing is the transaction items that move relations pointing at a removed employee: a
 // direct report's to newManager (or away, with none), a mentee's away. moved counts the reports
 // that move to newManager.
-func (r *Repo) movePointing(rels []*Relation, newManager string) ([]TxItem, int, error) {
-	var items []TxItem
+func (r *HR) movePointing(rels []*Relation, newManager string) ([]repository.TxItem, int, error) {
+	var items []repository.TxItem
 	moved := 0
 	for _, rel := range rels {
 		if rel.Type != RelManager || newManager == "" {
@@ -283,24 +284,24 @@ func (r *Repo) movePointing(rels []*Relation, newManager string) ([]TxItem, int,
 		if err != nil {
 			return nil, 0, err
 		}
-		items = append(items, r.txPut(item, "targetId = :old", map[string]types.AttributeValue{":old": StringValue(rel.TargetID)}, errEmployeeChanged))
+		items = append(items, r.TxPut(item, "targetId = :old", map[string]types.AttributeValue{":old": repository.StringValue(rel.TargetID)}, errEmployeeChanged))
 		moved++
 	}
 	return items, moved, nil
 }
 
 // relationsTo reads every relation of type rel that points at target (AP11, to the end).
-func (r *Repo) RelationsTo(ctx context.Context, rel RelationType, target string) ([]*Relation, error) {
+func (r *HR) RelationsTo(ctx context.Context, rel RelationType, target string) ([]*Relation, error) {
 	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.Table()),
-		IndexName:                 aws.String(Gsi1),
+		IndexName:                 aws.String(repository.Gsi1),
 		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(relationGSI1PK(rel, target))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(relationGSI1PK(rel, target))},
 	})
 	if err != nil {
 		return nil, err
 	}
-	return DecodeAll[*Relation](raw)
+	return repository.DecodeAll[*Relation](raw)
 }
 
 // stillReferred is the CONFLICT of removing an object count others still refer to.
@@ -310,16 +311,16 @@ func stillReferred(kind, others string, count int) error {
 }
 
 // DeleteDepartmentPlan is what DeleteDepartment does (explain plans the mutation from it).
-var DeleteDepartmentPlan = WritePlan{Calls: []WriteCall{ConsistentRead("PK = SK = DEPT#<d>"), TransactCall("Delete DEPT#<d> if it has no employees")}}
+var DeleteDepartmentPlan = repository.WritePlan{Calls: []repository.WriteCall{repository.ConsistentRead("PK = SK = DEPT#<d>"), repository.TransactCall("Delete DEPT#<d> if it has no employees")}}
 
 // DeleteDepartment removes a department without employees: CONFLICT with their number while it
 // has any. The delete is conditioned on its count of employees being zero, so an employee hired
 // or transferred in meanwhile makes it fail.
-func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
-	if err := CheckID("id", id); err != nil {
+func (r *HR) DeleteDepartment(ctx context.Context, id string) error {
+	if err := repository.CheckID("id", id); err != nil {
 		return err
 	}
-	d, err := ReadLive[*Department](ctx, r, DeptKey(id), NotFoundField("id", "department"))
+	d, err := repository.ReadLive[*Department](ctx, r.Repo, DeptKey(id), repository.NotFoundField("id", "department"))
 	if err != nil {
 		return err
 	}
@@ -336,10 +337,10 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 	}
 	r.AfterCorrectionRead()
 	del := r.DeleteIf(DeptKey(id), "attribute_exists(PK) AND (attribute_not_exists(employeeCount) OR employeeCount = :zero)",
-		map[string]types.AttributeValue{":zero": NumberValue(0)}, nil)
+		map[string]types.AttributeValue{":zero": repository.NumberValue(0)}, nil)
 	del.Item.Delete.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	del.OnConditionOld = departmentInUse
-	return r.Transact(ctx, "delete department", []TxItem{del})
+	return r.Transact(ctx, "delete department", []repository.TxItem{del})
 }
 
 // departmentInUse is the error of a department delete that lost the race to a hire or a transfer
@@ -347,33 +348,33 @@ func (r *Repo) DeleteDepartment(ctx context.Context, id string) error {
 // employees, which the CONFLICT reports, not a guess.
 func departmentInUse(old map[string]types.AttributeValue) error {
 	if old == nil {
-		return NotFoundField("id", "department")
+		return repository.NotFoundField("id", "department")
 	}
-	return stillReferred("department", "employees", IntAttr(old, attrEmployeeCount))
+	return stillReferred("department", "employees", repository.IntAttr(old, attrEmployeeCount))
 }
 
 // DeleteLocationPlan is what DeleteLocation does (explain plans the mutation from it).
-var DeleteLocationPlan = WritePlan{Calls: []WriteCall{ConsistentRead("PK = COUNTRY#<c>, SK = <state>#<city>#<postal>#<l>"),
+var DeleteLocationPlan = repository.WritePlan{Calls: []repository.WriteCall{repository.ConsistentRead("PK = COUNTRY#<c>, SK = <state>#<city>#<postal>#<l>"),
 	{Operation: "Query", Calls: 1, PerData: true, What: "GSI2PK = TYPE#Department, filtered by location, one per 1 MB"},
-	TransactCall("Delete the location if it exists")}}
+	repository.TransactCall("Delete the location if it exists")}}
 
 // DeleteLocation removes a location no department is at: CONFLICT with their number while any is.
 // The departments are found on the department listing (GSI2), filtered by location.
-func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
+func (r *HR) DeleteLocation(ctx context.Context, loc LocationRef) error {
 	k, err := LocationKey(loc)
 	if err != nil {
 		return err
 	}
-	if _, err := ReadLive[*Location](ctx, r, k, NotFoundField("id", "location")); err != nil {
+	if _, err := repository.ReadLive[*Location](ctx, r.Repo, k, repository.NotFoundField("id", "location")); err != nil {
 		return err
 	}
 	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(r.Table()),
-		IndexName:                 aws.String(Gsi2),
+		IndexName:                 aws.String(repository.Gsi2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
 		FilterExpression:          aws.String("#loc.id = :id"),
 		ExpressionAttributeNames:  map[string]string{"#loc": "location"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(TypePK(typeDepartment)), ":id": StringValue(loc.ID)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(repository.TypePK(typeDepartment)), ":id": repository.StringValue(loc.ID)},
 	})
 	if err != nil {
 		return err
@@ -381,5 +382,5 @@ func (r *Repo) DeleteLocation(ctx context.Context, loc LocationRef) error {
 	if len(raw) > 0 {
 		return stillReferred("location", "departments", len(raw))
 	}
-	return r.Transact(ctx, "delete location", []TxItem{r.DeleteIf(k, "attribute_exists(PK)", nil, NotFoundField("id", "location"))})
+	return r.Transact(ctx, "delete location", []repository.TxItem{r.DeleteIf(k, "attribute_exists(PK)", nil, repository.NotFoundField("id", "location"))})
 }

@@ -1,4 +1,4 @@
-package repository_test
+package hr_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/store"
 	"singletable/repository/store/storetest"
 )
@@ -18,24 +19,24 @@ type hrWorld struct {
 	t    *testing.T
 	r    *store.Store
 	ctx  context.Context
-	loc  *repository.Location
+	loc  *hr.Location
 	mu   sync.Mutex
 	seq  int
-	list map[string][]*repository.Employee // by department, in hire order
+	list map[string][]*hr.Employee // by department, in hire order
 }
 
 func newHRWorld(t *testing.T) *hrWorld {
 	t.Helper()
-	w := &hrWorld{t: t, r: storetest.New(t), ctx: context.Background(), list: map[string][]*repository.Employee{}}
+	w := &hrWorld{t: t, r: storetest.New(t), ctx: context.Background(), list: map[string][]*hr.Employee{}}
 	var err error
-	w.loc, err = w.r.CreateLocation(w.ctx, repository.LocationInput{Country: "Germany", State: "Berlin", City: "Berlin", PostalCode: "10115", Address: "Invalidenstraße 1"})
+	w.loc, err = w.r.CreateLocation(w.ctx, hr.LocationInput{Country: "Germany", State: "Berlin", City: "Berlin", PostalCode: "10115", Address: "Invalidenstraße 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return w
 }
 
-func (w *hrWorld) department(name string) *repository.Department {
+func (w *hrWorld) department(name string) *hr.Department {
 	w.t.Helper()
 	d, err := w.r.CreateDepartment(w.ctx, name, w.loc.Ref())
 	if err != nil {
@@ -45,9 +46,9 @@ func (w *hrWorld) department(name string) *repository.Department {
 }
 
 // staff hires n employees into d, 8 at a time; w.list[d.ID] holds them in id order afterwards.
-func (w *hrWorld) staff(d *repository.Department, n int) []*repository.Employee {
+func (w *hrWorld) staff(d *hr.Department, n int) []*hr.Employee {
 	w.t.Helper()
-	out := make([]*repository.Employee, n)
+	out := make([]*hr.Employee, n)
 	errs := make(chan error, n)
 	sem := make(chan struct{}, 8)
 	var wg sync.WaitGroup
@@ -60,7 +61,7 @@ func (w *hrWorld) staff(d *repository.Department, n int) []*repository.Employee 
 			w.seq++
 			email := fmt.Sprintf("e%d@corp.example", w.seq)
 			w.mu.Unlock()
-			e, _, err := w.r.HireEmployee(w.ctx, repository.HireInput{DepartmentID: d.ID, Name: fmt.Sprintf("Employee %03d", i), Email: email, JobTitle: "Engineer"})
+			e, _, err := w.r.HireEmployee(w.ctx, hr.HireInput{DepartmentID: d.ID, Name: fmt.Sprintf("Employee %03d", i), Email: email, JobTitle: "Engineer"})
 			if err != nil {
 				errs <- err
 				return
@@ -78,11 +79,11 @@ func (w *hrWorld) staff(d *repository.Department, n int) []*repository.Employee 
 }
 
 // copies counts the employees by the department name (and version) their item carries.
-func (w *hrWorld) copies(emps []*repository.Employee) map[string]int {
+func (w *hrWorld) copies(emps []*hr.Employee) map[string]int {
 	w.t.Helper()
 	out := map[string]int{}
 	for _, e := range emps {
-		got, ok, err := repository.ReadEmployee(w.ctx, w.r.Repo, e.ID)
+		got, ok, err := hr.ReadEmployee(w.ctx, w.r.HR, e.ID)
 		if err != nil || !ok {
 			w.t.Fatalf("employee %s: %v %v", e.ID, ok, err)
 		}
@@ -91,9 +92,9 @@ func (w *hrWorld) copies(emps []*repository.Employee) map[string]int {
 	return out
 }
 
-func (w *hrWorld) readDepartment(id string) *repository.Department {
+func (w *hrWorld) readDepartment(id string) *hr.Department {
 	w.t.Helper()
-	d, ok, err := repository.ReadDepartment(w.ctx, w.r.Repo, id)
+	d, ok, err := hr.ReadDepartment(w.ctx, w.r.HR, id)
 	if err != nil || !ok {
 		w.t.Fatalf("department %s: %v %v", id, ok, err)
 	}
@@ -106,7 +107,7 @@ func TestRenameDepartmentPropagatesTo250Employees(t *testing.T) {
 	emps := w.staff(d, 250)
 
 	steps := 0
-	repository.SetRenameStepHook(w.r.Repo, func(int) error { steps++; return nil })
+	hr.SetRenameStepHook(w.r.HR, func(int) error { steps++; return nil })
 	got, err := w.r.RenameDepartment(w.ctx, d.ID, "Research & Development")
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +145,7 @@ func TestInterruptedRenameResumes(t *testing.T) {
 	emps := w.staff(d, 250)
 
 	ctx, cancel := context.WithCancel(w.ctx)
-	repository.SetRenameStepHook(w.r.Repo, func(step int) error {
+	hr.SetRenameStepHook(w.r.HR, func(step int) error {
 		if step == 0 {
 			cancel()
 		}
@@ -162,7 +163,7 @@ func TestInterruptedRenameResumes(t *testing.T) {
 		t.Fatalf("copies after one step: %v, want 100 renamed (the first page) and 150 not", c)
 	}
 
-	repository.SetRenameStepHook(w.r.Repo, nil)
+	hr.SetRenameStepHook(w.r.HR, nil)
 	got, err := w.r.RenameDepartment(w.ctx, d.ID, "Revenue")
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +187,7 @@ func TestOlderRenameNeverOverwritesNewer(t *testing.T) {
 	emps := w.staff(d, 150)
 
 	var started atomic.Bool
-	repository.SetRenameStepHook(w.r.Repo, func(step int) error {
+	hr.SetRenameStepHook(w.r.HR, func(step int) error {
 		if started.Swap(true) {
 			return nil // the second rename's own steps, and the first one's after it
 		}
@@ -204,7 +205,7 @@ func TestOlderRenameNeverOverwritesNewer(t *testing.T) {
 		t.Fatalf("department %+v", st)
 	}
 	// A straggling propagation of version 2 changes nothing.
-	if err := repository.PropagateDepartmentName(w.ctx, w.r.Repo, d.ID, "Infrastructure", 2); err != nil {
+	if err := hr.PropagateDepartmentName(w.ctx, w.r.HR, d.ID, "Infrastructure", 2); err != nil {
 		t.Fatal(err)
 	}
 	if c := w.copies(emps); c["Platform@3"] != 150 {
@@ -226,7 +227,7 @@ func TestRenameSkipsEmployeesTransferredAway(t *testing.T) {
 		}
 	}
 
-	repository.SetRenameStepHook(w.r.Repo, func(step int) error {
+	hr.SetRenameStepHook(w.r.HR, func(step int) error {
 		if step == 0 {
 			_, _, err := w.r.TransferEmployee(w.ctx, leaver.ID, other.ID)
 			return err
@@ -236,14 +237,14 @@ func TestRenameSkipsEmployeesTransferredAway(t *testing.T) {
 	if _, err := w.r.RenameDepartment(w.ctx, d.ID, "Customer Care"); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := repository.ReadEmployee(w.ctx, w.r.Repo, leaver.ID)
+	got, _, err := hr.ReadEmployee(w.ctx, w.r.HR, leaver.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.DepartmentID != other.ID || got.DepartmentName != "Success" {
 		t.Fatalf("the leaver carries %s/%q, want Success", got.DepartmentID, got.DepartmentName)
 	}
-	var stayed []*repository.Employee
+	var stayed []*hr.Employee
 	for _, e := range emps {
 		if e.ID != leaver.ID {
 			stayed = append(stayed, e)

@@ -1,6 +1,7 @@
-package repository
+package hr
 
 import (
+	"singletable/repository"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ func sampleLocations(out *itemCollector) map[string]*Location {
 	locs := map[string]*Location{}
 	for i, l := range hrSampleLocations {
 		at := hrSampleBase.Add(time.Duration(i) * time.Minute)
-		loc := &Location{ID: SeedID(at, "location/"+l.key), Country: l.country, State: l.state, City: l.city, PostalCode: l.postal, Address: l.address, CreatedAt: at}
+		loc := &Location{ID: repository.SeedID(at, "location/"+l.key), Country: l.country, State: l.state, City: l.city, PostalCode: l.postal, Address: l.address, CreatedAt: at}
 		locs[l.key] = loc
 		out.add(locationEntity.Encode(loc))
 	}
@@ -86,7 +87,7 @@ func sampleDepartments(out *itemCollector, locs map[string]*Location) map[string
 	depts := map[string]*Department{}
 	for i, d := range hrSampleDepartments {
 		at := hrSampleBase.Add(time.Hour + time.Duration(i)*time.Minute)
-		dept := &Department{ID: SeedID(at, "department/"+d.key), Name: d.name, Location: locs[d.location].Ref(), NameVersion: 1, PropagatedVersion: 1, CreatedAt: at, UpdatedAt: at}
+		dept := &Department{ID: repository.SeedID(at, "department/"+d.key), Name: d.name, Location: locs[d.location].Ref(), NameVersion: 1, PropagatedVersion: 1, CreatedAt: at, UpdatedAt: at}
 		depts[d.key] = dept
 		out.add(departmentEntity.Encode(dept))
 	}
@@ -105,11 +106,11 @@ func sampleEmployees(out *itemCollector, depts map[string]*Department) error {
 		}
 		dept := depts[e.dept]
 		emp := &Employee{
-			ID: SeedID(at, "employee/"+e.name), Name: e.name,
+			ID: repository.SeedID(at, "employee/"+e.name), Name: e.name,
 			Email:    strings.ToLower(strings.ReplaceAll(e.name, " ", ".")) + "@corp.example",
 			JobTitle: e.title, HiredAt: hired.Add(9 * time.Hour),
 			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
-			CreatedAt: at, WarehouseID: SampleWarehouseID(i % len(sampleWarehouses)),
+			CreatedAt: at, WarehouseID: repository.SampleWarehouseID(i % len(repository.SampleWarehouses)),
 		}
 		ids[e.name] = emp.ID
 		out.add(employeeEntity.Encode(emp))

@@ -1,7 +1,8 @@
-package repository
+package hr
 
 import (
 	"context"
+	"singletable/repository"
 	"time"
 
 	"singletable/apperr"
@@ -20,7 +21,7 @@ type HireInput struct {
 }
 
 // HireEmployeePlan is what HireEmployee does, again when the department was renamed meanwhile.
-var HireEmployeePlan = WritePlan{Attempts: MaxDepartmentAttempts, Calls: []WriteCall{
+var HireEmployeePlan = repository.WritePlan{Attempts: MaxDepartmentAttempts, Calls: []repository.WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = DEPT#<d> and the manager's and mentor's EMP#<e>, consistent"},
 	{Operation: "TransactWriteItems", Calls: 1, What: "Put EMP#<e> and its REL# items if absent; check the department's name; count the employee on its manager and mentor, which must exist"},
 }}
@@ -29,7 +30,7 @@ var HireEmployeePlan = WritePlan{Attempts: MaxDepartmentAttempts, Calls: []Write
 // manager and mentor when given) in ONE transaction that also checks that the department still has
 // the name copied onto the employee and that the manager and mentor exist. It returns the employee
 // and the relations written.
-func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Relation, error) {
+func (r *HR) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Relation, error) {
 	h, err := checkHire(in)
 	if err != nil {
 		return nil, nil, err
@@ -53,17 +54,17 @@ func (r *Repo) HireEmployee(ctx context.Context, in HireInput) (*Employee, []*Re
 
 // checkHire checks a hire's input and returns it cleaned (hiredAt in UTC).
 func checkHire(in HireInput) (HireInput, error) {
-	if err := CheckID("departmentId", in.DepartmentID); err != nil {
+	if err := repository.CheckID("departmentId", in.DepartmentID); err != nil {
 		return in, err
 	}
 	var err error
-	if in.Name, err = cleanName("name", in.Name); err != nil {
+	if in.Name, err = repository.CleanName("name", in.Name); err != nil {
 		return in, err
 	}
-	if in.Email, err = cleanEmail("email", in.Email); err != nil {
+	if in.Email, err = repository.CleanEmail("email", in.Email); err != nil {
 		return in, err
 	}
-	if in.JobTitle, err = CleanText("jobTitle", in.JobTitle, 1, maxJobTitleLen, false); err != nil {
+	if in.JobTitle, err = repository.CleanText("jobTitle", in.JobTitle, 1, repository.MaxJobTitleLen, false); err != nil {
 		return in, err
 	}
 	for _, p := range []struct {
@@ -71,7 +72,7 @@ func checkHire(in HireInput) (HireInput, error) {
 		id    *string
 	}{{"managerId", in.ManagerID}, {"mentorId", in.MentorID}} {
 		if p.id != nil {
-			if err := CheckID(p.field, *p.id); err != nil {
+			if err := repository.CheckID(p.field, *p.id); err != nil {
 				return in, err
 			}
 		}
@@ -89,8 +90,8 @@ func checkHire(in HireInput) (HireInput, error) {
 // hireOnce reads the department (for the name to copy), the manager and the mentor, and writes
 // the hire in one transaction conditioned on them: errDepartmentChanged if the department was
 // renamed meanwhile.
-func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.Time) (*Employee, []*Relation, error) {
-	keys := []Key{DeptKey(in.DepartmentID)}
+func (r *HR) hireOnce(ctx context.Context, in HireInput, id string, now time.Time) (*Employee, []*Relation, error) {
+	keys := []repository.Key{DeptKey(in.DepartmentID)}
 	if in.ManagerID != nil {
 		keys = append(keys, EmpKey(*in.ManagerID))
 	}
@@ -101,17 +102,17 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 	if err != nil {
 		return nil, nil, err
 	}
-	dept, ok := FoundAs[*Department](found, DeptKey(in.DepartmentID))
+	dept, ok := repository.FoundAs[*Department](found, DeptKey(in.DepartmentID))
 	if !ok {
-		return nil, nil, NotFoundField("departmentId", "department")
+		return nil, nil, repository.NotFoundField("departmentId", "department")
 	}
 	for _, p := range []struct {
 		id          *string
 		field, kind string
 	}{{in.ManagerID, "managerId", "manager"}, {in.MentorID, "mentorId", "mentor"}} {
 		if p.id != nil {
-			if _, ok := FoundAs[*Employee](found, EmpKey(*p.id)); !ok {
-				return nil, nil, NotFoundField(p.field, p.kind)
+			if _, ok := repository.FoundAs[*Employee](found, EmpKey(*p.id)); !ok {
+				return nil, nil, repository.NotFoundField(p.field, p.kind)
 			}
 		}
 	}
@@ -133,17 +134,17 @@ func (r *Repo) hireOnce(ctx context.Context, in HireInput, id string, now time.T
 // hireItems are the writes of a hire: the department as read (its name is copied) and its count of
 // employees, the new employee, its relation items, the existence of its manager and mentor and the
 // manager's count of direct reports.
-func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.Time) ([]TxItem, []*Relation, error) {
+func (r *HR) hireItems(in HireInput, e *Employee, dept *Department, now time.Time) ([]repository.TxItem, []*Relation, error) {
 	empItem, err := employeeEntity.Encode(e)
 	if err != nil {
 		return nil, nil, err
 	}
 	rels := []*Relation{{EmployeeID: e.ID, Type: RelDepartment, TargetID: dept.ID, UpdatedAt: now}}
-	items := []TxItem{
+	items := []repository.TxItem{
 		r.joinDepartment(dept, true),
 		r.PutNew(empItem, apperr.Errorf(apperr.CodeConflict, "employee already exists")),
 	}
-	counts := map[string][]Delta{}
+	counts := map[string][]repository.Delta{}
 	var order []string
 	for _, p := range []struct {
 		rel         RelationType
@@ -159,14 +160,14 @@ func (r *Repo) hireItems(in HireInput, e *Employee, dept *Department, now time.T
 		if _, seen := counts[*p.id]; !seen {
 			order = append(order, *p.id)
 		}
-		counts[*p.id] = append(counts[*p.id], Delta{relationCountAttr(p.rel), 1})
+		counts[*p.id] = append(counts[*p.id], repository.Delta{Attr: relationCountAttr(p.rel), By: 1})
 	}
 	for _, id := range order {
 		field, kind := "mentorId", "mentor"
 		if in.ManagerID != nil && *in.ManagerID == id {
 			field, kind = "managerId", "manager"
 		}
-		items = append(items, UnlessMarked(r.TxCount(EmpKey(id), counts[id], NotFoundField(field, kind), nil), NotFoundField(field, kind)))
+		items = append(items, repository.UnlessMarked(r.TxCount(EmpKey(id), counts[id], repository.NotFoundField(field, kind), nil), repository.NotFoundField(field, kind)))
 	}
 	for _, rel := range rels {
 		item, err := relationEntity.Encode(rel)

@@ -1,4 +1,4 @@
-package repository_test
+package hr_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/hr"
 	"singletable/repository/store/storetest"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestAssignWarehouseListsTheEmployeeAtOnce(t *testing.T) {
 	repo := storetest.New(t)
 	ctx := context.Background()
-	loc, err := repo.CreateLocation(ctx, repository.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
+	loc, err := repo.CreateLocation(ctx, hr.LocationInput{Country: "US", State: "CA", City: "SF", PostalCode: "94105", Address: "1 Main"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func TestAssignWarehouseListsTheEmployeeAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _, err := repo.HireEmployee(ctx, repository.HireInput{DepartmentID: d.ID, Name: "Ann", Email: "ann@corp.example", JobTitle: "Picker"})
+	e, _, err := repo.HireEmployee(ctx, hr.HireInput{DepartmentID: d.ID, Name: "Ann", Email: "ann@corp.example", JobTitle: "Picker"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestAssignWarehouseListsTheEmployeeAtOnce(t *testing.T) {
 	south, _ := repo.CreateWarehouse(ctx, "South", "eu")
 	staff := func(w string) int {
 		t.Helper()
-		p, err := repo.InverseRelations(ctx, repository.RelWarehouse, w, repository.PageArgs{First: 10})
+		p, err := repo.InverseRelations(ctx, hr.RelWarehouse, w, repository.PageArgs{First: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
