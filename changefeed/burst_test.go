@@ -7,8 +7,8 @@ import (
 
 	"singletable/apperr"
 	"singletable/changefeed"
-	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 	"singletable/repository/store/storetest"
 	"singletable/telemetry"
 )
@@ -48,7 +48,7 @@ func TestStreamHubBurstReachesASubscriberThatKeepsReading(t *testing.T) {
 			if !open {
 				t.Fatalf("the reading subscriber ended after %d of %d changes: %v", got, n, reader.Err())
 			}
-			if tk, ok := c.New.(*repository.Ticket); ok && want[tk.ID] {
+			if tk, ok := c.New.(*saas.Ticket); ok && want[tk.ID] {
 				got++
 			}
 			if got == n/2 {

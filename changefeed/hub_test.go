@@ -15,6 +15,7 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
@@ -24,11 +25,11 @@ import (
 // orgOf is the organization a SaaS change belongs to.
 func orgOf(c stream.Change) string {
 	switch e := c.Entity().(type) {
-	case *repository.Organization:
+	case *saas.Organization:
 		return e.ID
-	case *repository.User:
+	case *saas.User:
 		return e.OrgID
-	case *repository.Ticket:
+	case *saas.Ticket:
 		return e.OrgID
 	}
 	return ""
@@ -148,7 +149,7 @@ func TestStreamHubEndsOnlyTheSubscriptionThatDoesNotKeepUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var last *repository.Organization
+	var last *saas.Organization
 	received := 0
 	for i := range 10 {
 		if last, err = repo.CreateOrganization(context.Background(), fmt.Sprintf("org %d", i)); err != nil {

@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"math"
 	"singletable/graph/model"
-	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -461,7 +461,7 @@ type ComplexityRoot struct {
 		GetID        func(childComplexity int) int
 		Name         func(childComplexity int) int
 		Organization func(childComplexity int) int
-		Tickets      func(childComplexity int, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) int
+		Tickets      func(childComplexity int, first *int, after *string, status *saas.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) int
 	}
 
 	UserConnection struct {
@@ -620,7 +620,7 @@ type TicketResolver interface {
 }
 type UserResolver interface {
 	Organization(ctx context.Context, obj *model.User) (*model.Organization, error)
-	Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error)
+	Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *saas.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error)
 }
 type WarehouseResolver interface {
 	Employees(ctx context.Context, obj *model.Warehouse, first *int, after *string) (*model.EmployeeConnection, error)
@@ -2575,7 +2575,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.User.Tickets(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*repository.TicketStatus), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
+		return e.ComplexityRoot.User.Tickets(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*saas.TicketStatus), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
 
 	case "UserConnection.edges":
 		if e.ComplexityRoot.UserConnection.Edges == nil {
@@ -5191,8 +5191,8 @@ func (ec *executionContext) field_User_tickets_args(ctx context.Context, rawArgs
 	}
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*repository.TicketStatus, error) {
-			return ec.unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus(ctx, v)
+		func(ctx context.Context, v any) (*saas.TicketStatus, error) {
+			return ec.unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12391,8 +12391,8 @@ func (ec *executionContext) _Ticket_status(ctx context.Context, field graphql.Co
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v repository.TicketStatus) graphql.Marshaler {
-			return ec.marshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v saas.TicketStatus) graphql.Marshaler {
+			return ec.marshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12669,8 +12669,8 @@ func (ec *executionContext) _TicketChange_previousStatus(ctx context.Context, fi
 			return obj.PreviousStatus, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *repository.TicketStatus) graphql.Marshaler {
-			return ec.marshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *saas.TicketStatus) graphql.Marshaler {
+			return ec.marshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus(ctx, selections, v)
 		},
 		true,
 		false,
@@ -12941,7 +12941,7 @@ func (ec *executionContext) fieldContext_TicketEdge_node(_ context.Context, fiel
 	return fc, nil
 }
 
-func (ec *executionContext) _TicketVersion_version(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _TicketVersion_version(ctx context.Context, field graphql.CollectedField, obj *saas.TicketVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12964,7 +12964,7 @@ func (ec *executionContext) fieldContext_TicketVersion_version(_ context.Context
 	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "Int")
 }
 
-func (ec *executionContext) _TicketVersion_title(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _TicketVersion_title(ctx context.Context, field graphql.CollectedField, obj *saas.TicketVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12987,7 +12987,7 @@ func (ec *executionContext) fieldContext_TicketVersion_title(_ context.Context, 
 	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "String")
 }
 
-func (ec *executionContext) _TicketVersion_body(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _TicketVersion_body(ctx context.Context, field graphql.CollectedField, obj *saas.TicketVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13010,7 +13010,7 @@ func (ec *executionContext) fieldContext_TicketVersion_body(_ context.Context, f
 	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "String")
 }
 
-func (ec *executionContext) _TicketVersion_status(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _TicketVersion_status(ctx context.Context, field graphql.CollectedField, obj *saas.TicketVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13022,8 +13022,8 @@ func (ec *executionContext) _TicketVersion_status(ctx context.Context, field gra
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v repository.TicketStatus) graphql.Marshaler {
-			return ec.marshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v saas.TicketStatus) graphql.Marshaler {
+			return ec.marshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -13033,7 +13033,7 @@ func (ec *executionContext) fieldContext_TicketVersion_status(_ context.Context,
 	return graphql.NewScalarFieldContext("TicketVersion", field, false, false, "TicketStatus")
 }
 
-func (ec *executionContext) _TicketVersion_editedAt(ctx context.Context, field graphql.CollectedField, obj *repository.TicketVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _TicketVersion_editedAt(ctx context.Context, field graphql.CollectedField, obj *saas.TicketVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13155,8 +13155,8 @@ func (ec *executionContext) _TicketVersionEdge_node(ctx context.Context, field g
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *repository.TicketVersion) graphql.Marshaler {
-			return ec.marshalNTicketVersion2ᚖsingletableᚋrepositoryᚐTicketVersion(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *saas.TicketVersion) graphql.Marshaler {
+			return ec.marshalNTicketVersion2ᚖsingletableᚋrepositoryᚋsaasᚐTicketVersion(ctx, selections, v)
 		},
 		true,
 		true,
@@ -13309,7 +13309,7 @@ func (ec *executionContext) _User_tickets(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.User().Tickets(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*repository.TicketStatus), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
+			return ec.Resolvers.User().Tickets(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*saas.TicketStatus), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TicketConnection) graphql.Marshaler {
@@ -16753,7 +16753,7 @@ func (ec *executionContext) unmarshalInputUpdateTicketInput(ctx context.Context,
 			it.ID = data
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus(ctx, v)
+			data, err := ec.unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -19645,7 +19645,7 @@ func (ec *executionContext) _TicketEdge(ctx context.Context, sel ast.SelectionSe
 
 var ticketVersionImplementors = []string{"TicketVersion"}
 
-func (ec *executionContext) _TicketVersion(ctx context.Context, sel ast.SelectionSet, obj *repository.TicketVersion) graphql.Marshaler {
+func (ec *executionContext) _TicketVersion(ctx context.Context, sel ast.SelectionSet, obj *saas.TicketVersion) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, ticketVersionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -21372,15 +21372,15 @@ func (ec *executionContext) marshalNTicketEdge2ᚖsingletableᚋgraphᚋmodelᚐ
 	return ec._TicketEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus(ctx context.Context, v any) (repository.TicketStatus, error) {
+func (ec *executionContext) unmarshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus(ctx context.Context, v any) (saas.TicketStatus, error) {
 	tmp, err := graphql.UnmarshalString(v)
-	res := unmarshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus[tmp]
+	res := unmarshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus[tmp]
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus(ctx context.Context, sel ast.SelectionSet, v repository.TicketStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus(ctx context.Context, sel ast.SelectionSet, v saas.TicketStatus) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalString(marshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus[v])
+	res := graphql.MarshalString(marshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus[v])
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "TicketStatus!")
 	}
@@ -21388,19 +21388,19 @@ func (ec *executionContext) marshalNTicketStatus2singletableᚋrepositoryᚐTick
 }
 
 var (
-	unmarshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus = map[string]repository.TicketStatus{
-		"OPEN":    repository.TicketOpen,
-		"PENDING": repository.TicketPending,
-		"CLOSED":  repository.TicketClosed,
+	unmarshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus = map[string]saas.TicketStatus{
+		"OPEN":    saas.TicketOpen,
+		"PENDING": saas.TicketPending,
+		"CLOSED":  saas.TicketClosed,
 	}
-	marshalNTicketStatus2singletableᚋrepositoryᚐTicketStatus = map[repository.TicketStatus]string{
-		repository.TicketOpen:    "OPEN",
-		repository.TicketPending: "PENDING",
-		repository.TicketClosed:  "CLOSED",
+	marshalNTicketStatus2singletableᚋrepositoryᚋsaasᚐTicketStatus = map[saas.TicketStatus]string{
+		saas.TicketOpen:    "OPEN",
+		saas.TicketPending: "PENDING",
+		saas.TicketClosed:  "CLOSED",
 	}
 )
 
-func (ec *executionContext) marshalNTicketVersion2ᚖsingletableᚋrepositoryᚐTicketVersion(ctx context.Context, sel ast.SelectionSet, v *repository.TicketVersion) graphql.Marshaler {
+func (ec *executionContext) marshalNTicketVersion2ᚖsingletableᚋrepositoryᚋsaasᚐTicketVersion(ctx context.Context, sel ast.SelectionSet, v *saas.TicketVersion) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TicketVersion!")
 		return graphql.Null
@@ -21917,35 +21917,35 @@ func (ec *executionContext) marshalOTicket2ᚖsingletableᚋgraphᚋmodelᚐTick
 	return ec._Ticket(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus(ctx context.Context, v any) (*repository.TicketStatus, error) {
+func (ec *executionContext) unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus(ctx context.Context, v any) (*saas.TicketStatus, error) {
 	if v == nil {
 		return nil, nil
 	}
 	tmp, err := graphql.UnmarshalString(v)
-	res := unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus[tmp]
+	res := unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus[tmp]
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus(ctx context.Context, sel ast.SelectionSet, v *repository.TicketStatus) graphql.Marshaler {
+func (ec *executionContext) marshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus(ctx context.Context, sel ast.SelectionSet, v *saas.TicketStatus) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalString(marshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus[*v])
+	res := graphql.MarshalString(marshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus[*v])
 	return res
 }
 
 var (
-	unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus = map[string]repository.TicketStatus{
-		"OPEN":    repository.TicketOpen,
-		"PENDING": repository.TicketPending,
-		"CLOSED":  repository.TicketClosed,
+	unmarshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus = map[string]saas.TicketStatus{
+		"OPEN":    saas.TicketOpen,
+		"PENDING": saas.TicketPending,
+		"CLOSED":  saas.TicketClosed,
 	}
-	marshalOTicketStatus2ᚖsingletableᚋrepositoryᚐTicketStatus = map[repository.TicketStatus]string{
-		repository.TicketOpen:    "OPEN",
-		repository.TicketPending: "PENDING",
-		repository.TicketClosed:  "CLOSED",
+	marshalOTicketStatus2ᚖsingletableᚋrepositoryᚋsaasᚐTicketStatus = map[saas.TicketStatus]string{
+		saas.TicketOpen:    "OPEN",
+		saas.TicketPending: "PENDING",
+		saas.TicketClosed:  "CLOSED",
 	}
 )
 

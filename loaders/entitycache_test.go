@@ -8,6 +8,7 @@ import (
 	"github.com/graph-gophers/dataloader/v7"
 
 	"singletable/repository"
+	"singletable/repository/saas"
 )
 
 // However many paths ask for a key at once, exactly one reserves it; a prime never replaces an
@@ -15,7 +16,7 @@ import (
 func TestEntityCacheReservesEachKeyOnce(t *testing.T) {
 	var c entityCache
 	k := repository.Key{PK: "ORG#1", SK: "METADATA#1"}
-	read := &repository.Organization{ID: "read"}
+	read := &saas.Organization{ID: "read"}
 	var reserved atomic.Int32
 	var wg sync.WaitGroup
 	for range 50 {
@@ -35,11 +36,11 @@ func TestEntityCacheReservesEachKeyOnce(t *testing.T) {
 	if reserved.Load() != 1 {
 		t.Fatalf("%d reservations of one key", reserved.Load())
 	}
-	c.prime(k, &repository.Organization{ID: "primed"})
+	c.prime(k, &saas.Organization{ID: "primed"})
 	if th, _ := c.getOrReserve(k, nil); mustEntity(t, th) != repository.Entity(read) {
 		t.Fatal("a prime replaced the lookup")
 	}
-	written := &repository.Organization{ID: "written"}
+	written := &saas.Organization{ID: "written"}
 	c.set(k, written)
 	if th, _ := c.getOrReserve(k, nil); mustEntity(t, th) != repository.Entity(written) {
 		t.Fatal("a mutation's write did not replace the read")

@@ -6,6 +6,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // The keys of the list loaders. Each is a comparable struct built only by its constructor, which
@@ -117,18 +118,18 @@ type usersKey struct {
 // ticketsKey is a page of a user's tickets (AP5).
 type ticketsKey struct {
 	org, user     string
-	status        optional[repository.TicketStatus]
+	status        optional[saas.TicketStatus]
 	after, before instant
 	listPage
 }
 
-func ticketsKeyOf(org, user string, f repository.TicketFilter, args repository.PageArgs, level Level) ticketsKey {
+func ticketsKeyOf(org, user string, f saas.TicketFilter, args repository.PageArgs, level Level) ticketsKey {
 	return ticketsKey{org: org, user: user, status: optionalOf(f.Status), after: instantOf(f.CreatedAfter), before: instantOf(f.CreatedBefore),
 		listPage: listPageOf(args, level)}
 }
 
-func (k ticketsKey) filter() repository.TicketFilter {
-	return repository.TicketFilter{Status: k.status.ptr(), CreatedAfter: k.after.time(), CreatedBefore: k.before.time()}
+func (k ticketsKey) filter() saas.TicketFilter {
+	return saas.TicketFilter{Status: k.status.ptr(), CreatedAfter: k.after.time(), CreatedBefore: k.before.time()}
 }
 
 // historyKey is a page of a ticket's versions (AP21).

@@ -14,6 +14,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"singletable/repository/store/storetest"
 )
 
@@ -138,13 +139,13 @@ func TestListKeysAreNormalisedByConstruction(t *testing.T) {
 		paris = time.FixedZone("CEST", 2*3600)
 	}
 	sameAt := at.In(paris)
-	open := repository.TicketStatus("OPEN")
-	a := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &at}, repository.PageArgs{}, nil)
-	b := ticketsKeyOf("o", "u", repository.TicketFilter{Status: &open, CreatedAfter: &sameAt}, repository.PageArgs{First: repository.DefaultPageSize}, nil)
+	open := saas.TicketStatus("OPEN")
+	a := ticketsKeyOf("o", "u", saas.TicketFilter{Status: &open, CreatedAfter: &at}, repository.PageArgs{}, nil)
+	b := ticketsKeyOf("o", "u", saas.TicketFilter{Status: &open, CreatedAfter: &sameAt}, repository.PageArgs{First: repository.DefaultPageSize}, nil)
 	if a != b {
 		t.Fatalf("one read, two keys: %+v, %+v", a, b)
 	}
-	if c := ticketsKeyOf("o", "u", repository.TicketFilter{CreatedAfter: &at}, repository.PageArgs{}, nil); c == a {
+	if c := ticketsKeyOf("o", "u", saas.TicketFilter{CreatedAfter: &at}, repository.PageArgs{}, nil); c == a {
 		t.Fatal("a status filter must be part of the key")
 	}
 	if f := a.filter(); *f.Status != open || !f.CreatedAfter.Equal(at) || f.CreatedBefore != nil {
@@ -213,7 +214,7 @@ func (*stubLevel) RelationTargets(int, []repository.Entity, func(repository.Key)
 func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
 	repo := storetest.New(t)
 	org := createOrgs(t, repo, 1)[0]
-	var users []*repository.User
+	var users []*saas.User
 	for i := range 3 {
 		u, err := repo.CreateUser(context.Background(), org.ID, fmt.Sprintf("user %d", i), fmt.Sprintf("u%d@example.com", i))
 		if err != nil {
@@ -231,9 +232,9 @@ func TestStartedTicketListsAreTheOnesAskedFor(t *testing.T) {
 		ids[i] = [2]string{u.OrgID, u.ID}
 	}
 	level := &stubLevel{}
-	l.StartTicketsOfUsers(ctx, ids, repository.TicketFilter{}, repository.PageArgs{First: repository.DefaultPageSize}, level)
+	l.StartTicketsOfUsers(ctx, ids, saas.TicketFilter{}, repository.PageArgs{First: repository.DefaultPageSize}, level)
 	for _, u := range users {
-		p, err := l.TicketsOfUser(ctx, org.ID, u.ID, repository.TicketFilter{}, repository.PageArgs{}, level)
+		p, err := l.TicketsOfUser(ctx, org.ID, u.ID, saas.TicketFilter{}, repository.PageArgs{}, level)
 		if err != nil || len(p.Items) != 1 {
 			t.Fatalf("tickets of %s: %+v, %v", u.ID, p, err)
 		}
@@ -286,13 +287,13 @@ func TestAFlatLevelsListsAreAnsweredAsTheyComeBack(t *testing.T) {
 		defer close(done)
 		keys := []indexKey{{0, listPage{level: flatLevel{}}}, {1, listPage{level: flatLevel{}}}}
 		readLevel(ctx, l, keys, true, "test",
-			func(_ context.Context, k indexKey) (repository.Page[*repository.Organization], error) {
+			func(_ context.Context, k indexKey) (repository.Page[*saas.Organization], error) {
 				if k.i == 1 {
 					<-release // the slow list of the level
 				}
-				return repository.Page[*repository.Organization]{Items: []*repository.Organization{orgs[k.i]}}, nil
+				return repository.Page[*saas.Organization]{Items: []*saas.Organization{orgs[k.i]}}, nil
 			},
-			func(i int, _ repository.Page[*repository.Organization], _ error) { answered <- i })
+			func(i int, _ repository.Page[*saas.Organization], _ error) { answered <- i })
 	}()
 	select {
 	case i := <-answered:

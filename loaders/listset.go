@@ -6,17 +6,18 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // listSet is the list loaders of one request, one per kind of list (see listLoader). The
 // fetchers live next to the typed methods that use them, in the domain files.
 type listSet struct {
-	organizations      *listLoader[listPage, repository.Page[*repository.Organization]]
-	users              *listLoader[usersKey, repository.Page[*repository.User]]
-	orgWithUsers       *listLoader[withChildrenKey, parentWith[*repository.Organization, *repository.User]]
-	tickets            *listLoader[ticketsKey, repository.Page[*repository.Ticket]]
-	userWithTickets    *listLoader[withChildrenKey, parentWith[*repository.User, *repository.Ticket]]
-	histories          *listLoader[historyKey, repository.Page[*repository.TicketVersion]]
+	organizations      *listLoader[listPage, repository.Page[*saas.Organization]]
+	users              *listLoader[usersKey, repository.Page[*saas.User]]
+	orgWithUsers       *listLoader[withChildrenKey, parentWith[*saas.Organization, *saas.User]]
+	tickets            *listLoader[ticketsKey, repository.Page[*saas.Ticket]]
+	userWithTickets    *listLoader[withChildrenKey, parentWith[*saas.User, *saas.Ticket]]
+	histories          *listLoader[historyKey, repository.Page[*saas.TicketVersion]]
 	customers          *listLoader[listPage, repository.Page[*commerce.Customer]]
 	orders             *listLoader[ordersKey, repository.Page[*commerce.Order]]
 	statusOrders       *listLoader[ordersKey, repository.Page[*commerce.Order]]
@@ -27,7 +28,7 @@ type listSet struct {
 	employeesBy        *listLoader[employeesByKey, repository.Page[*hr.Employee]]
 	locations          *listLoader[locationsKey, repository.Page[*hr.Location]]
 	inverse            *listLoader[relListKey, repository.Page[*hr.Employee]]
-	ticketByID         *listLoader[string, *repository.Ticket]
+	ticketByID         *listLoader[string, *saas.Ticket]
 	products           *listLoader[listPage, repository.Page[*repository.Product]]
 	warehouses         *listLoader[listPage, repository.Page[*repository.Warehouse]]
 	inventories        *listLoader[productListKey, repository.Page[*repository.Inventory]]
@@ -63,7 +64,7 @@ func newListSet(l *Loaders, wait time.Duration) *listSet {
 	s.employeesBy = addList(s, rootRead(l, l.readEmployeesBy), 0)
 	s.locations = addList(s, rootRead(l, l.readLocations), 0)
 	s.inverse = addList(s, fetchBatch[relListKey, repository.Page[*hr.Employee]](l.readInverseLists), wait)
-	s.ticketByID = addList(s, fetchEach[string, *repository.Ticket](l.readTicketByID), 0)
+	s.ticketByID = addList(s, fetchEach[string, *saas.Ticket](l.readTicketByID), 0)
 	s.products = addList(s, rootList(l, l.repo.ListProducts), 0)
 	s.warehouses = addList(s, rootList(l, l.repo.ListWarehouses), 0)
 	s.inventories = addList(s, levelList(l, "inventory query", l.readInventories), 0)

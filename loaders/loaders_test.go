@@ -9,13 +9,14 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/store/storetest"
 )
 
-func createOrgs(t *testing.T, repo *store.Store, n int) []*repository.Organization {
+func createOrgs(t *testing.T, repo *store.Store, n int) []*saas.Organization {
 	t.Helper()
-	var orgs []*repository.Organization
+	var orgs []*saas.Organization
 	for i := range n {
 		o, err := repo.CreateOrganization(context.Background(), fmt.Sprintf("org %d", i))
 		if err != nil {
@@ -166,7 +167,7 @@ func TestFetchNowIsOneBatchSharedWithLaterLookups(t *testing.T) {
 	for _, o := range orgs {
 		keys = append(keys, o.Key())
 	}
-	missing, err := repository.OrganizationKey("01J00000000000000000000000")
+	missing, err := saas.OrganizationKey("01J00000000000000000000000")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,8 +234,8 @@ func TestFetchNowThunksSurviveConcurrentClears(t *testing.T) {
 }
 
 // lookupOrg looks an organization up by id through l (AP1).
-func lookupOrg(ctx context.Context, l *Loaders, id string) (*repository.Organization, error) {
-	k, err := repository.OrganizationKey(id)
+func lookupOrg(ctx context.Context, l *Loaders, id string) (*saas.Organization, error) {
+	k, err := saas.OrganizationKey(id)
 	if err != nil {
 		return nil, err
 	}
@@ -242,5 +243,5 @@ func lookupOrg(ctx context.Context, l *Loaders, id string) (*repository.Organiza
 	if err != nil {
 		return nil, err
 	}
-	return e.(*repository.Organization), nil
+	return e.(*saas.Organization), nil
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"singletable/repository"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"singletable/repository/stream"
 )
 
@@ -56,7 +56,7 @@ func (w *walker) completions(fields []graphql.CollectedField) int {
 		for _, rd := range reads {
 			if rd.Err == nil && rd.Completes && !seen[rd.Key] {
 				seen[rd.Key] = true
-				w.calls(w.pathOf("", f), repository.TicketByID, len(seen), 1, false)
+				w.calls(w.pathOf("", f), saas.TicketByID, len(seen), 1, false)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"singletable/repository/stream"
 )
 
@@ -151,7 +152,7 @@ var Table = tableOf(
 	&Field{Type: "Query", Name: "order", Kind: Lookup, Of: "Order"},
 	&Field{Type: "Query", Name: "department", Kind: Lookup, Of: "Department"},
 	&Field{Type: "Query", Name: "employee", Kind: Lookup, Of: "Employee"},
-	&Field{Type: "Query", Name: "organizations", Kind: List, Of: "Organization", Reads: []Read{repository.OrganizationsByName}},
+	&Field{Type: "Query", Name: "organizations", Kind: List, Of: "Organization", Reads: []Read{saas.OrganizationsByName}},
 	&Field{Type: "Query", Name: "departments", Kind: List, Of: "Department", Reads: []Read{hr.DepartmentsByName}},
 	&Field{Type: "Query", Name: "customers", Kind: List, Of: "Customer", Reads: []Read{commerce.CustomersByName}},
 	&Field{Type: "Query", Name: "employeesByJobTitle", Kind: List, Of: "Employee", Reads: []Read{hr.EmployeesByJobTitle}},
@@ -162,13 +163,13 @@ var Table = tableOf(
 
 	// SaaS: Organization → Users → Tickets.
 	OrganizationUsers,
-	&Field{Type: "User", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{repository.OrganizationByKey},
-		Keys: one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) })},
+	&Field{Type: "User", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{saas.OrganizationByKey},
+		Keys: one(func(u *saas.User) (repository.Key, error) { return saas.OrganizationKey(u.OrgID) })},
 	UserTickets,
-	&Field{Type: "Ticket", Name: "reporter", Kind: ToOne, Of: "User", Reads: []Read{repository.UserByKey},
-		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.UserKey(t.OrgID, t.ReporterID) })},
-	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{repository.OrganizationByKey},
-		Keys: one(func(t *repository.Ticket) (repository.Key, error) { return repository.OrganizationKey(t.OrgID) })},
+	&Field{Type: "Ticket", Name: "reporter", Kind: ToOne, Of: "User", Reads: []Read{saas.UserByKey},
+		Keys: one(func(t *saas.Ticket) (repository.Key, error) { return saas.UserKey(t.OrgID, t.ReporterID) })},
+	&Field{Type: "Ticket", Name: "organization", Kind: ToOne, Of: "Organization", Reads: []Read{saas.OrganizationByKey},
+		Keys: one(func(t *saas.Ticket) (repository.Key, error) { return saas.OrganizationKey(t.OrgID) })},
 	TicketHistory,
 	&Field{Type: "UserConnection", Name: "totalCount", Kind: Free, Answers: commerce.CountersOfParent.ID},
 	&Field{Type: "TicketConnection", Name: "totalCount", Kind: Free, Answers: commerce.CountersOfParent.ID},
@@ -238,17 +239,17 @@ var Table = tableOf(
 
 // The child lists, by name: the resolvers bind each to the loader call that reads it.
 var (
-	OrganizationUsers = &Field{Type: "Organization", Name: "users", Kind: List, Of: "User", Reads: []Read{repository.UsersOfOrganization},
-		Combined: &repository.OrganizationWithUsers}
-	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{repository.TicketsOfUser},
-		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &repository.UserWithTickets,
+	OrganizationUsers = &Field{Type: "Organization", Name: "users", Kind: List, Of: "User", Reads: []Read{saas.UsersOfOrganization},
+		Combined: &saas.OrganizationWithUsers}
+	UserTickets = &Field{Type: "User", Name: "tickets", Kind: List, Of: "Ticket", Reads: []Read{saas.TicketsOfUser},
+		Filters: Filters{Status: "status", After: "createdAfter", Before: "createdBefore"}, Combined: &saas.UserWithTickets,
 		SameForAll: map[string]func([]repository.Key, repository.Entity) []repository.Key{
 			"reporter":     nil, // the user itself
-			"organization": one(func(u *repository.User) (repository.Key, error) { return repository.OrganizationKey(u.OrgID) }),
+			"organization": one(func(u *saas.User) (repository.Key, error) { return saas.OrganizationKey(u.OrgID) }),
 		}}
 	// TicketHistory is a ticket's versions, newest first: one Query per ticket, the histories of a
 	// level read together.
-	TicketHistory  = &Field{Type: "Ticket", Name: "history", Kind: List, Of: "TicketVersion", Reads: []Read{repository.VersionsOfTicket}}
+	TicketHistory  = &Field{Type: "Ticket", Name: "history", Kind: List, Of: "TicketVersion", Reads: []Read{saas.VersionsOfTicket}}
 	CustomerOrders = &Field{Type: "Customer", Name: "orders", Kind: List, Of: "Order", Reads: []Read{commerce.OrdersOfCustomer},
 		Filters: Filters{After: "placedAfter", Before: "placedBefore"}, Combined: &commerce.CustomerWithOrders, Primes: []string{"items"},
 		By: "status", Variant: CustomerOrdersByStatus}

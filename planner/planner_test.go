@@ -11,6 +11,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 const (
@@ -120,11 +121,11 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on Ticket { r: reporter { name } organization { name } } } }`, nil)
 	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "Ticket")
 	items := []repository.Entity{
-		&repository.Ticket{ID: user1, OrgID: org1, ReporterID: user1},
-		&repository.Ticket{ID: user2, OrgID: org2, ReporterID: user2},
+		&saas.Ticket{ID: user1, OrgID: org1, ReporterID: user1},
+		&saas.Ticket{ID: user2, OrgID: org2, ReporterID: user2},
 	}
 	got := l.Lookups(0, items)
-	want := []repository.Key{must(repository.UserKey(org1, user1)), must(repository.UserKey(org2, user2)), must(repository.OrganizationKey(org1)), must(repository.OrganizationKey(org2))}
+	want := []repository.Key{must(saas.UserKey(org1, user1)), must(saas.UserKey(org2, user2)), must(saas.OrganizationKey(org1)), must(saas.OrganizationKey(org2))}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Lookups(0) = %v, want %v", got, want)
 	}
@@ -167,10 +168,10 @@ func TestLookupsFollowTheSelectedToOneFields(t *testing.T) {
 // organization's, queued with the user's level; the reporter is the user itself, read already,
 // and needs no lookup.
 func TestListParentKeysOfATicketList(t *testing.T) {
-	u := &repository.User{ID: user1, OrgID: org1}
+	u := &saas.User{ID: user1, OrgID: org1}
 	op, root := operation(t, `{ nodes(ids: ["x"]) { ... on User { tickets(status: OPEN) { edges { node { organization { name } reporter { name } } } } } } }`, nil)
 	l := For(fieldContext(op, nil, root)).ObjectsOf(root, "User")
-	want := []repository.Key{must(repository.OrganizationKey(org1))}
+	want := []repository.Key{must(saas.OrganizationKey(org1))}
 	if got := l.ListParentKeys([]repository.Entity{u}); !slices.Equal(got, want) {
 		t.Fatalf("ListParentKeys = %v, want %v", got, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // A Read is one access pattern as the API runs it: the repository's declaration, beside the
@@ -36,9 +37,9 @@ const (
 // ByKey is the read of an object of each node type by its global ID (node, nodes, the typed
 // lookups).
 var ByKey = map[string]Read{
-	"Organization": repository.OrganizationByKey,
-	"User":         repository.UserByKey,
-	"Ticket":       repository.TicketByKey,
+	"Organization": saas.OrganizationByKey,
+	"User":         saas.UserByKey,
+	"Ticket":       saas.TicketByKey,
 	"Customer":     commerce.CustomerByKey,
 	"Order":        commerce.OrderByKey,
 	"Department":   hr.DepartmentByKey,

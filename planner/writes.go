@@ -6,6 +6,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // The operations the API writes with.
@@ -32,10 +33,10 @@ type Mutation struct {
 // reads of its result. A new mutation is one entry naming its write's plan; a test runs every
 // mutation of the schema and holds what it called to its plan.
 var Mutations = map[string]Mutation{
-	"createOrganization": {Write: repository.CreateOrganizationPlan},
-	"createUser":         {Write: repository.CreateUserPlan},
-	"createTicket":       {Write: repository.CreateTicketPlan},
-	"updateTicket":       {Write: repository.UpdateTicketPlan},
+	"createOrganization": {Write: saas.CreateOrganizationPlan},
+	"createUser":         {Write: saas.CreateUserPlan},
+	"createTicket":       {Write: saas.CreateTicketPlan},
+	"updateTicket":       {Write: saas.UpdateTicketPlan},
 	"createLocation":     {Write: hr.CreateLocationPlan},
 	"createDepartment":   {Write: hr.CreateDepartmentPlan},
 	"renameDepartment":   {Write: hr.RenameDepartmentPlan},
@@ -49,11 +50,11 @@ var Mutations = map[string]Mutation{
 	"placeOrder":         {Write: commerce.PlaceOrderPlan, Returns: []string{"items", "customer"}},
 	"updateOrderStatus":  {Write: commerce.UpdateOrderStatusPlan},
 	// Corrections and removals.
-	"updateOrganization":   {Write: repository.UpdateOrganizationPlan},
-	"updateUser":           {Write: repository.UpdateUserPlan},
-	"deleteTicket":         {Write: repository.DeleteTicketPlan},
-	"deleteUser":           {Write: repository.DeleteUserPlan},
-	"deleteOrganization":   {Write: repository.DeleteOrganizationPlan},
+	"updateOrganization":   {Write: saas.UpdateOrganizationPlan},
+	"updateUser":           {Write: saas.UpdateUserPlan},
+	"deleteTicket":         {Write: saas.DeleteTicketPlan},
+	"deleteUser":           {Write: saas.DeleteUserPlan},
+	"deleteOrganization":   {Write: saas.DeleteOrganizationPlan},
 	"relocateDepartment":   {Write: hr.RelocateDepartmentPlan},
 	"unassignManager":      {Write: hr.UnassignManagerPlan},
 	"unassignMentor":       {Write: hr.UnassignMentorPlan},

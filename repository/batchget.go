@@ -204,7 +204,7 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 }
 
 // backoff is "full jitter" exponential backoff: a random wait in [0, min(cap, base·2^attempt)).
-func backoff(attempt int) time.Duration {
+func Backoff(attempt int) time.Duration {
 	const base, ceiling = 25 * time.Millisecond, 2 * time.Second
 	d := ceiling
 	if attempt < 16 {

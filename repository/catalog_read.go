@@ -22,7 +22,7 @@ func (r *Repo) ListWarehouses(ctx context.Context, args PageArgs) (Page[*Warehou
 
 // inventoryQuery is a product's stock by warehouse id (AP24): PK = PRODUCT#<p> AND
 // begins_with(SK, "INV#"); its scope binds the cursors of both reads of it.
-func inventoryQuery(product string) pageQuery {
+func inventoryQuery(product string) PageQuery {
 	pk := productPK(product)
 	return InventoryOfProduct.Query(Join("inventory", pk), pk, inventorySKPrefix)
 }
@@ -50,7 +50,7 @@ func (r *Repo) ProductWithInventory(ctx context.Context, product string, first i
 		return nil, Page[*Inventory]{}, err
 	}
 	pk := productPK(product)
-	items, args, err := r.parentWithPage(ctx, ProductWithInventory, first, pk, inventorySKPrefix, pk)
+	items, args, err := r.ParentWithPage(ctx, ProductWithInventory, first, pk, inventorySKPrefix, pk)
 	if err != nil {
 		return nil, Page[*Inventory]{}, err
 	}

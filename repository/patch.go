@@ -62,7 +62,7 @@ func NoChange(fields string) error {
 
 // beingRemoved is the condition, on a parent a write adds to, that the parent is not being
 // removed: a create under it is refused with err, as under a missing parent.
-func beingRemoved(err error) *Condition {
+func BeingRemoved(err error) *Condition {
 	return &Condition{Expr: "attribute_not_exists(" + AttrDeleting + ")", Err: err}
 }
 

@@ -166,8 +166,8 @@ func (p AccessPattern) keyValues(pk string, sk ...string) map[string]types.Attri
 
 // query is a page of the pattern for the partition pk and the sort key's operands sk; scope binds
 // its cursors (see pageQuery).
-func (p AccessPattern) Query(scope, pk string, sk ...string) pageQuery {
-	return pageQuery{index: p.Index, Scope: scope, keyCond: p.keyExpression(), Values: p.keyValues(pk, sk...), descending: p.Backward}
+func (p AccessPattern) Query(scope, pk string, sk ...string) PageQuery {
+	return PageQuery{index: p.Index, Scope: scope, keyCond: p.keyExpression(), Values: p.keyValues(pk, sk...), descending: p.Backward}
 }
 
 // input is the pattern's Query request, for the reads that page it themselves.

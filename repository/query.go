@@ -45,7 +45,7 @@ type Page[T any] struct {
 
 // pageQuery describes one list: a Query on the table or an index, its key condition, and the
 // scope that binds its cursors.
-type pageQuery struct {
+type PageQuery struct {
 	index string // "" for the table itself
 	// scope identifies the list: index, partition and sort key range, filter. Cursors are only
 	// valid within the scope they were made in.
@@ -72,7 +72,7 @@ func KeyAttrs(index string) []string {
 // plus one more item to learn whether a next page exists. Without a filter that is a single Query
 // with Limit = first+1; with a filter DynamoDB may return fewer matches than it read, and the
 // Query continues from LastEvaluatedKey until the page is full or the range is exhausted.
-func QueryPage[T Entity](ctx context.Context, r *Repo, q pageQuery, args PageArgs) (Page[T], error) {
+func QueryPage[T Entity](ctx context.Context, r *Repo, q PageQuery, args PageArgs) (Page[T], error) {
 	if err := args.Validate(); err != nil {
 		return Page[T]{}, err
 	}
@@ -201,7 +201,7 @@ func (r *Repo) QueryItems(ctx context.Context, in *dynamodb.QueryInput, want int
 // of its lists, in ONE Query: Limit first+2 (the page, one more to learn whether a next page
 // exists, and the parent's own item). The caller finds the parent among the items by where its
 // pattern sorts it, and finishes the page with the args returned.
-func (r *Repo) parentWithPage(ctx context.Context, p AccessPattern, first int, pk string, sk ...string) ([]map[string]types.AttributeValue, PageArgs, error) {
+func (r *Repo) ParentWithPage(ctx context.Context, p AccessPattern, first int, pk string, sk ...string) ([]map[string]types.AttributeValue, PageArgs, error) {
 	args := PageArgs{First: first}
 	if err := args.Validate(); err != nil {
 		return nil, args, err

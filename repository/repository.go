@@ -237,8 +237,7 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 	if r.Log == nil {
 		r.Log = slog.Default()
 	}
-	r.BackoffFn = backoff
-	r.handleSaaSSweeps()
+	r.BackoffFn = Backoff
 	return r, nil
 }
 

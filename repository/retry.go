@@ -38,7 +38,7 @@ func newRetryer(maxAttempts int) aws.Retryer {
 		o.MaxAttempts = maxAttempts
 		o.MaxBackoff = 2 * time.Second
 		o.Backoff = retry.BackoffDelayerFunc(func(attempt int, _ error) (time.Duration, error) {
-			return backoff(attempt - 1), nil
+			return Backoff(attempt - 1), nil
 		})
 		o.RateLimiter = ratelimit.None
 		o.Retryables = append(append([]retry.IsErrorRetryable{}, o.Retryables...), retry.IsErrorRetryableFunc(retryableCancellation))

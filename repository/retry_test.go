@@ -65,3 +65,14 @@ func TestRetryerTriesFourteenTimesWithCappedJitteredBackoff(t *testing.T) {
 		}
 	}
 }
+
+func TestBackoffIsBoundedFullJitter(t *testing.T) {
+	for attempt := range 40 {
+		ceiling := min(2*time.Second, (25*time.Millisecond)<<min(attempt, 16))
+		for range 50 {
+			if d := Backoff(attempt); d <= 0 || d > ceiling+time.Millisecond {
+				t.Fatalf("backoff(%d) = %v, want in (0, %v]", attempt, d, ceiling)
+			}
+		}
+	}
+}

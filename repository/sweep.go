@@ -94,13 +94,13 @@ func (r *Repo) MarkAndSweep(ctx context.Context, what string, rec *SweepRecord, 
 		return err
 	}
 	if now {
-		err := r.sweepOne(ctx, rec)
+		err := r.SweepOne(ctx, rec)
 		if err == nil {
 			return nil
 		}
 		r.Log.Warn(what+": the sweep is left to the sweeper", append(rec.logAttrs(), "error", err)...)
 	}
-	r.kickSweeper()
+	r.KickSweeper()
 	return nil
 }
 
@@ -119,7 +119,7 @@ func (r *Repo) Mark(key Key, unlist string, missing error) TxItem {
 func (r *Repo) DropSweep(rec *SweepRecord) TxItem { return r.DeleteIf(rec.key(), "", nil, nil) }
 
 // kickSweeper wakes the sweeper (StartSweeper) without waiting for it.
-func (r *Repo) kickSweeper() {
+func (r *Repo) KickSweeper() {
 	select {
 	case r.sweepKick <- struct{}{}:
 	default:
@@ -141,7 +141,7 @@ func (r *Repo) Sweep(ctx context.Context) (int, error) {
 			errs = append(errs, apperr.Internal("decode sweep record", err))
 			continue
 		}
-		if err := r.sweepOne(ctx, &rec); err != nil {
+		if err := r.SweepOne(ctx, &rec); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -198,7 +198,7 @@ func (r *Repo) SweepSteps(ctx context.Context, rec *SweepRecord) error {
 }
 
 // sweepOne finishes one sweep record and deletes it.
-func (r *Repo) sweepOne(ctx context.Context, rec *SweepRecord) error {
+func (r *Repo) SweepOne(ctx context.Context, rec *SweepRecord) error {
 	r.sweepMu.RLock()
 	finish := r.sweepers[rec.Kind]
 	r.sweepMu.RUnlock()
@@ -241,7 +241,7 @@ func IsConflict(err error) bool {
 // Failures are logged and retried on the next run.
 func (r *Repo) StartSweeper(ctx context.Context, interval time.Duration) {
 	if pending, err := r.SweepRecords(ctx); err != nil || len(pending) > 0 {
-		r.kickSweeper()
+		r.KickSweeper()
 	}
 	go r.runSweeper(ctx, interval)
 }

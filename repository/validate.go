@@ -65,8 +65,8 @@ func invisible(r rune) bool {
 // the same wherever it appears (a state is a state, in a mailing address or a location).
 const (
 	MaxNameLen     = 200
-	maxTitleLen    = 200
-	maxBodyLen     = 10000
+	MaxTitleLen    = 200
+	MaxBodyLen     = 10000
 	maxEmailLen    = 254
 	MaxJobTitleLen = 100
 	// maxAddressLen bounds a location's one-line address.

@@ -9,6 +9,7 @@ import (
 	"singletable/loaders"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 )
 
@@ -28,7 +29,7 @@ func visible(ctx context.Context, d model.AnyNode, parts []string) error {
 
 // organizationsPage is `organizations` as the caller may see it: every organization, or an org
 // role's own one.
-func organizationsPage(ctx context.Context, repo *store.Store, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
+func organizationsPage(ctx context.Context, repo *store.Store, args repository.PageArgs) (repository.Page[*saas.Organization], error) {
 	if org, narrowed := auth.Caller(ctx).OwnOrganization(); narrowed {
 		return ownOrganizationPage(ctx, repo, org, args)
 	}
@@ -46,8 +47,8 @@ func customersPage(ctx context.Context, repo *store.Store, args repository.PageA
 
 // ownOrganizationPage is `organizations` narrowed to an org role's organization: one key lookup
 // (batched like any other) rather than the Query of every organization.
-func ownOrganizationPage(ctx context.Context, repo *store.Store, org string, args repository.PageArgs) (repository.Page[*repository.Organization], error) {
-	return ownPage(ctx, repo, "organizations:"+org, args, func() (*repository.Organization, error) {
+func ownOrganizationPage(ctx context.Context, repo *store.Store, org string, args repository.PageArgs) (repository.Page[*saas.Organization], error) {
+	return ownPage(ctx, repo, "organizations:"+org, args, func() (*saas.Organization, error) {
 		return model.Organizations.Get(ctx, loaders.For(ctx), org)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // The connection of each list's page (Relay: edges with their cursors, and the page's info), one
@@ -21,26 +22,26 @@ func counted[T any, C interface{ SetCount(repository.Count) }](total repository.
 	}
 }
 
-func organizationConnection(p repository.Page[*repository.Organization]) *model.OrganizationConnection {
-	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrganizationEdge, n *model.Organization, c model.Cursored, o *repository.Organization) {
+func organizationConnection(p repository.Page[*saas.Organization]) *model.OrganizationConnection {
+	return &model.OrganizationConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.OrganizationEdge, n *model.Organization, c model.Cursored, o *saas.Organization) {
 		n.Organization, *e = o, model.OrganizationEdge{Cursored: c, Node: n}
 	})}
 }
 
-func userConnection(p repository.Page[*repository.User]) *model.UserConnection {
-	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.UserEdge, n *model.User, c model.Cursored, u *repository.User) {
+func userConnection(p repository.Page[*saas.User]) *model.UserConnection {
+	return &model.UserConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.UserEdge, n *model.User, c model.Cursored, u *saas.User) {
 		n.User, *e = u, model.UserEdge{Cursored: c, Node: n}
 	})}
 }
 
-func ticketConnection(p repository.Page[*repository.Ticket]) *model.TicketConnection {
-	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketEdge, n *model.Ticket, c model.Cursored, t *repository.Ticket) {
+func ticketConnection(p repository.Page[*saas.Ticket]) *model.TicketConnection {
+	return &model.TicketConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketEdge, n *model.Ticket, c model.Cursored, t *saas.Ticket) {
 		n.Ticket, *e = t, model.TicketEdge{Cursored: c, Node: n}
 	})}
 }
 
-func ticketVersionConnection(p repository.Page[*repository.TicketVersion]) *model.TicketVersionConnection {
-	return &model.TicketVersionConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketVersionEdge, _ *struct{}, c model.Cursored, v *repository.TicketVersion) {
+func ticketVersionConnection(p repository.Page[*saas.TicketVersion]) *model.TicketVersionConnection {
+	return &model.TicketVersionConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.TicketVersionEdge, _ *struct{}, c model.Cursored, v *saas.TicketVersion) {
 		*e = model.TicketVersionEdge{Cursored: c, Node: v}
 	})}
 }

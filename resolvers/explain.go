@@ -11,6 +11,7 @@ import (
 	"singletable/graph/model"
 	"singletable/planner"
 	"singletable/repository"
+	"singletable/repository/saas"
 )
 
 // Explain is the plan of the operation of p (planner.Explain) for the caller of ctx, which holds
@@ -75,9 +76,9 @@ func (c *completions) Lookup(context.Context, repository.Key, string) (repositor
 
 // TicketByID notes the Query a legacy ticket ID costs and answers a ticket of an organization no
 // other ID names (the caller sees every organization: it is allowed whatever it is).
-func (c *completions) TicketByID(_ context.Context, id string) (*repository.Ticket, error) {
+func (c *completions) TicketByID(_ context.Context, id string) (*saas.Ticket, error) {
 	c.asked = true
-	return &repository.Ticket{ID: id, OrgID: "explain"}, nil
+	return &saas.Ticket{ID: id, OrgID: "explain"}, nil
 }
 
 // vars are the operation's variables.

@@ -2,16 +2,16 @@ package resolvers
 
 import (
 	"singletable/graph/model"
-	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // Mutation inputs as the repository takes them, so that each mutation resolver stays one line
 // (mutate.go). They only copy: the repository validates what they carry.
 
-func ticketPatch(in model.UpdateTicketInput) repository.TicketPatch {
-	return repository.TicketPatch{Status: in.Status, Title: in.Title, Body: in.Body, ExpectedVersion: in.ExpectedVersion}
+func ticketPatch(in model.UpdateTicketInput) saas.TicketPatch {
+	return saas.TicketPatch{Status: in.Status, Title: in.Title, Body: in.Body, ExpectedVersion: in.ExpectedVersion}
 }
 
 func locationInput(in model.CreateLocationInput) hr.LocationInput {

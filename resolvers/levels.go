@@ -10,6 +10,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // plannedLevel is a level of the operation's plan (planner.Level) as the loaders take it: its
@@ -131,8 +132,8 @@ func startInverse(rel hr.RelationType) func(context.Context, *loaders.Loaders, [
 }
 
 // ticketFilter is a ticket list's filter in the plan's typed arguments.
-func ticketFilter(a planner.ListArgs) repository.TicketFilter {
-	return repository.TicketFilter{Status: status[repository.TicketStatus](a.Status), CreatedAfter: a.After, CreatedBefore: a.Before}
+func ticketFilter(a planner.ListArgs) saas.TicketFilter {
+	return saas.TicketFilter{Status: status[saas.TicketStatus](a.Status), CreatedAfter: a.After, CreatedBefore: a.Before}
 }
 
 // orderFilter is an order list's filter in the plan's typed arguments.

@@ -10,6 +10,7 @@ import (
 	"singletable/planner"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/saas"
 )
 
 // The list resolvers read through the loaders with the plan of their elements' level
@@ -45,7 +46,7 @@ func readWith[T any](ctx context.Context, p *repository.Page[T], alias string) (
 
 // usersOf is an organization's page of users: the one read with the organization, or its own
 // Query (AP2, AP3).
-func usersOf(ctx context.Context, o *model.Organization, first *int, after *string) (repository.Page[*repository.User], error) {
+func usersOf(ctx context.Context, o *model.Organization, first *int, after *string) (repository.Page[*saas.User], error) {
 	if p, ok := readWith(ctx, o.UsersAhead, o.UsersAheadFor); ok {
 		return p, nil
 	}
@@ -53,7 +54,7 @@ func usersOf(ctx context.Context, o *model.Organization, first *int, after *stri
 }
 
 // ticketsOf is a user's page of tickets: the one read with the user, or its own Query (AP5).
-func ticketsOf(ctx context.Context, u *model.User, first *int, after *string, f repository.TicketFilter) (repository.Page[*repository.Ticket], error) {
+func ticketsOf(ctx context.Context, u *model.User, first *int, after *string, f saas.TicketFilter) (repository.Page[*saas.Ticket], error) {
 	if p, ok := readWith(ctx, u.TicketsAhead, u.TicketsAheadFor); ok {
 		return p, nil
 	}

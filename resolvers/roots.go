@@ -12,6 +12,7 @@ import (
 	"singletable/loaders"
 	"singletable/planner"
 	"singletable/repository"
+	"singletable/repository/saas"
 )
 
 // The root level of a query is every object its root lookups (node, nodes, the typed lookups)
@@ -305,6 +306,6 @@ func (requestLoaders) Lookup(ctx context.Context, key repository.Key, kind strin
 	return loaders.For(ctx).Lookup(ctx, key, kind)
 }
 
-func (requestLoaders) TicketByID(ctx context.Context, id string) (*repository.Ticket, error) {
+func (requestLoaders) TicketByID(ctx context.Context, id string) (*saas.Ticket, error) {
 	return loaders.For(ctx).TicketByID(ctx, id)
 }

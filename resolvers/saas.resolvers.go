@@ -10,7 +10,7 @@ import (
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
-	"singletable/repository"
+	"singletable/repository/saas"
 	"time"
 )
 
@@ -102,8 +102,8 @@ func (r *userResolver) Organization(ctx context.Context, obj *model.User) (*mode
 	return toOne(ctx, model.Organizations, obj.OrgID)
 }
 
-func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *repository.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
-	f := repository.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
+func (r *userResolver) Tickets(ctx context.Context, obj *model.User, first *int, after *string, status *saas.TicketStatus, createdAfter *time.Time, createdBefore *time.Time) (*model.TicketConnection, error) {
+	f := saas.TicketFilter{Status: status, CreatedAfter: createdAfter, CreatedBefore: createdBefore}
 	return connection(counted(obj.TicketTotal(f), ticketConnection))(ticketsOf(ctx, obj, first, after, f))
 }
 

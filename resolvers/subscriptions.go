@@ -9,6 +9,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"singletable/repository/stream"
 )
 
@@ -54,7 +55,7 @@ func ticketChanges(ctx context.Context, organizationID string, reporterID *strin
 		}
 		reporter = ref.ID
 	}
-	return changeFeed{stream.TicketChangeScope(org, reporter), changesOf(ctx, model.Tickets, func(t *repository.Ticket) bool {
+	return changeFeed{stream.TicketChangeScope(org, reporter), changesOf(ctx, model.Tickets, func(t *saas.Ticket) bool {
 		return t.OrgID == org && (reporter == "" || t.ReporterID == reporter)
 	})}, nil
 }
@@ -143,9 +144,9 @@ var changeKinds = map[stream.ChangeKind]model.ChangeKind{
 // stream's image (after the write; before it for a removal), and its previous status when the
 // write changed it.
 func ticketChange(c *stream.Change, cur model.Cursored) *model.TicketChange {
-	t := c.Entity().(*repository.Ticket)
+	t := c.Entity().(*saas.Ticket)
 	return &model.TicketChange{Cursored: cur, Kind: changeKinds[c.Kind], Ticket: model.Tickets.Wrap(t),
-		PreviousStatus: previousStatus(c, t, func(t *repository.Ticket) repository.TicketStatus { return t.Status })}
+		PreviousStatus: previousStatus(c, t, func(t *saas.Ticket) saas.TicketStatus { return t.Status })}
 }
 
 // orderChange is ticketChange for an order.

@@ -13,6 +13,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"singletable/server"
 )
 
@@ -21,9 +22,9 @@ import (
 // principal of A.
 type tenants struct {
 	a                *api
-	orgA, orgB       *repository.Organization
-	userA, userB     *repository.User
-	ticketA, ticketB *repository.Ticket
+	orgA, orgB       *saas.Organization
+	userA, userB     *saas.User
+	ticketA, ticketB *saas.Ticket
 	custA, custB     *commerce.Customer
 	orderA, orderB   *commerce.Order
 	// statusOrders are orders of customer A, one per role, for updateOrderStatus.

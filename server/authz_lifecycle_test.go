@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"singletable/auth"
-	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // The corrections and removals in the role table (TestRoleTableOfRootFieldsAndMutations): each
@@ -43,15 +43,15 @@ var lifecycleOps = []rootOp{
 		}), saasAdmins},
 	{"deleteTicket", `mutation($in: DeleteTicketInput!) { deleteTicket(input: $in) { deletedId } }`,
 		idInput(func(f *tenants, _ auth.Role) string {
-			return ticketID(made[*repository.Ticket](f.a.t)(f.a.repo.CreateTicket(context.Background(), f.orgA.ID, f.userA.ID, "to remove", "b")))
+			return ticketID(made[*saas.Ticket](f.a.t)(f.a.repo.CreateTicket(context.Background(), f.orgA.ID, f.userA.ID, "to remove", "b")))
 		}), saasAdmins},
 	{"deleteUser", `mutation($in: DeleteUserInput!) { deleteUser(input: $in) { deletedId } }`,
 		idInput(func(f *tenants, r auth.Role) string {
-			return userID(made[*repository.User](f.a.t)(f.a.repo.CreateUser(context.Background(), f.orgA.ID, "Gone", "gone-"+string(r)+"@alpha.example")))
+			return userID(made[*saas.User](f.a.t)(f.a.repo.CreateUser(context.Background(), f.orgA.ID, "Gone", "gone-"+string(r)+"@alpha.example")))
 		}), saasAdmins},
 	{"deleteOrganization", `mutation($in: DeleteOrganizationInput!) { deleteOrganization(input: $in) { deletedId } }`,
 		idInput(func(f *tenants, r auth.Role) string {
-			return orgID(made[*repository.Organization](f.a.t)(f.a.repo.CreateOrganization(context.Background(), "Gone "+string(r))))
+			return orgID(made[*saas.Organization](f.a.t)(f.a.repo.CreateOrganization(context.Background(), "Gone "+string(r))))
 		}), []auth.Role{auth.RoleAdmin}},
 	{"relocateDepartment", `mutation($in: RelocateDepartmentInput!) { relocateDepartment(input: $in) { id } }`,
 		inputVar(func(f *tenants, _ auth.Role) map[string]any {

@@ -10,6 +10,7 @@ import (
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 )
 
 // Storms of concurrent writes of every kind that moves a counter, on few objects so that they
@@ -60,7 +61,7 @@ func stormWrites(a *api) []func() gqlResponse {
 	pick := func(n int) int { return rnd.IntN(n) }
 	d := a.seedSaaS(1, 3, 2)
 	users := d.users[d.orgs[0].ID]
-	var tickets []*repository.Ticket
+	var tickets []*saas.Ticket
 	for _, u := range users {
 		tickets = append(tickets, d.tickets[u.ID]...)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/saas"
 	"singletable/server"
 )
 
@@ -77,8 +77,8 @@ func TestTotalCountOfEveryConnection(t *testing.T) {
 	a := newAPI(t, wholeLists)
 	d := a.seedSaaS(1, 2, 3)
 	u := d.users[d.orgs[0].ID][0]
-	closed := repository.TicketClosed
-	if _, err := a.repo.UpdateTicket(t.Context(), u.OrgID, d.tickets[u.ID][0].ID, repository.TicketPatch{Status: &closed}); err != nil {
+	closed := saas.TicketClosed
+	if _, err := a.repo.UpdateTicket(t.Context(), u.OrgID, d.tickets[u.ID][0].ID, saas.TicketPatch{Status: &closed}); err != nil {
 		t.Fatal(err)
 	}
 	f := a.hr()

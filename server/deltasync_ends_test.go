@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"singletable/changefeed"
-	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
@@ -63,7 +63,7 @@ func (c *wsClient) endsWith(field string) (titles []string, ext map[string]any) 
 }
 
 // resumed subscribes again after cursor and returns the titles of the next n events.
-func (a *api) resumed(org *repository.Organization, query, cursor string, n int) []string {
+func (a *api) resumed(org *saas.Organization, query, cursor string, n int) []string {
 	a.t.Helper()
 	ws := a.dialWS(adminToken(a.t))
 	ws.subscribe("1", query, map[string]any{"org": orgID(org), "after": cursor})

@@ -8,6 +8,7 @@ import (
 
 	"singletable/changefeed"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
@@ -71,7 +72,7 @@ func (c *wsClient) nextChange(field string) deltaEvent {
 }
 
 // createTicket creates a ticket through the API.
-func (a *api) createTicket(reporter *repository.User, title string) {
+func (a *api) createTicket(reporter *saas.User, title string) {
 	a.t.Helper()
 	a.ok(`mutation($u: ID!, $t: String!) { createTicket(input: {reporterId: $u, title: $t, body: "b"}) { id } }`,
 		map[string]any{"u": userID(reporter), "t": title}, nil)

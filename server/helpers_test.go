@@ -14,6 +14,7 @@ import (
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/store/storetest"
 	"singletable/server"
@@ -170,17 +171,17 @@ func (a *api) ok(query string, vars map[string]any, v any) gqlResponse {
 	return r
 }
 
-// saas is a SaaS dataset created through the repository: orgs × users × tickets.
-type saas struct {
-	orgs    []*repository.Organization
-	users   map[string][]*repository.User   // by org id, oldest first
-	tickets map[string][]*repository.Ticket // by user id, oldest first
+// saasData is a SaaS dataset created through the repository: orgs × users × tickets.
+type saasData struct {
+	orgs    []*saas.Organization
+	users   map[string][]*saas.User   // by org id, oldest first
+	tickets map[string][]*saas.Ticket // by user id, oldest first
 }
 
-func (a *api) seedSaaS(orgs, usersPerOrg, ticketsPerUser int) saas {
+func (a *api) seedSaaS(orgs, usersPerOrg, ticketsPerUser int) saasData {
 	a.t.Helper()
 	ctx := context.Background()
-	d := saas{users: map[string][]*repository.User{}, tickets: map[string][]*repository.Ticket{}}
+	d := saasData{users: map[string][]*saas.User{}, tickets: map[string][]*saas.Ticket{}}
 	for o := range orgs {
 		org, err := a.repo.CreateOrganization(ctx, "Org "+string(rune('A'+o)))
 		if err != nil {
@@ -205,9 +206,9 @@ func (a *api) seedSaaS(orgs, usersPerOrg, ticketsPerUser int) saas {
 	return d
 }
 
-func orgID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
-func userID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
-func ticketID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
+func orgID(o *saas.Organization) string { return model.Organizations.IDOf(o.ID) }
+func userID(u *saas.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
+func ticketID(t *saas.Ticket) string    { return model.Tickets.ID(t) }
 
 // steppingClock returns a clock that starts at start and advances by step on every call.
 func steppingClock(start time.Time, step time.Duration) func() time.Time {

@@ -8,7 +8,7 @@ import (
 
 	"singletable/auth"
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/saas"
 	"singletable/server"
 )
 
@@ -75,7 +75,7 @@ func TestCorrectionsAndRemovalsOverGraphQL(t *testing.T) {
 // same extensions), and refuses the roles the policy table does not list.
 func TestNewWritesTreatForeignAsMissing(t *testing.T) {
 	f := newTenants(t)
-	missingTicket := model.Tickets.ID(&repository.Ticket{OrgID: f.orgB.ID, ID: "01J00000000000000000000000"})
+	missingTicket := model.Tickets.ID(&saas.Ticket{OrgID: f.orgB.ID, ID: "01J00000000000000000000000"})
 	missingCustomer := model.Customers.IDOf("01J00000000000000000000000")
 	cases := []struct {
 		role             auth.Role

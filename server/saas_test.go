@@ -8,6 +8,7 @@ import (
 
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"singletable/server"
 )
 
@@ -321,9 +322,9 @@ func TestTicketFilters(t *testing.T) {
 	d := a.seedSaaS(1, 1, 6) // org at +1m, user at +2m, tickets at +3m ... +8m
 	user := d.users[d.orgs[0].ID][0]
 	tks := d.tickets[user.ID]
-	closed := repository.TicketClosed
+	closed := saas.TicketClosed
 	for _, i := range []int{1, 4} {
-		if _, err := a.repo.UpdateTicket(t.Context(), tks[i].OrgID, tks[i].ID, repository.TicketPatch{Status: &closed}); err != nil {
+		if _, err := a.repo.UpdateTicket(t.Context(), tks[i].OrgID, tks[i].ID, saas.TicketPatch{Status: &closed}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"singletable/auth"
 	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/saas"
 	"singletable/server"
 )
 
@@ -65,12 +66,12 @@ func TestTicketChangesOfEveryWriterAreDelivered(t *testing.T) {
 	}
 
 	// Another writer: the repository, not the server.
-	tickets, err := a.repo.TicketsOfUser(t.Context(), org.ID, user.ID, repository.TicketFilter{}, repository.PageArgs{First: 1})
+	tickets, err := a.repo.TicketsOfUser(t.Context(), org.ID, user.ID, saas.TicketFilter{}, repository.PageArgs{First: 1})
 	if err != nil || len(tickets.Items) != 1 {
 		t.Fatal(err)
 	}
-	closed := repository.TicketClosed
-	if _, err := a.repo.UpdateTicket(t.Context(), org.ID, tickets.Items[0].ID, repository.TicketPatch{Status: &closed}); err != nil {
+	closed := saas.TicketClosed
+	if _, err := a.repo.UpdateTicket(t.Context(), org.ID, tickets.Items[0].ID, saas.TicketPatch{Status: &closed}); err != nil {
 		t.Fatal(err)
 	}
 	e, m, ok = ws.nextEvent(waitFor)

@@ -12,6 +12,7 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/stream"
 	"singletable/server"
@@ -65,7 +66,7 @@ func runBurst(ctx context.Context) error {
 
 // measureBurst opens the subscribers on a server whose hub reads the table's stream, imports the
 // tickets and waits for every subscriber to get them, sampling the heap meanwhile.
-func measureBurst(ctx context.Context, repo *store.Store, org *repository.Organization, user *repository.User) (burstResult, error) {
+func measureBurst(ctx context.Context, repo *store.Store, org *saas.Organization, user *saas.User) (burstResult, error) {
 	res := burstResult{subscribers: burstSubscribers, tickets: burstTickets}
 	hub := changefeed.New(repo.StreamReader(stream.StreamOptions{}), nil, changefeed.Options{})
 	hub.Start(ctx)

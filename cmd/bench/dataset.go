@@ -11,6 +11,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 )
 
@@ -31,9 +32,9 @@ const (
 type dataset struct {
 	breadth  int
 	location *hr.Location
-	orgs     []*repository.Organization
-	users    map[string][]*repository.User   // by organization id, in id order
-	tickets  map[string][]*repository.Ticket // by user id, newest first
+	orgs     []*saas.Organization
+	users    map[string][]*saas.User   // by organization id, in id order
+	tickets  map[string][]*saas.Ticket // by user id, newest first
 
 	depts     []*hr.Department
 	board     *hr.Department            // the department of the heads, never queried from the top
@@ -64,7 +65,7 @@ type dataset struct {
 func seed(ctx context.Context, repo *store.Store, breadth int) (*dataset, error) {
 	d := &dataset{
 		breadth: breadth,
-		users:   map[string][]*repository.User{}, tickets: map[string][]*repository.Ticket{},
+		users:   map[string][]*saas.User{}, tickets: map[string][]*saas.Ticket{},
 		employees: map[string][]*hr.Employee{}, manager: map[string]string{},
 		mentor: map[string]string{}, deptOf: map[string]string{},
 		orders: map[string][]*commerce.Order{}, items: map[string][]*commerce.OrderItem{},
@@ -97,27 +98,27 @@ func par(n int, fn func(i int) error) error {
 
 // seedSaaS writes the organizations, their users and tickets.
 func (d *dataset) seedSaaS(ctx context.Context, repo *store.Store) error {
-	d.orgs = make([]*repository.Organization, d.breadth)
+	d.orgs = make([]*saas.Organization, d.breadth)
 	if err := par(d.breadth, func(i int) error {
 		org, err := repo.CreateOrganization(ctx, fmt.Sprintf("Org %03d", i))
 		if err != nil {
 			return err
 		}
 		d.orgs[i] = org
-		var users []*repository.User
+		var users []*saas.User
 		for u := range usersPerOrg {
 			user, err := repo.CreateUser(ctx, org.ID, fmt.Sprintf("User %d-%d", i, u), fmt.Sprintf("u%d@org%d.example", u, i))
 			if err != nil {
 				return err
 			}
 			users = append(users, user)
-			var tickets []*repository.Ticket
+			var tickets []*saas.Ticket
 			for t := range ticketsPerUser {
 				tk, err := repo.CreateTicket(ctx, org.ID, user.ID, fmt.Sprintf("Ticket %d", t), "It does not work.")
 				if err != nil {
 					return err
 				}
-				tickets = append([]*repository.Ticket{tk}, tickets...)
+				tickets = append([]*saas.Ticket{tk}, tickets...)
 			}
 			d.mu.Lock()
 			d.tickets[user.ID] = tickets
@@ -316,13 +317,13 @@ func (d *dataset) seedStaff(ctx context.Context, repo *store.Store) error {
 }
 
 // Global IDs, as the API spells them.
-func orgGID(o *repository.Organization) string { return model.Organizations.IDOf(o.ID) }
-func userGID(u *repository.User) string        { return model.Users.IDOf(u.OrgID, u.ID) }
-func ticketGID(t *repository.Ticket) string    { return model.Tickets.ID(t) }
-func deptGID(d *hr.Department) string          { return model.Departments.IDOf(d.ID) }
-func empGID(e *hr.Employee) string             { return model.Employees.IDOf(e.ID) }
-func custGID(c *commerce.Customer) string      { return model.Customers.IDOf(c.ID) }
-func productGID(p *repository.Product) string  { return model.Products.IDOf(p.ID) }
+func orgGID(o *saas.Organization) string      { return model.Organizations.IDOf(o.ID) }
+func userGID(u *saas.User) string             { return model.Users.IDOf(u.OrgID, u.ID) }
+func ticketGID(t *saas.Ticket) string         { return model.Tickets.ID(t) }
+func deptGID(d *hr.Department) string         { return model.Departments.IDOf(d.ID) }
+func empGID(e *hr.Employee) string            { return model.Employees.IDOf(e.ID) }
+func custGID(c *commerce.Customer) string     { return model.Customers.IDOf(c.ID) }
+func productGID(p *repository.Product) string { return model.Products.IDOf(p.ID) }
 func warehouseGID(w *repository.Warehouse) string {
 	return model.Warehouses.IDOf(w.ID)
 }

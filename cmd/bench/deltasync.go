@@ -10,6 +10,7 @@ import (
 	"singletable/changefeed"
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/stream"
 )
@@ -85,14 +86,14 @@ func measureDeltaSyncAlone(ctx context.Context) (deltaResult, error) {
 }
 
 // measureDeltaSync writes the changes with a hub reading the stream, then replays them.
-func measureDeltaSync(ctx context.Context, repo *store.Store, base repository.Config, org *repository.Organization, user *repository.User) (deltaResult, error) {
+func measureDeltaSync(ctx context.Context, repo *store.Store, base repository.Config, org *saas.Organization, user *saas.User) (deltaResult, error) {
 	var res deltaResult
 	hub := changefeed.New(repo.StreamReader(stream.StreamOptions{PollInterval: 20 * time.Millisecond}), nil, changefeed.Options{})
 	hub.Start(ctx)
 	defer hub.Close()
 	<-hub.Ready()
 	sub, err := hub.Subscribe("bench", func(c stream.Change) bool {
-		t, ok := c.Entity().(*repository.Ticket)
+		t, ok := c.Entity().(*saas.Ticket)
 		return ok && t.OrgID == org.ID
 	})
 	if err != nil {
@@ -144,7 +145,7 @@ func awaitChanges(sub *changefeed.Subscription, n int) error {
 
 // appendLatency writes tickets one at a time and times each from the write's answer to its
 // dispatch, which follows its append to the log.
-func appendLatency(ctx context.Context, repo *store.Store, sub *changefeed.Subscription, org *repository.Organization, user *repository.User) (p50, p99 time.Duration, err error) {
+func appendLatency(ctx context.Context, repo *store.Store, sub *changefeed.Subscription, org *saas.Organization, user *saas.User) (p50, p99 time.Duration, err error) {
 	lat := make([]time.Duration, 0, deltaSingles)
 	for i := range deltaSingles {
 		if _, err := repo.CreateTicket(ctx, org.ID, user.ID, fmt.Sprintf("single %d", i), "b"); err != nil {

@@ -12,6 +12,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // The corrections and removals, measured as the counted writes are (writes.go): each run corrects
@@ -104,7 +105,7 @@ func (b *bench) measureSweep(ctx context.Context, n int) (*sweepResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	var users []*repository.User
+	var users []*saas.User
 	for i := range 10 {
 		u, err := b.seeder.CreateUser(ctx, org.ID, "Swept", fmt.Sprintf("swept-%d@example.com", i))
 		if err != nil {

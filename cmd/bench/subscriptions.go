@@ -16,7 +16,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"singletable/changefeed"
-	"singletable/repository"
+	"singletable/repository/saas"
 	"singletable/repository/store"
 	"singletable/repository/stream"
 	"singletable/server"
@@ -73,7 +73,7 @@ func (b *bench) measureSubscriptions(ctx context.Context, rep *report) error {
 
 // measureFanOut opens n subscriptions, spread evenly over the servers of ways, measures the heap
 // they hold, writes subscriptionWrites tickets and measures when each subscriber receives each.
-func measureFanOut(ctx context.Context, ways []*httpWay, repo *store.Store, org *repository.Organization, user *repository.User, n int) (subscriptionResult, error) {
+func measureFanOut(ctx context.Context, ways []*httpWay, repo *store.Store, org *saas.Organization, user *saas.User, n int) (subscriptionResult, error) {
 	before := heapInUse()
 	subs := make([]*subscriber, n)
 	for i := range subs {

@@ -9,6 +9,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 
 	"singletable/repository/benchfloor"
 )
@@ -135,11 +136,11 @@ func idsOf[T any](xs []T, n int, id func(T) string) []string {
 }
 
 // The table's IDs of a deep operation's parents, for its floor.
-func organizationID(o *repository.Organization) string { return o.ID }
-func departmentID(x *hr.Department) string             { return x.ID }
-func customerID(c *commerce.Customer) string           { return c.ID }
-func productID(p *repository.Product) string           { return p.ID }
-func warehouseID(w *repository.Warehouse) string       { return w.ID }
+func organizationID(o *saas.Organization) string { return o.ID }
+func departmentID(x *hr.Department) string       { return x.ID }
+func customerID(c *commerce.Customer) string     { return c.ID }
+func productID(p *repository.Product) string     { return p.ID }
+func warehouseID(w *repository.Warehouse) string { return w.ID }
 
 // deepOps are the deep trees, one per domain, started from breadth top-level parents.
 var deepOps = []op{

@@ -1,8 +1,8 @@
 package model
 
 import (
-	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/saas"
 )
 
 // The events of the subscriptions and the nodes of the change pulls are hand-written so that
@@ -13,7 +13,7 @@ type TicketChange struct {
 	Cursored
 	Kind           ChangeKind
 	Ticket         *Ticket
-	PreviousStatus *repository.TicketStatus
+	PreviousStatus *saas.TicketStatus
 }
 
 // OrderChange is the GraphQL OrderChange.

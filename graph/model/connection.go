@@ -1,6 +1,9 @@
 package model
 
-import "singletable/repository"
+import (
+	"singletable/repository"
+	"singletable/repository/saas"
+)
 
 // Edges and PageInfo are hand-written (gqlgen autobinds to them) so that their cursor fields are
 // methods: gqlgen calls a field's method only when the operation selects the field, and sealing a
@@ -91,7 +94,7 @@ type OrderEdge struct {
 // TicketVersionEdge is one version of a ticket's history.
 type TicketVersionEdge struct {
 	Cursored
-	Node *repository.TicketVersion
+	Node *saas.TicketVersion
 }
 
 // The connections with a totalCount are hand-written (gqlgen binds to them) so that totalCount is

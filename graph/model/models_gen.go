@@ -6,8 +6,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"singletable/repository"
 	"singletable/repository/commerce"
+	"singletable/repository/saas"
 	"strconv"
 	"time"
 )
@@ -367,10 +367,10 @@ type UpdateOrganizationInput struct {
 
 // Changes the given fields; at least one is required. Every change makes a new version.
 type UpdateTicketInput struct {
-	ID     string                   `json:"id"`
-	Status *repository.TicketStatus `json:"status,omitempty"`
-	Title  *string                  `json:"title,omitempty"`
-	Body   *string                  `json:"body,omitempty"`
+	ID     string             `json:"id"`
+	Status *saas.TicketStatus `json:"status,omitempty"`
+	Title  *string            `json:"title,omitempty"`
+	Body   *string            `json:"body,omitempty"`
 	// The version the change was made from (the `version` read with the ticket). If the ticket is
 	// at another version by now, someone else changed it: the update is refused with CONFLICT and
 	// nothing is written. Without it, the change applies to the ticket as it is.

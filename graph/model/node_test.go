@@ -14,6 +14,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 const (
@@ -23,9 +24,9 @@ const (
 
 // One sample entity per node type.
 var samples = map[string]repository.Entity{
-	"Organization": &repository.Organization{ID: idA},
-	"User":         &repository.User{OrgID: idA, ID: idB},
-	"Ticket":       &repository.Ticket{ID: idA, OrgID: idA, ReporterID: idB},
+	"Organization": &saas.Organization{ID: idA},
+	"User":         &saas.User{OrgID: idA, ID: idB},
+	"Ticket":       &saas.Ticket{ID: idA, OrgID: idA, ReporterID: idB},
 	"Customer":     &commerce.Customer{ID: idA},
 	"Order":        &commerce.Order{CustomerID: idA, ID: idB},
 	"Department":   &hr.Department{ID: idA},

@@ -7,6 +7,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // The node descriptors, one per schema type implementing Node (see NodeType). Their Name is the
@@ -22,23 +23,23 @@ type OrderRef struct{ Customer, ID string }
 func id(parts []string) string { return parts[0] }
 
 // Organizations: an organization's ID is its id; it is its own tenant.
-var Organizations = NodeType[*repository.Organization, *Organization, string]{
+var Organizations = NodeType[*saas.Organization, *Organization, string]{
 	Name: "Organization", Kind: "organization", Parts: []string{"organization"},
-	PartsOf: func(o *repository.Organization) []string { return []string{o.ID} },
-	Ref:     id, Key: repository.OrganizationKey, Scope: auth.OrgScope,
-	Wrap: func(o *repository.Organization) *Organization { return &Organization{Organization: o} },
-	Stub: func(id string) *repository.Organization { return &repository.Organization{ID: id} },
+	PartsOf: func(o *saas.Organization) []string { return []string{o.ID} },
+	Ref:     id, Key: saas.OrganizationKey, Scope: auth.OrgScope,
+	Wrap: func(o *saas.Organization) *Organization { return &Organization{Organization: o} },
+	Stub: func(id string) *saas.Organization { return &saas.Organization{ID: id} },
 }
 
 // Users: a user's ID carries its organization, which is its key's partition and its tenant.
-var Users = NodeType[*repository.User, *User, UserRef]{
+var Users = NodeType[*saas.User, *User, UserRef]{
 	Name: "User", Kind: "user", Parts: []string{"organization", "user"},
-	PartsOf: func(u *repository.User) []string { return []string{u.OrgID, u.ID} },
+	PartsOf: func(u *saas.User) []string { return []string{u.OrgID, u.ID} },
 	Ref:     func(p []string) UserRef { return UserRef{Org: p[0], ID: p[1]} },
-	Key:     func(r UserRef) (repository.Key, error) { return repository.UserKey(r.Org, r.ID) },
+	Key:     func(r UserRef) (repository.Key, error) { return saas.UserKey(r.Org, r.ID) },
 	Scope:   func(r UserRef) auth.Scope { return auth.OrgScope(r.Org) },
-	Wrap:    func(u *repository.User) *User { return &User{User: u} },
-	Stub:    func(r UserRef) *repository.User { return &repository.User{OrgID: r.Org, ID: r.ID} },
+	Wrap:    func(u *saas.User) *User { return &User{User: u} },
+	Stub:    func(r UserRef) *saas.User { return &saas.User{OrgID: r.Org, ID: r.ID} },
 }
 
 // TicketRef is a ticket's reference: the organization it belongs to and its id.
@@ -47,14 +48,14 @@ type TicketRef struct{ Org, ID string }
 // Tickets: a ticket's ID carries its organization, the tenant its key's sort key names (so a
 // ticket is only ever looked up with its tenant). IDs handed out before it did carry the ticket
 // alone; they are still accepted (completeTicket).
-var Tickets = NodeType[*repository.Ticket, *Ticket, TicketRef]{
+var Tickets = NodeType[*saas.Ticket, *Ticket, TicketRef]{
 	Name: "Ticket", Kind: "ticket", Parts: []string{"organization", "ticket"},
-	PartsOf: func(t *repository.Ticket) []string { return []string{t.OrgID, t.ID} },
+	PartsOf: func(t *saas.Ticket) []string { return []string{t.OrgID, t.ID} },
 	Ref:     func(p []string) TicketRef { return TicketRef{Org: p[0], ID: p[1]} },
-	Key:     func(r TicketRef) (repository.Key, error) { return repository.TicketKey(r.Org, r.ID) },
+	Key:     func(r TicketRef) (repository.Key, error) { return saas.TicketKey(r.Org, r.ID) },
 	Scope:   func(r TicketRef) auth.Scope { return auth.OrgScope(r.Org) },
-	Wrap:    func(t *repository.Ticket) *Ticket { return &Ticket{Ticket: t} },
-	Stub:    func(r TicketRef) *repository.Ticket { return &repository.Ticket{OrgID: r.Org, ID: r.ID} },
+	Wrap:    func(t *saas.Ticket) *Ticket { return &Ticket{Ticket: t} },
+	Stub:    func(r TicketRef) *saas.Ticket { return &saas.Ticket{OrgID: r.Org, ID: r.ID} },
 
 	LegacyParts: []string{"ticket"},
 	Complete:    completeTicket,
@@ -63,7 +64,7 @@ var Tickets = NodeType[*repository.Ticket, *Ticket, TicketRef]{
 // TicketFinder finds a ticket by its id alone (the loaders are one): what completing a legacy
 // ticket ID takes for a caller who sees every organization.
 type TicketFinder interface {
-	TicketByID(ctx context.Context, id string) (*repository.Ticket, error)
+	TicketByID(ctx context.Context, id string) (*saas.Ticket, error)
 }
 
 // completeTicket completes a legacy ticket ID (its id alone) for the caller. A caller narrowed to

@@ -1,14 +1,17 @@
 package model
 
-import "singletable/repository"
+import (
+	"singletable/repository"
+	"singletable/repository/saas"
+)
 
 // Organization is the GraphQL Organization: the stored entity plus, when the organization was
 // read together with its users (AP2), that first page of users.
 type Organization struct {
-	*repository.Organization
+	*saas.Organization
 	// UsersAhead is the page of users read with the organization, for the `users` field whose
 	// response key is UsersAheadFor (the one the plan read with it). Nil when none was.
-	UsersAhead    *repository.Page[*repository.User]
+	UsersAhead    *repository.Page[*saas.User]
 	UsersAheadFor string
 }
 
@@ -21,10 +24,10 @@ func (o Organization) GetID() string { return Organizations.ID(o.Organization) }
 // User is the GraphQL User: the stored entity plus, when the user was read together with its
 // newest tickets (AP5), that first page of tickets.
 type User struct {
-	*repository.User
+	*saas.User
 	// TicketsAhead is the page read with the user, for the `tickets` field whose response key is
 	// TicketsAheadFor.
-	TicketsAhead    *repository.Page[*repository.Ticket]
+	TicketsAhead    *repository.Page[*saas.Ticket]
 	TicketsAheadFor string
 }
 
@@ -36,7 +39,7 @@ func (u User) GetID() string { return Users.ID(u.User) }
 
 // Ticket is the GraphQL Ticket.
 type Ticket struct {
-	*repository.Ticket
+	*saas.Ticket
 }
 
 // IsNode marks Ticket as a Node.

@@ -9,13 +9,14 @@ import (
 	"singletable/loaders"
 	"singletable/loaders/perparent"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"singletable/repository/store/storetest"
 )
 
 // The baseline makes one GetItem per lookup, repeated lookups included, and reads nothing ahead.
 func TestOneGetItemPerLookup(t *testing.T) {
 	repo := storetest.New(t)
-	var orgs []*repository.Organization
+	var orgs []*saas.Organization
 	for i := range 3 {
 		o, err := repo.CreateOrganization(context.Background(), fmt.Sprintf("org %d", i))
 		if err != nil {
@@ -25,7 +26,7 @@ func TestOneGetItemPerLookup(t *testing.T) {
 	}
 	ctx, m := repository.WithMeter(context.Background())
 	l := loaders.New(repo, perparent.Options())
-	org := &repository.Organization{ID: "01J00000000000000000000001"}
+	org := &saas.Organization{ID: "01J00000000000000000000001"}
 	if lvl := (perparent.Planner{}).Level(nil, nil, "Organization", nil); lvl.Type != "Organization" || lvl.Lists() != nil || lvl.Lookups(0, []repository.Entity{org}) != nil {
 		t.Fatal("the per-parent baseline must not read anything ahead")
 	}
@@ -37,7 +38,7 @@ func TestOneGetItemPerLookup(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	missing := &repository.Organization{ID: "01J00000000000000000000000"}
+	missing := &saas.Organization{ID: "01J00000000000000000000000"}
 	if _, err := l.Lookup(ctx, missing.Key(), "organization"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("missing: %v", err)
 	}

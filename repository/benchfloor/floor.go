@@ -26,6 +26,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // Result counts what a floor read decoded, so the benchmark can check that it read the same
@@ -181,7 +182,7 @@ type saasTree struct {
 	wg             sync.WaitGroup
 	mu             sync.Mutex
 	res            Result
-	all            []*repository.Ticket
+	all            []*saas.Ticket
 	errs           chan error
 }
 
@@ -210,7 +211,7 @@ func (t *saasTree) organization(ctx context.Context, org string) {
 	t.res.Parents++
 	t.mu.Unlock()
 	for _, e := range es[1:] {
-		if u, ok := e.(*repository.User); ok {
+		if u, ok := e.(*saas.User); ok {
 			t.mu.Lock()
 			t.res.Children++
 			t.mu.Unlock()
@@ -221,7 +222,7 @@ func (t *saasTree) organization(ctx context.Context, org string) {
 }
 
 // ticketsOf reads a user's newest tickets: one Query on GSI1, newest first.
-func (t *saasTree) ticketsOf(ctx context.Context, u *repository.User) {
+func (t *saasTree) ticketsOf(ctx context.Context, u *saas.User) {
 	defer t.wg.Done()
 	x := t.f.raw
 	ts, err := t.f.query(ctx, &dynamodb.QueryInput{
@@ -240,7 +241,7 @@ func (t *saasTree) ticketsOf(ctx context.Context, u *repository.User) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, tk := range ts {
-		if tk, ok := tk.(*repository.Ticket); ok {
+		if tk, ok := tk.(*saas.Ticket); ok {
 			t.all = append(t.all, tk)
 		}
 	}

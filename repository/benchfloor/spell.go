@@ -10,6 +10,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // A Client reads the table for the floor: the SDK client a repository of the same configuration
@@ -57,7 +58,7 @@ func item(k repository.Key) map[string]types.AttributeValue {
 func must(k repository.Key, _ error) repository.Key { return k }
 
 // OrgPK is the partition of an organization's item collection (the organization and its users).
-func (spell) OrgPK(org string) string { return must(repository.OrganizationKey(org)).PK }
+func (spell) OrgPK(org string) string { return must(saas.OrganizationKey(org)).PK }
 
 // UserTicketsPK is the GSI1 partition of a user's tickets: ORG#<o>#USER#<u>.
 func (x spell) UserTicketsPK(org, user string) string {
@@ -68,10 +69,10 @@ func (x spell) UserTicketsPK(org, user string) string {
 // partition.
 func (spell) TicketSKPrefix() string {
 	const id = "01J00000000000000000000000"
-	return strings.TrimSuffix(must(repository.TicketKey(id, id)).PK, id)
+	return strings.TrimSuffix(must(saas.TicketKey(id, id)).PK, id)
 }
 
-func (spell) UserKey(org, user string) repository.Key { return must(repository.UserKey(org, user)) }
+func (spell) UserKey(org, user string) repository.Key { return must(saas.UserKey(org, user)) }
 func (spell) DepartmentKey(d string) repository.Key   { return must(hr.DepartmentKey(d)) }
 func (spell) EmployeeKey(e string) repository.Key     { return must(hr.EmployeeKey(e)) }
 func (spell) CustomerKey(c string) repository.Key     { return must(commerce.CustomerKey(c)) }

@@ -8,6 +8,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/hr"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 )
 
 // newLocalRepo is the maintenance of a new table of its own in DynamoDB Local (repotest), with
@@ -25,7 +26,7 @@ func newLocalRepo(t *testing.T, cfg repository.Config) *Maintenance {
 }
 
 // ticketFixture is an organization with one user and one ticket (version 1).
-func ticketFixture(t *testing.T, r *Maintenance) (*repository.User, *repository.Ticket) {
+func ticketFixture(t *testing.T, r *Maintenance) (*saas.User, *saas.Ticket) {
 	t.Helper()
 	ctx := context.Background()
 	org, err := r.CreateOrganization(ctx, "Acme")

@@ -7,6 +7,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // Maintenance runs the table's maintenance over the engine's Repo and the domains it reads and
@@ -15,9 +16,10 @@ type Maintenance struct {
 	*repository.Repo
 	*commerce.Commerce
 	*hr.HR
+	*saas.SaaS
 }
 
 // New is the maintenance of r's table.
 func New(r *repository.Repo) *Maintenance {
-	return &Maintenance{Repo: r, HR: hr.New(r), Commerce: commerce.New(r)}
+	return &Maintenance{Repo: r, SaaS: saas.New(r), HR: hr.New(r), Commerce: commerce.New(r)}
 }

@@ -4,6 +4,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"strings"
 	"testing"
 )
@@ -32,14 +33,14 @@ func integrityProblems(t *testing.T, r *Maintenance) []string {
 			problems = append(problems, typ+" "+pk+" "+sk+" is still being removed")
 		}
 		switch typ {
-		case repository.TypeUser:
-			need(repository.OrgKey(repository.StringAttr(item, "orgId")))
-		case repository.TypeUserEmail:
-			need(repository.UserKeyOf(strings.Split(pk, repository.Delim)[1], repository.StringAttr(item, "userId")))
-		case repository.TypeTicket:
-			need(repository.UserKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "reporterId")))
-		case repository.TypeTicketVersion:
-			need(repository.TicketKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "ticketId")))
+		case saas.TypeUser:
+			need(saas.OrgKey(repository.StringAttr(item, "orgId")))
+		case saas.TypeUserEmail:
+			need(saas.UserKeyOf(strings.Split(pk, repository.Delim)[1], repository.StringAttr(item, "userId")))
+		case saas.TypeTicket:
+			need(saas.UserKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "reporterId")))
+		case saas.TypeTicketVersion:
+			need(saas.TicketKeyOf(repository.StringAttr(item, "orgId"), repository.StringAttr(item, "ticketId")))
 		case hr.TypeRelation:
 			need(hr.EmpKey(repository.StringAttr(item, "employeeId")))
 			switch hr.RelationType(repository.StringAttr(item, "relation")) {

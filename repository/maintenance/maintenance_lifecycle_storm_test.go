@@ -14,6 +14,7 @@ import (
 	"singletable/repository/hr"
 	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 )
 
 // A storm of creates, corrections and removals of every kind, 16 at a time, with and without every
@@ -85,9 +86,9 @@ type stormWorld struct {
 	t       *testing.T
 	r       *maintenance.Maintenance
 	ctx     context.Context
-	orgs    []*repository.Organization
-	users   []*repository.User
-	tickets []*repository.Ticket
+	orgs    []*saas.Organization
+	users   []*saas.User
+	tickets []*saas.Ticket
 	depts   []*hr.Department
 	staff   []*hr.Employee
 	custs   []*commerce.Customer
@@ -161,8 +162,8 @@ func (w *stormWorld) ops(n int) []func() error {
 		kinds := []func() error{
 			func() error { _, err := w.r.CreateTicket(w.ctx, u.OrgID, u.ID, "s", "b"); return err },
 			func() error {
-				st := repository.TicketClosed
-				_, err := w.r.UpdateTicket(w.ctx, tk.OrgID, tk.ID, repository.TicketPatch{Status: &st})
+				st := saas.TicketClosed
+				_, err := w.r.UpdateTicket(w.ctx, tk.OrgID, tk.ID, saas.TicketPatch{Status: &st})
 				return err
 			},
 			func() error { return w.r.DeleteTicket(w.ctx, tk.OrgID, tk.ID, nil) },

@@ -8,6 +8,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,7 @@ func TestUserAndTicketRemovals(t *testing.T) {
 		t.Fatalf("a user with a ticket: %v", err)
 	}
 	title := "second"
-	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
+	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, saas.TicketPatch{Title: &title}); err != nil {
 		t.Fatal(err)
 	}
 	stale := 1
@@ -147,9 +148,9 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range repository.VersionsInTx + 5 {
+	for i := range saas.VersionsInTx + 5 {
 		title := "v" + strings.Repeat("x", i%7+1)
-		if _, err := r.UpdateTicket(ctx, u.OrgID, long.ID, repository.TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(ctx, u.OrgID, long.ID, saas.TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -159,7 +160,7 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 	if _, _, err := r.OrganizationWithUsers(ctx, u.OrgID, 5); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("the organization after its delete: %v", err)
 	}
-	if found, err := r.BatchGet(ctx, []repository.Key{repository.OrgKey(u.OrgID)}); err != nil || len(found) != 0 {
+	if found, err := r.BatchGet(ctx, []repository.Key{saas.OrgKey(u.OrgID)}); err != nil || len(found) != 0 {
 		t.Fatalf("a lookup after the delete: %v %v", found, err)
 	}
 	if _, err := r.CreateUser(ctx, u.OrgID, "Late", "late@example.com"); apperr.CodeOf(err) != apperr.CodeNotFound {
@@ -168,7 +169,7 @@ func TestDeleteOrganizationHidesAtOnceAndSweeps(t *testing.T) {
 	if err := r.DeleteOrganization(ctx, u.OrgID); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("deleting twice: %v", err)
 	}
-	if before := orphansOf(t, r, long.ID); len(before) < repository.VersionsInTx {
+	if before := orphansOf(t, r, long.ID); len(before) < saas.VersionsInTx {
 		t.Fatalf("the scan finds %d items of the long ticket before the sweep", len(before))
 	}
 	if n, err := r.Sweep(ctx); err != nil || n != 1 {
@@ -433,7 +434,7 @@ func TestDeleteUserWrittenBeforeCounters(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
-	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: repository.UserKeyOf(u.OrgID, u.ID).Attributes(),
+	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: saas.UserKeyOf(u.OrgID, u.ID).Attributes(),
 		UpdateExpression: aws.String("REMOVE counted, openTickets, pendingTickets, closedTickets")}); err != nil {
 		t.Fatal(err)
 	}
@@ -456,16 +457,16 @@ func TestDeletedOrganizationHidesItsUsersAndTickets(t *testing.T) {
 	if err := r.DeleteOrganization(ctx, u.OrgID); err != nil {
 		t.Fatal(err)
 	}
-	keys := []repository.Key{repository.UserKeyOf(u.OrgID, u.ID), repository.TicketKeyOf(u.OrgID, tk.ID), repository.UserKeyOf(other.OrgID, other.ID), repository.UserKeyOf(u.OrgID, u.ID)}
+	keys := []repository.Key{saas.UserKeyOf(u.OrgID, u.ID), saas.TicketKeyOf(u.OrgID, tk.ID), saas.UserKeyOf(other.OrgID, other.ID), saas.UserKeyOf(u.OrgID, u.ID)}
 	found, err := r.BatchGet(ctx, keys)
-	if err != nil || len(found) != 1 || found[repository.UserKeyOf(other.OrgID, other.ID)] == nil {
+	if err != nil || len(found) != 1 || found[saas.UserKeyOf(other.OrgID, other.ID)] == nil {
 		t.Fatalf("lookups after the delete: %v %v", found, err)
 	}
 	if _, err := r.CreateTicket(ctx, u.OrgID, u.ID, "late", "b"); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("createTicket: %v", err)
 	}
 	title, name := "late", "Late"
-	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, repository.TicketPatch{Title: &title}); apperr.CodeOf(err) != apperr.CodeNotFound {
+	if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, saas.TicketPatch{Title: &title}); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("updateTicket: %v", err)
 	}
 	if _, err := r.UpdateUser(ctx, u.OrgID, u.ID, &name, nil); apperr.CodeOf(err) != apperr.CodeNotFound {
@@ -491,14 +492,14 @@ func TestWritesUnderAMarkedOrganizationAreRefused(t *testing.T) {
 	}
 	next := *tk
 	next.Title, next.Version = "late", tk.Version+1
-	items, err := r.TicketChange(repository.TicketKeyOf(u.OrgID, tk.ID), tk, &next)
+	items, err := r.TicketChange(saas.TicketKeyOf(u.OrgID, tk.ID), tk, &next)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Transact(ctx, "test", items); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("a ticket change read before the mark: %v", err)
 	}
-	item, err := repository.UserEntity.Encode(u)
+	item, err := saas.UserEntity.Encode(u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -632,7 +633,7 @@ func TestCorrectionsKeepConcurrentChanges(t *testing.T) {
 func setOrgAttr(t *testing.T, r *Maintenance, org, update string, values map[string]types.AttributeValue) {
 	t.Helper()
 	_, err := r.DB.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()),
-		Key: repository.OrgKey(org).Attributes(), UpdateExpression: aws.String(update), ExpressionAttributeValues: values})
+		Key: saas.OrgKey(org).Attributes(), UpdateExpression: aws.String(update), ExpressionAttributeValues: values})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -679,7 +680,7 @@ func TestSweepLeavesAnUnmarkedOrganization(t *testing.T) {
 	if n, err := r.Sweep(ctx); n != 1 || err != nil {
 		t.Fatalf("sweep: %d, %v", n, err)
 	}
-	found, err := r.BatchGet(ctx, []repository.Key{repository.OrgKey(u.OrgID), u.Key(), repository.TicketKeyOf(u.OrgID, tk.ID)})
+	found, err := r.BatchGet(ctx, []repository.Key{saas.OrgKey(u.OrgID), u.Key(), saas.TicketKeyOf(u.OrgID, tk.ID)})
 	if err != nil || len(found) != 3 {
 		t.Fatalf("the unmarked organization after the sweep: %v %v", found, err)
 	}
@@ -694,9 +695,9 @@ func TestDeleteTicketSucceedsWhenItsHistorySweepFails(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
-	for i := range repository.VersionsInTx + 2 {
+	for i := range saas.VersionsInTx + 2 {
 		title := fmt.Sprintf("v%d", i)
-		if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(ctx, u.OrgID, tk.ID, saas.TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}

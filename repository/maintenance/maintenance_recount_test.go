@@ -3,6 +3,7 @@ package maintenance
 import (
 	"context"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -21,12 +22,12 @@ func TestRecountRepairsDriftAndIsIdempotent(t *testing.T) {
 	}
 	// Drift: a wrong user count on the organization, and the user's counters gone as on an item
 	// written before counters existed.
-	k := repository.UserKeyOf(u.OrgID, u.ID)
+	k := saas.UserKeyOf(u.OrgID, u.ID)
 	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: k.Attributes(),
 		UpdateExpression: aws.String("REMOVE counted, openTickets, pendingTickets, closedTickets")}); err != nil {
 		t.Fatal(err)
 	}
-	ok := repository.OrgKey(u.OrgID)
+	ok := saas.OrgKey(u.OrgID)
 	if _, err := r.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(r.Table()), Key: ok.Attributes(),
 		UpdateExpression: aws.String("SET userCount = :n"), ExpressionAttributeValues: map[string]types.AttributeValue{":n": repository.NumberValue(7)}}); err != nil {
 		t.Fatal(err)
@@ -49,7 +50,7 @@ func TestRecountRepairsDriftAndIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := repository.FoundAs[*repository.User](found, k); !ok || !got.Counted || got.OpenTickets != 1 {
+	if got, ok := repository.FoundAs[*saas.User](found, k); !ok || !got.Counted || got.OpenTickets != 1 {
 		t.Fatalf("the user after the recount: %+v", got)
 	}
 	if again, err := r.Recount(ctx, RecountOptions{Settle: 1}); err != nil || len(again.Repairs) != 0 {

@@ -6,6 +6,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,7 +16,7 @@ import (
 // sampleItems is the sample dataset: the organizations with their users and tickets
 // (saasSampleItems), then the other domains' samples (withDomainSamples).
 func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
-	items, err := repository.SaasSampleItems()
+	items, err := saas.SaasSampleItems()
 	if err != nil {
 		return nil, err
 	}

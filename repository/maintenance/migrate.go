@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"singletable/repository"
+	"singletable/repository/saas"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -42,7 +43,7 @@ type MigrationReport struct {
 // this version: an older server would go on writing the old shapes.
 func (r *Maintenance) Migrate(ctx context.Context) (MigrationReport, error) {
 	var rep MigrationReport
-	err := r.EachUser(ctx, func(u *repository.User) error {
+	err := r.EachUser(ctx, func(u *saas.User) error {
 		moved, versioned, err := r.migrateTickets(ctx, u)
 		rep.TicketsRekeyed += moved
 		rep.TicketsVersioned += versioned
@@ -59,13 +60,13 @@ func (r *Maintenance) Migrate(ctx context.Context) (MigrationReport, error) {
 // transaction (the item put under its new key, unless it is there already, and the old one
 // deleted), gives those without versions their version 1, and reports how many it moved and
 // versioned.
-func (r *Maintenance) migrateTickets(ctx context.Context, u *repository.User) (moved, versioned int, err error) {
+func (r *Maintenance) migrateTickets(ctx context.Context, u *saas.User) (moved, versioned int, err error) {
 	items, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.Table()),
 		IndexName:              aws.String(repository.Gsi1),
 		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": repository.StringValue(repository.UserCollectionPK(u.OrgID, u.ID)), ":t": repository.StringValue(repository.TicketSKPrefix),
+			":pk": repository.StringValue(saas.UserCollectionPK(u.OrgID, u.ID)), ":t": repository.StringValue(saas.TicketSKPrefix),
 		},
 	})
 	if err != nil {
@@ -73,7 +74,7 @@ func (r *Maintenance) migrateTickets(ctx context.Context, u *repository.User) (m
 	}
 	for _, item := range items {
 		old := repository.Key{PK: repository.StringAttr(item, repository.AttrPK), SK: repository.StringAttr(item, repository.AttrSK)}
-		now := repository.TicketKeyOf(u.OrgID, repository.StringAttr(item, "id"))
+		now := saas.TicketKeyOf(u.OrgID, repository.StringAttr(item, "id"))
 		if old.PK != now.PK {
 			continue // not a ticket item of this shape
 		}
@@ -104,11 +105,11 @@ var errVersioned = apperr.Errorf(apperr.CodeConflict, "the ticket has versions a
 // state as it is, last changed at its updatedAt), in one transaction conditioned on its having no
 // version yet: false when a change of the ticket got there first (it writes version 1 itself).
 func (r *Maintenance) versionTicket(ctx context.Context, item map[string]types.AttributeValue, k repository.Key) (bool, error) {
-	t, err := repository.DecodeAs[*repository.Ticket](item)
+	t, err := repository.DecodeAs[*saas.Ticket](item)
 	if err != nil {
 		return false, err
 	}
-	first, err := repository.TicketVersionEntity.Encode(repository.VersionOf(t, t.UpdatedAt))
+	first, err := saas.TicketVersionEntity.Encode(saas.VersionOf(t, t.UpdatedAt))
 	if err != nil {
 		return false, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"singletable/repository"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,13 +13,13 @@ import (
 )
 
 // putOldTicket writes t as an earlier version did: under PK = SK = TICKET#<t>.
-func putOldTicket(t *testing.T, r *Maintenance, tk *repository.Ticket) repository.Key {
+func putOldTicket(t *testing.T, r *Maintenance, tk *saas.Ticket) repository.Key {
 	t.Helper()
-	item, err := repository.TicketEntity.Encode(tk)
+	item, err := saas.TicketEntity.Encode(tk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := repository.Key{PK: repository.TicketSKPrefix + tk.ID, SK: repository.TicketSKPrefix + tk.ID}
+	old := repository.Key{PK: saas.TicketSKPrefix + tk.ID, SK: saas.TicketSKPrefix + tk.ID}
 	item[repository.AttrPK], item[repository.AttrSK] = repository.StringValue(old.PK), repository.StringValue(old.SK)
 	if _, err := r.DB.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(r.Table()), Item: item}); err != nil {
 		t.Fatal(err)
@@ -47,9 +48,9 @@ func TestMigrateKeysTicketsByTheirOrganization(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldTicket := &repository.Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: repository.TicketOpen, CreatedAt: at, UpdatedAt: at}
+	oldTicket := &saas.Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: saas.TicketOpen, CreatedAt: at, UpdatedAt: at}
 	oldKey := putOldTicket(t, r, oldTicket)
-	if before, err := r.ReadConsistent(ctx, repository.TicketKeyOf(org.ID, id)); err != nil || len(before) != 0 {
+	if before, err := r.ReadConsistent(ctx, saas.TicketKeyOf(org.ID, id)); err != nil || len(before) != 0 {
 		t.Fatalf("before the migration the ticket has no item under its new key: %v, %v", before, err)
 	}
 
@@ -57,24 +58,24 @@ func TestMigrateKeysTicketsByTheirOrganization(t *testing.T) {
 	if err != nil || rep.TicketsRekeyed != 1 {
 		t.Fatalf("first run: %+v, %v; want one ticket moved", rep, err)
 	}
-	found, err := r.ReadConsistent(ctx, oldKey, repository.TicketKeyOf(org.ID, id), repository.TicketKeyOf(org.ID, today.ID))
+	found, err := r.ReadConsistent(ctx, oldKey, saas.TicketKeyOf(org.ID, id), saas.TicketKeyOf(org.ID, today.ID))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := found[oldKey]; ok {
 		t.Error("the old item is still there")
 	}
-	if moved, ok := repository.FoundAs[*repository.Ticket](found, repository.TicketKeyOf(org.ID, id)); !ok || moved.Title != "written before" {
+	if moved, ok := repository.FoundAs[*saas.Ticket](found, saas.TicketKeyOf(org.ID, id)); !ok || moved.Title != "written before" {
 		t.Errorf("the moved ticket: %+v", moved)
 	}
-	if _, ok := found[repository.TicketKeyOf(org.ID, today.ID)]; !ok {
+	if _, ok := found[saas.TicketKeyOf(org.ID, today.ID)]; !ok {
 		t.Error("today's ticket is gone")
 	}
 	if rep, err := r.Migrate(ctx); err != nil || rep.TicketsRekeyed != 0 {
 		t.Fatalf("second run: %+v, %v; want nothing to do", rep, err)
 	}
 	// The user's list holds each ticket once.
-	p, err := r.TicketsOfUser(ctx, org.ID, u.ID, repository.TicketFilter{}, repository.PageArgs{First: 10})
+	p, err := r.TicketsOfUser(ctx, org.ID, u.ID, saas.TicketFilter{}, repository.PageArgs{First: 10})
 	if err != nil || len(p.Items) != 2 {
 		t.Fatalf("tickets after the migration: %d, %v", len(p.Items), err)
 	}

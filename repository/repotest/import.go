@@ -13,6 +13,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"singletable/repository"
+	"singletable/repository/saas"
 )
 
 // ImportTickets writes n open tickets of org reported by reporter into table as another writer
@@ -21,7 +22,7 @@ import (
 // counts. It returns the tickets in the order written. For tests and the benchmark: cfg names
 // DynamoDB Local's endpoint, the table and its database (LocalDatabase; empty for the process's
 // own credentials).
-func ImportTickets(ctx context.Context, cfg repository.Config, org, reporter string, n int) ([]*repository.Ticket, error) {
+func ImportTickets(ctx context.Context, cfg repository.Config, org, reporter string, n int) ([]*saas.Ticket, error) {
 	table := cfg.Table
 	opts := []func(*config.LoadOptions) error{config.WithRegion("us-east-1")}
 	if cfg.LocalDatabase != "" {
@@ -32,14 +33,14 @@ func ImportTickets(ctx context.Context, cfg repository.Config, org, reporter str
 		return nil, err
 	}
 	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(cfg.Endpoint) })
-	tickets := make([]*repository.Ticket, n)
+	tickets := make([]*saas.Ticket, n)
 	for start := 0; start < n; start += 25 {
 		now := time.Now().UTC() // each batch's tickets are created when it is written
 		var reqs []types.WriteRequest
 		for i := start; i < min(start+25, n); i++ {
-			t := &repository.Ticket{ID: ulid.Make().String(), OrgID: org, ReporterID: reporter, Title: fmt.Sprintf("Imported %d", i),
-				Body: "imported", Status: repository.TicketOpen, CreatedAt: now, UpdatedAt: now, Version: 1}
-			item, err := repository.EncodeTicket(t)
+			t := &saas.Ticket{ID: ulid.Make().String(), OrgID: org, ReporterID: reporter, Title: fmt.Sprintf("Imported %d", i),
+				Body: "imported", Status: saas.TicketOpen, CreatedAt: now, UpdatedAt: now, Version: 1}
+			item, err := saas.EncodeTicket(t)
 			if err != nil {
 				return nil, err
 			}
@@ -59,7 +60,7 @@ func ImportTickets(ctx context.Context, cfg repository.Config, org, reporter str
 
 // Import is ImportTickets into the table of repo, a Repo of NewRepo (in its table's own
 // database), failing t on an error.
-func Import(t testing.TB, repo *repository.Repo, org, reporter string, n int) []*repository.Ticket {
+func Import(t testing.TB, repo *repository.Repo, org, reporter string, n int) []*saas.Ticket {
 	t.Helper()
 	tickets, err := ImportTickets(context.Background(), Config(t, repo.Table()), org, reporter, n)
 	if err != nil {

@@ -7,6 +7,7 @@ package store
 import (
 	"context"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 
 	"singletable/repository"
 	"singletable/repository/commerce"
@@ -22,6 +23,7 @@ type Store struct {
 	*maintenance.Maintenance
 	*commerce.Commerce
 	*hr.HR
+	*saas.SaaS
 }
 
 // New opens the table cfg names (repository.New) and puts its domains together.
@@ -35,5 +37,5 @@ func New(ctx context.Context, cfg repository.Config) (*Store, error) {
 
 // Of is the Store over an engine opened already.
 func Of(r *repository.Repo) *Store {
-	return &Store{Repo: r, HR: hr.New(r), Stream: stream.New(r), Maintenance: maintenance.New(r), Commerce: commerce.New(r)}
+	return &Store{Repo: r, SaaS: saas.New(r), HR: hr.New(r), Stream: stream.New(r), Maintenance: maintenance.New(r), Commerce: commerce.New(r)}
 }

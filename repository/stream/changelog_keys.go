@@ -5,6 +5,7 @@ import (
 	"singletable/repository"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func changeLogs(c Change) []string {
 	}
 	for _, e := range [2]repository.Entity{c.New, c.Old} {
 		switch v := e.(type) {
-		case *repository.Ticket:
+		case *saas.Ticket:
 			add(TicketChangeScope(v.OrgID, "").Log)
 		case *commerce.Order:
 			add(OrderChangeScope(v.CustomerID).Log)

@@ -6,18 +6,27 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
 )
 
-// newLocalRepo is the stream of a new table of its own in DynamoDB Local (repotest), with the
+// testRepo is the stream of a test's table with the domains the tests write through.
+type testRepo struct {
+	*repository.Repo
+	*Stream
+	*saas.SaaS
+}
+
+// newLocalRepo is a testRepo on a new table of its own in DynamoDB Local (repotest), with the
 // settings cfg sets (its non-zero fields).
-func newLocalRepo(t *testing.T, cfg repository.Config) *Stream {
+func newLocalRepo(t *testing.T, cfg repository.Config) *testRepo {
 	t.Helper()
-	return New(repotest.NewRepo(t, func(c *repository.Config) {
+	r := repotest.NewRepo(t, func(c *repository.Config) {
 		to, from := reflect.ValueOf(c).Elem(), reflect.ValueOf(cfg)
 		for i := range from.NumField() {
 			if !from.Field(i).IsZero() {
 				to.Field(i).Set(from.Field(i))
 			}
 		}
-	}))
+	})
+	return &testRepo{Repo: r, Stream: New(r), SaaS: saas.New(r)}
 }

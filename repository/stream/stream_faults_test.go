@@ -9,16 +9,19 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
 )
 
 // retitle sets a ticket's title to phase 0, phase 1, ... and returns the titles.
-func retitle(t *testing.T, repo *stream.Stream, tk *repository.Ticket, phase string, n int) []string {
+func retitle(t *testing.T, repo *store.Store, tk *saas.Ticket, phase string, n int) []string {
 	t.Helper()
 	var titles []string
 	for i := range n {
 		title := fmt.Sprintf("%s %d", phase, i)
-		if _, err := repo.UpdateTicket(context.Background(), tk.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
+		if _, err := repo.UpdateTicket(context.Background(), tk.OrgID, tk.ID, saas.TicketPatch{Title: &title}); err != nil {
 			t.Fatalf("%s: %v", title, err)
 		}
 		titles = append(titles, title)
@@ -30,10 +33,10 @@ func retitle(t *testing.T, repo *stream.Stream, tk *repository.Ticket, phase str
 // DynamoDB: it backs off, reports the outage and its end, and loses or repeats no change.
 func TestStreamSurvivesThrottlingAndAnOutage(t *testing.T) {
 	th, out := &repotest.Throttler{}, &repotest.Outage{}
-	repo := stream.New(repotest.NewRepo(t, func(c *repository.Config) {
+	repo := storetest.New(t, func(c *repository.Config) {
 		c.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return out.Wrap(th.Wrap(rt)) }
-	}))
-	c := stream.CollectStream(t, repo, stream.StreamOptions{PollInterval: 10 * time.Millisecond, DescribeInterval: 100 * time.Millisecond, MaxBackoff: 50 * time.Millisecond})
+	})
+	c := stream.CollectStream(t, repo.Stream, stream.StreamOptions{PollInterval: 10 * time.Millisecond, DescribeInterval: 100 * time.Millisecond, MaxBackoff: 50 * time.Millisecond})
 	c.WaitStream(t)
 	ctx := context.Background()
 	org, err := repo.CreateOrganization(ctx, "Org")
@@ -70,10 +73,10 @@ func TestStreamSurvivesThrottlingAndAnOutage(t *testing.T) {
 	last := want[len(want)-1]
 	var got []string
 	for _, ch := range c.Until(t, func(ch stream.Change) bool {
-		nt, _ := ch.New.(*repository.Ticket)
+		nt, _ := ch.New.(*saas.Ticket)
 		return nt != nil && nt.Title == last
 	}) {
-		if nt, ok := ch.New.(*repository.Ticket); ok && ch.Kind == stream.ChangeUpdated {
+		if nt, ok := ch.New.(*saas.Ticket); ok && ch.Kind == stream.ChangeUpdated {
 			got = append(got, nt.Title)
 		}
 	}

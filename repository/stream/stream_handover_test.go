@@ -10,11 +10,14 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
 )
 
 // startReading runs r's stream reader until the returned stop, once it announced the stream.
-func startReading(t *testing.T, r *stream.Stream) (stop func()) {
+func startReading(t *testing.T, r *store.Store) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	announced, done := make(chan struct{}), make(chan error, 1)
@@ -49,7 +52,7 @@ func startReading(t *testing.T, r *stream.Stream) (stop func()) {
 // loggedUpdates waits until the organization's change log holds want's last title, and returns
 // the titles of its UPDATED changes in the log's order (failing on a sequence number logged twice,
 // or positions out of order).
-func loggedUpdates(t *testing.T, r *stream.Stream, org string, want []string) []string {
+func loggedUpdates(t *testing.T, r *store.Store, org string, want []string) []string {
 	t.Helper()
 	deadline := time.Now().Add(stream.StreamWait)
 	for {
@@ -68,7 +71,7 @@ func loggedUpdates(t *testing.T, r *stream.Stream, org string, want []string) []
 				t.Fatalf("position %d after %d", c.Position, last)
 			}
 			last = c.Position
-			if nt, ok := c.New.(*repository.Ticket); ok && c.Kind == stream.ChangeUpdated {
+			if nt, ok := c.New.(*saas.Ticket); ok && c.Kind == stream.ChangeUpdated {
 				titles = append(titles, nt.Title)
 			}
 		}
@@ -85,7 +88,7 @@ func loggedUpdates(t *testing.T, r *stream.Stream, org string, want []string) []
 // Nothing a writer wrote is missing from the log, and nothing is in it twice. (DynamoDB Local's
 // one shard never closes: the readers that take over are told it did, repotest.ShardCloser.)
 func TestStreamHandoverResumesAShardThatClosedWithChangesNotYetAppended(t *testing.T) {
-	repo := stream.New(repotest.NewRepo(t))
+	repo := storetest.New(t)
 	ctx := context.Background()
 	org, err := repo.CreateOrganization(ctx, "Org")
 	if err != nil {
@@ -101,14 +104,14 @@ func TestStreamHandoverResumesAShardThatClosedWithChangesNotYetAppended(t *testi
 	}
 	closer := &repotest.ShardCloser{}
 	closer.Set(true)
-	takingOver := func() *stream.Stream {
+	takingOver := func() *store.Store {
 		cfg := repotest.Config(t, repo.Table())
 		cfg.WrapTransport = closer.Wrap
 		next, err := repository.New(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return stream.New(next)
+		return store.Of(next)
 	}
 
 	// The first reader starts the shard (its start mark) and stops before it appended anything.

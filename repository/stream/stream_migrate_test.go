@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"singletable/repository"
 	"singletable/repository/maintenance"
+	"singletable/repository/saas"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -28,8 +29,8 @@ func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	putTicketUnderOldKey(t, r, &repository.Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: repository.TicketOpen, CreatedAt: at, UpdatedAt: at})
-	c := CollectStream(t, r, fastStream)
+	putTicketUnderOldKey(t, r, &saas.Ticket{ID: id, OrgID: org.ID, ReporterID: u.ID, Title: "written before", Body: "b", Status: saas.TicketOpen, CreatedAt: at, UpdatedAt: at})
+	c := CollectStream(t, r.Stream, fastStream)
 	c.WaitStream(t)
 	if _, err := maintenance.New(r.Repo).Migrate(ctx); err != nil {
 		t.Fatal(err)
@@ -38,13 +39,13 @@ func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	moved, err := repository.TicketKey(org.ID, id)
+	moved, err := saas.TicketKey(org.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var kinds []string
 	for _, ch := range c.Until(t, func(ch Change) bool { return ch.Key == last.Key() }) {
-		if tk, ok := ch.Entity().(*repository.Ticket); ok && tk.ID == id {
+		if tk, ok := ch.Entity().(*saas.Ticket); ok && tk.ID == id {
 			kinds = append(kinds, fmt.Sprint(ch.Kind, " ", ch.Key == moved))
 		}
 	}
@@ -54,9 +55,9 @@ func TestMigrateMovesAreOneUpdateOnTheStream(t *testing.T) {
 }
 
 // putTicketUnderOldKey writes tk as an earlier version did: under PK = SK = TICKET#<t>.
-func putTicketUnderOldKey(t *testing.T, r *Stream, tk *repository.Ticket) {
+func putTicketUnderOldKey(t *testing.T, r *testRepo, tk *saas.Ticket) {
 	t.Helper()
-	item, err := repository.EncodeTicket(tk)
+	item, err := saas.EncodeTicket(tk)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,22 +6,23 @@ import (
 	"slices"
 	"testing"
 
-	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/saas"
+	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
 )
 
 // orderFixture is a table with one organization's ticket, whose item the tests hand the appender
 // as the records of shards they make up.
 type orderFixture struct {
-	repo *stream.Stream
+	repo *store.Store
 	org  string
-	tk   *repository.Ticket
+	tk   *saas.Ticket
 }
 
 func newOrderFixture(t *testing.T) orderFixture {
 	t.Helper()
-	repo := stream.New(repotest.NewRepo(t))
+	repo := storetest.New(t)
 	org, err := repo.CreateOrganization(t.Context(), "Org")
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func (f orderFixture) records(t *testing.T, shard string, seqs ...int) []stream.
 	t.Helper()
 	var out []stream.Change
 	for _, seq := range seqs {
-		c, err := stream.RecordOf(t.Context(), f.repo, f.tk, shard, fmt.Sprintf("%021d", seq))
+		c, err := stream.RecordOf(t.Context(), f.repo.Stream, f.tk, shard, fmt.Sprintf("%021d", seq))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +96,7 @@ func ids(changes []stream.Change) []string {
 // of the sequence numbers, and never changes once read.
 func TestChangeLogKeepsItsOrderAcrossShards(t *testing.T) {
 	f := newOrderFixture(t)
-	a, err := stream.NewLogAppender(t.Context(), f.repo)
+	a, err := stream.NewLogAppender(t.Context(), f.repo.Stream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,11 +126,11 @@ func TestChangeLogKeepsItsOrderAcrossShards(t *testing.T) {
 // it has in the log. Each reader's next append then takes the next positions.
 func TestChangeLogAppendsABatchOnceAcrossReaders(t *testing.T) {
 	f := newOrderFixture(t)
-	first, err := stream.NewLogAppender(t.Context(), f.repo)
+	first, err := stream.NewLogAppender(t.Context(), f.repo.Stream)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := stream.NewLogAppender(t.Context(), f.repo)
+	second, err := stream.NewLogAppender(t.Context(), f.repo.Stream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestChangeLogAppendsABatchOnceAcrossReaders(t *testing.T) {
 	if got := ids(f.resume(t, "")); !slices.Equal(got, want) {
 		t.Fatalf("the log: %v, want %v", got, want)
 	}
-	if head, err := stream.LogHead(t.Context(), f.repo); err != nil || head != 5 {
+	if head, err := stream.LogHead(t.Context(), f.repo.Stream); err != nil || head != 5 {
 		t.Fatalf("head %d, %v; want 5", head, err)
 	}
 }
@@ -163,7 +164,7 @@ func TestChangeLogAppendsABatchOnceAcrossReaders(t *testing.T) {
 // checkpoint) is appended in chunks, at consecutive positions.
 func TestChangeLogAppendsALargeBatchInChunks(t *testing.T) {
 	f := newOrderFixture(t)
-	a, err := stream.NewLogAppender(t.Context(), f.repo)
+	a, err := stream.NewLogAppender(t.Context(), f.repo.Stream)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,12 +41,12 @@ func (f *recordsFault) middleware(stack *middleware.Stack) error {
 }
 
 // updateTitles sets a ticket's title to prefix 0, prefix 1, ... and returns the titles.
-func updateTitles(t *testing.T, r *Stream, tk *repository.Ticket, prefix string, n int) []string {
+func updateTitles(t *testing.T, r *testRepo, tk *saas.Ticket, prefix string, n int) []string {
 	t.Helper()
 	var titles []string
 	for i := range n {
 		title := fmt.Sprintf("%s %d", prefix, i)
-		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, repository.TicketPatch{Title: &title}); err != nil {
+		if _, err := r.UpdateTicket(context.Background(), tk.OrgID, tk.ID, saas.TicketPatch{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 		titles = append(titles, title)
@@ -54,11 +55,11 @@ func updateTitles(t *testing.T, r *Stream, tk *repository.Ticket, prefix string,
 }
 
 // titlesUntil collects the titles of the ticket's updates up to the one titled last.
-func titlesUntil(t *testing.T, c *StreamCollector, tk *repository.Ticket, last string) []string {
+func titlesUntil(t *testing.T, c *StreamCollector, tk *saas.Ticket, last string) []string {
 	t.Helper()
 	var titles []string
-	for _, ch := range c.Until(t, func(ch Change) bool { nt, _ := ch.New.(*repository.Ticket); return nt != nil && nt.Title == last }) {
-		if nt, ok := ch.New.(*repository.Ticket); ok && ch.Key == tk.Key() && ch.Kind == ChangeUpdated {
+	for _, ch := range c.Until(t, func(ch Change) bool { nt, _ := ch.New.(*saas.Ticket); return nt != nil && nt.Title == last }) {
+		if nt, ok := ch.New.(*saas.Ticket); ok && ch.Key == tk.Key() && ch.Kind == ChangeUpdated {
 			titles = append(titles, nt.Title)
 		}
 	}
@@ -69,7 +70,7 @@ func titlesUntil(t *testing.T, c *StreamCollector, tk *repository.Ticket, last s
 // arrive once, in order.
 func readsThroughFault(t *testing.T, fault *recordsFault) *StreamCollector {
 	r := newLocalRepo(t, repository.Config{APIOptions: []func(*middleware.Stack) error{fault.middleware}})
-	c := CollectStream(t, r, fastStream)
+	c := CollectStream(t, r.Stream, fastStream)
 	c.WaitStream(t)
 	tk := createTicketFor(t, r)
 	first := updateTitles(t, r, tk, "before", 5)
@@ -125,7 +126,7 @@ func TestStreamIsEnabledOnAnExistingTable(t *testing.T) {
 	if _, err := r.StreamARN(ctx); !errors.Is(err, repository.ErrNoStream) {
 		t.Fatalf("StreamARN without a stream: %v, want ErrNoStream", err)
 	}
-	c := CollectStream(t, r, fastStream)
+	c := CollectStream(t, r.Stream, fastStream)
 	if err := c.WaitNoStream(t); !errors.Is(err, repository.ErrNoStream) {
 		t.Fatalf("reported %v", err)
 	}
@@ -150,7 +151,7 @@ func TestStreamIsEnabledOnAnExistingTable(t *testing.T) {
 // old stream to its end and the new one from its oldest record, so no write is missed.
 func TestStreamFollowsTheTableToANewStream(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
-	c := CollectStream(t, r, fastStream)
+	c := CollectStream(t, r.Stream, fastStream)
 	first := c.WaitStream(t)
 	tk := createTicketFor(t, r)
 	before := updateTitles(t, r, tk, "old stream", 3)
@@ -179,7 +180,7 @@ func TestStreamFollowsTheTableToANewStream(t *testing.T) {
 // oldest record instead: the change arrives, and no gap is reported, for there is none.
 func TestStreamReadsAnEmptyShardWhoseStartWasReportedTrimmed(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
-	c := CollectStream(t, r, fastStream)
+	c := CollectStream(t, r.Stream, fastStream)
 	c.WaitStream(t)
 	other := newLocalRepo(t, repository.Config{LocalDatabase: r.Table()}) // one database: one counter
 	if _, err := other.CreateOrganization(context.Background(), "elsewhere"); err != nil {
@@ -204,7 +205,7 @@ func TestStreamRenewsAnIteratorThatExpiredBeforeAnyRecord(t *testing.T) {
 	fault := &recordsFault{err: &stypes.ExpiredIteratorException{Message: aws.String("Iterator expired")}}
 	fault.armed.Store(true)
 	r := newLocalRepo(t, repository.Config{APIOptions: []func(*middleware.Stack) error{fault.middleware}})
-	c := CollectStream(t, r, fastStream)
+	c := CollectStream(t, r.Stream, fastStream)
 	c.WaitStream(t)
 	org, err := r.CreateOrganization(context.Background(), "first")
 	if err != nil {

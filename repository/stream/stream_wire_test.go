@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"singletable/repository"
+	"singletable/repository/saas"
 	"testing"
 	"time"
 )
@@ -13,7 +14,7 @@ import (
 // kind, key, shard and sequence.
 func TestChangeWireRoundTrip(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
-	c := CollectStream(t, r, fastStream)
+	c := CollectStream(t, r.Stream, fastStream)
 	c.WaitStream(t)
 	ctx := context.Background()
 	org, err := r.CreateOrganization(ctx, "Wire")
@@ -55,7 +56,7 @@ func TestDecodeChangeRefusesOtherBytes(t *testing.T) {
 }
 
 func FuzzDecodeChange(f *testing.F) {
-	item, err := repository.EncodeTicket(&repository.Ticket{ID: "01J0000000000000000000FUZZ", OrgID: "01J0000000000000000000FUZO", Title: "Fuzz", CreatedAt: time.Unix(0, 0).UTC()})
+	item, err := saas.EncodeTicket(&saas.Ticket{ID: "01J0000000000000000000FUZZ", OrgID: "01J0000000000000000000FUZO", Title: "Fuzz", CreatedAt: time.Unix(0, 0).UTC()})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func FuzzDecodeChange(f *testing.F) {
 func TestStreamResumesAfterASequenceNumber(t *testing.T) {
 	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
-	first := CollectStream(t, r, fastStream)
+	first := CollectStream(t, r.Stream, fastStream)
 	first.WaitStream(t)
 	a, err := r.CreateOrganization(ctx, "Before")
 	if err != nil {
@@ -98,7 +99,7 @@ func TestStreamResumesAfterASequenceNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resumed := CollectStream(t, r, StreamOptions{PollInterval: fastStream.PollInterval, DescribeInterval: fastStream.DescribeInterval,
+	resumed := CollectStream(t, r.Stream, StreamOptions{PollInterval: fastStream.PollInterval, DescribeInterval: fastStream.DescribeInterval,
 		MaxBackoff: fastStream.MaxBackoff, Resume: func(shard string) string {
 			if shard == last.Shard {
 				return last.Sequence

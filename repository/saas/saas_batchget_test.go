@@ -1,9 +1,10 @@
-package repository
+package saas
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"singletable/repository"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ import (
 // newLocalRepo is repotest.NewRepo for this package's own tests (repotest imports this package,
 // so it cannot be used here): a fresh table on DynamoDB Local, in a database of its own unless
 // cfg names one (see Config.LocalDatabase).
-func newLocalRepo(t *testing.T, cfg Config) *Repo {
+func newLocalRepo(t *testing.T, cfg repository.Config) *SaaS {
 	t.Helper()
 	ep := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
 	if ep == "" {
@@ -29,7 +30,7 @@ func newLocalRepo(t *testing.T, cfg Config) *Repo {
 	if cfg.LocalDatabase == "" {
 		cfg.LocalDatabase = cfg.Table
 	}
-	r, err := New(context.Background(), cfg)
+	r, err := repository.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func newLocalRepo(t *testing.T, cfg Config) *Repo {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = r.DeleteTable(context.Background()) })
-	return r
+	return New(r)
 }
 
 // throttleBatchGets makes DynamoDB Local behave like a throttled table: for the first `times`
@@ -58,7 +59,7 @@ func throttleBatchGets(times int64) (func(*middleware.Stack) error, *atomic.Int6
 					res.Responses[table] = keep
 					var keys []map[string]types.AttributeValue
 					for _, item := range drop {
-						keys = append(keys, map[string]types.AttributeValue{AttrPK: item[AttrPK], AttrSK: item[AttrSK]})
+						keys = append(keys, map[string]types.AttributeValue{repository.AttrPK: item[repository.AttrPK], repository.AttrSK: item[repository.AttrSK]})
 					}
 					if len(keys) > 0 {
 						res.UnprocessedKeys = map[string]types.KeysAndAttributes{table: {Keys: keys}}
@@ -69,7 +70,7 @@ func throttleBatchGets(times int64) (func(*middleware.Stack) error, *atomic.Int6
 	}, &n
 }
 
-func createOrgs(t *testing.T, r *Repo, n int) []*Organization {
+func createOrgs(t *testing.T, r *SaaS, n int) []*Organization {
 	t.Helper()
 	orgs := make([]*Organization, n)
 	for i := range orgs {
@@ -84,15 +85,15 @@ func createOrgs(t *testing.T, r *Repo, n int) []*Organization {
 
 // BatchGet removes duplicates, sends ⌈unique keys / 100⌉ calls, and leaves missing keys out.
 func TestBatchGetChunksAndDeduplicates(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	orgs := createOrgs(t, r, 250)
-	var keys []Key
+	var keys []repository.Key
 	for _, o := range orgs {
 		keys = append(keys, o.Key(), o.Key()) // every key twice
 	}
 	missing := OrgKey("01J00000000000000000000000")
 	keys = append(keys, missing)
-	ctx, m := WithMeter(context.Background())
+	ctx, m := repository.WithMeter(context.Background())
 	got, err := r.BatchGet(ctx, keys)
 	if err != nil {
 		t.Fatal(err)
@@ -115,19 +116,19 @@ func TestBatchGetChunksAndDeduplicates(t *testing.T) {
 
 func TestBatchGetRetriesUnprocessedKeys(t *testing.T) {
 	inject, injected := throttleBatchGets(3)
-	r := newLocalRepo(t, Config{APIOptions: []func(*middleware.Stack) error{inject}})
+	r := newLocalRepo(t, repository.Config{APIOptions: []func(*middleware.Stack) error{inject}})
 	var waits []time.Duration
 	r.BackoffFn = func(attempt int) time.Duration {
-		d := backoff(attempt)
+		d := repository.Backoff(attempt)
 		waits = append(waits, d)
 		return time.Millisecond
 	}
 	orgs := createOrgs(t, r, 8)
-	var keys []Key
+	var keys []repository.Key
 	for _, o := range orgs {
 		keys = append(keys, o.Key())
 	}
-	ctx, m := WithMeter(context.Background())
+	ctx, m := repository.WithMeter(context.Background())
 	got, err := r.BatchGet(ctx, keys)
 	if err != nil {
 		t.Fatal(err)
@@ -146,22 +147,11 @@ func TestBatchGetRetriesUnprocessedKeys(t *testing.T) {
 
 func TestBatchGetGivesUpAfterItsBound(t *testing.T) {
 	inject, _ := throttleBatchGets(1000)
-	r := newLocalRepo(t, Config{MaxBatchAttempts: 3, APIOptions: []func(*middleware.Stack) error{inject}})
+	r := newLocalRepo(t, repository.Config{MaxBatchAttempts: 3, APIOptions: []func(*middleware.Stack) error{inject}})
 	r.BackoffFn = func(int) time.Duration { return time.Millisecond }
 	orgs := createOrgs(t, r, 4)
-	_, err := r.BatchGet(context.Background(), []Key{orgs[0].Key(), orgs[1].Key(), orgs[2].Key(), orgs[3].Key()})
+	_, err := r.BatchGet(context.Background(), []repository.Key{orgs[0].Key(), orgs[1].Key(), orgs[2].Key(), orgs[3].Key()})
 	if apperr.CodeOf(err) != apperr.CodeUnavailable {
 		t.Fatalf("err = %v, want UNAVAILABLE once the retries are spent", err)
-	}
-}
-
-func TestBackoffIsBoundedFullJitter(t *testing.T) {
-	for attempt := range 40 {
-		ceiling := min(2*time.Second, (25*time.Millisecond)<<min(attempt, 16))
-		for range 50 {
-			if d := backoff(attempt); d <= 0 || d > ceiling+time.Millisecond {
-				t.Fatalf("backoff(%d) = %v, want in (0, %v]", attempt, d, ceiling)
-			}
-		}
 	}
 }

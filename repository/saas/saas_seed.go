@@ -1,6 +1,7 @@
-package repository
+package saas
 
 import (
+	"singletable/repository"
 	"strings"
 	"time"
 
@@ -32,14 +33,14 @@ func SaasSampleItems() ([]map[string]types.AttributeValue, error) {
 	}
 	for oi, o := range orgs {
 		orgAt := base.Add(time.Duration(oi) * time.Hour)
-		org := &Organization{ID: SeedID(orgAt, "org/"+o.name), Name: o.name, CreatedAt: orgAt}
+		org := &Organization{ID: repository.SeedID(orgAt, "org/"+o.name), Name: o.name, CreatedAt: orgAt}
 		if err := add(organizationEntity.Encode(org)); err != nil {
 			return nil, err
 		}
 		for ui, name := range o.users {
 			userAt := orgAt.Add(time.Duration(ui+1) * time.Minute)
 			email := strings.ToLower(strings.Fields(name)[0]) + "@" + o.domain
-			u := &User{ID: SeedID(userAt, "user/"+name), OrgID: org.ID, Name: name, Email: email, CreatedAt: userAt}
+			u := &User{ID: repository.SeedID(userAt, "user/"+name), OrgID: org.ID, Name: name, Email: email, CreatedAt: userAt}
 			if err := add(UserEntity.Encode(u)); err != nil {
 				return nil, err
 			}
@@ -47,7 +48,7 @@ func SaasSampleItems() ([]map[string]types.AttributeValue, error) {
 			for ti, title := range titles {
 				at := userAt.Add(time.Duration(ti*24+ui) * time.Hour * 7)
 				t := &Ticket{
-					ID: SeedID(at, "ticket/"+name+"/"+title), OrgID: org.ID, ReporterID: u.ID,
+					ID: repository.SeedID(at, "ticket/"+name+"/"+title), OrgID: org.ID, ReporterID: u.ID,
 					Title: title, Body: "Reported by " + name + ": " + title + ".", Status: statuses[(ti+ui)%len(statuses)],
 					CreatedAt: at, UpdatedAt: at, Version: 1,
 				}

@@ -1,9 +1,10 @@
-package repository
+package saas
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -47,7 +48,7 @@ var errTicketMoved = errors.New("the ticket changed meanwhile")
 
 // UpdateTicketPlan is what UpdateTicket does: read the ticket, then write it with its next
 // version, again when another change came in between (and no expectedVersion was given).
-var UpdateTicketPlan = WritePlan{Attempts: maxTicketAttempts, Calls: []WriteCall{
+var UpdateTicketPlan = repository.WritePlan{Attempts: maxTicketAttempts, Calls: []repository.WriteCall{
 	{Operation: "BatchGetItem", Calls: 1, What: "PK = SK = TICKET#<t>, consistent"},
 	{Operation: "TransactWriteItems", Calls: 1, What: "Update TICKET#<t> if its version is as read; Put its next version item; move the reporter's counts; check ORG#<o> is not being removed"},
 }}
@@ -55,7 +56,7 @@ var UpdateTicketPlan = WritePlan{Attempts: maxTicketAttempts, Calls: []WriteCall
 // UpdateTicket changes the status, title or body of ticket id of organization org, as a new
 // version (see above). A ticket of another organization is NOT_FOUND, as a missing one: its key
 // is spelled with org.
-func (r *Repo) UpdateTicket(ctx context.Context, org, id string, p TicketPatch) (*Ticket, error) {
+func (r *SaaS) UpdateTicket(ctx context.Context, org, id string, p TicketPatch) (*Ticket, error) {
 	k, err := TicketKey(org, id)
 	if err != nil {
 		return nil, err
@@ -85,14 +86,14 @@ func (p TicketPatch) clean() (TicketPatch, error) {
 		return p, apperr.InvalidInput("status", "unknown ticket status")
 	}
 	if p.Title != nil {
-		title, err := CleanText("title", *p.Title, 1, maxTitleLen, false)
+		title, err := repository.CleanText("title", *p.Title, 1, repository.MaxTitleLen, false)
 		if err != nil {
 			return p, err
 		}
 		p.Title = &title
 	}
 	if p.Body != nil {
-		body, err := CleanText("body", *p.Body, 1, maxBodyLen, true)
+		body, err := repository.CleanText("body", *p.Body, 1, repository.MaxBodyLen, true)
 		if err != nil {
 			return p, err
 		}
@@ -106,12 +107,12 @@ func (p TicketPatch) clean() (TicketPatch, error) {
 
 // updateTicketOnce reads the ticket (consistently) and writes the change made from what it read:
 // errTicketMoved if the ticket changed meanwhile.
-func (r *Repo) updateTicketOnce(ctx context.Context, k Key, p TicketPatch) (*Ticket, error) {
+func (r *SaaS) updateTicketOnce(ctx context.Context, k repository.Key, p TicketPatch) (*Ticket, error) {
 	found, err := r.ReadConsistent(ctx, k)
 	if err != nil {
 		return nil, err
 	}
-	cur, ok := FoundAs[*Ticket](found, k)
+	cur, ok := repository.FoundAs[*Ticket](found, k)
 	if !ok {
 		return nil, apperr.NotFound("ticket")
 	}
@@ -150,18 +151,18 @@ func (p TicketPatch) apply(cur *Ticket, now time.Time) *Ticket {
 // ticketChange is the transaction that moves the ticket at k from cur to next (see above). A
 // ticket written before versions existed has no version items: its first change also writes
 // version 1, the ticket as it was (last changed at its updatedAt), so that its history is whole.
-func (r *Repo) TicketChange(k Key, cur, next *Ticket) ([]TxItem, error) {
+func (r *SaaS) TicketChange(k repository.Key, cur, next *Ticket) ([]repository.TxItem, error) {
 	at, err := attributevalue.Marshal(next.UpdatedAt)
 	if err != nil {
 		return nil, apperr.Internal("update ticket", err)
 	}
-	cond, values := "#version = :from", map[string]types.AttributeValue{":from": NumberValue(cur.Version)}
+	cond, values := "#version = :from", map[string]types.AttributeValue{":from": repository.NumberValue(cur.Version)}
 	if cur.Version == 0 {
 		cond, values = "attribute_exists(PK) AND attribute_not_exists(#version)", map[string]types.AttributeValue{}
 	}
-	values[":title"], values[":body"], values[":status"] = StringValue(next.Title), StringValue(next.Body), StringValue(string(next.Status))
-	values[":at"], values[":next"] = at, NumberValue(next.Version)
-	items := []TxItem{r.TxUpdate(k,
+	values[":title"], values[":body"], values[":status"] = repository.StringValue(next.Title), repository.StringValue(next.Body), repository.StringValue(string(next.Status))
+	values[":at"], values[":next"] = at, repository.NumberValue(next.Version)
+	items := []repository.TxItem{r.TxUpdate(k,
 		"SET #title = :title, #body = :body, #status = :status, #updatedAt = :at, #version = :next", cond,
 		map[string]string{"#title": "title", "#body": "body", "#status": "status", "#updatedAt": "updatedAt", "#version": "version"},
 		values, errTicketMoved)}
@@ -179,7 +180,7 @@ func (r *Repo) TicketChange(k Key, cur, next *Ticket) ([]TxItem, error) {
 	items = append(items, r.OrgLive(cur.OrgID, apperr.NotFound("ticket")))
 	if cur.Status != next.Status {
 		items = append(items, r.TxCount(UserKeyOf(cur.OrgID, cur.ReporterID),
-			Moved(ticketCountAttr(cur.Status), ticketCountAttr(next.Status)),
+			repository.Moved(ticketCountAttr(cur.Status), ticketCountAttr(next.Status)),
 			apperr.Internal("update ticket", fmt.Errorf("the reporter of ticket %s is missing", cur.ID)), nil))
 	}
 	return items, nil

@@ -1,7 +1,8 @@
-package repository
+package saas
 
 import (
 	"context"
+	"singletable/repository"
 
 	"singletable/apperr"
 )
@@ -13,22 +14,22 @@ var errEmailTaken = &apperr.Error{Code: apperr.CodeConflict, Field: "email", Mes
 var errUserChanged = apperr.Errorf(apperr.CodeConflict, "the user was changed by a concurrent change; read it again and retry")
 
 // UpdateOrganizationPlan is what UpdateOrganization does (explain plans the mutation from it).
-var UpdateOrganizationPlan = WritePlan{Calls: []WriteCall{ConsistentRead("PK = ORG#<o>, SK = METADATA#<o>"), TransactCall("Update ORG#<o> METADATA#<o> and its GSI2 keys if it exists")}}
+var UpdateOrganizationPlan = repository.WritePlan{Calls: []repository.WriteCall{repository.ConsistentRead("PK = ORG#<o>, SK = METADATA#<o>"), repository.TransactCall("Update ORG#<o> METADATA#<o> and its GSI2 keys if it exists")}}
 
 // UpdateOrganization renames an organization: one Update of its item (and of its place in the
 // by-name listing), conditioned on its existence.
-func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string) (*Organization, error) {
-	if err := CheckID("id", org); err != nil {
+func (r *SaaS) UpdateOrganization(ctx context.Context, org string, name *string) (*Organization, error) {
+	if err := repository.CheckID("id", org); err != nil {
 		return nil, err
 	}
 	if name == nil {
-		return nil, NoChange("name")
+		return nil, repository.NoChange("name")
 	}
-	clean, err := CleanName("name", *name)
+	clean, err := repository.CleanName("name", *name)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := ReadLive[*Organization](ctx, r, OrgKey(org), apperr.NotFound("organization"))
+	cur, err := repository.ReadLive[*Organization](ctx, r.Repo, OrgKey(org), apperr.NotFound("organization"))
 	if err != nil {
 		return nil, err
 	}
@@ -38,8 +39,8 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 	if err != nil {
 		return nil, err
 	}
-	err = r.Transact(ctx, "update organization", []TxItem{
-		r.TxSetFrom(OrgKey(org), item, []string{"name"}, true, Condition{Expr: NotDeleting, Err: apperr.NotFound("organization")}),
+	err = r.Transact(ctx, "update organization", []repository.TxItem{
+		r.TxSetFrom(OrgKey(org), item, []string{"name"}, true, repository.Condition{Expr: repository.NotDeleting, Err: apperr.NotFound("organization")}),
 	})
 	if err != nil {
 		return nil, err
@@ -48,35 +49,35 @@ func (r *Repo) UpdateOrganization(ctx context.Context, org string, name *string)
 }
 
 // UpdateUserPlan is what UpdateUser does (explain plans the mutation from it).
-var UpdateUserPlan = WritePlan{Calls: []WriteCall{ConsistentRead("PK = ORG#<o>, SK = USER#<u>"),
-	TransactCall("Update USER#<u> if its email is as read; Put the new email guard if absent, Delete the old one; check ORG#<o> is not being removed")}}
+var UpdateUserPlan = repository.WritePlan{Calls: []repository.WriteCall{repository.ConsistentRead("PK = ORG#<o>, SK = USER#<u>"),
+	repository.TransactCall("Update USER#<u> if its email is as read; Put the new email guard if absent, Delete the old one; check ORG#<o> is not being removed")}}
 
 // UpdateUser changes a user's name or email. A new email moves the user's uniqueness guard in the
 // same transaction: the old guard is removed (on condition that it is the user's), the new one
 // put (CONFLICT if another user holds it), and the user updated on condition that its email is
 // still the one read, so two concurrent changes of one user's email cannot leave a stray guard.
-func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *string) (*User, error) {
-	if err := CheckID("id", org); err != nil {
+func (r *SaaS) UpdateUser(ctx context.Context, org, user string, name, email *string) (*User, error) {
+	if err := repository.CheckID("id", org); err != nil {
 		return nil, err
 	}
-	if err := CheckID("id", user); err != nil {
+	if err := repository.CheckID("id", user); err != nil {
 		return nil, err
 	}
-	next, err := UserPatch{name, email}.Clean()
+	next, err := repository.UserPatch{Name: name, Email: email}.Clean()
 	if err != nil {
 		return nil, err
 	}
-	cur, err := ReadLive[*User](ctx, r, UserKeyOf(org, user), apperr.NotFound("user"))
+	cur, err := repository.ReadLive[*User](ctx, r.Repo, UserKeyOf(org, user), apperr.NotFound("user"))
 	if err != nil {
 		return nil, err
 	}
 	r.AfterCorrectionRead()
-	u := next.apply(cur)
+	u := patched(cur, next)
 	item, err := UserEntity.Encode(u)
 	if err != nil {
 		return nil, err
 	}
-	items := r.GuardedEmailItems(GuardedEmail{Key: UserKeyOf(org, user), Fields: next.Fields(), Next: item, ReadEmail: cur.Email,
+	items := r.GuardedEmailItems(repository.GuardedEmail{Key: UserKeyOf(org, user), Fields: next.Fields(), Next: item, ReadEmail: cur.Email,
 		OldGuard: emailGuardKey(org, cur.Email), NewGuard: EmailGuardItem(u), Owner: "userId", ID: user,
 		Taken: errEmailTaken, Changed: errUserChanged})
 	items = append(items, r.OrgLive(org, apperr.NotFound("user")))
@@ -86,7 +87,8 @@ func (r *Repo) UpdateUser(ctx context.Context, org, user string, name, email *st
 	return u, nil
 }
 
-func (p UserPatch) apply(cur *User) *User {
+// patched is cur with what p gives.
+func patched(cur *User, p repository.UserPatch) *User {
 	next := *cur
 	if p.Name != nil {
 		next.Name = *p.Name

@@ -1,18 +1,19 @@
-package repository
+package saas
 
 import (
 	"context"
 	"errors"
+	"singletable/repository"
 
 	"singletable/apperr"
 )
 
 // CreateOrganizationPlan is what CreateOrganization does.
-var CreateOrganizationPlan = OneTransaction("Put ORG#<o> METADATA#<o> if absent")
+var CreateOrganizationPlan = repository.OneTransaction("Put ORG#<o> METADATA#<o> if absent")
 
 // CreateOrganization stores a new organization.
-func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organization, error) {
-	name, err := CleanName("name", name)
+func (r *SaaS) CreateOrganization(ctx context.Context, name string) (*Organization, error) {
+	name, err := repository.CleanName("name", name)
 	if err != nil {
 		return nil, err
 	}
@@ -20,19 +21,19 @@ func (r *Repo) CreateOrganization(ctx context.Context, name string) (*Organizati
 	if err != nil {
 		return nil, err
 	}
-	return CreateNew(ctx, r, organizationEntity, &Organization{ID: id, Name: name, CreatedAt: now, Counted: true}, "organization")
+	return repository.CreateNew(ctx, r.Repo, organizationEntity, &Organization{ID: id, Name: name, CreatedAt: now, Counted: true}, "organization")
 }
 
 // CreateUserPlan is what CreateUser does.
-var CreateUserPlan = OneTransaction("Put USER#<u> and its email guard if absent; check ORG#<o> exists")
+var CreateUserPlan = repository.OneTransaction("Put USER#<u> and its email guard if absent; check ORG#<o> exists")
 
 // CreateUser stores a new user and the item that reserves its email inside the organization, in
 // one transaction that also counts the user on the organization (which must exist).
-func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, error) {
-	if err := CheckID("organizationId", org); err != nil {
+func (r *SaaS) CreateUser(ctx context.Context, org, name, email string) (*User, error) {
+	if err := repository.CheckID("organizationId", org); err != nil {
 		return nil, err
 	}
-	name, email, err := CleanNameAndEmail(name, email)
+	name, email, err := repository.CleanNameAndEmail(name, email)
 	if err != nil {
 		return nil, err
 	}
@@ -41,8 +42,8 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 		return nil, err
 	}
 	u := &User{ID: id, OrgID: org, Name: name, Email: email, CreatedAt: now, Counted: true}
-	return CreateNew(ctx, r, UserEntity, u, "user",
-		r.TxCount(OrgKey(org), []Delta{{attrUserCount, 1}}, apperr.NotFound("organization"), beingRemoved(apperr.NotFound("organization"))),
+	return repository.CreateNew(ctx, r.Repo, UserEntity, u, "user",
+		r.TxCount(OrgKey(org), []repository.Delta{{Attr: attrUserCount, By: 1}}, apperr.NotFound("organization"), repository.BeingRemoved(apperr.NotFound("organization"))),
 		r.PutNew(EmailGuardItem(u), &apperr.Error{Code: apperr.CodeConflict, Field: "email", Message: "a user with this email already exists in the organization"}))
 }
 
@@ -50,24 +51,24 @@ func (r *Repo) CreateUser(ctx context.Context, org, name, email string) (*User, 
 // write under it but its removals: its users and tickets disappear with its mark (see batchGet),
 // so a write that reached one of them between the mark and the sweep is refused with onGone, as
 // under a missing organization, instead of adding to what the sweep is removing.
-func (r *Repo) OrgLive(org string, onGone error) TxItem {
-	return r.TxCheck(OrgKey(org), NotDeleting, nil, nil, onGone)
+func (r *SaaS) OrgLive(org string, onGone error) repository.TxItem {
+	return r.TxCheck(OrgKey(org), repository.NotDeleting, nil, nil, onGone)
 }
 
 // CreateTicketPlan is what CreateTicket does.
-var CreateTicketPlan = OneTransaction("Put TICKET#<t> and its first version if absent; count it on the reporter ORG#<o> USER#<u>, which must exist; check ORG#<o> is not being removed")
+var CreateTicketPlan = repository.OneTransaction("Put TICKET#<t> and its first version if absent; count it on the reporter ORG#<o> USER#<u>, which must exist; check ORG#<o> is not being removed")
 
 // CreateTicket stores a new open ticket reported by a user, at version 1, in one transaction with
 // its first version item and the reporter's count of open tickets (the reporter must exist).
-func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body string) (*Ticket, error) {
-	if err := errors.Join(CheckID("reporterId", org), CheckID("reporterId", reporter)); err != nil {
+func (r *SaaS) CreateTicket(ctx context.Context, org, reporter, title, body string) (*Ticket, error) {
+	if err := errors.Join(repository.CheckID("reporterId", org), repository.CheckID("reporterId", reporter)); err != nil {
 		return nil, apperr.InvalidInput("reporterId", "reporterId is not a valid user id")
 	}
-	title, err := CleanText("title", title, 1, maxTitleLen, false)
+	title, err := repository.CleanText("title", title, 1, repository.MaxTitleLen, false)
 	if err != nil {
 		return nil, err
 	}
-	body, err = CleanText("body", body, 1, maxBodyLen, true)
+	body, err = repository.CleanText("body", body, 1, repository.MaxBodyLen, true)
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +85,8 @@ func (r *Repo) CreateTicket(ctx context.Context, org, reporter, title, body stri
 	if err != nil {
 		return nil, err
 	}
-	err = r.Transact(ctx, "create ticket", []TxItem{
-		r.TxCount(UserKeyOf(org, reporter), []Delta{{ticketCountAttr(TicketOpen), 1}}, apperr.NotFound("reporter"), beingRemoved(apperr.NotFound("reporter"))),
+	err = r.Transact(ctx, "create ticket", []repository.TxItem{
+		r.TxCount(UserKeyOf(org, reporter), []repository.Delta{{Attr: ticketCountAttr(TicketOpen), By: 1}}, apperr.NotFound("reporter"), repository.BeingRemoved(apperr.NotFound("reporter"))),
 		r.PutNew(item, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 		r.PutNew(first, apperr.Errorf(apperr.CodeConflict, "ticket already exists")),
 		r.OrgLive(org, apperr.NotFound("reporter")),

@@ -1,9 +1,10 @@
-package repository
+package saas
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"singletable/repository"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -22,27 +23,27 @@ const (
 )
 
 // handleSaaSSweeps declares how the sweeps of organizations, users and tickets finish.
-func (r *Repo) handleSaaSSweeps() {
+func (r *SaaS) handleSaaSSweeps() {
 	r.HandleSweep(sweepOrganization, r.sweepOrganization)
 	r.HandleSweep(sweepUserKind, r.sweepMarkedUser)
 	r.HandleSweep(sweepTicketVersions, r.sweepTicketVersions)
 }
 
 // sweepTicketVersions removes the versions From..To of a removed ticket, then the record.
-func (r *Repo) sweepTicketVersions(ctx context.Context, rec *SweepRecord) error {
+func (r *SaaS) sweepTicketVersions(ctx context.Context, rec *repository.SweepRecord) error {
 	if r.Hooks.SweepVersions != nil {
 		if err := r.Hooks.SweepVersions(); err != nil {
 			return err
 		}
 	}
-	var keys []Key
+	var keys []repository.Key
 	for v := rec.From; v <= rec.To; v++ {
 		keys = append(keys, TicketVersionKey(rec.Org, rec.Ticket, v))
 	}
 	if err := r.BatchDelete(ctx, keys); err != nil {
 		return err
 	}
-	return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})
+	return r.Transact(ctx, "sweep", []repository.TxItem{r.DropSweep(rec)})
 }
 
 // errOrgHasUsers: a user of the organization appeared between the sweep's read and its last
@@ -52,22 +53,22 @@ var errOrgHasUsers = errors.New("the organization has users")
 // orgMarkCondition holds the last transaction of an organization's sweep to the organization it
 // marked: the item is deleted only while it carries the mark (and counts no user), so that an
 // organization written anew under the same key is never removed by an old record.
-const orgMarkCondition = "attribute_not_exists(PK) OR (attribute_exists(" + AttrDeleting + ") AND (attribute_not_exists(userCount) OR userCount <= :zero))"
+const orgMarkCondition = "attribute_not_exists(PK) OR (attribute_exists(" + repository.AttrDeleting + ") AND (attribute_not_exists(userCount) OR userCount <= :zero))"
 
 // sweepOrganization removes every user of the organization with its tickets, then the
 // organization and the record, on condition that it still carries the mark and its count of users
 // is zero (a user created before the mark and not yet read makes it fail: the next round removes
 // it). An organization that is there without the mark is not the one the record was written for:
 // only the record goes.
-func (r *Repo) sweepOrganization(ctx context.Context, rec *SweepRecord) error {
+func (r *SaaS) sweepOrganization(ctx context.Context, rec *repository.SweepRecord) error {
 	org, err := r.ReadOneConsistent(ctx, OrgKey(rec.Org))
 	if err != nil {
 		return err
 	}
-	if org != nil && org[AttrDeleting] == nil {
-		return r.Transact(ctx, "sweep", []TxItem{r.DropSweep(rec)})
+	if org != nil && org[repository.AttrDeleting] == nil {
+		return r.Transact(ctx, "sweep", []repository.TxItem{r.DropSweep(rec)})
 	}
-	for round := range MaxSweepRounds {
+	for round := range repository.MaxSweepRounds {
 		if err := r.SweepRound(ctx, round); err != nil {
 			return err
 		}
@@ -76,24 +77,24 @@ func (r *Repo) sweepOrganization(ctx context.Context, rec *SweepRecord) error {
 			return err
 		}
 	}
-	return fmt.Errorf("sweep of organization %s: %w", rec.Org, ErrSweepUnfinished)
+	return fmt.Errorf("sweep of organization %s: %w", rec.Org, repository.ErrSweepUnfinished)
 }
 
 // sweepOrganizationRound removes the users read in one round, and the organization when it read
 // none; more says another round is needed.
-func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *SweepRecord) (more bool, err error) {
+func (r *SaaS) sweepOrganizationRound(ctx context.Context, rec *repository.SweepRecord) (more bool, err error) {
 	raw, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.Table()),
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :u)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": StringValue(orgPK(rec.Org)), ":u": StringValue(userSKPrefix),
+			":pk": repository.StringValue(orgPK(rec.Org)), ":u": repository.StringValue(userSKPrefix),
 		},
 		ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
 		return false, err
 	}
-	users, err := DecodeAll[*User](raw)
+	users, err := repository.DecodeAll[*User](raw)
 	if err != nil {
 		return false, err
 	}
@@ -110,8 +111,8 @@ func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *SweepRecord) (mo
 	if len(users) > 0 {
 		return true, nil
 	}
-	err = r.Transact(ctx, "sweep organization", []TxItem{
-		r.DeleteIf(OrgKey(rec.Org), orgMarkCondition, map[string]types.AttributeValue{":zero": NumberValue(0)}, errOrgHasUsers),
+	err = r.Transact(ctx, "sweep organization", []repository.TxItem{
+		r.DeleteIf(OrgKey(rec.Org), orgMarkCondition, map[string]types.AttributeValue{":zero": repository.NumberValue(0)}, errOrgHasUsers),
 		r.DropSweep(rec),
 	})
 	return errors.Is(err, errOrgHasUsers), err
@@ -119,8 +120,8 @@ func (r *Repo) sweepOrganizationRound(ctx context.Context, rec *SweepRecord) (mo
 
 // sweepUser removes a user with its tickets, round after round (each reads the user again: its
 // email may have changed) until it is gone, or maxSweepRounds have not sufficed.
-func (r *Repo) sweepUser(ctx context.Context, u *User) error {
-	for round := range MaxSweepRounds {
+func (r *SaaS) sweepUser(ctx context.Context, u *User) error {
+	for round := range repository.MaxSweepRounds {
 		if err := r.SweepRound(ctx, round); err != nil {
 			return err
 		}
@@ -132,7 +133,7 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		if err == nil {
 			err = r.removeUserItem(ctx, u)
 		}
-		if !errors.Is(err, errUserHasTickets) && !IsConflict(err) {
+		if !errors.Is(err, errUserHasTickets) && !repository.IsConflict(err) {
 			return err
 		}
 		// Read by Query: a mark (its organization's or its own) hides it from readConsistent.
@@ -140,9 +141,9 @@ func (r *Repo) sweepUser(ctx context.Context, u *User) error {
 		if err != nil || item == nil {
 			return err
 		}
-		if u, err = DecodeAs[*User](item); err != nil {
+		if u, err = repository.DecodeAs[*User](item); err != nil {
 			return err
 		}
 	}
-	return fmt.Errorf("sweep of user %s: %w", u.ID, ErrSweepUnfinished)
+	return fmt.Errorf("sweep of user %s: %w", u.ID, repository.ErrSweepUnfinished)
 }

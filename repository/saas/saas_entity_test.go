@@ -1,7 +1,8 @@
-package repository
+package saas
 
 import (
 	"reflect"
+	"singletable/repository"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // registry finds it by type.
 func TestSaaSEntityRoundTrip(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 123_000_000, time.UTC)
-	for _, v := range []Entity{
+	for _, v := range []repository.Entity{
 		&Organization{ID: "o1", Name: "Acme", CreatedAt: at, UserCount: 3, Counted: true},
 		&User{ID: "u1", OrgID: "o1", Name: "Ann", Email: "ann@example.com", CreatedAt: at, OpenTickets: 1, PendingTickets: 2, ClosedTickets: 3, Counted: true},
 		&Ticket{ID: "t1", OrgID: "o1", ReporterID: "u1", Title: "Down", Body: "It is down", Status: TicketOpen, CreatedAt: at, UpdatedAt: at, Version: 7},
@@ -23,10 +24,10 @@ func TestSaaSEntityRoundTrip(t *testing.T) {
 			t.Fatalf("%T: %v", v, err)
 		}
 		k := v.Key()
-		if StringAttr(item, AttrPK) != k.PK || StringAttr(item, AttrSK) != k.SK {
-			t.Errorf("%T: item keys %q/%q, want %q/%q", v, StringAttr(item, AttrPK), StringAttr(item, AttrSK), k.PK, k.SK)
+		if repository.StringAttr(item, repository.AttrPK) != k.PK || repository.StringAttr(item, repository.AttrSK) != k.SK {
+			t.Errorf("%T: item keys %q/%q, want %q/%q", v, repository.StringAttr(item, repository.AttrPK), repository.StringAttr(item, repository.AttrSK), k.PK, k.SK)
 		}
-		got, err := DecodeEntity(item)
+		got, err := repository.DecodeEntity(item)
 		if err != nil {
 			t.Fatalf("%T: %v", v, err)
 		}
@@ -37,7 +38,7 @@ func TestSaaSEntityRoundTrip(t *testing.T) {
 }
 
 // encodeSaaS encodes v with its definition.
-func encodeSaaS(v Entity) (map[string]types.AttributeValue, error) {
+func encodeSaaS(v repository.Entity) (map[string]types.AttributeValue, error) {
 	switch v := v.(type) {
 	case *Organization:
 		return organizationEntity.Encode(v)

@@ -1,7 +1,8 @@
-package repository
+package saas
 
 import (
 	"context"
+	"singletable/repository"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -16,13 +17,15 @@ import (
 func ticketCountAttr(st TicketStatus) string { return strings.ToLower(string(st)) + "Tickets" }
 
 // UserTotal is the number of the organization's users.
-func (o *Organization) UserTotal() Count { return CountIf(o.Counted, o.UserCount) }
+func (o *Organization) UserTotal() repository.Count {
+	return repository.CountIf(o.Counted, o.UserCount)
+}
 
 // TicketTotal is the number of the user's tickets that filter f keeps: all of them, or those
 // with its status; unknown with a time range.
-func (u *User) TicketTotal(f TicketFilter) Count {
+func (u *User) TicketTotal(f TicketFilter) repository.Count {
 	ranged := f.CreatedAfter != nil || f.CreatedBefore != nil
-	return FilteredTotal(u.Counted, ranged, f.Status, u.ticketCount, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
+	return repository.FilteredTotal(u.Counted, ranged, f.Status, u.ticketCount, u.OpenTickets+u.PendingTickets+u.ClosedTickets)
 }
 
 func (u *User) ticketCount(st TicketStatus) int {
@@ -52,32 +55,36 @@ const attrUserCount = "userCount"
 var ticketStatuses = []TicketStatus{TicketOpen, TicketPending, TicketClosed}
 
 // Counted: an organization's users.
-var _ = Counted(Tally{
+var _ = repository.Counted(repository.Tally{
 	Parent: TypeOrganization, Attrs: []string{attrUserCount},
-	Project: []string{AttrType, "orgId"},
-	Of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return OrgKey(StringAttr(it, "orgId")), attrUserCount, StringAttr(it, AttrType) == TypeUser
+	Project: []string{repository.AttrType, "orgId"},
+	Of: func(it map[string]types.AttributeValue) (repository.Key, string, bool) {
+		return OrgKey(repository.StringAttr(it, "orgId")), attrUserCount, repository.StringAttr(it, repository.AttrType) == TypeUser
 	},
-	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return EachPage(func(a PageArgs) (Page[*Organization], error) { return r.ListOrganizations(ctx, a) }, EntityFn[*Organization](fn))
+	Each: func(ctx context.Context, repo *repository.Repo, fn func(repository.Entity) error) error {
+		r := &SaaS{Repo: repo}
+		return repository.EachPage(func(a repository.PageArgs) (repository.Page[*Organization], error) {
+			return r.ListOrganizations(ctx, a)
+		}, repository.EntityFn[*Organization](fn))
 	},
-	Collection: func(p Entity) *dynamodb.QueryInput {
+	Collection: func(p repository.Entity) *dynamodb.QueryInput {
 		return UsersOfOrganization.Input("", orgPK(p.(*Organization).ID), userSKPrefix)
 	},
 })
 
 // Counted: a user's tickets by status, from GSI1.
-var _ = Counted(Tally{
+var _ = repository.Counted(repository.Tally{
 	Parent: TypeUser, Attrs: ticketCountAttrs(),
-	Project: []string{AttrType, "orgId", "reporterId", "status"},
-	Of: func(it map[string]types.AttributeValue) (Key, string, bool) {
-		return UserKeyOf(StringAttr(it, "orgId"), StringAttr(it, "reporterId")),
-			ticketCountAttr(TicketStatus(StringAttr(it, "status"))), StringAttr(it, AttrType) == TypeTicket
+	Project: []string{repository.AttrType, "orgId", "reporterId", "status"},
+	Of: func(it map[string]types.AttributeValue) (repository.Key, string, bool) {
+		return UserKeyOf(repository.StringAttr(it, "orgId"), repository.StringAttr(it, "reporterId")),
+			ticketCountAttr(TicketStatus(repository.StringAttr(it, "status"))), repository.StringAttr(it, repository.AttrType) == TypeTicket
 	},
-	Each: func(ctx context.Context, r *Repo, fn func(Entity) error) error {
-		return r.EachUser(ctx, EntityFn[*User](fn))
+	Each: func(ctx context.Context, repo *repository.Repo, fn func(repository.Entity) error) error {
+		r := &SaaS{Repo: repo}
+		return r.EachUser(ctx, repository.EntityFn[*User](fn))
 	},
-	Collection: func(p Entity) *dynamodb.QueryInput {
+	Collection: func(p repository.Entity) *dynamodb.QueryInput {
 		u := p.(*User)
 		return TicketsOfUser.Input("", UserCollectionPK(u.OrgID, u.ID), TicketSKPrefix)
 	},

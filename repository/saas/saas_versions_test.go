@@ -1,7 +1,8 @@
-package repository
+package saas
 
 import (
 	"context"
+	"singletable/repository"
 	"sync"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 )
 
 // ticketFixture is an organization with one user and one ticket (version 1).
-func ticketFixture(t *testing.T, r *Repo) (*User, *Ticket) {
+func ticketFixture(t *testing.T, r *SaaS) (*User, *Ticket) {
 	t.Helper()
 	ctx := context.Background()
 	org, err := r.CreateOrganization(ctx, "Acme")
@@ -32,9 +33,9 @@ func ticketFixture(t *testing.T, r *Repo) (*User, *Ticket) {
 }
 
 // versionsOf is the ticket's version numbers, newest first, as its history lists them.
-func versionsOf(t *testing.T, r *Repo, tk *Ticket) []int {
+func versionsOf(t *testing.T, r *SaaS, tk *Ticket) []int {
 	t.Helper()
-	p, err := r.TicketHistory(context.Background(), tk.OrgID, tk.ID, PageArgs{First: 100})
+	p, err := r.TicketHistory(context.Background(), tk.OrgID, tk.ID, repository.PageArgs{First: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func versionsOf(t *testing.T, r *Repo, tk *Ticket) []int {
 // Editors who all read version 1 and say so: exactly one of them writes version 2, every other
 // gets CONFLICT, and nothing of theirs is written (no version item, the ticket as the winner left it).
 func TestEditorsOfOneVersionConflict(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	_, tk := ticketFixture(t, r)
 	const editors = 8
 	var wg sync.WaitGroup
@@ -86,7 +87,7 @@ func TestEditorsOfOneVersionConflict(t *testing.T) {
 // A change whose counter update is refused (the reporter's item, which carries the ticket counts,
 // is gone) is cancelled whole: no version item, the ticket unchanged, no counter created.
 func TestACancelledCounterChangeLeavesNoVersion(t *testing.T) {
-	r := newLocalRepo(t, Config{})
+	r := newLocalRepo(t, repository.Config{})
 	ctx := context.Background()
 	u, tk := ticketFixture(t, r)
 	if _, err := r.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(r.Table()), Key: UserKeyOf(u.OrgID, u.ID).Attributes()}); err != nil {
@@ -103,7 +104,7 @@ func TestACancelledCounterChangeLeavesNoVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if now, ok := FoundAs[*Ticket](found, TicketKeyOf(tk.OrgID, tk.ID)); !ok || now.Status != TicketOpen || now.Version != 1 {
+	if now, ok := repository.FoundAs[*Ticket](found, TicketKeyOf(tk.OrgID, tk.ID)); !ok || now.Status != TicketOpen || now.Version != 1 {
 		t.Fatalf("the ticket after a cancelled change: %+v", now)
 	}
 	if _, ok := found[UserKeyOf(u.OrgID, u.ID)]; ok {
@@ -115,7 +116,7 @@ func TestACancelledCounterChangeLeavesNoVersion(t *testing.T) {
 	}
 	out, err := r.DB.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(r.Table()), ConsistentRead: aws.Bool(true),
 		FilterExpression:          aws.String("begins_with(SK, :v)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":v": StringValue("VERSION#")}})
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": repository.StringValue("VERSION#")}})
 	if err != nil {
 		t.Fatal(err)
 	}

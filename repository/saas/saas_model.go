@@ -1,7 +1,8 @@
-package repository
+package saas
 
 import (
 	"errors"
+	"singletable/repository"
 	"strconv"
 	"strings"
 	"time"
@@ -30,15 +31,15 @@ type Organization struct {
 }
 
 // Key implements Entity.
-func (o *Organization) Key() Key { return organizationEntity.Key(o) }
+func (o *Organization) Key() repository.Key { return organizationEntity.Key(o) }
 
 // organizationEntity is the definition of the Organization item: the root of its organization's
 // collection, listed by name on GSI2 (AP7).
-var organizationEntity = Define(EntityDef[Organization, *Organization]{
+var organizationEntity = repository.Define(repository.EntityDef[Organization, *Organization]{
 	Name: TypeOrganization,
-	Key:  func(o *Organization) Key { return OrgKey(o.ID) },
-	Indexes: func(o *Organization, _ int) []IndexKey {
-		return []IndexKey{{Gsi2, TypePK(TypeOrganization), NameSortKey(o.Name, o.ID)}}
+	Key:  func(o *Organization) repository.Key { return OrgKey(o.ID) },
+	Indexes: func(o *Organization, _ int) []repository.IndexKey {
+		return []repository.IndexKey{{Index: repository.Gsi2, PK: repository.TypePK(TypeOrganization), SK: repository.NameSortKey(o.Name, o.ID)}}
 	},
 	Examples: func() []*Organization { return []*Organization{{ID: "<orgId>", Name: "<name>"}} },
 })
@@ -58,15 +59,15 @@ type User struct {
 }
 
 // Key implements Entity.
-func (u *User) Key() Key { return UserEntity.Key(u) }
+func (u *User) Key() repository.Key { return UserEntity.Key(u) }
 
 // userEntity is the definition of the User item: in its organization's collection (AP2, AP3), and the
 // last item of its own ticket collection on GSI1 (AP5).
-var UserEntity = Define(EntityDef[User, *User]{
+var UserEntity = repository.Define(repository.EntityDef[User, *User]{
 	Name: TypeUser,
-	Key:  func(u *User) Key { return UserKeyOf(u.OrgID, u.ID) },
-	Indexes: func(u *User, _ int) []IndexKey {
-		return []IndexKey{{Gsi1, UserCollectionPK(u.OrgID, u.ID), userGSI1SK(u.ID)}}
+	Key:  func(u *User) repository.Key { return UserKeyOf(u.OrgID, u.ID) },
+	Indexes: func(u *User, _ int) []repository.IndexKey {
+		return []repository.IndexKey{{Index: repository.Gsi1, PK: UserCollectionPK(u.OrgID, u.ID), SK: userGSI1SK(u.ID)}}
 	},
 	Examples: func() []*User { return []*User{{ID: "<userId>", OrgID: "<orgId>"}} },
 })
@@ -107,16 +108,16 @@ type Ticket struct {
 func (t *Ticket) CurrentVersion() int { return max(t.Version, 1) }
 
 // Key implements Entity.
-func (t *Ticket) Key() Key { return TicketEntity.Key(t) }
+func (t *Ticket) Key() repository.Key { return TicketEntity.Key(t) }
 
 // ticketEntity is the definition of the Ticket item: a collection of its own whose sort key names
 // the ticket's organization (so that a lookup is always made with the tenant, AP6), joined to its
 // reporter's collection on GSI1, newest first by its time-sortable id (AP5).
-var TicketEntity = Define(EntityDef[Ticket, *Ticket]{
+var TicketEntity = repository.Define(repository.EntityDef[Ticket, *Ticket]{
 	Name: TypeTicket,
-	Key:  func(t *Ticket) Key { return TicketKeyOf(t.OrgID, t.ID) },
-	Indexes: func(t *Ticket, _ int) []IndexKey {
-		return []IndexKey{{Gsi1, UserCollectionPK(t.OrgID, t.ReporterID), ticketGSI1SK(t.ID)}}
+	Key:  func(t *Ticket) repository.Key { return TicketKeyOf(t.OrgID, t.ID) },
+	Indexes: func(t *Ticket, _ int) []repository.IndexKey {
+		return []repository.IndexKey{{Index: repository.Gsi1, PK: UserCollectionPK(t.OrgID, t.ReporterID), SK: ticketGSI1SK(t.ID)}}
 	},
 	Examples: func() []*Ticket { return []*Ticket{{ID: "<ticketId>", OrgID: "<orgId>", ReporterID: "<userId>"}} },
 })
@@ -134,15 +135,15 @@ type TicketVersion struct {
 }
 
 // Key implements Entity.
-func (v *TicketVersion) Key() Key { return TicketVersionEntity.Key(v) }
+func (v *TicketVersion) Key() repository.Key { return TicketVersionEntity.Key(v) }
 
 // ticketVersionEntity is the definition of a ticket's version item: in the ticket's partition,
 // sorted by its zero-padded number under the organization's version prefix, so that a ticket's
 // history newest first is one Query read backwards (AP21). It is on no index: a version is only
 // ever read with its ticket's other versions.
-var TicketVersionEntity = Define(EntityDef[TicketVersion, *TicketVersion]{
+var TicketVersionEntity = repository.Define(repository.EntityDef[TicketVersion, *TicketVersion]{
 	Name: TypeTicketVersion,
-	Key:  func(v *TicketVersion) Key { return TicketVersionKey(v.OrgID, v.TicketID, v.Version) },
+	Key:  func(v *TicketVersion) repository.Key { return TicketVersionKey(v.OrgID, v.TicketID, v.Version) },
 	Examples: func() []*TicketVersion {
 		return []*TicketVersion{{TicketID: "<ticketId>", OrgID: "<orgId>", Version: 1}}
 	},
@@ -157,25 +158,25 @@ func VersionOf(t *Ticket, at time.Time) *TicketVersion {
 
 // OrganizationKey, UserKey and TicketKey are the keys of entities looked up by id (AP1, AP4, AP6).
 // They validate the ids, which come from clients.
-func OrganizationKey(org string) (Key, error) {
-	if err := CheckID("id", org); err != nil {
-		return Key{}, err
+func OrganizationKey(org string) (repository.Key, error) {
+	if err := repository.CheckID("id", org); err != nil {
+		return repository.Key{}, err
 	}
 	return OrgKey(org), nil
 }
 
 // UserKey is the key of a user (AP4).
-func UserKey(org, user string) (Key, error) {
-	if err := errors.Join(CheckID("id", org), CheckID("id", user)); err != nil {
-		return Key{}, apperr.InvalidInput("id", "not a valid user id")
+func UserKey(org, user string) (repository.Key, error) {
+	if err := errors.Join(repository.CheckID("id", org), repository.CheckID("id", user)); err != nil {
+		return repository.Key{}, apperr.InvalidInput("id", "not a valid user id")
 	}
 	return UserKeyOf(org, user), nil
 }
 
 // TicketKey is the key of a ticket of organization org (AP6).
-func TicketKey(org, ticket string) (Key, error) {
-	if err := errors.Join(CheckID("id", org), CheckID("id", ticket)); err != nil {
-		return Key{}, apperr.InvalidInput("id", "not a valid ticket id")
+func TicketKey(org, ticket string) (repository.Key, error) {
+	if err := errors.Join(repository.CheckID("id", org), repository.CheckID("id", ticket)); err != nil {
+		return repository.Key{}, apperr.InvalidInput("id", "not a valid ticket id")
 	}
 	return TicketKeyOf(org, ticket), nil
 }
@@ -183,12 +184,12 @@ func TicketKey(org, ticket string) (Key, error) {
 func EmailGuardItem(u *User) map[string]types.AttributeValue {
 	k := emailGuardKey(u.OrgID, u.Email)
 	item := k.Attributes()
-	item[AttrType] = StringValue(TypeUserEmail)
-	item["userId"] = StringValue(u.ID)
+	item[repository.AttrType] = repository.StringValue(TypeUserEmail)
+	item["userId"] = repository.StringValue(u.ID)
 	return item
 }
 
-var _ = DeclareItem(func() map[string]types.AttributeValue {
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue {
 	return EmailGuardItem(&User{ID: "<userId>", OrgID: "<orgId>", Email: "<email>"})
 }, nil)
 
@@ -204,17 +205,21 @@ const (
 	TypeTicketVersion = "TicketVersion"
 )
 
-func orgPK(org string) string { return Join("ORG", org) }
+func orgPK(org string) string { return repository.Join("ORG", org) }
 
 // orgKey: the organization's own item sorts first in its collection (METADATA < USER).
-func OrgKey(org string) Key { return Key{PK: orgPK(org), SK: Join("METADATA", org)} }
+func OrgKey(org string) repository.Key {
+	return repository.Key{PK: orgPK(org), SK: repository.Join("METADATA", org)}
+}
 
 const userSKPrefix = "USER#"
 
-func UserKeyOf(org, user string) Key { return Key{PK: orgPK(org), SK: userSKPrefix + user} }
+func UserKeyOf(org, user string) repository.Key {
+	return repository.Key{PK: orgPK(org), SK: userSKPrefix + user}
+}
 
 // userCollectionPK is a user's item collection on GSI1: the user item and its tickets.
-func UserCollectionPK(org, user string) string { return Join("ORG", org, "USER", user) }
+func UserCollectionPK(org, user string) string { return repository.Join("ORG", org, "USER", user) }
 
 // The user item's GSI1 sort key sorts after every ticket's ("USER#" > "TICKET#"), so a
 // newest-first Query (ScanIndexForward=false) reads the user first and then its newest tickets.
@@ -226,8 +231,8 @@ const TicketSKPrefix = "TICKET#"
 // organization it belongs to. A lookup is therefore only ever made with the tenant: a key spelled
 // with another organization finds nothing, exactly as for a ticket that does not exist, at the
 // same cost (no read of a foreign ticket, no size of one to report).
-func TicketKeyOf(org, ticket string) Key {
-	return Key{PK: TicketSKPrefix + ticket, SK: ticketOrgSKPrefix + org}
+func TicketKeyOf(org, ticket string) repository.Key {
+	return repository.Key{PK: TicketSKPrefix + ticket, SK: ticketOrgSKPrefix + org}
 }
 
 // ticketOrgSKPrefix starts the sort key of a ticket's item (ORG#<org>); begins_with on it finds
@@ -242,30 +247,32 @@ func ticketGSI1SK(ticket string) string { return TicketSKPrefix + ticket }
 // begins_with(SK, VERSION#<org>#), read backwards for newest first (AP21). The prefix names the
 // organization for the reason the current item's sort key does: a Query spelled with another
 // organization finds nothing, exactly as for a ticket that does not exist.
-func ticketVersionPrefix(org string) string { return "VERSION" + Delim + org + Delim }
+func ticketVersionPrefix(org string) string {
+	return "VERSION" + repository.Delim + org + repository.Delim
+}
 
 // ticketVersionDigits is the width of a version number in its sort key: zero-padded, so that the
 // keys sort in version order (up to maxTicketVersion).
 const ticketVersionDigits = 10
 
 // ticketVersionKey is the key of version v of a ticket of organization org.
-func TicketVersionKey(org, ticket string, v int) Key {
+func TicketVersionKey(org, ticket string, v int) repository.Key {
 	digits := strconv.Itoa(v)
 	pad := strings.Repeat("0", max(0, ticketVersionDigits-len(digits)))
-	return Key{PK: TicketSKPrefix + ticket, SK: ticketVersionPrefix(org) + pad + digits}
+	return repository.Key{PK: TicketSKPrefix + ticket, SK: ticketVersionPrefix(org) + pad + digits}
 }
 
 // emailGuardKey is the item that makes an email unique inside one organization. It lives in its
 // own partition, not in the organization's collection, so that AP2's Query of the collection
 // reads only the organization and its users.
-func emailGuardKey(org, email string) Key {
-	pk := Join("USEREMAIL", org, FoldKey(email))
-	return Key{PK: pk, SK: "USEREMAIL"}
+func emailGuardKey(org, email string) repository.Key {
+	pk := repository.Join("USEREMAIL", org, repository.FoldKey(email))
+	return repository.Key{PK: pk, SK: "USEREMAIL"}
 }
 
 // A user's and a ticket's item live only as long as their organization (BatchGet reads it with
 // them): both keys spell it.
-var _ = DeclareParent(func(k Key) (Key, bool) {
+var _ = repository.DeclareParent(func(k repository.Key) (repository.Key, bool) {
 	orgPrefix := orgPK("")
 	switch {
 	case strings.HasPrefix(k.PK, orgPrefix) && strings.HasPrefix(k.SK, userSKPrefix):
@@ -273,7 +280,7 @@ var _ = DeclareParent(func(k Key) (Key, bool) {
 	case strings.HasPrefix(k.PK, TicketSKPrefix) && strings.HasPrefix(k.SK, ticketOrgSKPrefix):
 		return OrgKey(strings.TrimPrefix(k.SK, ticketOrgSKPrefix)), true
 	}
-	return Key{}, false
+	return repository.Key{}, false
 })
 
 // EncodeTicket is the item of t exactly as the repository writes it: for a writer that puts

@@ -1,0 +1,18 @@
+// Package saas is the ticketing service's storage: organizations, their users, and the users'
+// tickets with each ticket's versions.
+package saas
+
+import "singletable/repository"
+
+// SaaS reads and writes organizations, users and tickets, over the engine's Repo.
+type SaaS struct {
+	*repository.Repo
+}
+
+// New is the SaaS of r's table. It declares how the sweeps it leaves finish (an organization, a
+// user, a long ticket history).
+func New(r *repository.Repo) *SaaS {
+	s := &SaaS{Repo: r}
+	s.handleSaaSSweeps()
+	return s
+}
