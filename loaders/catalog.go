@@ -4,16 +4,17 @@ import (
 	"context"
 
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 )
 
 // Products lists products by name (AP7), primes them and reads ahead what their level needs.
-func (l *Loaders) Products(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*repository.Product], error) {
+func (l *Loaders) Products(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*catalog.Product], error) {
 	return l.lists.products.load(ctx, listPageOf(args, level))
 }
 
 // Warehouses lists warehouses by name (AP7), primes them and reads ahead what their level needs.
-func (l *Loaders) Warehouses(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*repository.Warehouse], error) {
+func (l *Loaders) Warehouses(ctx context.Context, args repository.PageArgs, level Level) (repository.Page[*catalog.Warehouse], error) {
 	return l.lists.warehouses.load(ctx, listPageOf(args, level))
 }
 
@@ -29,7 +30,7 @@ func productListKeys(products []string, args repository.PageArgs, level Level) [
 }
 
 // InventoryOf is a product's stock in every warehouse (AP24: one Query of its partition).
-func (l *Loaders) InventoryOf(ctx context.Context, product string, level Level) (repository.Page[*repository.Inventory], error) {
+func (l *Loaders) InventoryOf(ctx context.Context, product string, level Level) (repository.Page[*catalog.Inventory], error) {
 	return l.lists.inventories.load(ctx, productListKeys([]string{product}, repository.PageArgs{}, level)[0])
 }
 
@@ -38,13 +39,13 @@ func (l *Loaders) StartInventories(ctx context.Context, products []string, level
 	l.lists.inventories.startAll(ctx, productListKeys(products, repository.PageArgs{}, level))
 }
 
-func (l *Loaders) readInventories(ctx context.Context, k productListKey) (repository.Page[*repository.Inventory], error) {
-	return l.repo.InventoryOfProduct(ctx, k.product, repository.PageArgs{First: repository.MaxWarehousesPerProduct})
+func (l *Loaders) readInventories(ctx context.Context, k productListKey) (repository.Page[*catalog.Inventory], error) {
+	return l.repo.InventoryOfProduct(ctx, k.product, repository.PageArgs{First: catalog.MaxWarehousesPerProduct})
 }
 
 // ProductWithInventory reads a product with the first page of its stock in one Query (AP24) and
 // primes both.
-func (l *Loaders) ProductWithInventory(ctx context.Context, product string, first int) (*repository.Product, repository.Page[*repository.Inventory], error) {
+func (l *Loaders) ProductWithInventory(ctx context.Context, product string, first int) (*catalog.Product, repository.Page[*catalog.Inventory], error) {
 	r, err := l.lists.productWithStock.load(ctx, withChildrenKey{parent: product, first: first})
 	return r.parent, r.children, err
 }
@@ -54,7 +55,7 @@ func (l *Loaders) StartProductWithInventory(ctx context.Context, product string,
 	l.lists.productWithStock.startAll(ctx, []withChildrenKey{{parent: product, first: first}})
 }
 
-func (l *Loaders) readProductWithInventory(ctx context.Context, k withChildrenKey) (*repository.Product, repository.Page[*repository.Inventory], error) {
+func (l *Loaders) readProductWithInventory(ctx context.Context, k withChildrenKey) (*catalog.Product, repository.Page[*catalog.Inventory], error) {
 	return l.repo.ProductWithInventory(ctx, k.parent, k.first)
 }
 

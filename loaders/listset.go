@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -29,10 +30,10 @@ type listSet struct {
 	locations          *listLoader[locationsKey, repository.Page[*hr.Location]]
 	inverse            *listLoader[relListKey, repository.Page[*hr.Employee]]
 	ticketByID         *listLoader[string, *saas.Ticket]
-	products           *listLoader[listPage, repository.Page[*repository.Product]]
-	warehouses         *listLoader[listPage, repository.Page[*repository.Warehouse]]
-	inventories        *listLoader[productListKey, repository.Page[*repository.Inventory]]
-	productWithStock   *listLoader[withChildrenKey, parentWith[*repository.Product, *repository.Inventory]]
+	products           *listLoader[listPage, repository.Page[*catalog.Product]]
+	warehouses         *listLoader[listPage, repository.Page[*catalog.Warehouse]]
+	inventories        *listLoader[productListKey, repository.Page[*catalog.Inventory]]
+	productWithStock   *listLoader[withChildrenKey, parentWith[*catalog.Product, *catalog.Inventory]]
 	productItems       *listLoader[productListKey, repository.Page[*commerce.OrderItem]]
 	accounts           *listLoader[repListKey, repository.Page[*commerce.Customer]]
 	repOrders          *listLoader[repListKey, repository.Page[*commerce.Order]]

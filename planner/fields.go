@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -197,8 +198,8 @@ var Table = tableOf(
 	// Catalog: products, their stock per warehouse and their order lines.
 	&Field{Type: "Query", Name: "product", Kind: Lookup, Of: "Product"},
 	&Field{Type: "Query", Name: "warehouse", Kind: Lookup, Of: "Warehouse"},
-	&Field{Type: "Query", Name: "products", Kind: List, Of: "Product", Reads: []Read{repository.ProductsByName}},
-	&Field{Type: "Query", Name: "warehouses", Kind: List, Of: "Warehouse", Reads: []Read{repository.WarehousesByName}},
+	&Field{Type: "Query", Name: "products", Kind: List, Of: "Product", Reads: []Read{catalog.ProductsByName}},
+	&Field{Type: "Query", Name: "warehouses", Kind: List, Of: "Warehouse", Reads: []Read{catalog.WarehousesByName}},
 	ProductInventory,
 	ProductOrderItems,
 	// Account reps.
@@ -208,7 +209,7 @@ var Table = tableOf(
 	EmployeeAccountOrders,
 	&Field{Type: "Employee", Name: "jobHistory", Kind: List, Of: "JobHistory", Reads: []Read{hr.JobHistoryOf}},
 	&Field{Type: "Employee", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{hr.WarehouseOfEmployee},
-		Keys: one(func(e *hr.Employee) (repository.Key, error) { return repository.WarehouseKey(e.WarehouseID) })},
+		Keys: one(func(e *hr.Employee) (repository.Key, error) { return catalog.WarehouseKey(e.WarehouseID) })},
 	WarehouseEmployees,
 	&Field{Type: "Query", Name: "topAccountReps", Kind: List, Of: "AccountRepSales", Reads: []Read{commerce.RepSalesOfMonth}},
 	// Delta sync: the pulls of the change log; a change's object comes from the log item's image.
@@ -223,14 +224,14 @@ var Table = tableOf(
 	&Field{Type: "EmployeeChange", Name: "employee", Kind: Free, Of: "Employee", Answers: stream.ChangesOfScope.ID},
 	&Field{Type: "InventoryChange", Name: "product", Kind: Free, Of: "Product", Answers: stream.ChangesOfScope.ID},
 	&Field{Type: "AccountRepSales", Name: "rep", Kind: ToOne, Of: "Employee", Reads: []Read{hr.EmployeeByKey}},
-	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{repository.ProductByKey},
-		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
-	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseByKey},
-		Keys: one(func(i *repository.Inventory) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
-	&Field{Type: "OrderItem", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{repository.ProductByKey},
-		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) { return repository.ProductKey(i.ProductID) })},
-	&Field{Type: "OrderItem", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{repository.WarehouseByKey},
-		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) { return repository.WarehouseKey(i.WarehouseID) })},
+	&Field{Type: "Inventory", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{catalog.ProductByKey},
+		Keys: one(func(i *catalog.Inventory) (repository.Key, error) { return catalog.ProductKey(i.ProductID) })},
+	&Field{Type: "Inventory", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{catalog.WarehouseByKey},
+		Keys: one(func(i *catalog.Inventory) (repository.Key, error) { return catalog.WarehouseKey(i.WarehouseID) })},
+	&Field{Type: "OrderItem", Name: "product", Kind: ToOne, Of: "Product", Reads: []Read{catalog.ProductByKey},
+		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) { return catalog.ProductKey(i.ProductID) })},
+	&Field{Type: "OrderItem", Name: "warehouse", Kind: ToOne, Of: "Warehouse", Reads: []Read{catalog.WarehouseByKey},
+		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) { return catalog.WarehouseKey(i.WarehouseID) })},
 	&Field{Type: "OrderItem", Name: "order", Kind: ToOne, Of: "Order", Reads: []Read{commerce.OrderByKey},
 		Keys: one(func(i *commerce.OrderItem) (repository.Key, error) {
 			return commerce.OrderKey(i.CustomerID, i.OrderID)
@@ -279,8 +280,8 @@ var (
 // elements' product is the list's parent, read already: its lookup is answered from the loaders'
 // cache, at no call, though the plan counts its round.
 var (
-	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{repository.InventoryOfProduct},
-		MaxKeys: repository.MaxWarehousesPerProduct, Combined: &repository.ProductWithInventory}
+	ProductInventory = &Field{Type: "Product", Name: "inventory", Kind: List, Of: "Inventory", Reads: []Read{catalog.InventoryOfProduct},
+		MaxKeys: catalog.MaxWarehousesPerProduct, Combined: &catalog.ProductWithInventory}
 	ProductOrderItems = &Field{Type: "Product", Name: "orderItems", Kind: List, Of: "OrderItem", Reads: []Read{commerce.OrderItemsOfProduct}}
 )
 

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -47,8 +48,8 @@ func TestCombinedReadOfALookup(t *testing.T) {
 		{"orders with a status", `{ customer(id: "x") { orders(status: OPEN) { edges { cursor } } } }`, nil, "Customer", "", 0},
 		{"order items", `{ order(id: "x") { items { sku } } }`, nil, "Order", "items", 0},
 		{"order without items", `{ order(id: "x") { status } }`, nil, "Order", "", 0},
-		{"a product's stock", `{ product(id: "x") { name inventory { quantity warehouse { name } } } }`, nil, "Product", "inventory", repository.MaxWarehousesPerProduct},
-		{"a product's stock by node, aliased", `{ node(id: "x") { ... on Product { stock: inventory { quantity } } } }`, nil, "Product", "stock", repository.MaxWarehousesPerProduct},
+		{"a product's stock", `{ product(id: "x") { name inventory { quantity warehouse { name } } } }`, nil, "Product", "inventory", catalog.MaxWarehousesPerProduct},
+		{"a product's stock by node, aliased", `{ node(id: "x") { ... on Product { stock: inventory { quantity } } } }`, nil, "Product", "stock", catalog.MaxWarehousesPerProduct},
 		{"a product without its stock", `{ product(id: "x") { name orderItems(first: 2) { edges { cursor } } } }`, nil, "Product", "", 0},
 		{"fields on another type", `{ node(id: "x") { ... on User { tickets { edges { cursor } } } } }`, nil, "Organization", "", 0},
 	}

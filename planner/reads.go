@@ -2,6 +2,7 @@ package planner
 
 import (
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -45,6 +46,6 @@ var ByKey = map[string]Read{
 	"Department":   hr.DepartmentByKey,
 	"Employee":     hr.EmployeeByKey,
 	"Location":     hr.LocationByKey,
-	"Product":      repository.ProductByKey,
-	"Warehouse":    repository.WarehouseByKey,
+	"Product":      catalog.ProductByKey,
+	"Warehouse":    catalog.WarehouseByKey,
 }

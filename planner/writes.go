@@ -4,6 +4,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -68,9 +69,9 @@ var Mutations = map[string]Mutation{
 	// The catalog, account reps and an employee's corrections.
 	"cancelOrder":      {Write: commerce.CancelOrderPlan},
 	"updateEmployee":   {Write: hr.UpdateEmployeePlan},
-	"createProduct":    {Write: repository.CreateProductPlan},
-	"createWarehouse":  {Write: repository.CreateWarehousePlan},
-	"setInventory":     {Write: repository.SetInventoryPlan},
+	"createProduct":    {Write: catalog.CreateProductPlan},
+	"createWarehouse":  {Write: catalog.CreateWarehousePlan},
+	"setInventory":     {Write: catalog.SetInventoryPlan},
 	"assignAccountRep": {Write: commerce.AssignAccountRepPlan},
 }
 

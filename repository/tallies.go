@@ -31,15 +31,15 @@ type Tally struct {
 	FromIndex bool
 	// weight is what an item adds to its counter (one when nil): a sum rather than a count, such
 	// as a product's stock over its warehouses. It reads only the attributes named by project.
-	weight func(item map[string]types.AttributeValue) int
+	Weight func(item map[string]types.AttributeValue) int
 }
 
 // add is what item adds to its counter.
 func (t Tally) add(item map[string]types.AttributeValue) int {
-	if t.weight == nil {
+	if t.Weight == nil {
 		return 1
 	}
-	return t.weight(item)
+	return t.Weight(item)
 }
 
 // tallies are every counted collection, each registered by counted beside its domain's counters.

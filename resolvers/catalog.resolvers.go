@@ -10,7 +10,7 @@ import (
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
-	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"time"
@@ -58,7 +58,7 @@ func (r *mutationResolver) CreateWarehouse(ctx context.Context, input model.Crea
 
 func (r *mutationResolver) SetInventory(ctx context.Context, input model.SetInventoryInput) (*model.Inventory, error) {
 	return given2(ctx, idOf(model.Products, "productId", input.ProductID), idOf(model.Warehouses, "warehouseId", input.WarehouseID), func(product, warehouse string) (*model.Inventory, error) {
-		return saved(ctx, func(i *repository.Inventory) *model.Inventory { return &model.Inventory{Inventory: i} }).entity(r.Repo.SetInventory(ctx, product, warehouse, input.Quantity))
+		return saved(ctx, func(i *catalog.Inventory) *model.Inventory { return &model.Inventory{Inventory: i} }).entity(r.Repo.SetInventory(ctx, product, warehouse, input.Quantity))
 	})
 }
 

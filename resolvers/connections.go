@@ -3,6 +3,7 @@ package resolvers
 import (
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -76,14 +77,14 @@ func orderConnection(p repository.Page[*commerce.Order]) *model.OrderConnection 
 	})}
 }
 
-func productConnection(p repository.Page[*repository.Product]) *model.ProductConnection {
-	return &model.ProductConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.ProductEdge, n *model.Product, c model.Cursored, pr *repository.Product) {
+func productConnection(p repository.Page[*catalog.Product]) *model.ProductConnection {
+	return &model.ProductConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.ProductEdge, n *model.Product, c model.Cursored, pr *catalog.Product) {
 		n.Product, *e = pr, model.ProductEdge{Cursored: c, Node: n}
 	})}
 }
 
-func warehouseConnection(p repository.Page[*repository.Warehouse]) *model.WarehouseConnection {
-	return &model.WarehouseConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.WarehouseEdge, n *model.Warehouse, c model.Cursored, w *repository.Warehouse) {
+func warehouseConnection(p repository.Page[*catalog.Warehouse]) *model.WarehouseConnection {
+	return &model.WarehouseConnection{PageInfo: pageInfo(p), Edges: edges(p, func(e *model.WarehouseEdge, n *model.Warehouse, c model.Cursored, w *catalog.Warehouse) {
 		n.Warehouse, *e = w, model.WarehouseEdge{Cursored: c, Node: n}
 	})}
 }

@@ -7,6 +7,7 @@ import (
 	"singletable/auth"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -180,14 +181,14 @@ func inventoryChanges(ctx context.Context, productID string) (changeFeed, error)
 	if err != nil {
 		return changeFeed{}, err
 	}
-	return changeFeed{stream.InventoryChangeScope(product), changesOf(ctx, model.Products, func(p *repository.Product) bool { return p.ID == product })}, nil
+	return changeFeed{stream.InventoryChangeScope(product), changesOf(ctx, model.Products, func(p *catalog.Product) bool { return p.ID == product })}, nil
 }
 
 // inventoryChange is the event of a change an inventory subscription accepted.
 func inventoryChange(c *stream.Change, cur model.Cursored) *model.InventoryChange {
-	p := c.Entity().(*repository.Product)
+	p := c.Entity().(*catalog.Product)
 	ev := &model.InventoryChange{Cursored: cur, Kind: changeKinds[c.Kind], Product: model.Products.Wrap(p)}
-	if old, ok := c.Old.(*repository.Product); ok {
+	if old, ok := c.Old.(*catalog.Product); ok {
 		prev := old.TotalInventory
 		ev.PreviousTotalInventory = &prev
 	}

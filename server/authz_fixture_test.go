@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"singletable/auth"
-	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -31,8 +31,8 @@ type tenants struct {
 	statusOrders map[auth.Role]*commerce.Order
 	// cancelOrders are orders of customer A, one per role, for cancelOrder.
 	cancelOrders map[auth.Role]*commerce.Order
-	product      *repository.Product
-	warehouse    *repository.Warehouse
+	product      *catalog.Product
+	warehouse    *catalog.Warehouse
 	loc          *hr.Location
 	dept         *hr.Department
 	emp1, emp2   *hr.Employee

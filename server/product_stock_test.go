@@ -8,6 +8,7 @@ import (
 
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/catalog"
 )
 
 // productStock is a product's stock as product(id) or node(id) answers it.
@@ -115,7 +116,7 @@ func TestProductWithMoreStockThanAPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range repository.MaxWarehousesPerProduct + 2 {
+	for i := range catalog.MaxWarehousesPerProduct + 2 {
 		w, err := f.a.repo.CreateWarehouse(ctx, fmt.Sprintf("W%03d", i), "eu")
 		if err != nil {
 			t.Fatal(err)
@@ -124,7 +125,7 @@ func TestProductWithMoreStockThanAPage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plain, err := f.a.repo.InventoryOfProduct(ctx, p.ID, repository.PageArgs{First: repository.MaxWarehousesPerProduct})
+	plain, err := f.a.repo.InventoryOfProduct(ctx, p.ID, repository.PageArgs{First: catalog.MaxWarehousesPerProduct})
 	if err != nil {
 		t.Fatal(err)
 	}

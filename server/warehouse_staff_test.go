@@ -6,14 +6,14 @@ import (
 
 	"singletable/auth"
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/hr"
 	"singletable/server"
 )
 
 // staffedWarehouses are two warehouses, North and South, with two employees each of department
 // Ops, assigned over GraphQL; Dee is assigned to North first and then moved to South.
-func staffedWarehouses(t *testing.T, a *api) (dept *hr.Department, north *repository.Warehouse) {
+func staffedWarehouses(t *testing.T, a *api) (dept *hr.Department, north *catalog.Warehouse) {
 	ctx := context.Background()
 	h := a.hr()
 	dept = h.department("Ops")
@@ -29,7 +29,7 @@ func staffedWarehouses(t *testing.T, a *api) (dept *hr.Department, north *reposi
 	dee := h.hire(dept, "Dee", hireOpts{title: "Picker"})
 	for _, p := range []struct {
 		e  *hr.Employee
-		to *repository.Warehouse
+		to *catalog.Warehouse
 	}{{h.hire(dept, "Ann", hireOpts{title: "Picker"}), north}, {h.hire(dept, "Bob", hireOpts{title: "Picker"}), north},
 		{h.hire(dept, "Cy", hireOpts{title: "Picker"}), south}, {dee, north}, {dee, south}} {
 		var out struct {

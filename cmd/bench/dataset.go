@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"singletable/graph/model"
-	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -48,12 +48,12 @@ type dataset struct {
 	orders    map[string][]*commerce.Order // by customer id, newest first
 	items     map[string][]*commerce.OrderItem
 
-	products     []*repository.Product
-	stockedIn    []*repository.Warehouse          // stockedIn[i] holds products[i]'s stock
+	products     []*catalog.Product
+	stockedIn    []*catalog.Warehouse             // stockedIn[i] holds products[i]'s stock
 	buyers       []*commerce.Customer             // the customers of the catalog's orders
 	productLines map[string][]*commerce.OrderItem // by product id, newest first
 
-	staffed []*repository.Warehouse   // the staff tree's warehouses, one per department
+	staffed []*catalog.Warehouse      // the staff tree's warehouses, one per department
 	staff   map[string][]*hr.Employee // by warehouse id, as assigned
 
 	mu sync.Mutex // guards the maps while seeding
@@ -231,7 +231,7 @@ func (d *dataset) seedCommerce(ctx context.Context, repo *store.Store) error {
 // of their own, so that the commerce tree's customers keep their fixed fan-out. Then the order
 // lines (placeCatalogOrders).
 func (d *dataset) seedCatalog(ctx context.Context, repo *store.Store) error {
-	var whs []*repository.Warehouse
+	var whs []*catalog.Warehouse
 	for w := range warehouses {
 		wh, err := repo.CreateWarehouse(ctx, fmt.Sprintf("Warehouse %d", w), "us-east-1")
 		if err != nil {
@@ -239,8 +239,8 @@ func (d *dataset) seedCatalog(ctx context.Context, repo *store.Store) error {
 		}
 		whs = append(whs, wh)
 	}
-	d.products = make([]*repository.Product, d.breadth)
-	d.stockedIn = make([]*repository.Warehouse, d.breadth)
+	d.products = make([]*catalog.Product, d.breadth)
+	d.stockedIn = make([]*catalog.Warehouse, d.breadth)
 	d.buyers = make([]*commerce.Customer, d.breadth)
 	if err := par(d.breadth, func(i int) error {
 		p, err := repo.CreateProduct(ctx, fmt.Sprintf("Product %03d", i), fmt.Sprintf("BENCH-%03d", i))
@@ -291,7 +291,7 @@ func (d *dataset) placeCatalogOrders(ctx context.Context, repo *store.Store) err
 // to deduplicate). One round per e: within a round every warehouse and every employee appears
 // once, so no two concurrent assignments count on the same warehouse.
 func (d *dataset) seedStaff(ctx context.Context, repo *store.Store) error {
-	d.staffed = make([]*repository.Warehouse, d.breadth)
+	d.staffed = make([]*catalog.Warehouse, d.breadth)
 	if err := par(d.breadth, func(i int) error {
 		wh, err := repo.CreateWarehouse(ctx, fmt.Sprintf("Depot %03d", i), "us-east-1")
 		d.staffed[i] = wh
@@ -317,14 +317,14 @@ func (d *dataset) seedStaff(ctx context.Context, repo *store.Store) error {
 }
 
 // Global IDs, as the API spells them.
-func orgGID(o *saas.Organization) string      { return model.Organizations.IDOf(o.ID) }
-func userGID(u *saas.User) string             { return model.Users.IDOf(u.OrgID, u.ID) }
-func ticketGID(t *saas.Ticket) string         { return model.Tickets.ID(t) }
-func deptGID(d *hr.Department) string         { return model.Departments.IDOf(d.ID) }
-func empGID(e *hr.Employee) string            { return model.Employees.IDOf(e.ID) }
-func custGID(c *commerce.Customer) string     { return model.Customers.IDOf(c.ID) }
-func productGID(p *repository.Product) string { return model.Products.IDOf(p.ID) }
-func warehouseGID(w *repository.Warehouse) string {
+func orgGID(o *saas.Organization) string   { return model.Organizations.IDOf(o.ID) }
+func userGID(u *saas.User) string          { return model.Users.IDOf(u.OrgID, u.ID) }
+func ticketGID(t *saas.Ticket) string      { return model.Tickets.ID(t) }
+func deptGID(d *hr.Department) string      { return model.Departments.IDOf(d.ID) }
+func empGID(e *hr.Employee) string         { return model.Employees.IDOf(e.ID) }
+func custGID(c *commerce.Customer) string  { return model.Customers.IDOf(c.ID) }
+func productGID(p *catalog.Product) string { return model.Products.IDOf(p.ID) }
+func warehouseGID(w *catalog.Warehouse) string {
 	return model.Warehouses.IDOf(w.ID)
 }
 func orderGID(o *commerce.Order) string {

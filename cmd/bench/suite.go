@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -139,8 +139,8 @@ func idsOf[T any](xs []T, n int, id func(T) string) []string {
 func organizationID(o *saas.Organization) string { return o.ID }
 func departmentID(x *hr.Department) string       { return x.ID }
 func customerID(c *commerce.Customer) string     { return c.ID }
-func productID(p *repository.Product) string     { return p.ID }
-func warehouseID(w *repository.Warehouse) string { return w.ID }
+func productID(p *catalog.Product) string        { return p.ID }
+func warehouseID(w *catalog.Warehouse) string    { return w.ID }
 
 // deepOps are the deep trees, one per domain, started from breadth top-level parents.
 var deepOps = []op{

@@ -2,6 +2,7 @@ package model
 
 import (
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 )
@@ -9,10 +10,10 @@ import (
 // Product is the GraphQL Product: the stored entity plus, when the product was read together with
 // its stock (AP24), that page of stock.
 type Product struct {
-	*repository.Product
+	*catalog.Product
 	// InventoryAhead is the stock read with the product, for the `inventory` field whose response
 	// key is InventoryAheadFor (the one the plan read with it). Nil when none was.
-	InventoryAhead    *repository.Page[*repository.Inventory]
+	InventoryAhead    *repository.Page[*catalog.Inventory]
 	InventoryAheadFor string
 }
 
@@ -24,7 +25,7 @@ func (p Product) GetID() string { return Products.ID(p.Product) }
 
 // Warehouse is the GraphQL Warehouse.
 type Warehouse struct {
-	*repository.Warehouse
+	*catalog.Warehouse
 }
 
 // IsNode marks Warehouse as a Node.
@@ -35,7 +36,7 @@ func (w Warehouse) GetID() string { return Warehouses.ID(w.Warehouse) }
 
 // Inventory is the GraphQL Inventory (not a Node: it is reached through its product).
 type Inventory struct {
-	*repository.Inventory
+	*catalog.Inventory
 }
 
 // ProductEdge is one product of a connection.

@@ -12,6 +12,7 @@ import (
 	"singletable/globalid"
 	"singletable/graph/model"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -32,8 +33,8 @@ var samples = map[string]repository.Entity{
 	"Department":   &hr.Department{ID: idA},
 	"Employee":     &hr.Employee{ID: idA},
 	"Location":     &hr.Location{ID: idA, Country: "United States", State: "California", City: "San Francisco: SoMa", PostalCode: "94103"},
-	"Product":      &repository.Product{ID: idA},
-	"Warehouse":    &repository.Warehouse{ID: idB},
+	"Product":      &catalog.Product{ID: idA},
+	"Warehouse":    &catalog.Warehouse{ID: idB},
 }
 
 // Every Node type of the schema has a descriptor with every part set, and every descriptor names a

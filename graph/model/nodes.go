@@ -5,6 +5,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -114,19 +115,19 @@ var Orders = NodeType[*commerce.Order, *Order, OrderRef]{
 // Products are seen by every commerce role (a customer too); Warehouses by sales and HR. Both
 // are one tenant each, so their IDs are their ids.
 var (
-	Products = NodeType[*repository.Product, *Product, string]{
+	Products = NodeType[*catalog.Product, *Product, string]{
 		Name: "Product", Kind: "product", Parts: []string{"product"},
-		PartsOf: func(p *repository.Product) []string { return []string{p.ID} },
-		Ref:     id, Key: repository.ProductKey, Scope: catalogScope[string],
-		Wrap: func(p *repository.Product) *Product { return &Product{Product: p} },
-		Stub: func(id string) *repository.Product { return &repository.Product{ID: id} },
+		PartsOf: func(p *catalog.Product) []string { return []string{p.ID} },
+		Ref:     id, Key: catalog.ProductKey, Scope: catalogScope[string],
+		Wrap: func(p *catalog.Product) *Product { return &Product{Product: p} },
+		Stub: func(id string) *catalog.Product { return &catalog.Product{ID: id} },
 	}
-	Warehouses = NodeType[*repository.Warehouse, *Warehouse, string]{
+	Warehouses = NodeType[*catalog.Warehouse, *Warehouse, string]{
 		Name: "Warehouse", Kind: "warehouse", Parts: []string{"warehouse"},
-		PartsOf: func(w *repository.Warehouse) []string { return []string{w.ID} },
-		Ref:     id, Key: repository.WarehouseKey, Scope: warehouses[string],
-		Wrap: func(w *repository.Warehouse) *Warehouse { return &Warehouse{Warehouse: w} },
-		Stub: func(id string) *repository.Warehouse { return &repository.Warehouse{ID: id} },
+		PartsOf: func(w *catalog.Warehouse) []string { return []string{w.ID} },
+		Ref:     id, Key: catalog.WarehouseKey, Scope: warehouses[string],
+		Wrap: func(w *catalog.Warehouse) *Warehouse { return &Warehouse{Warehouse: w} },
+		Stub: func(id string) *catalog.Warehouse { return &catalog.Warehouse{ID: id} },
 	}
 )
 

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -98,7 +99,7 @@ func (spell) OldestOrderSK() string {
 	return must(commerce.OrderKey("01J00000000000000000000000", "00000000000000000000000000")).SK
 }
 
-func (spell) ProductKey(p string) repository.Key  { return must(repository.ProductKey(p)) }
+func (spell) ProductKey(p string) repository.Key  { return must(catalog.ProductKey(p)) }
 func (spell) OrderKey(c, o string) repository.Key { return must(commerce.OrderKey(c, o)) }
 
 // ProductOrderItemsPK is the GSI1 partition of a product's order lines (AP25).
@@ -108,7 +109,7 @@ func (spell) ProductOrderItemsPK(p string) string {
 }
 
 // WarehouseKey is a warehouse's key (AP23), for the staff tree's first round.
-func (spell) WarehouseKey(w string) repository.Key { return must(repository.WarehouseKey(w)) }
+func (spell) WarehouseKey(w string) repository.Key { return must(catalog.WarehouseKey(w)) }
 
 // WarehouseStaffPK is the GSI1 partition holding the warehouse relation items that point at
 // warehouse w (WAREHOUSE#<w>#REL#WAREHOUSE): the warehouse's staff, by employee.

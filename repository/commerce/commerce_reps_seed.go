@@ -3,6 +3,7 @@ package commerce
 import (
 	"fmt"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"strings"
 	"time"
 
@@ -37,7 +38,7 @@ func RepHistorySampleItems(items []map[string]types.AttributeValue, shards int) 
 		for mi, month := range repHistoryMonths {
 			placed := month.Add(time.Duration(ci) * 26 * time.Hour)
 			// Sample products of every price, so that each month ranks the reps differently.
-			l := sampleLine((mi*2+ci*3)%len(repository.SampleProducts), (mi+ci)%2)
+			l := sampleLine((mi*2+ci*3)%len(catalog.SampleProducts), (mi+ci)%2)
 			l.Quantity = 1 + (mi+2*ci)%3
 			o := &Order{
 				ID: repository.SeedID(placed, fmt.Sprintf("order/%s/%s", name, placed.Format("2006-01"))), CustomerID: id, Status: OrderDelivered,

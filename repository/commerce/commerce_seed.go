@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/hr"
 	"slices"
 	"strings"
@@ -99,8 +100,8 @@ func sampleOrderItems(o *Order, lines []OrderLine, shards int) ([]map[string]typ
 
 // sampleLine is sample product i as an order line taking its stock from warehouse w.
 func sampleLine(i, w int) OrderLine {
-	p := repository.SampleProducts[i]
-	return OrderLine{SKU: p.SKU, ProductName: p.Name, UnitPriceCents: p.PriceCents, ProductID: repository.SampleProductID(p.SKU), WarehouseID: repository.SampleWarehouseID(w)}
+	p := catalog.SampleProducts[i]
+	return OrderLine{SKU: p.SKU, ProductName: p.Name, UnitPriceCents: p.PriceCents, ProductID: catalog.SampleProductID(p.SKU), WarehouseID: catalog.SampleWarehouseID(w)}
 }
 
 // sampleReps are the account reps of the sample customers, by name: HR's account executives.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"slices"
 	"strings"
 
@@ -39,7 +40,7 @@ func stockOf(items []*OrderItem) stockMove {
 		if it.ProductID == "" || it.WarehouseID == "" {
 			continue
 		}
-		m.byStock[repository.InventoryKeyOf(it.ProductID, it.WarehouseID)] += it.Quantity
+		m.byStock[catalog.InventoryKeyOf(it.ProductID, it.WarehouseID)] += it.Quantity
 		m.byProduct[it.ProductID] += it.Quantity
 	}
 	return m
@@ -62,7 +63,7 @@ func (r *Commerce) take(m stockMove, sign int) []repository.TxItem {
 	slices.SortFunc(stocks, func(a, b repository.Key) int { return cmp.Or(strings.Compare(a.PK, b.PK), strings.Compare(a.SK, b.SK)) })
 	tx := make([]repository.TxItem, 0, len(products)+len(stocks))
 	for _, p := range products {
-		tx = append(tx, r.TxCount(repository.ProductKeyOf(p), []repository.Delta{{Attr: repository.AttrTotalInventory, By: sign * m.byProduct[p]}}, repository.NotFoundField("items", "product"), nil))
+		tx = append(tx, r.TxCount(catalog.ProductKeyOf(p), []repository.Delta{{Attr: catalog.AttrTotalInventory, By: sign * m.byProduct[p]}}, repository.NotFoundField("items", "product"), nil))
 	}
 	for _, k := range stocks {
 		q := m.byStock[k]
@@ -70,10 +71,10 @@ func (r *Commerce) take(m stockMove, sign int) []repository.TxItem {
 		onMissing := apperr.Internal("give back stock", errors.New("the stock item of an order line is missing"))
 		if sign < 0 {
 			onMissing = errNoStock()
-			enough = &repository.Condition{Expr: "#stock >= :need", Names: map[string]string{"#stock": repository.AttrQuantity},
+			enough = &repository.Condition{Expr: "#stock >= :need", Names: map[string]string{"#stock": catalog.AttrQuantity},
 				Values: map[string]types.AttributeValue{":need": repository.NumberValue(q)}, Err: errNoStock()}
 		}
-		tx = append(tx, r.TxCount(k, []repository.Delta{{Attr: repository.AttrQuantity, By: sign * q}}, onMissing, enough))
+		tx = append(tx, r.TxCount(k, []repository.Delta{{Attr: catalog.AttrQuantity, By: sign * q}}, onMissing, enough))
 	}
 	return tx
 }

@@ -10,6 +10,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/maintenance"
 	"singletable/repository/repotest"
@@ -54,13 +55,13 @@ func (w stockWorld) line(qty int) []commerce.OrderLine {
 // stockNow is the stock item's quantity and the product's totalInventory, read consistently.
 func (w stockWorld) stockNow(t *testing.T) (quantity, total int) {
 	t.Helper()
-	inv, _ := repository.InventoryKey(w.product, w.warehouse)
-	prod, _ := repository.ProductKey(w.product)
+	inv, _ := catalog.InventoryKey(w.product, w.warehouse)
+	prod, _ := catalog.ProductKey(w.product)
 	found, err := w.repo.BatchGet(context.Background(), []repository.Key{inv, prod})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return found[inv].(*repository.Inventory).Quantity, found[prod].(*repository.Product).TotalInventory
+	return found[inv].(*catalog.Inventory).Quantity, found[prod].(*catalog.Product).TotalInventory
 }
 
 // raceOrders places n single-unit orders at once and returns the orders placed and the errors

@@ -3,6 +3,7 @@ package hr
 import (
 	"errors"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"strings"
 	"time"
 
@@ -268,7 +269,7 @@ func (r *Relation) TargetKey() (repository.Key, error) {
 	case RelDepartment:
 		return DepartmentKey(r.TargetID)
 	case RelWarehouse:
-		return repository.WarehouseKey(r.TargetID)
+		return catalog.WarehouseKey(r.TargetID)
 	}
 	return EmployeeKey(r.TargetID)
 }
@@ -333,7 +334,7 @@ func relationTargetPK(rel RelationType, target string) string {
 	case RelDepartment:
 		return deptPK(target)
 	case RelWarehouse:
-		return repository.WarehousePK(target)
+		return catalog.WarehousePK(target)
 	default: // RelManager, RelMentor: employees
 		return EmpPK(target)
 	}

@@ -2,6 +2,7 @@ package hr
 
 import (
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"strings"
 	"time"
 
@@ -110,7 +111,7 @@ func sampleEmployees(out *itemCollector, depts map[string]*Department) error {
 			Email:    strings.ToLower(strings.ReplaceAll(e.name, " ", ".")) + "@corp.example",
 			JobTitle: e.title, HiredAt: hired.Add(9 * time.Hour),
 			DepartmentID: dept.ID, DepartmentName: dept.Name, DepartmentNameVersion: dept.NameVersion,
-			CreatedAt: at, WarehouseID: repository.SampleWarehouseID(i % len(repository.SampleWarehouses)),
+			CreatedAt: at, WarehouseID: catalog.SampleWarehouseID(i % len(catalog.SampleWarehouses)),
 		}
 		ids[e.name] = emp.ID
 		out.add(employeeEntity.Encode(emp))

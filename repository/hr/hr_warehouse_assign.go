@@ -3,6 +3,7 @@ package hr
 import (
 	"context"
 	"singletable/repository"
+	"singletable/repository/catalog"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -25,7 +26,7 @@ func (r *HR) AssignWarehouse(ctx context.Context, employee, warehouse string) (*
 	if err := repository.CheckID("warehouseId", warehouse); err != nil {
 		return nil, nil, err
 	}
-	ek, wk := EmpKey(employee), repository.WarehouseKeyOf(warehouse)
+	ek, wk := EmpKey(employee), catalog.WarehouseKeyOf(warehouse)
 	found, err := r.ReadConsistent(ctx, ek, wk)
 	if err != nil {
 		return nil, nil, err
@@ -34,7 +35,7 @@ func (r *HR) AssignWarehouse(ctx context.Context, employee, warehouse string) (*
 	if !ok {
 		return nil, nil, repository.NotFoundField("employeeId", "employee")
 	}
-	if _, ok := repository.FoundAs[*repository.Warehouse](found, wk); !ok {
+	if _, ok := repository.FoundAs[*catalog.Warehouse](found, wk); !ok {
 		return nil, nil, repository.NotFoundField("warehouseId", "warehouse")
 	}
 	rel := &Relation{EmployeeID: employee, Type: RelWarehouse, TargetID: warehouse, UpdatedAt: r.Stamp()}

@@ -5,6 +5,7 @@ package maintenance
 
 import (
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -17,9 +18,10 @@ type Maintenance struct {
 	*commerce.Commerce
 	*hr.HR
 	*saas.SaaS
+	*catalog.Catalog
 }
 
 // New is the maintenance of r's table.
 func New(r *repository.Repo) *Maintenance {
-	return &Maintenance{Repo: r, SaaS: saas.New(r), HR: hr.New(r), Commerce: commerce.New(r)}
+	return &Maintenance{Repo: r, Catalog: catalog.New(r), SaaS: saas.New(r), HR: hr.New(r), Commerce: commerce.New(r)}
 }

@@ -2,6 +2,7 @@ package maintenance
 
 import (
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -47,7 +48,7 @@ func integrityProblems(t *testing.T, r *Maintenance) []string {
 			case hr.RelDepartment:
 				need(hr.DeptKey(repository.StringAttr(item, "targetId")))
 			case hr.RelWarehouse:
-				need(repository.WarehouseKeyOf(repository.StringAttr(item, "targetId")))
+				need(catalog.WarehouseKeyOf(repository.StringAttr(item, "targetId")))
 			default:
 				need(hr.EmpKey(repository.StringAttr(item, "targetId")))
 			}

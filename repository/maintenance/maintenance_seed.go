@@ -4,6 +4,7 @@ import (
 	"context"
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -30,7 +31,7 @@ func withDomainSamples(items []map[string]types.AttributeValue, shards int) ([]m
 	for _, sample := range []func() ([]map[string]types.AttributeValue, error){
 		func() ([]map[string]types.AttributeValue, error) { return commerce.CommerceSampleItems(shards) },
 		hr.HrSampleItems,
-		repository.CatalogSampleItems,
+		catalog.CatalogSampleItems,
 	} {
 		more, err := sample()
 		if err != nil {

@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"singletable/repository/catalog"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
 
@@ -24,6 +25,7 @@ type Store struct {
 	*commerce.Commerce
 	*hr.HR
 	*saas.SaaS
+	*catalog.Catalog
 }
 
 // New opens the table cfg names (repository.New) and puts its domains together.
@@ -37,5 +39,5 @@ func New(ctx context.Context, cfg repository.Config) (*Store, error) {
 
 // Of is the Store over an engine opened already.
 func Of(r *repository.Repo) *Store {
-	return &Store{Repo: r, SaaS: saas.New(r), HR: hr.New(r), Stream: stream.New(r), Maintenance: maintenance.New(r), Commerce: commerce.New(r)}
+	return &Store{Repo: r, Catalog: catalog.New(r), SaaS: saas.New(r), HR: hr.New(r), Stream: stream.New(r), Maintenance: maintenance.New(r), Commerce: commerce.New(r)}
 }

@@ -3,6 +3,7 @@ package stream
 import (
 	"fmt"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
@@ -118,7 +119,7 @@ func changeLogs(c Change) []string {
 				add(EmployeeChangeScope(v.DepartmentID).Log)
 			}
 			add(logAllEmployees)
-		case *repository.Product:
+		case *catalog.Product:
 			add(InventoryChangeScope(v.ID).Log)
 		}
 	}

@@ -1,6 +1,7 @@
-package repository
+package catalog
 
 import (
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -31,23 +32,23 @@ type Product struct {
 }
 
 // Key implements Entity.
-func (p *Product) Key() Key { return productEntity.Key(p) }
+func (p *Product) Key() repository.Key { return productEntity.Key(p) }
 
 // productEntity is the definition of the Product item: the root of its partition, whose other
 // items are its stock per warehouse (AP24), listed by name on GSI2 (AP7).
-var productEntity = Define(EntityDef[Product, *Product]{
+var productEntity = repository.Define(repository.EntityDef[Product, *Product]{
 	Name: typeProduct,
-	Key:  func(p *Product) Key { return ProductKeyOf(p.ID) },
-	Indexes: func(p *Product, _ int) []IndexKey {
-		return []IndexKey{{Gsi2, TypePK(typeProduct), NameSortKey(p.Name, p.ID)}}
+	Key:  func(p *Product) repository.Key { return ProductKeyOf(p.ID) },
+	Indexes: func(p *Product, _ int) []repository.IndexKey {
+		return []repository.IndexKey{{Index: repository.Gsi2, PK: repository.TypePK(typeProduct), SK: repository.NameSortKey(p.Name, p.ID)}}
 	},
 	Examples: func() []*Product { return []*Product{{ID: "<productId>", Name: "<name>"}} },
 })
 
 // ProductKey is the key of a product looked up by id (AP23).
-func ProductKey(product string) (Key, error) {
-	if err := CheckID("id", product); err != nil {
-		return Key{}, err
+func ProductKey(product string) (repository.Key, error) {
+	if err := repository.CheckID("id", product); err != nil {
+		return repository.Key{}, err
 	}
 	return ProductKeyOf(product), nil
 }
@@ -61,23 +62,23 @@ type Warehouse struct {
 }
 
 // Key implements Entity.
-func (w *Warehouse) Key() Key { return warehouseEntity.Key(w) }
+func (w *Warehouse) Key() repository.Key { return warehouseEntity.Key(w) }
 
 // warehouseEntity is the definition of the Warehouse item: the root of its own partition, listed
 // by name on GSI2 (AP7).
-var warehouseEntity = Define(EntityDef[Warehouse, *Warehouse]{
+var warehouseEntity = repository.Define(repository.EntityDef[Warehouse, *Warehouse]{
 	Name: typeWarehouse,
-	Key:  func(w *Warehouse) Key { return WarehouseKeyOf(w.ID) },
-	Indexes: func(w *Warehouse, _ int) []IndexKey {
-		return []IndexKey{{Gsi2, TypePK(typeWarehouse), NameSortKey(w.Name, w.ID)}}
+	Key:  func(w *Warehouse) repository.Key { return WarehouseKeyOf(w.ID) },
+	Indexes: func(w *Warehouse, _ int) []repository.IndexKey {
+		return []repository.IndexKey{{Index: repository.Gsi2, PK: repository.TypePK(typeWarehouse), SK: repository.NameSortKey(w.Name, w.ID)}}
 	},
 	Examples: func() []*Warehouse { return []*Warehouse{{ID: "<warehouseId>", Name: "<name>"}} },
 })
 
 // WarehouseKey is the key of a warehouse looked up by id (AP23).
-func WarehouseKey(warehouse string) (Key, error) {
-	if err := CheckID("id", warehouse); err != nil {
-		return Key{}, err
+func WarehouseKey(warehouse string) (repository.Key, error) {
+	if err := repository.CheckID("id", warehouse); err != nil {
+		return repository.Key{}, err
 	}
 	return WarehouseKeyOf(warehouse), nil
 }
@@ -91,37 +92,37 @@ type Inventory struct {
 }
 
 // Key implements Entity.
-func (i *Inventory) Key() Key { return inventoryEntity.Key(i) }
+func (i *Inventory) Key() repository.Key { return inventoryEntity.Key(i) }
 
 // inventoryEntity is the definition of the Inventory item: in its product's partition, one per
 // warehouse, so that a product's stock is one Query and its stock in a warehouse one key (AP24).
-var inventoryEntity = Define(EntityDef[Inventory, *Inventory]{
+var inventoryEntity = repository.Define(repository.EntityDef[Inventory, *Inventory]{
 	Name: typeInventory,
-	Key:  func(i *Inventory) Key { return InventoryKeyOf(i.ProductID, i.WarehouseID) },
+	Key:  func(i *Inventory) repository.Key { return InventoryKeyOf(i.ProductID, i.WarehouseID) },
 	Examples: func() []*Inventory {
 		return []*Inventory{{ProductID: "<productId>", WarehouseID: "<warehouseId>"}}
 	},
 })
 
 // InventoryKey is the key of a product's stock in a warehouse (AP23).
-func InventoryKey(product, warehouse string) (Key, error) {
-	if err := CheckID("productId", product); err != nil {
-		return Key{}, err
+func InventoryKey(product, warehouse string) (repository.Key, error) {
+	if err := repository.CheckID("productId", product); err != nil {
+		return repository.Key{}, err
 	}
-	if err := CheckID("warehouseId", warehouse); err != nil {
-		return Key{}, err
+	if err := repository.CheckID("warehouseId", warehouse); err != nil {
+		return repository.Key{}, err
 	}
 	return InventoryKeyOf(product, warehouse), nil
 }
 
 func productSKUGuardItem(p *Product) map[string]types.AttributeValue {
 	item := productSKUGuardKey(p.SKU).Attributes()
-	item[AttrType] = StringValue(typeProductSKU)
-	item["productId"] = StringValue(p.ID)
+	item[repository.AttrType] = repository.StringValue(typeProductSKU)
+	item["productId"] = repository.StringValue(p.ID)
 	return item
 }
 
-var _ = DeclareItem(func() map[string]types.AttributeValue {
+var _ = repository.DeclareItem(func() map[string]types.AttributeValue {
 	return productSKUGuardItem(&Product{ID: "<productId>", SKU: "<sku>"})
 }, nil)
 
@@ -135,12 +136,12 @@ const (
 	typeInventory  = "Inventory"
 )
 
-func productPK(p string) string { return Join("PRODUCT", p) }
+func productPK(p string) string { return repository.Join("PRODUCT", p) }
 
 // productKey: a product is the root item of its own partition; its stock shares it.
-func ProductKeyOf(p string) Key {
+func ProductKeyOf(p string) repository.Key {
 	k := productPK(p)
-	return Key{PK: k, SK: k}
+	return repository.Key{PK: k, SK: k}
 }
 
 // inventorySKPrefix starts the sort keys of a product's stock items: begins_with on it lists the
@@ -148,20 +149,22 @@ func ProductKeyOf(p string) Key {
 const inventorySKPrefix = "INV#"
 
 // inventoryKey is the stock of product p in warehouse w, in the product's partition.
-func InventoryKeyOf(p, w string) Key { return Key{PK: productPK(p), SK: inventorySKPrefix + w} }
+func InventoryKeyOf(p, w string) repository.Key {
+	return repository.Key{PK: productPK(p), SK: inventorySKPrefix + w}
+}
 
-func WarehousePK(w string) string { return Join("WAREHOUSE", w) }
+func WarehousePK(w string) string { return repository.Join("WAREHOUSE", w) }
 
 // warehouseKey: a warehouse is the root item of its own partition.
-func WarehouseKeyOf(w string) Key {
+func WarehouseKeyOf(w string) repository.Key {
 	k := WarehousePK(w)
-	return Key{PK: k, SK: k}
+	return repository.Key{PK: k, SK: k}
 }
 
 // productSKUGuardKey is the item that makes a product's SKU unique (compared without regard to
 // case), in a partition of its own.
-func productSKUGuardKey(sku string) Key {
-	return Key{PK: Join("PRODUCTSKU", FoldKey(sku)), SK: "PRODUCTSKU"}
+func productSKUGuardKey(sku string) repository.Key {
+	return repository.Key{PK: repository.Join("PRODUCTSKU", repository.FoldKey(sku)), SK: "PRODUCTSKU"}
 }
 
 // attrTotalInventory is the product's aggregate of its stock; attrQuantity an Inventory's stock.

@@ -1,4 +1,4 @@
-package repository_test
+package catalog_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/store/storetest"
 )
 
@@ -77,7 +78,7 @@ func TestProductWithInventoryIsThePlainListsPage(t *testing.T) {
 }
 
 // quantities are a page's stock quantities, in order.
-func quantities(p repository.Page[*repository.Inventory]) []int {
+func quantities(p repository.Page[*catalog.Inventory]) []int {
 	out := make([]int, len(p.Items))
 	for i, inv := range p.Items {
 		out[i] = inv.Quantity

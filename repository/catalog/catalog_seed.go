@@ -1,6 +1,7 @@
-package repository
+package catalog
 
 import (
+	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -30,10 +31,10 @@ var SampleProducts = []sampleProduct{
 
 var SampleWarehouses = []Warehouse{{Name: "São Paulo DC", Region: "sa-east"}, {Name: "Rotterdam DC", Region: "eu-west"}}
 
-func SampleProductID(sku string) string { return SeedID(sampleCatalogAt, "product/"+sku) }
+func SampleProductID(sku string) string { return repository.SeedID(sampleCatalogAt, "product/"+sku) }
 
 func SampleWarehouseID(i int) string {
-	return SeedID(sampleCatalogAt.Add(time.Hour), "warehouse/"+SampleWarehouses[i].Name)
+	return repository.SeedID(sampleCatalogAt.Add(time.Hour), "warehouse/"+SampleWarehouses[i].Name)
 }
 
 // catalogSampleItems are the warehouses, the products and their stock (every product in both

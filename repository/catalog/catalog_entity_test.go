@@ -1,7 +1,8 @@
-package repository
+package catalog
 
 import (
 	"reflect"
+	"singletable/repository"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // registry finds it by type.
 func TestCatalogEntityRoundTrip(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 123_000_000, time.UTC)
-	for _, v := range []Entity{
+	for _, v := range []repository.Entity{
 		&Product{ID: "p1", Name: "Pen", SKU: "A-1", CreatedAt: at, TotalInventory: 9, Counted: true},
 		&Warehouse{ID: "w1", Name: "North", Region: "eu", CreatedAt: at},
 		&Inventory{ProductID: "p1", WarehouseID: "w1", Quantity: 9},
@@ -22,10 +23,10 @@ func TestCatalogEntityRoundTrip(t *testing.T) {
 			t.Fatalf("%T: %v", v, err)
 		}
 		k := v.Key()
-		if StringAttr(item, AttrPK) != k.PK || StringAttr(item, AttrSK) != k.SK {
-			t.Errorf("%T: item keys %q/%q, want %q/%q", v, StringAttr(item, AttrPK), StringAttr(item, AttrSK), k.PK, k.SK)
+		if repository.StringAttr(item, repository.AttrPK) != k.PK || repository.StringAttr(item, repository.AttrSK) != k.SK {
+			t.Errorf("%T: item keys %q/%q, want %q/%q", v, repository.StringAttr(item, repository.AttrPK), repository.StringAttr(item, repository.AttrSK), k.PK, k.SK)
 		}
-		got, err := DecodeEntity(item)
+		got, err := repository.DecodeEntity(item)
 		if err != nil {
 			t.Fatalf("%T: %v", v, err)
 		}
@@ -36,7 +37,7 @@ func TestCatalogEntityRoundTrip(t *testing.T) {
 }
 
 // encodeCatalog encodes v with its definition.
-func encodeCatalog(v Entity) (map[string]types.AttributeValue, error) {
+func encodeCatalog(v repository.Entity) (map[string]types.AttributeValue, error) {
 	switch v := v.(type) {
 	case *Product:
 		return productEntity.Encode(v)
