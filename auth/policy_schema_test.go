@@ -1,13 +1,13 @@
 package auth_test
 
 import (
-	"singletable/graph/schemafiles"
 	"strings"
 	"testing"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"singletable/auth"
+	"singletable/graph/schemafiles"
 )
 
 // Deny by default: every root field, mutation and subscription of the schema has a policy, and every policy

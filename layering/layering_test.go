@@ -14,41 +14,51 @@ const module = "singletable"
 
 // layers is the README's layout in code: for every package of the module, the packages of the
 // module it may import (tests aside). Dependencies flow one way, cmd → server → resolvers →
-// planner → repository and resolvers → loaders → repository → AWS SDK; apperr, globalid and auth
-// are leaves; changefeed (the fan-out of the table's stream) and fleet (what instances share
+// planner → repository and resolvers → loaders → repository → AWS SDK. The storage layer is rooms
+// of its own: the engine (repository) at the bottom, the domains on it (catalog ← hr ← commerce,
+// saas), the stream and maintenance on the domains, and store, which puts them together, on top;
+// apperr, globalid and auth are leaves; changefeed (the fan-out of the table's stream) and fleet (what instances share
 // through Redis) sit on the repository, and cmd/internal/settings (what cmd/server and cmd/lambda
 // share) on the layers whose defaults it reads; graph/model (the GraphQL objects and the node
 // descriptors) sits on the repository, the generated graph on the model. The benchmark's baseline
 // (loaders/perparent) and floor (repository/benchfloor) are imported by cmd/bench and tests only.
 // The README lists the same, package by package (TestTheREADMEListsTheLayers).
 var layers = map[string][]string{
-	"apperr":                nil,
-	"globalid":              {"apperr"},
-	"auth":                  {"apperr", "globalid"},
-	"telemetry":             nil,
-	"repository":            {"apperr"},
-	"repository/repotest":   {"repository"},
-	"repository/benchfloor": {"apperr", "repository"},
-	"loaders":               {"apperr", "repository"},
-	"loaders/perparent":     {"loaders", "planner", "repository"},
-	"planner":               {"apperr", "repository"},
-	"changefeed":            {"apperr", "repository"},
-	"fleet":                 {"apperr", "repository"},
-	"fleet/fleettest":       nil,
-	"graph/schemafiles":     nil,
-	"graph/model":           {"apperr", "auth", "globalid", "repository"},
-	"graph":                 {"graph/model", "repository"},
-	"resolvers":             {"apperr", "auth", "changefeed", "graph", "graph/model", "loaders", "planner", "repository"},
-	"server/playground":     nil,
-	"server":                {"apperr", "auth", "changefeed", "graph", "loaders", "planner", "repository", "resolvers", "server/playground", "telemetry"},
-	"cmd/internal/settings": {"auth", "loaders", "repository", "server"},
-	"cmd/server":            {"auth", "changefeed", "cmd/internal/settings", "fleet", "graph/model", "repository", "server", "telemetry"},
-	"cmd/lambda":            {"cmd/internal/settings", "repository", "server", "telemetry"},
-	"cmd/token":             {"auth", "graph/model"},
-	"cmd/tablegen":          {"repository"},
-	"cmd/manifest":          {"server"},
-	"cmd/bench":             {"auth", "changefeed", "fleet", "graph/model", "loaders", "loaders/perparent", "repository", "repository/benchfloor", "repository/repotest", "server"},
-	"layering":              nil,
+	"apperr":                     nil,
+	"globalid":                   {"apperr"},
+	"auth":                       {"apperr", "globalid"},
+	"telemetry":                  nil,
+	"repository":                 {"apperr"},
+	"repository/catalog":         {"apperr", "repository"},
+	"repository/hr":              {"apperr", "repository", "repository/catalog"},
+	"repository/commerce":        {"apperr", "repository", "repository/catalog", "repository/hr"},
+	"repository/saas":            {"apperr", "repository"},
+	"repository/stream":          {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas"},
+	"repository/maintenance":     {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas"},
+	"repository/store":           {"repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/maintenance", "repository/saas", "repository/stream"},
+	"repository/store/storetest": {"repository", "repository/repotest", "repository/store"},
+	"repository/repotest":        {"repository", "repository/saas"},
+	"repository/benchfloor":      {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas"},
+	"loaders":                    {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas", "repository/store"},
+	"loaders/perparent":          {"loaders", "planner", "repository", "repository/store"},
+	"planner":                    {"repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas", "repository/stream"},
+	"changefeed":                 {"apperr", "repository", "repository/stream"},
+	"fleet":                      {"apperr", "repository/store", "repository/stream"},
+	"fleet/fleettest":            nil,
+	"graph/schemafiles":          nil,
+	"graph/model":                {"auth", "globalid", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas"},
+	"graph":                      {"graph/model", "repository/commerce", "repository/hr", "repository/saas"},
+	"resolvers":                  {"apperr", "auth", "changefeed", "graph", "graph/model", "loaders", "planner", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas", "repository/store", "repository/stream"},
+	"server/playground":          nil,
+	"server":                     {"apperr", "auth", "changefeed", "graph", "loaders", "planner", "repository", "repository/store", "resolvers", "server/playground", "telemetry"},
+	"cmd/internal/settings":      {"auth", "loaders", "repository", "server"},
+	"cmd/server":                 {"auth", "changefeed", "cmd/internal/settings", "fleet", "graph/model", "repository", "repository/maintenance", "repository/store", "repository/stream", "server", "telemetry"},
+	"cmd/lambda":                 {"cmd/internal/settings", "repository/store", "server", "telemetry"},
+	"cmd/token":                  {"auth", "graph/model"},
+	"cmd/tablegen":               {"repository", "repository/maintenance"},
+	"cmd/manifest":               {"server"},
+	"cmd/bench":                  {"auth", "changefeed", "fleet", "graph/model", "loaders", "loaders/perparent", "repository", "repository/benchfloor", "repository/catalog", "repository/commerce", "repository/hr", "repository/repotest", "repository/saas", "repository/store", "repository/stream", "server"},
+	"layering":                   nil,
 }
 
 // sdk are the AWS SDK's modules: only the storage layer (repository and its benchmark floor)

@@ -2,13 +2,14 @@ package planner
 
 import (
 	"context"
-	"singletable/graph/schemafiles"
 	"sync"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"singletable/graph/schemafiles"
 )
 
 var (

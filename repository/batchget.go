@@ -203,7 +203,7 @@ func (r *Repo) batchGetChunk(ctx context.Context, keys []Key, consistent bool) (
 	}
 }
 
-// backoff is "full jitter" exponential backoff: a random wait in [0, min(cap, base·2^attempt)).
+// Backoff is "full jitter" exponential backoff: a random wait in [0, min(cap, base·2^attempt)).
 func Backoff(attempt int) time.Duration {
 	const base, ceiling = 25 * time.Millisecond, 2 * time.Second
 	d := ceiling
@@ -224,7 +224,7 @@ func SleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// attributes is k as the key attributes of a request. Its two values are allocated together.
+// Attributes is k as the key attributes of a request. Its two values are allocated together.
 func (k Key) Attributes() map[string]types.AttributeValue {
 	v := &[2]types.AttributeValueMemberS{{Value: k.PK}, {Value: k.SK}}
 	return map[string]types.AttributeValue{AttrPK: &v[0], AttrSK: &v[1]}

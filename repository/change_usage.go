@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// attrLogExpires is the attribute of the table's Time to Live (table_ttl.go): the change log's
+// AttrLogExpires is the attribute of the table's Time to Live (table_ttl.go): the change log's
 // items carry it, in epoch seconds.
 const AttrLogExpires = "expires"
 

@@ -7,7 +7,7 @@ import (
 
 // streamsMaxAttempts bounds the SDK's own tries of one DynamoDB Streams call. It is lower than a
 // request's (DefaultMaxAttempts) because the stream reader has a retry loop of its own that
-// never gives up (stream_shard.go): a short SDK retry absorbs a blip, and anything longer
+// never gives up (repository/stream/shard.go): a short SDK retry absorbs a blip, and anything longer
 // reaches the reader soon enough for it to report the outage and back off.
 const streamsMaxAttempts = 3
 

@@ -24,7 +24,7 @@ import (
 //	Product       totalInventory (a sum of quantities)                 its stock (AP24)
 //
 // and, outside any parent, each account rep's sales of a month (RepSales: totalCents, orders,
-// commerce_reps_recount.go).
+// repository/maintenance/recount_reps.go).
 //
 // Every write that adds to a collection, or moves one of its items from a status to another,
 // changes the counters with an ADD in the SAME TransactWriteItems as the change itself (txCount),
@@ -37,7 +37,7 @@ import (
 //
 // Items written before counters existed have none, and an ADD on them would count from zero only
 // what came after. So a counted parent also carries `counted`: true from its creation (counters at
-// zero) or from the -recount that set them from its collection (recount.go). Without it the item
+// zero) or from the -recount that set them from its collection (repository/maintenance/recount.go). Without it the item
 // reports no count (totalCount is null) while its writes go on adding to attributes nobody reads,
 // until -recount replaces them. No write ever fails for a missing counter: an ADD creates it.
 const AttrCounted = "counted"
@@ -52,7 +52,7 @@ type Count struct {
 
 func CountIf(counted bool, n int) Count { return Count{N: n, Known: counted} }
 
-// filteredTotal is a counted list's total under its filter: unknown with a time range (no counter
+// FilteredTotal is a counted list's total under its filter: unknown with a time range (no counter
 // follows one), the status's counter with a status, all of them without.
 func FilteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int, all int) Count {
 	switch {
@@ -64,13 +64,13 @@ func FilteredTotal[S any](counted, ranged bool, status *S, byStatus func(S) int,
 	return CountIf(counted, all)
 }
 
-// delta adds by to the counter attribute attr.
+// Delta adds by to the counter attribute attr.
 type Delta struct {
 	Attr string
 	By   int
 }
 
-// moved is the deltas of an item of a counted collection moving from one counter to another (a
+// Moved is the deltas of an item of a counted collection moving from one counter to another (a
 // status change, a transfer between the counters of one parent): none when from is to.
 func Moved(from, to string) []Delta {
 	if from == to {
@@ -79,7 +79,7 @@ func Moved(from, to string) []Delta {
 	return []Delta{{from, -1}, {to, +1}}
 }
 
-// condition is a further condition on an item a transaction writes, and the error to report when
+// Condition is a further condition on an item a transaction writes, and the error to report when
 // it fails.
 type Condition struct {
 	Expr   string
@@ -88,7 +88,7 @@ type Condition struct {
 	Err    error
 }
 
-// txCount is a parent's part of a write's transaction: it adds deltas to the parent's counters,
+// TxCount is a parent's part of a write's transaction: it adds deltas to the parent's counters,
 // on condition that the parent exists (else onMissing) and meets also (when given; else also.err).
 // It takes the place of the ConditionCheck that the parent exists, since one transaction may touch
 // an item only once; with no deltas it is that ConditionCheck.

@@ -90,7 +90,7 @@ func (c cursorCodec) encode(scope string, vals []string) string {
 	return base64.RawURLEncoding.EncodeToString(out)
 }
 
-// decode checks a cursor against scope and returns its n key attribute values. Every failure is
+// Decode checks a cursor against scope and returns its n key attribute values. Every failure is
 // the same BAD_USER_INPUT error: the client learns nothing about why a cursor was refused.
 func (c cursorCodec) Decode(scope, cursor string, n int) ([]string, error) {
 	if len(cursor) == 0 || len(cursor) > maxCursorLen {

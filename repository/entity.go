@@ -22,7 +22,7 @@ type Entity interface {
 // Everything else about the type is derived from it: the item encoder (encode), the decoder
 // registry (decoders) and the key table in docs/data-model.md (rendered by a golden test from
 // the examples). A new item type is one more definition, declared with define in its domain's
-// _model.go file.
+// model.go file (repository/<domain>/model.go).
 type EntityDef[T any, PT interface {
 	*T
 	Entity
@@ -47,10 +47,10 @@ type EntityDef[T any, PT interface {
 	Placeholders map[string]string
 }
 
-// indexKey is an item's key on one secondary index.
+// IndexKey is an item's key on one secondary index.
 type IndexKey struct{ Index, PK, SK string }
 
-// encode marshals v into its item: its attributes, its primary and index keys and its type.
+// Encode marshals v into its item: its attributes, its primary and index keys and its type.
 func (d EntityDef[T, PT]) Encode(v PT) (map[string]types.AttributeValue, error) {
 	if d.Sharded {
 		return nil, apperr.Internal("encode "+d.Name, errors.New("its index keys need the shard count: use encodeSharded"))
@@ -58,7 +58,7 @@ func (d EntityDef[T, PT]) Encode(v PT) (map[string]types.AttributeValue, error) 
 	return d.EncodeSharded(v, 0)
 }
 
-// encodeSharded is encode for a type whose index keys depend on the number of shards of the
+// EncodeSharded is encode for a type whose index keys depend on the number of shards of the
 // order status index.
 func (d EntityDef[T, PT]) EncodeSharded(v PT, shards int) (map[string]types.AttributeValue, error) {
 	if d.Sharded && shards < 1 {
@@ -131,7 +131,7 @@ func IsEntityType(name string) bool {
 	return ok
 }
 
-// decodeEntity decodes an item into the entity its `type` attribute names.
+// DecodeEntity decodes an item into the entity its `type` attribute names.
 func DecodeEntity(item map[string]types.AttributeValue) (Entity, error) {
 	t := StringAttr(item, AttrType)
 	d, ok := decoders[t]
@@ -141,7 +141,7 @@ func DecodeEntity(item map[string]types.AttributeValue) (Entity, error) {
 	return d.decode(item)
 }
 
-// decodeAs decodes an item that must be a T.
+// DecodeAs decodes an item that must be a T.
 func DecodeAs[T Entity](item map[string]types.AttributeValue) (T, error) {
 	var zero T
 	e, err := DecodeEntity(item)

@@ -27,12 +27,12 @@ type idSource struct {
 	entropy *ulid.LockedMonotonicReader
 }
 
-// newIDSource returns a source that draws its randomness from crypto/rand only.
+// NewIDSource returns a source that draws its randomness from crypto/rand only.
 func NewIDSource() *idSource {
 	return &idSource{entropy: &ulid.LockedMonotonicReader{MonotonicReader: ulid.Monotonic(rand.Reader, 0)}}
 }
 
-// newID returns a fresh id for an entity created at now.
+// NewID returns a fresh id for an entity created at now.
 func (s *idSource) NewID(now time.Time) (string, error) {
 	id, err := ulid.New(ulid.Timestamp(now), s.entropy)
 	if err != nil {
@@ -41,7 +41,7 @@ func (s *idSource) NewID(now time.Time) (string, error) {
 	return id.String(), nil
 }
 
-// validID reports whether s is an id in its canonical (upper-case) spelling. Ids taken from
+// ValidID reports whether s is an id in its canonical (upper-case) spelling. Ids taken from
 // clients go into keys, so only the one spelling that newID produces is accepted.
 func ValidID(s string) bool {
 	if len(s) != ulid.EncodedSize {
@@ -60,7 +60,7 @@ func idTime(id string) time.Time {
 	return ulid.Time(u.Time()).UTC()
 }
 
-// lowestIDAt and highestIDAt bound every id created in the millisecond of t, for key-range
+// LowestIDAt and highestIDAt bound every id created in the millisecond of t, for key-range
 // conditions on time (BETWEEN lowestIDAt(from) AND highestIDAt(to)).
 func LowestIDAt(t time.Time) string {
 	var u ulid.ULID
@@ -92,7 +92,7 @@ func clampIDTime(t time.Time) time.Time {
 // before `before` (nil: unbounded), for key conditions on time-sortable ids (BETWEEN lo AND hi).
 // Ids have millisecond precision: "after t" starts at the next whole millisecond and "before t"
 // ends at the last whole millisecond before t. ok is false when no id can fall in the range.
-func IdRange(after, before *time.Time) (lo, hi string, ok bool) {
+func IDRange(after, before *time.Time) (lo, hi string, ok bool) {
 	from, to := time.UnixMilli(0), ulid.Time(ulid.MaxTime())
 	if after != nil {
 		from = after.Truncate(time.Millisecond).Add(time.Millisecond)
@@ -111,7 +111,7 @@ func IdRange(after, before *time.Time) (lo, hi string, ok bool) {
 
 // idBefore is the id immediately before id in sort order (ok is false for the smallest id), so
 // that "id < x" can be written as the key condition bound "<= idBefore(x)".
-func IdBefore(id string) (string, bool) {
+func IDBefore(id string) (string, bool) {
 	u, err := ulid.ParseStrict(id)
 	if err != nil {
 		return "", false
@@ -126,7 +126,7 @@ func IdBefore(id string) (string, bool) {
 	return "", false
 }
 
-// newEntityID returns a fresh id and the creation time it encodes (millisecond precision, UTC).
+// NewEntityID returns a fresh id and the creation time it encodes (millisecond precision, UTC).
 func (r *Repo) NewEntityID() (string, time.Time, error) {
 	id, err := r.ids.NewID(r.Now())
 	if err != nil {

@@ -6,9 +6,9 @@ import (
 
 // What every key shares: the table's attribute and index names, the delimiter and the escaping.
 // Each item type's own keys (its prefixes, key builders and `type` name) are declared beside its
-// entity, in its domain's _model.go file; the items that are not entities beside the code that
+// entity, in its domain's model.go (repository/<domain>/model.go); the items that are not entities beside the code that
 // writes them (sweep records in sweep.go, the seed marker in seed.go, the change log in
-// changelog_keys.go). One table holds every entity, so each
+// repository/stream/changelog_keys.go). One table holds every entity, so each
 // key starts with an entity prefix, and any user-supplied value inside a key is escaped (see esc)
 // so that it can never produce another entity's key or fall inside another prefix's begins_with
 // range.
@@ -30,10 +30,10 @@ const (
 const (
 	// gsi1 is the overloaded "collections" index: a user's tickets (AP5) and, for the HR and
 	// commerce domains, the inverted relationship index and other one-to-many collections.
-	Gsi1 = "GSI1"
+	GSI1 = "GSI1"
 	// gsi2 is the overloaded "entity type" index: one partition per listed entity type (AP7),
 	// sorted by a per-type sort value (a name, or a hire date for AP13).
-	Gsi2 = "GSI2"
+	GSI2 = "GSI2"
 	// gsi3 is the write-sharded order-status index (AP20), overloaded with the employees by
 	// name (AP30): the two never share a partition (ORDERSTATUS#… and EMPNAME#…).
 	GSI3 = "GSI3"
@@ -70,18 +70,18 @@ func Escape(s string) string {
 	return b.String()
 }
 
-// join builds a key from segments that are already safe (prefixes, ids, escaped values).
+// Join builds a key from segments that are already safe (prefixes, ids, escaped values).
 func Join(parts ...string) string { return strings.Join(parts, Delim) }
 
-// foldKey is the form of a user-supplied value used where keys must compare case-insensitively
+// FoldKey is the form of a user-supplied value used where keys must compare case-insensitively
 // (unique emails, sort-by-name indexes): trimmed, lower case, escaped.
 func FoldKey(s string) string { return Escape(strings.ToLower(strings.TrimSpace(s))) }
 
-// typePK is the GSI2 partition that lists all entities of one type (AP7).
+// TypePK is the GSI2 partition that lists all entities of one type (AP7).
 func TypePK(entityType string) string { return Join("TYPE", entityType) }
 
-// nameSortKey sorts a listing by case-folded name, ties broken by id.
+// NameSortKey sorts a listing by case-folded name, ties broken by id.
 func NameSortKey(name, id string) string { return Join(FoldKey(name), id) }
 
-// attrMovedFrom marks an item a migration moved to its key (moveItem).
+// AttrMovedFrom marks an item a migration moved to its key (moveItem).
 const AttrMovedFrom = "movedFrom"

@@ -21,14 +21,14 @@ import (
 // correction does not give are not written at all, not even with the value read: that value may be
 // stale already (an email-only correction must not undo a concurrent rename).
 
-// attrDeleting marks an item whose object is being removed by a sweep (sweep.go): reads answer as
+// AttrDeleting marks an item whose object is being removed by a sweep (sweep.go): reads answer as
 // for a missing object, and writes under it are refused by their conditions.
 const AttrDeleting = "deleting"
 
-// notDeleting is the condition that an item exists and is not being removed.
+// NotDeleting is the condition that an item exists and is not being removed.
 const NotDeleting = "attribute_exists(PK) AND attribute_not_exists(" + AttrDeleting + ")"
 
-// txSetFrom is an Update of the item at k that sets the attributes attrs of next (an encoded
+// TxSetFrom is an Update of the item at k that sets the attributes attrs of next (an encoded
 // item, the object's next state) and, with indexes (attrs make an index key), every index key next
 // has, on condition c (whose err is also the error of a missing item).
 func (r *Repo) TxSetFrom(k Key, next map[string]types.AttributeValue, attrs []string, indexes bool, c Condition) TxItem {
@@ -55,18 +55,18 @@ func (r *Repo) TxSetFrom(k Key, next map[string]types.AttributeValue, attrs []st
 	return r.TxUpdate(k, "SET "+strings.Join(parts, ", "), c.Expr, names, values, c.Err)
 }
 
-// noChange is the BAD_USER_INPUT of a correction that names no field to change.
+// NoChange is the BAD_USER_INPUT of a correction that names no field to change.
 func NoChange(fields string) error {
 	return apperr.InvalidInput("input", "give at least one of %s", fields)
 }
 
-// beingRemoved is the condition, on a parent a write adds to, that the parent is not being
+// BeingRemoved is the condition, on a parent a write adds to, that the parent is not being
 // removed: a create under it is refused with err, as under a missing parent.
 func BeingRemoved(err error) *Condition {
 	return &Condition{Expr: "attribute_not_exists(" + AttrDeleting + ")", Err: err}
 }
 
-// notErased adds to c, a condition on a parent a write adds to, that the parent is not being
+// NotErased adds to c, a condition on a parent a write adds to, that the parent is not being
 // removed (a marked parent then answers as a missing one: txCount).
 func NotErased(c *Condition) *Condition {
 	out := *c
@@ -74,7 +74,7 @@ func NotErased(c *Condition) *Condition {
 	return &out
 }
 
-// guardedEmail is a correction of an object whose email a guard item keeps unique: its item at key
+// GuardedEmail is a correction of an object whose email a guard item keeps unique: its item at key
 // gets the fields given (name, email; the name makes its listing's index key) from next (its
 // encoded new state) on condition that its email is still readEmail; when
 // the guard's key changes, the new guard (newGuard) is put, taken if another object holds it, and
@@ -91,7 +91,7 @@ type GuardedEmail struct {
 	Taken, Changed error
 }
 
-// guardedEmailItems is the correction's transaction.
+// GuardedEmailItems is the correction's transaction.
 func (r *Repo) GuardedEmailItems(g GuardedEmail) []TxItem {
 	asRead := Condition{
 		Expr:   NotDeleting + " AND email = :readEmail",
@@ -107,7 +107,7 @@ func (r *Repo) GuardedEmailItems(g GuardedEmail) []TxItem {
 	return items
 }
 
-// unlessMarked refuses it (an Update or a ConditionCheck of an object's item) when the item carries
+// UnlessMarked refuses it (an Update or a ConditionCheck of an object's item) when the item carries
 // the mark of a removal (attrDeleting), with missing, as for a missing item: the object being
 // removed takes no new writes, and none that point at it (an employee being removed gets no
 // reports, mentees or accounts). A condition of it that fails on an unmarked item keeps its error.
@@ -139,7 +139,7 @@ func UnlessMarked(it TxItem, missing error) TxItem {
 	return it
 }
 
-// userPatch is what an update of a name and an email (a user's, a customer's) may change; nil
+// UserPatch is what an update of a name and an email (a user's, a customer's) may change; nil
 // leaves a field as it is.
 type UserPatch struct{ Name, Email *string }
 
@@ -164,7 +164,7 @@ func (p UserPatch) Clean() (UserPatch, error) {
 	return p, nil
 }
 
-// fields names the attributes the patch gives: the only ones its Update sets.
+// Fields names the attributes the patch gives: the only ones its Update sets.
 func (p UserPatch) Fields() []string {
 	var out []string
 	if p.Name != nil {

@@ -164,13 +164,13 @@ func (p AccessPattern) keyValues(pk string, sk ...string) map[string]types.Attri
 	return values
 }
 
-// query is a page of the pattern for the partition pk and the sort key's operands sk; scope binds
+// Query is a page of the pattern for the partition pk and the sort key's operands sk; scope binds
 // its cursors (see pageQuery).
 func (p AccessPattern) Query(scope, pk string, sk ...string) PageQuery {
 	return PageQuery{index: p.Index, Scope: scope, keyCond: p.keyExpression(), Values: p.keyValues(pk, sk...), descending: p.Backward}
 }
 
-// input is the pattern's Query request, for the reads that page it themselves.
+// Input is the pattern's Query request, for the reads that page it themselves.
 func (p AccessPattern) Input(table, pk string, sk ...string) *dynamodb.QueryInput {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(table),
@@ -187,7 +187,7 @@ func (p AccessPattern) Input(table, pk string, sk ...string) *dynamodb.QueryInpu
 // patterns are every declared access pattern, in the order the package declares them.
 var patterns []AccessPattern
 
-// declare records p among the declared access patterns (the table renders every one) and
+// Declare records p among the declared access patterns (the table renders every one) and
 // returns it.
 func Declare(p AccessPattern) AccessPattern {
 	patterns = append(patterns, p)

@@ -51,9 +51,9 @@ func TestKeyConditionSpellsEachSortCondition(t *testing.T) {
 		wantValues []string
 	}{
 		{AccessPattern{PartitionKey: "ORG#<o>"}, "PK = ORG#<o>", "PK = :pk", "ORG#1", nil, []string{":pk"}},
-		{AccessPattern{Index: Gsi1, PartitionKey: "A#<a>", Sort: SortKeyBeginsWith, SortKey: []string{"T#"}}, `GSI1PK = A#<a> AND begins_with(GSI1SK, "T#")`, "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", "A#1", []string{"T#"}, []string{":pk", ":sk"}},
+		{AccessPattern{Index: GSI1, PartitionKey: "A#<a>", Sort: SortKeyBeginsWith, SortKey: []string{"T#"}}, `GSI1PK = A#<a> AND begins_with(GSI1SK, "T#")`, "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", "A#1", []string{"T#"}, []string{":pk", ":sk"}},
 		{AccessPattern{Index: GSI3, PartitionKey: "S#<s>", Sort: SortKeyBetween, SortKey: []string{"<lo>", "<hi>"}}, "GSI3PK = S#<s> AND GSI3SK BETWEEN <lo> AND <hi>", "GSI3PK = :pk AND GSI3SK BETWEEN :lo AND :hi", "S#1", []string{"a", "b"}, []string{":pk", ":lo", ":hi"}},
-		{AccessPattern{Index: Gsi2, PartitionKey: "TYPE#E", Sort: SortKeyAtLeast, SortKey: []string{"<since>"}}, "GSI2PK = TYPE#E AND GSI2SK >= <since>", "GSI2PK = :pk AND GSI2SK >= :sk", "TYPE#E", []string{"x"}, []string{":pk", ":sk"}},
+		{AccessPattern{Index: GSI2, PartitionKey: "TYPE#E", Sort: SortKeyAtLeast, SortKey: []string{"<since>"}}, "GSI2PK = TYPE#E AND GSI2SK >= <since>", "GSI2PK = :pk AND GSI2SK >= :sk", "TYPE#E", []string{"x"}, []string{":pk", ":sk"}},
 		{AccessPattern{PartitionKey: "U#<u>", Sort: SortKeyAtMost, SortKey: []string{"USER#<u>"}}, "PK = U#<u> AND SK <= USER#<u>", "PK = :pk AND SK <= :sk", "U#1", []string{"USER#1"}, []string{":pk", ":sk"}},
 		{AccessPattern{PartitionKey: "C#<c>", Sort: SortKeyAfter, SortKey: []string{"<n>"}}, "PK = C#<c> AND SK > <n>", "PK = :pk AND SK > :sk", "C#1", []string{"5"}, []string{":pk", ":sk"}},
 		{AccessPattern{Operation: BatchGetItem, PartitionKey: "DEPT#<d>", Sort: SortKeyIs, SortKey: []string{"DEPT#<d>"}}, "PK = SK = DEPT#<d>", "PK = :pk AND SK = :sk", "DEPT#1", []string{"DEPT#1"}, []string{":pk", ":sk"}},

@@ -43,7 +43,7 @@ type Page[T any] struct {
 	HasPreviousPage bool
 }
 
-// pageQuery describes one list: a Query on the table or an index, its key condition, and the
+// PageQuery describes one list: a Query on the table or an index, its key condition, and the
 // scope that binds its cursors.
 type PageQuery struct {
 	index string // "" for the table itself
@@ -57,7 +57,7 @@ type PageQuery struct {
 	descending bool
 }
 
-// keyAttrs are the attributes that make up an item's position in an index: the index key
+// KeyAttrs are the attributes that make up an item's position in an index: the index key
 // followed by the table key, as ExclusiveStartKey requires.
 func KeyAttrs(index string) []string {
 	for _, ix := range tableIndexes {
@@ -68,7 +68,7 @@ func KeyAttrs(index string) []string {
 	return []string{AttrPK, AttrSK}
 }
 
-// queryPage reads one page of q: at most args.First items of type T after the cursor args.After,
+// QueryPage reads one page of q: at most args.First items of type T after the cursor args.After,
 // plus one more item to learn whether a next page exists. Without a filter that is a single Query
 // with Limit = first+1; with a filter DynamoDB may return fewer matches than it read, and the
 // Query continues from LastEvaluatedKey until the page is full or the range is exhausted.
@@ -115,7 +115,7 @@ func QueryPage[T Entity](ctx context.Context, r *Repo, q PageQuery, args PageArg
 	return FinishPage(r, q.Scope, attrs, items, raw, args), nil
 }
 
-// finishPage trims a page read with one extra item and computes the cursors of the rest.
+// FinishPage trims a page read with one extra item and computes the cursors of the rest.
 func FinishPage[T any](r *Repo, scope string, attrs []string, items []T, raw []map[string]types.AttributeValue, args PageArgs) Page[T] {
 	p := Page[T]{HasPreviousPage: args.After != ""}
 	if len(items) > args.First {
@@ -162,7 +162,7 @@ func StringAttr(item map[string]types.AttributeValue, name string) string {
 	return ""
 }
 
-// intAttr is a number attribute as an int; 0 when absent or not an integer.
+// IntAttr is a number attribute as an int; 0 when absent or not an integer.
 func IntAttr(item map[string]types.AttributeValue, name string) int {
 	v, ok := item[name].(*types.AttributeValueMemberN)
 	if !ok {
@@ -172,7 +172,7 @@ func IntAttr(item map[string]types.AttributeValue, name string) int {
 	return n
 }
 
-// queryItems runs a Query until it has read want items or the key range is exhausted, following
+// QueryItems runs a Query until it has read want items or the key range is exhausted, following
 // LastEvaluatedKey (a Query stops at its Limit, at 1 MB, or, with a filter, with fewer matches
 // than it read). It returns at most want items.
 func (r *Repo) QueryItems(ctx context.Context, in *dynamodb.QueryInput, want int) ([]map[string]types.AttributeValue, error) {
@@ -197,7 +197,7 @@ func (r *Repo) QueryItems(ctx context.Context, in *dynamodb.QueryInput, want int
 	}
 }
 
-// parentWithPage runs read p (its key: pk, sk) for a parent together with the first page of one
+// ParentWithPage runs read p (its key: pk, sk) for a parent together with the first page of one
 // of its lists, in ONE Query: Limit first+2 (the page, one more to learn whether a next page
 // exists, and the parent's own item). The caller finds the parent among the items by where its
 // pattern sorts it, and finishes the page with the args returned.
@@ -212,7 +212,7 @@ func (r *Repo) ParentWithPage(ctx context.Context, p AccessPattern, first int, p
 	return items, args, err
 }
 
-// decodeAll decodes items that must all be T.
+// DecodeAll decodes items that must all be T.
 func DecodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 	out := make([]T, len(items))
 	for i, item := range items {
@@ -225,21 +225,21 @@ func DecodeAll[T Entity](items []map[string]types.AttributeValue) ([]T, error) {
 	return out, nil
 }
 
-// listPattern declares the list of every entity of one type (AP7): a Query of the type's
+// ListPattern declares the list of every entity of one type (AP7): a Query of the type's
 // partition of the entity-type index GSI2, sorted by its GSI2SK (a case-folded name and the id),
 // never a Scan.
 func ListPattern(name, entityType, fields string) AccessPattern {
 	return Declare(AccessPattern{ID: "AP7", Name: name, What: "every " + entityType + ", by name", Fields: fields,
-		Operation: Query, Index: Gsi2, PartitionKey: TypePK(entityType), Calls: PerParent,
+		Operation: Query, Index: GSI2, PartitionKey: TypePK(entityType), Calls: PerParent,
 		Notes: "ascending by `<name>#<id>`"})
 }
 
-// listByType pages through every entity of one type, as its list pattern p says (AP7).
+// ListByType pages through every entity of one type, as its list pattern p says (AP7).
 func ListByType[T Entity](ctx context.Context, r *Repo, p AccessPattern, args PageArgs) (Page[T], error) {
 	return QueryPage[T](ctx, r, p.Query(Join("list", p.PartitionKey), p.PartitionKey), args)
 }
 
-// eachPage calls fn for every item of the list read page by page by page.
+// EachPage calls fn for every item of the list read page by page by page.
 func EachPage[T any](page func(PageArgs) (Page[T], error), fn func(T) error) error {
 	args := PageArgs{First: MaxPageSize}
 	for {

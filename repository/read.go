@@ -9,25 +9,25 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// readConsistent reads the items at keys with strongly consistent BatchGetItem calls: write paths
+// ReadConsistent reads the items at keys with strongly consistent BatchGetItem calls: write paths
 // read what their transaction then conditions on, and a stale read would only turn into a
 // needless CONFLICT. Missing items are absent from the map.
 func (r *Repo) ReadConsistent(ctx context.Context, keys ...Key) (map[Key]Entity, error) {
 	return r.batchGet(ctx, keys, true)
 }
 
-// foundAs is the entity of type T at k in a readConsistent result.
+// FoundAs is the entity of type T at k in a readConsistent result.
 func FoundAs[T Entity](found map[Key]Entity, k Key) (T, bool) {
 	v, ok := found[k].(T)
 	return v, ok
 }
 
-// queryAll runs a Query to the end of its key range.
+// QueryAll runs a Query to the end of its key range.
 func (r *Repo) QueryAll(ctx context.Context, in *dynamodb.QueryInput) ([]map[string]types.AttributeValue, error) {
 	return r.QueryItems(ctx, in, math.MaxInt)
 }
 
-// readOneConsistent reads one item with a strongly consistent read (nil if absent). It is a Query on
+// ReadOneConsistent reads one item with a strongly consistent read (nil if absent). It is a Query on
 // the full key rather than a GetItem: lookups on request paths go through the batching loaders,
 // and this one, on a mutation's retry path, must see the latest committed write.
 func (r *Repo) ReadOneConsistent(ctx context.Context, k Key) (map[string]types.AttributeValue, error) {

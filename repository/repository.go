@@ -78,7 +78,7 @@ type Config struct {
 // Repo reads and writes the table. It is safe for concurrent use.
 type Repo struct {
 	DB *dynamodb.Client
-	// streams reads the table's stream (stream_reader.go).
+	// streams reads the table's stream (repository/stream/reader.go).
 	Streams   *dynamodbstreams.Client
 	Log       *slog.Logger
 	table     string
@@ -101,7 +101,7 @@ type Repo struct {
 	Hooks testHooks
 }
 
-// afterCorrectionRead runs the correctionRead hook, if any.
+// AfterCorrectionRead runs the correctionRead hook, if any.
 func (r *Repo) AfterCorrectionRead() {
 	if r.Hooks.CorrectionRead != nil {
 		r.Hooks.CorrectionRead()
@@ -242,7 +242,7 @@ func newRepo(client *dynamodb.Client, cfg Config) (*Repo, error) {
 }
 
 // DefaultOrderStatusShards is N for the order status index when ORDER_STATUS_SHARDS is unset,
-// chosen by the sizing in commerce_read_status.go. It must not shrink on a live table.
+// chosen by the sizing in repository/commerce/read_status.go. It must not shrink on a live table.
 const DefaultOrderStatusShards = 4
 
 // Table returns the table name.

@@ -12,7 +12,7 @@ import (
 	"singletable/apperr"
 )
 
-// batchWrite puts items 25 at a time, retrying UnprocessedItems with backoff.
+// BatchWrite puts items 25 at a time, retrying UnprocessedItems with backoff.
 func (r *Repo) BatchWrite(ctx context.Context, items []map[string]types.AttributeValue) error {
 	reqs := make([]types.WriteRequest, len(items))
 	for i, it := range items {
@@ -44,7 +44,7 @@ func (r *Repo) batchWriteRequests(ctx context.Context, all []types.WriteRequest)
 	return nil
 }
 
-// seedID is a fixed id: the ULID of time t whose random part is derived from label.
+// SeedID is a fixed id: the ULID of time t whose random part is derived from label.
 func SeedID(t time.Time, label string) string {
 	var u ulid.ULID
 	h := sha256.Sum256([]byte(label))
@@ -53,10 +53,10 @@ func SeedID(t time.Time, label string) string {
 	return u.String()
 }
 
-// typeSeedMarker is the item that records a loaded sample dataset.
+// TypeSeedMarker is the item that records a loaded sample dataset.
 const TypeSeedMarker = "SeedMarker"
 
-// seedMarkerKey records that the sample dataset of a given version was loaded.
+// SeedMarkerKey records that the sample dataset of a given version was loaded.
 func SeedMarkerKey(version string) Key { return Key{PK: "SEED", SK: Join("VERSION", Escape(version))} }
 
 var _ = DeclareItem(func() map[string]types.AttributeValue {

@@ -6,9 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
@@ -35,7 +33,7 @@ const (
 	SweepPK   = "SWEEP"
 )
 
-// sweepRecord is what is left to remove.
+// SweepRecord is what is left to remove.
 type SweepRecord struct {
 	Kind   string `dynamodbav:"kind"`
 	Org    string `dynamodbav:"orgId,omitempty"`
@@ -75,7 +73,7 @@ func (s *SweepRecord) key() Key {
 	return Key{PK: SweepPK, SK: Join(parts...)}
 }
 
-// putSweep is the Put of a sweep record, part of the transaction that leaves it to do.
+// PutSweep is the Put of a sweep record, part of the transaction that leaves it to do.
 func (r *Repo) PutSweep(rec *SweepRecord) TxItem {
 	item, _ := attributevalue.MarshalMap(rec) // a struct of strings and ints always marshals
 	for k, v := range rec.key().Attributes() {
@@ -85,7 +83,7 @@ func (r *Repo) PutSweep(rec *SweepRecord) TxItem {
 	return r.TxPut(item, "", nil, nil)
 }
 
-// markAndSweep is every marked removal: ONE transaction writes the mark (the item's mark and the
+// MarkAndSweep is every marked removal: ONE transaction writes the mark (the item's mark and the
 // conditions it needs) with the sweep record rec, so that the object reads as missing at once
 // and its sweep cannot be forgotten. With now, the sweep runs at once (sweepOne); a sweep that
 // fails, or one not run now, is left to the sweeper.
@@ -104,7 +102,7 @@ func (r *Repo) MarkAndSweep(ctx context.Context, what string, rec *SweepRecord, 
 	return nil
 }
 
-// mark is the Update that marks the item at key as being removed (it reads as missing from then
+// Mark is the Update that marks the item at key as being removed (it reads as missing from then
 // on) and takes it out of the listings whose index attributes unlist names ("" for none); an item
 // that is missing or marked already fails with missing.
 func (r *Repo) Mark(key Key, unlist string, missing error) TxItem {
@@ -115,49 +113,19 @@ func (r *Repo) Mark(key Key, unlist string, missing error) TxItem {
 	return r.TxUpdate(key, expr, NotDeleting, nil, map[string]types.AttributeValue{":now": StringValue(r.Stamp().Format(time.RFC3339Nano))}, missing)
 }
 
-// dropSweep is the Delete of a sweep record, part of the last transaction of its sweep.
+// DropSweep is the Delete of a sweep record, part of the last transaction of its sweep.
 func (r *Repo) DropSweep(rec *SweepRecord) TxItem { return r.DeleteIf(rec.key(), "", nil, nil) }
 
-// kickSweeper wakes the sweeper (StartSweeper) without waiting for it.
+// SweepKicks receives a value after a delete that left a sweep record (KickSweeper): the
+// sweeper (maintenance's StartSweeper) runs at once.
+func (r *Repo) SweepKicks() <-chan struct{} { return r.sweepKick }
+
+// KickSweeper wakes the sweeper (StartSweeper) without waiting for it.
 func (r *Repo) KickSweeper() {
 	select {
 	case r.sweepKick <- struct{}{}:
 	default:
 	}
-}
-
-// Sweep finishes every sweep record of the table and returns how many it finished. A record whose
-// sweep fails stays for the next run; the first error is returned after the others were tried.
-func (r *Repo) Sweep(ctx context.Context) (int, error) {
-	raw, err := r.SweepRecords(ctx)
-	if err != nil {
-		return 0, err
-	}
-	done := 0
-	var errs []error
-	for _, item := range raw {
-		var rec SweepRecord
-		if err := attributevalue.UnmarshalMap(item, &rec); err != nil {
-			errs = append(errs, apperr.Internal("decode sweep record", err))
-			continue
-		}
-		if err := r.SweepOne(ctx, &rec); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		done++
-	}
-	return done, errors.Join(errs...)
-}
-
-// sweepRecords reads the SWEEP partition: every removal left to finish.
-func (r *Repo) SweepRecords(ctx context.Context) ([]map[string]types.AttributeValue, error) {
-	return r.QueryAll(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(r.Table()),
-		KeyConditionExpression:    aws.String("PK = :pk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": StringValue(SweepPK)},
-		ConsistentRead:            aws.Bool(true),
-	})
 }
 
 // HandleSweep makes finish the function that finishes the sweep records of kind: the domain that
@@ -197,7 +165,7 @@ func (r *Repo) SweepSteps(ctx context.Context, rec *SweepRecord) error {
 	return nil
 }
 
-// sweepOne finishes one sweep record and deletes it.
+// SweepOne finishes one sweep record and deletes it.
 func (r *Repo) SweepOne(ctx context.Context, rec *SweepRecord) error {
 	r.sweepMu.RLock()
 	finish := r.sweepers[rec.Kind]
@@ -208,16 +176,16 @@ func (r *Repo) SweepOne(ctx context.Context, rec *SweepRecord) error {
 	return finish(ctx, rec)
 }
 
-// maxSweepRounds bounds the rounds one run of the sweeper spends on one record. A record that
+// MaxSweepRounds bounds the rounds one run of the sweeper spends on one record. A record that
 // needs more (a drifted count of users that no user will bring to zero, tickets created faster
 // than they are removed) is left for the next run and logged, instead of holding the sweeper, and
 // every other record behind it, in a hot loop. Rounds after the first wait a backoff.
 const MaxSweepRounds = 8
 
-// errSweepUnfinished: a record still had work after maxSweepRounds; it stays for the next run.
+// ErrSweepUnfinished: a record still had work after maxSweepRounds; it stays for the next run.
 var ErrSweepUnfinished = errors.New("still unfinished after the rounds of one run; left for the next")
 
-// sweepRound waits before every round but the first, so that a record that does not finish does
+// SweepRound waits before every round but the first, so that a record that does not finish does
 // not spin.
 func (r *Repo) SweepRound(ctx context.Context, round int) error {
 	if round == 0 {
@@ -229,43 +197,13 @@ func (r *Repo) SweepRound(ctx context.Context, round int) error {
 	return nil
 }
 
-// isConflict reports a CONFLICT: a concurrent change cancelled a transaction, worth another round.
+// IsConflict reports a CONFLICT: a concurrent change cancelled a transaction, worth another round.
 func IsConflict(err error) bool {
 	var coded *apperr.Error
 	return errors.As(err, &coded) && coded.Code == apperr.CodeConflict
 }
 
-// StartSweeper runs the sweeper in the background until ctx ends: at once when the table holds
-// unfinished removals (one Query, made before StartSweeper returns, so that a server counts it
-// before it serves), again whenever a delete leaves something to sweep, and every interval.
-// Failures are logged and retried on the next run.
-func (r *Repo) StartSweeper(ctx context.Context, interval time.Duration) {
-	if pending, err := r.SweepRecords(ctx); err != nil || len(pending) > 0 {
-		r.KickSweeper()
-	}
-	go r.runSweeper(ctx, interval)
-}
-
-// runSweeper is StartSweeper's loop.
-func (r *Repo) runSweeper(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-r.sweepKick:
-		case <-t.C:
-		}
-		if n, err := r.Sweep(ctx); err != nil && ctx.Err() == nil {
-			r.Log.Warn("sweep", "finished", n, "error", err)
-		} else if n > 0 {
-			r.Log.Info("sweep", "finished", n)
-		}
-	}
-}
-
-// batchDelete deletes the items at keys, 25 at a time, retrying UnprocessedItems with backoff.
+// BatchDelete deletes the items at keys, 25 at a time, retrying UnprocessedItems with backoff.
 func (r *Repo) BatchDelete(ctx context.Context, keys []Key) error {
 	reqs := make([]types.WriteRequest, len(keys))
 	for i, k := range keys {

@@ -14,11 +14,11 @@ import (
 )
 
 // tableIndexes declares every global secondary index of the design, once. All are overloaded:
-// the meaning of their key attributes depends on the item type (see each domain's _model.go). They project all
+// the meaning of their key attributes depends on the item type (see each domain's model.go). They project all
 // attributes so that an entity read through an index needs no second read.
 var tableIndexes = []struct{ name, pk, sk string }{
-	{Gsi1, AttrGSI1PK, attrGSI1SK},
-	{Gsi2, attrGSI2PK, attrGSI2SK},
+	{GSI1, AttrGSI1PK, attrGSI1SK},
+	{GSI2, attrGSI2PK, attrGSI2SK},
 	{GSI3, AttrGSI3PK, AttrGSI3SK},
 }
 

@@ -14,7 +14,7 @@ import (
 
 // A tally is one counted collection (counters.go): which items count toward which counter of
 // which parent, and how to walk the parents and read one parent's collection from the table. It
-// is the one definition -recount (recount.go) counts with and the sample data is counted with.
+// is the one definition -recount (repository/maintenance/recount.go) counts with and the sample data is counted with.
 type Tally struct {
 	// parent is the item type that keeps the counters, attrs the counters.
 	Parent string
@@ -42,16 +42,16 @@ func (t Tally) add(item map[string]types.AttributeValue) int {
 	return t.Weight(item)
 }
 
-// tallies are every counted collection, each registered by counted beside its domain's counters.
+// Tallies are every counted collection, each registered by counted beside its domain's counters.
 var Tallies []Tally
 
-// counted registers t among the tallies and returns it.
+// Counted registers t among the tallies and returns it.
 func Counted(t Tally) Tally {
 	Tallies = append(Tallies, t)
 	return t
 }
 
-// keyQuery is a Query of partition pk with key condition cond (:pk, and :p when prefix is set).
+// KeyQuery is a Query of partition pk with key condition cond (:pk, and :p when prefix is set).
 func KeyQuery(cond, pk, prefix string) *dynamodb.QueryInput {
 	values := map[string]types.AttributeValue{":pk": StringValue(pk)}
 	if prefix != "" {
@@ -60,12 +60,12 @@ func KeyQuery(cond, pk, prefix string) *dynamodb.QueryInput {
 	return &dynamodb.QueryInput{KeyConditionExpression: aws.String(cond), ExpressionAttributeValues: values}
 }
 
-// entityFn adapts a function of entities to one of T.
+// EntityFn adapts a function of entities to one of T.
 func EntityFn[T Entity](fn func(Entity) error) func(T) error {
 	return func(v T) error { return fn(v) }
 }
 
-// count counts parent's collection by counter: one Query, page after page, of the attributes
+// Count counts parent's collection by counter: one Query, page after page, of the attributes
 // t.of reads. A collection on the table is read consistently; one on an index cannot be.
 func (r *Repo) Count(ctx context.Context, t Tally, parent Entity) (map[string]int, error) {
 	in := t.Collection(parent)
@@ -97,7 +97,7 @@ func (r *Repo) Count(ctx context.Context, t Tally, parent Entity) (map[string]in
 	}
 }
 
-// countSample sets the counters of the parents among items from the other items, as -recount
+// CountSample sets the counters of the parents among items from the other items, as -recount
 // would set them from the table: the sample data is loaded with exact counters.
 func CountSample(items []map[string]types.AttributeValue) {
 	counts := map[Key]map[string]int{}

@@ -8,5 +8,5 @@ import "time"
 // as the creation shows the same instant, not a later-looking one with extra digits). Values
 // are stored as RFC 3339 strings, so items written earlier with nanoseconds still decode.
 
-// stamp is the time a write records as updatedAt: now, in UTC, truncated to the millisecond.
+// Stamp is the time a write records as updatedAt: now, in UTC, truncated to the millisecond.
 func (r *Repo) Stamp() time.Time { return r.Now().UTC().Truncate(time.Millisecond) }

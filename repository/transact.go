@@ -11,10 +11,10 @@ import (
 	"singletable/apperr"
 )
 
-// maxTransactItems is TransactWriteItems' limit of actions per transaction.
+// MaxTransactItems is TransactWriteItems' limit of actions per transaction.
 const MaxTransactItems = 100
 
-// txItem is one action of a transaction and the error to report when its condition fails.
+// TxItem is one action of a transaction and the error to report when its condition fails.
 type TxItem struct {
 	Item        types.TransactWriteItem
 	onCondition error
@@ -23,14 +23,14 @@ type TxItem struct {
 	OnConditionOld func(old map[string]types.AttributeValue) error
 }
 
-// transact runs the actions as one TransactWriteItems. When DynamoDB cancels the transaction, the
+// Transact runs the actions as one TransactWriteItems. When DynamoDB cancels the transaction, the
 // error of the first action whose condition failed is returned; a conflict with a concurrent
 // transaction is CONFLICT.
 func (r *Repo) Transact(ctx context.Context, op string, items []TxItem) error {
 	return r.TransactWithToken(ctx, op, "", items)
 }
 
-// transactWithToken is transact with a ClientRequestToken (none when empty): for ten minutes,
+// TransactWithToken is transact with a ClientRequestToken (none when empty): for ten minutes,
 // DynamoDB answers a repeat of the same call (the SDK's own retry after a lost response, say) with
 // success instead of applying it twice, and the same token with other parameters with
 // IdempotentParameterMismatchException.
@@ -75,7 +75,7 @@ func (r *Repo) TransactWithToken(ctx context.Context, op, token string, items []
 	return apperr.Classify(op, err)
 }
 
-// putNew is a Put that fails if an item with the same key exists.
+// PutNew is a Put that fails if an item with the same key exists.
 func (r *Repo) PutNew(item map[string]types.AttributeValue, onExists error) TxItem {
 	return TxItem{
 		Item: types.TransactWriteItem{Put: &types.Put{
@@ -87,7 +87,7 @@ func (r *Repo) PutNew(item map[string]types.AttributeValue, onExists error) TxIt
 	}
 }
 
-// mustExist is a ConditionCheck that the item at k exists.
+// MustExist is a ConditionCheck that the item at k exists.
 func (r *Repo) MustExist(k Key, onMissing error) TxItem {
 	return TxItem{
 		Item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
@@ -99,7 +99,7 @@ func (r *Repo) MustExist(k Key, onMissing error) TxItem {
 	}
 }
 
-// putNewOrOld is a Put that fails if an item with the same key exists, reporting the error that
+// PutNewOrOld is a Put that fails if an item with the same key exists, reporting the error that
 // onExists builds from the existing item.
 func (r *Repo) PutNewOrOld(item map[string]types.AttributeValue, onExists func(old map[string]types.AttributeValue) error) TxItem {
 	return TxItem{
@@ -143,7 +143,7 @@ func (r *Repo) TxUpdate(k Key, update, cond string, names map[string]string, val
 	}}, onCondition: onCond}
 }
 
-// deleteIf is a Delete of the item at k on condition cond (none when empty).
+// DeleteIf is a Delete of the item at k on condition cond (none when empty).
 func (r *Repo) DeleteIf(k Key, cond string, values map[string]types.AttributeValue, onCond error) TxItem {
 	d := &types.Delete{TableName: aws.String(r.Table()), Key: k.Attributes()}
 	if cond != "" {
@@ -153,7 +153,7 @@ func (r *Repo) DeleteIf(k Key, cond string, values map[string]types.AttributeVal
 	return TxItem{Item: types.TransactWriteItem{Delete: d}, onCondition: onCond}
 }
 
-// createNew writes the new entity v of item type d in ONE transaction with extra (a uniqueness
+// CreateNew writes the new entity v of item type d in ONE transaction with extra (a uniqueness
 // guard, a parent that must exist or counts it): v's item must not exist yet (else CONFLICT
 // "<what> already exists"), so an ID generated twice cannot overwrite anything.
 func CreateNew[T any, PT interface {
@@ -171,7 +171,7 @@ func CreateNew[T any, PT interface {
 	return v, nil
 }
 
-// txDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
+// TxDelete is a Delete of the item at k, which must exist (a run racing another finds it gone and
 // stops rather than writing twice).
 func (r *Repo) TxDelete(k Key) TxItem {
 	return TxItem{Item: types.TransactWriteItem{Delete: &types.Delete{

@@ -15,7 +15,7 @@ import (
 // Input rules shared by every entity. They live here, next to the writes, so that no caller can
 // store a value the rules refuse.
 
-// cleanText trims s and checks that it has between minLen and maxLen characters and no control
+// CleanText trims s and checks that it has between minLen and maxLen characters and no control
 // characters (newlines and tabs are allowed where multiline is true).
 func CleanText(field, s string, minLen, maxLen int, multiline bool) (string, error) {
 	s = strings.TrimSpace(s)
@@ -69,7 +69,7 @@ const (
 	MaxBodyLen     = 10000
 	maxEmailLen    = 254
 	MaxJobTitleLen = 100
-	// maxAddressLen bounds a location's one-line address.
+	// MaxAddressLen bounds a location's one-line address.
 	MaxAddressLen = 300
 	// The parts of a place. A location's country, state, city and postal code are also parts of
 	// its key and of its global ID, so they are short: the largest key stays well inside
@@ -88,7 +88,7 @@ const (
 
 func CleanName(field, s string) (string, error) { return CleanText(field, s, 1, MaxNameLen, false) }
 
-// cleanEmail accepts a bare address (no display name), at most 254 characters, and returns it
+// CleanEmail accepts a bare address (no display name), at most 254 characters, and returns it
 // trimmed. Uniqueness compares the case-folded form (see emailGuardKey).
 func CleanEmail(field, s string) (string, error) {
 	s, err := CleanText(field, s, 1, maxEmailLen, false)
@@ -102,7 +102,7 @@ func CleanEmail(field, s string) (string, error) {
 	return s, nil
 }
 
-// checkID validates an entity id taken from a client.
+// CheckID validates an entity id taken from a client.
 func CheckID(field, id string) error {
 	if !ValidID(id) {
 		return apperr.InvalidInput(field, "%s is not a valid id", field)
@@ -129,7 +129,7 @@ const (
 	MaxUnitPriceCents = math.MaxInt32
 )
 
-// cleanNameAndEmail checks a new person's (a user's, a customer's) name and email as cleanName
+// CleanNameAndEmail checks a new person's (a user's, a customer's) name and email as cleanName
 // and cleanEmail do, in that order.
 func CleanNameAndEmail(name, email string) (string, string, error) {
 	name, err := CleanName("name", name)

@@ -30,22 +30,22 @@ type WritePlan struct {
 // Tries is how often the plan's calls may be made: its Attempts, at least 1.
 func (p WritePlan) Tries() int { return max(p.Attempts, 1) }
 
-// oneTransaction is the plan of a write that is one TransactWriteItems.
+// OneTransaction is the plan of a write that is one TransactWriteItems.
 func OneTransaction(what string) WritePlan {
 	return WritePlan{Calls: []WriteCall{{Operation: "TransactWriteItems", Calls: 1, What: what}}}
 }
 
-// consistentRead is the strongly consistent BatchGetItem a write conditions its transaction on.
+// ConsistentRead is the strongly consistent BatchGetItem a write conditions its transaction on.
 func ConsistentRead(what string) WriteCall {
 	return WriteCall{Operation: "BatchGetItem", Calls: 1, What: what + ", consistent"}
 }
 
-// transactCall is one TransactWriteItems call of a write.
+// TransactCall is one TransactWriteItems call of a write.
 func TransactCall(what string) WriteCall {
 	return WriteCall{Operation: "TransactWriteItems", Calls: 1, What: what}
 }
 
-// perDataCall is a call made once per chunk of the data (a page of a Query, a transaction's
+// PerDataCall is a call made once per chunk of the data (a page of a Query, a transaction's
 // worth of items): at least none, more depending on the data.
 func PerDataCall(op, what string) WriteCall {
 	return WriteCall{Operation: op, PerData: true, What: what}

@@ -4,17 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"singletable/graph/schemafiles"
 	"testing"
-
-	"singletable/apperr"
-	"singletable/auth"
-	"singletable/graph/model"
-	"singletable/loaders"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"singletable/apperr"
+	"singletable/auth"
+	"singletable/graph/model"
+	"singletable/graph/schemafiles"
+	"singletable/loaders"
+	"singletable/repository/store"
 )
 
 const (
@@ -44,7 +45,7 @@ func TestScopeRefusesBeforeAnyRead(t *testing.T) {
 
 // nodes(ids:) checks every ID's scope before it reads anything: a refused ID is null with its
 // own NOT_FOUND at its index, and nothing is looked up for it (the loaders here have no
-// repository, so a lookup would panic).
+// tables, so a lookup would panic).
 func TestNodesRefusesOutOfScopeIDsWithoutReading(t *testing.T) {
 	schema, err := gqlparser.LoadSchema(schemaSources(t)...)
 	if err != nil {
@@ -60,7 +61,7 @@ func TestNodesRefusesOutOfScopeIDsWithoutReading(t *testing.T) {
 	ctx := graphql.WithResponseContext(context.Background(), graphql.DefaultErrorPresenter, graphql.DefaultRecover)
 	ctx = graphql.WithOperationContext(ctx, op)
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{Field: field})
-	ctx = loaders.NewContext(ctx, loaders.New(nil, loaders.Options{}))
+	ctx = loaders.NewContext(ctx, loaders.New(&store.Store{}, loaders.Options{}))
 	ctx = auth.WithPrincipal(ctx, outsider)
 
 	out, err := resolveNodes(ctx, ids)

@@ -4,9 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"singletable/repository/store"
 	"sync"
 	"time"
+
+	"singletable/repository/store"
 )
 
 // readyTTL is how long one readiness check answers for: /readyz needs no token, so without it

@@ -119,7 +119,7 @@ func openRepos(ctx context.Context, latency time.Duration, apart bool) (measured
 	}
 	table := fmt.Sprintf("bench_%d_%d", os.Getpid(), time.Now().UnixNano())
 	// The endpoint is given explicitly, as cmd/server does: the SDK takes DynamoDB's from the
-	// environment by itself, but not DynamoDB Streams' (repository/stream_client.go).
+	// environment by itself, but not DynamoDB Streams' (repository/client_streams.go).
 	base := repository.Config{Table: table, Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), CursorSecret: []byte("bench-cursor-secret-0123456789abcdef")}
 	if apart {
 		base.LocalDatabase = table

@@ -18,7 +18,7 @@ import (
 // NOT_FOUND names the object by Kind. The registry (Nodes) lists every descriptor by Name, so
 // node(id:) and nodes(ids:) need no switch over types.
 //
-// Adding a node type is one descriptor here plus its entity definition (repository/*_model.go);
+// Adding a node type is one descriptor here plus its entity definition (repository/<domain>/model.go);
 // a test fails for a schema Node type without a descriptor or with a part unset. A type whose IDs
 // change shape (an ID gaining a part, old IDs still accepted) changes only its descriptor: Decode
 // is the one place that checks the parts, and Complete turns the old shape into today's.

@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"singletable/graph/schemafiles"
 	"slices"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"singletable/auth"
 	"singletable/globalid"
 	"singletable/graph/model"
+	"singletable/graph/schemafiles"
 	"singletable/repository"
 	"singletable/repository/catalog"
 	"singletable/repository/commerce"

@@ -3,7 +3,6 @@ package commerce
 import (
 	"context"
 	"fmt"
-	"singletable/repository"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"singletable/apperr"
+	"singletable/repository"
 )
 
 const (
@@ -70,17 +70,17 @@ func TestIDRange(t *testing.T) {
 		return &v
 	}
 	ms := func(p *time.Time) string { return repository.LowestIDAt(*p) }
-	lo, hi, ok := repository.IdRange(nil, nil)
+	lo, hi, ok := repository.IDRange(nil, nil)
 	if !ok || lo != smallestID || hi != largestID {
 		t.Fatalf("unbounded: %q %q %v", lo, hi, ok)
 	}
 	// Exclusive bounds at millisecond precision.
-	lo, hi, ok = repository.IdRange(at("2026-01-01T00:00:00.005Z"), at("2026-01-01T00:00:00.009Z"))
+	lo, hi, ok = repository.IDRange(at("2026-01-01T00:00:00.005Z"), at("2026-01-01T00:00:00.009Z"))
 	if !ok || lo != ms(at("2026-01-01T00:00:00.006Z")) || hi != repository.HighestIDAt(*at("2026-01-01T00:00:00.008Z")) {
 		t.Fatalf("range: %q %q", lo, hi)
 	}
 	// A bound inside a millisecond: after 5.5 ms starts at 6 ms; before 9.5 ms includes 9 ms.
-	lo, hi, _ = repository.IdRange(at("2026-01-01T00:00:00.0055Z"), at("2026-01-01T00:00:00.0095Z"))
+	lo, hi, _ = repository.IDRange(at("2026-01-01T00:00:00.0055Z"), at("2026-01-01T00:00:00.0095Z"))
 	if lo != ms(at("2026-01-01T00:00:00.006Z")) || hi != repository.HighestIDAt(*at("2026-01-01T00:00:00.009Z")) {
 		t.Fatalf("sub-millisecond bounds: %q %q", lo, hi)
 	}
@@ -91,18 +91,18 @@ func TestIDRange(t *testing.T) {
 		"before the epoch": {nil, at("1969-12-31T00:00:00Z")},
 		"after the end":    {ptr(time.Date(10900, 1, 1, 0, 0, 0, 0, time.UTC)), nil},
 	} {
-		if _, _, ok := repository.IdRange(r[0], r[1]); ok {
+		if _, _, ok := repository.IDRange(r[0], r[1]); ok {
 			t.Errorf("%s: range should be empty", name)
 		}
 	}
 }
 
 func TestIDBefore(t *testing.T) {
-	if _, ok := repository.IdBefore(smallestID); ok {
+	if _, ok := repository.IDBefore(smallestID); ok {
 		t.Fatal("the smallest id has no predecessor")
 	}
 	for _, id := range []string{"00000000000000000000000001", "01J00000000000000000000010", largestID, "01KGEWPY8048WQ8M2CJVCZG0PG"} {
-		before, ok := repository.IdBefore(id)
+		before, ok := repository.IDBefore(id)
 		if !ok || !repository.ValidID(before) || !(before < id) {
 			t.Fatalf("idBefore(%q) = %q, %v", id, before, ok)
 		}

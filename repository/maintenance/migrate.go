@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"singletable/repository"
-	"singletable/repository/saas"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
+	"singletable/repository"
+	"singletable/repository/saas"
 )
 
 // MigrationReport says what Migrate changed.
@@ -63,7 +63,7 @@ func (r *Maintenance) Migrate(ctx context.Context) (MigrationReport, error) {
 func (r *Maintenance) migrateTickets(ctx context.Context, u *saas.User) (moved, versioned int, err error) {
 	items, err := r.QueryAll(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(r.Table()),
-		IndexName:              aws.String(repository.Gsi1),
+		IndexName:              aws.String(repository.GSI1),
 		KeyConditionExpression: aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :t)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": repository.StringValue(saas.UserCollectionPK(u.OrgID, u.ID)), ":t": repository.StringValue(saas.TicketSKPrefix),

@@ -3,8 +3,6 @@ package maintenance
 import (
 	"context"
 	"errors"
-	"singletable/repository"
-	"singletable/repository/hr"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -12,6 +10,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"singletable/apperr"
+	"singletable/repository"
+	"singletable/repository/hr"
 )
 
 // errNameKeyed: the employee's name or job title changed since the migration read it
@@ -34,7 +34,7 @@ var errNameKeyed = apperr.Errorf(apperr.CodeConflict, "the employee's name or jo
 func (r *Maintenance) keyEmployeeNames(ctx context.Context) (indexed, normalized int, err error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(r.Table()),
-		IndexName:                 aws.String(repository.Gsi2),
+		IndexName:                 aws.String(repository.GSI2),
 		KeyConditionExpression:    aws.String("GSI2PK = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": repository.StringValue(repository.TypePK(hr.TypeEmployee))},
 	}

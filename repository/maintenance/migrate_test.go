@@ -2,14 +2,15 @@ package maintenance
 
 import (
 	"context"
-	"singletable/repository"
-	"singletable/repository/hr"
-	"singletable/repository/saas"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/repository"
+	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // putOldTicket writes t as an earlier version did: under PK = SK = TICKET#<t>.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"singletable/repository"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"singletable/apperr"
+	"singletable/repository"
 )
 
 // Recounting (the server's -recount flag): every counter (counters.go) set from its collection.

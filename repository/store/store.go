@@ -6,13 +6,13 @@ package store
 
 import (
 	"context"
-	"singletable/repository/catalog"
-	"singletable/repository/hr"
-	"singletable/repository/saas"
 
 	"singletable/repository"
+	"singletable/repository/catalog"
 	"singletable/repository/commerce"
+	"singletable/repository/hr"
 	"singletable/repository/maintenance"
+	"singletable/repository/saas"
 	"singletable/repository/stream"
 )
 

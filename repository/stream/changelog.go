@@ -2,12 +2,13 @@ package stream
 
 import (
 	"context"
-	"singletable/repository"
 	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/repository"
 )
 
 // The change log (delta sync): the stream's reader appends every change of an object a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"singletable/repository"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
+	"singletable/repository"
 )
 
 // Appending to the change log, in an order that never changes once read. DynamoDB splits a busy

@@ -3,7 +3,6 @@ package stream
 import (
 	"context"
 	"errors"
-	"singletable/repository"
 	"strconv"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
+	"singletable/repository"
 )
 
 // The change log's checkpoints: with each chunk it appends, the reader records the chunk's last

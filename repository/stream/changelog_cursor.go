@@ -1,12 +1,12 @@
 package stream
 
 import (
-	"singletable/repository"
 	"strconv"
 	"strings"
 	"time"
 
 	"singletable/apperr"
+	"singletable/repository"
 )
 
 // Change cursors: the position of a change in a log collection, sealed like every list's cursor

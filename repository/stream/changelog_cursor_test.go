@@ -3,10 +3,11 @@ package stream
 import (
 	"context"
 	"errors"
-	"singletable/repository"
 	"strconv"
 	"testing"
 	"time"
+
+	"singletable/repository"
 )
 
 // A change cursor carries the change's position; a cursor of the log's earlier form (a stream

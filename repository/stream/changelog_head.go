@@ -2,7 +2,6 @@ package stream
 
 import (
 	"context"
-	"singletable/repository"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -10,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/apperr"
+	"singletable/repository"
 )
 
 // The change log's head: one item for the whole table holding the last position taken. The

@@ -2,12 +2,13 @@ package stream
 
 import (
 	"fmt"
+	"strings"
+
 	"singletable/repository"
 	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
 	"singletable/repository/saas"
-	"strings"
 )
 
 // The change log's collections (delta sync): one partition per scope a subscription can name,

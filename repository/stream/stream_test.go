@@ -3,14 +3,15 @@ package stream
 import (
 	"context"
 	"fmt"
-	"singletable/repository"
-	"singletable/repository/saas"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/repository"
+	"singletable/repository/saas"
 )
 
 // fastStream polls and describes often, so that the tests that end a stream finish quickly.
