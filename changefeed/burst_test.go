@@ -34,7 +34,7 @@ func TestStreamHubBurstReachesASubscriberThatKeepsReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 240
-	imported := repotest.Import(t, repo.Repo, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW", n)
+	imported := storetest.Import(t, repo.Repo, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW", n)
 	want := map[string]bool{}
 	for _, tk := range imported {
 		want[tk.ID] = true

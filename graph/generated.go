@@ -9,10 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"singletable/graph/model"
-	"singletable/repository/commerce"
-	"singletable/repository/hr"
-	"singletable/repository/saas"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -21,6 +17,11 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"singletable/graph/model"
+	"singletable/repository/commerce"
+	"singletable/repository/hr"
+	"singletable/repository/saas"
 )
 
 // region    ***************************** api!.gotpl *****************************

@@ -36,8 +36,8 @@ var layers = map[string][]string{
 	"repository/stream":          {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas"},
 	"repository/maintenance":     {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas"},
 	"repository/store":           {"repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/maintenance", "repository/saas", "repository/stream"},
-	"repository/store/storetest": {"repository", "repository/repotest", "repository/store"},
-	"repository/repotest":        {"repository", "repository/saas"},
+	"repository/store/storetest": {"repository", "repository/repotest", "repository/saas", "repository/store"},
+	"repository/repotest":        {"repository"},
 	"repository/benchfloor":      {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas"},
 	"loaders":                    {"apperr", "repository", "repository/catalog", "repository/commerce", "repository/hr", "repository/saas", "repository/store"},
 	"loaders/perparent":          {"loaders", "planner", "repository", "repository/store"},
@@ -57,7 +57,7 @@ var layers = map[string][]string{
 	"cmd/token":                  {"auth", "graph/model"},
 	"cmd/tablegen":               {"repository", "repository/maintenance"},
 	"cmd/manifest":               {"server"},
-	"cmd/bench":                  {"auth", "changefeed", "fleet", "graph/model", "loaders", "loaders/perparent", "repository", "repository/benchfloor", "repository/catalog", "repository/commerce", "repository/hr", "repository/repotest", "repository/saas", "repository/store", "repository/stream", "server"},
+	"cmd/bench":                  {"auth", "changefeed", "fleet", "graph/model", "loaders", "loaders/perparent", "repository", "repository/benchfloor", "repository/catalog", "repository/commerce", "repository/hr", "repository/repotest", "repository/saas", "repository/store", "repository/store/storetest", "repository/stream", "server"},
 	"layering":                   nil,
 }
 

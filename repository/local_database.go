@@ -11,7 +11,7 @@ import (
 // LocalCredentials are the static credentials of Config.LocalDatabase. DynamoDB Local accepts any
 // credentials but only letters and digits in the access key, so the key is a digest of the name:
 // the same name always reaches the same database, whatever characters it holds. Exported for
-// tests that write to a Repo's table as another writer would (repotest.ImportTickets).
+// tests that write to a Repo's table as another writer would (storetest.ImportTickets).
 func LocalCredentials(name string) aws.CredentialsProvider {
 	sum := sha256.Sum256([]byte(name))
 	return credentials.NewStaticCredentialsProvider("db"+hex.EncodeToString(sum[:10]), "local", "")

@@ -7,6 +7,7 @@ package resolvers
 
 import (
 	"context"
+
 	"singletable/graph"
 	"singletable/graph/model"
 )

@@ -9,7 +9,7 @@ import (
 
 	"singletable/auth"
 	"singletable/repository"
-	"singletable/repository/repotest"
+	"singletable/repository/store/storetest"
 	"singletable/server"
 )
 
@@ -34,7 +34,7 @@ func TestDeltaSyncResumesAfterFortyChangesByTwoWriters(t *testing.T) {
 	for i := range 20 {
 		a.createTicket(user, fmt.Sprintf("api %02d", i))
 	}
-	imported := repotest.Import(t, a.repo.Repo, org.ID, user.ID, 20)
+	imported := storetest.Import(t, a.repo.Repo, org.ID, user.ID, 20)
 
 	back := a.dialWS(adminToken(t))
 	back.subscribe("1", ticketFeed, map[string]any{"org": orgID(org), "after": last.Cursor})
@@ -94,7 +94,7 @@ func TestDeltaSyncPullPagesThroughTheLog(t *testing.T) {
 	a := newDeltaAPI(t)
 	d := a.seedSaaS(1, 1, 0)
 	org, user := d.orgs[0], d.users[d.orgs[0].ID][0]
-	repotest.Import(t, a.repo.Repo, org.ID, user.ID, 7)
+	storetest.Import(t, a.repo.Repo, org.ID, user.ID, 7)
 	var seen []string
 	var after any
 	deadline := time.Now().Add(waitFor)

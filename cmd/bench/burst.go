@@ -11,9 +11,9 @@ import (
 
 	"singletable/changefeed"
 	"singletable/repository"
-	"singletable/repository/repotest"
 	"singletable/repository/saas"
 	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
 	"singletable/server"
 )
@@ -92,7 +92,7 @@ func measureBurst(ctx context.Context, repo *store.Store, org *saas.Organization
 	stop := sampleHeap(&peak)
 	log.Printf("burst: %d subscribers, %d tickets imported by another writer", burstSubscribers, burstTickets)
 	start := time.Now()
-	tickets, err := repotest.ImportTickets(ctx, repository.Config{Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), Table: repo.Table()}, org.ID, user.ID, burstTickets)
+	tickets, err := storetest.ImportTickets(ctx, repository.Config{Endpoint: os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), Table: repo.Table()}, org.ID, user.ID, burstTickets)
 	if err != nil {
 		stop()
 		return res, err

@@ -9,9 +9,9 @@ import (
 
 	"singletable/changefeed"
 	"singletable/repository"
-	"singletable/repository/repotest"
 	"singletable/repository/saas"
 	"singletable/repository/store"
+	"singletable/repository/store/storetest"
 	"singletable/repository/stream"
 )
 
@@ -107,7 +107,7 @@ func measureDeltaSync(ctx context.Context, repo *store.Store, base repository.Co
 	started := time.Now()
 	logged := make(chan error, 1)
 	go func() { logged <- awaitChanges(sub, deltaChanges) }()
-	if _, err := repotest.ImportTickets(ctx, base, org.ID, user.ID, deltaChanges); err != nil {
+	if _, err := storetest.ImportTickets(ctx, base, org.ID, user.ID, deltaChanges); err != nil {
 		return res, err
 	}
 	if err := <-logged; err != nil {

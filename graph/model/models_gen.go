@@ -6,10 +6,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"singletable/repository/commerce"
-	"singletable/repository/saas"
 	"strconv"
 	"time"
+
+	"singletable/repository/commerce"
+	"singletable/repository/saas"
 )
 
 // An object with a globally unique, opaque ID. Refetch any Node with `node(id:)`.

@@ -1,13 +1,13 @@
 package catalog
 
 import (
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/repository"
+	"singletable/repository/repotest"
 )
 
 // Every catalog item decodes into what was encoded, carries its type and keys, and the decoder
@@ -20,20 +20,7 @@ func TestCatalogEntityRoundTrip(t *testing.T) {
 		&Inventory{ProductID: "p1", WarehouseID: "w1", Quantity: 9},
 	} {
 		item, err := encodeCatalog(v)
-		if err != nil {
-			t.Fatalf("%T: %v", v, err)
-		}
-		k := v.Key()
-		if repository.StringAttr(item, repository.AttrPK) != k.PK || repository.StringAttr(item, repository.AttrSK) != k.SK {
-			t.Errorf("%T: item keys %q/%q, want %q/%q", v, repository.StringAttr(item, repository.AttrPK), repository.StringAttr(item, repository.AttrSK), k.PK, k.SK)
-		}
-		got, err := repository.DecodeEntity(item)
-		if err != nil {
-			t.Fatalf("%T: %v", v, err)
-		}
-		if !reflect.DeepEqual(got, v) {
-			t.Errorf("round trip of %T: got %+v, want %+v", v, got, v)
-		}
+		repotest.CheckRoundTrip(t, v, item, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package commerce
 
 import (
-	"reflect"
 	"testing"
 
 	"singletable/repository"
@@ -12,12 +11,5 @@ import (
 // settings cfg sets (its non-zero fields).
 func newLocalRepo(t *testing.T, cfg repository.Config) *Commerce {
 	t.Helper()
-	return New(repotest.NewRepo(t, func(c *repository.Config) {
-		to, from := reflect.ValueOf(c).Elem(), reflect.ValueOf(cfg)
-		for i := range from.NumField() {
-			if !from.Field(i).IsZero() {
-				to.Field(i).Set(from.Field(i))
-			}
-		}
-	}))
+	return New(repotest.NewRepo(t, repotest.With(cfg)))
 }

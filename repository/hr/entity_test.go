@@ -1,13 +1,13 @@
 package hr
 
 import (
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"singletable/repository"
+	"singletable/repository/repotest"
 )
 
 // Every hr item decodes into what was encoded, carries its type and keys, and the decoder
@@ -22,20 +22,7 @@ func TestHREntityRoundTrip(t *testing.T) {
 		&JobHistory{ID: "h1", EmployeeID: "e1", JobTitle: "Intern", DepartmentID: "d1", DepartmentName: "Sales", Until: at},
 	} {
 		item, err := encodeHR(v)
-		if err != nil {
-			t.Fatalf("%T: %v", v, err)
-		}
-		k := v.Key()
-		if repository.StringAttr(item, repository.AttrPK) != k.PK || repository.StringAttr(item, repository.AttrSK) != k.SK {
-			t.Errorf("%T: item keys %q/%q, want %q/%q", v, repository.StringAttr(item, repository.AttrPK), repository.StringAttr(item, repository.AttrSK), k.PK, k.SK)
-		}
-		got, err := repository.DecodeEntity(item)
-		if err != nil {
-			t.Fatalf("%T: %v", v, err)
-		}
-		if !reflect.DeepEqual(got, v) {
-			t.Errorf("round trip of %T: got %+v, want %+v", v, got, v)
-		}
+		repotest.CheckRoundTrip(t, v, item, err)
 	}
 }
 

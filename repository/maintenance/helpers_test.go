@@ -2,7 +2,6 @@ package maintenance
 
 import (
 	"context"
-	"reflect"
 	"testing"
 
 	"singletable/repository"
@@ -15,14 +14,7 @@ import (
 // the settings cfg sets (its non-zero fields).
 func newLocalRepo(t *testing.T, cfg repository.Config) *Maintenance {
 	t.Helper()
-	return New(repotest.NewRepo(t, func(c *repository.Config) {
-		to, from := reflect.ValueOf(c).Elem(), reflect.ValueOf(cfg)
-		for i := range from.NumField() {
-			if !from.Field(i).IsZero() {
-				to.Field(i).Set(from.Field(i))
-			}
-		}
-	}))
+	return New(repotest.NewRepo(t, repotest.With(cfg)))
 }
 
 // ticketFixture is an organization with one user and one ticket (version 1).

@@ -3,14 +3,15 @@ package maintenance
 import (
 	"context"
 	"errors"
-	"singletable/apperr"
-	"singletable/repository"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"singletable/apperr"
+	"singletable/repository"
 )
 
 // The sweeper: the background run that finishes the removals left to it (the engine's sweep

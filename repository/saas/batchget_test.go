@@ -3,7 +3,6 @@ package saas
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,31 +13,14 @@ import (
 
 	"singletable/apperr"
 	"singletable/repository"
+	"singletable/repository/repotest"
 )
 
-// newLocalRepo is repotest.NewRepo for this package's own tests (repotest imports this package,
-// so it cannot be used here): a fresh table on DynamoDB Local, in a database of its own unless
-// cfg names one (see Config.LocalDatabase).
+// newLocalRepo is the SaaS of a fresh table on DynamoDB Local (repotest.NewRepo), in a database of
+// its own unless cfg names one, with the settings cfg sets.
 func newLocalRepo(t *testing.T, cfg repository.Config) *SaaS {
 	t.Helper()
-	ep := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
-	if ep == "" {
-		t.Fatal("AWS_ENDPOINT_URL_DYNAMODB is not set: run the tests with `make test`, which starts DynamoDB Local")
-	}
-	cfg.Table = fmt.Sprintf("t_internal_%d_%d", os.Getpid(), time.Now().UnixNano())
-	cfg.Region, cfg.Endpoint = "us-east-1", ep
-	if cfg.LocalDatabase == "" {
-		cfg.LocalDatabase = cfg.Table
-	}
-	r, err := repository.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.CreateTable(context.Background(), time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.DeleteTable(context.Background()) })
-	return New(r)
+	return New(repotest.NewRepo(t, repotest.With(cfg)))
 }
 
 // throttleBatchGets makes DynamoDB Local behave like a throttled table: for the first `times`

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"reflect"
 	"testing"
 
 	"singletable/repository"
@@ -20,13 +19,6 @@ type testRepo struct {
 // settings cfg sets (its non-zero fields).
 func newLocalRepo(t *testing.T, cfg repository.Config) *testRepo {
 	t.Helper()
-	r := repotest.NewRepo(t, func(c *repository.Config) {
-		to, from := reflect.ValueOf(c).Elem(), reflect.ValueOf(cfg)
-		for i := range from.NumField() {
-			if !from.Field(i).IsZero() {
-				to.Field(i).Set(from.Field(i))
-			}
-		}
-	})
+	r := repotest.NewRepo(t, repotest.With(cfg))
 	return &testRepo{Repo: r, Stream: New(r), SaaS: saas.New(r)}
 }

@@ -1,4 +1,4 @@
-package repotest
+package storetest
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"singletable/repository"
+	"singletable/repository/repotest"
 	"singletable/repository/saas"
 )
 
@@ -62,7 +63,7 @@ func ImportTickets(ctx context.Context, cfg repository.Config, org, reporter str
 // database), failing t on an error.
 func Import(t testing.TB, repo *repository.Repo, org, reporter string, n int) []*saas.Ticket {
 	t.Helper()
-	tickets, err := ImportTickets(context.Background(), Config(t, repo.Table()), org, reporter, n)
+	tickets, err := ImportTickets(context.Background(), repotest.Config(t, repo.Table()), org, reporter, n)
 	if err != nil {
 		t.Fatalf("import %d tickets: %v", n, err)
 	}
