@@ -20,19 +20,7 @@ import (
 func profile(ctx context.Context, cfg config, b *bench) error {
 	way := newHTTPWay(b.repo, server.Config{})
 	defer way.close()
-	var runs []runner
-	for _, o := range deepOps {
-		if cfg.profileOp != "" && cfg.profileOp != o.id {
-			continue
-		}
-		if cfg.profileFloor {
-			runs = append(runs, floorRunner(func(ctx context.Context) (benchfloor.Result, error) {
-				return o.floor(ctx, b.floor, b.d, cfg.throughputAt)
-			}))
-			continue
-		}
-		runs = append(runs, way.runner(o.query, o.vars(b.d, cfg.throughputAt)))
-	}
+	runs := profiledRuns(cfg, b, way)
 	if len(runs) == 0 {
 		return fmt.Errorf("-profileop %q: no such deep operation", cfg.profileOp)
 	}
@@ -79,6 +67,25 @@ func profile(ctx context.Context, cfg config, b *bench) error {
 		}
 	}
 	return nil
+}
+
+// profiledRuns are the deep operations -profileop names (all without it), through the API or,
+// with -profilefloor, the direct floor's reads.
+func profiledRuns(cfg config, b *bench, way *httpWay) []runner {
+	var runs []runner
+	for _, o := range deepOps {
+		if cfg.profileOp != "" && cfg.profileOp != o.id {
+			continue
+		}
+		if cfg.profileFloor {
+			runs = append(runs, floorRunner(func(ctx context.Context) (benchfloor.Result, error) {
+				return o.floor(ctx, b.floor, b.d, cfg.throughputAt)
+			}))
+			continue
+		}
+		runs = append(runs, way.runner(o.query, o.vars(b.d, cfg.throughputAt)))
+	}
+	return runs
 }
 
 // runEightAtATime runs the operations of runs in turn, eight at a time as a loaded server would
