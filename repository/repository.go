@@ -1,7 +1,9 @@
-// Package repository is the storage layer: the one DynamoDB table, its indexes and key formats,
-// and every read and write the API makes. It is the only package that imports the AWS SDK.
-// Everything above it sees entities (Organization, User, ...), keys it cannot spell itself, opaque
-// cursors and errors with codes.
+// Package repository is the storage engine of the one DynamoDB table: its indexes, key escaping,
+// entity definitions and access patterns, reads, batches, transactions, retries, the call meter,
+// cursors, counters and marked removals. The domains (repository/saas, hr, commerce, catalog)
+// declare their items and access patterns with it and read and write through it; repository/store
+// puts them together. With its sub-packages it is the only code that imports the AWS SDK; above
+// it, the API sees entities, keys it cannot spell itself, opaque cursors and errors with codes.
 package repository
 
 import (

@@ -1,6 +1,7 @@
 // Package maintenance is what an operator runs on the table rather than what the API serves:
-// migrations of earlier item shapes (Migrate), the recount of every counter (Recount), and the
-// sample data (Seed, SampleItems).
+// migrations of earlier item shapes (Migrate), the recount of every counter (Recount), the sweeper
+// that finishes the removals left to it (StartSweeper, Sweep), and the sample data (Seed,
+// SampleItems).
 package maintenance
 
 import (
