@@ -9,6 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"singletable/graph/model"
+	"singletable/repository/commerce"
+	"singletable/repository/hr"
+	"singletable/repository/saas"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -17,11 +21,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
-
-	"singletable/graph/model"
-	"singletable/repository/commerce"
-	"singletable/repository/hr"
-	"singletable/repository/saas"
 )
 
 // region    ***************************** api!.gotpl *****************************

@@ -7,14 +7,13 @@ package resolvers
 
 import (
 	"context"
-	"time"
-
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository/catalog"
 	"singletable/repository/commerce"
 	"singletable/repository/hr"
+	"time"
 )
 
 func (r *accountRepSalesResolver) Rep(ctx context.Context, obj *model.AccountRepSales) (*model.Employee, error) {

@@ -7,12 +7,11 @@ package resolvers
 
 import (
 	"context"
-	"time"
-
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository/commerce"
+	"time"
 )
 
 func (r *customerResolver) Orders(ctx context.Context, obj *model.Customer, first *int, after *string, status *commerce.OrderStatus, placedAfter *time.Time, placedBefore *time.Time) (*model.OrderConnection, error) {

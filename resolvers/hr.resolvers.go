@@ -7,12 +7,11 @@ package resolvers
 
 import (
 	"context"
-	"time"
-
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository/hr"
+	"time"
 )
 
 func (r *departmentResolver) Location(ctx context.Context, obj *model.Department) (*model.Location, error) {

@@ -7,12 +7,11 @@ package resolvers
 
 import (
 	"context"
-	"time"
-
 	"singletable/graph"
 	"singletable/graph/model"
 	"singletable/loaders"
 	"singletable/repository/saas"
+	"time"
 )
 
 func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*model.Organization, error) {

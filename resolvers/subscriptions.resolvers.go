@@ -7,7 +7,6 @@ package resolvers
 
 import (
 	"context"
-
 	"singletable/graph"
 	"singletable/graph/model"
 )

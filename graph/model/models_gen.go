@@ -6,11 +6,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
-	"time"
-
 	"singletable/repository/commerce"
 	"singletable/repository/saas"
+	"strconv"
+	"time"
 )
 
 // An object with a globally unique, opaque ID. Refetch any Node with `node(id:)`.
