@@ -62,7 +62,7 @@ func isKeyAttribute(name string) bool {
 
 // KeyTable renders every definition's keys as a Markdown table: the one place a reader sees the
 // whole key design, generated from the definitions so that it cannot drift from them
-// (cmd/tablegen writes it into docs/data-model.md).
+// (repository/store's tests keep docs/data-model.md's copy current).
 func KeyTable() string {
 	var b strings.Builder
 	b.WriteString("| item type | PK | SK | index keys (PK / SK) | attributes |\n")

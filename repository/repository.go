@@ -15,7 +15,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -94,11 +93,6 @@ type Repo struct {
 	BackoffFn func(attempt int) time.Duration
 	// sweepKick wakes the sweeper (StartSweeper) after a delete that left a sweep record (sweep.go).
 	sweepKick chan struct{}
-	// sweepers finish the sweep records of each kind (HandleSweep).
-	sweepMu  sync.RWMutex
-	sweepers map[string]func(context.Context, *SweepRecord) error
-	// sweepSteps are what other domains add to a kind's sweep (AlsoSweep).
-	sweepSteps map[string][]func(context.Context, *SweepRecord) error
 	// hooks are empty except in this package's tests, which set them (export_test.go).
 	Hooks testHooks
 }

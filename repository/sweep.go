@@ -24,7 +24,7 @@ import (
 // left a record.
 
 // The kinds of sweep are declared by the domains, each with the function that finishes its
-// records (HandleSweep): an organization with its users and tickets, a ticket's versions, a user,
+// records (DeclareSweep): an organization with its users and tickets, a ticket's versions, a user,
 // a customer, an employee.
 
 // typeSweep is the `type` of a sweep record; sweepPK its partition.
@@ -128,37 +128,39 @@ func (r *Repo) KickSweeper() {
 	}
 }
 
-// HandleSweep makes finish the function that finishes the sweep records of kind: the domain that
-// writes such records declares it when its store is made. finish deletes the record in its last
-// transaction.
-func (r *Repo) HandleSweep(kind string, finish func(context.Context, *SweepRecord) error) {
-	r.sweepMu.Lock()
-	defer r.sweepMu.Unlock()
-	if r.sweepers == nil {
-		r.sweepers = map[string]func(context.Context, *SweepRecord) error{}
+// sweepers finish the sweep records of each kind, and sweepSteps are what other domains add to
+// a kind's sweep: each domain that writes or keeps such records declares them in a package-level
+// var (DeclareSweep, AlsoSweep), as it defines its items, so a table's sweeps do not depend on
+// which stores were made over it, nor on how many.
+var (
+	sweepers   = map[string]func(context.Context, *Repo, *SweepRecord) error{}
+	sweepSteps = map[string][]func(context.Context, *Repo, *SweepRecord) error{}
+)
+
+// DeclareSweep makes finish the function that finishes the sweep records of kind (finish deletes
+// the record in its last transaction). It returns true, for a package-level var; two finishes of
+// one kind are a programming error.
+func DeclareSweep(kind string, finish func(context.Context, *Repo, *SweepRecord) error) bool {
+	if _, dup := sweepers[kind]; dup {
+		panic("repository: two finishes of the sweep kind " + kind)
 	}
-	r.sweepers[kind] = finish
+	sweepers[kind] = finish
+	return true
 }
 
 // AlsoSweep adds step to the sweeps of kind: what another domain keeps of the removed object (the
 // customers an employee was the account rep of). The kind's finish runs the steps (SweepSteps)
-// before its last transaction; each step is idempotent, as the finish is.
-func (r *Repo) AlsoSweep(kind string, step func(context.Context, *SweepRecord) error) {
-	r.sweepMu.Lock()
-	defer r.sweepMu.Unlock()
-	if r.sweepSteps == nil {
-		r.sweepSteps = map[string][]func(context.Context, *SweepRecord) error{}
-	}
-	r.sweepSteps[kind] = append(r.sweepSteps[kind], step)
+// before its last transaction; each step is idempotent, as the finish is. It returns true, for a
+// package-level var.
+func AlsoSweep(kind string, step func(context.Context, *Repo, *SweepRecord) error) bool {
+	sweepSteps[kind] = append(sweepSteps[kind], step)
+	return true
 }
 
 // SweepSteps runs the steps other domains added to rec's kind (AlsoSweep), in the order added.
 func (r *Repo) SweepSteps(ctx context.Context, rec *SweepRecord) error {
-	r.sweepMu.RLock()
-	steps := r.sweepSteps[rec.Kind]
-	r.sweepMu.RUnlock()
-	for _, step := range steps {
-		if err := step(ctx, rec); err != nil {
+	for _, step := range sweepSteps[rec.Kind] {
+		if err := step(ctx, r, rec); err != nil {
 			return err
 		}
 	}
@@ -167,13 +169,11 @@ func (r *Repo) SweepSteps(ctx context.Context, rec *SweepRecord) error {
 
 // SweepOne finishes one sweep record and deletes it.
 func (r *Repo) SweepOne(ctx context.Context, rec *SweepRecord) error {
-	r.sweepMu.RLock()
-	finish := r.sweepers[rec.Kind]
-	r.sweepMu.RUnlock()
+	finish := sweepers[rec.Kind]
 	if finish == nil {
 		return apperr.Internal("sweep", errors.New("unknown sweep kind "+rec.Kind))
 	}
-	return finish(ctx, rec)
+	return finish(ctx, r, rec)
 }
 
 // MaxSweepRounds bounds the rounds one run of the sweeper spends on one record. A record that

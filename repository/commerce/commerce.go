@@ -10,10 +10,5 @@ type Commerce struct {
 	*repository.Repo
 }
 
-// New is the commerce of r's table. It declares how the sweeps it leaves finish (a customer's
-// erasure) and what the sweep of an employee does here (its customers lose their account rep).
-func New(r *repository.Repo) *Commerce {
-	c := &Commerce{Repo: r}
-	c.handleCommerceSweeps()
-	return c
-}
+// New is the commerce of r's table.
+func New(r *repository.Repo) *Commerce { return &Commerce{Repo: r} }

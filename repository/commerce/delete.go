@@ -41,20 +41,22 @@ var DeleteCustomerPlan = repository.WritePlan{Attempts: repository.MaxSweepRound
 	repository.TransactCall("Delete CUST#<c> PROFILE if marked with its counters and email as read, its email guard, the SWEEP record (with the orders, when all fit)"),
 }}
 
-// DeleteCustomer erases a customer (see above). The erasure is done when it returns; if its
-// sweep fails midway, the customer is gone for every reader already and the sweeper finishes it.
 // sweepCustomer is the kind of sweep of a customer marked as being erased, with its orders.
 const sweepCustomer = "CUSTOMER"
 
-// handleCommerceSweeps declares how the sweeps of customers finish, and what the sweep of an
-// employee does here: the customers it was the account rep of lose their rep.
-func (r *Commerce) handleCommerceSweeps() {
-	r.HandleSweep(sweepCustomer, r.sweepCustomerRecord)
-	r.AlsoSweep(hr.SweepEmployee, func(ctx context.Context, rec *repository.SweepRecord) error {
-		return r.unassignAccountsOf(ctx, rec.Employee)
+// The sweep of a customer finishes here; the sweep of an employee takes it off the customers it
+// was the account rep of.
+var (
+	_ = repository.DeclareSweep(sweepCustomer, func(ctx context.Context, r *repository.Repo, rec *repository.SweepRecord) error {
+		return (&Commerce{Repo: r}).sweepCustomerRecord(ctx, rec)
 	})
-}
+	_ = repository.AlsoSweep(hr.SweepEmployee, func(ctx context.Context, r *repository.Repo, rec *repository.SweepRecord) error {
+		return (&Commerce{Repo: r}).unassignAccountsOf(ctx, rec.Employee)
+	})
+)
 
+// DeleteCustomer erases a customer (see above). The erasure is done when it returns; if its
+// sweep fails midway, the customer is gone for every reader already and the sweeper finishes it.
 func (r *Commerce) DeleteCustomer(ctx context.Context, id string) error {
 	if err := repository.CheckID("id", id); err != nil {
 		return err

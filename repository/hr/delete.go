@@ -61,16 +61,18 @@ var RemoveEmployeePlan = repository.WritePlan{Attempts: repository.MaxSweepRound
 	repository.TransactCall("the sweep: Delete SWEEP EMPLOYEE#<e> and its (last 99) JH# items"),
 }}
 
-// RemoveEmployee removes an employee with its relationship items (see above). The removal is done
-// when it returns; if its sweep fails midway, the employee is gone for every reader already and
-// the sweeper finishes it.
-// sweepEmployee is the kind of sweep of what a removed employee leaves elsewhere: its earlier
+// SweepEmployee is the kind of sweep of what a removed employee leaves elsewhere: its earlier
 // jobs (JH# items) and the customers it was the account rep of.
 const SweepEmployee = "EMPLOYEE"
 
-// handleHRSweeps declares how the sweeps of employees finish.
-func (r *HR) handleHRSweeps() { r.HandleSweep(SweepEmployee, r.sweepEmployeeRecord) }
+// The sweep of an employee finishes here.
+var _ = repository.DeclareSweep(SweepEmployee, func(ctx context.Context, r *repository.Repo, rec *repository.SweepRecord) error {
+	return (&HR{Repo: r}).sweepEmployeeRecord(ctx, rec)
+})
 
+// RemoveEmployee removes an employee with its relationship items (see above). The removal is done
+// when it returns; if its sweep fails midway, the employee is gone for every reader already and
+// the sweeper finishes it.
 func (r *HR) RemoveEmployee(ctx context.Context, id string) error {
 	if err := repository.CheckID("id", id); err != nil {
 		return err

@@ -10,9 +10,5 @@ type HR struct {
 	*repository.Repo
 }
 
-// New is the HR of r's table. It declares how the sweep of a removed employee finishes.
-func New(r *repository.Repo) *HR {
-	h := &HR{Repo: r}
-	h.handleHRSweeps()
-	return h
-}
+// New is the HR of r's table.
+func New(r *repository.Repo) *HR { return &HR{Repo: r} }

@@ -15,7 +15,7 @@ import (
 )
 
 // The sweeper: the background run that finishes the removals left to it (the engine's sweep
-// records, each finished by the function its domain declared, repository.HandleSweep).
+// records, each finished by the function its domain declared, repository.DeclareSweep).
 
 // Sweep finishes every sweep record of the table and returns how many it finished. A record whose
 // sweep fails stays for the next run; the first error is returned after the others were tried.

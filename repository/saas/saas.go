@@ -9,10 +9,5 @@ type SaaS struct {
 	*repository.Repo
 }
 
-// New is the SaaS of r's table. It declares how the sweeps it leaves finish (an organization, a
-// user, a long ticket history).
-func New(r *repository.Repo) *SaaS {
-	s := &SaaS{Repo: r}
-	s.handleSaaSSweeps()
-	return s
-}
+// New is the SaaS of r's table.
+func New(r *repository.Repo) *SaaS { return &SaaS{Repo: r} }

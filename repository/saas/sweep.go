@@ -23,12 +23,18 @@ const (
 	sweepUserKind = "USER"
 )
 
-// handleSaaSSweeps declares how the sweeps of organizations, users and tickets finish.
-func (r *SaaS) handleSaaSSweeps() {
-	r.HandleSweep(sweepOrganization, r.sweepOrganization)
-	r.HandleSweep(sweepUserKind, r.sweepMarkedUser)
-	r.HandleSweep(sweepTicketVersions, r.sweepTicketVersions)
-}
+// The sweeps of organizations, users and tickets finish here.
+var (
+	_ = repository.DeclareSweep(sweepOrganization, func(ctx context.Context, r *repository.Repo, rec *repository.SweepRecord) error {
+		return (&SaaS{Repo: r}).sweepOrganization(ctx, rec)
+	})
+	_ = repository.DeclareSweep(sweepUserKind, func(ctx context.Context, r *repository.Repo, rec *repository.SweepRecord) error {
+		return (&SaaS{Repo: r}).sweepMarkedUser(ctx, rec)
+	})
+	_ = repository.DeclareSweep(sweepTicketVersions, func(ctx context.Context, r *repository.Repo, rec *repository.SweepRecord) error {
+		return (&SaaS{Repo: r}).sweepTicketVersions(ctx, rec)
+	})
+)
 
 // sweepTicketVersions removes the versions From..To of a removed ticket, then the record.
 func (r *SaaS) sweepTicketVersions(ctx context.Context, rec *repository.SweepRecord) error {
