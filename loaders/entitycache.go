@@ -89,10 +89,17 @@ func primeEntry(e repository.Entity) cacheEntry {
 }
 
 // take makes batch b the owner of k's entry, so that every caller asking for k from now on waits
-// until b has reserved what k's objects need next: a fresh entry that b fetches, or, when another
-// place is reading k, an entry that waits for b's follow and then answers that read's value
-// (returned, for b's follow). An entry already read stays as it is: its value is there, and b
-// follows it at once.
+// until b has reserved what k's objects need next, and until every batch that took k before has
+// too (the entry it replaces): a caller may be of any of their levels, and each level's next
+// lookups are reserved by its own batch. What b's follow reads k from:
+//
+//   - no entry: a fresh one, that b fetches;
+//   - an entry read already: its value, followed at once (read);
+//   - an entry another place is reading: that read's value (adopted, from being the batch
+//     reading it), unless that batch reads in a later round than b (a deeper chain of reads that
+//     got there first): b then fetches k itself, and the entry answers b's read, so that what
+//     follows b (and whoever takes k next) stays one round after b's own read, whatever the
+//     timing of the two chains.
 func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntry) (t taken) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -104,15 +111,27 @@ func (c *entityCache) take(k repository.Key, b *keyBatch, fetch func() cacheEntr
 		return taken{th: e.th, value: e.value}
 	case prev.owner == b:
 		return taken{th: prev.th, value: prev.value}
-	case prev.isRead():
-		return taken{th: prev.th, value: prev.value, read: true}
 	}
-	e := cacheEntry{value: prev.value, owner: b, read: prev.read, reader: prev.reader, th: func() (repository.Entity, error) {
+	e := cacheEntry{value: prev.value, owner: b, read: prev.read, reader: prev.reader}
+	switch {
+	case prev.isRead():
+		t = taken{value: prev.value, read: true}
+	case prev.reader != nil && prev.reader.readsAfter(b):
+		own := fetch()
+		e.value, e.read, e.reader = own.value, own.read, own.reader
+		t = taken{value: own.value}
+	default:
+		t = taken{value: prev.value, from: prev.reader, adopted: true}
+	}
+	value := e.value
+	e.th = func() (repository.Entity, error) {
 		<-b.done
-		return prev.value()
-	}}
+		_, _ = prev.th() // the follow of the batches that took k before
+		return value()
+	}
 	c.put(k, e)
-	return taken{th: e.th, value: e.value, from: prev.reader, adopted: true}
+	t.th = e.th
+	return t
 }
 
 // taken is what take did: th and value as in cacheEntry; read when the entity was there already;

@@ -32,7 +32,7 @@ func (l *Loaders) FetchLevel(ctx context.Context, keys []repository.Key, levels 
 		l.FetchNow(ctx, keys...)
 		return
 	}
-	b := l.newKeyBatch()
+	b := l.newKeyBatch(ctx)
 	b.reserveFollowed(keys)
 	if len(levels) > 0 {
 		b.then = func(ctx context.Context, get func(repository.Key) (repository.Entity, bool)) {
@@ -65,7 +65,7 @@ func (l *Loaders) FetchLevel(ctx context.Context, keys []repository.Key, levels 
 // calls concurrently in the background. It returns one thunk per key, in key order; a missing item
 // is errMissing, as from the loader.
 func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloader.Thunk[repository.Entity] {
-	b := l.newKeyBatch()
+	b := l.newKeyBatch(ctx)
 	thunks := b.reserve(keys)
 	b.send(ctx)
 	return thunks
@@ -85,7 +85,9 @@ func (l *Loaders) fetchNow(ctx context.Context, keys []repository.Key) []dataloa
 // alone: no timer decides which keys share a call, and the calls and rounds are the plan's
 // whatever the machine's load. A key of such a level that another place reads or has read (the
 // customer asked for by ID that is also an order's customer) is taken over (entityCache.take):
-// its later callers wait for this batch's follow too.
+// its later callers wait for this batch's follow too, as for those of the batches that took it
+// before. A key that a batch of a later round is reading (a deeper chain that got there first) is
+// read again here instead of waited for: what follows the batch stays one round after its own.
 type keyBatch struct {
 	l       *Loaders
 	fetched chan struct{} // closes when every key fetched here is read
@@ -102,6 +104,10 @@ type keyBatch struct {
 	asked  []repository.Key
 	values []dataloader.Thunk[repository.Entity]
 	early  map[repository.Key]repository.Entity // keys read already when reserved: followed at once
+	// at is the round the batch reads in (one after its context's), when atKnown: a batch that
+	// would wait for the read of a later round reads the key itself (entityCache.take).
+	at      int
+	atKnown bool
 	// from are the batches reading the keys taken over (nil: a key loader's); round is the round
 	// of the batch's own read, known when its context knows it (repository.WithRound).
 	from       []*keyBatch
@@ -117,9 +123,16 @@ type keyResult struct {
 	err error
 }
 
-func (l *Loaders) newKeyBatch() *keyBatch {
+// newKeyBatch is a batch to be sent with ctx (send).
+func (l *Loaders) newKeyBatch(ctx context.Context) *keyBatch {
+	at, known := repository.RoundOf(ctx)
 	return &keyBatch{l: l, fetched: make(chan struct{}), done: make(chan struct{}), waiting: map[repository.Key]*keyResult{},
-		early: map[repository.Key]repository.Entity{}}
+		early: map[repository.Key]repository.Entity{}, at: at + 1, atKnown: known}
+}
+
+// readsAfter reports whether b reads in a round known to come after the one other reads in.
+func (b *keyBatch) readsAfter(other *keyBatch) bool {
+	return b.atKnown && other.atKnown && b.at > other.at
 }
 
 // reserve adds keys to the batch (those not cached yet) and returns one thunk per key, in key

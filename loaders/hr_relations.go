@@ -101,7 +101,7 @@ func (l *Loaders) readAheadEmployees(ctx context.Context, levels []LevelObjects,
 		l.readAheadFrom(ctx, levels, 1, steps)
 		return
 	}
-	b := l.newKeyBatch()
+	b := l.newKeyBatch(ctx)
 	for _, lo := range levels {
 		if lo.Level == nil || len(lo.Objects) == 0 {
 			continue

@@ -80,7 +80,7 @@ func (l *Loaders) readAheadFrom(ctx context.Context, levels []LevelObjects, n in
 		l.readAheadUnbatched(ctx, levels, n, found)
 		return
 	}
-	l.readAheadIn(ctx, l.newKeyBatch(), levels, n, found)
+	l.readAheadIn(ctx, l.newKeyBatch(ctx), levels, n, found)
 }
 
 // readAheadIn is readAheadFrom's step n in batch b, which may hold other lookups of the round

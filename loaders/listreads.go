@@ -81,7 +81,7 @@ func readLevel[K listKey, T repository.Entity](ctx context.Context, l *Loaders, 
 		ctx, end = l.startBatch(ctx, BatchLevel, len(keys))
 		defer end()
 	}
-	batch := l.newKeyBatch()
+	batch := l.newKeyBatch(ctx)
 	defer batch.send(ctx)
 	early := make([]bool, len(keys))
 	pages := make([]repository.Page[T], len(keys))
