@@ -12,6 +12,8 @@ import (
 
 	"singletable/repository"
 	"singletable/repository/repotest"
+	"singletable/repository/saas"
+	"singletable/repository/store/storetest"
 )
 
 // A key that a batch of a later round is reading is read again by a level of an earlier round,
@@ -19,7 +21,7 @@ import (
 // chains of reads happen to interleave.
 func TestAKeyALaterRoundReadsIsReadAgainNotWaitedFor(t *testing.T) {
 	g := &gate{}
-	repo := repotest.NewRepo(t, g.option)
+	repo := storetest.New(t, g.option)
 	orgs := createOrgs(t, repo, 3)
 	k, k2, k3 := orgs[0].Key(), orgs[1].Key(), orgs[2].Key()
 	ctx, m := repository.WithMeter(context.Background())
@@ -46,7 +48,7 @@ func TestAKeyALaterRoundReadsIsReadAgainNotWaitedFor(t *testing.T) {
 // reserved what the object needs next: a caller never looks that up alone.
 func TestAnObjectReadAlreadyWaitsForTheLevelThatTakesIt(t *testing.T) {
 	g := &gate{}
-	repo := repotest.NewRepo(t, g.option)
+	repo := storetest.New(t, g.option)
 	orgs := createOrgs(t, repo, 3)
 	k, k2, k3 := orgs[0].Key(), orgs[1].Key(), orgs[2].Key()
 	ctx, m := repository.WithMeter(context.Background())
@@ -64,7 +66,7 @@ func TestAnObjectReadAlreadyWaitsForTheLevelThatTakesIt(t *testing.T) {
 // batch is about to reserve.
 func TestAnObjectTwoLevelsTakeWaitsForBoth(t *testing.T) {
 	g := &gate{}
-	repo := repotest.NewRepo(t, g.option)
+	repo := storetest.New(t, g.option)
 	orgs := createOrgs(t, repo, 4)
 	k, k2, k4 := orgs[0].Key(), orgs[1].Key(), orgs[3].Key()
 	ctx, m := repository.WithMeter(context.Background())
@@ -82,7 +84,7 @@ func TestAnObjectTwoLevelsTakeWaitsForBoth(t *testing.T) {
 // askAfterIt asks for first, then for next (what its level reserves after it), as a resolver
 // would; release is called once the asks are done or have waited a while (they must wait for
 // it when the loaders are right).
-func askAfterIt(t *testing.T, ctx context.Context, l *Loaders, first, next *repository.Organization, release func()) {
+func askAfterIt(t *testing.T, ctx context.Context, l *Loaders, first, next *saas.Organization, release func()) {
 	t.Helper()
 	asked := make(chan error, 1)
 	go func() {
