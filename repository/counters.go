@@ -27,7 +27,7 @@ import (
 // repository/maintenance/recount_reps.go).
 //
 // Every write that adds to a collection, or moves one of its items from a status to another,
-// changes the counters with an ADD in the SAME TransactWriteItems as the change itself (txCount),
+// changes the counters with an ADD in the SAME TransactWriteItems as the change itself (TxCount),
 // and under the conditions the write had already: the Update of the counters replaces the
 // ConditionCheck that the parent exists. Either both happen or neither: a transaction cancelled
 // by a failed condition or a conflicting transaction changes no counter, and one the SDK retries

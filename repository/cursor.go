@@ -138,7 +138,7 @@ func (r *Repo) NewCursor(scope string, vals ...string) Cursor {
 }
 
 // DecodeCursor checks a cursor of scope made by NewCursor (by this process, or by any instance
-// sharing the cursor secret) and returns its n values (errBadCursor when it is not one).
+// sharing the cursor secret) and returns its n values (ErrBadCursor when it is not one).
 func (r *Repo) DecodeCursor(scope, cursor string, n int) ([]string, error) {
 	return r.Cursors.Decode(scope, cursor, n)
 }

@@ -27,22 +27,22 @@ type EntityDef[T any, PT interface {
 	*T
 	Entity
 }] struct {
-	// name is the item's `type` attribute.
+	// Name is the item's `type` attribute.
 	Name string
-	// key is the item's primary key; the type's Key method returns it.
+	// Key is the item's primary key; the type's Key method returns it.
 	Key func(PT) Key
-	// indexes are the item's secondary index keys. shards is N of the write-sharded order status
+	// Indexes are the item's secondary index keys. shards is N of the write-sharded order status
 	// index, the one key that depends on the table's configuration (see sharded).
 	Indexes func(v PT, shards int) []IndexKey
-	// sharded says that indexes needs shards: such items are encoded with encodeSharded.
+	// Sharded says that indexes needs shards: such items are encoded with encodeSharded.
 	Sharded bool
-	// fix adjusts an encoded item where the codec's default is not what the table needs (nil:
+	// Fix adjusts an encoded item where the codec's default is not what the table needs (nil:
 	// nothing to adjust).
 	Fix func(v PT, item map[string]types.AttributeValue)
-	// examples are values whose key fields hold placeholders such as "<orgId>"; the key table
+	// Examples are values whose key fields hold placeholders such as "<orgId>"; the key table
 	// shows their keys. More than one when the key's shape depends on a field (a relation's type).
 	Examples func() []PT
-	// placeholders replace parts of the rendered example keys that the examples cannot spell as
+	// Placeholders replace parts of the rendered example keys that the examples cannot spell as
 	// placeholders (a formatted time, a hashed shard number).
 	Placeholders map[string]string
 }

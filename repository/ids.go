@@ -22,7 +22,7 @@ import (
 // ids of one process still sort in creation order; that makes an id minted in the same millisecond
 // as a known one guessable within 2^32, the price of the time line.
 
-// idSource mints ids; each Repo has its own, made by newIDSource when the Repo is built.
+// idSource mints ids; each Repo has its own, made by NewIDSource when the Repo is built.
 type idSource struct {
 	entropy *ulid.LockedMonotonicReader
 }
@@ -60,8 +60,8 @@ func idTime(id string) time.Time {
 	return ulid.Time(u.Time()).UTC()
 }
 
-// LowestIDAt and highestIDAt bound every id created in the millisecond of t, for key-range
-// conditions on time (BETWEEN lowestIDAt(from) AND highestIDAt(to)).
+// LowestIDAt and HighestIDAt bound every id created in the millisecond of t, for key-range
+// conditions on time (BETWEEN LowestIDAt(from) AND HighestIDAt(to)).
 func LowestIDAt(t time.Time) string {
 	var u ulid.ULID
 	_ = u.SetTime(ulid.Timestamp(clampIDTime(t)))

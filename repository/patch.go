@@ -67,7 +67,7 @@ func BeingRemoved(err error) *Condition {
 }
 
 // NotErased adds to c, a condition on a parent a write adds to, that the parent is not being
-// removed (a marked parent then answers as a missing one: txCount).
+// removed (a marked parent then answers as a missing one: TxCount).
 func NotErased(c *Condition) *Condition {
 	out := *c
 	out.Expr = "attribute_not_exists(" + AttrDeleting + ") AND (" + c.Expr + ")"
@@ -77,8 +77,8 @@ func NotErased(c *Condition) *Condition {
 // GuardedEmail is a correction of an object whose email a guard item keeps unique: its item at key
 // gets the fields given (name, email; the name makes its listing's index key) from next (its
 // encoded new state) on condition that its email is still readEmail; when
-// the guard's key changes, the new guard (newGuard) is put, taken if another object holds it, and
-// the old one (oldGuard) deleted on condition that its owner attribute names the object (id).
+// the guard's key changes, the new guard (NewGuard) is put, taken if another object holds it, and
+// the old one (OldGuard) deleted on condition that its owner attribute names the object (id).
 type GuardedEmail struct {
 	Key       Key
 	Fields    []string
@@ -87,7 +87,7 @@ type GuardedEmail struct {
 	OldGuard  Key
 	NewGuard  map[string]types.AttributeValue
 	Owner, ID string
-	// taken is the error of an email another object holds, changed that of a concurrent change.
+	// Taken is the error of an email another object holds, changed that of a concurrent change.
 	Taken, Changed error
 }
 
@@ -108,7 +108,7 @@ func (r *Repo) GuardedEmailItems(g GuardedEmail) []TxItem {
 }
 
 // UnlessMarked refuses it (an Update or a ConditionCheck of an object's item) when the item carries
-// the mark of a removal (attrDeleting), with missing, as for a missing item: the object being
+// the mark of a removal (AttrDeleting), with missing, as for a missing item: the object being
 // removed takes no new writes, and none that point at it (an employee being removed gets no
 // reports, mentees or accounts). A condition of it that fails on an unmarked item keeps its error.
 func UnlessMarked(it TxItem, missing error) TxItem {

@@ -60,7 +60,7 @@ const (
 // (in the spirit of ElectroDB's access patterns): its index, how its keys are spelled, its order
 // and how its calls scale. The read functions build their requests from it (query, input), the
 // planner prices and explains operations with it, and the access-pattern table of
-// docs/data-model.md is rendered from every declaration (patternTable, a golden test), so that the
+// docs/data-model.md is rendered from every declaration (PatternTable, a golden test), so that the
 // code, the plan and the documentation cannot disagree.
 type AccessPattern struct {
 	// ID is the pattern's number in the access-pattern table ("AP5"); several reads may share one
@@ -165,7 +165,7 @@ func (p AccessPattern) keyValues(pk string, sk ...string) map[string]types.Attri
 }
 
 // Query is a page of the pattern for the partition pk and the sort key's operands sk; scope binds
-// its cursors (see pageQuery).
+// its cursors (see PageQuery).
 func (p AccessPattern) Query(scope, pk string, sk ...string) PageQuery {
 	return PageQuery{index: p.Index, Scope: scope, keyCond: p.keyExpression(), Values: p.keyValues(pk, sk...), descending: p.Backward}
 }

@@ -47,7 +47,7 @@ type Page[T any] struct {
 // scope that binds its cursors.
 type PageQuery struct {
 	index string // "" for the table itself
-	// scope identifies the list: index, partition and sort key range, filter. Cursors are only
+	// Scope identifies the list: index, partition and sort key range, filter. Cursors are only
 	// valid within the scope they were made in.
 	Scope      string
 	keyCond    string

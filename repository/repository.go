@@ -79,7 +79,7 @@ type Config struct {
 // Repo reads and writes the table. It is safe for concurrent use.
 type Repo struct {
 	DB *dynamodb.Client
-	// streams reads the table's stream (repository/stream/reader.go).
+	// Streams reads the table's stream (repository/stream/reader.go).
 	Streams   *dynamodbstreams.Client
 	Log       *slog.Logger
 	table     string
@@ -93,11 +93,12 @@ type Repo struct {
 	BackoffFn func(attempt int) time.Duration
 	// sweepKick wakes the sweeper (StartSweeper) after a delete that left a sweep record (sweep.go).
 	sweepKick chan struct{}
-	// hooks are empty except in this package's tests, which set them (export_test.go).
+	// Hooks are empty except in tests, which set them to stop a multi-step write at a chosen
+	// point (the domains' export_test.go files, maintenance's lifecycle tests).
 	Hooks testHooks
 }
 
-// AfterCorrectionRead runs the correctionRead hook, if any.
+// AfterCorrectionRead runs the CorrectionRead hook, if any.
 func (r *Repo) AfterCorrectionRead() {
 	if r.Hooks.CorrectionRead != nil {
 		r.Hooks.CorrectionRead()
@@ -107,21 +108,21 @@ func (r *Repo) AfterCorrectionRead() {
 // testHooks let tests stop a multi-step write at a chosen point, to line up concurrent writes
 // or interrupt one part way. A nil hook does nothing.
 type testHooks struct {
-	// renameStep is called after each step of a rename's propagation with the step's index; an
+	// RenameStep is called after each step of a rename's propagation with the step's index; an
 	// error it returns stops the propagation there.
 	RenameStep func(step int) error
-	// transferRead is called by TransferEmployee between its read and its transaction.
+	// TransferRead is called by TransferEmployee between its read and its transaction.
 	TransferRead func()
-	// correctionRead is called by updateUser, updateCustomer, relocateDepartment and
+	// CorrectionRead is called by updateUser, updateCustomer, relocateDepartment and
 	// deleteDepartment between their read and their transaction.
 	CorrectionRead func()
-	// sweepVersions is called before the sweep of a ticket's versions; an error it returns is
+	// SweepVersions is called before the sweep of a ticket's versions; an error it returns is
 	// that sweep's.
 	SweepVersions func() error
-	// sweepEmployee is called before the sweep removes a marked employee; an error it returns is
+	// SweepEmployee is called before the sweep removes a marked employee; an error it returns is
 	// the sweep's (a removal cut short after its mark).
 	SweepEmployee func() error
-	// sweptUser is called after the sweep of an organization removed one of its users; an error
+	// SweptUser is called after the sweep of an organization removed one of its users; an error
 	// it returns stops the sweep there, as a crash would.
 	SweptUser func() error
 }

@@ -27,7 +27,7 @@ import (
 // records (DeclareSweep): an organization with its users and tickets, a ticket's versions, a user,
 // a customer, an employee.
 
-// typeSweep is the `type` of a sweep record; sweepPK its partition.
+// TypeSweep is the `type` of a sweep record; SweepPK its partition.
 const (
 	TypeSweep = "Sweep"
 	SweepPK   = "SWEEP"
@@ -44,7 +44,7 @@ type SweepRecord struct {
 	// one (Org its organization).
 	Customer string `dynamodbav:"customerId,omitempty"`
 	User     string `dynamodbav:"userId,omitempty"`
-	// Employee names the employee of a sweepEmployee record.
+	// Employee names the employee of a SweepEmployee record.
 	Employee string `dynamodbav:"employeeId,omitempty"`
 }
 
@@ -85,7 +85,7 @@ func (r *Repo) PutSweep(rec *SweepRecord) TxItem {
 
 // MarkAndSweep is every marked removal: ONE transaction writes the mark (the item's mark and the
 // conditions it needs) with the sweep record rec, so that the object reads as missing at once
-// and its sweep cannot be forgotten. With now, the sweep runs at once (sweepOne); a sweep that
+// and its sweep cannot be forgotten. With now, the sweep runs at once (SweepOne); a sweep that
 // fails, or one not run now, is left to the sweeper.
 func (r *Repo) MarkAndSweep(ctx context.Context, what string, rec *SweepRecord, now bool, mark ...TxItem) error {
 	if err := r.Transact(ctx, what, append(mark, r.PutSweep(rec))); err != nil {
@@ -182,7 +182,7 @@ func (r *Repo) SweepOne(ctx context.Context, rec *SweepRecord) error {
 // every other record behind it, in a hot loop. Rounds after the first wait a backoff.
 const MaxSweepRounds = 8
 
-// ErrSweepUnfinished: a record still had work after maxSweepRounds; it stays for the next run.
+// ErrSweepUnfinished: a record still had work after MaxSweepRounds; it stays for the next run.
 var ErrSweepUnfinished = errors.New("still unfinished after the rounds of one run; left for the next")
 
 // SweepRound waits before every round but the first, so that a record that does not finish does

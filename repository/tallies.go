@@ -16,20 +16,20 @@ import (
 // which parent, and how to walk the parents and read one parent's collection from the table. It
 // is the one definition -recount (repository/maintenance/recount.go) counts with and the sample data is counted with.
 type Tally struct {
-	// parent is the item type that keeps the counters, attrs the counters.
+	// Parent is the item type that keeps the counters, attrs the counters.
 	Parent string
 	Attrs  []string
-	// of names the parent and the counter an item counts toward; ok is false for an item of no
+	// Of names the parent and the counter an item counts toward; ok is false for an item of no
 	// such collection. It reads only the attributes named by project.
 	Of      func(item map[string]types.AttributeValue) (parent Key, attr string, ok bool)
 	Project []string
-	// each walks every parent item, through Queries (never a Scan).
+	// Each walks every parent item, through Queries (never a Scan).
 	Each func(ctx context.Context, r *Repo, fn func(Entity) error) error
-	// collection is the Query of one parent's collection (the table name is added).
+	// Collection is the Query of one parent's collection (the table name is added).
 	Collection func(parent Entity) *dynamodb.QueryInput
-	// fromIndex says the collection is read from an index, which lags the table (see Recount).
+	// FromIndex says the collection is read from an index, which lags the table (see Recount).
 	FromIndex bool
-	// weight is what an item adds to its counter (one when nil): a sum rather than a count, such
+	// Weight is what an item adds to its counter (one when nil): a sum rather than a count, such
 	// as a product's stock over its warehouses. It reads only the attributes named by project.
 	Weight func(item map[string]types.AttributeValue) int
 }

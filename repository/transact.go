@@ -18,7 +18,7 @@ const MaxTransactItems = 100
 type TxItem struct {
 	Item        types.TransactWriteItem
 	onCondition error
-	// onConditionOld, when set, builds that error from the item as it was (the action asks for
+	// OnConditionOld, when set, builds that error from the item as it was (the action asks for
 	// ReturnValuesOnConditionCheckFailure=ALL_OLD; old is nil if there was no item).
 	OnConditionOld func(old map[string]types.AttributeValue) error
 }

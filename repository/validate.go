@@ -129,8 +129,8 @@ const (
 	MaxUnitPriceCents = math.MaxInt32
 )
 
-// CleanNameAndEmail checks a new person's (a user's, a customer's) name and email as cleanName
-// and cleanEmail do, in that order.
+// CleanNameAndEmail checks a new person's (a user's, a customer's) name and email as CleanName
+// and CleanEmail do, in that order.
 func CleanNameAndEmail(name, email string) (string, string, error) {
 	name, err := CleanName("name", name)
 	if err != nil {

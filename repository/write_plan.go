@@ -3,7 +3,7 @@ package repository
 // What each write does to the table, declared once beside the write (a <Write>Plan value in the
 // same file): the calls it makes, one after another, and how often it may make them all again.
 // A write that tries again loops on its plan's Tries(); a removal that sweeps at once (a user, a
-// customer, an employee) sweeps in at most maxSweepRounds rounds, the bound the sweeper keeps too,
+// customer, an employee) sweeps in at most MaxSweepRounds rounds, the bound the sweeper keeps too,
 // which its plan's Attempts states. Explain plans a mutation from the plan of the write it runs
 // (planner.Mutations), so the two cannot drift apart; a test runs every mutation of the schema and
 // holds what it called to what its plan says.

@@ -139,7 +139,7 @@ const (
 
 func productPK(p string) string { return repository.Join("PRODUCT", p) }
 
-// productKey: a product is the root item of its own partition; its stock shares it.
+// ProductKeyOf: a product is the root item of its own partition; its stock shares it.
 func ProductKeyOf(p string) repository.Key {
 	k := productPK(p)
 	return repository.Key{PK: k, SK: k}
@@ -149,14 +149,14 @@ func ProductKeyOf(p string) repository.Key {
 // product's stock in every warehouse with one Query (AP24).
 const inventorySKPrefix = "INV#"
 
-// inventoryKey is the stock of product p in warehouse w, in the product's partition.
+// InventoryKeyOf is the stock of product p in warehouse w, in the product's partition.
 func InventoryKeyOf(p, w string) repository.Key {
 	return repository.Key{PK: productPK(p), SK: inventorySKPrefix + w}
 }
 
 func WarehousePK(w string) string { return repository.Join("WAREHOUSE", w) }
 
-// warehouseKey: a warehouse is the root item of its own partition.
+// WarehouseKeyOf: a warehouse is the root item of its own partition.
 func WarehouseKeyOf(w string) repository.Key {
 	k := WarehousePK(w)
 	return repository.Key{PK: k, SK: k}
@@ -168,7 +168,7 @@ func productSKUGuardKey(sku string) repository.Key {
 	return repository.Key{PK: repository.Join("PRODUCTSKU", repository.FoldKey(sku)), SK: "PRODUCTSKU"}
 }
 
-// attrTotalInventory is the product's aggregate of its stock; attrQuantity an Inventory's stock.
+// AttrTotalInventory is the product's aggregate of its stock; AttrQuantity an Inventory's stock.
 const (
 	AttrTotalInventory = "totalInventory"
 	AttrQuantity       = "quantity"

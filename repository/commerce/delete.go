@@ -66,7 +66,7 @@ func (r *Commerce) DeleteCustomer(ctx context.Context, id string) error {
 }
 
 // sweepCustomerRecord erases a marked customer, round after round (each reads its profile and
-// orders again), until it is gone or maxSweepRounds have not sufficed. A customer that is there
+// orders again), until it is gone or MaxSweepRounds have not sufficed. A customer that is there
 // without the mark is not the one the record was written for: only the record goes.
 func (r *Commerce) sweepCustomerRecord(ctx context.Context, rec *repository.SweepRecord) error {
 	for round := range repository.MaxSweepRounds {

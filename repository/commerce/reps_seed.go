@@ -16,7 +16,7 @@ import (
 // three months before, so that topAccountReps over a range sums several months and its ranking
 // changes with the range. They are older than every other sample order, so the newest-first lists
 // and the February examples read what they always did; the counters and the reps' monthly totals
-// are summed from the items like those of every sample order (countSample, assignSampleReps).
+// are summed from the items like those of every sample order (CountSample, AssignSampleReps).
 
 // repHistoryMonths are the months of the history, oldest first: the orders' days within them.
 var repHistoryMonths = []time.Time{

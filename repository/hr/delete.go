@@ -108,8 +108,8 @@ func (r *HR) removeMarkedEmployee(ctx context.Context, id string) error {
 }
 
 // RemoveEmployeeOnce reads the marked employee and what points at it, and writes one transaction:
-// the whole removal if it fits, else the move of the first relationsPerTx relations
-// (errEmployeeMoved then asks for another round).
+// the whole removal if it fits, else the move of the first RelationsPerTx relations
+// (ErrEmployeeMoved then asks for another round).
 func (r *HR) RemoveEmployeeOnce(ctx context.Context, id string) error {
 	item, err := r.ReadOneConsistent(ctx, EmpKey(id))
 	if err != nil || item == nil || item[repository.AttrDeleting] == nil {

@@ -61,7 +61,7 @@ func (s *itemCollector) add(item map[string]types.AttributeValue, err error) {
 
 // HrSampleItems is the HR part of the sample dataset: four locations, four departments and
 // fourteen employees with managers, mentors and warehouses (the two sample warehouses in turn),
-// every relation as its own item. Ids are fixed (seedID), so loading it twice writes the same items.
+// every relation as its own item. Ids are fixed (SeedID), so loading it twice writes the same items.
 func HrSampleItems() ([]map[string]types.AttributeValue, error) {
 	var out itemCollector
 	depts := sampleDepartments(&out, sampleLocations(&out))

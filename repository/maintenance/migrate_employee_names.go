@@ -22,7 +22,7 @@ var errNameKeyed = apperr.Errorf(apperr.CodeConflict, "the employee's name or jo
 // updateEmployee write:
 //   - an employee written before employeesByName existed gets its key on GSI3 (AP30): without
 //     it, it is never found by its name (EmployeesIndexedByName);
-//   - an employee written before names were stored in Unicode NFC (cleanText), say "José" typed
+//   - an employee written before names were stored in Unicode NFC (CleanText), say "José" typed
 //     with a combining accent, gets its name and job title in NFC and its keys on GSI3 (AP30) and
 //     GSI1 (AP12) with them: lookups normalize to NFC, so its old key was never found again
 //     (EmployeesNormalized).

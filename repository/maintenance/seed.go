@@ -16,7 +16,7 @@ import (
 )
 
 // sampleItems is the sample dataset: the organizations with their users and tickets
-// (saasSampleItems), then the other domains' samples (withDomainSamples).
+// (SaasSampleItems), then the other domains' samples (withDomainSamples).
 func sampleItems(shards int) ([]map[string]types.AttributeValue, error) {
 	items, err := saas.SaasSampleItems()
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 const VersionsInTx = repository.MaxTransactItems - 3
 
 // ticketRemoval is the transaction items that remove ticket t as read: its item (on condition
-// that it is still at the version read), its versions up to versionsInTx, and, when the history
+// that it is still at the version read), its versions up to VersionsInTx, and, when the history
 // is longer, the sweep record of the rest. The reporter's counters are the caller's (one update
 // for many tickets).
 func (r *SaaS) ticketRemoval(t *Ticket, onMoved error) ([]repository.TxItem, *repository.SweepRecord) {
@@ -56,7 +56,7 @@ var DeleteTicketPlan = repository.WritePlan{Attempts: repository.MaxRemovalRound
 }}
 
 // sweptVersions are the calls that remove the rest of a history longer than one transaction,
-// after the ticket's own removal (sweepOne): BatchWriteItem, 25 version items a call, then the
+// after the ticket's own removal (SweepOne): BatchWriteItem, 25 version items a call, then the
 // transaction that drops the sweep record.
 var sweptVersions = [2]repository.WriteCall{
 	repository.PerDataCall("BatchWriteItem", "Delete the VERSION# items of a history longer than one transaction, 25 a call"),

@@ -227,7 +227,7 @@ func userGSI1SK(user string) string { return userSKPrefix + user }
 
 const TicketSKPrefix = "TICKET#"
 
-// ticketKey: a ticket's partition is its own, and the sort key of its item names the
+// TicketKeyOf: a ticket's partition is its own, and the sort key of its item names the
 // organization it belongs to. A lookup is therefore only ever made with the tenant: a key spelled
 // with another organization finds nothing, exactly as for a ticket that does not exist, at the
 // same cost (no read of a foreign ticket, no size of one to report).

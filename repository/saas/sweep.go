@@ -126,7 +126,7 @@ func (r *SaaS) sweepOrganizationRound(ctx context.Context, rec *repository.Sweep
 }
 
 // sweepUser removes a user with its tickets, round after round (each reads the user again: its
-// email may have changed) until it is gone, or maxSweepRounds have not sufficed.
+// email may have changed) until it is gone, or MaxSweepRounds have not sufficed.
 func (r *SaaS) sweepUser(ctx context.Context, u *User) error {
 	for round := range repository.MaxSweepRounds {
 		if err := r.SweepRound(ctx, round); err != nil {

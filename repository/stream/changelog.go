@@ -78,7 +78,7 @@ func (r *Stream) ChangesAfter(ctx context.Context, scope ChangeScope, after uint
 	in.ExpressionAttributeNames = map[string]string{"#exp": repository.AttrLogExpires}
 	in.ExpressionAttributeValues[":now"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(r.Now().Unix(), 10)}
 	in.Limit = aws.Int32(int32(limit + 1))
-	// queryItems goes on past a first call whose items were all past the retention (filtered).
+	// QueryItems goes on past a first call whose items were all past the retention (filtered).
 	items, err := r.QueryItems(ctx, in, limit+1)
 	if err != nil {
 		return nil, false, err
