@@ -131,7 +131,8 @@ func IsEntityType(name string) bool {
 	return ok
 }
 
-// DecodeEntity decodes an item into the entity its `type` attribute names.
+// DecodeEntity decodes an item into the entity its `type` attribute names: what the reads do, and
+// what a tool that reads the table with SDK calls of its own uses (the benchmark's floor).
 func DecodeEntity(item map[string]types.AttributeValue) (Entity, error) {
 	t := StringAttr(item, AttrType)
 	d, ok := decoders[t]

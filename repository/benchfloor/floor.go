@@ -8,7 +8,7 @@
 // It sits under repository/ because it imports the SDK, which only the storage layer may; it is
 // a package of its own so that the server binary does not link it (a test in cmd/server checks).
 // It reads with the client the repository would (repository.NewClient), decodes with the
-// repository's decoder (repository.DecodeItem), and spells keys from the repository's exported key
+// repository's decoder (repository.DecodeEntity), and spells keys from the repository's exported key
 // functions (spell.go), so that they cannot drift from the API's.
 package benchfloor
 
@@ -93,7 +93,7 @@ func (f *floorReader) query(ctx context.Context, in *dynamodb.QueryInput) ([]rep
 	}
 	es := make([]repository.Entity, len(out.Items))
 	for i, item := range out.Items {
-		if es[i], err = repository.DecodeItem(item); err != nil {
+		if es[i], err = repository.DecodeEntity(item); err != nil {
 			return nil, err
 		}
 	}
@@ -127,7 +127,7 @@ func (f *floorReader) batchGet(ctx context.Context, keys []repository.Key) error
 					return
 				}
 				for _, it := range out.Responses[f.c.table] {
-					e, err := repository.DecodeItem(it)
+					e, err := repository.DecodeEntity(it)
 					if err != nil {
 						errs[i] = err
 						return
